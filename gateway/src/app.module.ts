@@ -1,0 +1,35 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthController } from './auth/auth.controller';
+import { AuthGuard } from './auth/auth.guard';
+import { SessionService } from './auth/session.service';
+import { HttpErrorFilter } from './common/http-exception.filter';
+import { GATEWAY_CONFIG, GatewayConfig } from './config';
+import { HealthController } from './health/health.controller';
+import { ServicesClient } from './kafka/services.client';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: config.LOGIN_THROTTLE_TTL_MS, limit: config.LOGIN_THROTTLE_LIMIT }],
+          errorMessage: 'Too many sign-in attempts. Please wait a minute and try again.',
+        }),
+      ],
+      controllers: [AuthController, HealthController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        ServicesClient,
+        SessionService,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+      ],
+      exports: [GATEWAY_CONFIG, ServicesClient, SessionService],
+    };
+  }
+}

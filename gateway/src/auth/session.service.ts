@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { CSRF_COOKIE, ErrorCode, REFRESH_COOKIE, SESSION_COOKIE, SessionGrant, SessionUser, SessionUserDto, Topics } from '@irp/proto';
+import { AppError } from '@irp/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CookieOptions, Request, Response } from 'express';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ServicesClient } from '../kafka/services.client';
+import { csrfTokenFor } from './csrf';
+
+export interface AuthedRequest {
+  user?: SessionUser;
+  sessionToken?: string;
+}
+
+/** The path the refresh cookie is sent to: only the refresh call ever carries it. */
+export const REFRESH_PATH = '/api/admin/refreshtoken';
+
+export function toSessionUserDto(user: SessionUser): SessionUserDto {
+  return {
+    username: user.username,
+    user: { id: user.id, username: user.username },
+    roles: Object.fromEntries(user.roles.map((r) => [r, true])),
+    stockRoles: user.stockRoles,
+  };
+}
+
+const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * Cookie sessions: the users service owns sessions; the gateway sets and clears the cookies and keeps a
+ * short cache of session lookups so a page's burst of calls costs one Kafka round trip.
+ */
+@Injectable()
+export class SessionService {
+  private readonly cache = new Map<string, { user: SessionUser; until: number }>();
+
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async userOf(sessionToken: string): Promise<SessionUser> {
+    const key = keyOf(sessionToken);
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.user;
+    const user = await this.services.request(Topics.UsersSession, { sessionToken });
+    if (this.config.SESSION_CACHE_MS > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(key, { user, until: Date.now() + this.config.SESSION_CACHE_MS });
+    }
+    return user;
+  }
+
+  forget(sessionToken: string | undefined): void {
+    if (sessionToken) this.cache.delete(keyOf(sessionToken));
+  }
+
+  tokensOf(req: Request): { session?: string; refresh?: string } {
+    const cookies = (req.cookies ?? {}) as Record<string, string | undefined>;
+    return { session: cookies[SESSION_COOKIE] || undefined, refresh: cookies[REFRESH_COOKIE] || undefined };
+  }
+
+  private base(): CookieOptions {
+    return { httpOnly: true, sameSite: 'strict', secure: this.config.cookieSecure, path: '/' };
+  }
+
+  setCookies(res: Response, grant: SessionGrant): void {
+    const base = this.base();
+    res.cookie(SESSION_COOKIE, grant.session.token, { ...base, expires: new Date(grant.session.expiresAt) });
+    res.cookie(REFRESH_COOKIE, grant.refresh.token, { ...base, path: REFRESH_PATH, expires: new Date(grant.refresh.expiresAt) });
+    this.setCsrfCookie(res, grant.session.token, new Date(grant.refresh.expiresAt));
+  }
+
+  /** The CSRF cookie is readable by the web app (not httpOnly) so it can echo it in a header. */
+  setCsrfCookie(res: Response, sessionToken: string, expires?: Date): void {
+    res.cookie(CSRF_COOKIE, csrfTokenFor(this.config.SESSION_SECRET, sessionToken), { ...this.base(), httpOnly: false, expires });
+  }
+
+  clearCookies(res: Response): void {
+    const base = this.base();
+    res.clearCookie(SESSION_COOKIE, base);
+    res.clearCookie(REFRESH_COOKIE, { ...base, path: REFRESH_PATH });
+    res.clearCookie(CSRF_COOKIE, { ...base, httpOnly: false });
+  }
+
+  /** A session lookup that only an UNAUTHENTICATED answer turns into "signed out"; outages stay 503. */
+  async tryUserOf(sessionToken: string | undefined): Promise<SessionUser | undefined> {
+    if (!sessionToken) return undefined;
+    try {
+      return await this.userOf(sessionToken);
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated) return undefined;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { Header } from '@irp/proto';
+import { createLogger, httpRequests, withCorrelationId } from '@irp/platform';
+import type { NextFunction, Request, Response } from 'express';
+
+const log = createLogger('http');
+
+/**
+ * Gives every HTTP request a correlation id (taken from `x-correlation-id` if the caller sent a sane one),
+ * echoes it back, carries it into Kafka headers and logs, and logs + measures the request when it ends.
+ */
+export function requestContext(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.header(Header.CorrelationId);
+  const correlationId = incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+  res.setHeader(Header.CorrelationId, correlationId);
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const route = (req.route as { path?: string } | undefined)?.path ?? (req.path.startsWith('/api') ? 'unmatched' : 'static');
+    httpRequests.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    withCorrelationId(correlationId, () =>
+      log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request'),
+    );
+  });
+  withCorrelationId(correlationId, () => next());
+}

@@ -1,0 +1,14 @@
+import { BadRequestException, PipeTransform } from '@nestjs/common';
+import { z } from 'zod';
+
+/** Validates a body, query or param with a proto schema; a failure is a 400 naming each bad field. */
+export class ZodValidationPipe<S extends z.ZodTypeAny> implements PipeTransform<unknown, z.infer<S>> {
+  constructor(private readonly schema: S) {}
+
+  transform(value: unknown): z.infer<S> {
+    const parsed = this.schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+    throw new BadRequestException(problems.join('; '));
+  }
+}

@@ -1,0 +1,31 @@
+import { baseConfigSchema, loadConfig } from '@irp/platform';
+import { z } from 'zod';
+
+const DEV_SECRET = 'development-only-secret-do-not-use-in-production!';
+
+export const gatewayConfigSchema = baseConfigSchema
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    /** Signs the CSRF token; every gateway instance must share it. */
+    SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').default(DEV_SECRET),
+    /** Secure cookies (HTTPS only); on by default in production. */
+    COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+    /** Serve the built web app from this directory (default in production: web/dist). */
+    WEB_DIST: z.string().optional(),
+    LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(10),
+    LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** How long a looked-up session user is reused before asking the users service again. */
+    SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1500),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be set in production' });
+    }
+  })
+  .transform((c) => ({ ...c, cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : c.NODE_ENV === 'production' }));
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfigSchema, env);

@@ -1,0 +1,52 @@
+import { GatewayHealthDto, Services, Topics } from '@irp/proto';
+import { metricsRegistry } from '@irp/platform';
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../auth/decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ServicesClient } from '../kafka/services.client';
+
+@ApiTags('operations')
+@Controller()
+@Public()
+export class HealthController {
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** Pings every service through Kafka; 503 when any is down, so a monitor sees which. */
+  @Get('health')
+  @ApiOperation({ summary: 'Each service pinged through Kafka: up or down' })
+  async health(@Res() res: Response) {
+    const entries = await Promise.all(
+      (Object.keys(Services) as Array<keyof typeof Services>).map(async (name) => {
+        const started = Date.now();
+        try {
+          await this.services.request(Services[name].ping as typeof Topics.UsersPing, {}, this.config.HEALTH_TIMEOUT_MS);
+          return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
+        } catch (err) {
+          return [name, { status: 'down' as const, error: err instanceof Error ? err.message : String(err) }] as const;
+        }
+      }),
+    );
+    const body: GatewayHealthDto = {
+      status: entries.every(([, s]) => s.status === 'up') ? 'ok' : 'degraded',
+      services: Object.fromEntries(entries),
+    };
+    res.status(body.status === 'ok' ? 200 : 503).json(body);
+  }
+
+  /** Liveness of the gateway process alone. */
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', metricsRegistry.contentType)
+  metrics() {
+    return metricsRegistry.metrics();
+  }
+}

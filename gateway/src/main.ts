@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { createLogger, initMetrics, PinoNestLogger, repoRoot, runMain } from '@irp/platform';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import { AppModule } from './app.module';
+import { requestContext } from './common/request-context.middleware';
+import { loadGatewayConfig } from './config';
+import { webApp } from './web/static';
+
+process.env.SERVICE_NAME ??= 'gateway';
+const log = createLogger('gateway');
+
+export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
+  const started = Date.now();
+  const config = loadGatewayConfig(env);
+  initMetrics('gateway');
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: new PinoNestLogger(), abortOnError: false });
+  app.enableShutdownHooks();
+  app.set('trust proxy', 'loopback');
+  app.use(requestContext);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null },
+      },
+      hsts: config.cookieSecure,
+    }),
+  );
+  app.use(cookieParser());
+
+  const docs = new DocumentBuilder()
+    .setTitle('IR Portal API')
+    .setDescription('The REST contract of the portal (spec section 7). Sign in with GET /api/login (Basic auth); state-changing calls need the X-XSRF-TOKEN header.')
+    .setVersion('1')
+    .addBasicAuth()
+    .addCookieAuth('irp_session')
+    .build();
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs), { jsonDocumentUrl: 'api/docs-json' });
+
+  const dist = config.WEB_DIST ?? (config.NODE_ENV === 'production' ? join(repoRoot(), 'web', 'dist') : undefined);
+  if (dist) app.use(webApp(dist));
+
+  await app.listen(config.PORT, config.HOST);
+  log.info({ port: (app.getHttpServer().address() as { port: number }).port, web: dist ?? null, ms: Date.now() - started }, 'gateway started');
+  return app;
+}
+
+if (require.main === module) runMain(() => createGateway());

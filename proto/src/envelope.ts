@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Error codes a service may reply with; the gateway maps each to one HTTP status. */
+export const ErrorCode = {
+  BadRequest: 'BAD_REQUEST',
+  Unauthenticated: 'UNAUTHENTICATED',
+  Forbidden: 'FORBIDDEN',
+  NotFound: 'NOT_FOUND',
+  Conflict: 'CONFLICT',
+  InvalidMessage: 'INVALID_MESSAGE',
+  ServiceUnavailable: 'SERVICE_UNAVAILABLE',
+  Internal: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_MESSAGE: 400,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export const ReplyErrorSchema = z.object({
+  code: z.nativeEnum(ErrorCode),
+  message: z.string(),
+});
+export type ReplyError = z.infer<typeof ReplyErrorSchema>;
+
+/** Every reply on a `.reply` topic: `{ ok: true, data } | { ok: false, error: { code, message } }`. */
+export type Reply<T> = { ok: true; data: T } | { ok: false; error: ReplyError };
+
+export function replyEnvelope<T extends z.ZodTypeAny>(data: T) {
+  return z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), data }),
+    z.object({ ok: z.literal(false), error: ReplyErrorSchema }),
+  ]);
+}
+
+export const ok = <T>(data: T): Reply<T> => ({ ok: true, data });
+export const fail = (code: ErrorCode, message: string): Reply<never> => ({ ok: false, error: { code, message } });
+
+/** Kafka headers every message carries. */
+export const Header = {
+  CorrelationId: 'x-correlation-id',
+  /** Epoch milliseconds after which the requester has given up; a service skips expired requests. */
+  Deadline: 'x-deadline',
+  /** Set on `.dlq` messages: why the message was rejected. */
+  DlqReason: 'x-dlq-reason',
+  DlqSourceTopic: 'x-dlq-source-topic',
+} as const;

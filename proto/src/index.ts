@@ -1,0 +1,5 @@
+export * from './envelope';
+export * from './rest';
+export * from './roles';
+export * from './topics';
+export * from './users';

@@ -1,0 +1,38 @@
+import { allTopics, dlqTopic, EventCatalogue, replyTopic, RequestCatalogue, Topics } from './topics';
+
+describe('topic catalogue', () => {
+  it('plans a reply and a dlq topic for every request topic, and a dlq for every event', () => {
+    const names = allTopics().map((t) => t.name);
+    for (const topic of Object.keys(RequestCatalogue)) {
+      expect(names).toContain(topic);
+      expect(names).toContain(replyTopic(topic));
+      expect(names).toContain(dlqTopic(topic));
+    }
+    for (const topic of Object.keys(EventCatalogue)) {
+      expect(names).toContain(topic);
+      expect(names).toContain(dlqTopic(topic));
+    }
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('gives reply topics at least as many partitions as gateway instances', () => {
+    const plan = allTopics({ replyPartitions: 6 });
+    const reply = plan.find((t) => t.name === replyTopic(Topics.UsersAuthenticate));
+    expect(reply?.partitions).toBe(6);
+  });
+
+  it('catalogues every topic constant', () => {
+    for (const topic of Object.values(Topics)) {
+      expect(topic in RequestCatalogue || topic in EventCatalogue).toBe(true);
+    }
+  });
+
+  it('names request topics <service>.<verb-noun> and events <entity>.<past-tense>', () => {
+    for (const [topic, spec] of Object.entries(RequestCatalogue)) {
+      expect(topic.startsWith(`${spec.service}.`)).toBe(true);
+    }
+    for (const topic of Object.keys(EventCatalogue)) {
+      expect(topic).toMatch(/^[a-z-]+\.[a-z-]+ed$/);
+    }
+  });
+});

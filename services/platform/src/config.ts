@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Variables every process reads. Services extend this schema with their own. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KAFKA_BROKERS: z
+    .string()
+    .min(1, 'KAFKA_BROKERS is required (comma-separated host:port list)')
+    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
+  /** Distinguishes processes of one service in logs, metrics and Kafka client ids. */
+  INSTANCE_ID: z.string().default(`${process.pid}`),
+  /** How long a request waits for its reply before the caller gets SERVICE_UNAVAILABLE. */
+  KAFKA_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(10_000),
+  KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+});
+
+export const databaseConfigSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .min(1, 'DATABASE_URL is required')
+    .refine((s) => /^postgres(ql)?:\/\//.test(s), 'DATABASE_URL must be a postgres:// URL'),
+});
+
+export class ConfigError extends Error {}
+
+/**
+ * Validates the environment against a schema once, at boot, and fails with every problem listed.
+ */
+export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** The Kafka settings of a process, from its validated config. */
+export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string) {
+  return {
+    brokers: config.KAFKA_BROKERS,
+    service,
+    instanceId: config.INSTANCE_ID,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+  };
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { metricsRegistry } from '../metrics';
+import { HEALTH_CHECKS, HealthCheck } from './health-checks';
+
+/** `/health` (each check up or down; 503 when any is down) and `/metrics` (Prometheus text). */
+@Controller()
+export class HealthController {
+  constructor(@Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[]) {}
+
+  @Get('health')
+  async health(@Res() res: Response) {
+    const results = await Promise.all(
+      this.checks.map(async (c) => {
+        try {
+          await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+          return [c.name, { status: 'up' }] as const;
+        } catch (err) {
+          return [c.name, { status: 'down', error: err instanceof Error ? err.message : String(err) }] as const;
+        }
+      }),
+    );
+    const up = results.every(([, r]) => r.status === 'up');
+    res.status(up ? 200 : 503).json({
+      status: up ? 'ok' : 'error',
+      service: process.env.SERVICE_NAME,
+      checks: Object.fromEntries(results),
+    });
+  }
+
+  @Get('metrics')
+  @Header('Content-Type', metricsRegistry.contentType)
+  metrics() {
+    return metricsRegistry.metrics();
+  }
+}

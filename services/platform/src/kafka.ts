@@ -1,0 +1,88 @@
+import { KafkaOptions, Transport } from '@nestjs/microservices';
+import { Kafka, KafkaConfig, logLevel, LogEntry, Producer } from 'kafkajs';
+import { createLogger } from './logging';
+
+export interface KafkaSettings {
+  brokers: string[];
+  /** Service name: the consumer group, so every process of one service shares the work. */
+  service: string;
+  instanceId: string;
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+}
+
+const kafkaLog = createLogger('kafkajs');
+
+/** kafkajs logs through pino, as structured lines. */
+function logCreator() {
+  return ({ level, log }: LogEntry) => {
+    const { message, ...extra } = log;
+    if (level === logLevel.ERROR) kafkaLog.error(extra, message);
+    else if (level === logLevel.WARN) kafkaLog.warn(extra, message);
+    else if (level === logLevel.INFO) kafkaLog.debug(extra, message);
+    else kafkaLog.trace(extra, message);
+  };
+}
+
+export function kafkaClientConfig(s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>): KafkaConfig {
+  return {
+    clientId: `${s.service}-${s.instanceId}`,
+    brokers: s.brokers,
+    logLevel: logLevel.WARN,
+    logCreator,
+    retry: { initialRetryTime: 200, retries: 8 },
+    connectionTimeout: 3000,
+  };
+}
+
+const consumerTuning = (s: KafkaSettings) => ({
+  sessionTimeout: s.sessionTimeoutMs ?? 10_000,
+  heartbeatInterval: s.heartbeatIntervalMs ?? 2000,
+  // A short fetch wait keeps request/reply latency low and lets disconnect() finish quickly.
+  maxWaitTimeInMs: 100,
+  allowAutoTopicCreation: false,
+});
+
+/**
+ * Options of a service's Kafka server (its @MessagePattern / @EventPattern handlers): one consumer group
+ * per service, no postfix, so instances share partitions and two services never share a group.
+ */
+export function kafkaServerOptions(s: KafkaSettings): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      postfixId: '',
+      client: kafkaClientConfig(s),
+      consumer: { groupId: s.service, ...consumerTuning(s) },
+      producer: { allowAutoTopicCreation: false, idempotent: false },
+      subscribe: { fromBeginning: false },
+    },
+  };
+}
+
+/**
+ * Options of a requesting client (the gateway, tests): its own consumer group for the `.reply` topics.
+ * Each instance of the group owns at least one partition of each reply topic.
+ */
+export function kafkaRequesterOptions(s: KafkaSettings): KafkaOptions['options'] {
+  return {
+    postfixId: '-client',
+    client: kafkaClientConfig(s),
+    consumer: { groupId: s.service, ...consumerTuning(s) },
+    producer: { allowAutoTopicCreation: false },
+    subscribe: { fromBeginning: false },
+  };
+}
+
+/** Options of an emit-only client: no consumer, no group. */
+export function kafkaEmitterOptions(s: KafkaSettings): KafkaOptions['options'] {
+  return { ...kafkaRequesterOptions(s), producerOnlyMode: true };
+}
+
+/** A plain kafkajs producer (outbox relay, DLQ): idempotent, waits for all in-sync replicas. */
+export async function connectProducer(s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>): Promise<Producer> {
+  const kafka = new Kafka(kafkaClientConfig({ ...s, service: `${s.service}-producer` }));
+  const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  return producer;
+}

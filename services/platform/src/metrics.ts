@@ -1,0 +1,64 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** One registry per process, served at /metrics. */
+export const metricsRegistry = new Registry();
+let defaultsCollected = false;
+
+export function initMetrics(service: string): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  metricsRegistry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: metricsRegistry });
+}
+
+export const kafkaRequests = new Counter({
+  name: 'irp_kafka_requests_total',
+  help: 'Requests sent over Kafka by topic and outcome',
+  labelNames: ['topic', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const kafkaRequestSeconds = new Histogram({
+  name: 'irp_kafka_request_duration_seconds',
+  help: 'Round trip of a Kafka request until its reply',
+  labelNames: ['topic'] as const,
+  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const handledMessages = new Counter({
+  name: 'irp_kafka_handled_messages_total',
+  help: 'Messages handled by this service by topic and outcome',
+  labelNames: ['topic', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const handlerSeconds = new Histogram({
+  name: 'irp_kafka_handler_duration_seconds',
+  help: 'Time spent in a message handler',
+  labelNames: ['topic'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+  registers: [metricsRegistry],
+});
+
+export const dlqMessages = new Counter({
+  name: 'irp_dlq_messages_total',
+  help: 'Messages sent to a .dlq topic',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
+export const outboxPublished = new Counter({
+  name: 'irp_outbox_published_total',
+  help: 'Outbox events published to Kafka',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequests = new Histogram({
+  name: 'irp_http_request_duration_seconds',
+  help: 'HTTP requests by method, route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});

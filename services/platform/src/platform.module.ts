@@ -1,0 +1,99 @@
+import { DynamicModule, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { DatabaseOptions, openDatabase } from './database';
+import { DlqPublisher } from './dlq';
+import { HEALTH_CHECKS, HealthCheck } from './health/health-checks';
+import { HealthController } from './health/health.controller';
+import { connectProducer, KafkaSettings } from './kafka';
+import { createLogger } from './logging';
+import { MessageInterceptor } from './message.interceptor';
+import { initMetrics } from './metrics';
+import { OutboxEntity } from './outbox/outbox.entity';
+import { Outbox, OutboxRelay } from './outbox/outbox';
+
+export const KAFKA_PRODUCER = Symbol('KAFKA_PRODUCER');
+
+export interface PlatformOptions {
+  kafka: KafkaSettings;
+  database: DatabaseOptions;
+}
+
+const log = createLogger('platform');
+
+/** Starts the outbox relay once the app is up and closes the relay, producer and database on shutdown. */
+@Injectable()
+class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly relay: OutboxRelay,
+    @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap() {
+    this.relay.start();
+  }
+
+  async onApplicationShutdown(signal?: string) {
+    log.info({ signal }, 'shutting down');
+    await this.relay.stop();
+    await this.producer.disconnect();
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/**
+ * What every service gets: its database (schema + migrations), a Kafka producer, the DLQ publisher, the
+ * outbox and its relay, the message interceptor on every handler, and /health + /metrics.
+ */
+@Module({})
+export class PlatformModule {
+  static forService(options: PlatformOptions): DynamicModule {
+    initMetrics(options.kafka.service);
+    const database = { ...options.database, entities: [OutboxEntity, ...(options.database.entities as unknown[])] } as DatabaseOptions;
+    let producerConnected = false;
+    const providers: Provider[] = [
+      { provide: DataSource, useFactory: () => openDatabase(database) },
+      {
+        provide: KAFKA_PRODUCER,
+        useFactory: async () => {
+          const producer = await connectProducer(options.kafka);
+          producerConnected = true;
+          producer.on(producer.events.DISCONNECT, () => (producerConnected = false));
+          producer.on(producer.events.CONNECT, () => (producerConnected = true));
+          return producer;
+        },
+      },
+      { provide: DlqPublisher, useFactory: (p: Producer) => new DlqPublisher(p), inject: [KAFKA_PRODUCER] },
+      {
+        provide: OutboxRelay,
+        useFactory: (ds: DataSource, p: Producer) => new OutboxRelay(ds, p, options.database.schema),
+        inject: [DataSource, KAFKA_PRODUCER],
+      },
+      { provide: Outbox, useFactory: (relay: OutboxRelay) => new Outbox(relay), inject: [OutboxRelay] },
+      {
+        provide: HEALTH_CHECKS,
+        useFactory: (ds: DataSource): HealthCheck[] => [
+          { name: 'database', check: () => ds.query('SELECT 1') },
+          {
+            name: 'kafka',
+            check: async () => {
+              if (!producerConnected) throw new Error('producer disconnected');
+            },
+          },
+        ],
+        inject: [DataSource],
+      },
+      { provide: APP_INTERCEPTOR, useClass: MessageInterceptor },
+      PlatformLifecycle,
+    ];
+    return {
+      module: PlatformModule,
+      global: true,
+      controllers: [HealthController],
+      providers,
+      exports: [DataSource, KAFKA_PRODUCER, DlqPublisher, Outbox, OutboxRelay],
+    };
+  }
+}

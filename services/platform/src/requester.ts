@@ -1,0 +1,98 @@
+import { ErrorCode, Header, ReplyOf, RequestCatalogue, RequestOf, RequestTopic } from '@irp/proto';
+import { ClientKafka } from '@nestjs/microservices';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { AppError } from './errors';
+import { KafkaSettings, kafkaRequesterOptions } from './kafka';
+import { createLogger, currentCorrelationId } from './logging';
+import { validateReply } from './messages';
+import { kafkaRequestSeconds, kafkaRequests } from './metrics';
+
+const log = createLogger('requester');
+
+export interface RequesterSettings extends KafkaSettings {
+  /** Request topics this requester sends to; it subscribes to each one's `.reply` topic. */
+  topics: readonly RequestTopic[];
+  timeoutMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Request/reply over Kafka (NestJS ClientKafka underneath). Validates the request before producing and the
+ * reply envelope when it arrives; a service that is missing, slow or failing becomes an AppError with a
+ * clear message (SERVICE_UNAVAILABLE) within `timeoutMs`, never a hang.
+ */
+export class KafkaRequester {
+  private readonly client: ClientKafka;
+
+  constructor(private readonly settings: RequesterSettings) {
+    this.client = new ClientKafka(kafkaRequesterOptions(settings) ?? {});
+    for (const topic of settings.topics) this.client.subscribeToResponseOf(topic);
+  }
+
+  /** Connects and waits until this instance owns a partition of every reply topic. */
+  async connect(waitMs = 30_000): Promise<void> {
+    await this.client.connect();
+    const deadline = Date.now() + waitMs;
+    const replyTopics = this.settings.topics.map((t) => `${t}.reply`);
+    while (Date.now() < deadline) {
+      const assigned = this.client.getConsumerAssignments();
+      if (replyTopics.every((t) => assigned[t] !== undefined)) return;
+      await sleep(50);
+    }
+    throw new Error(`Kafka reply topics were not assigned within ${waitMs} ms: ${replyTopics.join(', ')}`);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  async request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs = this.settings.timeoutMs): Promise<ReplyOf<T>> {
+    const spec = RequestCatalogue[topic];
+    const parsed = spec.request.safeParse(payload);
+    if (!parsed.success) {
+      // Produce-side validation: a caller bug, never sent.
+      throw new AppError(ErrorCode.BadRequest, `Invalid ${topic} request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    const started = process.hrtime.bigint();
+    const observe = (outcome: string) => {
+      kafkaRequests.inc({ topic, outcome });
+      kafkaRequestSeconds.observe({ topic }, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    const message = {
+      key: null,
+      value: parsed.data,
+      headers: {
+        [Header.CorrelationId]: currentCorrelationId() ?? '',
+        [Header.Deadline]: String(Date.now() + timeoutMs),
+      },
+    };
+    let envelope: unknown;
+    try {
+      envelope = await firstValueFrom(this.client.send(topic, message).pipe(timeout(timeoutMs)));
+    } catch (err) {
+      observe(err instanceof TimeoutError ? 'timeout' : 'error');
+      if (err instanceof TimeoutError) {
+        throw new AppError(
+          ErrorCode.ServiceUnavailable,
+          `The ${spec.service} service is not available right now (no answer within ${Math.round(timeoutMs / 100) / 10} s). Please try again shortly.`,
+        );
+      }
+      log.error({ err, topic }, 'kafka request failed');
+      throw new AppError(ErrorCode.ServiceUnavailable, `The ${spec.service} service could not be reached. Please try again shortly.`);
+    }
+    const reply = validateReply(topic, envelope);
+    if (!reply.ok) {
+      observe('invalid-reply');
+      log.error({ topic, reason: reply.reason }, 'invalid reply');
+      throw new AppError(ErrorCode.Internal, `The ${spec.service} service sent an invalid reply.`);
+    }
+    const valid = reply.data as { ok: true; data: ReplyOf<T> } | { ok: false; error: { code: ErrorCode; message: string } };
+    if (!valid.ok) {
+      observe(valid.error.code);
+      throw new AppError(valid.error.code, valid.error.message);
+    }
+    observe('ok');
+    return valid.data;
+  }
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { RequestTopic } from '@irp/proto';
+import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import { kafkaClientConfig } from './kafka';
+import { KafkaRequester } from './requester';
+
+/**
+ * The one test harness: services under test run against the real broker and database that
+ * `deploy/local/infra.mjs` started (KAFKA_BROKERS / DATABASE_URL, or `.local/test.env` when run by hand).
+ */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  while (dir !== dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).workspaces) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('repository root not found');
+}
+
+export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
+  if (!process.env.KAFKA_BROKERS || !process.env.DATABASE_URL) {
+    const file = join(repoRoot(), '.local', 'test.env');
+    if (!existsSync(file)) {
+      throw new Error('No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env-file .local/test.env --database irportal_test` or `make test`.');
+    }
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+      if (m && process.env[m[1]] === undefined) process.env[m[1]] = m[2];
+    }
+  }
+  process.env.NODE_ENV ??= 'test';
+  process.env.LOG_LEVEL ??= 'warn';
+  return { KAFKA_BROKERS: process.env.KAFKA_BROKERS!, DATABASE_URL: process.env.DATABASE_URL! };
+}
+
+const brokers = () => loadTestEnv().KAFKA_BROKERS.split(',');
+
+/** A requester with its own consumer group, as a test's stand-in for the gateway. */
+export async function createTestRequester(topics: readonly RequestTopic[], timeoutMs = 5000): Promise<KafkaRequester> {
+  const requester = new KafkaRequester({
+    brokers: brokers(),
+    service: `test-${randomUUID().slice(0, 8)}`,
+    instanceId: '1',
+    topics,
+    timeoutMs,
+  });
+  await requester.connect();
+  return requester;
+}
+
+export interface ReceivedMessage {
+  topic: string;
+  key: string | null;
+  value: unknown;
+  headers: Record<string, string>;
+}
+
+/** Listens on topics from now on and lets a test wait for a message it expects. */
+export class TopicProbe {
+  readonly received: ReceivedMessage[] = [];
+  private waiters: Array<() => void> = [];
+
+  private constructor(private readonly consumer: Consumer) {}
+
+  static async listen(topics: string[]): Promise<TopicProbe> {
+    const kafka = new Kafka(kafkaClientConfig({ brokers: brokers(), service: 'probe', instanceId: randomUUID().slice(0, 8) }));
+    const consumer = kafka.consumer({ groupId: `probe-${randomUUID()}`, maxWaitTimeInMs: 100, sessionTimeout: 6000, heartbeatInterval: 1000 });
+    const probe = new TopicProbe(consumer);
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: false });
+    await consumer.run({ eachMessage: async (p) => probe.push(p) });
+    await joined;
+    return probe;
+  }
+
+  private push({ topic, message }: EachMessagePayload) {
+    const text = message.value?.toString('utf8') ?? 'null';
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      /* keep raw text */
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = v?.toString() ?? '';
+    this.received.push({ topic, key: message.key?.toString() ?? null, value, headers });
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  async waitFor(predicate: (m: ReceivedMessage) => boolean, timeoutMs = 10_000): Promise<ReceivedMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find(predicate);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected message not received within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 2000)}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.consumer.disconnect();
+  }
+}
+
+/** A raw producer, for tests that send what a well-behaved client never would. */
+export async function rawProducer(): Promise<Producer> {
+  const kafka = new Kafka(kafkaClientConfig({ brokers: brokers(), service: 'raw', instanceId: randomUUID().slice(0, 8) }));
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  return producer;
+}
