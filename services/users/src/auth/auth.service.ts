@@ -54,13 +54,11 @@ export class AuthService {
   /** Rotates both tokens. Re-use of an already rotated refresh token revokes the whole session. */
   async refresh(req: RequestOf<typeof Topics.UsersRefresh>): Promise<SessionGrant> {
     const hash = sha256(req.refreshToken);
+    // Revoked outside the rotation transaction: the error below must not roll the revocation back.
+    const reused = await this.sessions.update({ previousRefreshHash: hash, revokedAt: IsNull() }, { revokedAt: new Date() });
+    if (reused.affected) throw new AppError(ErrorCode.Unauthenticated, 'Refresh token was already used; please sign in again');
     return this.dataSource.transaction(async (m) => {
       const repo = m.getRepository(SessionEntity);
-      const reused = await repo.findOne({ where: { previousRefreshHash: hash, revokedAt: IsNull() } });
-      if (reused) {
-        await repo.update(reused.id, { revokedAt: new Date() });
-        throw new AppError(ErrorCode.Unauthenticated, 'Refresh token was already used; please sign in again');
-      }
       const session = await repo
         .createQueryBuilder('s')
         .setLock('pessimistic_write')

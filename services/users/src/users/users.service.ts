@@ -57,22 +57,22 @@ export class UsersService {
     checkRoles(input);
     const passwordHash = input.password ? await hashPassword(input.password) : undefined;
     return this.dataSource.transaction(async (m) => {
-      let user = await this.findByUsername(username, m);
-      if (!user) {
+      const existing = await this.findByUsername(username, m);
+      let id: string;
+      if (!existing) {
         if (!passwordHash) throw new AppError('BAD_REQUEST', 'A password is required for a new user');
-        user = m.getRepository(UserEntity).create({ username, passwordHash, roles: input.roles });
+        const inserted = await m.insert(UserEntity, { username, passwordHash, roles: input.roles });
+        id = (inserted.identifiers[0] as { id: string }).id;
       } else {
-        if (passwordHash) user.passwordHash = passwordHash;
-        user.roles = input.roles;
+        id = existing.id;
+        await m.update(UserEntity, id, { roles: input.roles, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date() });
+        await m.delete(StockRoleEntity, { userId: id });
       }
-      user.stockRoles = [];
-      const saved = await m.getRepository(UserEntity).save(user);
-      await m.delete(StockRoleEntity, { userId: saved.id });
       const rows = Object.entries(input.stockRoles)
         .filter(([, roles]) => roles.length)
-        .map(([stockId, roles]) => ({ userId: saved.id, stockId, roles: [...new Set(roles)] }));
+        .map(([stockId, roles]) => ({ userId: id, stockId, roles: [...new Set(roles)] }));
       if (rows.length) await m.insert(StockRoleEntity, rows);
-      const fresh = (await this.findById(saved.id, m))!;
+      const fresh = (await this.findById(id, m))!;
       const sessionUser = toSessionUser(fresh);
       await this.outbox.add(m, Topics.UserUpserted, fresh.id, { ...sessionUser, updatedAt: fresh.updatedAt.toISOString() });
       return sessionUser;

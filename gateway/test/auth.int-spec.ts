@@ -1,0 +1,217 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INestApplication } from '@nestjs/common';
+import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
+import { loadTestEnv } from '@irp/platform';
+import { startUsersService } from '@irp/users/dist/main';
+import { seedDemoUsers } from '@irp/users/dist/seed';
+import request from 'supertest';
+import { createGateway } from '../src/main';
+
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+/** Cookie name -> { value, attributes } from Set-Cookie headers. */
+function cookiesOf(res: request.Response): Record<string, { value: string; attrs: string }> {
+  const raw = res.headers['set-cookie'] as unknown as string[] | undefined;
+  const out: Record<string, { value: string; attrs: string }> = {};
+  for (const c of raw ?? []) {
+    const [pair, ...attrs] = c.split(';');
+    const i = pair.indexOf('=');
+    out[pair.slice(0, i).trim()] = { value: decodeURIComponent(pair.slice(i + 1)), attrs: attrs.join(';').trim() };
+  }
+  return out;
+}
+
+const jar = (c: Record<string, { value: string }>, ...names: string[]) => names.map((n) => `${n}=${c[n].value}`).join('; ');
+
+describe('gateway auth routes against the real users service over Kafka', () => {
+  let users: INestApplication | undefined;
+  let gateway: INestApplication;
+  let http: ReturnType<typeof request>;
+  const webDist = mkdtempSync(join(tmpdir(), 'irp-web-'));
+  const usersEnv = () => ({ ...process.env, HEALTH_PORT: '0', KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '1000' });
+
+  beforeAll(async () => {
+    loadTestEnv();
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>IR Portal</title><div id="root"></div>');
+    writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    users = await startUsersService(usersEnv());
+    await seedDemoUsers({ ...process.env });
+    gateway = await createGateway({
+      ...process.env,
+      PORT: '0',
+      KAFKA_REQUEST_TIMEOUT_MS: '3000',
+      LOGIN_THROTTLE_LIMIT: '25',
+      SESSION_CACHE_MS: '0',
+      WEB_DIST: webDist,
+    });
+    http = request(gateway.getHttpServer());
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await users?.close();
+  });
+
+  describe('signed out', () => {
+    it('refreshtoken answers 401 with the error shape', async () => {
+      const res = await http.get('/api/admin/refreshtoken');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Not signed in', errorMessage: 'Not signed in' });
+    });
+
+    it('logout without a session is harmless', async () => {
+      const res = await http.delete('/api/login');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true });
+    });
+  });
+
+  describe('sign-in', () => {
+    it.each([
+      ['a wrong password', basic('admin', 'wrong')],
+      ['an unknown user', basic('nobody', 'whatever')],
+      ['no credentials', undefined],
+      ['a malformed header', 'Basic !!!'],
+      ['an empty password', basic('admin', '')],
+    ])('refuses %s with 401 Invalid username/password and sets no session', async (_, auth) => {
+      const req = http.get('/api/login');
+      const res = await (auth ? req.set('Authorization', auth) : req);
+      expect(res.status).toBe(401);
+      expect(res.body.errorMessage).toBe('Invalid username/password');
+      expect(cookiesOf(res)[SESSION_COOKIE]).toBeUndefined();
+    });
+
+    it('signs in with the right password: the session user and three cookies', async () => {
+      const res = await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        username: 'admin',
+        user: { id: expect.any(String), username: 'admin' },
+        roles: { Admin: true, EditUsers: true, InvoiceTotal: true },
+        stockRoles: {},
+      });
+      const c = cookiesOf(res);
+      expect(c[SESSION_COOKIE].attrs).toMatch(/HttpOnly/);
+      expect(c[SESSION_COOKIE].attrs).toMatch(/SameSite=Strict/);
+      expect(c[SESSION_COOKIE].attrs).toMatch(/Path=\//);
+      expect(c[REFRESH_COOKIE].attrs).toMatch(/Path=\/api\/admin\/refreshtoken/);
+      expect(c[REFRESH_COOKIE].attrs).toMatch(/HttpOnly/);
+      expect(c[CSRF_COOKIE].attrs).not.toMatch(/HttpOnly/);
+    });
+
+    it('returns per-stock roles of a client user', async () => {
+      const res = await http.get('/api/login').set('Authorization', basic('client', 'Client!2026'));
+      expect(res.status).toBe(200);
+      expect(res.body.roles).toEqual({});
+      expect(Object.values(res.body.stockRoles)).toHaveLength(2);
+    });
+  });
+
+  describe('a signed-in session', () => {
+    let c: Record<string, { value: string; attrs: string }>;
+    beforeAll(async () => {
+      c = cookiesOf(await http.get('/api/login').set('Authorization', basic('reports', 'Reports!2026')));
+    });
+
+    it('refreshtoken returns the session user', async () => {
+      const res = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, SESSION_COOKIE));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ username: 'reports', roles: { RunReports: true } });
+    });
+
+    it('renews an expired session from the refresh cookie, and refuses the refresh token a second time', async () => {
+      const res = await http.get('/api/admin/refreshtoken').set('Cookie', `${SESSION_COOKIE}=expired-or-unknown; ${jar(c, REFRESH_COOKIE)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.username).toBe('reports');
+      const renewed = cookiesOf(res);
+      expect(renewed[SESSION_COOKIE].value).not.toBe(c[SESSION_COOKIE].value);
+      expect(renewed[REFRESH_COOKIE].value).not.toBe(c[REFRESH_COOKIE].value);
+      const again = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, REFRESH_COOKIE));
+      expect(again.status).toBe(401);
+      c = renewed;
+    });
+
+    it('logout needs the CSRF header, then revokes the session', async () => {
+      const cookie = jar(c, SESSION_COOKIE, REFRESH_COOKIE, CSRF_COOKIE);
+      const forged = await http.delete('/api/login').set('Cookie', cookie);
+      expect(forged.status).toBe(403);
+      expect(forged.body.errorMessage).toMatch(/CSRF/);
+      const wrong = await http.delete('/api/login').set('Cookie', cookie).set(CSRF_HEADER, 'nope');
+      expect(wrong.status).toBe(403);
+      const res = await http.delete('/api/login').set('Cookie', cookie).set(CSRF_HEADER, c[CSRF_COOKIE].value);
+      expect(res.status).toBe(200);
+      expect(cookiesOf(res)[SESSION_COOKIE].attrs).toMatch(/Expires=Thu, 01 Jan 1970/);
+      const after = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, SESSION_COOKIE, REFRESH_COOKIE));
+      expect(after.status).toBe(401);
+    });
+  });
+
+  it('throttles repeated sign-in attempts for one user with 429, leaving other users alone', async () => {
+    let last: request.Response | undefined;
+    for (let i = 0; i < 26; i++) last = await http.get('/api/login').set('Authorization', basic('victim', `guess-${i}`));
+    expect(last!.status).toBe(429);
+    expect(last!.body.errorMessage).toBe('Too many sign-in attempts. Please wait a minute and try again.');
+    const other = await http.get('/api/login').set('Authorization', basic('useradmin', 'UserAdmin!2026'));
+    expect(other.status).toBe(200);
+  });
+
+  it('sets security headers and echoes a correlation id', async () => {
+    const res = await http.get('/api/admin/refreshtoken').set('x-correlation-id', 'test-corr-1');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-correlation-id']).toBe('test-corr-1');
+  });
+
+  it('serves OpenAPI at /api/docs', async () => {
+    const html = await http.get('/api/docs');
+    expect(html.status).toBe(200);
+    expect(html.text).toContain('swagger');
+    const json = await http.get('/api/docs-json');
+    expect(Object.keys(json.body.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/admin/refreshtoken']));
+  });
+
+  it('serves the web app with a fallback to index.html, but never for /api', async () => {
+    const page = await http.get('/stocks/BHP:ASX/Config');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<title>IR Portal</title>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const asset = await http.get('/assets/app-abc123.js');
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const api = await http.get('/api/no-such-route');
+    expect(api.status).toBe(404);
+    expect(api.body.statusCode).toBe(404);
+  });
+
+  it('reports each service on /health, and /metrics', async () => {
+    const res = await http.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', services: { users: { status: 'up' } } });
+    const metrics = await http.get('/metrics');
+    expect(metrics.text).toContain('irp_kafka_request_duration_seconds');
+    expect(metrics.text).toContain('irp_http_request_duration_seconds');
+  });
+
+  it('answers 503 with a clear message within 5 s while the users service is stopped, and recovers without a restart', async () => {
+    await users!.close();
+    users = undefined;
+    const started = Date.now();
+    const res = await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'));
+    const took = Date.now() - started;
+    expect(res.status).toBe(503);
+    expect(res.body.errorMessage).toMatch(/The users service is not available right now/);
+    expect(took).toBeLessThanOrEqual(5000);
+    const health = await http.get('/health');
+    expect(health.status).toBe(503);
+    expect(health.body.services.users.status).toBe('down');
+
+    users = await startUsersService(usersEnv());
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      status = (await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'))).status;
+    }
+    expect(status).toBe(200);
+  });
+});
