@@ -1,2 +1,6 @@
 // Gateway contract tests: supertest against the gateway and the real services on the real broker.
-module.exports = require('../jest.preset.js')({ roots: ['<rootDir>/test'], testMatch: ['**/*.int-spec.ts'], testTimeout: 60000 });
+module.exports = require('../jest.preset.js')({
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.int-spec.ts'],
+  testTimeout: 60000,
+});

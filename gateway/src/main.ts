@@ -18,7 +18,10 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const started = Date.now();
   const config = loadGatewayConfig(env);
   initMetrics('gateway');
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: new PinoNestLogger(), abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger: new PinoNestLogger(),
+    abortOnError: false,
+  });
   app.enableShutdownHooks();
   app.set('trust proxy', 'loopback');
   app.use(requestContext);
@@ -34,18 +37,30 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
 
   const docs = new DocumentBuilder()
     .setTitle('IR Portal API')
-    .setDescription('The REST contract of the portal (spec section 7). Sign in with GET /api/login (Basic auth); state-changing calls need the X-XSRF-TOKEN header.')
+    .setDescription(
+      'The REST contract of the portal (spec section 7). Sign in with GET /api/login (Basic auth); state-changing calls need the X-XSRF-TOKEN header.',
+    )
     .setVersion('1')
     .addBasicAuth()
     .addCookieAuth('irp_session')
     .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs), { jsonDocumentUrl: 'api/docs-json' });
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
 
-  const dist = config.WEB_DIST ?? (config.NODE_ENV === 'production' ? join(repoRoot(), 'web', 'dist') : undefined);
+  const dist =
+    config.WEB_DIST ?? (config.NODE_ENV === 'production' ? join(repoRoot(), 'web', 'dist') : undefined);
   if (dist) app.use(webApp(dist));
 
   await app.listen(config.PORT, config.HOST);
-  log.info({ port: (app.getHttpServer().address() as { port: number }).port, web: dist ?? null, ms: Date.now() - started }, 'gateway started');
+  log.info(
+    {
+      port: (app.getHttpServer().address() as { port: number }).port,
+      web: dist ?? null,
+      ms: Date.now() - started,
+    },
+    'gateway started',
+  );
   return app;
 }
 

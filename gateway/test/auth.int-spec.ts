@@ -18,24 +18,36 @@ function cookiesOf(res: request.Response): Record<string, { value: string; attrs
   for (const c of raw ?? []) {
     const [pair, ...attrs] = c.split(';');
     const i = pair.indexOf('=');
-    out[pair.slice(0, i).trim()] = { value: decodeURIComponent(pair.slice(i + 1)), attrs: attrs.join(';').trim() };
+    out[pair.slice(0, i).trim()] = {
+      value: decodeURIComponent(pair.slice(i + 1)),
+      attrs: attrs.join(';').trim(),
+    };
   }
   return out;
 }
 
-const jar = (c: Record<string, { value: string }>, ...names: string[]) => names.map((n) => `${n}=${c[n].value}`).join('; ');
+const jar = (c: Record<string, { value: string }>, ...names: string[]) =>
+  names.map((n) => `${n}=${c[n].value}`).join('; ');
 
 describe('gateway auth routes against the real users service over Kafka', () => {
   let users: INestApplication | undefined;
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   const webDist = mkdtempSync(join(tmpdir(), 'irp-web-'));
-  const usersEnv = () => ({ ...process.env, HEALTH_PORT: '0', KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '1000' });
+  const usersEnv = () => ({
+    ...process.env,
+    HEALTH_PORT: '0',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+  });
 
   beforeAll(async () => {
     loadTestEnv();
     mkdirSync(join(webDist, 'assets'));
-    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>IR Portal</title><div id="root"></div>');
+    writeFileSync(
+      join(webDist, 'index.html'),
+      '<!doctype html><title>IR Portal</title><div id="root"></div>',
+    );
     writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
     users = await startUsersService(usersEnv());
     await seedDemoUsers({ ...process.env });
@@ -59,7 +71,12 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     it('refreshtoken answers 401 with the error shape', async () => {
       const res = await http.get('/api/admin/refreshtoken');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Not signed in', errorMessage: 'Not signed in' });
+      expect(res.body).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Not signed in',
+        errorMessage: 'Not signed in',
+      });
     });
 
     it('logout without a session is harmless', async () => {
@@ -123,7 +140,9 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     });
 
     it('renews an expired session from the refresh cookie, and refuses the refresh token a second time', async () => {
-      const res = await http.get('/api/admin/refreshtoken').set('Cookie', `${SESSION_COOKIE}=expired-or-unknown; ${jar(c, REFRESH_COOKIE)}`);
+      const res = await http
+        .get('/api/admin/refreshtoken')
+        .set('Cookie', `${SESSION_COOKIE}=expired-or-unknown; ${jar(c, REFRESH_COOKIE)}`);
       expect(res.status).toBe(200);
       expect(res.body.username).toBe('reports');
       const renewed = cookiesOf(res);
@@ -141,17 +160,23 @@ describe('gateway auth routes against the real users service over Kafka', () => 
       expect(forged.body.errorMessage).toMatch(/CSRF/);
       const wrong = await http.delete('/api/login').set('Cookie', cookie).set(CSRF_HEADER, 'nope');
       expect(wrong.status).toBe(403);
-      const res = await http.delete('/api/login').set('Cookie', cookie).set(CSRF_HEADER, c[CSRF_COOKIE].value);
+      const res = await http
+        .delete('/api/login')
+        .set('Cookie', cookie)
+        .set(CSRF_HEADER, c[CSRF_COOKIE].value);
       expect(res.status).toBe(200);
       expect(cookiesOf(res)[SESSION_COOKIE].attrs).toMatch(/Expires=Thu, 01 Jan 1970/);
-      const after = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, SESSION_COOKIE, REFRESH_COOKIE));
+      const after = await http
+        .get('/api/admin/refreshtoken')
+        .set('Cookie', jar(c, SESSION_COOKIE, REFRESH_COOKIE));
       expect(after.status).toBe(401);
     });
   });
 
   it('throttles repeated sign-in attempts for one user with 429, leaving other users alone', async () => {
     let last: request.Response | undefined;
-    for (let i = 0; i < 26; i++) last = await http.get('/api/login').set('Authorization', basic('victim', `guess-${i}`));
+    for (let i = 0; i < 26; i++)
+      last = await http.get('/api/login').set('Authorization', basic('victim', `guess-${i}`));
     expect(last!.status).toBe(429);
     expect(last!.body.errorMessage).toBe('Too many sign-in attempts. Please wait a minute and try again.');
     const other = await http.get('/api/login').set('Authorization', basic('useradmin', 'UserAdmin!2026'));
@@ -170,7 +195,9 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     expect(html.status).toBe(200);
     expect(html.text).toContain('swagger');
     const json = await http.get('/api/docs-json');
-    expect(Object.keys(json.body.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/admin/refreshtoken']));
+    expect(Object.keys(json.body.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/admin/refreshtoken']),
+    );
   });
 
   it('serves the web app with a fallback to index.html, but never for /api', async () => {

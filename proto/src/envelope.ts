@@ -41,7 +41,10 @@ export function replyEnvelope<T extends z.ZodTypeAny>(data: T) {
 }
 
 export const ok = <T>(data: T): Reply<T> => ({ ok: true, data });
-export const fail = (code: ErrorCode, message: string): Reply<never> => ({ ok: false, error: { code, message } });
+export const fail = (code: ErrorCode, message: string): Reply<never> => ({
+  ok: false,
+  error: { code, message },
+});
 
 /** Kafka headers every message carries. */
 export const Header = {

@@ -1,1 +1,1 @@
-module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src', '<rootDir>/test'] });
+module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src'] });

@@ -1,7 +1,15 @@
 import { ErrorCode, SessionUserDto, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Controller, Delete, Get, HttpCode, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBasicAuth,
+  ApiCookieAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ServicesClient } from '../kafka/services.client';
 import { parseBasicAuth } from './basic-auth';
@@ -47,7 +55,8 @@ export class AuthController {
     const { session, refresh } = this.sessions.tokensOf(req);
     this.sessions.forget(session);
     this.sessions.clearCookies(res);
-    if (session || refresh) await this.services.request(Topics.UsersLogout, { sessionToken: session, refreshToken: refresh });
+    if (session || refresh)
+      await this.services.request(Topics.UsersLogout, { sessionToken: session, refreshToken: refresh });
     return { success: true };
   }
 
@@ -57,7 +66,10 @@ export class AuthController {
   @ApiOperation({ summary: 'The session user; renews an expired session from the refresh cookie' })
   @ApiOkResponse({ description: 'The session user: { username, user, roles, stockRoles }' })
   @ApiUnauthorizedResponse({ description: 'Not signed in' })
-  async refreshToken(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SessionUserDto> {
+  async refreshToken(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SessionUserDto> {
     const { session, refresh } = this.sessions.tokensOf(req);
     const user = await this.sessions.tryUserOf(session);
     if (user && session) {

@@ -41,7 +41,11 @@ export class AuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     const { session } = this.sessions.tokensOf(req);
 
-    if (session && STATE_CHANGING.has(req.method) && !csrfTokenValid(this.config.SESSION_SECRET, session, req.header(CSRF_HEADER))) {
+    if (
+      session &&
+      STATE_CHANGING.has(req.method) &&
+      !csrfTokenValid(this.config.SESSION_SECRET, session, req.header(CSRF_HEADER))
+    ) {
       throw new AppError(ErrorCode.Forbidden, 'Missing or invalid CSRF token (X-XSRF-TOKEN header)');
     }
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
@@ -56,18 +60,30 @@ export class AuthGuard implements CanActivate {
       throw new AppError(ErrorCode.Forbidden, `This needs the ${roles.join(' or ')} role`);
     }
 
-    const stockRule = this.reflector.getAllAndOverride<StockRoleRequirement | undefined>(STOCK_ROLES_KEY, targets);
+    const stockRule = this.reflector.getAllAndOverride<StockRoleRequirement | undefined>(
+      STOCK_ROLES_KEY,
+      targets,
+    );
     if (stockRule && !isAdmin(user)) {
-      const source = (stockRule.from === 'param' ? req.params : stockRule.from === 'query' ? req.query : req.body) as Record<string, unknown> | undefined;
+      const source = (
+        stockRule.from === 'param' ? req.params : stockRule.from === 'query' ? req.query : req.body
+      ) as Record<string, unknown> | undefined;
       const combinedTicker = source?.[stockRule.key];
       if (typeof combinedTicker !== 'string' || !combinedTicker.trim()) {
         throw new AppError(ErrorCode.BadRequest, `${stockRule.key} is required`);
       }
-      if (!this.stocks) throw new AppError(ErrorCode.ServiceUnavailable, 'Stock permissions cannot be checked: no stock directory');
+      if (!this.stocks)
+        throw new AppError(
+          ErrorCode.ServiceUnavailable,
+          'Stock permissions cannot be checked: no stock directory',
+        );
       const stockId = await this.stocks.stockIdOf(combinedTicker.trim());
       if (!stockId) throw new AppError(ErrorCode.NotFound, `Stock ${combinedTicker} not found`);
       if (!hasStockRole(user, stockId, stockRule.roles)) {
-        throw new AppError(ErrorCode.Forbidden, `You do not have the ${stockRule.roles.join(' or ')} permission on ${combinedTicker}`);
+        throw new AppError(
+          ErrorCode.Forbidden,
+          `You do not have the ${stockRule.roles.join(' or ')} permission on ${combinedTicker}`,
+        );
       }
     }
     return true;

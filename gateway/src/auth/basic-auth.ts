@@ -1,5 +1,7 @@
 /** Parses `Authorization: Basic base64(username:password)`; undefined when absent or malformed. */
-export function parseBasicAuth(header: string | undefined): { username: string; password: string } | undefined {
+export function parseBasicAuth(
+  header: string | undefined,
+): { username: string; password: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? '');
   if (!match) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');

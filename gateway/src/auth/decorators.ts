@@ -21,8 +21,13 @@ export interface StockRoleRequirement {
 }
 
 /** Needs any one of these roles on the stock named by the request's combinedTicker; Admin always passes. */
-export const StockRoles = (roles: StockRole[], from: StockRoleRequirement['from'] = 'param', key = 'combinedTicker') =>
-  SetMetadata(STOCK_ROLES_KEY, { roles, from, key } satisfies StockRoleRequirement);
+export const StockRoles = (
+  roles: StockRole[],
+  from: StockRoleRequirement['from'] = 'param',
+  key = 'combinedTicker',
+) => SetMetadata(STOCK_ROLES_KEY, { roles, from, key } satisfies StockRoleRequirement);
 
 /** The signed-in user of the request. */
-export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<Request & AuthedRequest>().user);
+export const CurrentUser = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest<Request & AuthedRequest>().user,
+);

@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { CSRF_COOKIE, ErrorCode, REFRESH_COOKIE, SESSION_COOKIE, SessionGrant, SessionUser, SessionUserDto, Topics } from '@irp/proto';
+import {
+  CSRF_COOKIE,
+  ErrorCode,
+  REFRESH_COOKIE,
+  SESSION_COOKIE,
+  SessionGrant,
+  SessionUser,
+  SessionUserDto,
+  Topics,
+} from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
@@ -67,13 +76,21 @@ export class SessionService {
   setCookies(res: Response, grant: SessionGrant): void {
     const base = this.base();
     res.cookie(SESSION_COOKIE, grant.session.token, { ...base, expires: new Date(grant.session.expiresAt) });
-    res.cookie(REFRESH_COOKIE, grant.refresh.token, { ...base, path: REFRESH_PATH, expires: new Date(grant.refresh.expiresAt) });
+    res.cookie(REFRESH_COOKIE, grant.refresh.token, {
+      ...base,
+      path: REFRESH_PATH,
+      expires: new Date(grant.refresh.expiresAt),
+    });
     this.setCsrfCookie(res, grant.session.token, new Date(grant.refresh.expiresAt));
   }
 
   /** The CSRF cookie is readable by the web app (not httpOnly) so it can echo it in a header. */
   setCsrfCookie(res: Response, sessionToken: string, expires?: Date): void {
-    res.cookie(CSRF_COOKIE, csrfTokenFor(this.config.SESSION_SECRET, sessionToken), { ...this.base(), httpOnly: false, expires });
+    res.cookie(CSRF_COOKIE, csrfTokenFor(this.config.SESSION_SECRET, sessionToken), {
+      ...this.base(),
+      httpOnly: false,
+      expires,
+    });
   }
 
   clearCookies(res: Response): void {

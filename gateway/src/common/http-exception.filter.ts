@@ -33,7 +33,12 @@ export class HttpErrorFilter implements ExceptionFilter {
       log.error({ err: exception }, 'unhandled error');
     }
     if (status >= 500 && !(exception instanceof AppError)) log.error({ err: exception }, 'request failed');
-    const body: ApiErrorDto = { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, errorMessage: message };
+    const body: ApiErrorDto = {
+      statusCode: status,
+      error: STATUS_CODES[status] ?? 'Error',
+      message,
+      errorMessage: message,
+    };
     if (!res.headersSent) res.status(status).json(body);
   }
 }

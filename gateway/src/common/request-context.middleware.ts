@@ -16,10 +16,15 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
   const started = process.hrtime.bigint();
   res.on('finish', () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const route = (req.route as { path?: string } | undefined)?.path ?? (req.path.startsWith('/api') ? 'unmatched' : 'static');
+    const route =
+      (req.route as { path?: string } | undefined)?.path ??
+      (req.path.startsWith('/api') ? 'unmatched' : 'static');
     httpRequests.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
     withCorrelationId(correlationId, () =>
-      log.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request'),
+      log.info(
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'request',
+      ),
     );
   });
   withCorrelationId(correlationId, () => next());

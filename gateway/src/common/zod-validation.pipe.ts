@@ -8,7 +8,9 @@ export class ZodValidationPipe<S extends z.ZodTypeAny> implements PipeTransform<
   transform(value: unknown): z.infer<S> {
     const parsed = this.schema.safeParse(value);
     if (parsed.success) return parsed.data;
-    const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+    const problems = parsed.error.issues.map((i) =>
+      i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message,
+    );
     throw new BadRequestException(problems.join('; '));
   }
 }

@@ -24,10 +24,17 @@ export class HealthController {
       (Object.keys(Services) as Array<keyof typeof Services>).map(async (name) => {
         const started = Date.now();
         try {
-          await this.services.request(Services[name].ping as typeof Topics.UsersPing, {}, this.config.HEALTH_TIMEOUT_MS);
+          await this.services.request(
+            Services[name].ping as typeof Topics.UsersPing,
+            {},
+            this.config.HEALTH_TIMEOUT_MS,
+          );
           return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
         } catch (err) {
-          return [name, { status: 'down' as const, error: err instanceof Error ? err.message : String(err) }] as const;
+          return [
+            name,
+            { status: 'down' as const, error: err instanceof Error ? err.message : String(err) },
+          ] as const;
         }
       }),
     );

@@ -15,7 +15,10 @@ export function webApp(dist: string) {
   const assets = express.static(root, {
     index: false,
     setHeaders: (res, path) => {
-      res.setHeader('Cache-Control', path.includes(`${join(root, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader(
+        'Cache-Control',
+        path.includes(`${join(root, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {

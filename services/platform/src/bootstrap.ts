@@ -26,7 +26,11 @@ export async function bootstrapService(o: ServiceBootOptions): Promise<INestAppl
   await app.listen(o.healthPort, o.host ?? '127.0.0.1');
   const address = app.getHttpServer().address();
   log.info(
-    { service: o.kafka.service, healthPort: typeof address === 'object' && address ? address.port : o.healthPort, ms: Date.now() - started },
+    {
+      service: o.kafka.service,
+      healthPort: typeof address === 'object' && address ? address.port : o.healthPort,
+      ms: Date.now() - started,
+    },
     'service started',
   );
   return app;

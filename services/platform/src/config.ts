@@ -7,7 +7,12 @@ export const baseConfigSchema = z.object({
   KAFKA_BROKERS: z
     .string()
     .min(1, 'KAFKA_BROKERS is required (comma-separated host:port list)')
-    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    ),
   /** Distinguishes processes of one service in logs, metrics and Kafka client ids. */
   INSTANCE_ID: z.string().default(`${process.pid}`),
   /** How long a request waits for its reply before the caller gets SERVICE_UNAVAILABLE. */
@@ -28,7 +33,10 @@ export class ConfigError extends Error {}
 /**
  * Validates the environment against a schema once, at boot, and fails with every problem listed.
  */
-export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodTypeAny>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);

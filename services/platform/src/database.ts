@@ -44,7 +44,8 @@ export async function openDatabase(o: DatabaseOptions): Promise<DataSource> {
       const ds = createDataSource(o);
       await ds.initialize();
       const ran = await ds.runMigrations({ transaction: 'each' });
-      if (ran.length) log.info({ schema: o.schema, migrations: ran.map((m) => m.name) }, 'migrations applied');
+      if (ran.length)
+        log.info({ schema: o.schema, migrations: ran.map((m) => m.name) }, 'migrations applied');
       return ds;
     } finally {
       await admin.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`migrate:${o.schema}`]);

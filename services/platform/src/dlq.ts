@@ -9,7 +9,13 @@ const log = createLogger('dlq');
 export class DlqPublisher {
   constructor(private readonly producer: Producer) {}
 
-  async publish(sourceTopic: string, value: unknown, reason: string, key?: string | null, headers: IHeaders = {}) {
+  async publish(
+    sourceTopic: string,
+    value: unknown,
+    reason: string,
+    key?: string | null,
+    headers: IHeaders = {},
+  ) {
     const target = dlqTopic(sourceTopic);
     dlqMessages.inc({ topic: sourceTopic });
     log.warn({ topic: sourceTopic, reason }, 'message rejected to DLQ');

@@ -79,10 +79,16 @@ export function kafkaEmitterOptions(s: KafkaSettings): KafkaOptions['options'] {
   return { ...kafkaRequesterOptions(s), producerOnlyMode: true };
 }
 
-/** A plain kafkajs producer (outbox relay, DLQ): idempotent, waits for all in-sync replicas. */
-export async function connectProducer(s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>): Promise<Producer> {
+/** A plain kafkajs producer (outbox relay, DLQ): one request in flight keeps order; consumers are idempotent. */
+export async function connectProducer(
+  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>,
+): Promise<Producer> {
   const kafka = new Kafka(kafkaClientConfig({ ...s, service: `${s.service}-producer` }));
-  const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 });
+  const producer = kafka.producer({
+    allowAutoTopicCreation: false,
+    idempotent: false,
+    maxInFlightRequests: 1,
+  });
   await producer.connect();
   return producer;
 }

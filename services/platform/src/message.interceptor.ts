@@ -48,7 +48,9 @@ export class MessageInterceptor implements NestInterceptor {
         if (!checked.ok) {
           handledMessages.inc({ topic, outcome: 'invalid' });
           await this.dlq.publish(topic, args[0], checked.reason, message.key?.toString() ?? null);
-          return isRequest ? fail(ErrorCode.InvalidMessage, `Invalid ${topic} message: ${checked.reason}`) : undefined;
+          return isRequest
+            ? fail(ErrorCode.InvalidMessage, `Invalid ${topic} message: ${checked.reason}`)
+            : undefined;
         }
         args[0] = checked.data;
         const timer = handlerSeconds.startTimer({ topic });
@@ -66,7 +68,12 @@ export class MessageInterceptor implements NestInterceptor {
             if (isRequest) return fail(ErrorCode.Internal, 'Internal error');
           }
           // An event that could not be handled is kept for inspection and replay.
-          await this.dlq.publish(topic, args[0], err instanceof Error ? err.message : String(err), message.key?.toString() ?? null);
+          await this.dlq.publish(
+            topic,
+            args[0],
+            err instanceof Error ? err.message : String(err),
+            message.key?.toString() ?? null,
+          );
           return undefined;
         } finally {
           timer();

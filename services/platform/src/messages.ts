@@ -1,10 +1,4 @@
-import {
-  EventCatalogue,
-  isEventTopic,
-  isRequestTopic,
-  replyEnvelope,
-  RequestCatalogue,
-} from '@irp/proto';
+import { EventCatalogue, isEventTopic, isRequestTopic, replyEnvelope, RequestCatalogue } from '@irp/proto';
 import { z } from 'zod';
 
 export type Validation<T> = { ok: true; data: T } | { ok: false; reason: string };

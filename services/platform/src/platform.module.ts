@@ -1,4 +1,12 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Provider,
+} from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -51,7 +59,10 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 export class PlatformModule {
   static forService(options: PlatformOptions): DynamicModule {
     initMetrics(options.kafka.service);
-    const database = { ...options.database, entities: [OutboxEntity, ...(options.database.entities as unknown[])] } as DatabaseOptions;
+    const database = {
+      ...options.database,
+      entities: [OutboxEntity, ...(options.database.entities as unknown[])],
+    } as DatabaseOptions;
     let producerConnected = false;
     const providers: Provider[] = [
       { provide: DataSource, useFactory: () => openDatabase(database) },

@@ -47,12 +47,19 @@ export class KafkaRequester {
     await this.client.close();
   }
 
-  async request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs = this.settings.timeoutMs): Promise<ReplyOf<T>> {
+  async request<T extends RequestTopic>(
+    topic: T,
+    payload: RequestOf<T>,
+    timeoutMs = this.settings.timeoutMs,
+  ): Promise<ReplyOf<T>> {
     const spec = RequestCatalogue[topic];
     const parsed = spec.request.safeParse(payload);
     if (!parsed.success) {
       // Produce-side validation: a caller bug, never sent.
-      throw new AppError(ErrorCode.BadRequest, `Invalid ${topic} request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new AppError(
+        ErrorCode.BadRequest,
+        `Invalid ${topic} request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     const started = process.hrtime.bigint();
     const observe = (outcome: string) => {
@@ -79,7 +86,10 @@ export class KafkaRequester {
         );
       }
       log.error({ err, topic }, 'kafka request failed');
-      throw new AppError(ErrorCode.ServiceUnavailable, `The ${spec.service} service could not be reached. Please try again shortly.`);
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        `The ${spec.service} service could not be reached. Please try again shortly.`,
+      );
     }
     const reply = validateReply(topic, envelope);
     if (!reply.ok) {
@@ -87,7 +97,8 @@ export class KafkaRequester {
       log.error({ topic, reason: reply.reason }, 'invalid reply');
       throw new AppError(ErrorCode.Internal, `The ${spec.service} service sent an invalid reply.`);
     }
-    const valid = reply.data as { ok: true; data: ReplyOf<T> } | { ok: false; error: { code: ErrorCode; message: string } };
+    const valid = reply.data as
+      { ok: true; data: ReplyOf<T> } | { ok: false; error: { code: ErrorCode; message: string } };
     if (!valid.ok) {
       observe(valid.error.code);
       throw new AppError(valid.error.code, valid.error.message);

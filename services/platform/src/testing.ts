@@ -24,7 +24,9 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
   if (!process.env.KAFKA_BROKERS || !process.env.DATABASE_URL) {
     const file = join(repoRoot(), '.local', 'test.env');
     if (!existsSync(file)) {
-      throw new Error('No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env-file .local/test.env --database irportal_test` or `make test`.');
+      throw new Error(
+        'No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env-file .local/test.env --database irportal_test` or `make test`.',
+      );
     }
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
@@ -39,7 +41,10 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
 const brokers = () => loadTestEnv().KAFKA_BROKERS.split(',');
 
 /** A requester with its own consumer group, as a test's stand-in for the gateway. */
-export async function createTestRequester(topics: readonly RequestTopic[], timeoutMs = 5000): Promise<KafkaRequester> {
+export async function createTestRequester(
+  topics: readonly RequestTopic[],
+  timeoutMs = 5000,
+): Promise<KafkaRequester> {
   const requester = new KafkaRequester({
     brokers: brokers(),
     service: `test-${randomUUID().slice(0, 8)}`,
@@ -66,8 +71,15 @@ export class TopicProbe {
   private constructor(private readonly consumer: Consumer) {}
 
   static async listen(topics: string[]): Promise<TopicProbe> {
-    const kafka = new Kafka(kafkaClientConfig({ brokers: brokers(), service: 'probe', instanceId: randomUUID().slice(0, 8) }));
-    const consumer = kafka.consumer({ groupId: `probe-${randomUUID()}`, maxWaitTimeInMs: 100, sessionTimeout: 6000, heartbeatInterval: 1000 });
+    const kafka = new Kafka(
+      kafkaClientConfig({ brokers: brokers(), service: 'probe', instanceId: randomUUID().slice(0, 8) }),
+    );
+    const consumer = kafka.consumer({
+      groupId: `probe-${randomUUID()}`,
+      maxWaitTimeInMs: 100,
+      sessionTimeout: 6000,
+      heartbeatInterval: 1000,
+    });
     const probe = new TopicProbe(consumer);
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.connect();
@@ -97,7 +109,10 @@ export class TopicProbe {
       const found = this.received.find(predicate);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected message not received within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 2000)}`);
+      if (left <= 0)
+        throw new Error(
+          `expected message not received within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 2000)}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -115,7 +130,9 @@ export class TopicProbe {
 
 /** A raw producer, for tests that send what a well-behaved client never would. */
 export async function rawProducer(): Promise<Producer> {
-  const kafka = new Kafka(kafkaClientConfig({ brokers: brokers(), service: 'raw', instanceId: randomUUID().slice(0, 8) }));
+  const kafka = new Kafka(
+    kafkaClientConfig({ brokers: brokers(), service: 'raw', instanceId: randomUUID().slice(0, 8) }),
+  );
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   return producer;

@@ -21,7 +21,12 @@ export class AppModule {
       imports: [
         PlatformModule.forService({
           kafka: kafkaSettingsOf(config, 'users'),
-          database: { url: config.DATABASE_URL, schema: USERS_SCHEMA, entities: USERS_ENTITIES, migrations: USERS_MIGRATIONS },
+          database: {
+            url: config.DATABASE_URL,
+            schema: USERS_SCHEMA,
+            entities: USERS_ENTITIES,
+            migrations: USERS_MIGRATIONS,
+          },
         }),
       ],
       controllers: [AuthHandlers, PingHandlers],

@@ -5,7 +5,10 @@ import { UserInput } from './users/users.service';
  * Stock ids the demo data uses. The stocks service's demo seed creates its first two stocks with these
  * ids, so the demo client's per-stock roles point at real stocks.
  */
-export const DEMO_STOCK_IDS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'] as const;
+export const DEMO_STOCK_IDS = [
+  '00000000-0000-4000-8000-000000000001',
+  '00000000-0000-4000-8000-000000000002',
+] as const;
 
 /** Demo sign-ins for `make up` and the browser tests; never created in production. */
 export const DEMO_USERS: ReadonlyArray<UserInput & { password: string; description: string }> = [
@@ -16,14 +19,32 @@ export const DEMO_USERS: ReadonlyArray<UserInput & { password: string; descripti
     stockRoles: {},
     description: 'Admin (all screens)',
   },
-  { username: 'reports', password: 'Reports!2026', roles: [GlobalRole.RunReports], stockRoles: {}, description: 'RunReports' },
-  { username: 'useradmin', password: 'UserAdmin!2026', roles: [GlobalRole.EditUsers], stockRoles: {}, description: 'EditUsers only' },
+  {
+    username: 'reports',
+    password: 'Reports!2026',
+    roles: [GlobalRole.RunReports],
+    stockRoles: {},
+    description: 'RunReports',
+  },
+  {
+    username: 'useradmin',
+    password: 'UserAdmin!2026',
+    roles: [GlobalRole.EditUsers],
+    stockRoles: {},
+    description: 'EditUsers only',
+  },
   {
     username: 'client',
     password: 'Client!2026',
     roles: [],
     stockRoles: {
-      [DEMO_STOCK_IDS[0]]: [StockRole.ViewConfig, StockRole.EditAnnouncements, StockRole.EditMailchimp, StockRole.ReplyToComment, StockRole.Invoicing],
+      [DEMO_STOCK_IDS[0]]: [
+        StockRole.ViewConfig,
+        StockRole.EditAnnouncements,
+        StockRole.EditMailchimp,
+        StockRole.ReplyToComment,
+        StockRole.Invoicing,
+      ],
       [DEMO_STOCK_IDS[1]]: [StockRole.ViewConfig],
     },
     description: 'client with per-stock roles on two stocks',

@@ -7,6 +7,10 @@ import { MessagePattern } from '@nestjs/microservices';
 export class PingHandlers {
   @MessagePattern(Topics.UsersPing)
   ping() {
-    return { service: 'users', instance: process.env.INSTANCE_ID ?? String(process.pid), at: new Date().toISOString() };
+    return {
+      service: 'users',
+      instance: process.env.INSTANCE_ID ?? String(process.pid),
+      at: new Date().toISOString(),
+    };
   }
 }

@@ -11,7 +11,8 @@ const log = createLogger('seed');
 /** Creates or updates the demo users (idempotent). Refused in production: nothing seeds real accounts. */
 export async function seedDemoUsers(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadUsersConfig(env);
-  if (config.NODE_ENV === 'production') throw new Error('Refusing to seed demo users when NODE_ENV=production');
+  if (config.NODE_ENV === 'production')
+    throw new Error('Refusing to seed demo users when NODE_ENV=production');
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
   try {
     const users = app.get(UsersService);

@@ -1,13 +1,26 @@
 import { INestApplication } from '@nestjs/common';
 import { dlqTopic, Header, Topics } from '@irp/proto';
-import { AppError, createTestRequester, KafkaRequester, loadTestEnv, rawProducer, TopicProbe } from '@irp/platform';
+import {
+  AppError,
+  createTestRequester,
+  KafkaRequester,
+  loadTestEnv,
+  rawProducer,
+  TopicProbe,
+} from '@irp/platform';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { seedDemoUsers } from '../src/seed';
 import { UsersService } from '../src/users/users.service';
 
-const USER_TOPICS = [Topics.UsersPing, Topics.UsersAuthenticate, Topics.UsersSession, Topics.UsersRefresh, Topics.UsersLogout] as const;
+const USER_TOPICS = [
+  Topics.UsersPing,
+  Topics.UsersAuthenticate,
+  Topics.UsersSession,
+  Topics.UsersRefresh,
+  Topics.UsersLogout,
+] as const;
 const STOCK_A = '11111111-1111-4111-8111-111111111111';
 
 async function expectAppError(p: Promise<unknown>, code: string, message?: string | RegExp) {
@@ -34,12 +47,22 @@ describe('users service on the real broker and database', () => {
     await pg.query('DROP SCHEMA IF EXISTS users CASCADE');
     await pg.end();
     probe = await TopicProbe.listen([Topics.UserUpserted, dlqTopic(Topics.UsersAuthenticate)]);
-    app = await startUsersService({ ...process.env, HEALTH_PORT: '0', KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '1000' });
+    app = await startUsersService({
+      ...process.env,
+      HEALTH_PORT: '0',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+    });
     users = app.get(UsersService);
     requester = await createTestRequester(USER_TOPICS, 8000);
     const address = app.getHttpServer().address();
     healthUrl = `http://127.0.0.1:${address.port}`;
-    await users.upsert({ username: 'alice', password: 'correct horse', roles: ['Admin'], stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] } });
+    await users.upsert({
+      username: 'alice',
+      password: 'correct horse',
+      roles: ['Admin'],
+      stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] },
+    });
   });
 
   afterAll(async () => {
@@ -59,101 +82,194 @@ describe('users service on the real broker and database', () => {
   });
 
   it('stores passwords as argon2id hashes only', async () => {
-    const [row] = await app.get(DataSource).query(`SELECT password_hash FROM users.users WHERE username = 'alice'`);
+    const [row] = await app
+      .get(DataSource)
+      .query(`SELECT password_hash FROM users.users WHERE username = 'alice'`);
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     expect(row.password_hash).not.toContain('correct horse');
   });
 
   it('publishes user.upserted through the outbox, keyed by user id, without the password hash', async () => {
-    const msg = await probe.waitFor((m) => m.topic === Topics.UserUpserted && (m.value as { username: string }).username === 'alice');
+    const msg = await probe.waitFor(
+      (m) => m.topic === Topics.UserUpserted && (m.value as { username: string }).username === 'alice',
+    );
     const event = msg.value as Record<string, unknown>;
     expect(msg.key).toBe(event.id);
     expect(event.roles).toEqual(['Admin']);
     expect(event.stockRoles).toEqual({ [STOCK_A]: ['ReplyToComment', 'ViewConfig'] });
     expect(JSON.stringify(event)).not.toContain('argon2');
-    const [{ pending }] = await app.get(DataSource).query(`SELECT count(*)::int AS pending FROM users.outbox WHERE published_at IS NULL`);
+    const [{ pending }] = await app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS pending FROM users.outbox WHERE published_at IS NULL`);
     expect(pending).toBe(0);
   });
 
   it('treats usernames as unique regardless of case', async () => {
     const again = await users.upsert({ username: 'ALICE', roles: ['Admin', 'EditUsers'], stockRoles: {} });
-    const [{ n }] = await app.get(DataSource).query(`SELECT count(*)::int AS n FROM users.users WHERE lower(username) = 'alice'`);
+    const [{ n }] = await app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM users.users WHERE lower(username) = 'alice'`);
     expect(n).toBe(1);
     expect(again.roles).toEqual(['Admin', 'EditUsers']);
     // A blank password leaves the password unchanged.
-    await expect(requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' })).resolves.toBeDefined();
-    await users.upsert({ username: 'alice', roles: ['Admin'], stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] } });
+    await expect(
+      requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' }),
+    ).resolves.toBeDefined();
+    await users.upsert({
+      username: 'alice',
+      roles: ['Admin'],
+      stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] },
+    });
   });
 
   it('rejects role names that are not in the spec', async () => {
-    await expectAppError(users.upsert({ username: 'bob', password: 'pw123456', roles: ['Root'], stockRoles: {} }), 'BAD_REQUEST', /Unknown role: Root/);
+    await expectAppError(
+      users.upsert({ username: 'bob', password: 'pw123456', roles: ['Root'], stockRoles: {} }),
+      'BAD_REQUEST',
+      /Unknown role: Root/,
+    );
   });
 
   it('authenticates the right password and returns the session user with roles and stockRoles', async () => {
-    const grant = await requester.request(Topics.UsersAuthenticate, { username: 'Alice', password: 'correct horse' });
+    const grant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'Alice',
+      password: 'correct horse',
+    });
     expect(grant.user.username).toBe('alice');
     expect(grant.user.roles).toEqual(['Admin']);
     expect(grant.user.stockRoles[STOCK_A]).toEqual(['ReplyToComment', 'ViewConfig']);
     expect(grant.session.token).toHaveLength(43);
     expect(grant.refresh.token).not.toBe(grant.session.token);
-    expect(new Date(grant.refresh.expiresAt).getTime()).toBeGreaterThan(new Date(grant.session.expiresAt).getTime());
-    const [row] = await app.get(DataSource).query(`SELECT token_hash FROM users.sessions ORDER BY created_at DESC LIMIT 1`);
+    expect(new Date(grant.refresh.expiresAt).getTime()).toBeGreaterThan(
+      new Date(grant.session.expiresAt).getTime(),
+    );
+    const [row] = await app
+      .get(DataSource)
+      .query(`SELECT token_hash FROM users.sessions ORDER BY created_at DESC LIMIT 1`);
     expect(row.token_hash).not.toBe(grant.session.token);
   });
 
   it('refuses a wrong password and an unknown user with the same message', async () => {
-    await expectAppError(requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'wrong' }), 'UNAUTHENTICATED', 'Invalid username/password');
-    await expectAppError(requester.request(Topics.UsersAuthenticate, { username: 'nobody', password: 'x' }), 'UNAUTHENTICATED', 'Invalid username/password');
+    await expectAppError(
+      requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'wrong' }),
+      'UNAUTHENTICATED',
+      'Invalid username/password',
+    );
+    await expectAppError(
+      requester.request(Topics.UsersAuthenticate, { username: 'nobody', password: 'x' }),
+      'UNAUTHENTICATED',
+      'Invalid username/password',
+    );
   });
 
   it('loads the session user for a live session token and refuses others', async () => {
-    const grant = await requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' });
+    const grant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'alice',
+      password: 'correct horse',
+    });
     const user = await requester.request(Topics.UsersSession, { sessionToken: grant.session.token });
     expect(user).toEqual(grant.user);
-    await expectAppError(requester.request(Topics.UsersSession, { sessionToken: 'not-a-real-token' }), 'UNAUTHENTICATED');
+    await expectAppError(
+      requester.request(Topics.UsersSession, { sessionToken: 'not-a-real-token' }),
+      'UNAUTHENTICATED',
+    );
   });
 
   it('sees a role change at once in the next session lookup', async () => {
-    const grant = await requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' });
+    const grant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'alice',
+      password: 'correct horse',
+    });
     await users.upsert({ username: 'alice', roles: ['RunReports'], stockRoles: {} });
     const user = await requester.request(Topics.UsersSession, { sessionToken: grant.session.token });
     expect(user.roles).toEqual(['RunReports']);
     expect(user.stockRoles).toEqual({});
-    await users.upsert({ username: 'alice', roles: ['Admin'], stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] } });
+    await users.upsert({
+      username: 'alice',
+      roles: ['Admin'],
+      stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] },
+    });
   });
 
   it('rotates tokens on refresh and revokes the session when an old refresh token is reused', async () => {
-    const first = await requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' });
+    const first = await requester.request(Topics.UsersAuthenticate, {
+      username: 'alice',
+      password: 'correct horse',
+    });
     const second = await requester.request(Topics.UsersRefresh, { refreshToken: first.refresh.token });
     expect(second.session.token).not.toBe(first.session.token);
     expect(second.refresh.token).not.toBe(first.refresh.token);
-    await expectAppError(requester.request(Topics.UsersSession, { sessionToken: first.session.token }), 'UNAUTHENTICATED');
-    await expect(requester.request(Topics.UsersSession, { sessionToken: second.session.token })).resolves.toMatchObject({ username: 'alice' });
+    await expectAppError(
+      requester.request(Topics.UsersSession, { sessionToken: first.session.token }),
+      'UNAUTHENTICATED',
+    );
+    await expect(
+      requester.request(Topics.UsersSession, { sessionToken: second.session.token }),
+    ).resolves.toMatchObject({ username: 'alice' });
     // Someone replays the first refresh token: the whole session is revoked.
-    await expectAppError(requester.request(Topics.UsersRefresh, { refreshToken: first.refresh.token }), 'UNAUTHENTICATED', /already used/);
-    await expectAppError(requester.request(Topics.UsersSession, { sessionToken: second.session.token }), 'UNAUTHENTICATED');
-    await expectAppError(requester.request(Topics.UsersRefresh, { refreshToken: second.refresh.token }), 'UNAUTHENTICATED');
+    await expectAppError(
+      requester.request(Topics.UsersRefresh, { refreshToken: first.refresh.token }),
+      'UNAUTHENTICATED',
+      /already used/,
+    );
+    await expectAppError(
+      requester.request(Topics.UsersSession, { sessionToken: second.session.token }),
+      'UNAUTHENTICATED',
+    );
+    await expectAppError(
+      requester.request(Topics.UsersRefresh, { refreshToken: second.refresh.token }),
+      'UNAUTHENTICATED',
+    );
   });
 
   it('logs out: the session and refresh tokens stop working', async () => {
-    const grant = await requester.request(Topics.UsersAuthenticate, { username: 'alice', password: 'correct horse' });
-    await expect(requester.request(Topics.UsersLogout, { sessionToken: grant.session.token, refreshToken: grant.refresh.token })).resolves.toEqual({ loggedOut: true });
-    await expectAppError(requester.request(Topics.UsersSession, { sessionToken: grant.session.token }), 'UNAUTHENTICATED');
-    await expectAppError(requester.request(Topics.UsersRefresh, { refreshToken: grant.refresh.token }), 'UNAUTHENTICATED');
+    const grant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'alice',
+      password: 'correct horse',
+    });
+    await expect(
+      requester.request(Topics.UsersLogout, {
+        sessionToken: grant.session.token,
+        refreshToken: grant.refresh.token,
+      }),
+    ).resolves.toEqual({ loggedOut: true });
+    await expectAppError(
+      requester.request(Topics.UsersSession, { sessionToken: grant.session.token }),
+      'UNAUTHENTICATED',
+    );
+    await expectAppError(
+      requester.request(Topics.UsersRefresh, { refreshToken: grant.refresh.token }),
+      'UNAUTHENTICATED',
+    );
   });
 
   it('refuses to produce a request that does not match its schema', async () => {
-    await expectAppError(requester.request(Topics.UsersAuthenticate, { username: '', password: 'x' }), 'BAD_REQUEST', /username/);
+    await expectAppError(
+      requester.request(Topics.UsersAuthenticate, { username: '', password: 'x' }),
+      'BAD_REQUEST',
+      /username/,
+    );
   });
 
   it('sends an invalid incoming message to the .dlq topic with the reason', async () => {
     const producer = await rawProducer();
     try {
-      await producer.send({ topic: Topics.UsersAuthenticate, messages: [{ key: 'bad', value: JSON.stringify({ user: 'x' }), headers: { [Header.CorrelationId]: 'corr-dlq-1' } }] });
+      await producer.send({
+        topic: Topics.UsersAuthenticate,
+        messages: [
+          {
+            key: 'bad',
+            value: JSON.stringify({ user: 'x' }),
+            headers: { [Header.CorrelationId]: 'corr-dlq-1' },
+          },
+        ],
+      });
     } finally {
       await producer.disconnect();
     }
-    const dead = await probe.waitFor((m) => m.topic === dlqTopic(Topics.UsersAuthenticate) && m.key === 'bad');
+    const dead = await probe.waitFor(
+      (m) => m.topic === dlqTopic(Topics.UsersAuthenticate) && m.key === 'bad',
+    );
     expect(dead.headers[Header.DlqReason]).toMatch(/username/);
     expect(dead.headers[Header.DlqSourceTopic]).toBe(Topics.UsersAuthenticate);
     expect(dead.headers[Header.CorrelationId]).toBe('corr-dlq-1');
@@ -163,7 +279,10 @@ describe('users service on the real broker and database', () => {
   it('serves /health and /metrics', async () => {
     const health = await fetch(`${healthUrl}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'up' }, kafka: { status: 'up' } } });
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'up' }, kafka: { status: 'up' } },
+    });
     const metrics = await (await fetch(`${healthUrl}/metrics`)).text();
     expect(metrics).toContain('irp_kafka_handled_messages_total{topic="users.authenticate",outcome="ok"');
     expect(metrics).toContain('irp_dlq_messages_total');
@@ -172,9 +291,14 @@ describe('users service on the real broker and database', () => {
   it('seeds the demo users idempotently and refuses to seed in production', async () => {
     await seedDemoUsers({ ...process.env });
     await seedDemoUsers({ ...process.env });
-    const grant = await requester.request(Topics.UsersAuthenticate, { username: 'client', password: 'Client!2026' });
+    const grant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'client',
+      password: 'Client!2026',
+    });
     expect(grant.user.roles).toEqual([]);
     expect(Object.keys(grant.user.stockRoles)).toHaveLength(2);
-    await expect(seedDemoUsers({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(/Refusing to seed/);
+    await expect(seedDemoUsers({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(
+      /Refusing to seed/,
+    );
   });
 });

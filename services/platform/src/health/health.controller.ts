@@ -13,10 +13,16 @@ export class HealthController {
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {
-          await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+          await Promise.race([
+            c.check(),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000)),
+          ]);
           return [c.name, { status: 'up' }] as const;
         } catch (err) {
-          return [c.name, { status: 'down', error: err instanceof Error ? err.message : String(err) }] as const;
+          return [
+            c.name,
+            { status: 'down', error: err instanceof Error ? err.message : String(err) },
+          ] as const;
         }
       }),
     );

@@ -12,7 +12,9 @@ export async function createOutboxTable(queryRunner: QueryRunner, schema: string
       created_at timestamptz NOT NULL DEFAULT now(),
       published_at timestamptz
     )`);
-  await queryRunner.query(`CREATE INDEX outbox_unpublished ON "${schema}".outbox (id) WHERE published_at IS NULL`);
+  await queryRunner.query(
+    `CREATE INDEX outbox_unpublished ON "${schema}".outbox (id) WHERE published_at IS NULL`,
+  );
 }
 
 export async function dropOutboxTable(queryRunner: QueryRunner, schema: string): Promise<void> {

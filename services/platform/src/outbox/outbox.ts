@@ -15,10 +15,18 @@ const log = createLogger('outbox');
 export class Outbox {
   constructor(private readonly relay?: OutboxRelay) {}
 
-  async add<T extends EventTopic>(manager: EntityManager, topic: T, key: string, event: EventOf<T>): Promise<void> {
+  async add<T extends EventTopic>(
+    manager: EntityManager,
+    topic: T,
+    key: string,
+    event: EventOf<T>,
+  ): Promise<void> {
     const parsed = EventCatalogue[topic].schema.safeParse(event);
     if (!parsed.success) {
-      throw new AppError('INTERNAL', `Invalid ${topic} event: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new AppError(
+        'INTERNAL',
+        `Invalid ${topic} event: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     await manager.insert(OutboxEntity, {
       topic,
@@ -26,8 +34,8 @@ export class Outbox {
       payload: parsed.data,
       headers: { [Header.CorrelationId]: currentCorrelationId() ?? '' },
     });
-    // After the caller's commit the relay publishes at once instead of at its next poll.
-    manager.queryRunner?.isTransactionActive ? setImmediate(() => this.relay?.nudge()) : this.relay?.nudge();
+    // Wake the relay so it publishes soon after the caller commits instead of at its next poll.
+    setImmediate(() => this.relay?.nudge());
   }
 }
 
@@ -66,13 +74,20 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many rows it published. */
   async publishBatch(limit = 200): Promise<number> {
     return this.dataSource.transaction(async (m) => {
-      const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`outbox:${this.schema}`]);
+      const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
+        `outbox:${this.schema}`,
+      ]);
       if (!locked) return 0;
-      const rows: Array<{ id: string; topic: string; key: string | null; payload: unknown; headers: Record<string, string> }> =
-        await m.query(
-          `SELECT id, topic, key, payload, headers FROM "${this.schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-          [limit],
-        );
+      const rows: Array<{
+        id: string;
+        topic: string;
+        key: string | null;
+        payload: unknown;
+        headers: Record<string, string>;
+      }> = await m.query(
+        `SELECT id, topic, key, payload, headers FROM "${this.schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+        [limit],
+      );
       if (!rows.length) return 0;
       const byTopic = new Map<string, typeof rows>();
       for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
@@ -83,7 +98,9 @@ export class OutboxRelay {
           messages: list.map((r) => ({ key: r.key, value: JSON.stringify(r.payload), headers: r.headers })),
         })),
       });
-      await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
+        rows.map((r) => r.id),
+      ]);
       for (const row of rows) outboxPublished.inc({ topic: row.topic });
       return rows.length;
     });

@@ -41,8 +41,11 @@ export class AuthService {
 
   /** The user of a live session token; roles are read fresh, so a role change applies at once. */
   async sessionUser(sessionToken: string): Promise<SessionUser> {
-    const session = await this.sessions.findOne({ where: { tokenHash: sha256(sessionToken), revokedAt: IsNull() } });
-    if (!session || session.expiresAt.getTime() <= Date.now()) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
+    const session = await this.sessions.findOne({
+      where: { tokenHash: sha256(sessionToken), revokedAt: IsNull() },
+    });
+    if (!session || session.expiresAt.getTime() <= Date.now())
+      throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     const user = await this.users.findById(session.userId);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
@@ -55,8 +58,12 @@ export class AuthService {
   async refresh(req: RequestOf<typeof Topics.UsersRefresh>): Promise<SessionGrant> {
     const hash = sha256(req.refreshToken);
     // Revoked outside the rotation transaction: the error below must not roll the revocation back.
-    const reused = await this.sessions.update({ previousRefreshHash: hash, revokedAt: IsNull() }, { revokedAt: new Date() });
-    if (reused.affected) throw new AppError(ErrorCode.Unauthenticated, 'Refresh token was already used; please sign in again');
+    const reused = await this.sessions.update(
+      { previousRefreshHash: hash, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
+    if (reused.affected)
+      throw new AppError(ErrorCode.Unauthenticated, 'Refresh token was already used; please sign in again');
     return this.dataSource.transaction(async (m) => {
       const repo = m.getRepository(SessionEntity);
       const session = await repo
@@ -64,7 +71,8 @@ export class AuthService {
         .setLock('pessimistic_write')
         .where('s.refresh_hash = :hash AND s.revoked_at IS NULL', { hash })
         .getOne();
-      if (!session || session.refreshExpiresAt.getTime() <= Date.now()) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
+      if (!session || session.refreshExpiresAt.getTime() <= Date.now())
+        throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
       const user = await this.users.findById(session.userId, m);
       if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
       const tokens = this.issueTokens();
@@ -106,8 +114,14 @@ export class AuthService {
   private issueTokens(): Pick<SessionGrant, 'session' | 'refresh'> {
     const now = Date.now();
     return {
-      session: { token: newToken(), expiresAt: new Date(now + this.config.SESSION_TTL_SECONDS * 1000).toISOString() },
-      refresh: { token: newToken(), expiresAt: new Date(now + this.config.REFRESH_TTL_SECONDS * 1000).toISOString() },
+      session: {
+        token: newToken(),
+        expiresAt: new Date(now + this.config.SESSION_TTL_SECONDS * 1000).toISOString(),
+      },
+      refresh: {
+        token: newToken(),
+        expiresAt: new Date(now + this.config.REFRESH_TTL_SECONDS * 1000).toISOString(),
+      },
     };
   }
 }

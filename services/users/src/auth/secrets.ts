@@ -16,7 +16,8 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 
 let dummyHash: Promise<string> | undefined;
 /** A hash to verify against when the username is unknown, so timing does not reveal which usernames exist. */
-export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
+export const dummyPasswordHash = (): Promise<string> =>
+  (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
 /** 256 random bits, URL-safe. */
 export const newToken = (): string => randomBytes(32).toString('base64url');

@@ -37,7 +37,10 @@ export class UsersService {
     private readonly outbox: Outbox,
   ) {}
 
-  findByUsername(username: string, manager: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
+  findByUsername(
+    username: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<UserEntity | null> {
     return manager
       .getRepository(UserEntity)
       .createQueryBuilder('u')
@@ -65,7 +68,11 @@ export class UsersService {
         id = (inserted.identifiers[0] as { id: string }).id;
       } else {
         id = existing.id;
-        await m.update(UserEntity, id, { roles: input.roles, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date() });
+        await m.update(UserEntity, id, {
+          roles: input.roles,
+          ...(passwordHash ? { passwordHash } : {}),
+          updatedAt: new Date(),
+        });
         await m.delete(StockRoleEntity, { userId: id });
       }
       const rows = Object.entries(input.stockRoles)
@@ -74,7 +81,10 @@ export class UsersService {
       if (rows.length) await m.insert(StockRoleEntity, rows);
       const fresh = (await this.findById(id, m))!;
       const sessionUser = toSessionUser(fresh);
-      await this.outbox.add(m, Topics.UserUpserted, fresh.id, { ...sessionUser, updatedAt: fresh.updatedAt.toISOString() });
+      await this.outbox.add(m, Topics.UserUpserted, fresh.id, {
+        ...sessionUser,
+        updatedAt: fresh.updatedAt.toISOString(),
+      });
       return sessionUser;
     });
   }

@@ -1,0 +1,53 @@
+# The two commands of the README: `make up` and `make test`. Each installs what it needs itself.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export KAFKAJS_NO_PARTITIONER_WARNING := 1
+
+WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json services/platform/package.json \
+	services/users/package.json gateway/package.json web/package.json
+
+.PHONY: help up test install build chromium bench lint down clean
+
+help:
+	@echo "make up     install, start Kafka + PostgreSQL + services + gateway + web app with demo data"
+	@echo "make test   install, start what the tests need, run every suite, stop it again"
+	@echo "make bench  run the benchmarks in bench/"
+
+## npm packages, reinstalled only when a manifest or the lockfile changes.
+install: node_modules/.installed
+node_modules/.installed: $(WORKSPACE_MANIFESTS)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: install
+	node_modules/.bin/tsc -b tsconfig.build.json
+	npm run build -w web
+
+## Debian's Chromium for the browser tests (never a browser downloaded by a test tool).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Debian's chromium"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi; \
+	fi
+
+up:
+	@started=$$(date +%s%3N); \
+	$(MAKE) --no-print-directory build && UP_STARTED_AT=$$started node scripts/stack.mjs up
+
+test: build chromium
+	node scripts/test.mjs
+
+bench: build
+	node bench/run.mjs
+
+lint: install
+	node_modules/.bin/eslint . --max-warnings=0
+
+## Stops a detached stack and the infrastructure `make up` started.
+down:
+	node scripts/stack.mjs down
+	node deploy/local/infra.mjs down
+
+clean: down
+	rm -rf .local node_modules */dist services/*/dist web/dist

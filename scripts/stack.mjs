@@ -1,0 +1,327 @@
+#!/usr/bin/env node
+// Starts the whole portal on this machine: infrastructure (deploy/local/infra.mjs), demo data, every
+// service, the gateway and the web app; prints the URL, the demo logins and the startup figures.
+//
+//   node scripts/stack.mjs up [--detach] [--web dev|dist] [--infra-env FILE]
+//   node scripts/stack.mjs down
+//
+// `up` in the foreground (make up) stops everything it started on Ctrl-C. `--detach` leaves the processes
+// running (browser tests, benchmarks) until `down`. `--web dist` has the gateway serve web/dist (as in
+// production); `--web dev` (default) runs the Vite dev server. `--infra-env FILE` uses infrastructure an
+// earlier `infra.mjs up` described in FILE, and leaves it running.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as infra from '../deploy/local/infra.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STATE_DIR = path.join(ROOT, '.local', 'stack');
+const STATE = path.join(STATE_DIR, 'state.json');
+const LOGS = path.join(ROOT, '.local', 'logs');
+
+const GATEWAY_PORT = Number(process.env.GATEWAY_PORT ?? 3000);
+const USERS_HEALTH_PORT = Number(process.env.USERS_HEALTH_PORT ?? 3101);
+const WEB_PORT = Number(process.env.WEB_PORT ?? 5173);
+
+export const DEMO_LOGINS = [
+  ['admin', 'Admin!2026', 'Admin: every screen'],
+  ['reports', 'Reports!2026', 'RunReports'],
+  ['useradmin', 'UserAdmin!2026', 'EditUsers'],
+  ['client', 'Client!2026', 'client user with per-stock roles'],
+];
+
+const say = (line) => console.log(`[stack] ${line}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function parseArgs(argv) {
+  const opts = { detach: false, web: 'dev', infraEnv: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--detach') opts.detach = true;
+    else if (argv[i] === '--web') opts.web = argv[++i];
+    else if (argv[i] === '--infra-env') opts.infraEnv = argv[++i];
+  }
+  if (!['dev', 'dist'].includes(opts.web)) throw new Error(`--web must be dev or dist, not ${opts.web}`);
+  return opts;
+}
+
+function readEnvFile(file) {
+  const env = {};
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+async function waitFor(url, { timeoutMs = 60_000, ok = (r) => r.ok, name, logFile } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      if (ok(res)) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = err.cause?.code ?? err.message;
+    }
+    await sleep(150);
+  }
+  const tail =
+    logFile && fs.existsSync(logFile)
+      ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
+      : '';
+  throw new Error(
+    `${name ?? url} did not answer within ${timeoutMs / 1000} s (${last})${tail ? `\n--- ${logFile}\n${tail}` : ''}`,
+  );
+}
+
+function start(name, command, args, env, detach, cwd = ROOT) {
+  fs.mkdirSync(LOGS, { recursive: true });
+  const logFile = path.join(LOGS, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, out],
+    detached: true,
+  });
+  if (detach) child.unref();
+  return { name, pid: child.pid, logFile, child };
+}
+
+async function stopPid(pid, name) {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    process.kill(pid, 'SIGTERM');
+  }
+  for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+  if (alive()) {
+    say(`${name} did not stop in 10 s; killing`);
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+async function run(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+    p.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`)),
+    );
+  });
+}
+
+function kafkaRssMb(env) {
+  const pid = Number(env.KAFKA_PID);
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function up(opts) {
+  const t0 = Date.now();
+  const madeStartedAt = Number(process.env.UP_STARTED_AT) || undefined;
+  if (fs.existsSync(STATE)) {
+    say('a previous stack is recorded; stopping it first');
+    await down();
+  }
+  for (const f of ['services/users/dist/main.js', 'gateway/dist/main.js']) {
+    if (!fs.existsSync(path.join(ROOT, f)))
+      throw new Error(`${f} is missing: run \`npm run build:server\` (make up does)`);
+  }
+  if (opts.web === 'dist' && !fs.existsSync(path.join(ROOT, 'web/dist/index.html')))
+    throw new Error('web/dist is missing: run `npm run build -w web`');
+
+  let infraEnv;
+  let infraEnvFile = opts.infraEnv;
+  const ownsInfra = !infraEnvFile;
+  if (ownsInfra) {
+    infraEnvFile = path.join(ROOT, '.local', 'infra.env');
+    await infra.up({ envFile: infraEnvFile, database: process.env.DATABASE_NAME ?? 'irportal' });
+  }
+  infraEnv = readEnvFile(infraEnvFile);
+  const base = {
+    KAFKA_BROKERS: infraEnv.KAFKA_BROKERS,
+    DATABASE_URL: infraEnv.DATABASE_URL,
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+  };
+  fs.mkdirSync(STATE_DIR, { recursive: true });
+  const state = { ownsInfra, infraEnvFile, processes: [] };
+  const save = () =>
+    fs.writeFileSync(
+      STATE,
+      JSON.stringify(
+        { ...state, processes: state.processes.map(({ name, pid }) => ({ name, pid })) },
+        null,
+        2,
+      ),
+    );
+
+  try {
+    const tUsers = Date.now();
+    const users = start(
+      'users',
+      process.execPath,
+      ['services/users/dist/main.js'],
+      { ...base, HEALTH_PORT: String(USERS_HEALTH_PORT) },
+      opts.detach,
+    );
+    state.processes.push(users);
+    save();
+    await waitFor(`http://127.0.0.1:${USERS_HEALTH_PORT}/health`, {
+      name: 'users service',
+      logFile: users.logFile,
+    });
+    say(
+      `users     up in ${((Date.now() - tUsers) / 1000).toFixed(1)} s (health on :${USERS_HEALTH_PORT}, log ${path.relative(ROOT, users.logFile)})`,
+    );
+    await run(process.execPath, ['services/users/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
+    say(`seed      demo users created`);
+
+    const tGateway = Date.now();
+    const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
+    if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
+    const gateway = start('gateway', process.execPath, ['gateway/dist/main.js'], gatewayEnv, opts.detach);
+    state.processes.push(gateway);
+    save();
+    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/health`, {
+      name: 'gateway (with every service reachable over Kafka)',
+      logFile: gateway.logFile,
+    });
+    say(
+      `gateway   up in ${((Date.now() - tGateway) / 1000).toFixed(1)} s on :${GATEWAY_PORT} (log ${path.relative(ROOT, gateway.logFile)})`,
+    );
+
+    let url = `http://127.0.0.1:${GATEWAY_PORT}/`;
+    if (opts.web === 'dev') {
+      const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+      const webEnv = { GATEWAY_PORT: String(GATEWAY_PORT), WEB_PORT: String(WEB_PORT) };
+      const web = start(
+        'web',
+        process.execPath,
+        [vite, '--host', '127.0.0.1', '--port', String(WEB_PORT), '--strictPort'],
+        webEnv,
+        opts.detach,
+        path.join(ROOT, 'web'),
+      );
+      state.processes.push(web);
+      save();
+      url = `http://127.0.0.1:${WEB_PORT}/`;
+      await waitFor(url, { name: 'web app (Vite)', logFile: web.logFile });
+      await waitFor(`${url}api/admin/refreshtoken`, {
+        name: 'web app proxy to the gateway',
+        ok: (r) => r.status === 401,
+        logFile: web.logFile,
+      });
+    } else {
+      await waitFor(url, { name: 'web app served by the gateway', logFile: gateway.logFile });
+    }
+
+    const rss = kafkaRssMb(infraEnv);
+    const stackSeconds = ((Date.now() - t0) / 1000).toFixed(1);
+    const totalSeconds = madeStartedAt ? ((Date.now() - madeStartedAt) / 1000).toFixed(1) : undefined;
+    console.log('');
+    console.log(`  IR Portal is running at ${url}`);
+    console.log('');
+    console.log('  Demo logins:');
+    for (const [u, p, d] of DEMO_LOGINS) console.log(`    ${u.padEnd(10)} ${p.padEnd(15)} ${d}`);
+    console.log('');
+    console.log(
+      `  API docs: http://127.0.0.1:${GATEWAY_PORT}/api/docs   health: http://127.0.0.1:${GATEWAY_PORT}/health`,
+    );
+    console.log(
+      `  Startup: ${totalSeconds ? `${totalSeconds} s from make up to the URL answering (${stackSeconds} s of it starting the stack)` : `${stackSeconds} s to the URL answering`}`,
+    );
+    if (rss) console.log(`  Kafka broker RSS: ${rss} MB`);
+    console.log(`  Logs: ${path.relative(ROOT, LOGS)}/`);
+    console.log('');
+    fs.writeFileSync(
+      path.join(STATE_DIR, 'figures.json'),
+      JSON.stringify(
+        {
+          url,
+          stackSeconds: Number(stackSeconds),
+          totalSeconds: totalSeconds && Number(totalSeconds),
+          kafkaRssMb: rss,
+        },
+        null,
+        2,
+      ),
+    );
+  } catch (err) {
+    console.error(`[stack] ${err.message}`);
+    await down();
+    throw err;
+  }
+
+  if (opts.detach) return;
+  say('press Ctrl-C to stop everything');
+  await new Promise((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      console.log('');
+      say('stopping ...');
+      down().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    for (const p of state.processes) {
+      p.child.on('exit', (code) => {
+        if (!stopping) {
+          say(`${p.name} exited (${code}); see ${path.relative(ROOT, p.logFile)}. Stopping everything.`);
+          process.exitCode = 1;
+          stop();
+        }
+      });
+    }
+  });
+}
+
+export async function down() {
+  if (!fs.existsSync(STATE)) {
+    say('nothing recorded as running');
+    return;
+  }
+  const state = JSON.parse(fs.readFileSync(STATE, 'utf8'));
+  // Reverse order: the web app and gateway go first, the services after them.
+  for (const p of [...state.processes].reverse()) await stopPid(p.pid, p.name);
+  say(`stopped ${state.processes.map((p) => p.name).join(', ') || 'no processes'}`);
+  if (state.ownsInfra) await infra.down({ envFile: state.infraEnvFile });
+  fs.rmSync(STATE, { force: true });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [command, ...rest] = process.argv.slice(2);
+  const main = command === 'up' ? () => up(parseArgs(rest)) : command === 'down' ? down : undefined;
+  if (!main) {
+    console.error('usage: node scripts/stack.mjs up [--detach] [--web dev|dist] [--infra-env FILE] | down');
+    process.exit(2);
+  }
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (err) => {
+      console.error(err.stack ?? err);
+      process.exit(1);
+    },
+  );
+}

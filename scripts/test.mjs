@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
+// deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
+// The tests get their own broker (INFRA_DIR .local/test, port 19092), so a running `make up` is untouched.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, '.local', 'test-results');
+const ENV_FILE = path.join(ROOT, '.local', 'test.env');
+
+process.env.INFRA_DIR ??= '.local/test';
+process.env.KAFKA_PORT ??= '19092';
+process.env.KAFKA_CONTROLLER_PORT ??= '19093';
+const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
+const E2E_USERS_HEALTH_PORT = process.env.E2E_USERS_HEALTH_PORT ?? '3401';
+
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
+const results = [];
+
+function run(cmd, args, env = {}, cwd = ROOT) {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+    p.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
+
+function record(name, passed, failed, skipped = 0, note = '') {
+  results.push({ name, passed, failed, skipped });
+  console.log(
+    `\n[test] ${name}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note ? ` (${note})` : ''}\n`,
+  );
+}
+
+async function jestSuite(name, args, env) {
+  const out = path.join(RESULTS, `${name}.json`);
+  fs.rmSync(out, { force: true });
+  const code = await run(
+    process.execPath,
+    ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${out}`],
+    env,
+  );
+  const r = readJson(out);
+  if (!r) return record(name, 0, 1, 0, `jest exited ${code} without results`);
+  const broken = r.numRuntimeErrorTestSuites ?? 0;
+  record(
+    name,
+    r.numPassedTests,
+    r.numFailedTests + broken + (code !== 0 && r.numFailedTests + broken === 0 ? 1 : 0),
+    r.numPendingTests,
+    broken ? `${broken} suite(s) failed to run` : '',
+  );
+}
+
+async function vitestSuite() {
+  const out = path.join(RESULTS, 'web-unit.json');
+  fs.rmSync(out, { force: true });
+  const code = await run(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
+    {},
+    path.join(ROOT, 'web'),
+  );
+  const r = readJson(out);
+  if (!r) return record('web unit', 0, 1, 0, `vitest exited ${code} without results`);
+  record(
+    'web unit',
+    r.numPassedTests,
+    r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0),
+    r.numPendingTests + (r.numTodoTests ?? 0),
+  );
+}
+
+async function nodeTestSuite(name, dir) {
+  const out = path.join(RESULTS, `${name}.tap`);
+  const code = await new Promise((resolve) => {
+    const p = spawn(
+      process.execPath,
+      ['--test', '--test-reporter=tap', '--test-reporter-destination=stdout', dir],
+      { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const file = fs.createWriteStream(out);
+    p.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      file.write(d);
+    });
+    p.on('exit', (c) => file.end(() => resolve(c ?? 1)));
+  });
+  const tap = fs.readFileSync(out, 'utf8');
+  const num = (k) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
+  record(name, num('pass'), num('fail') + (code !== 0 && num('fail') === 0 ? 1 : 0), num('skipped'));
+}
+
+async function browserSuite(infraEnvFile) {
+  const out = path.join(ROOT, 'e2e', 'results.json');
+  fs.rmSync(out, { force: true });
+  const stackEnv = { GATEWAY_PORT: E2E_GATEWAY_PORT, USERS_HEALTH_PORT: E2E_USERS_HEALTH_PORT };
+  const upCode = await run(
+    process.execPath,
+    ['scripts/stack.mjs', 'up', '--detach', '--web', 'dist', '--infra-env', infraEnvFile],
+    stackEnv,
+  );
+  if (upCode !== 0) {
+    await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
+    return record('browser', 0, 1, 0, 'the stack did not start');
+  }
+  try {
+    const code = await run(
+      process.execPath,
+      ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts'],
+      {
+        E2E_BASE_URL: `http://127.0.0.1:${E2E_GATEWAY_PORT}`,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      },
+    );
+    const r = readJson(out);
+    if (!r) return record('browser', 0, 1, 0, `playwright exited ${code} without results`);
+    const s = r.stats;
+    record(
+      'browser',
+      s.expected + (s.flaky ?? 0),
+      s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0),
+      s.skipped,
+      s.flaky ? `${s.flaky} flaky` : '',
+    );
+  } finally {
+    await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const infra = await import('../deploy/local/infra.mjs');
+  let infraUp = false;
+  try {
+    if (wanted('lint')) {
+      const code = await run(process.execPath, [
+        'node_modules/eslint/bin/eslint.js',
+        '.',
+        '--max-warnings=0',
+      ]);
+      record('lint', code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+    }
+    if (wanted('unit')) await jestSuite('unit', []);
+    if (wanted('web')) await vitestSuite();
+    if (wanted('infra')) await nodeTestSuite('infra script', 'deploy/local/test/');
+    if (wanted('integration') || wanted('browser')) {
+      const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_test' });
+      infraUp = true;
+      const testEnv = {
+        KAFKA_BROKERS: env.KAFKA_BROKERS,
+        DATABASE_URL: env.DATABASE_URL,
+        NODE_ENV: 'test',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      };
+      if (wanted('integration'))
+        await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand'], testEnv);
+      if (wanted('browser')) await browserSuite(ENV_FILE);
+    }
+  } finally {
+    if (infraUp)
+      await infra
+        .down({ envFile: ENV_FILE })
+        .catch((err) => console.error(`[test] infra down failed: ${err.message}`));
+  }
+  const total = results.reduce(
+    (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
+    { passed: 0, failed: 0, skipped: 0 },
+  );
+  console.log('\n[test] summary');
+  for (const r of results)
+    console.log(
+      `[test]   ${r.name.padEnd(14)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
+    );
+  console.log(`[test] took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+  );
+  process.exit(total.failed > 0 || results.length === 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err.stack ?? err);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
