@@ -2,12 +2,12 @@
 // Starts the whole portal on this machine: infrastructure (deploy/local/infra.mjs), demo data, every
 // service, the gateway and the web app; prints the URL, the demo logins and the startup figures.
 //
-//   node scripts/stack.mjs up [--detach] [--web dev|dist] [--infra-env FILE]
+//   node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE]
 //   node scripts/stack.mjs down
 //
 // `up` in the foreground (make up) stops everything it started on Ctrl-C. `--detach` leaves the processes
 // running (browser tests, benchmarks) until `down`. `--web dist` has the gateway serve web/dist (as in
-// production); `--web dev` (default) runs the Vite dev server. `--infra-env FILE` uses infrastructure an
+// production); `--web dev` (default) runs the Vite dev server; `--web none` starts no web app. `--infra-env FILE` uses infrastructure an
 // earlier `infra.mjs up` described in FILE, and leaves it running.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,7 +41,7 @@ function parseArgs(argv) {
     else if (argv[i] === '--web') opts.web = argv[++i];
     else if (argv[i] === '--infra-env') opts.infraEnv = argv[++i];
   }
-  if (!['dev', 'dist'].includes(opts.web)) throw new Error(`--web must be dev or dist, not ${opts.web}`);
+  if (!['dev', 'dist', 'none'].includes(opts.web)) throw new Error(`--web must be dev, dist or none, not ${opts.web}`);
   return opts;
 }
 
@@ -231,8 +231,10 @@ export async function up(opts) {
         ok: (r) => r.status === 401,
         logFile: web.logFile,
       });
-    } else {
+    } else if (opts.web === 'dist') {
       await waitFor(url, { name: 'web app served by the gateway', logFile: gateway.logFile });
+    } else {
+      url = `http://127.0.0.1:${GATEWAY_PORT}/api/`;
     }
 
     const rss = kafkaRssMb(infraEnv);
@@ -314,7 +316,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, ...rest] = process.argv.slice(2);
   const main = command === 'up' ? () => up(parseArgs(rest)) : command === 'down' ? down : undefined;
   if (!main) {
-    console.error('usage: node scripts/stack.mjs up [--detach] [--web dev|dist] [--infra-env FILE] | down');
+    console.error('usage: node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE] | down');
     process.exit(2);
   }
   main().then(

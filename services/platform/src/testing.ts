@@ -25,7 +25,7 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
     const file = join(repoRoot(), '.local', 'test.env');
     if (!existsSync(file)) {
       throw new Error(
-        'No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env-file .local/test.env --database irportal_test` or `make test`.',
+        'No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env .local/test.env --database irportal_test` or `make test`.',
       );
     }
     for (const line of readFileSync(file, 'utf8').split('\n')) {

@@ -1,0 +1,149 @@
+// Proves deploy/local/infra.mjs for real: a KRaft broker from the Maven Central jars and an embedded
+// PostgreSQL, on their own ports and their own INFRA_DIR, so nothing here touches a broker or database a
+// developer runs.   node --test deploy/local/test/
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..', '..', '..');
+const SCRIPT = path.join(ROOT, 'deploy', 'local', 'infra.mjs');
+
+// Before the module reads them (it reads the environment at call time, but keep it obvious).
+const ENV = {
+  INFRA_DIR: path.join(ROOT, '.local', 'test-infra'),
+  KAFKA_PORT: process.env.TEST_KAFKA_PORT || '19192',
+  KAFKA_CONTROLLER_PORT: process.env.TEST_KAFKA_CONTROLLER_PORT || '19193',
+  PG_PORT: process.env.TEST_PG_PORT || '19432',
+  INFRA_DOCKER: '0', // this test is about the local mode, whatever the machine has
+};
+Object.assign(process.env, ENV);
+delete process.env.KAFKA_BROKERS;
+delete process.env.DATABASE_URL;
+delete process.env.INFRA_ENV_FILE;
+const ENV_FILE = path.join(ENV.INFRA_DIR, 'infra.env');
+
+const infra = await import('../infra.mjs');
+const { default: kafkajs } = await import('kafkajs');
+const { default: pg } = await import('pg');
+
+function cli(...args) {
+  const r = spawnSync(process.execPath, [SCRIPT, ...args], {
+    cwd: ROOT,
+    env: process.env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+function portOpen(port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port: Number(port) });
+    const done = (v) => (s.destroy(), resolve(v));
+    s.setTimeout(500, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+const quiet = () => {};
+let first;
+
+before(async () => {
+  // A run that died half-way leaves its env file: stop what it recorded before starting.
+  await infra.down({ envFile: ENV_FILE, log: quiet });
+});
+
+after(async () => {
+  await infra.down({ envFile: ENV_FILE, log: quiet }).catch(() => {});
+});
+
+test('up starts a broker and a database, and they answer', { timeout: 90_000 }, async () => {
+  const lines = [];
+  first = await infra.up({ envFile: ENV_FILE, database: 'irportal_infra_test', log: (l) => lines.push(l) });
+  assert.equal(first.env.KAFKA_BROKERS, `127.0.0.1:${ENV.KAFKA_PORT}`);
+  assert.equal(first.env.DATABASE_URL, `postgres://postgres@127.0.0.1:${ENV.PG_PORT}/irportal_infra_test`);
+  assert.deepEqual(first.started, ['kafka', 'embedded-postgres']);
+  assert.equal(first.used.kafka.source, 'local');
+  assert.equal(first.used.postgres.source, 'embedded');
+  assert.ok(infra.isAlive(first.used.kafka.pid));
+  assert.ok(lines.some((l) => l.startsWith('kafka ')) && lines.some((l) => l.startsWith('postgres ')));
+
+  const file = infra.readEnvFile(ENV_FILE);
+  assert.equal(file.KAFKA_BROKERS, first.env.KAFKA_BROKERS);
+  assert.equal(file.DATABASE_URL, first.env.DATABASE_URL);
+  assert.equal(file.INFRA_STARTED, 'kafka,embedded-postgres');
+  assert.match(file.KAFKA_RSS_KB, /^\d+$/);
+  assert.equal(
+    Number(fs.readFileSync(path.join(ENV.INFRA_DIR, 'kafka', 'kafka.pid'), 'utf8')),
+    first.used.kafka.pid,
+  );
+
+  const client = new pg.Client({ connectionString: first.env.DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query('SELECT current_database() AS db');
+  await client.end();
+  assert.equal(rows[0].db, 'irportal_infra_test');
+});
+
+test('every catalogue topic exists with its planned partitions', { timeout: 30_000 }, async () => {
+  const plan = await infra.topicPlan();
+  assert.ok(plan.length > 0);
+  const admin = new kafkajs.Kafka({
+    brokers: [first.env.KAFKA_BROKERS],
+    logLevel: kafkajs.logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const { topics } = await admin.fetchTopicMetadata({ topics: plan.map((t) => t.name) });
+    const got = new Map(topics.map((t) => [t.name, t.partitions.length]));
+    for (const t of plan) assert.equal(got.get(t.name), t.partitions, `partitions of ${t.name}`);
+    // Topics are never auto-created: a name outside the catalogue stays absent.
+    const names = await admin.listTopics();
+    assert.ok(!names.includes('no.such.topic'));
+  } finally {
+    await admin.disconnect();
+  }
+  // Idempotent: a second run creates nothing.
+  const again = await infra.createTopics(first.env.KAFKA_BROKERS);
+  assert.deepEqual(again.created, []);
+  assert.deepEqual(again.expanded, []);
+});
+
+test('a second up is harmless and starts nothing new', { timeout: 60_000 }, async () => {
+  const second = await infra.up({ envFile: ENV_FILE, database: 'irportal_infra_test', log: quiet });
+  assert.deepEqual(second.started, []);
+  assert.deepEqual(second.env, first.env);
+  assert.equal(second.used.kafka.pid, first.used.kafka.pid);
+  // Still recorded as ours, so the one down below stops it.
+  assert.equal(infra.readEnvFile(ENV_FILE).INFRA_STARTED, 'kafka,embedded-postgres');
+
+  const r = cli('up', '--env', ENV_FILE, '--database', 'irportal_infra_test');
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /nothing new started/);
+  const status = cli('status', '--env', ENV_FILE);
+  assert.equal(status.code, 0, status.out);
+});
+
+test('down stops exactly what up started; a second down is harmless', { timeout: 60_000 }, async () => {
+  const kafkaPid = first.used.kafka.pid;
+  const pgPid = first.used.postgres.pid;
+  const r = await infra.down({ envFile: ENV_FILE, log: quiet });
+  assert.deepEqual(r.stopped, ['kafka', 'embedded-postgres']);
+  assert.equal(infra.isAlive(kafkaPid), false, 'broker process gone');
+  assert.equal(infra.isAlive(pgPid), false, 'postgres process gone');
+  assert.equal(await portOpen(ENV.KAFKA_PORT), false, 'broker port closed');
+  assert.equal(await portOpen(ENV.KAFKA_CONTROLLER_PORT), false, 'controller port closed');
+  assert.equal(await portOpen(ENV.PG_PORT), false, 'postgres port closed');
+  assert.equal(fs.existsSync(path.join(ENV.INFRA_DIR, 'kafka', 'kafka.pid')), false);
+  assert.equal(fs.existsSync(ENV_FILE), false);
+
+  const again = cli('down', '--env', ENV_FILE);
+  assert.equal(again.code, 0, again.out);
+  assert.match(again.out, /nothing to stop/);
+});
