@@ -1,0 +1,25 @@
+import { appHeader, expect, expectPath, test } from '../fixtures';
+
+// Runs in the phone project only (playwright.config.ts).
+test('at phone width the menu is reachable via the burger', async ({ page, signIn }) => {
+  await signIn('admin');
+  await page.goto('/');
+  const banner = appHeader(page);
+  await expect(banner).toBeVisible();
+  await expect(banner.getByRole('link', { name: 'System Settings' })).toHaveCount(0);
+  await expect(banner.getByText('Logged in as admin')).toHaveCount(0);
+
+  await banner.getByRole('button', { name: 'Open menu' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Menu' });
+  await expect(drawer.getByText('Logged in as admin')).toBeVisible();
+  await expect(drawer.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await drawer.getByRole('link', { name: 'System Settings' }).click();
+
+  await expectPath(page, '/system-settings');
+  await expect(page.getByRole('heading', { name: 'System Settings' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+
+  // Nothing overflows the narrow screen.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

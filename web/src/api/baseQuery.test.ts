@@ -1,0 +1,85 @@
+import type { BaseQueryApi } from '@reduxjs/toolkit/query';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, requestOf } from '@/test/render';
+import { createAppBaseQuery } from './baseQuery';
+
+function queryApi(type: 'query' | 'mutation' = 'query'): BaseQueryApi {
+  return {
+    signal: new AbortController().signal,
+    abort: () => {},
+    dispatch: () => {},
+    getState: () => ({}),
+    extra: undefined,
+    endpoint: 'test',
+    type,
+  };
+}
+
+function setup({
+  response = () => jsonResponse({ ok: true }),
+  token = 'csrf-1',
+}: { response?: () => Response; token?: string | null } = {}) {
+  const fetchFn = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(response()));
+  const onUnauthorized = vi.fn();
+  const baseQuery = createAppBaseQuery({
+    baseUrl: 'http://portal.test/api',
+    onUnauthorized,
+    readCsrfToken: () => token ?? undefined,
+    fetchFn,
+  });
+  return { baseQuery, fetchFn, onUnauthorized };
+}
+
+describe('app base query', () => {
+  it('sends credentials to /api and no CSRF header on GET', async () => {
+    const { baseQuery, fetchFn } = setup();
+    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    expect(result.data).toEqual({ ok: true });
+    const request = requestOf(fetchFn);
+    expect(request.url).toBe('http://portal.test/api/admin/stocks');
+    expect(request.credentials).toBe('include');
+    expect(request.headers.get('x-xsrf-token')).toBeNull();
+  });
+
+  it.each(['POST', 'DELETE', 'PUT', 'PATCH', 'delete'])(
+    'echoes the XSRF-TOKEN cookie on %s',
+    async (method) => {
+      const { baseQuery, fetchFn } = setup();
+      await baseQuery(
+        { url: '/login', method, body: method === 'POST' ? { a: 1 } : undefined },
+        queryApi('mutation'),
+        {},
+      );
+      expect(requestOf(fetchFn).headers.get('X-XSRF-TOKEN')).toBe('csrf-1');
+    },
+  );
+
+  it('sends no CSRF header when there is no cookie', async () => {
+    const { baseQuery, fetchFn } = setup({ token: null });
+    await baseQuery({ url: '/login', method: 'DELETE' }, queryApi('mutation'), {});
+    expect(requestOf(fetchFn).headers.has('x-xsrf-token')).toBe(false);
+  });
+
+  it('reloads the page on a 401', async () => {
+    const { baseQuery, onUnauthorized } = setup({ response: () => jsonResponse({ statusCode: 401 }, 401) });
+    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    expect(result.error?.status).toBe(401);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not reload on a 401 the endpoint expects', async () => {
+    const { baseQuery, onUnauthorized } = setup({ response: () => jsonResponse({ statusCode: 401 }, 401) });
+    const result = await baseQuery('/login', queryApi(), { skipReloadOnUnauthorized: true });
+    expect(result.error?.status).toBe(401);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('passes other errors to the caller without reloading', async () => {
+    const { baseQuery, onUnauthorized } = setup({
+      response: () => jsonResponse({ errorMessage: 'nope' }, 403),
+    });
+    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    expect(result.error).toEqual({ status: 403, data: { errorMessage: 'nope' } });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});

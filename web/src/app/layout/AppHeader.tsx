@@ -1,0 +1,96 @@
+import { Burger, Button, Drawer, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import type { SessionUserDto } from '@irp/proto';
+import { Link, useMatch } from 'react-router-dom';
+import { useLogout } from '@/lib/session/useLogout';
+import { navItemsFor, type NavItem } from './nav';
+
+/**
+ * Below Mantine's `md` breakpoint (62em) the admin menu no longer fits on one line, so it moves into a
+ * drawer behind a burger (phones and small tablets).
+ */
+export const COMPACT_HEADER_QUERY = '(max-width: 61.99em)';
+
+interface AppHeaderProps {
+  user: SessionUserDto;
+}
+
+function SignedInAs({ username }: { username: string }) {
+  return (
+    <Text size="sm" c="dimmed" data-testid="signed-in-as">
+      Logged in as {username}
+    </Text>
+  );
+}
+
+function HeaderLink({ item }: { item: NavItem }) {
+  const active = useMatch({ path: item.to, end: false }) !== null;
+  return (
+    <Button component={Link} to={item.to} variant={active ? 'light' : 'subtle'} size="compact-sm">
+      {item.label}
+    </Button>
+  );
+}
+
+function DrawerLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
+  const active = useMatch({ path: item.to, end: false }) !== null;
+  return <NavLink component={Link} to={item.to} label={item.label} active={active} onClick={onNavigate} />;
+}
+
+/** The top navigation of spec section 2: who is signed in, the links their roles allow, and Logout. */
+export function AppHeader({ user }: AppHeaderProps) {
+  const compact = useMediaQuery(COMPACT_HEADER_QUERY, false, { getInitialValueInEffect: false });
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const logout = useLogout();
+  const items = navItemsFor(user);
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <UnstyledButton component={Link} to="/" fw={700} fz="lg">
+        IR Portal
+      </UnstyledButton>
+      {compact ? (
+        <>
+          <Burger
+            opened={drawerOpened}
+            onClick={drawer.toggle}
+            aria-label={drawerOpened ? 'Close menu' : 'Open menu'}
+            aria-expanded={drawerOpened}
+            size="sm"
+          />
+          <Drawer opened={drawerOpened} onClose={drawer.close} title="Menu" position="right" size={280}>
+            <Stack gap="xs">
+              <SignedInAs username={user.username} />
+              <nav aria-label="Main">
+                {items.map((item) => (
+                  <DrawerLink key={item.to} item={item} onNavigate={drawer.close} />
+                ))}
+              </nav>
+              <Button
+                variant="default"
+                onClick={() => {
+                  drawer.close();
+                  void logout();
+                }}
+              >
+                Logout
+              </Button>
+            </Stack>
+          </Drawer>
+        </>
+      ) : (
+        <Group gap="xs" wrap="nowrap">
+          <SignedInAs username={user.username} />
+          <Group component="nav" aria-label="Main" gap={4} wrap="nowrap">
+            {items.map((item) => (
+              <HeaderLink key={item.to} item={item} />
+            ))}
+          </Group>
+          <Button variant="default" size="compact-sm" onClick={() => void logout()}>
+            Logout
+          </Button>
+        </Group>
+      )}
+    </Group>
+  );
+}

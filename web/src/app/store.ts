@@ -1,0 +1,24 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import { baseApi } from '@/api/baseApi';
+import { sessionSlice } from '@/lib/session/sessionSlice';
+import { uiSlice } from '@/lib/ui/uiSlice';
+
+const rootReducer = combineSlices(baseApi, sessionSlice, uiSlice);
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** A fresh store; the app uses one, tests make their own with a preloaded state. */
+export function setupStore(preloadedState?: Partial<RootState>) {
+  return configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(baseApi.middleware),
+  });
+}
+
+export type AppStore = ReturnType<typeof setupStore>;
+export type AppDispatch = AppStore['dispatch'];
+
+export const store = setupStore();
+setupListeners(store.dispatch);

@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const gateway = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
+const port = Number(process.env.WEB_PORT ?? 5173);
+const proxy = {
+  '/api': { target: gateway, changeOrigin: false },
+  '/health': { target: gateway, changeOrigin: false },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The protocol package is TypeScript source built as CommonJS for the servers; the web app bundles
+      // the source directly so it stays tree-shakeable and needs no separate build step.
+      '@irp/proto': fileURLToPath(new URL('../proto/src/index.ts', import.meta.url)),
+    },
+  },
+  server: { host: '127.0.0.1', port, strictPort: true, proxy },
+  preview: { host: '127.0.0.1', port, strictPort: true, proxy },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      // proto/ has no package "sideEffects" flag; its zod schemas are module-level calls the web app never
+      // uses, so let rollup drop proto modules whose exports are unused (keeps zod out of the bundle).
+      treeshake: {
+        moduleSideEffects: (id) => !id.includes('/proto/src/'),
+      },
+      output: {
+        // Long-lived vendor chunks: an app deploy does not invalidate the browser's copy of the libraries.
+        manualChunks: (id) => {
+          if (!id.includes('/node_modules/')) return undefined;
+          if (
+            /\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(
+              id,
+            )
+          ) {
+            return 'vendor-react';
+          }
+          if (
+            /\/node_modules\/(@mantine|@floating-ui|react-remove-scroll[^/]*|react-style-singleton|react-number-format|react-textarea-autosize|use-callback-ref|use-sidecar|get-nonce|detect-node-es|clsx|tslib|type-fest)\//.test(
+              id,
+            )
+          ) {
+            return 'vendor-mantine';
+          }
+          if (
+            /\/node_modules\/(@reduxjs|@standard-schema|redux|react-redux|immer|reselect|redux-thunk|use-sync-external-store)\//.test(
+              id,
+            )
+          ) {
+            return 'vendor-redux';
+          }
+          return undefined;
+        },
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
