@@ -4,6 +4,7 @@
 //
 //   node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE]
 //   node scripts/stack.mjs down
+//   node scripts/stack.mjs stop|start users|gateway   (one process of a running stack)
 //
 // `up` in the foreground (make up) stops everything it started on Ctrl-C. `--detach` leaves the processes
 // running (browser tests, benchmarks) until `down`. `--web dist` has the gateway serve web/dist (as in
@@ -41,7 +42,8 @@ function parseArgs(argv) {
     else if (argv[i] === '--web') opts.web = argv[++i];
     else if (argv[i] === '--infra-env') opts.infraEnv = argv[++i];
   }
-  if (!['dev', 'dist', 'none'].includes(opts.web)) throw new Error(`--web must be dev, dist or none, not ${opts.web}`);
+  if (!['dev', 'dist', 'none'].includes(opts.web))
+    throw new Error(`--web must be dev, dist or none, not ${opts.web}`);
   return opts;
 }
 
@@ -135,6 +137,56 @@ function kafkaRssMb(env) {
   }
 }
 
+/** How each process of the stack starts and how to tell it is ready. */
+function processSpecs(opts, base) {
+  const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
+  if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
+  return {
+    users: {
+      args: ['services/users/dist/main.js'],
+      env: { ...base, HEALTH_PORT: String(USERS_HEALTH_PORT) },
+      ready: { url: `http://127.0.0.1:${USERS_HEALTH_PORT}/health`, name: 'users service' },
+    },
+    gateway: {
+      args: ['gateway/dist/main.js'],
+      env: gatewayEnv,
+      ready: {
+        url: `http://127.0.0.1:${GATEWAY_PORT}/health`,
+        name: 'gateway (with every service reachable over Kafka)',
+      },
+    },
+  };
+}
+
+function readState() {
+  return fs.existsSync(STATE) ? JSON.parse(fs.readFileSync(STATE, 'utf8')) : undefined;
+}
+
+/** Stops one process of a running stack (e.g. to see the gateway answer 503 while a service is down). */
+export async function stopOne(name) {
+  const state = readState();
+  const p = state?.processes.find((x) => x.name === name);
+  if (!p)
+    throw new Error(
+      `${name} is not part of the running stack (${state ? state.processes.map((x) => x.name).join(', ') : 'no stack running'})`,
+    );
+  await stopPid(p.pid, name);
+  say(`stopped ${name}`);
+}
+
+/** Starts one process of a running stack again; the others keep running. */
+export async function startOne(name) {
+  const state = readState();
+  if (!state) throw new Error('no stack running: use `up` first');
+  const spec = processSpecs(state.opts, state.base)[name];
+  if (!spec) throw new Error(`${name} cannot be started on its own`);
+  const p = start(name, process.execPath, spec.args, spec.env, true);
+  await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
+  state.processes = state.processes.map((x) => (x.name === name ? { name, pid: p.pid } : x));
+  fs.writeFileSync(STATE, JSON.stringify(state, null, 2));
+  say(`${name} started again (pid ${p.pid})`);
+}
+
 export async function up(opts) {
   const t0 = Date.now();
   const madeStartedAt = Number(process.env.UP_STARTED_AT) || undefined;
@@ -164,7 +216,8 @@ export async function up(opts) {
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
   };
   fs.mkdirSync(STATE_DIR, { recursive: true });
-  const state = { ownsInfra, infraEnvFile, processes: [] };
+  const state = { ownsInfra, infraEnvFile, opts: { web: opts.web }, base, processes: [] };
+  const specs = processSpecs(opts, base);
   const save = () =>
     fs.writeFileSync(
       STATE,
@@ -177,19 +230,10 @@ export async function up(opts) {
 
   try {
     const tUsers = Date.now();
-    const users = start(
-      'users',
-      process.execPath,
-      ['services/users/dist/main.js'],
-      { ...base, HEALTH_PORT: String(USERS_HEALTH_PORT) },
-      opts.detach,
-    );
+    const users = start('users', process.execPath, specs.users.args, specs.users.env, opts.detach);
     state.processes.push(users);
     save();
-    await waitFor(`http://127.0.0.1:${USERS_HEALTH_PORT}/health`, {
-      name: 'users service',
-      logFile: users.logFile,
-    });
+    await waitFor(specs.users.ready.url, { name: specs.users.ready.name, logFile: users.logFile });
     say(
       `users     up in ${((Date.now() - tUsers) / 1000).toFixed(1)} s (health on :${USERS_HEALTH_PORT}, log ${path.relative(ROOT, users.logFile)})`,
     );
@@ -197,15 +241,10 @@ export async function up(opts) {
     say(`seed      demo users created`);
 
     const tGateway = Date.now();
-    const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
-    if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
-    const gateway = start('gateway', process.execPath, ['gateway/dist/main.js'], gatewayEnv, opts.detach);
+    const gateway = start('gateway', process.execPath, specs.gateway.args, specs.gateway.env, opts.detach);
     state.processes.push(gateway);
     save();
-    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/health`, {
-      name: 'gateway (with every service reachable over Kafka)',
-      logFile: gateway.logFile,
-    });
+    await waitFor(specs.gateway.ready.url, { name: specs.gateway.ready.name, logFile: gateway.logFile });
     say(
       `gateway   up in ${((Date.now() - tGateway) / 1000).toFixed(1)} s on :${GATEWAY_PORT} (log ${path.relative(ROOT, gateway.logFile)})`,
     );
@@ -287,13 +326,14 @@ export async function up(opts) {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // A process that exits leaves the rest running (the gateway answers 503 for a missing service);
+    // `node scripts/stack.mjs start <name>` brings it back.
     for (const p of state.processes) {
-      p.child.on('exit', (code) => {
-        if (!stopping) {
-          say(`${p.name} exited (${code}); see ${path.relative(ROOT, p.logFile)}. Stopping everything.`);
-          process.exitCode = 1;
-          stop();
-        }
+      p.child.on('exit', (code, signal) => {
+        if (!stopping)
+          say(
+            `${p.name} exited (${signal ?? code}); see ${path.relative(ROOT, p.logFile)}. Start it again with: node scripts/stack.mjs start ${p.name}`,
+          );
       });
     }
   });
@@ -314,9 +354,17 @@ export async function down() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, ...rest] = process.argv.slice(2);
-  const main = command === 'up' ? () => up(parseArgs(rest)) : command === 'down' ? down : undefined;
+  const commands = {
+    up: () => up(parseArgs(rest)),
+    down,
+    stop: () => stopOne(rest[0]),
+    start: () => startOne(rest[0]),
+  };
+  const main = commands[command];
   if (!main) {
-    console.error('usage: node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE] | down');
+    console.error(
+      'usage: node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE] | down | stop <process> | start <process>',
+    );
     process.exit(2);
   }
   main().then(
