@@ -229,25 +229,22 @@ export async function up(opts) {
     );
 
   try {
-    const tUsers = Date.now();
-    const users = start('users', process.execPath, specs.users.args, specs.users.env, opts.detach);
-    state.processes.push(users);
-    save();
-    await waitFor(specs.users.ready.url, { name: specs.users.ready.name, logFile: users.logFile });
-    say(
-      `users     up in ${((Date.now() - tUsers) / 1000).toFixed(1)} s (health on :${USERS_HEALTH_PORT}, log ${path.relative(ROOT, users.logFile)})`,
-    );
+    // Starts one process, records it, and waits until it answers.
+    const launch = async (name, where) => {
+      const t = Date.now();
+      const p = start(name, process.execPath, specs[name].args, specs[name].env, opts.detach);
+      state.processes.push(p);
+      save();
+      await waitFor(specs[name].ready.url, { name: specs[name].ready.name, logFile: p.logFile });
+      say(
+        `${name.padEnd(9)} up in ${((Date.now() - t) / 1000).toFixed(1)} s ${where} (log ${path.relative(ROOT, p.logFile)})`,
+      );
+      return p;
+    };
+    await launch('users', `(health on :${USERS_HEALTH_PORT})`);
     await run(process.execPath, ['services/users/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
     say(`seed      demo users created`);
-
-    const tGateway = Date.now();
-    const gateway = start('gateway', process.execPath, specs.gateway.args, specs.gateway.env, opts.detach);
-    state.processes.push(gateway);
-    save();
-    await waitFor(specs.gateway.ready.url, { name: specs.gateway.ready.name, logFile: gateway.logFile });
-    say(
-      `gateway   up in ${((Date.now() - tGateway) / 1000).toFixed(1)} s on :${GATEWAY_PORT} (log ${path.relative(ROOT, gateway.logFile)})`,
-    );
+    const gateway = await launch('gateway', `on :${GATEWAY_PORT}`);
 
     let url = `http://127.0.0.1:${GATEWAY_PORT}/`;
     if (opts.web === 'dev') {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startLoading } from '@/lib/ui/uiSlice';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { COMPACT_HEADER_QUERY } from './AppHeader';
+import { mediaQueryList } from '../../test/matchMedia';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -115,16 +116,9 @@ describe('logout', () => {
 
 describe('phone width', () => {
   beforeEach(() => {
-    vi.mocked(window.matchMedia).mockImplementation((query: string) => ({
-      matches: query === COMPACT_HEADER_QUERY,
-      media: query,
-      onchange: null,
-      addListener: vi.fn(),
-      removeListener: vi.fn(),
-      addEventListener: vi.fn(),
-      removeEventListener: vi.fn(),
-      dispatchEvent: vi.fn(),
-    }));
+    vi.mocked(window.matchMedia).mockImplementation((query: string) =>
+      mediaQueryList(query, (q) => q === COMPACT_HEADER_QUERY),
+    );
   });
 
   it('puts the menu behind a burger', async () => {
