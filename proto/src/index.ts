@@ -3,3 +3,5 @@ export * from './rest';
 export * from './roles';
 export * from './topics';
 export * from './users';
+export * from './stocks';
+export * from './dates';

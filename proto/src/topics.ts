@@ -11,6 +11,38 @@ import {
   SessionUserSchema,
   UserUpsertedEventSchema,
 } from './users';
+import {
+  AllReferersReplySchema,
+  AllReferersRequestSchema,
+  ArchiveStockRequestSchema,
+  ChangeTickerRequestSchema,
+  ExchangesReplySchema,
+  ExchangesRequestSchema,
+  GetStockRequestSchema,
+  GetStocksByIdRequestSchema,
+  InitialPollEventSchema,
+  ListStocksRequestSchema,
+  NewApiKeyReplySchema,
+  NewApiKeyRequestSchema,
+  NotesReplySchema,
+  NotesRequestSchema,
+  ResolveStockReplySchema,
+  ResolveStockRequestSchema,
+  SaveNoteReplySchema,
+  SaveNoteRequestSchema,
+  SaveStockRequestSchema,
+  StockArchivedEventSchema,
+  StockListReplySchema,
+  StockReferersReplySchema,
+  StockReferersRequestSchema,
+  StockReplySchema,
+  StockTickerChangedEventSchema,
+  StockUpsertedEventSchema,
+  VersionHistoryReplySchema,
+  VersionHistoryRequestSchema,
+  WidgetLookupReplySchema,
+  WidgetLookupRequestSchema,
+} from './stocks';
 
 /**
  * The topic catalogue. Request topics are `<service>.<verb-noun>` (each has a `.reply` topic), events are
@@ -24,12 +56,35 @@ export const Topics = {
   UsersRefresh: 'users.refresh',
   UsersLogout: 'users.logout',
   UserUpserted: 'user.upserted',
+
+  StocksPing: 'stocks.ping',
+  StocksList: 'stocks.list',
+  StocksGet: 'stocks.get',
+  StocksGetByIds: 'stocks.get-by-ids',
+  StocksResolve: 'stocks.resolve',
+  StocksSave: 'stocks.save',
+  StocksChangeTicker: 'stocks.change-ticker',
+  StocksArchive: 'stocks.archive',
+  StocksNewApiKey: 'stocks.new-api-key',
+  StocksExchanges: 'stocks.exchanges',
+  StocksNotes: 'stocks.notes',
+  StocksSaveNote: 'stocks.save-note',
+  StocksVersionHistory: 'stocks.version-history',
+  StocksReferers: 'stocks.referers',
+  StocksAllReferers: 'stocks.all-referers',
+  StocksWidgetLookup: 'stocks.widget-lookup',
+  StockUpserted: 'stock.upserted',
+  StockTickerChanged: 'stock.ticker-changed',
+  StockArchived: 'stock.archived',
+  InitialPollStarted: 'initial-poll.started',
+  InitialPollCompleted: 'initial-poll.completed',
 } as const;
 export type Topic = (typeof Topics)[keyof typeof Topics];
 
 /** The services that exist, and the ping topic the gateway's /health asks each. */
 export const Services = {
   users: { ping: Topics.UsersPing },
+  stocks: { ping: Topics.StocksPing },
 } as const;
 export type ServiceName = keyof typeof Services;
 
@@ -49,10 +104,68 @@ export const RequestCatalogue = {
   [Topics.UsersSession]: { service: 'users', request: SessionRequestSchema, reply: SessionUserSchema },
   [Topics.UsersRefresh]: { service: 'users', request: RefreshRequestSchema, reply: SessionGrantSchema },
   [Topics.UsersLogout]: { service: 'users', request: LogoutRequestSchema, reply: LogoutReplySchema },
+
+  [Topics.StocksPing]: { service: 'stocks', request: PingRequestSchema, reply: PingReplySchema },
+  [Topics.StocksList]: { service: 'stocks', request: ListStocksRequestSchema, reply: StockListReplySchema },
+  [Topics.StocksGet]: { service: 'stocks', request: GetStockRequestSchema, reply: StockReplySchema },
+  [Topics.StocksGetByIds]: {
+    service: 'stocks',
+    request: GetStocksByIdRequestSchema,
+    reply: StockListReplySchema,
+  },
+  [Topics.StocksResolve]: {
+    service: 'stocks',
+    request: ResolveStockRequestSchema,
+    reply: ResolveStockReplySchema,
+  },
+  [Topics.StocksSave]: { service: 'stocks', request: SaveStockRequestSchema, reply: StockReplySchema },
+  [Topics.StocksChangeTicker]: {
+    service: 'stocks',
+    request: ChangeTickerRequestSchema,
+    reply: StockReplySchema,
+  },
+  [Topics.StocksArchive]: { service: 'stocks', request: ArchiveStockRequestSchema, reply: StockReplySchema },
+  [Topics.StocksNewApiKey]: {
+    service: 'stocks',
+    request: NewApiKeyRequestSchema,
+    reply: NewApiKeyReplySchema,
+  },
+  [Topics.StocksExchanges]: {
+    service: 'stocks',
+    request: ExchangesRequestSchema,
+    reply: ExchangesReplySchema,
+  },
+  [Topics.StocksNotes]: { service: 'stocks', request: NotesRequestSchema, reply: NotesReplySchema },
+  [Topics.StocksSaveNote]: { service: 'stocks', request: SaveNoteRequestSchema, reply: SaveNoteReplySchema },
+  [Topics.StocksVersionHistory]: {
+    service: 'stocks',
+    request: VersionHistoryRequestSchema,
+    reply: VersionHistoryReplySchema,
+  },
+  [Topics.StocksReferers]: {
+    service: 'stocks',
+    request: StockReferersRequestSchema,
+    reply: StockReferersReplySchema,
+  },
+  [Topics.StocksAllReferers]: {
+    service: 'stocks',
+    request: AllReferersRequestSchema,
+    reply: AllReferersReplySchema,
+  },
+  [Topics.StocksWidgetLookup]: {
+    service: 'stocks',
+    request: WidgetLookupRequestSchema,
+    reply: WidgetLookupReplySchema,
+  },
 } as const satisfies Record<string, RequestSpec>;
 
 export const EventCatalogue = {
   [Topics.UserUpserted]: { schema: UserUpsertedEventSchema },
+  [Topics.StockUpserted]: { schema: StockUpsertedEventSchema },
+  [Topics.StockTickerChanged]: { schema: StockTickerChangedEventSchema },
+  [Topics.StockArchived]: { schema: StockArchivedEventSchema },
+  [Topics.InitialPollStarted]: { schema: InitialPollEventSchema },
+  [Topics.InitialPollCompleted]: { schema: InitialPollEventSchema },
 } as const satisfies Record<string, { schema: z.ZodTypeAny }>;
 
 export type RequestTopic = keyof typeof RequestCatalogue;

@@ -9,6 +9,6 @@ import { reloadPage } from './pageReload';
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery: createAppBaseQuery({ baseUrl: '/api', onUnauthorized: () => reloadPage() }),
-  tagTypes: [],
+  tagTypes: ['Stock', 'StockList', 'ClientStock', 'Notes', 'VersionHistory', 'Referers'],
   endpoints: () => ({}),
 });

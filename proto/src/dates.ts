@@ -1,0 +1,56 @@
+/**
+ * The one date formatter (spec section 9): times are shown in Sydney time like '22 Mar 2025 8:50 AM';
+ * dates alone like '22 Mar 2025'; invoice dates like '05Jan24'. Built on Intl so web and services agree.
+ */
+export const DISPLAY_TIME_ZONE = 'Australia/Sydney';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+const partsOf = (value: string | Date, options: Intl.DateTimeFormatOptions) => {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return null;
+  const parts = new Intl.DateTimeFormat('en-AU', { timeZone: DISPLAY_TIME_ZONE, ...options }).formatToParts(
+    date,
+  );
+  // Month names are fixed here: en-AU's 'short' month is 'June'/'Sept' on some ICU versions.
+  const get = (type: Intl.DateTimeFormatPartTypes) => {
+    const value = parts.find((p) => p.type === type)?.value ?? '';
+    return type === 'month' ? (MONTHS[Number(value) - 1] ?? value) : value;
+  };
+  return get;
+};
+
+/** '22 Mar 2025 8:50 AM' in Sydney time; '' for a missing or unparsable value. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const get = partsOf(value, {
+    day: 'numeric',
+    month: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+  });
+  if (!get) return '';
+  return `${Number(get('day'))} ${get('month')} ${get('year')} ${Number(get('hour'))}:${get('minute')} ${get('dayPeriod').toUpperCase()}`;
+}
+
+/** '22 Mar 2025' in Sydney time. */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const get = partsOf(value, { day: 'numeric', month: 'numeric', year: 'numeric' });
+  return get ? `${Number(get('day'))} ${get('month')} ${get('year')}` : '';
+}
+
+/** '05Jan24' (invoice dates, spec section 9). */
+export function formatInvoiceDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const get = partsOf(value, { day: '2-digit', month: 'numeric', year: '2-digit' });
+  return get ? `${get('day')}${get('month')}${get('year')}` : '';
+}
+
+/** Whole days from `from` to `to` (default now), never negative. */
+export function daysBetween(from: string | Date, to: Date = new Date()): number {
+  const start = typeof from === 'string' ? new Date(from) : from;
+  return Math.max(0, Math.floor((to.getTime() - start.getTime()) / 86_400_000));
+}
