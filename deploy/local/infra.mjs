@@ -554,6 +554,8 @@ num.network.threads=3
 num.io.threads=4
 log.retention.hours=168
 log.segment.bytes=104857600
+# Headroom for large list replies (they are gzip-compressed; this is the limit after compression).
+message.max.bytes=8388608
 `;
 }
 

@@ -1,5 +1,6 @@
 import { EventCatalogue, EventOf, EventTopic, Header } from '@irp/proto';
 import { Producer } from 'kafkajs';
+import { MESSAGE_COMPRESSION } from '../kafka';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../errors';
 import { createLogger, currentCorrelationId } from '../logging';
@@ -93,6 +94,7 @@ export class OutboxRelay {
       for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
       await this.producer.sendBatch({
         acks: -1,
+        compression: MESSAGE_COMPRESSION,
         topicMessages: [...byTopic].map(([topic, list]) => ({
           topic,
           messages: list.map((r) => ({ key: r.key, value: JSON.stringify(r.payload), headers: r.headers })),
