@@ -12,6 +12,7 @@ process.env.KAFKA_PORT ??= '29092';
 process.env.KAFKA_CONTROLLER_PORT ??= '29093';
 process.env.GATEWAY_PORT ??= '3500';
 process.env.USERS_HEALTH_PORT ??= '3501';
+process.env.STOCKS_HEALTH_PORT ??= '3502';
 process.env.LOG_LEVEL ??= 'warn';
 
 const benches = fs.readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.bench.mjs')).sort();

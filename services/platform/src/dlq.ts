@@ -1,6 +1,7 @@
 import { dlqTopic, Header } from '@irp/proto';
 import { IHeaders, Producer } from 'kafkajs';
 import { currentCorrelationId, createLogger } from './logging';
+import { MESSAGE_COMPRESSION } from './kafka';
 import { dlqMessages } from './metrics';
 
 const log = createLogger('dlq');
@@ -21,6 +22,7 @@ export class DlqPublisher {
     log.warn({ topic: sourceTopic, reason }, 'message rejected to DLQ');
     await this.producer.send({
       topic: target,
+      compression: MESSAGE_COMPRESSION,
       messages: [
         {
           key: key ?? null,
