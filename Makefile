@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export KAFKAJS_NO_PARTITIONER_WARNING := 1
 
 WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json services/platform/package.json \
-	services/users/package.json gateway/package.json web/package.json
+	services/users/package.json services/stocks/package.json gateway/package.json web/package.json
 
 .PHONY: help up test install build chromium bench lint down clean
 

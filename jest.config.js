@@ -4,6 +4,7 @@ module.exports = {
     '<rootDir>/proto',
     '<rootDir>/services/platform',
     '<rootDir>/services/users',
+    '<rootDir>/services/stocks',
     '<rootDir>/gateway',
   ],
 };

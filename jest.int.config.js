@@ -1,4 +1,8 @@
 // Integration and gateway contract tests on the real broker and database; run with --runInBand.
 module.exports = {
-  projects: ['<rootDir>/services/users/jest.int.config.js', '<rootDir>/gateway/jest.int.config.js'],
+  projects: [
+    '<rootDir>/services/users/jest.int.config.js',
+    '<rootDir>/services/stocks/jest.int.config.js',
+    '<rootDir>/gateway/jest.int.config.js',
+  ],
 };

@@ -4,7 +4,7 @@
 //
 //   node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE]
 //   node scripts/stack.mjs down
-//   node scripts/stack.mjs stop|start users|gateway   (one process of a running stack)
+//   node scripts/stack.mjs stop|start users|stocks|gateway   (one process of a running stack)
 //
 // `up` in the foreground (make up) stops everything it started on Ctrl-C. `--detach` leaves the processes
 // running (browser tests, benchmarks) until `down`. `--web dist` has the gateway serve web/dist (as in
@@ -23,6 +23,7 @@ const LOGS = path.join(ROOT, '.local', 'logs');
 
 const GATEWAY_PORT = Number(process.env.GATEWAY_PORT ?? 3000);
 const USERS_HEALTH_PORT = Number(process.env.USERS_HEALTH_PORT ?? 3101);
+const STOCKS_HEALTH_PORT = Number(process.env.STOCKS_HEALTH_PORT ?? 3102);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 5173);
 
 export const DEMO_LOGINS = [
@@ -147,6 +148,11 @@ function processSpecs(opts, base) {
       env: { ...base, HEALTH_PORT: String(USERS_HEALTH_PORT) },
       ready: { url: `http://127.0.0.1:${USERS_HEALTH_PORT}/health`, name: 'users service' },
     },
+    stocks: {
+      args: ['services/stocks/dist/main.js'],
+      env: { ...base, HEALTH_PORT: String(STOCKS_HEALTH_PORT) },
+      ready: { url: `http://127.0.0.1:${STOCKS_HEALTH_PORT}/health`, name: 'stocks service' },
+    },
     gateway: {
       args: ['gateway/dist/main.js'],
       env: gatewayEnv,
@@ -194,7 +200,7 @@ export async function up(opts) {
     say('a previous stack is recorded; stopping it first');
     await down();
   }
-  for (const f of ['services/users/dist/main.js', 'gateway/dist/main.js']) {
+  for (const f of ['services/users/dist/main.js', 'services/stocks/dist/main.js', 'gateway/dist/main.js']) {
     if (!fs.existsSync(path.join(ROOT, f)))
       throw new Error(`${f} is missing: run \`npm run build:server\` (make up does)`);
   }
@@ -244,6 +250,9 @@ export async function up(opts) {
     await launch('users', `(health on :${USERS_HEALTH_PORT})`);
     await run(process.execPath, ['services/users/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
     say(`seed      demo users created`);
+    await launch('stocks', `(health on :${STOCKS_HEALTH_PORT})`);
+    await run(process.execPath, ['services/stocks/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
+    say(`seed      demo stocks created`);
     const gateway = await launch('gateway', `on :${GATEWAY_PORT}`);
 
     let url = `http://127.0.0.1:${GATEWAY_PORT}/`;

@@ -16,6 +16,7 @@ process.env.KAFKA_PORT ??= '19092';
 process.env.KAFKA_CONTROLLER_PORT ??= '19093';
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 const E2E_USERS_HEALTH_PORT = process.env.E2E_USERS_HEALTH_PORT ?? '3401';
+const E2E_STOCKS_HEALTH_PORT = process.env.E2E_STOCKS_HEALTH_PORT ?? '3402';
 
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
@@ -106,7 +107,12 @@ async function browserSuite(infraEnvFile) {
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
   // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
-  const stackEnv = { GATEWAY_PORT: E2E_GATEWAY_PORT, USERS_HEALTH_PORT: E2E_USERS_HEALTH_PORT, LOGIN_THROTTLE_LIMIT: '200' };
+  const stackEnv = {
+    GATEWAY_PORT: E2E_GATEWAY_PORT,
+    USERS_HEALTH_PORT: E2E_USERS_HEALTH_PORT,
+    STOCKS_HEALTH_PORT: E2E_STOCKS_HEALTH_PORT,
+    LOGIN_THROTTLE_LIMIT: '200',
+  };
   const upCode = await run(
     process.execPath,
     ['scripts/stack.mjs', 'up', '--detach', '--web', 'dist', '--infra-env', infraEnvFile],

@@ -8,6 +8,8 @@ import { HttpErrorFilter } from './common/http-exception.filter';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
 import { ServicesClient } from './kafka/services.client';
+import { StocksModule } from './stocks/stocks.module';
+import { WidgetModule } from './widget/widget.module';
 
 @Module({})
 export class AppModule {
@@ -20,6 +22,8 @@ export class AppModule {
           throttlers: [{ ttl: config.LOGIN_THROTTLE_TTL_MS, limit: config.LOGIN_THROTTLE_LIMIT }],
           errorMessage: 'Too many sign-in attempts. Please wait a minute and try again.',
         }),
+        StocksModule,
+        WidgetModule,
       ],
       controllers: [AuthController, HealthController],
       providers: [

@@ -18,6 +18,17 @@ export const gatewayConfigSchema = baseConfigSchema
     /** How long a looked-up session user is reused before asking the users service again. */
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1500),
+    /**
+     * How long a combinedTicker -> stock id answer is reused by the per-stock role check. Short, because
+     * another gateway instance may change a ticker; this instance's own changes clear it at once.
+     */
+    STOCK_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    STOCK_DIRECTORY_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+    /** How long the dashboards wait for each contributing service before showing its columns empty. */
+    DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** Widget API requests allowed per API key per window, per gateway instance. */
+    WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {

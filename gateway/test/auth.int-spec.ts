@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
 import { loadTestEnv } from '@irp/platform';
+import { startStocksService } from '@irp/stocks/dist/main';
 import { startUsersService } from '@irp/users/dist/main';
 import { seedDemoUsers } from '@irp/users/dist/seed';
 import request from 'supertest';
@@ -31,6 +32,8 @@ const jar = (c: Record<string, { value: string }>, ...names: string[]) =>
 
 describe('gateway auth routes against the real users service over Kafka', () => {
   let users: INestApplication | undefined;
+  // Started so that /health (which pings every service of the catalogue) can be all up.
+  let stocks: INestApplication | undefined;
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   const webDist = mkdtempSync(join(tmpdir(), 'irp-web-'));
@@ -49,7 +52,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
       '<!doctype html><title>IR Portal</title><div id="root"></div>',
     );
     writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
-    users = await startUsersService(usersEnv());
+    [users, stocks] = await Promise.all([startUsersService(usersEnv()), startStocksService(usersEnv())]);
     await seedDemoUsers({ ...process.env });
     gateway = await createGateway({
       ...process.env,
@@ -65,6 +68,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
   afterAll(async () => {
     await gateway?.close();
     await users?.close();
+    await stocks?.close();
   });
 
   describe('signed out', () => {
@@ -215,7 +219,10 @@ describe('gateway auth routes against the real users service over Kafka', () => 
   it('reports each service on /health, and /metrics', async () => {
     const res = await http.get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', services: { users: { status: 'up' } } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      services: { users: { status: 'up' }, stocks: { status: 'up' } },
+    });
     const metrics = await http.get('/metrics');
     expect(metrics.text).toContain('irp_kafka_request_duration_seconds');
     expect(metrics.text).toContain('irp_http_request_duration_seconds');

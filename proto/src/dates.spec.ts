@@ -1,4 +1,4 @@
-import { daysBetween, formatDate, formatDateTime, formatInvoiceDate } from './dates';
+import { daysBetween, formatDate, formatDateTime, formatInvoiceDate, formatIsoDate } from './dates';
 
 describe('dates in Sydney time (spec section 9)', () => {
   it('formats a time like 22 Mar 2025 8:50 AM', () => {
@@ -8,6 +8,11 @@ describe('dates in Sydney time (spec section 9)', () => {
   it('formats a date and an invoice date', () => {
     expect(formatDate('2025-03-21T21:50:00Z')).toBe('22 Mar 2025');
     expect(formatInvoiceDate('2024-01-05T03:00:00Z')).toBe('05Jan24');
+  });
+  it('gives the Sydney calendar date as yyyy-mm-dd (date inputs)', () => {
+    expect(formatIsoDate('2025-03-21T21:50:00Z')).toBe('2025-03-22');
+    expect(formatIsoDate('2025-12-31T12:00:00Z')).toBe('2025-12-31');
+    expect(formatIsoDate('')).toBe('');
   });
   it('gives empty text for missing or bad values', () => {
     expect(formatDateTime(null)).toBe('');

@@ -54,3 +54,12 @@ export function daysBetween(from: string | Date, to: Date = new Date()): number 
   const start = typeof from === 'string' ? new Date(from) : from;
   return Math.max(0, Math.floor((to.getTime() - start.getTime()) / 86_400_000));
 }
+
+/** '2025-03-22': the Sydney calendar date as a date input holds it; '' for a missing or unparsable value. */
+export function formatIsoDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const get = partsOf(value, { day: '2-digit', month: '2-digit', year: 'numeric' });
+  if (!get) return '';
+  const month = String(MONTHS.indexOf(get('month')) + 1).padStart(2, '0');
+  return `${get('year')}-${month}-${get('day')}`;
+}

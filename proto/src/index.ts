@@ -5,3 +5,4 @@ export * from './topics';
 export * from './users';
 export * from './stocks';
 export * from './dates';
+export * from './demo';

@@ -16,29 +16,46 @@ function messageOf(body: unknown, fallback: string): string {
   return fallback;
 }
 
+/** The one error body: what any exception becomes at the edge of the gateway. */
+export function errorBodyOf(exception: unknown): ApiErrorDto {
+  let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
+  let message = 'Internal server error';
+  if (exception instanceof AppError) {
+    status = HTTP_STATUS_OF[exception.code] ?? 500;
+    message = exception.message;
+  } else if (exception instanceof HttpException) {
+    status = exception.getStatus();
+    message = messageOf(exception.getResponse(), exception.message);
+  } else {
+    log.error({ err: exception }, 'unhandled error');
+  }
+  if (status >= 500 && !(exception instanceof AppError)) log.error({ err: exception }, 'request failed');
+  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, errorMessage: message };
+}
+
 /** Every error leaves the gateway as `{ statusCode, error, message, errorMessage }`. */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
+  /** Fields some routes add to the one error body (see SaveErrorFilter). */
+  protected extraFields(): Record<string, unknown> {
+    return {};
+  }
+
   catch(exception: unknown, host: ArgumentsHost) {
     const res = host.switchToHttp().getResponse<Response>();
-    let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
-    let message = 'Internal server error';
-    if (exception instanceof AppError) {
-      status = HTTP_STATUS_OF[exception.code] ?? 500;
-      message = exception.message;
-    } else if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      message = messageOf(exception.getResponse(), exception.message);
-    } else {
-      log.error({ err: exception }, 'unhandled error');
-    }
-    if (status >= 500 && !(exception instanceof AppError)) log.error({ err: exception }, 'request failed');
-    const body: ApiErrorDto = {
-      statusCode: status,
-      error: STATUS_CODES[status] ?? 'Error',
-      message,
-      errorMessage: message,
-    };
-    if (!res.headersSent) res.status(status).json(body);
+    const body = errorBodyOf(exception);
+    if (!res.headersSent) res.status(body.statusCode).json({ ...this.extraFields(), ...body });
+  }
+}
+
+/**
+ * Save routes (spec section 7: "response success, stock, errorMessage") answer errors with
+ * `success: false, stock: null` beside the one error body, so the web app reads one shape either way.
+ * Bound per route with @UseFilters; it also catches the guard's 401/403 for those routes.
+ */
+@Catch()
+export class SaveErrorFilter extends HttpErrorFilter {
+  protected override extraFields(): Record<string, unknown> {
+    return { success: false, stock: null };
   }
 }

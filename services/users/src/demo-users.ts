@@ -1,14 +1,5 @@
-import { GlobalRole, StockRole } from '@irp/proto';
+import { DEMO_STOCK_IDS, GlobalRole, StockRole } from '@irp/proto';
 import { UserInput } from './users/users.service';
-
-/**
- * Stock ids the demo data uses. The stocks service's demo seed creates its first two stocks with these
- * ids, so the demo client's per-stock roles point at real stocks.
- */
-export const DEMO_STOCK_IDS = [
-  '00000000-0000-4000-8000-000000000001',
-  '00000000-0000-4000-8000-000000000002',
-] as const;
 
 /** Demo sign-ins for `make up` and the browser tests; never created in production. */
 export const DEMO_USERS: ReadonlyArray<UserInput & { password: string; description: string }> = [

@@ -1,0 +1,169 @@
+import { DashboardInvoiceDto, GlobalRole, SessionUser, Stock, STOCK_ROLES, StockRole } from '@irp/proto';
+import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
+import {
+  stockRolesOf,
+  toAdminStockRow,
+  toClientStockDto,
+  toReportRunnerStock,
+  toStockSummary,
+} from './stock-views';
+import { ClientSaveStockSchema } from './stocks.schemas';
+
+const ID = '00000000-0000-4000-8000-00000000000a';
+const stock: Stock = {
+  id: ID,
+  ticker: 'ABC',
+  exchange: 'ASX',
+  combinedTicker: 'ABC:ASX',
+  isin: '',
+  companyName: 'ABC Mining',
+  created: '2026-01-02T03:04:05.000Z',
+  archived: false,
+  pollAsx: true,
+  completedInitialPoll: false,
+  sendPriceSensitiveAnnouncements: true,
+  sendNonPriceSensitiveAnnouncements: false,
+  autoSendAnnouncementEmail: false,
+  autoSendNonPriceSensitiveAnnouncements: false,
+  autoSendFilter: '',
+  announcementStartYear: 2026,
+  confirmationEmail: 'a@example.com',
+  moderatorEmail: 'm@example.com',
+  contactEmail: 'c@example.com',
+  billingDate: '2026-01-02T03:04:05.000Z',
+  websiteUrl: 'abc.example.com',
+  apiKey: 'secret-api-key',
+  announcementNotificationEmails: '',
+  accountingReference: 'ACC-1 secret',
+  subscriptionExpired: false,
+  companyLogoUrl: '',
+  announcementCommentTemplate: 'template',
+  disableMarketData: false,
+  version: 3,
+  updatedAt: '2026-01-03T00:00:00.000Z',
+};
+const user = (roles: string[], stockRoles: Record<string, string[]> = {}): SessionUser => ({
+  id: '00000000-0000-4000-8000-000000000099',
+  username: 'u',
+  roles,
+  stockRoles,
+});
+const invoice: DashboardInvoiceDto = {
+  invoiceId: 'inv-1',
+  invoiceNumber: 'INV-0042',
+  totalCents: 165000,
+  date: '2026-01-05',
+  status: 'PAID',
+  unpaid: false,
+  overdue: false,
+  daysLate: 0,
+};
+
+describe('stock views', () => {
+  it('gives report-runners only the summary fields', () => {
+    expect(toStockSummary(stock)).toEqual({
+      id: ID,
+      ticker: 'ABC',
+      exchange: 'ASX',
+      combinedTicker: 'ABC:ASX',
+      companyName: 'ABC Mining',
+      created: '2026-01-02T03:04:05.000Z',
+      websiteUrl: 'abc.example.com',
+      archived: false,
+    });
+    const one = toReportRunnerStock(stock);
+    expect(Object.keys(one).sort()).toEqual(
+      [
+        'archived',
+        'combinedTicker',
+        'companyName',
+        'completedInitialPoll',
+        'created',
+        'exchange',
+        'id',
+        'ticker',
+        'websiteUrl',
+      ].sort(),
+    );
+    expect(JSON.stringify(one)).not.toContain('secret');
+  });
+
+  it('builds the admin row with the composed columns', () => {
+    expect(toAdminStockRow(stock, { ...NO_CONTRIBUTION, emailMarketing: true, invoice })).toEqual({
+      ...toStockSummary(stock),
+      apiKey: 'secret-api-key',
+      pollAsx: true,
+      subscriptionExpired: false,
+      emailMarketing: true,
+      invoice,
+      repeatingInvoice: null,
+    });
+  });
+
+  it('gives an admin every stock role, others their own', () => {
+    expect(stockRolesOf(user([GlobalRole.Admin]), ID)).toEqual([...STOCK_ROLES]);
+    expect(stockRolesOf(user([], { [ID]: [StockRole.ViewConfig] }), ID)).toEqual([StockRole.ViewConfig]);
+    expect(stockRolesOf(user([GlobalRole.RunReports]), ID)).toEqual([]);
+  });
+
+  it('builds the client form: no staff-only fields, invoice total in dollars', () => {
+    const dto = toClientStockDto(stock, [StockRole.ViewConfig], {
+      ...NO_CONTRIBUTION,
+      emailMarketing: false,
+      invoice,
+    });
+    expect(dto).toMatchObject({
+      id: ID,
+      combinedTicker: 'ABC:ASX',
+      roles: [StockRole.ViewConfig],
+      emailMarketing: false,
+      invoiceId: 'inv-1',
+      invoiceTotal: 1650,
+      invoiceStatus: 'PAID',
+      invoiceDate: '2026-01-05',
+      invoiceNumber: 'INV-0042',
+      completedInitialPoll: false,
+    });
+    expect(dto).not.toHaveProperty('accountingReference');
+    expect(dto).not.toHaveProperty('pollAsx');
+    expect(toClientStockDto(stock, [], NO_CONTRIBUTION)).toMatchObject({
+      emailMarketing: null,
+      invoiceId: null,
+      invoiceTotal: null,
+      invoiceStatus: null,
+      invoiceDate: null,
+      invoiceNumber: null,
+    });
+  });
+});
+
+describe('client save body', () => {
+  it('takes combinedTicker, the client fields and the ReplyToComment fields', () => {
+    expect(
+      ClientSaveStockSchema.parse({
+        combinedTicker: ' ABC:ASX ',
+        companyName: 'New',
+        moderatorEmail: null,
+        sendPriceSensitiveAnnouncements: true,
+      }),
+    ).toEqual({
+      combinedTicker: 'ABC:ASX',
+      companyName: 'New',
+      moderatorEmail: '',
+      sendPriceSensitiveAnnouncements: true,
+    });
+  });
+
+  it('refuses any other field by name', () => {
+    const r = ClientSaveStockSchema.safeParse({ combinedTicker: 'ABC:ASX', apiKey: 'x', pollAsx: true });
+    expect(r.error?.issues.map((i) => i.message)).toEqual(['Not allowed in a client save: apiKey, pollAsx']);
+  });
+
+  it('names a field of the wrong type', () => {
+    const r = ClientSaveStockSchema.safeParse({
+      combinedTicker: 'ABC:ASX',
+      sendPriceSensitiveAnnouncements: 'yes',
+    });
+    expect(r.error?.issues[0].path).toEqual(['sendPriceSensitiveAnnouncements']);
+  });
+});

@@ -1,0 +1,85 @@
+import { ClientStockDto, GlobalRole, SessionUser, Stock, STOCK_ROLES, StockRowDto } from '@irp/proto';
+import { ComposedFields } from '../dashboard/dashboard-contributor';
+
+/**
+ * How the gateway shapes a Stock for each audience. Report-runners see only the summary (spec section 2:
+ * "Report-runner columns: Ticker, Created, Website"); the stripping happens here, on the server, so the
+ * other fields never leave the gateway for them.
+ */
+export const STOCK_SUMMARY_FIELDS = [
+  'id',
+  'ticker',
+  'exchange',
+  'combinedTicker',
+  'companyName',
+  'created',
+  'websiteUrl',
+  'archived',
+] as const satisfies readonly (keyof Stock & keyof StockRowDto)[];
+
+export type StockSummary = Pick<Stock, (typeof STOCK_SUMMARY_FIELDS)[number]>;
+/** GET /api/stock/{combinedTicker} for a report-runner: the summary plus whether the stock page may save. */
+export type ReportRunnerStock = StockSummary & Pick<Stock, 'completedInitialPoll'>;
+
+export const isAdmin = (user: SessionUser): boolean => user.roles.includes(GlobalRole.Admin);
+
+export function toStockSummary(stock: Stock): StockSummary {
+  const out: Partial<StockSummary> = {};
+  for (const k of STOCK_SUMMARY_FIELDS) (out as Record<string, unknown>)[k] = stock[k];
+  return out as StockSummary;
+}
+
+export const toReportRunnerStock = (stock: Stock): ReportRunnerStock => ({
+  ...toStockSummary(stock),
+  completedInitialPoll: stock.completedInitialPoll,
+});
+
+/** One row of the admin dashboard: the stock's own columns plus the composed ones. */
+export const toAdminStockRow = (stock: Stock, composed: ComposedFields): StockRowDto => ({
+  ...toStockSummary(stock),
+  apiKey: stock.apiKey,
+  pollAsx: stock.pollAsx,
+  subscriptionExpired: stock.subscriptionExpired,
+  emailMarketing: composed.emailMarketing,
+  invoice: composed.invoice,
+  repeatingInvoice: composed.repeatingInvoice,
+});
+
+/** The roles the user holds on a stock; an admin holds every one of them (spec section 6). */
+export const stockRolesOf = (user: SessionUser, stockId: string): string[] =>
+  isAdmin(user) ? [...STOCK_ROLES] : [...(user.stockRoles[stockId] ?? [])];
+
+/** The client-facing form (spec section 3): client fields, the user's roles and the composed invoice. */
+export function toClientStockDto(stock: Stock, roles: string[], composed: ComposedFields): ClientStockDto {
+  const invoice = composed.invoice;
+  return {
+    id: stock.id,
+    combinedTicker: stock.combinedTicker,
+    ticker: stock.ticker,
+    exchange: stock.exchange,
+    companyName: stock.companyName,
+    created: stock.created,
+    apiKey: stock.apiKey,
+    websiteUrl: stock.websiteUrl,
+    confirmationEmail: stock.confirmationEmail,
+    contactEmail: stock.contactEmail,
+    announcementNotificationEmails: stock.announcementNotificationEmails,
+    sendPriceSensitiveAnnouncements: stock.sendPriceSensitiveAnnouncements,
+    sendNonPriceSensitiveAnnouncements: stock.sendNonPriceSensitiveAnnouncements,
+    autoSendAnnouncementEmail: stock.autoSendAnnouncementEmail,
+    autoSendNonPriceSensitiveAnnouncements: stock.autoSendNonPriceSensitiveAnnouncements,
+    autoSendFilter: stock.autoSendFilter,
+    moderatorEmail: stock.moderatorEmail,
+    companyLogoUrl: stock.companyLogoUrl,
+    announcementCommentTemplate: stock.announcementCommentTemplate,
+    completedInitialPoll: stock.completedInitialPoll,
+    roles,
+    emailMarketing: composed.emailMarketing,
+    invoiceId: invoice?.invoiceId ?? null,
+    // Money travels in integer cents; the client form shows dollars (spec: "total in dollars").
+    invoiceTotal: invoice ? invoice.totalCents / 100 : null,
+    invoiceStatus: invoice?.status ?? null,
+    invoiceDate: invoice?.date ?? null,
+    invoiceNumber: invoice?.invoiceNumber ?? null,
+  };
+}

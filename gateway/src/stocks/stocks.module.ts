@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { DashboardModule } from '../dashboard/dashboard.module';
+import { ClientStockController } from './client-stock.controller';
+import { STOCK_DIRECTORY } from '../auth/stock-directory';
+import { CachedStockDirectory, stockDirectoryProviders } from './stock-directory.cache';
+import { StockRecordsController } from './stock-records.controller';
+import { StocksController } from './stocks.controller';
+
+/**
+ * The stocks routes of docs/api/stocks.md, and the Kafka-backed STOCK_DIRECTORY the global AuthGuard
+ * uses for @StockRoles. Every route asks the stocks service; this module only checks shapes and roles,
+ * composes the dashboards' columns and shapes answers per audience.
+ */
+@Module({
+  imports: [DashboardModule],
+  controllers: [StocksController, StockRecordsController, ClientStockController],
+  providers: [...stockDirectoryProviders],
+  exports: [CachedStockDirectory, STOCK_DIRECTORY],
+})
+export class StocksModule {}

@@ -1,0 +1,21 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { widgetCors } from './widget-cors.middleware';
+import { WidgetKeyGuard } from './widget-key.guard';
+import { WidgetRateLimiter } from './widget-rate-limiter';
+import { WidgetController } from './widget.controller';
+
+/**
+ * The public widget API under /api/widget/: CORS for every path beneath it (errors and unknown paths
+ * included), the API-key guard and the per-key rate limiter. Later widget endpoints add a controller
+ * with @WidgetApi() here, or import this module for the guard and the shared limiter.
+ */
+@Module({
+  controllers: [WidgetController],
+  providers: [WidgetRateLimiter, WidgetKeyGuard],
+  exports: [WidgetRateLimiter, WidgetKeyGuard],
+})
+export class WidgetModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(widgetCors).forRoutes({ path: 'api/widget/{*path}', method: RequestMethod.ALL });
+  }
+}

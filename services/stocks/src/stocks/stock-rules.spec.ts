@@ -1,0 +1,253 @@
+import { Actor, CLIENT_STOCK_FIELDS, INVALID_TICKER_MESSAGE, REPLY_TO_COMMENT_FIELDS } from '@irp/proto';
+import { AppError } from '@irp/platform';
+import { StockEntity } from './stock.entity';
+import {
+  applyFields,
+  checkClientChanges,
+  creationChanges,
+  defaultSettings,
+  diffSettings,
+  firstInvalidEmail,
+  isinCheckDigit,
+  isValidIsin,
+  isValidStartYear,
+  maxStartYear,
+  StockSettings,
+  sydneyYear,
+  toStock,
+  validateSettings,
+  versionText,
+  withIsinCheckDigit,
+} from './stock-rules';
+
+const NOW = new Date('2026-03-10T02:00:00Z');
+const STOCK = '00000000-0000-4000-8000-0000000000aa';
+
+function thrown(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected an AppError');
+}
+
+const actor = (roles: string[], stockRoles: string[] = []): Actor => ({
+  id: '00000000-0000-4000-8000-0000000000ff',
+  username: 'pat',
+  roles,
+  stockRoles: stockRoles.length ? { [STOCK]: stockRoles } : {},
+});
+
+const settings = (over: Partial<StockSettings> = {}): StockSettings => ({
+  ...defaultSettings(NOW),
+  ticker: 'BHP',
+  ...over,
+});
+
+describe('ISIN', () => {
+  it.each(['GB00BH4HKS39', 'DE0007164600', 'US0378331005', 'AU000000BHP4', 'gb00bh4hks39'])(
+    'accepts the real ISIN %s',
+    (isin) => expect(isValidIsin(isin)).toBe(true),
+  );
+  it.each([
+    'GB00BH4HKS38',
+    'DE0007164601',
+    'US0378331004',
+    'US037833100',
+    'US03783310055',
+    '',
+    '1B0037833100',
+  ])('refuses %p', (isin) => expect(isValidIsin(isin)).toBe(false));
+  it('computes check digits, letters counting 10..35', () => {
+    expect(isinCheckDigit('US037833100')).toBe(5);
+    expect(isinCheckDigit('GB00BH4HKS3')).toBe(9);
+    expect(withIsinCheckDigit('DE000716460')).toBe('DE0007164600');
+  });
+});
+
+describe('field rules', () => {
+  it('finds the first invalid address of a list split on commas or semicolons', () => {
+    expect(firstInvalidEmail('a@x.com; b@y.org,c@z.net')).toBeUndefined();
+    expect(firstInvalidEmail('')).toBeUndefined();
+    expect(firstInvalidEmail('a@x.com; nope ;c@z.net')).toBe('nope');
+    expect(firstInvalidEmail('a@x')).toBe('a@x');
+  });
+
+  it('allows poll start years from 1990 to next year (Sydney time)', () => {
+    expect(maxStartYear(NOW)).toBe(2027);
+    expect(isValidStartYear(1990, NOW)).toBe(true);
+    expect(isValidStartYear(2027, NOW)).toBe(true);
+    expect(isValidStartYear(1989, NOW)).toBe(false);
+    expect(isValidStartYear(2028, NOW)).toBe(false);
+    // 31 Dec 2025 14:00 UTC is already 1 Jan 2026 in Sydney.
+    expect(sydneyYear(new Date('2025-12-31T14:00:00Z'))).toBe(2026);
+  });
+
+  it('gives a new stock the spec defaults', () => {
+    const d = defaultSettings(NOW);
+    expect(d).toMatchObject({
+      exchange: 'ASX',
+      announcementStartYear: 2026,
+      billingDate: NOW,
+      pollAsx: false,
+      subscriptionExpired: false,
+      apiKey: null,
+      companyName: '',
+    });
+  });
+
+  it('normalises what a save sends and leaves absent fields alone', () => {
+    const next = applyFields(settings({ companyName: 'Old' }), {
+      ticker: ' cba ',
+      exchange: 'lse',
+      isin: ' gb00bh4hks39 ',
+      websiteUrl: '  example.com ',
+      apiKey: '  ',
+      announcementCommentTemplate: '\n  Dear {name}',
+      billingDate: '2026-01-02T00:00:00.000Z',
+      pollAsx: true,
+    });
+    expect(next).toMatchObject({
+      ticker: 'CBA',
+      exchange: 'LSE',
+      isin: 'GB00BH4HKS39',
+      websiteUrl: 'example.com',
+      apiKey: null,
+      announcementCommentTemplate: '\n  Dear {name}',
+      billingDate: new Date('2026-01-02T00:00:00.000Z'),
+      pollAsx: true,
+      companyName: 'Old',
+    });
+    expect(thrown(() => applyFields(settings(), { billingDate: 'soon' })).message).toBe(
+      'Please define a valid billing date',
+    );
+  });
+});
+
+describe('validateSettings', () => {
+  const message = (s: StockSettings, only?: Set<string>) =>
+    thrown(() => validateSettings(s, NOW, only)).message;
+
+  it('passes a valid stock', () => {
+    expect(() => validateSettings(settings(), NOW)).not.toThrow();
+    expect(() =>
+      validateSettings(settings({ exchange: 'FSE', isin: 'DE0007164600', contactEmail: 'a@b.de' }), NOW),
+    ).not.toThrow();
+  });
+
+  it('uses the exact messages of docs/api/stocks.md', () => {
+    expect(message(settings({ ticker: 'AB' }))).toBe(INVALID_TICKER_MESSAGE);
+    expect(message(settings({ ticker: 'AB-C' }))).toBe(INVALID_TICKER_MESSAGE);
+    expect(message(settings({ exchange: 'NYSE' }))).toBe(
+      'Unknown exchange NYSE: choose ASX, LSE, FSE or OTC',
+    );
+    expect(message(settings({ exchange: 'LSE' }))).toBe('Please define a valid ISIN for LSE and FSE stocks');
+    expect(message(settings({ exchange: 'FSE', isin: 'DE0007164601' }))).toBe(
+      'Please define a valid ISIN for LSE and FSE stocks',
+    );
+    expect(message(settings({ confirmationEmail: 'a@b.com;bad' }))).toBe(
+      'Invalid email address in Confirmation Emails: bad',
+    );
+    expect(message(settings({ announcementNotificationEmails: 'x@' }))).toBe(
+      'Invalid email address in Announcement Notification Emails: x@',
+    );
+    expect(message(settings({ announcementStartYear: 1989 }))).toBe(
+      'Poll start year must be between 1990 and 2027',
+    );
+  });
+
+  it('checks only the named fields when asked (client saves)', () => {
+    const legacy = settings({ contactEmail: 'broken' });
+    expect(() => validateSettings(legacy, NOW, new Set(['companyName']))).not.toThrow();
+    expect(message(legacy, new Set(['contactEmail']))).toMatch(/Contact Emails: broken/);
+  });
+});
+
+describe('version changes', () => {
+  it('writes values as text with null for none', () => {
+    expect(versionText(true)).toBe('true');
+    expect(versionText(2026)).toBe('2026');
+    expect(versionText('')).toBeNull();
+    expect(versionText(null)).toBeNull();
+    expect(versionText(NOW)).toBe('2026-03-10T02:00:00.000Z');
+  });
+
+  it('lists the changed fields with old and new values', () => {
+    const before = settings({ companyName: 'BHP', pollAsx: false });
+    const after = { ...before, companyName: 'BHP Group', pollAsx: true, apiKey: 'k1' };
+    expect(diffSettings(before, after)).toEqual([
+      { fieldName: 'companyName', originalValue: 'BHP', newValue: 'BHP Group' },
+      { fieldName: 'pollAsx', originalValue: 'false', newValue: 'true' },
+      { fieldName: 'apiKey', originalValue: null, newValue: 'k1' },
+    ]);
+    expect(diffSettings(before, { ...before, billingDate: new Date(NOW.getTime()) })).toEqual([]);
+  });
+
+  it('records every set field in version 1', () => {
+    const changes = creationChanges(settings({ companyName: 'BHP Group', pollAsx: true }));
+    expect(changes.map((c) => c.fieldName)).toEqual([
+      'ticker',
+      'exchange',
+      'companyName',
+      'pollAsx',
+      'announcementStartYear',
+      'billingDate',
+    ]);
+    expect(changes.every((c) => c.originalValue === null)).toBe(true);
+    expect(changes.find((c) => c.fieldName === 'pollAsx')?.newValue).toBe('true');
+  });
+});
+
+describe('client saves', () => {
+  it('allows the client subset, and the ReplyToComment fields only with that role', () => {
+    expect(() =>
+      checkClientChanges(actor([], ['ViewConfig']), STOCK, 'BHP:ASX', [...CLIENT_STOCK_FIELDS]),
+    ).not.toThrow();
+    const refused = thrown(() =>
+      checkClientChanges(actor([], ['ViewConfig']), STOCK, 'BHP:ASX', ['companyName', 'moderatorEmail']),
+    );
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.message).toBe(
+      'You need the ReplyToComment permission on BHP:ASX to change moderator emails, the company logo or the comment template',
+    );
+    expect(() =>
+      checkClientChanges(actor([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', [
+        ...REPLY_TO_COMMENT_FIELDS,
+      ]),
+    ).not.toThrow();
+    expect(() => checkClientChanges(actor(['Admin']), STOCK, 'BHP:ASX', ['moderatorEmail'])).not.toThrow();
+  });
+
+  it('refuses any other field with 400', () => {
+    const refused = thrown(() =>
+      checkClientChanges(actor([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', [
+        'apiKey',
+        'pollAsx',
+      ]),
+    );
+    expect(refused.code).toBe('BAD_REQUEST');
+    expect(refused.message).toBe('Only an Admin may change apiKey, pollAsx');
+  });
+});
+
+describe('toStock', () => {
+  it('derives combinedTicker and completedInitialPoll (polling off counts as complete)', () => {
+    const e = Object.assign(new StockEntity(), {
+      ...settings({ ticker: 'VOD', exchange: 'LSE' }),
+      id: STOCK,
+      created: NOW,
+      updatedAt: NOW,
+      archived: false,
+      initialPollCompleted: false,
+      initialPollAt: null,
+      version: 3,
+    });
+    expect(toStock(e)).toMatchObject({ combinedTicker: 'VOD:LSE', completedInitialPoll: true, version: 3 });
+    expect(toStock({ ...e, pollAsx: true } as StockEntity).completedInitialPoll).toBe(false);
+    expect(
+      toStock({ ...e, pollAsx: true, initialPollCompleted: true } as StockEntity).completedInitialPoll,
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,382 @@
+import {
+  Actor,
+  combinedTickerOf,
+  ErrorCode,
+  INVALID_TICKER_MESSAGE,
+  InitialPollEvent,
+  isValidTicker,
+  normaliseTicker,
+  parseCombinedTicker,
+  RequestOf,
+  Stock,
+  StockFields,
+  Topics,
+  VersionHistory,
+} from '@irp/proto';
+import { AppError, createLogger, Outbox } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { StockEntity } from './stock.entity';
+import { StockVersionEntity, StoredFieldChange } from './stock-version.entity';
+import {
+  API_KEY_TAKEN_MESSAGE,
+  applyFields,
+  checkClientChanges,
+  creationChanges,
+  defaultSettings,
+  diffSettings,
+  duplicateTickerMessage,
+  EXCHANGE_FIXED_MESSAGE,
+  normaliseExchange,
+  notFoundMessage,
+  pickSettings,
+  requireAdmin,
+  requireViewConfig,
+  SAME_TICKER_MESSAGE,
+  toStock,
+  USE_CHANGE_TICKER_MESSAGE,
+  validateSettings,
+} from './stock-rules';
+
+const log = createLogger('stocks');
+
+type SaveRequest = RequestOf<typeof Topics.StocksSave>;
+type ChangeTickerRequest = RequestOf<typeof Topics.StocksChangeTicker>;
+type ArchiveRequest = RequestOf<typeof Topics.StocksArchive>;
+
+/** Which stock a call means: by id, or by ticker and exchange. */
+type StockRef = { id: string } | { ticker: string; exchange: string };
+
+const bad = (message: string) => new AppError(ErrorCode.BadRequest, message);
+
+/** A unique index the database refused, as the 409 the rules promise (covers concurrent saves too). */
+function conflictOf(err: unknown): AppError | undefined {
+  if (!(err instanceof QueryFailedError)) return undefined;
+  const driver = err.driverError as { code?: string; constraint?: string; detail?: string };
+  if (driver.code !== '23505') return undefined;
+  if (driver.constraint === 'stocks_api_key_unique')
+    return new AppError(ErrorCode.Conflict, API_KEY_TAKEN_MESSAGE);
+  if (driver.constraint === 'stocks_ticker_exchange_unique') {
+    // detail: Key (ticker, exchange)=(ABC, ASX) already exists.
+    const key = /=\(([^,]+), ([^)]+)\)/.exec(driver.detail ?? '');
+    return new AppError(ErrorCode.Conflict, duplicateTickerMessage(key?.[1] ?? '', key?.[2] ?? ''));
+  }
+  return undefined;
+}
+
+/**
+ * The stocks and their rules (docs/api/stocks.md). Every change writes the stock, its version history
+ * row and its outbox events in one transaction, so other services never see a change that was not made.
+ */
+@Injectable()
+export class StocksService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
+
+  // -------------------------------------------------------------------------------------------------
+  // Reads
+
+  async list(): Promise<Stock[]> {
+    const rows = await this.dataSource
+      .getRepository(StockEntity)
+      .find({ order: { created: 'DESC', id: 'ASC' } });
+    return rows.map(toStock);
+  }
+
+  async getByIds(ids: readonly string[]): Promise<Stock[]> {
+    if (!ids.length) return [];
+    const rows = await this.dataSource
+      .getRepository(StockEntity)
+      .find({ where: { id: In([...new Set(ids)]) }, order: { created: 'DESC', id: 'ASC' } });
+    return rows.map(toStock);
+  }
+
+  async get(combinedTicker: string): Promise<Stock> {
+    return toStock(await this.requireByCombinedTicker(combinedTicker));
+  }
+
+  async resolve(combinedTicker: string): Promise<string | null> {
+    const ref = parseCombinedTicker(combinedTicker);
+    if (!ref) return null;
+    const row = await this.dataSource
+      .getRepository(StockEntity)
+      .findOne({ select: { id: true }, where: { ticker: ref.ticker, exchange: ref.exchange } });
+    return row?.id ?? null;
+  }
+
+  /** The stock a `TICKER:EXCHANGE` (or bare ASX `TICKER`) names, or 404 'Stock {combinedTicker} not found'. */
+  async requireByCombinedTicker(
+    combinedTicker: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<StockEntity> {
+    const ref = parseCombinedTicker(combinedTicker);
+    if (!ref) throw new AppError(ErrorCode.NotFound, notFoundMessage(combinedTicker.trim()));
+    return this.requireStock(manager, ref, false);
+  }
+
+  async versionHistory(combinedTicker: string): Promise<VersionHistory[]> {
+    const stock = await this.requireByCombinedTicker(combinedTicker);
+    const rows = await this.dataSource
+      .getRepository(StockVersionEntity)
+      .find({ where: { stockId: stock.id }, order: { versionId: 'DESC' } });
+    return rows.map((r) => ({
+      versionId: r.versionId,
+      changedOn: r.changedOn.toISOString(),
+      changedBy: r.changedBy,
+      changes: r.changes,
+    }));
+  }
+
+  /** A random key no stock uses yet; it is stored only when a stock is saved with it. */
+  async newApiKey(): Promise<string> {
+    const repo = this.dataSource.getRepository(StockEntity);
+    for (;;) {
+      const apiKey = randomBytes(16).toString('hex');
+      if (!(await repo.exists({ where: { apiKey } }))) return apiKey;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Changes
+
+  /** Admin create (no id) or update, or a client save of its subset of fields. */
+  async save(req: SaveRequest): Promise<Stock> {
+    if (req.mode === 'admin') {
+      requireAdmin(req.actor, 'save stock settings');
+      return req.id
+        ? this.update(req.actor, { id: req.id }, req.fields, 'admin')
+        : this.create(req.actor, req.fields);
+    }
+    // Clients never see ids, so a client save names its stock by combinedTicker.
+    let ref: StockRef;
+    if (req.combinedTicker !== undefined) {
+      const parsed = parseCombinedTicker(req.combinedTicker);
+      if (!parsed) throw new AppError(ErrorCode.NotFound, notFoundMessage(req.combinedTicker.trim()));
+      ref = parsed;
+    } else if (req.id) ref = { id: req.id };
+    else throw bad('A client save must name the stock (combinedTicker)');
+    return this.update(req.actor, ref, req.fields, 'client');
+  }
+
+  /**
+   * Creates a stock with the spec's defaults; version 1 lists every set field. `id` and `now` are for
+   * demo data (fixed ids the users seed refers to, creation dates in the past).
+   */
+  async create(
+    actor: Actor,
+    fields: StockFields,
+    { id, now = new Date() }: { id?: string; now?: Date } = {},
+  ): Promise<Stock> {
+    const settings = applyFields(defaultSettings(now), fields);
+    validateSettings(settings, now);
+    return this.write(async (m) => {
+      const inserted = await m.insert(StockEntity, {
+        ...(id ? { id } : {}),
+        ...settings,
+        created: now,
+        updatedAt: now,
+        version: 1,
+      });
+      const stockId = (inserted.identifiers[0] as { id: string }).id;
+      const entity = await m.findOneByOrFail(StockEntity, { id: stockId });
+      await this.recordVersion(m, entity, creationChanges(settings), actor, now);
+      const stock = toStock(entity);
+      await this.outbox.add(m, Topics.StockUpserted, stock.id, stock);
+      return stock;
+    });
+  }
+
+  async changeTicker(req: ChangeTickerRequest): Promise<Stock> {
+    requireAdmin(req.actor, 'change a ticker');
+    const now = new Date();
+    return this.write(async (m) => {
+      const current = await this.requireStock(
+        m,
+        { ticker: normaliseTicker(req.ticker), exchange: normaliseExchange(req.exchange) },
+        true,
+      );
+      if (!isValidTicker(req.newTicker)) throw bad(INVALID_TICKER_MESSAGE);
+      const newTicker = normaliseTicker(req.newTicker);
+      if (newTicker === current.ticker) throw bad(SAME_TICKER_MESSAGE);
+      const oldTicker = current.ticker;
+      // Same row, same id: notes, version history and referers stay with the stock.
+      current.ticker = newTicker;
+      const stock = await this.commit(
+        m,
+        current,
+        [{ fieldName: 'ticker', originalValue: oldTicker, newValue: newTicker }],
+        req.actor,
+        now,
+      );
+      await this.outbox.add(m, Topics.StockTickerChanged, stock.id, {
+        id: stock.id,
+        exchange: stock.exchange,
+        oldTicker,
+        newTicker,
+        oldCombinedTicker: combinedTickerOf(oldTicker, stock.exchange),
+        newCombinedTicker: stock.combinedTicker,
+        changedBy: req.actor.username,
+        changedAt: now.toISOString(),
+      });
+      return stock;
+    });
+  }
+
+  /** Archives or unarchives; `archived` absent toggles. Asking for the current state changes nothing. */
+  async archive(req: ArchiveRequest): Promise<Stock> {
+    requireAdmin(req.actor, 'archive a stock');
+    const now = new Date();
+    return this.write(async (m) => {
+      const current = await this.requireStock(
+        m,
+        { ticker: normaliseTicker(req.ticker), exchange: normaliseExchange(req.exchange) },
+        true,
+      );
+      const archived = req.archived ?? !current.archived;
+      if (archived === current.archived) return toStock(current);
+      current.archived = archived;
+      const stock = await this.commit(
+        m,
+        current,
+        [{ fieldName: 'archived', originalValue: String(!archived), newValue: String(archived) }],
+        req.actor,
+        now,
+      );
+      await this.outbox.add(m, Topics.StockArchived, stock.id, {
+        id: stock.id,
+        combinedTicker: stock.combinedTicker,
+        archived,
+        changedBy: req.actor.username,
+        changedAt: now.toISOString(),
+      });
+      return stock;
+    });
+  }
+
+  /**
+   * Keeps `completedInitialPoll` from the announcements service's events. Redelivered and out-of-order
+   * events are harmless: an event older than the last one applied is ignored, and on a tie `completed`
+   * wins. Emits `stock.upserted` only when the flag changes. Not a user edit, so no version is recorded.
+   */
+  async applyInitialPoll(kind: 'started' | 'completed', event: InitialPollEvent): Promise<void> {
+    const at = new Date(event.at);
+    const completed = kind === 'completed';
+    await this.dataSource.transaction(async (m) => {
+      const current = await m
+        .getRepository(StockEntity)
+        .findOne({ where: { id: event.stockId }, lock: { mode: 'pessimistic_write' } });
+      if (!current) {
+        log.warn({ stockId: event.stockId, kind }, 'initial-poll event for an unknown stock; ignored');
+        return;
+      }
+      const last = current.initialPollAt?.getTime();
+      if (last !== undefined && (at.getTime() < last || (at.getTime() === last && !completed))) return;
+      const changed = current.initialPollCompleted !== completed;
+      current.initialPollCompleted = completed;
+      current.initialPollAt = at;
+      if (changed) current.updatedAt = new Date();
+      await m.update(
+        StockEntity,
+        { id: current.id },
+        { initialPollCompleted: completed, initialPollAt: at, updatedAt: current.updatedAt },
+      );
+      if (changed) await this.outbox.add(m, Topics.StockUpserted, current.id, toStock(current));
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Internals
+
+  private async update(
+    actor: Actor,
+    ref: StockRef,
+    fields: StockFields,
+    mode: 'admin' | 'client',
+  ): Promise<Stock> {
+    const now = new Date();
+    return this.write(async (m) => {
+      const current = await this.requireStock(m, ref, true);
+      const combinedTicker = combinedTickerOf(current.ticker, current.exchange);
+      if (mode === 'client') requireViewConfig(actor, current.id, combinedTicker);
+      if (fields.ticker !== undefined) {
+        if (!isValidTicker(fields.ticker)) throw bad(INVALID_TICKER_MESSAGE);
+        if (normaliseTicker(fields.ticker) !== current.ticker) throw bad(USE_CHANGE_TICKER_MESSAGE);
+      }
+      if (fields.exchange !== undefined && normaliseExchange(fields.exchange) !== current.exchange)
+        throw bad(EXCHANGE_FIXED_MESSAGE);
+      const before = pickSettings(current);
+      const after = applyFields(before, fields);
+      const changes = diffSettings(before, after);
+      const changed = changes.map((c) => c.fieldName);
+      if (mode === 'client') {
+        checkClientChanges(actor, current.id, combinedTicker, changed);
+        validateSettings(after, now, new Set(changed));
+      } else validateSettings(after, now);
+      if (!changes.length) return toStock(current);
+      Object.assign(current, after);
+      return this.commit(m, current, changes, actor, now);
+    });
+  }
+
+  /** Stores a changed stock with the next version, its history row and `stock.upserted`. */
+  private async commit(
+    m: EntityManager,
+    entity: StockEntity,
+    changes: StoredFieldChange[],
+    actor: Actor,
+    now: Date,
+  ): Promise<Stock> {
+    entity.version += 1;
+    entity.updatedAt = now;
+    await m.update(
+      StockEntity,
+      { id: entity.id },
+      { ...pickSettings(entity), archived: entity.archived, version: entity.version, updatedAt: now },
+    );
+    await this.recordVersion(m, entity, changes, actor, now);
+    const stock = toStock(entity);
+    await this.outbox.add(m, Topics.StockUpserted, stock.id, stock);
+    return stock;
+  }
+
+  private async recordVersion(
+    m: EntityManager,
+    entity: StockEntity,
+    changes: StoredFieldChange[],
+    actor: Actor,
+    now: Date,
+  ): Promise<void> {
+    await m.insert(StockVersionEntity, {
+      stockId: entity.id,
+      versionId: entity.version,
+      changedOn: now,
+      changedBy: actor.username,
+      changes,
+    });
+  }
+
+  private async requireStock(m: EntityManager, ref: StockRef, lock: boolean): Promise<StockEntity> {
+    const stock = await m.getRepository(StockEntity).findOne({
+      where: 'id' in ref ? { id: ref.id } : { ticker: ref.ticker, exchange: ref.exchange },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!stock)
+      throw new AppError(
+        ErrorCode.NotFound,
+        notFoundMessage('id' in ref ? ref.id : combinedTickerOf(ref.ticker, ref.exchange)),
+      );
+    return stock;
+  }
+
+  /** Runs a change in one transaction and turns unique-index refusals into the rules' 409s. */
+  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (err) {
+      throw conflictOf(err) ?? err;
+    }
+  }
+}

@@ -1,0 +1,720 @@
+import { INestApplication } from '@nestjs/common';
+import {
+  Actor,
+  DEMO_STOCK_IDS,
+  dlqTopic,
+  EXCHANGE_DIRECTORY,
+  formatIsoDate,
+  Header,
+  RequestTopic,
+  Stock,
+  Topics,
+} from '@irp/proto';
+import {
+  AppError,
+  createTestRequester,
+  KafkaRequester,
+  loadTestEnv,
+  rawProducer,
+  ReceivedMessage,
+  TopicProbe,
+} from '@irp/platform';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { DEMO_API_KEYS } from '../src/demo-stocks';
+import { startStocksService } from '../src/main';
+import { seedDemoStocks, seedSyntheticStocks } from '../src/seed';
+
+const STOCK_TOPICS: readonly RequestTopic[] = [
+  Topics.StocksPing,
+  Topics.StocksList,
+  Topics.StocksGet,
+  Topics.StocksGetByIds,
+  Topics.StocksResolve,
+  Topics.StocksSave,
+  Topics.StocksChangeTicker,
+  Topics.StocksArchive,
+  Topics.StocksNewApiKey,
+  Topics.StocksExchanges,
+  Topics.StocksNotes,
+  Topics.StocksSaveNote,
+  Topics.StocksVersionHistory,
+  Topics.StocksReferers,
+  Topics.StocksAllReferers,
+  Topics.StocksWidgetLookup,
+];
+
+const ADMIN: Actor = {
+  id: '11111111-1111-4111-8111-111111111111',
+  username: 'alice',
+  roles: ['Admin'],
+  stockRoles: {},
+};
+const REPORTS: Actor = {
+  ...ADMIN,
+  id: '22222222-2222-4222-8222-222222222222',
+  username: 'rita',
+  roles: ['RunReports'],
+};
+const client = (stockId: string, roles: string[]): Actor => ({
+  id: '33333333-3333-4333-8333-333333333333',
+  username: 'carl',
+  roles: [],
+  stockRoles: { [stockId]: roles },
+});
+const THIS_YEAR = Number(formatIsoDate(new Date()).slice(0, 4));
+
+async function expectAppError(p: Promise<unknown>, code: string, message?: string | RegExp) {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe(code);
+  if (typeof message === 'string') expect((err as AppError).message).toBe(message);
+  else if (message) expect((err as AppError).message).toMatch(message);
+}
+
+describe('stocks service on the real broker and database', () => {
+  let app: INestApplication;
+  let requester: KafkaRequester;
+  let probe: TopicProbe;
+  let db: DataSource;
+  let healthUrl: string;
+  let abc: Stock;
+
+  const save = (actor: Actor, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    requester.request(Topics.StocksSave, { actor, mode: 'admin', fields, ...extra }).then((r) => r.stock);
+  const clientSave = (actor: Actor, combinedTicker: string, fields: Record<string, unknown>) =>
+    requester
+      .request(Topics.StocksSave, { actor, mode: 'client', combinedTicker, fields })
+      .then((r) => r.stock);
+  const get = (combinedTicker: string) =>
+    requester.request(Topics.StocksGet, { combinedTicker }).then((r) => r.stock);
+  const history = (combinedTicker: string) =>
+    requester.request(Topics.StocksVersionHistory, { combinedTicker }).then((r) => r.versions);
+  const outboxCount = async () =>
+    (await db.query(`SELECT count(*)::int AS n FROM stocks.outbox`))[0].n as number;
+  /** The first event on `topic` keyed `id` that passes `test`, among those received since `since`. */
+  const eventOf = (
+    topic: string,
+    id: string,
+    test: (v: Record<string, unknown>) => boolean = () => true,
+    since = 0,
+  ) =>
+    probe.waitFor(
+      (m: ReceivedMessage) =>
+        m.topic === topic &&
+        m.key === id &&
+        probe.received.indexOf(m) >= since &&
+        test(m.value as Record<string, unknown>),
+    );
+  /** Messages the service finished handling on a topic (its /metrics counter). */
+  const handled = async (topic: string) => {
+    const text = await (await fetch(`${healthUrl}/metrics`)).text();
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`irp_kafka_handled_messages_total{topic="${topic}",outcome="ok"`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
+  const untilHandled = async (topic: string, atLeast: number) => {
+    const deadline = Date.now() + 15_000;
+    while ((await handled(topic)) < atLeast) {
+      if (Date.now() > deadline) throw new Error(`${topic} not handled ${atLeast} times`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const sendEvent = async (topic: string, key: string, value: unknown) => {
+    const producer = await rawProducer();
+    try {
+      await producer.send({ topic, messages: [{ key, value: JSON.stringify(value) }] });
+    } finally {
+      await producer.disconnect();
+    }
+  };
+
+  beforeAll(async () => {
+    const env = loadTestEnv();
+    const pg = new Client({ connectionString: env.DATABASE_URL });
+    await pg.connect();
+    await pg.query('DROP SCHEMA IF EXISTS stocks CASCADE');
+    await pg.end();
+    probe = await TopicProbe.listen([
+      Topics.StockUpserted,
+      Topics.StockTickerChanged,
+      Topics.StockArchived,
+      dlqTopic(Topics.InitialPollStarted),
+    ]);
+    app = await startStocksService({
+      ...process.env,
+      HEALTH_PORT: '0',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+    });
+    db = app.get(DataSource);
+    requester = await createTestRequester(STOCK_TOPICS, 8000);
+    healthUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+  });
+
+  afterAll(async () => {
+    await requester?.close();
+    await probe?.close();
+    await app?.close();
+  });
+
+  it('ran its committed migrations into its own schema', async () => {
+    const rows = await db.query(`SELECT name FROM stocks.migrations`);
+    expect(rows.map((r: { name: string }) => r.name)).toContain('CreateStocks1764000000000');
+  });
+
+  it('answers a ping and lists the exchanges', async () => {
+    const pong = await requester.request(Topics.StocksPing, {});
+    expect(pong.service).toBe('stocks');
+    expect(new Date(pong.at).getTime()).not.toBeNaN();
+    const { exchanges } = await requester.request(Topics.StocksExchanges, {});
+    expect(exchanges).toEqual(EXCHANGE_DIRECTORY);
+  });
+
+  it('creates a stock with the defaults, version 1 and a stock.upserted event keyed by its id', async () => {
+    abc = await save(ADMIN, {
+      ticker: ' abc ',
+      companyName: 'Alpha Beta Corp',
+      websiteUrl: 'abc.example.com',
+    });
+    expect(abc).toMatchObject({
+      ticker: 'ABC',
+      exchange: 'ASX',
+      combinedTicker: 'ABC:ASX',
+      companyName: 'Alpha Beta Corp',
+      archived: false,
+      pollAsx: false,
+      completedInitialPoll: true,
+      announcementStartYear: THIS_YEAR,
+      apiKey: null,
+      confirmationEmail: '',
+      subscriptionExpired: false,
+      version: 1,
+    });
+    expect(Math.abs(new Date(abc.billingDate).getTime() - Date.now())).toBeLessThan(60_000);
+    const event = await eventOf(Topics.StockUpserted, abc.id);
+    expect(event.value).toEqual(abc);
+    const versions = await history('ABC');
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).toMatchObject({ versionId: 1, changedBy: 'alice' });
+    expect(versions[0].changes).toEqual(
+      expect.arrayContaining([
+        { fieldName: 'ticker', originalValue: null, newValue: 'ABC' },
+        { fieldName: 'exchange', originalValue: null, newValue: 'ASX' },
+        { fieldName: 'companyName', originalValue: null, newValue: 'Alpha Beta Corp' },
+        { fieldName: 'announcementStartYear', originalValue: null, newValue: String(THIS_YEAR) },
+      ]),
+    );
+    expect(versions[0].changes.map((c) => c.fieldName)).not.toContain('pollAsx');
+  });
+
+  it('refuses invalid stocks with the exact messages', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ticker: 'AB' }, 'Please define a valid ticker'],
+      [{ ticker: 'AB.C' }, 'Please define a valid ticker'],
+      [{ companyName: 'No ticker' }, 'Please define a valid ticker'],
+      [{ ticker: 'NYS', exchange: 'NYSE' }, 'Unknown exchange NYSE: choose ASX, LSE, FSE or OTC'],
+      [{ ticker: 'VOD', exchange: 'LSE' }, 'Please define a valid ISIN for LSE and FSE stocks'],
+      [
+        { ticker: 'SAP', exchange: 'FSE', isin: 'DE0007164601' },
+        'Please define a valid ISIN for LSE and FSE stocks',
+      ],
+      [
+        { ticker: 'EML', confirmationEmail: 'a@b.com, not-an-email' },
+        'Invalid email address in Confirmation Emails: not-an-email',
+      ],
+      [{ ticker: 'EML', moderatorEmail: 'x@y' }, 'Invalid email address in Moderator Emails: x@y'],
+      [
+        { ticker: 'YRS', announcementStartYear: 1989 },
+        `Poll start year must be between 1990 and ${THIS_YEAR + 1}`,
+      ],
+      [
+        { ticker: 'YRS', announcementStartYear: THIS_YEAR + 2 },
+        `Poll start year must be between 1990 and ${THIS_YEAR + 1}`,
+      ],
+    ];
+    for (const [fields, message] of cases) await expectAppError(save(ADMIN, fields), 'BAD_REQUEST', message);
+    const lse = await save(ADMIN, { ticker: 'vod', exchange: 'lse', isin: 'GB00BH4HKS39' });
+    expect(lse).toMatchObject({ combinedTicker: 'VOD:LSE', isin: 'GB00BH4HKS39' });
+    const fse = await save(ADMIN, { ticker: 'SAP', exchange: 'FSE', isin: 'DE0007164600' });
+    expect(fse.combinedTicker).toBe('SAP:FSE');
+  });
+
+  it('keeps ticker:exchange unique (409) and lets the same ticker exist on another exchange', async () => {
+    await expectAppError(
+      save(ADMIN, { ticker: 'abc' }),
+      'CONFLICT',
+      'A stock with ticker ABC already exists on ASX',
+    );
+    const otc = await save(ADMIN, { ticker: 'ABC', exchange: 'OTC' });
+    expect(otc.combinedTicker).toBe('ABC:OTC');
+  });
+
+  it('answers 404 for unknown stocks and 403 for saves without Admin', async () => {
+    await expectAppError(get('NOPE:ASX'), 'NOT_FOUND', 'Stock NOPE:ASX not found');
+    await expectAppError(get('nope'), 'NOT_FOUND', 'Stock NOPE:ASX not found');
+    await expectAppError(history('ZZZ:LSE'), 'NOT_FOUND', 'Stock ZZZ:LSE not found');
+    await expectAppError(
+      save(ADMIN, { companyName: 'x' }, { id: '99999999-9999-4999-8999-999999999999' }),
+      'NOT_FOUND',
+      /not found/,
+    );
+    await expectAppError(save(REPORTS, { ticker: 'RPT' }), 'FORBIDDEN');
+  });
+
+  it('gets, resolves and lists stocks (list: all, archived too, newest first)', async () => {
+    expect(await get('abc')).toEqual(await get('ABC:ASX'));
+    expect((await requester.request(Topics.StocksResolve, { combinedTicker: 'ABC:OTC' })).id).not.toBe(
+      abc.id,
+    );
+    expect((await requester.request(Topics.StocksResolve, { combinedTicker: 'abc' })).id).toBe(abc.id);
+    expect((await requester.request(Topics.StocksResolve, { combinedTicker: 'NOPE' })).id).toBeNull();
+    expect((await requester.request(Topics.StocksResolve, { combinedTicker: 'A:B:C' })).id).toBeNull();
+    const { stocks } = await requester.request(Topics.StocksList, {});
+    expect(stocks.map((s) => s.combinedTicker)).toEqual(['ABC:OTC', 'SAP:FSE', 'VOD:LSE', 'ABC:ASX']);
+    const byIds = await requester.request(Topics.StocksGetByIds, {
+      ids: [abc.id, '99999999-9999-4999-8999-999999999999'],
+    });
+    expect(byIds.stocks).toEqual([expect.objectContaining({ id: abc.id, ticker: 'ABC' })]);
+  });
+
+  it('records a version for a save that changes something, and nothing for one that does not', async () => {
+    const saved = await save(
+      ADMIN,
+      {
+        ticker: 'abc',
+        exchange: 'ASX',
+        companyName: 'Alpha Beta Corporation',
+        pollAsx: true,
+        contactEmail: 'ir@abc.example.com',
+      },
+      { id: abc.id },
+    );
+    expect(saved).toMatchObject({ version: 2, pollAsx: true, completedInitialPoll: false });
+    const event = await eventOf(Topics.StockUpserted, abc.id, (v) => v.version === 2);
+    expect(event.value).toEqual(saved);
+    const [latest] = await history('ABC:ASX');
+    expect(latest).toMatchObject({ versionId: 2, changedBy: 'alice' });
+    expect(latest.changes).toEqual([
+      { fieldName: 'companyName', originalValue: 'Alpha Beta Corp', newValue: 'Alpha Beta Corporation' },
+      { fieldName: 'pollAsx', originalValue: 'false', newValue: 'true' },
+      { fieldName: 'contactEmail', originalValue: null, newValue: 'ir@abc.example.com' },
+    ]);
+    const before = await outboxCount();
+    const same = await save(ADMIN, { companyName: 'Alpha Beta Corporation', pollAsx: true }, { id: abc.id });
+    expect(same.version).toBe(2);
+    expect(await history('ABC:ASX')).toHaveLength(2);
+    expect(await outboxCount()).toBe(before);
+    abc = saved;
+  });
+
+  it('keeps the ticker and exchange fixed on save', async () => {
+    await expectAppError(
+      save(ADMIN, { ticker: 'ABD' }, { id: abc.id }),
+      'BAD_REQUEST',
+      'Use Change Ticker to change the ticker',
+    );
+    await expectAppError(
+      save(ADMIN, { ticker: 'A' }, { id: abc.id }),
+      'BAD_REQUEST',
+      'Please define a valid ticker',
+    );
+    await expectAppError(
+      save(ADMIN, { exchange: 'LSE' }, { id: abc.id }),
+      'BAD_REQUEST',
+      'The exchange cannot be changed once a stock is created',
+    );
+  });
+
+  it('hands out unused API keys and keeps saved keys unique (409)', async () => {
+    const { apiKey } = await requester.request(Topics.StocksNewApiKey, {});
+    expect(apiKey).toMatch(/^[0-9a-f]{32}$/);
+    expect((await requester.request(Topics.StocksNewApiKey, {})).apiKey).not.toBe(apiKey);
+    abc = await save(ADMIN, { apiKey }, { id: abc.id });
+    expect(abc.apiKey).toBe(apiKey);
+    const vod = await get('VOD:LSE');
+    await expectAppError(
+      save(ADMIN, { apiKey }, { id: vod.id }),
+      'CONFLICT',
+      'This API key is already used by another stock',
+    );
+    await expectAppError(
+      save(ADMIN, { ticker: 'KEY', apiKey }),
+      'CONFLICT',
+      'This API key is already used by another stock',
+    );
+  });
+
+  it('lets a client save only its subset, with ViewConfig, and the ReplyToComment fields with that role', async () => {
+    const viewer = client(abc.id, ['ViewConfig']);
+    const saved = await clientSave(viewer, 'ABC', {
+      companyName: 'ABC Ltd',
+      confirmationEmail: 'a@abc.example.com; b@abc.example.com',
+    });
+    expect(saved).toMatchObject({
+      companyName: 'ABC Ltd',
+      confirmationEmail: 'a@abc.example.com; b@abc.example.com',
+    });
+    const [latest] = await history('ABC');
+    expect(latest.changedBy).toBe('carl');
+    expect(latest.changes.map((c) => c.fieldName)).toEqual(['companyName', 'confirmationEmail']);
+
+    await expectAppError(
+      clientSave(client(abc.id, ['EditAnnouncements']), 'ABC:ASX', { companyName: 'x' }),
+      'FORBIDDEN',
+      'You need the ViewConfig permission on ABC:ASX to change its settings',
+    );
+    await expectAppError(
+      clientSave(viewer, 'ABC:ASX', { pollAsx: false }),
+      'BAD_REQUEST',
+      'Only an Admin may change pollAsx',
+    );
+    await expectAppError(
+      clientSave(viewer, 'ABC:ASX', { moderatorEmail: 'mod@abc.example.com' }),
+      'FORBIDDEN',
+      'You need the ReplyToComment permission on ABC:ASX to change moderator emails, the company logo or the comment template',
+    );
+    await expectAppError(
+      clientSave(viewer, 'ABC:ASX', { contactEmail: 'nope' }),
+      'BAD_REQUEST',
+      'Invalid email address in Contact Emails: nope',
+    );
+    // Values sent back unchanged are not changes.
+    await expect(
+      clientSave(viewer, 'ABC:ASX', { pollAsx: true, ticker: 'ABC', moderatorEmail: '' }),
+    ).resolves.toMatchObject({ version: saved.version });
+
+    const replier = client(abc.id, ['ViewConfig', 'ReplyToComment']);
+    const withTemplate = await clientSave(replier, 'ABC:ASX', {
+      moderatorEmail: 'mod@abc.example.com',
+      companyLogoUrl: 'https://abc.example.com/logo.png',
+      announcementCommentTemplate: 'Dear {name},\n\nThanks.',
+    });
+    expect(withTemplate).toMatchObject({
+      moderatorEmail: 'mod@abc.example.com',
+      announcementCommentTemplate: 'Dear {name},\n\nThanks.',
+    });
+    await expectAppError(
+      clientSave(replier, 'NOPE:ASX', { companyName: 'x' }),
+      'NOT_FOUND',
+      'Stock NOPE:ASX not found',
+    );
+    abc = withTemplate;
+  });
+
+  it('keeps notes, newest first', async () => {
+    const first = await requester.request(Topics.StocksSaveNote, {
+      actor: ADMIN,
+      combinedTicker: 'ABC',
+      details: 'Signed up',
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await requester.request(Topics.StocksSaveNote, {
+      actor: ADMIN,
+      combinedTicker: 'ABC:ASX',
+      details: 'Renewed',
+    });
+    expect(second.note).toMatchObject({ user: 'alice', details: 'Renewed' });
+    const { notes } = await requester.request(Topics.StocksNotes, { combinedTicker: 'ABC' });
+    expect(notes.map((n) => n.id)).toEqual([second.note.id, first.note.id]);
+    await expectAppError(
+      requester.request(Topics.StocksSaveNote, { actor: ADMIN, combinedTicker: 'ABC', details: '  ' }),
+      'BAD_REQUEST',
+      'Please enter the note details',
+    );
+    await expectAppError(
+      requester.request(Topics.StocksSaveNote, { actor: REPORTS, combinedTicker: 'ABC', details: 'x' }),
+      'FORBIDDEN',
+    );
+    await expectAppError(requester.request(Topics.StocksNotes, { combinedTicker: 'NOPE' }), 'NOT_FOUND');
+  });
+
+  it('records widget hits and referers in one cheap lookup; unknown keys are refused', async () => {
+    await expectAppError(
+      requester.request(Topics.StocksWidgetLookup, { apiKey: 'not-a-key' }),
+      'UNAUTHENTICATED',
+      'Unknown API key',
+    );
+    const page = 'https://abc.example.com/investors';
+    const first = await requester.request(Topics.StocksWidgetLookup, { apiKey: abc.apiKey!, referer: page });
+    expect(first).toEqual({
+      stockId: abc.id,
+      archived: false,
+      stock: {
+        ticker: 'ABC',
+        exchange: 'ASX',
+        combinedTicker: 'ABC:ASX',
+        isin: '',
+        companyName: 'ABC Ltd',
+        websiteUrl: 'abc.example.com',
+        companyLogoUrl: 'https://abc.example.com/logo.png',
+      },
+    });
+    const [{ first: firstSeen }] = await db.query(`SELECT first FROM stocks.referers WHERE url = $1`, [page]);
+    await new Promise((r) => setTimeout(r, 20));
+    await requester.request(Topics.StocksWidgetLookup, { apiKey: abc.apiKey!, referer: page });
+    await requester.request(Topics.StocksWidgetLookup, { apiKey: abc.apiKey! });
+    await requester.request(Topics.StocksWidgetLookup, {
+      apiKey: abc.apiKey!,
+      referer: 'https://abc.example.com/',
+    });
+
+    const referers = await requester.request(Topics.StocksReferers, { combinedTicker: 'ABC' });
+    expect(referers).toMatchObject({ ticker: 'ABC', exchange: 'ASX', combinedTicker: 'ABC:ASX', hits: 4 });
+    expect(referers.referers.map((r) => [r.url, r.count])).toEqual([
+      ['https://abc.example.com/', 1],
+      [page, 2],
+    ]);
+    const investors = referers.referers[1];
+    expect(investors.first).toBe(firstSeen.toISOString());
+    expect(new Date(investors.last).getTime()).toBeGreaterThan(new Date(investors.first).getTime());
+
+    const all = await requester.request(Topics.StocksAllReferers, {});
+    expect(all.stocks.map((s) => s.combinedTicker)).toEqual(['ABC:ASX', 'ABC:OTC', 'SAP:FSE', 'VOD:LSE']);
+    expect(all.stocks[0]).toEqual(referers);
+    expect(all.stocks[1]).toMatchObject({ hits: 0, referers: [] });
+  });
+
+  it('changes a ticker keeping id, notes, history and referers, and publishes stock.ticker-changed', async () => {
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'ASX',
+        ticker: 'ABC',
+        newTicker: ' abc ',
+      }),
+      'BAD_REQUEST',
+      'The new ticker is the same as the current one',
+    );
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'ASX',
+        ticker: 'ABC',
+        newTicker: 'A-B',
+      }),
+      'BAD_REQUEST',
+      'Please define a valid ticker',
+    );
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'OTC',
+        ticker: 'ABC',
+        newTicker: 'abc',
+      }),
+      'BAD_REQUEST',
+      'The new ticker is the same as the current one',
+    );
+    await save(ADMIN, { ticker: 'XYZ', exchange: 'OTC' });
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'otc',
+        ticker: 'abc',
+        newTicker: 'xyz',
+      }),
+      'CONFLICT',
+      'A stock with ticker XYZ already exists on OTC',
+    );
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'ASX',
+        ticker: 'NOPE',
+        newTicker: 'NEW',
+      }),
+      'NOT_FOUND',
+      'Stock NOPE:ASX not found',
+    );
+    await expectAppError(
+      requester.request(Topics.StocksChangeTicker, {
+        actor: REPORTS,
+        exchange: 'ASX',
+        ticker: 'ABC',
+        newTicker: 'ABD',
+      }),
+      'FORBIDDEN',
+    );
+
+    const versionsBefore = await history('ABC');
+    const { stock } = await requester.request(Topics.StocksChangeTicker, {
+      actor: ADMIN,
+      exchange: 'asx',
+      ticker: 'abc',
+      newTicker: 'abd',
+    });
+    expect(stock).toMatchObject({
+      id: abc.id,
+      ticker: 'ABD',
+      combinedTicker: 'ABD:ASX',
+      version: abc.version + 1,
+    });
+    await expectAppError(get('ABC'), 'NOT_FOUND', 'Stock ABC:ASX not found');
+    const versions = await history('ABD');
+    expect(versions).toHaveLength(versionsBefore.length + 1);
+    expect(versions[0]).toMatchObject({
+      versionId: stock.version,
+      changedBy: 'alice',
+      changes: [{ fieldName: 'ticker', originalValue: 'ABC', newValue: 'ABD' }],
+    });
+    expect((await requester.request(Topics.StocksNotes, { combinedTicker: 'ABD' })).notes).toHaveLength(2);
+    expect((await requester.request(Topics.StocksReferers, { combinedTicker: 'ABD' })).hits).toBe(4);
+    expect((await requester.request(Topics.StocksWidgetLookup, { apiKey: abc.apiKey! })).stock.ticker).toBe(
+      'ABD',
+    );
+
+    const changed = await eventOf(Topics.StockTickerChanged, abc.id);
+    expect(changed.value).toMatchObject({
+      id: abc.id,
+      exchange: 'ASX',
+      oldTicker: 'ABC',
+      newTicker: 'ABD',
+      oldCombinedTicker: 'ABC:ASX',
+      newCombinedTicker: 'ABD:ASX',
+      changedBy: 'alice',
+    });
+    const upserted = await eventOf(Topics.StockUpserted, abc.id, (v) => v.version === stock.version);
+    expect(upserted.value).toEqual(stock);
+    abc = stock;
+  });
+
+  it('archives and unarchives (absent toggles), records versions and publishes stock.archived', async () => {
+    const archive = (extra: Record<string, unknown> = {}) =>
+      requester
+        .request(Topics.StocksArchive, { actor: ADMIN, exchange: 'ASX', ticker: 'ABD', ...extra })
+        .then((r) => r.stock);
+    const archived = await archive();
+    expect(archived).toMatchObject({ archived: true, version: abc.version + 1 });
+    const event = await eventOf(Topics.StockArchived, abc.id, (v) => v.archived === true);
+    expect(event.value).toMatchObject({
+      id: abc.id,
+      combinedTicker: 'ABD:ASX',
+      archived: true,
+      changedBy: 'alice',
+    });
+    expect((await history('ABD'))[0].changes).toEqual([
+      { fieldName: 'archived', originalValue: 'false', newValue: 'true' },
+    ]);
+    // Still listed, and the widget lookup tells the gateway it is archived.
+    expect(
+      (await requester.request(Topics.StocksList, {})).stocks.find((s) => s.id === abc.id)?.archived,
+    ).toBe(true);
+    expect((await requester.request(Topics.StocksWidgetLookup, { apiKey: abc.apiKey! })).archived).toBe(true);
+
+    const same = await archive({ archived: true });
+    expect(same.version).toBe(archived.version);
+    const unarchived = await archive();
+    expect(unarchived).toMatchObject({ archived: false, version: archived.version + 1 });
+    await eventOf(Topics.StockArchived, abc.id, (v) => v.archived === false);
+    await expectAppError(
+      requester.request(Topics.StocksArchive, { actor: REPORTS, exchange: 'ASX', ticker: 'ABD' }),
+      'FORBIDDEN',
+    );
+    abc = unarchived;
+  });
+
+  it('keeps completedInitialPoll from initial-poll events, ignoring older and repeated ones', async () => {
+    const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
+    const started = await handled(Topics.InitialPollStarted);
+    const completed = await handled(Topics.InitialPollCompleted);
+    expect(abc).toMatchObject({ pollAsx: true, completedInitialPoll: false });
+
+    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(10) });
+    await untilHandled(Topics.InitialPollStarted, started + 1);
+    expect((await get('ABD')).completedInitialPoll).toBe(false);
+
+    let since = probe.received.length;
+    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(20) });
+    const done = await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
+    expect(done.value).toMatchObject({ id: abc.id, version: abc.version, completedInitialPoll: true });
+    expect((await get('ABD')).completedInitialPoll).toBe(true);
+
+    // An older start and a repeated completion change nothing and publish nothing.
+    const outboxBefore = await outboxCount();
+    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(15) });
+    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(20) });
+    await untilHandled(Topics.InitialPollStarted, started + 2);
+    await untilHandled(Topics.InitialPollCompleted, completed + 2);
+    expect((await get('ABD')).completedInitialPoll).toBe(true);
+    expect(await outboxCount()).toBe(outboxBefore);
+
+    // A newer start (a resync) puts the stock back into 'Sync in Progress'.
+    since = probe.received.length;
+    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(30) });
+    await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === false, since);
+    expect((await get('ABD')).completedInitialPoll).toBe(false);
+    // Unknown stocks are ignored; malformed events go to the .dlq topic.
+    await sendEvent(Topics.InitialPollCompleted, 'x', {
+      stockId: '99999999-9999-4999-8999-999999999999',
+      at: t(40),
+    });
+    await untilHandled(Topics.InitialPollCompleted, completed + 3);
+    await sendEvent(Topics.InitialPollStarted, 'bad', { stockId: 'not-a-uuid' });
+    const dead = await probe.waitFor(
+      (m) => m.topic === dlqTopic(Topics.InitialPollStarted) && m.key === 'bad',
+    );
+    expect(dead.headers[Header.DlqReason]).toMatch(/stockId/);
+  });
+
+  it('serves /health and /metrics', async () => {
+    const health = await fetch(`${healthUrl}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'up' }, kafka: { status: 'up' } },
+    });
+    expect(await handled(Topics.StocksSave)).toBeGreaterThan(0);
+  });
+
+  it('seeds the demo stocks idempotently, refuses in production, and bulk-creates synthetic stocks', async () => {
+    await seedDemoStocks({ ...process.env });
+    const countAfterFirst = (await requester.request(Topics.StocksList, {})).stocks.length;
+    await seedDemoStocks({ ...process.env });
+    const { stocks } = await requester.request(Topics.StocksList, {});
+    expect(stocks.length).toBe(countAfterFirst);
+    const demo = stocks.filter(
+      (s) => !['ABD:ASX', 'ABC:OTC', 'SAP:FSE', 'VOD:LSE', 'XYZ:OTC'].includes(s.combinedTicker),
+    );
+    expect(demo.length).toBeGreaterThanOrEqual(10);
+    expect(demo.filter((s) => s.exchange === 'ASX').length).toBeGreaterThanOrEqual(6);
+    expect(demo.some((s) => s.archived)).toBe(true);
+    expect(demo.some((s) => s.subscriptionExpired)).toBe(true);
+    expect(demo.some((s) => s.pollAsx && s.completedInitialPoll)).toBe(true);
+
+    const bhp = await get('BHP');
+    expect(bhp.id).toBe(DEMO_STOCK_IDS[0]);
+    expect(bhp).toMatchObject({ apiKey: DEMO_API_KEYS.BHP, pollAsx: true, completedInitialPoll: true });
+    expect(bhp.announcementCommentTemplate).not.toBe('');
+    // VOD:LSE exists from the tests above, so the demo LSE stock with the second fixed id is skipped here.
+    expect((await history('BHP')).length).toBeGreaterThan(2);
+    expect((await history('BHP')).some((v) => v.changedBy === 'client')).toBe(true);
+    expect(
+      (await requester.request(Topics.StocksNotes, { combinedTicker: 'BHP' })).notes.length,
+    ).toBeGreaterThan(1);
+    const bhpReferers = await requester.request(Topics.StocksReferers, { combinedTicker: 'BHP' });
+    expect(bhpReferers.referers.length).toBeGreaterThan(1);
+    expect(bhpReferers.hits).toBeGreaterThan(1000);
+    await expect(seedDemoStocks({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(
+      /Refusing to seed/,
+    );
+
+    expect(await seedSyntheticStocks(db, 30, 12)).toBe(30);
+    expect(await seedSyntheticStocks(db, 30)).toBe(0);
+    const synthetic = (await requester.request(Topics.StocksList, {})).stocks.filter((s) =>
+      s.ticker.startsWith('SYN'),
+    );
+    expect(synthetic).toHaveLength(30);
+    expect(synthetic.some((s) => s.exchange === 'LSE' && s.isin.length === 12)).toBe(true);
+    expect(await history('SYN00007:LSE')).toEqual([
+      expect.objectContaining({ versionId: 1, changedBy: 'seed' }),
+    ]);
+    const syn = synthetic.find((s) => s.ticker === 'SYN00007')!;
+    const event = await eventOf(Topics.StockUpserted, syn.id);
+    expect(event.value).toEqual(syn);
+  });
+});
