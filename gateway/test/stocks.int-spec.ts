@@ -4,6 +4,7 @@ import {
   CSRF_HEADER,
   DEMO_STOCK_IDS,
   EXCHANGE_DIRECTORY,
+  formatIsoDate,
   SESSION_COOKIE,
   Stock,
   STOCK_ROLES,
@@ -14,6 +15,7 @@ import {
 import { loadTestEnv } from '@irp/platform';
 import { startStocksService } from '@irp/stocks/dist/main';
 import { seedDemoStocks } from '@irp/stocks/dist/seed';
+import { StocksService } from '@irp/stocks/dist/stocks/stocks.service';
 import { startUsersService } from '@irp/users/dist/main';
 import { seedDemoUsers } from '@irp/users/dist/seed';
 import { UsersService } from '@irp/users/dist/users/users.service';
@@ -33,6 +35,8 @@ const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const T = (prefix: string) => `${prefix}${RUN}`;
 const PASSWORD = 'StocksTest!2026';
 const RATE_LIMIT = 6;
+/** The stocks service's "this year" is Sydney's (stock-rules sydneyYear). */
+const sydneyYear = () => Number(formatIsoDate(new Date()).slice(0, 4));
 
 interface Session {
   username: string;
@@ -126,6 +130,8 @@ describe('gateway stocks routes against the real users and stocks services over 
       SESSION_CACHE_MS: '0',
       WIDGET_RATE_LIMIT: String(RATE_LIMIT),
       WIDGET_RATE_WINDOW_MS: '60000',
+      // Long enough that a test reading through a stale combinedTicker -> id answer is not racing the TTL.
+      STOCK_DIRECTORY_CACHE_MS: '30000',
     });
     http = request(gateway.getHttpServer());
 
@@ -189,6 +195,17 @@ describe('gateway stocks routes against the real users and stocks services over 
   // -------------------------------------------------------------------------------------------------
   describe('every route: signed out 401, wrong role 403', () => {
     const ticker = () => A.combinedTicker;
+    /**
+     * What a refused state change could have touched, read back as an admin: A (change ticker, archive),
+     * C (client save) and the stock the refused create names.
+     */
+    const stockState = async () =>
+      Promise.all(
+        [A.combinedTicker, C.combinedTicker, `${T('X')}:ASX`].map(async (name) => {
+          const res = await get(`/api/stock/${name}`, 'admin');
+          return { name, status: res.status, stock: res.body as unknown };
+        }),
+      );
     const routes: Array<{
       name: string;
       call: (who?: string) => request.Test;
@@ -275,6 +292,7 @@ describe('gateway stocks routes against the real users and stocks services over 
     ];
 
     it.each(routes.map((r) => [r.name, r] as const))('%s: signed out is 401', async (_, route) => {
+      const before = route.save ? await stockState() : undefined;
       const res = await route.call();
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({
@@ -283,18 +301,28 @@ describe('gateway stocks routes against the real users and stocks services over 
         message: 'Not signed in',
         errorMessage: 'Not signed in',
       });
-      if (route.save) expect(res.body).toMatchObject({ success: false, stock: null });
+      if (route.save) {
+        expect(res.body).toMatchObject({ success: false, stock: null });
+        expect(await stockState()).toEqual(before);
+      }
     });
 
     it.each(routes.filter((r) => r.wrong.length).map((r) => [r.name, r] as const))(
       '%s: the wrong role is 403',
       async (_, route) => {
+        const before = route.save ? await stockState() : undefined;
         for (const who of route.wrong) {
           const res = await route.call(who);
           expect({ who, status: res.status }).toEqual({ who, status: 403 });
           expect(res.body.error).toBe('Forbidden');
           expect(res.body.errorMessage).toMatch(/This needs the Admin|You do not have the/);
           if (route.save) expect(res.body).toMatchObject({ success: false, stock: null });
+        }
+        // Refused means nothing changed: same stocks, same versions, no stock created.
+        if (route.save) {
+          const after = await stockState();
+          expect(after).toEqual(before);
+          expect(after.map((s) => s.status)).toEqual([200, 200, 404]);
         }
       },
     );
@@ -372,6 +400,7 @@ describe('gateway stocks routes against the real users and stocks services over 
   // -------------------------------------------------------------------------------------------------
   describe('POST /api/admin/stocks', () => {
     it('creates a stock with the defaults and answers { success, stock, errorMessage }', async () => {
+      const yearBefore = sydneyYear();
       const res = await post(
         '/api/admin/stocks',
         { ticker: ` ${T('e').toLowerCase()} `, companyName: 'Epsilon' },
@@ -389,9 +418,10 @@ describe('gateway stocks routes against the real users and stocks services over 
         pollAsx: false,
         completedInitialPoll: true,
         apiKey: null,
-        announcementStartYear: new Date().getFullYear(),
         version: 1,
       });
+      // Sydney's year when the service created it: read on both sides, so New Year's Eve cannot flake it.
+      expect([yearBefore, sydneyYear()]).toContain(stock.announcementStartYear);
     });
 
     it('updates by id, dropping read-only fields the web app sends back', async () => {
@@ -622,6 +652,58 @@ describe('gateway stocks routes against the real users and stocks services over 
       const unknown = await get('/api/ClientStock/?combinedTicker=NOSUCH9:ASX', 'tclient');
       expect(unknown.status).toBe(404);
       expect(unknown.body.errorMessage).toBe('Stock NOSUCH9:ASX not found');
+      // 37 characters are 41 with :ASX: longer than any stock's name, so not found (not a 400 that
+      // names the service's topic).
+      const long = 'L'.repeat(37);
+      const tooLong = await get(`/api/ClientStock/?combinedTicker=${long}`, 'tclient');
+      expect(tooLong.status).toBe(404);
+      expect(tooLong.body.errorMessage).toBe(`Stock ${long} not found`);
+    });
+
+    it('refuses 403 when a stale combinedTicker answer would show another stock (ticker changed elsewhere)', async () => {
+      const mine = await createStock({ ticker: T('M'), companyName: 'Mine' });
+      await users.get(UsersService).upsert({
+        username: 'stocks-test-stale',
+        password: PASSWORD,
+        roles: [],
+        stockRoles: { [mine.id]: [StockRole.ViewConfig] },
+      });
+      sessions.stale = await signIn('stocks-test-stale', PASSWORD);
+      // Warms this gateway's combinedTicker -> id cache with T('M') -> mine.
+      const warm = await get(`/api/ClientStock/?combinedTicker=${mine.combinedTicker}`, 'stale');
+      expect(warm.status).toBe(200);
+
+      // Another gateway instance renames it (this one's cache is not told), and a new stock, nobody's,
+      // takes the old name.
+      await stocks.get(StocksService).changeTicker({
+        actor: {
+          id: '11111111-1111-4111-8111-111111111111',
+          username: 'admin',
+          roles: ['Admin'],
+          stockRoles: {},
+        },
+        exchange: 'ASX',
+        ticker: mine.ticker,
+        newTicker: T('N'),
+      });
+      const other = await createStock({
+        ticker: T('M'),
+        companyName: 'Not yours',
+        accountingReference: 'SECRET-M',
+      });
+      expect(other.id).not.toBe(mine.id);
+
+      const res = await get(`/api/ClientStock/?combinedTicker=${mine.combinedTicker}`, 'stale');
+      expect(res.status).toBe(403);
+      expect(res.body.errorMessage).toBe(
+        `You do not have the ${STOCK_ROLES.join(' or ')} permission on ${mine.combinedTicker}`,
+      );
+      expect(res.text).not.toContain('Not yours');
+      expect(res.text).not.toContain(other.id);
+      // Its own stock under the new name is still readable.
+      const renamed = await get(`/api/ClientStock/?combinedTicker=${T('N')}:ASX`, 'stale');
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.id).toBe(mine.id);
     });
   });
 
@@ -863,6 +945,13 @@ describe('gateway stocks routes against the real users and stocks services over 
       expect(unknown.status).toBe(401);
       expect(unknown.headers['access-control-allow-origin']).toBe('*');
       expect(unknown.body.errorMessage).toBe('Unknown API key');
+      // Keys no stock can have are refused before any counting: no rate headers.
+      for (const key of ['k'.repeat(101), 'has%20space', 'dot.key']) {
+        const malformed = await widget(`?apiKey=${key}`);
+        expect(malformed.status).toBe(401);
+        expect(malformed.body.errorMessage).toBe('Unknown API key');
+        expect(malformed.headers['x-ratelimit-limit']).toBeUndefined();
+      }
     });
 
     it('answers 404 for an archived stock', async () => {

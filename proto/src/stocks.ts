@@ -81,6 +81,28 @@ export function parseCombinedTicker(text: string): { ticker: string; exchange: s
   return { ticker, exchange };
 }
 
+/** Longest API key; a key is letters, digits, `-` and `_` (the keys handed out are 32 hex digits). */
+export const MAX_API_KEY_LENGTH = 100;
+const API_KEY_FORM = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Whether text can be an API key at all. The widget API refuses anything else as an unknown key without
+ * asking the stocks service; the stocks service refuses to save a key of another form.
+ */
+export const isWellFormedApiKey = (key: string): boolean =>
+  key.length > 0 && key.length <= MAX_API_KEY_LENGTH && API_KEY_FORM.test(key);
+
+/** A recorded referer is the page's origin and path (no query, fragment or credentials), cut to this. */
+export const MAX_REFERER_URL_LENGTH = 200;
+/**
+ * A stock keeps at most this many referer pages. Once it has them, a hit from a page not yet recorded is
+ * counted under the one OTHER_REFERERS row, so a flood of made-up Referer headers cannot grow the table.
+ */
+export const MAX_REFERERS_PER_STOCK = 200;
+export const OTHER_REFERERS = '(other)';
+/** The all-stocks referers report lists this many of each stock's most recently seen pages. */
+export const MAX_REFERERS_PER_STOCK_IN_REPORT = 50;
+
 /** Confirmation and notification email lists are split on commas or semicolons (spec section 9). */
 export const splitEmailList = (value: string | null | undefined): string[] =>
   (value ?? '')
@@ -128,8 +150,17 @@ export const StockSchema = z.object({
   companyLogoUrl: z.string(),
   announcementCommentTemplate: z.string(),
   disableMarketData: z.boolean(),
-  /** Increments with every change; the version history's versionId. */
+  /**
+   * The version history's versionId: increments with every recorded change (create, save, ticker change,
+   * archive). Not an event sequence: `completedInitialPoll` changes come from the announcements service,
+   * are not versioned, and publish `stock.upserted` with the version unchanged. Order events by `updatedAt`.
+   */
   version: z.number().int(),
+  /**
+   * When the stock last changed, versioned or not. Strictly increases with every `stock.upserted` of a
+   * stock (never repeats, never goes back, whatever the clocks), so consumers keep the event with the
+   * latest `updatedAt` and ignore older ones.
+   */
   updatedAt: z.string().datetime(),
 });
 export type Stock = z.infer<typeof StockSchema>;
@@ -357,7 +388,8 @@ export const AllReferersReplySchema = z.object({ stocks: z.array(StockReferersSc
 
 /**
  * One widget API request: finds the stock by API key and records the hit and its referer in the same
- * transaction. `referer` is the page URL without query or fragment (the gateway strips them).
+ * transaction. `referer` is the page's origin and path (the gateway strips query, fragment and
+ * credentials); the service keeps at most MAX_REFERER_URL_LENGTH characters of it.
  */
 export const WidgetLookupRequestSchema = z.object({
   apiKey: z.string().min(1).max(100),

@@ -21,15 +21,17 @@ export function errorBodyOf(exception: unknown): ApiErrorDto {
   let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
   let message = 'Internal server error';
   if (exception instanceof AppError) {
+    // A service's or the gateway's own answer (503 for a service that is down included): not a fault here.
     status = HTTP_STATUS_OF[exception.code] ?? 500;
     message = exception.message;
   } else if (exception instanceof HttpException) {
     status = exception.getStatus();
     message = messageOf(exception.getResponse(), exception.message);
+    if (status >= 500) log.error({ err: exception }, 'request failed');
   } else {
+    // Once, with the stack: the client only sees 'Internal server error'.
     log.error({ err: exception }, 'unhandled error');
   }
-  if (status >= 500 && !(exception instanceof AppError)) log.error({ err: exception }, 'request failed');
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, errorMessage: message };
 }
 

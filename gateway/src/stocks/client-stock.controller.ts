@@ -1,6 +1,7 @@
 import {
   ClientDashboardDto,
   ClientStockDto,
+  ErrorCode,
   SaveStockResponseDto,
   SessionUser,
   Stock,
@@ -8,16 +9,17 @@ import {
   StockRole,
   Topics,
 } from '@irp/proto';
+import { AppError } from '@irp/platform';
 import { Body, Controller, Get, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
+import { hasStockRole } from '../auth/auth.guard';
 import { CurrentUser, StockRoles } from '../auth/decorators';
 import { SaveErrorFilter } from '../common/http-exception.filter';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { currentMonth } from '../dashboard/date-range';
 import { ServicesClient } from '../kafka/services.client';
-import { CachedStockDirectory } from './stock-directory.cache';
 import { stockRolesOf, toClientStockDto } from './stock-views';
 import { ClientSaveStockSchema, CombinedTickerQuerySchema } from './stocks.schemas';
 
@@ -28,7 +30,6 @@ export class ClientStockController {
   constructor(
     private readonly services: ServicesClient,
     private readonly composer: DashboardComposer,
-    private readonly directory: CachedStockDirectory,
   ) {}
 
   @Get('ClientStock')
@@ -40,6 +41,13 @@ export class ClientStockController {
     @Query(new ZodValidationPipe(CombinedTickerQuerySchema)) q: z.infer<typeof CombinedTickerQuerySchema>,
   ): Promise<ClientStockDto> {
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker: q.combinedTicker });
+    // The guard checked the id its cache holds for this name; after a ticker change elsewhere that may be
+    // another stock's, so the role is checked again on the stock actually read.
+    if (!hasStockRole(user, stock.id, STOCK_ROLES))
+      throw new AppError(
+        ErrorCode.Forbidden,
+        `You do not have the ${STOCK_ROLES.join(' or ')} permission on ${q.combinedTicker}`,
+      );
     return (await this.toClientStocks(user, [stock]))[0];
   }
 
@@ -62,7 +70,6 @@ export class ClientStockController {
       combinedTicker,
       fields,
     });
-    this.directory.forget();
     return { success: true, stock: (await this.toClientStocks(actor, [stock]))[0], errorMessage: null };
   }
 

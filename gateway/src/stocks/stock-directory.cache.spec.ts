@@ -38,6 +38,16 @@ describe('CachedStockDirectory', () => {
     expect(asked).toEqual([]);
   });
 
+  it('answers null for a name longer than any stock has, without asking', async () => {
+    const { d, asked } = directory({});
+    // 36 characters, 40 with the :ASX a bare ticker gets: still asked.
+    expect(await d.stockIdOf('A'.repeat(36))).toBeNull();
+    expect(asked).toEqual([`${'A'.repeat(36)}:ASX`]);
+    expect(await d.stockIdOf('A'.repeat(37))).toBeNull();
+    expect(await d.stockIdOf(`${'B'.repeat(38)}:LSE`)).toBeNull();
+    expect(asked).toHaveLength(1);
+  });
+
   it('asks again after the TTL and after forget()', async () => {
     const { d, asked } = directory({ 'BHP:ASX': ID }, 30);
     await d.stockIdOf('BHP:ASX');

@@ -6,13 +6,18 @@ import { ServicesClient } from '../kafka/services.client';
 
 export type ResolveStock = (combinedTicker: string) => Promise<string | null>;
 
+/** The longest combinedTicker the stocks service resolves (its request schema's limit). */
+export const MAX_COMBINED_TICKER_LENGTH = 40;
+
 /**
  * The per-stock role check's combinedTicker -> stock id lookup. Answers are kept `ttlMs` (a page's burst
  * of calls costs one round trip) in a map of at most `maxEntries`, least recently used out first, and
  * concurrent lookups of one stock share a request. Only found stocks are kept: a stock created a moment
- * ago must not stay "not found". This gateway's own save, change-ticker and archive routes call
- * `forget()`; another instance's changes show here within the TTL.
+ * ago must not stay "not found". This gateway's change-ticker and archive routes call `forget()` (a
+ * save never changes the ticker, exchange or id); another instance's changes show here within the TTL,
+ * which is why routes that read a stock by name check the role again on the stock they read.
  */
+
 export class CachedStockDirectory implements StockDirectory {
   private readonly cache = new Map<string, { id: string; until: number }>();
   private readonly inFlight = new Map<string, Promise<string | null>>();
@@ -27,6 +32,8 @@ export class CachedStockDirectory implements StockDirectory {
     const parsed = parseCombinedTicker(combinedTicker);
     if (!parsed) return null;
     const key = combinedTickerOf(parsed.ticker, parsed.exchange);
+    // No stock has a longer name, and asking would be refused with a 400 that names the topic.
+    if (key.length > MAX_COMBINED_TICKER_LENGTH) return null;
     const hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key);

@@ -89,8 +89,8 @@ export class StocksController {
     @Body(new ZodValidationPipe(AdminSaveStockSchema)) body: z.infer<typeof AdminSaveStockSchema>,
   ): Promise<StockChangeResponse> {
     const { id, ...fields } = body;
+    // A save never changes the ticker, exchange or id, so the combinedTicker -> id cache stays right.
     const { stock } = await this.services.request(Topics.StocksSave, { actor, mode: 'admin', id, fields });
-    this.directory.forget();
     return changed(stock);
   }
 

@@ -19,10 +19,18 @@ describe('widgetReferer', () => {
     ['rubbish', 'not a url'],
   ])('records nothing for %s', (_, header) => expect(widgetReferer(header)).toBeUndefined());
 
-  it('records nothing when still longer than 500 characters without the query', () => {
+  it('keeps the origin and path cut to 200 characters, whatever the query adds', () => {
     const long = `https://example.com/${'a'.repeat(481)}`;
-    expect(long.length).toBe(501);
-    expect(widgetReferer(`${long}?q=1`)).toBeUndefined();
-    expect(widgetReferer(long.slice(0, 500))).toBe(long.slice(0, 500));
+    const kept = widgetReferer(`${long}?q=${'b'.repeat(300)}#${'c'.repeat(300)}`);
+    expect(kept).toBe(long.slice(0, 200));
+    expect(kept).toHaveLength(200);
+    const short = 'https://example.com/shares';
+    expect(widgetReferer(`${short}?q=1`)).toBe(short);
+  });
+
+  it('keeps a port and drops credentials, query and fragment', () => {
+    expect(widgetReferer('https://u:p@investors.example.com:8443/a?token=x#y')).toBe(
+      'https://investors.example.com:8443/a',
+    );
   });
 });

@@ -1,10 +1,9 @@
-/** Longest referer kept (WidgetLookupRequestSchema's limit). */
-export const MAX_REFERER_LENGTH = 500;
+import { MAX_REFERER_URL_LENGTH } from '@irp/proto';
 
 /**
- * The page that used the widget, as the referers report shows it: an http(s) URL without query,
- * fragment or credentials (a query may carry a visitor's personal data or tokens). Anything else (no
- * header, another scheme, unparsable, or still too long once stripped) is not recorded.
+ * The page that used the widget, as the referers report shows it: the http(s) origin and path, cut to
+ * MAX_REFERER_URL_LENGTH characters. No query or fragment (they may carry a visitor's personal data or
+ * tokens) and no credentials. Anything else (no header, another scheme, unparsable) is not recorded.
  */
 export function widgetReferer(header: string | undefined): string | undefined {
   const raw = header?.trim();
@@ -16,10 +15,6 @@ export function widgetReferer(header: string | undefined): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.search = '';
-  url.hash = '';
-  url.username = '';
-  url.password = '';
-  const text = url.href;
-  return text.length <= MAX_REFERER_LENGTH ? text : undefined;
+  // origin + pathname leaves out credentials, query and fragment by construction.
+  return `${url.origin}${url.pathname}`.slice(0, MAX_REFERER_URL_LENGTH);
 }

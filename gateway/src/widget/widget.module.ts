@@ -1,18 +1,18 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { widgetCors } from './widget-cors.middleware';
 import { WidgetKeyGuard } from './widget-key.guard';
-import { WidgetRateLimiter } from './widget-rate-limiter';
+import { WidgetRateLimiter, WidgetUnknownKeyLimiter, WidgetUnknownKeys } from './widget-rate-limiter';
 import { WidgetController } from './widget.controller';
 
 /**
  * The public widget API under /api/widget/: CORS for every path beneath it (errors and unknown paths
- * included), the API-key guard and the per-key rate limiter. Later widget endpoints add a controller
+ * included), the API-key guard, the per-key rate limiter and the unknown-key defences. Later widget endpoints add a controller
  * with @WidgetApi() here, or import this module for the guard and the shared limiter.
  */
 @Module({
   controllers: [WidgetController],
-  providers: [WidgetRateLimiter, WidgetKeyGuard],
-  exports: [WidgetRateLimiter, WidgetKeyGuard],
+  providers: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
+  exports: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
 })
 export class WidgetModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -2,6 +2,7 @@ import { kafkaSettingsOf, PlatformModule } from '@irp/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { STOCKS_SCHEMA, StocksConfig } from './config';
 import { CreateStocks1764000000000 } from './database/migrations/1764000000000-CreateStocks';
+import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesService } from './notes/notes.service';
@@ -17,7 +18,7 @@ import { StocksHandlers } from './stocks/stocks.handlers';
 import { StocksService } from './stocks/stocks.service';
 
 export const STOCKS_ENTITIES = [StockEntity, StockVersionEntity, NoteEntity, RefererEntity, ApiHitEntity];
-export const STOCKS_MIGRATIONS = [CreateStocks1764000000000];
+export const STOCKS_MIGRATIONS = [CreateStocks1764000000000, RefererCountBigint1764100000000];
 
 @Module({})
 export class AppModule {

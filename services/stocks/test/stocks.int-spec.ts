@@ -164,7 +164,14 @@ describe('stocks service on the real broker and database', () => {
 
   it('ran its committed migrations into its own schema', async () => {
     const rows = await db.query(`SELECT name FROM stocks.migrations`);
-    expect(rows.map((r: { name: string }) => r.name)).toContain('CreateStocks1764000000000');
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(
+      expect.arrayContaining(['CreateStocks1764000000000', 'RefererCountBigint1764100000000']),
+    );
+    const [count] = await db.query(
+      `SELECT data_type FROM information_schema.columns
+       WHERE table_schema = 'stocks' AND table_name = 'referers' AND column_name = 'count'`,
+    );
+    expect(count.data_type).toBe('bigint');
   });
 
   it('answers a ping and lists the exchanges', async () => {
@@ -236,6 +243,14 @@ describe('stocks service on the real broker and database', () => {
         { ticker: 'YRS', announcementStartYear: THIS_YEAR + 2 },
         `Poll start year must be between 1990 and ${THIS_YEAR + 1}`,
       ],
+      // Dates new Date() would guess at, or the database could not hold: the rule's 400, never a 500.
+      [{ ticker: 'BIL', billingDate: '1' }, 'Please define a valid billing date'],
+      [{ ticker: 'BIL', billingDate: 'March 5' }, 'Please define a valid billing date'],
+      [{ ticker: 'BIL', billingDate: '10000-01-01' }, 'Please define a valid billing date'],
+      [{ ticker: 'BIL', billingDate: '-0001-01-01' }, 'Please define a valid billing date'],
+      [{ ticker: 'FLT', autoSendFilter: 'appendix (3b' }, 'The auto-send filter is not a valid pattern'],
+      [{ ticker: 'FLT', autoSendFilter: 'a'.repeat(201) }, 'The auto-send filter is not a valid pattern'],
+      [{ ticker: 'KEY', apiKey: 'not a key' }, 'An API key may contain only letters, digits, - and _'],
     ];
     for (const [fields, message] of cases) await expectAppError(save(ADMIN, fields), 'BAD_REQUEST', message);
     const lse = await save(ADMIN, { ticker: 'vod', exchange: 'lse', isin: 'GB00BH4HKS39' });
@@ -479,6 +494,63 @@ describe('stocks service on the real broker and database', () => {
     expect(all.stocks[1]).toMatchObject({ hits: 0, referers: [] });
   });
 
+  it('keeps referers bounded: URLs cut to 200 characters, at most 200 pages a stock, then (other)', async () => {
+    const { apiKey } = await requester.request(Topics.StocksNewApiKey, {});
+    const sap = await save(ADMIN, { apiKey }, { id: (await get('SAP:FSE')).id });
+    const lookup = (referer: string) => requester.request(Topics.StocksWidgetLookup, { apiKey, referer });
+    const long = `https://sap.example.com/${'x'.repeat(300)}`;
+    await lookup(long);
+    const pages = async (): Promise<Array<[string, number]>> =>
+      (
+        await db.query(`SELECT url, count FROM stocks.referers WHERE stock_id = $1 ORDER BY last DESC`, [
+          sap.id,
+        ])
+      ).map((r: { url: string; count: string }) => [r.url, Number(r.count)] as [string, number]);
+    expect(await pages()).toEqual([[long.slice(0, 200), 1]]);
+
+    // 198 more pages seen yesterday (as the seed writes them), then the 200th page through the lookup.
+    await db.query(
+      `INSERT INTO stocks.referers (stock_id, url, count, first, last)
+       SELECT $1, 'https://sap.example.com/p' || n, 1, now() - interval '1 day', now() - interval '1 day' - n * interval '1 second'
+       FROM generate_series(1, 198) AS n`,
+      [sap.id],
+    );
+    await lookup('https://sap.example.com/page-200');
+    expect(await pages()).toHaveLength(200);
+    // Full: new pages are counted under one (other) row; recorded pages still on their own rows.
+    await lookup('https://sap.example.com/new-1');
+    await lookup('https://sap.example.com/new-2');
+    await lookup('https://sap.example.com/p5');
+    await lookup(long);
+    const rows = await pages();
+    expect(rows).toHaveLength(201);
+    expect(rows.slice(0, 4)).toEqual([
+      [long.slice(0, 200), 2],
+      ['https://sap.example.com/p5', 2],
+      ['(other)', 2],
+      ['https://sap.example.com/page-200', 1],
+    ]);
+    expect(rows.map((r) => r[0])).not.toContain('https://sap.example.com/new-1');
+
+    // The reads are bounded: one stock's report has every row, the all-stocks report its 50 latest.
+    const one = await requester.request(Topics.StocksReferers, { combinedTicker: 'SAP:FSE' });
+    expect(one.referers).toHaveLength(201);
+    expect(one.referers.map((r) => [r.url, r.count])).toEqual(rows);
+    expect(one.hits).toBe(6);
+    const all = await requester.request(Topics.StocksAllReferers, {});
+    const inAll = all.stocks.find((st) => st.combinedTicker === 'SAP:FSE')!;
+    expect(inAll.referers).toEqual(one.referers.slice(0, 50));
+
+    // count is a bigint: a page past 2^31 views keeps counting.
+    await db.query(`UPDATE stocks.referers SET count = 3000000000 WHERE stock_id = $1 AND url = $2`, [
+      sap.id,
+      'https://sap.example.com/p5',
+    ]);
+    await lookup('https://sap.example.com/p5');
+    const again = await requester.request(Topics.StocksReferers, { combinedTicker: 'SAP:FSE' });
+    expect(again.referers[0]).toMatchObject({ url: 'https://sap.example.com/p5', count: 3000000001 });
+  });
+
   it('changes a ticker keeping id, notes, history and referers, and publishes stock.ticker-changed', async () => {
     await expectAppError(
       requester.request(Topics.StocksChangeTicker, {
@@ -618,6 +690,79 @@ describe('stocks service on the real broker and database', () => {
     abc = unarchived;
   });
 
+  it('lets exactly one of two concurrent creates of a ticker win; the other is 409', async () => {
+    const results = await Promise.allSettled([
+      save(ADMIN, { ticker: 'RACE', companyName: 'First' }),
+      save(ADMIN, { ticker: 'race', companyName: 'Second' }),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0].reason).toBeInstanceOf(AppError);
+    expect(lost[0].reason).toMatchObject({
+      code: 'CONFLICT',
+      message: 'A stock with ticker RACE already exists on ASX',
+    });
+    expect(await history('RACE')).toHaveLength(1);
+  });
+
+  it('serialises concurrent saves of one stock: consecutive versions, no change lost', async () => {
+    const stock = await save(ADMIN, { ticker: 'CONC', companyName: 'Name 0' });
+    const n = 8;
+    const saved = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        save(ADMIN, { companyName: `Name ${i + 1}`, accountingReference: `REF-${i + 1}` }, { id: stock.id }),
+      ),
+    );
+    expect(saved.map((st) => st.version).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: n }, (_, i) => i + 2),
+    );
+    const versions = await history('CONC');
+    expect(versions.map((v) => v.versionId)).toEqual(Array.from({ length: n + 1 }, (_, i) => n + 1 - i));
+    // Each save saw the one before it: every change starts from the previous change's value.
+    const chain = [...versions].reverse().slice(1);
+    chain.forEach((v, i) => {
+      const name = v.changes.find((c) => c.fieldName === 'companyName')!;
+      const previous =
+        i === 0 ? 'Name 0' : chain[i - 1].changes.find((c) => c.fieldName === 'companyName')!.newValue;
+      expect(name.originalValue).toBe(previous);
+    });
+    const final = await get('CONC');
+    expect(final.version).toBe(n + 1);
+    expect(final.companyName).toBe(chain[n - 1].changes.find((c) => c.fieldName === 'companyName')!.newValue);
+    // updatedAt follows the version order.
+    const byVersion = [...saved].sort((a, b) => a.version - b.version);
+    for (let i = 1; i < n; i++)
+      expect(new Date(byVersion[i].updatedAt).getTime()).toBeGreaterThan(
+        new Date(byVersion[i - 1].updatedAt).getTime(),
+      );
+  });
+
+  it('lets only one of a ticker change and a create of the same new ticker win; the other is 409', async () => {
+    const renamed = await save(ADMIN, { ticker: 'RNA' });
+    const results = await Promise.allSettled([
+      requester.request(Topics.StocksChangeTicker, {
+        actor: ADMIN,
+        exchange: 'ASX',
+        ticker: 'RNA',
+        newTicker: 'RNB',
+      }),
+      save(ADMIN, { ticker: 'RNB' }),
+    ]);
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0].reason).toMatchObject({
+      code: 'CONFLICT',
+      message: 'A stock with ticker RNB already exists on ASX',
+    });
+    const rnb = await get('RNB');
+    // Whichever won, RNB is one stock and the loser left no trace.
+    if (rnb.id === renamed.id) await expectAppError(get('RNA'), 'NOT_FOUND');
+    else expect((await get('RNA')).version).toBe(1);
+  });
+
   it('keeps completedInitialPoll from initial-poll events, ignoring older and repeated ones', async () => {
     const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
     const started = await handled(Topics.InitialPollStarted);
@@ -661,6 +806,31 @@ describe('stocks service on the real broker and database', () => {
     expect(dead.headers[Header.DlqReason]).toMatch(/stockId/);
   });
 
+  it('starts the initial poll over when a save turns pollAsx on again; newer events still apply', async () => {
+    const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
+    let since = probe.received.length;
+    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(50) });
+    await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
+
+    const off = await save(ADMIN, { pollAsx: false }, { id: abc.id });
+    expect(off).toMatchObject({ pollAsx: false, completedInitialPoll: true });
+    const on = await save(ADMIN, { pollAsx: true }, { id: abc.id });
+    expect(on).toMatchObject({ pollAsx: true, completedInitialPoll: false, version: off.version + 1 });
+    expect((await get('ABD')).completedInitialPoll).toBe(false);
+
+    // The new poll's completion (newer than the last event applied) puts it back, without a version,
+    // and its event's updatedAt is later than the save's: consumers order by updatedAt.
+    since = probe.received.length;
+    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(60) });
+    const done = await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
+    expect(done.value).toMatchObject({ version: on.version, completedInitialPoll: true });
+    expect(new Date((done.value as Stock).updatedAt).getTime()).toBeGreaterThan(
+      new Date(on.updatedAt).getTime(),
+    );
+    expect(await get('ABD')).toMatchObject({ completedInitialPoll: true, version: on.version });
+    abc = await get('ABD');
+  });
+
   it('serves /health and /metrics', async () => {
     const health = await fetch(`${healthUrl}/health`);
     expect(health.status).toBe(200);
@@ -677,9 +847,8 @@ describe('stocks service on the real broker and database', () => {
     await seedDemoStocks({ ...process.env });
     const { stocks } = await requester.request(Topics.StocksList, {});
     expect(stocks.length).toBe(countAfterFirst);
-    const demo = stocks.filter(
-      (s) => !['ABD:ASX', 'ABC:OTC', 'SAP:FSE', 'VOD:LSE', 'XYZ:OTC'].includes(s.combinedTicker),
-    );
+    const ours = ['ABD:ASX', 'ABC:OTC', 'SAP:FSE', 'VOD:LSE', 'XYZ:OTC', 'RACE:ASX', 'CONC:ASX'];
+    const demo = stocks.filter((s) => !ours.includes(s.combinedTicker) && !s.ticker.startsWith('RN'));
     expect(demo.length).toBeGreaterThanOrEqual(10);
     expect(demo.filter((s) => s.exchange === 'ASX').length).toBeGreaterThanOrEqual(6);
     expect(demo.some((s) => s.archived)).toBe(true);

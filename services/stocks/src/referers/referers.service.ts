@@ -1,4 +1,14 @@
-import { combinedTickerOf, ErrorCode, Referer, StockReferers, WidgetStock } from '@irp/proto';
+import {
+  combinedTickerOf,
+  ErrorCode,
+  MAX_REFERER_URL_LENGTH,
+  MAX_REFERERS_PER_STOCK,
+  MAX_REFERERS_PER_STOCK_IN_REPORT,
+  OTHER_REFERERS,
+  Referer,
+  StockReferers,
+  WidgetStock,
+} from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -9,7 +19,8 @@ export const UNKNOWN_API_KEY_MESSAGE = 'Unknown API key';
 interface RefererRow {
   stock_id: string;
   url: string;
-  count: number;
+  /** bigint, which the driver returns as text. */
+  count: string;
   first: Date;
   last: Date;
 }
@@ -26,6 +37,12 @@ const toReferer = (r: RefererRow): Referer => ({
  * by key, count the hit for today (Sydney), and count the referer (count + 1, last = now, first kept).
  * Data-modifying CTEs run even though the outer query does not read them; with no matching key they
  * insert nothing. Client sites call this on every page view, so it must stay this cheap.
+ *
+ * A page already recorded is counted on its row. A new page gets a row while the stock has fewer than
+ * MAX_REFERERS_PER_STOCK pages, else it is counted under the one OTHER_REFERERS row: the table stays
+ * bounded whatever Referer headers callers make up, and the hits stay counted. The count of a stock's
+ * pages reads at most that many index entries of the primary key. Two new pages recorded at the same
+ * moment may both see room for one more, so a stock can end a row or two over the cap; never more.
  */
 const WIDGET_LOOKUP_SQL = `
   WITH s AS (
@@ -37,7 +54,19 @@ const WIDGET_LOOKUP_SQL = `
     ON CONFLICT (stock_id, day) DO UPDATE SET count = stocks.api_hits.count + 1
   ), ref AS (
     INSERT INTO stocks.referers (stock_id, url, count, first, last)
-    SELECT id, $2::text, 1, now(), now() FROM s WHERE $2::text IS NOT NULL
+    SELECT s.id,
+      CASE
+        WHEN EXISTS (SELECT 1 FROM stocks.referers r WHERE r.stock_id = s.id AND r.url = $2::text)
+          THEN $2::text
+        WHEN (SELECT count(*) FROM (
+                SELECT 1 FROM stocks.referers r
+                WHERE r.stock_id = s.id AND r.url <> $4::text
+                LIMIT $3::int) pages) < $3::int
+          THEN $2::text
+        ELSE $4::text
+      END,
+      1, now(), now()
+    FROM s WHERE $2::text IS NOT NULL
     ON CONFLICT (stock_id, url) DO UPDATE SET count = stocks.referers.count + 1, last = excluded.last
   )
   SELECT * FROM s`;
@@ -50,13 +79,19 @@ export class ReferersService {
     private readonly stocks: StocksService,
   ) {}
 
-  /** One stock's referers, most recently seen first, and its hits ever. */
+  /**
+   * One stock's referers, most recently seen first (every recorded page and the OTHER_REFERERS row, at
+   * most MAX_REFERERS_PER_STOCK + 1 rows), and its hits ever.
+   */
   async forStock(combinedTicker: string): Promise<StockReferers> {
     const stock = await this.stocks.requireByCombinedTicker(combinedTicker);
     const [referers, hits] = await Promise.all([
+      // The cap keeps a stock under MAX_REFERERS_PER_STOCK pages plus OTHER_REFERERS; the LIMIT holds
+      // even for rows the cap did not see (concurrent first sightings, rows from before it).
       this.dataSource.query(
-        `SELECT stock_id, url, count, first, last FROM stocks.referers WHERE stock_id = $1 ORDER BY last DESC, url`,
-        [stock.id],
+        `SELECT stock_id, url, count, first, last FROM stocks.referers WHERE stock_id = $1
+         ORDER BY last DESC, url LIMIT $2`,
+        [stock.id, MAX_REFERERS_PER_STOCK + 1],
       ) as Promise<RefererRow[]>,
       this.dataSource.query(
         `SELECT COALESCE(sum(count), 0)::bigint AS hits FROM stocks.api_hits WHERE stock_id = $1`,
@@ -72,7 +107,11 @@ export class ReferersService {
     };
   }
 
-  /** Every stock (archived too) by ticker, with its hits and referers: two queries for any number of stocks. */
+  /**
+   * Every stock (archived too) by ticker, with its hits and its MAX_REFERERS_PER_STOCK_IN_REPORT most
+   * recently seen referers (the stock's own report has them all): two queries for any number of stocks,
+   * the answer bounded by the number of stocks.
+   */
   async all(): Promise<StockReferers[]> {
     const [stocks, referers] = await Promise.all([
       this.dataSource.query(
@@ -83,7 +122,14 @@ export class ReferersService {
          ORDER BY s.ticker, s.exchange`,
       ) as Promise<Array<{ id: string; ticker: string; exchange: string; hits: string }>>,
       this.dataSource.query(
-        `SELECT stock_id, url, count, first, last FROM stocks.referers ORDER BY last DESC, url`,
+        `SELECT stock_id, url, count, first, last FROM (
+           SELECT stock_id, url, count, first, last,
+                  row_number() OVER (PARTITION BY stock_id ORDER BY last DESC, url) AS n
+           FROM stocks.referers
+         ) ranked
+         WHERE n <= $1
+         ORDER BY last DESC, url`,
+        [MAX_REFERERS_PER_STOCK_IN_REPORT],
       ) as Promise<RefererRow[]>,
     ]);
     const byStock = new Map<string, Referer[]>();
@@ -109,7 +155,8 @@ export class ReferersService {
     apiKey: string,
     referer?: string,
   ): Promise<{ stockId: string; archived: boolean; stock: WidgetStock }> {
-    const url = referer?.trim() || null;
+    // The gateway sends origin + path already cut; cut here too, as the table's bound must not depend on it.
+    const url = referer?.trim().slice(0, MAX_REFERER_URL_LENGTH) || null;
     const rows: Array<{
       id: string;
       ticker: string;
@@ -119,7 +166,12 @@ export class ReferersService {
       website_url: string;
       company_logo_url: string;
       archived: boolean;
-    }> = await this.dataSource.query(WIDGET_LOOKUP_SQL, [apiKey.trim(), url]);
+    }> = await this.dataSource.query(WIDGET_LOOKUP_SQL, [
+      apiKey.trim(),
+      url,
+      MAX_REFERERS_PER_STOCK,
+      OTHER_REFERERS,
+    ]);
     const s = rows[0];
     if (!s) throw new AppError(ErrorCode.Unauthenticated, UNKNOWN_API_KEY_MESSAGE);
     return {

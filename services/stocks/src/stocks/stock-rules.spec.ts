@@ -10,8 +10,11 @@ import {
   firstInvalidEmail,
   isinCheckDigit,
   isValidIsin,
+  isValidAutoSendFilter,
   isValidStartYear,
   maxStartYear,
+  nextUpdatedAt,
+  parseBillingDate,
   StockSettings,
   sydneyYear,
   toStock,
@@ -122,6 +125,101 @@ describe('field rules', () => {
     });
     expect(thrown(() => applyFields(settings(), { billingDate: 'soon' })).message).toBe(
       'Please define a valid billing date',
+    );
+  });
+});
+
+describe('billing date', () => {
+  it.each([
+    ['2026-03-05', '2026-03-05T00:00:00.000Z'],
+    [' 2026-03-05 ', '2026-03-05T00:00:00.000Z'],
+    ['2026-03-05T00:00:00.000Z', '2026-03-05T00:00:00.000Z'],
+    ['2026-03-05T10:30Z', '2026-03-05T10:30:00.000Z'],
+    ['2026-03-05T10:00:00+10:00', '2026-03-05T00:00:00.000Z'],
+    ['2024-02-29T23:59:59.999-05:30', '2024-03-01T05:29:59.999Z'],
+    ['1990-01-01', '1990-01-01T00:00:00.000Z'],
+    ['2100-12-31', '2100-12-31T00:00:00.000Z'],
+  ])('accepts %p', (text, iso) => expect(parseBillingDate(text)?.toISOString()).toBe(iso));
+
+  it.each([
+    '1',
+    'March 5',
+    '5 March 2026',
+    '10000-01-01',
+    '-0001-01-01',
+    '+010000-01-01T00:00:00.000Z',
+    '1989-12-31',
+    '2101-01-01',
+    '2026-02-29',
+    '2026-13-01',
+    '2026-04-31',
+    '2026-3-5',
+    '2026-03-05T10:00',
+    '2026-03-05T24:00:00Z',
+    '2026-03-05T10:60:00Z',
+    '2026-03-05 10:00:00Z',
+    '',
+    'soon',
+  ])('refuses %p', (text) => expect(parseBillingDate(text)).toBeNull());
+
+  it.each(['1', 'March 5', '10000-01-01', '-0001-01-01'])(
+    'answers %p with the 400 of the rule, never a stored guess',
+    (billingDate) => {
+      const err = thrown(() => applyFields(settings(), { billingDate }));
+      expect(err.code).toBe('BAD_REQUEST');
+      expect(err.message).toBe('Please define a valid billing date');
+    },
+  );
+});
+
+describe('auto-send filter', () => {
+  it.each(['', 'appendix\\s*3[by]', 'dividend|buy-back', '^Quarterly', 'a'.repeat(200)])(
+    'accepts %p',
+    (filter) => expect(isValidAutoSendFilter(filter)).toBe(true),
+  );
+
+  it.each(['appendix (3b', '[abc', '*dividend', 'a{2,1}', '(?<x>a)(?<x>b)', 'a'.repeat(201)])(
+    'refuses %p',
+    (filter) => expect(isValidAutoSendFilter(filter)).toBe(false),
+  );
+
+  it('refuses an invalid pattern on save with the rule message, for clients too', () => {
+    const err = thrown(() => validateSettings(settings({ autoSendFilter: 'appendix (3b' }), NOW));
+    expect(err.code).toBe('BAD_REQUEST');
+    expect(err.message).toBe('The auto-send filter is not a valid pattern');
+    expect(
+      thrown(() =>
+        validateSettings(settings({ autoSendFilter: 'x'.repeat(201) }), NOW, new Set(['autoSendFilter'])),
+      ).message,
+    ).toBe('The auto-send filter is not a valid pattern');
+  });
+});
+
+describe('API key form', () => {
+  it('accepts letters, digits, - and _ up to 100 characters, or no key', () => {
+    expect(() =>
+      validateSettings(settings({ apiKey: '3f9c2a7e5b1d48c6a0e4f7b2d9c1e8a5' }), NOW),
+    ).not.toThrow();
+    expect(() => validateSettings(settings({ apiKey: 'Key_with-dash' }), NOW)).not.toThrow();
+    expect(() => validateSettings(settings({ apiKey: null }), NOW)).not.toThrow();
+  });
+
+  it.each(['has space', 'dot.key', 'k'.repeat(101)])('refuses %p', (apiKey) =>
+    expect(thrown(() => validateSettings(settings({ apiKey }), NOW)).message).toBe(
+      'An API key may contain only letters, digits, - and _',
+    ),
+  );
+});
+
+describe('updatedAt', () => {
+  it('is now, or just after the stored value when now is not later', () => {
+    const stored = new Date('2026-03-10T02:00:00.000Z');
+    expect(nextUpdatedAt(stored, new Date('2026-03-10T02:00:01.000Z')).toISOString()).toBe(
+      '2026-03-10T02:00:01.000Z',
+    );
+    expect(nextUpdatedAt(stored, stored).toISOString()).toBe('2026-03-10T02:00:00.001Z');
+    expect(nextUpdatedAt(stored, new Date('2026-03-10T01:00:00.000Z')).toISOString()).toBe(
+      '2026-03-10T02:00:00.001Z',
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   INVALID_TICKER_MESSAGE,
   ISIN_EXCHANGES,
   isValidTicker,
+  isWellFormedApiKey,
   normaliseTicker,
   REPLY_TO_COMMENT_FIELDS,
   splitEmailList,
@@ -35,6 +36,11 @@ export const USE_CHANGE_TICKER_MESSAGE = 'Use Change Ticker to change the ticker
 export const SAME_TICKER_MESSAGE = 'The new ticker is the same as the current one';
 export const API_KEY_TAKEN_MESSAGE = 'This API key is already used by another stock';
 export const INVALID_BILLING_DATE_MESSAGE = 'Please define a valid billing date';
+export const INVALID_AUTO_SEND_FILTER_MESSAGE = 'The auto-send filter is not a valid pattern';
+export const INVALID_API_KEY_MESSAGE = 'An API key may contain only letters, digits, - and _';
+export const FIRST_BILLING_YEAR = 1990;
+export const LAST_BILLING_YEAR = 2100;
+export const MAX_AUTO_SEND_FILTER_LENGTH = 200;
 
 export const notFoundMessage = (combinedTicker: string) => `Stock ${combinedTicker} not found`;
 export const duplicateTickerMessage = (ticker: string, exchange: string) =>
@@ -101,6 +107,53 @@ export const sydneyYear = (now: Date): number => Number(formatIsoDate(now).slice
 export const maxStartYear = (now: Date): number => sydneyYear(now) + 1;
 export const isValidStartYear = (year: number, now: Date): boolean =>
   Number.isInteger(year) && year >= FIRST_START_YEAR && year <= maxStartYear(now);
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * A billing date as a save may send it: `YYYY-MM-DD` (midnight UTC) or a full ISO date-time with its
+ * offset (`2026-03-05T00:00:00.000Z`, `2026-03-05T10:00+10:00`), a real calendar date in 1990..2100.
+ * Anything else (what `new Date()` would guess at, like '1' or 'March 5', or years the database cannot
+ * hold) is null, so it is refused with the rule's 400 rather than stored or failing in the database.
+ */
+export function parseBillingDate(text: string): Date | null {
+  const s = text.trim();
+  const m = ISO_DATE_TIME.exec(s) ?? ISO_DATE.exec(s);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = m
+    .slice(1)
+    .map((v) => (v === undefined ? 0 : Number(v)));
+  if (year < FIRST_BILLING_YEAR || year > LAST_BILLING_YEAR || month < 1 || month > 12) return null;
+  // Date.UTC(year, month, 0) is the last day of `month` (months count from 0 there).
+  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 14 || offsetMinutes > 59) return null;
+  const date = new Date(s);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * The auto-send filter is matched case-insensitively against announcement headlines, so it must compile
+ * as a JavaScript pattern with the `i` flag; the length cap keeps a saved pattern reviewable.
+ */
+export function isValidAutoSendFilter(filter: string): boolean {
+  if (filter.length > MAX_AUTO_SEND_FILTER_LENGTH) return false;
+  try {
+    new RegExp(filter, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `updatedAt` of a change: now, or just after the stored one when that is not earlier. Clocks of
+ * service instances differ and a change may have read the time before waiting for the row lock, so a
+ * plain `now` could repeat or go back; consumers order `stock.upserted` by it.
+ */
+export const nextUpdatedAt = (previous: Date, now: Date): Date =>
+  now.getTime() > previous.getTime() ? now : new Date(previous.getTime() + 1);
 
 export const normaliseExchange = (exchange: string): string => exchange.trim().toUpperCase();
 export const isKnownExchange = (exchange: string): boolean =>
@@ -171,8 +224,8 @@ export function applyFields(current: StockSettings, fields: StockFields): StockS
         next.apiKey = text(value as string | null) || null;
         break;
       case 'billingDate': {
-        const date = new Date(String(value));
-        if (Number.isNaN(date.getTime())) throw bad(INVALID_BILLING_DATE_MESSAGE);
+        const date = parseBillingDate(String(value));
+        if (!date) throw bad(INVALID_BILLING_DATE_MESSAGE);
         next.billingDate = date;
         break;
       }
@@ -216,6 +269,11 @@ export function validateSettings(s: StockSettings, now: Date, only?: ReadonlySet
   }
   if (checks('announcementStartYear') && !isValidStartYear(s.announcementStartYear, now))
     throw bad(startYearMessage(maxStartYear(now)));
+  if (checks('autoSendFilter') && !isValidAutoSendFilter(s.autoSendFilter))
+    throw bad(INVALID_AUTO_SEND_FILTER_MESSAGE);
+  // The widget API refuses keys of any other form unseen, so such a key could never be used.
+  if (checks('apiKey') && s.apiKey !== null && !isWellFormedApiKey(s.apiKey))
+    throw bad(INVALID_API_KEY_MESSAGE);
 }
 
 // ---------------------------------------------------------------------------------------------------

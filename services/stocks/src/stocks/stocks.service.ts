@@ -28,6 +28,7 @@ import {
   diffSettings,
   duplicateTickerMessage,
   EXCHANGE_FIXED_MESSAGE,
+  nextUpdatedAt,
   normaliseExchange,
   notFoundMessage,
   pickSettings,
@@ -259,7 +260,8 @@ export class StocksService {
   /**
    * Keeps `completedInitialPoll` from the announcements service's events. Redelivered and out-of-order
    * events are harmless: an event older than the last one applied is ignored, and on a tie `completed`
-   * wins. Emits `stock.upserted` only when the flag changes. Not a user edit, so no version is recorded.
+   * wins. Emits `stock.upserted` only when the flag changes. Not a user edit, so no version is recorded
+   * and the event carries the stock's current version; its `updatedAt` advances.
    */
   async applyInitialPoll(kind: 'started' | 'completed', event: InitialPollEvent): Promise<void> {
     const at = new Date(event.at);
@@ -277,7 +279,8 @@ export class StocksService {
       const changed = current.initialPollCompleted !== completed;
       current.initialPollCompleted = completed;
       current.initialPollAt = at;
-      if (changed) current.updatedAt = new Date();
+      // The version stays (not a user edit), so updatedAt is what orders this stock.upserted after the last.
+      if (changed) current.updatedAt = nextUpdatedAt(current.updatedAt, new Date());
       await m.update(
         StockEntity,
         { id: current.id },
@@ -316,6 +319,9 @@ export class StocksService {
         validateSettings(after, now, new Set(changed));
       } else validateSettings(after, now);
       if (!changes.length) return toStock(current);
+      // Turning polling on starts a new initial poll: 'Sync in Progress' until the announcements service
+      // reports it completed. initialPollAt stays, so its events newer than the last one still apply.
+      if (!before.pollAsx && after.pollAsx) current.initialPollCompleted = false;
       Object.assign(current, after);
       return this.commit(m, current, changes, actor, now);
     });
@@ -330,11 +336,17 @@ export class StocksService {
     now: Date,
   ): Promise<Stock> {
     entity.version += 1;
-    entity.updatedAt = now;
+    entity.updatedAt = nextUpdatedAt(entity.updatedAt, now);
     await m.update(
       StockEntity,
       { id: entity.id },
-      { ...pickSettings(entity), archived: entity.archived, version: entity.version, updatedAt: now },
+      {
+        ...pickSettings(entity),
+        archived: entity.archived,
+        initialPollCompleted: entity.initialPollCompleted,
+        version: entity.version,
+        updatedAt: entity.updatedAt,
+      },
     );
     await this.recordVersion(m, entity, changes, actor, now);
     const stock = toStock(entity);
