@@ -19,7 +19,12 @@ const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 function summary(samples) {
   const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: +pct(s, 50).toFixed(3), p99: +pct(s, 99).toFixed(3), mean: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(3) };
+  return {
+    n: s.length,
+    p50: +pct(s, 50).toFixed(3),
+    p99: +pct(s, 99).toFixed(3),
+    mean: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(3),
+  };
 }
 async function time(fn) {
   const t = process.hrtime.bigint();
@@ -32,9 +37,14 @@ process.env.SESSION_CACHE_MS = '0';
 await stack.up({ detach: true, web: 'none', infraEnv: ENV_FILE });
 const pg = new Client({ connectionString: env.DATABASE_URL });
 try {
-  const login = await fetch(`${base}/api/login`, { headers: { Authorization: `Basic ${Buffer.from('client:Client!2026').toString('base64')}` } });
+  const login = await fetch(`${base}/api/login`, {
+    headers: { Authorization: `Basic ${Buffer.from('client:Client!2026').toString('base64')}` },
+  });
   if (!login.ok) throw new Error(`login failed: ${login.status}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const viaGateway = async () => {
     const res = await fetch(`${base}/api/admin/refreshtoken`, { headers: { cookie } });
     if (res.status !== 200) throw new Error(`refreshtoken answered ${res.status}`);
@@ -67,7 +77,10 @@ try {
     ratio: { p50: +(g.p50 / d.p50).toFixed(1), p99: +(g.p99 / d.p99).toFixed(1) },
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'auth-roundtrip.json'), JSON.stringify(result, null, 2));
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'auth-roundtrip.json'),
+    JSON.stringify(result, null, 2),
+  );
   console.log(`gateway -> Kafka -> users -> reply: p50 ${g.p50} ms, p99 ${g.p99} ms (mean ${g.mean})`);
   console.log(`direct Postgres read of the user:   p50 ${d.p50} ms, p99 ${d.p99} ms (mean ${d.mean})`);
   console.log(`ratio (round trip / direct read):   p50 ${result.ratio.p50}x, p99 ${result.ratio.p99}x`);

@@ -15,13 +15,20 @@ process.env.USERS_HEALTH_PORT ??= '3501';
 process.env.STOCKS_HEALTH_PORT ??= '3502';
 process.env.LOG_LEVEL ??= 'warn';
 
-const benches = fs.readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.bench.mjs')).sort();
+const benches = fs
+  .readdirSync(path.join(ROOT, 'bench'))
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort();
 const only = process.argv.slice(2);
 let failed = 0;
 for (const file of benches) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   console.log(`\n[bench] ${file}`);
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', file)], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', file)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

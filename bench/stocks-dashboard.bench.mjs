@@ -26,7 +26,12 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 function summary(samples) {
   const s = [...samples].sort((a, b) => a - b);
   const r = (x) => +x.toFixed(2);
-  return { n: s.length, p50: r(pct(s, 50)), p99: r(pct(s, 99)), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
+  return {
+    n: s.length,
+    p50: r(pct(s, 50)),
+    p99: r(pct(s, 99)),
+    mean: r(s.reduce((a, b) => a + b, 0) / s.length),
+  };
 }
 async function time(fn) {
   const t = process.hrtime.bigint();
@@ -143,12 +148,17 @@ try {
     chromium_filter_keystroke_ms: keystroke,
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'stocks-dashboard.json'), JSON.stringify(result, null, 2));
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'stocks-dashboard.json'),
+    JSON.stringify(result, null, 2),
+  );
   console.log(`${total} stocks, reply ${(bytes / 1e6).toFixed(2)} MB of JSON, ${CLIENTS} concurrent clients`);
   console.log(`gateway -> Kafka -> stocks -> reply: p50 ${g.p50} ms, p99 ${g.p99} ms (mean ${g.mean})`);
   console.log(`direct Postgres read of the rows:   p50 ${d.p50} ms, p99 ${d.p99} ms (mean ${d.mean})`);
   console.log(`ratio (round trip / direct read):   p50 ${result.ratio.p50}x, p99 ${result.ratio.p99}x`);
-  console.log(`Chromium: render ${total} rows p50 ${render.p50} ms (max of ${render.n}: ${Math.max(...renderMs)} ms)`);
+  console.log(
+    `Chromium: render ${total} rows p50 ${render.p50} ms (max of ${render.n}: ${Math.max(...renderMs)} ms)`,
+  );
   console.log(`Chromium: one filter keystroke p50 ${keystroke.p50} ms (max ${Math.max(...keystrokeMs)} ms)`);
 } finally {
   await browser?.close().catch(() => {});

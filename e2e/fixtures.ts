@@ -6,6 +6,7 @@ export const DEMO_USERS = {
   reports: { username: 'reports', password: 'Reports!2026' },
   useradmin: { username: 'useradmin', password: 'UserAdmin!2026' },
   client: { username: 'client', password: 'Client!2026' },
+  announcer: { username: 'announcer', password: 'Announcer!2026' },
 } as const;
 export type DemoUser = keyof typeof DEMO_USERS;
 

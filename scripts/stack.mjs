@@ -31,6 +31,7 @@ export const DEMO_LOGINS = [
   ['reports', 'Reports!2026', 'RunReports'],
   ['useradmin', 'UserAdmin!2026', 'EditUsers'],
   ['client', 'Client!2026', 'client user with per-stock roles'],
+  ['announcer', 'Announcer!2026', 'client user without ViewConfig'],
 ];
 
 const say = (line) => console.log(`[stack] ${line}`);

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,9 +104,40 @@ async function nodeTestSuite(name, dir) {
   record(name, num('pass'), num('fail') + (code !== 0 && num('fail') === 0 ? 1 : 0), num('skipped'));
 }
 
-async function browserSuite(infraEnvFile) {
+/**
+ * The browser suite gets a database of its own, made afresh each run: the integration tests leave their
+ * stocks behind in irportal_test, and the browser tests expect exactly the demo data (and whatever they
+ * create themselves). Writes an env file like `infraEnvFile` that points at it.
+ */
+async function freshDatabaseEnv(infraEnvFile, name) {
+  const { Client } = createRequire(import.meta.url)('pg');
+  const lines = fs.readFileSync(infraEnvFile, 'utf8').split('\n');
+  const urlLine = lines.find((l) => l.startsWith('DATABASE_URL='));
+  if (!urlLine) throw new Error(`${infraEnvFile} has no DATABASE_URL`);
+  const url = new URL(urlLine.slice('DATABASE_URL='.length).replace(/^"|"$/g, ''));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${name}`;
+  const file = path.join(ROOT, '.local', 'test-browser.env');
+  fs.writeFileSync(
+    file,
+    lines.map((l) => (l.startsWith('DATABASE_URL=') ? `DATABASE_URL=${url.toString()}` : l)).join('\n'),
+  );
+  return file;
+}
+
+async function browserSuite(testInfraEnvFile) {
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
+  const infraEnvFile = await freshDatabaseEnv(testInfraEnvFile, 'irportal_e2e');
   // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
   const stackEnv = {
     GATEWAY_PORT: E2E_GATEWAY_PORT,

@@ -6,12 +6,23 @@ export const DISPLAY_TIME_ZONE = 'Australia/Sydney';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one (a list of 2,000 dates spent
+// most of its render here), so each set of options gets one formatter, reused.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-AU', { timeZone: DISPLAY_TIME_ZONE, ...options });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 const partsOf = (value: string | Date, options: Intl.DateTimeFormatOptions) => {
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return null;
-  const parts = new Intl.DateTimeFormat('en-AU', { timeZone: DISPLAY_TIME_ZONE, ...options }).formatToParts(
-    date,
-  );
+  const parts = formatterFor(options).formatToParts(date);
   // Month names are fixed here: en-AU's 'short' month is 'June'/'Sept' on some ICU versions.
   const get = (type: Intl.DateTimeFormatPartTypes) => {
     const value = parts.find((p) => p.type === type)?.value ?? '';

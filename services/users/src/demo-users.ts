@@ -40,4 +40,12 @@ export const DEMO_USERS: ReadonlyArray<UserInput & { password: string; descripti
     },
     description: 'client with per-stock roles on two stocks',
   },
+  {
+    username: 'announcer',
+    password: 'Announcer!2026',
+    roles: [],
+    // A client without ViewConfig: no Config tab, and the API refuses its config saves.
+    stockRoles: { [DEMO_STOCK_IDS[0]]: [StockRole.EditAnnouncements, StockRole.EditMailchimp] },
+    description: 'client with announcement and email-marketing roles on one stock, no ViewConfig',
+  },
 ];

@@ -95,8 +95,6 @@ describe('routes', () => {
   });
 
   it.each([
-    ['/stocks/ABC:ASX', 'Stock', { combinedTicker: 'ABC:ASX' }],
-    ['/stocks/ABC:ASX/Notes', 'Stock', { combinedTicker: 'ABC:ASX', tab: 'Notes' }],
     ['/create', 'Add New Stock', {}],
     ['/system-settings', 'System Settings', {}],
     ['/accounting-page', 'Accounting Integration', {}],

@@ -1,10 +1,11 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { baseApi } from '@/api/baseApi';
+import { staffDashboardSlice } from '@/features/staff-dashboard/model/filtersSlice';
 import { sessionSlice } from '@/lib/session/sessionSlice';
 import { uiSlice } from '@/lib/ui/uiSlice';
 
-const rootReducer = combineSlices(baseApi, sessionSlice, uiSlice);
+const rootReducer = combineSlices(baseApi, sessionSlice, uiSlice, staffDashboardSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -90,15 +90,22 @@ describe('logout', () => {
 
   it('calls DELETE /api/login with the CSRF header, clears the session and goes to /login', async () => {
     document.cookie = 'XSRF-TOKEN=token-123; path=/';
-    fetchMock.mockResolvedValueOnce(jsonResponse({ success: true }));
+    // The Referers screen loads its list; the logout is the DELETE.
+    fetchMock.mockImplementation((request) =>
+      Promise.resolve(
+        (request as Request).method === 'DELETE' ? jsonResponse({ success: true }) : jsonResponse([]),
+      ),
+    );
     const { router, store } = renderSignedIn(users.admin, '/referers');
     fireEvent.click(await screen.findByRole('button', { name: 'Logout' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(store.getState().session.user).toBeNull();
     expect(screen.queryByRole('banner')).not.toBeInTheDocument();
-    const request = requestOf(fetchMock);
-    expect(request.method).toBe('DELETE');
+    const request = fetchMock.mock.calls
+      .map((_call, index) => requestOf(fetchMock, index))
+      .find((r) => r.method === 'DELETE');
+    if (!request) throw new Error('no DELETE /api/login');
     expect(new URL(request.url).pathname).toBe('/api/login');
     expect(request.headers.get('X-XSRF-TOKEN')).toBe('token-123');
     // Signing in again starts at home, not at the page open before logging out.

@@ -1,6 +1,12 @@
-import { Page } from '@/components/Page';
+import { useAppSelector } from '@/app/hooks';
+import { NotAllowed } from '@/components/NotAllowed';
+import { isAdmin } from '@/lib/session/roles';
+import { selectSessionUser } from '@/lib/session/sessionSlice';
+import { StockEditor } from '../components/StockEditor';
 
-/** Add New Stock (spec section 2); the screen itself is built by its own issue. */
+/** /create (spec section 2): the Config tab, empty with the defaults; Save creates the stock. */
 export function CreateStockRoute() {
-  return <Page title="Add New Stock" />;
+  const user = useAppSelector(selectSessionUser);
+  if (!isAdmin(user)) return <NotAllowed />;
+  return <StockEditor stock={null} tabs={[]} tab="config" />;
 }

@@ -1,22 +1,8 @@
-import { Text } from '@mantine/core';
 import { useParams } from 'react-router-dom';
-import { Page } from '@/components/Page';
+import { StockPage } from '../components/StockPage';
 
-/** Stock (spec section 2); the screen itself is built by its own issue. */
+/** /stocks/{ticker:exchange} and /stocks/{ticker:exchange}/{tab} (spec section 2). */
 export function StockRoute() {
-  const { combinedTicker, tab } = useParams();
-  return (
-    <Page title="Stock">
-      {combinedTicker && (
-        <Text c="dimmed" data-testid="route-param-combinedTicker">
-          {combinedTicker}
-        </Text>
-      )}
-      {tab && (
-        <Text c="dimmed" data-testid="route-param-tab">
-          {tab}
-        </Text>
-      )}
-    </Page>
-  );
+  const { combinedTicker = '', tab } = useParams();
+  return <StockPage key={combinedTicker} combinedTicker={combinedTicker} tabSegment={tab} />;
 }

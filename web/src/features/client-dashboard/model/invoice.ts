@@ -1,0 +1,48 @@
+import { daysBetween, formatInvoiceDate, StockRole, type ClientStockDto } from '@irp/proto';
+import { formatDollars } from '@/lib/money';
+
+/** Spec section 9: an unpaid invoice is overdue after more than 90 days. */
+export const OVERDUE_AFTER_DAYS = 90;
+
+/**
+ * The invoice download (a later issue serves it): GET on the invoice path with query ticker and
+ * invoiceId, opened as a link (spec section 7).
+ */
+export function invoiceDownloadHref(combinedTicker: string, invoiceId: string): string {
+  return `/api/admin/invoice?${new URLSearchParams({ ticker: combinedTicker, invoiceId }).toString()}`;
+}
+
+export interface ClientInvoiceView {
+  number: string;
+  href: string | null;
+  /** Dollars, e.g. '$1,980.00'. */
+  total: string;
+  /** Like '05Jan24'. */
+  date: string;
+  status: 'Paid' | 'Unpaid - ';
+  /** '{n} days overdue' for an unpaid invoice; null when paid. */
+  daysText: string | null;
+  /** Unpaid and older than 90 days. */
+  overdue: boolean;
+}
+
+/** The client dashboard's Invoice cell (spec section 2), or null when the stock has no invoice. */
+export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date()): ClientInvoiceView | null {
+  if (!stock.invoiceNumber && !stock.invoiceId) return null;
+  const paid = stock.invoiceStatus === 'PAID';
+  const days = stock.invoiceDate ? daysBetween(stock.invoiceDate, now) : 0;
+  return {
+    number: stock.invoiceNumber ?? '',
+    href: stock.invoiceId ? invoiceDownloadHref(stock.combinedTicker, stock.invoiceId) : null,
+    total: formatDollars(stock.invoiceTotal),
+    date: formatInvoiceDate(stock.invoiceDate),
+    status: paid ? 'Paid' : 'Unpaid - ',
+    daysText: paid ? null : `${days} days overdue`,
+    overdue: !paid && days > OVERDUE_AFTER_DAYS,
+  };
+}
+
+/** The Invoice column shows only to users holding the Invoicing role on any of their stocks. */
+export function showsInvoiceColumn(stocks: readonly ClientStockDto[]): boolean {
+  return stocks.some((stock) => stock.roles.includes(StockRole.Invoicing));
+}

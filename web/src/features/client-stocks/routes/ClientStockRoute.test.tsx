@@ -1,0 +1,228 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ClientStockDto } from '@irp/proto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
+import { ClientStockRoute } from './ClientStockRoute';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+const client = sessionUser('client', {}, { 's-1': ['ViewConfig'] });
+const routeTable = [{ path: '/client-stocks/:combinedTicker', element: <ClientStockRoute /> }];
+const ALL_ROLES = ['ViewConfig', 'EditAnnouncements', 'EditMailchimp', 'ReplyToComment', 'Invoicing'];
+
+function stock(overrides: Partial<ClientStockDto> = {}): ClientStockDto {
+  return {
+    id: 's-1',
+    combinedTicker: 'ABC:ASX',
+    ticker: 'ABC',
+    exchange: 'ASX',
+    companyName: 'ABC Ltd',
+    created: '2023-01-01T00:00:00.000Z',
+    apiKey: 'key',
+    websiteUrl: 'abc.com.au',
+    confirmationEmail: 'a@x.com',
+    contactEmail: '',
+    announcementNotificationEmails: '',
+    sendPriceSensitiveAnnouncements: true,
+    sendNonPriceSensitiveAnnouncements: false,
+    autoSendAnnouncementEmail: false,
+    autoSendNonPriceSensitiveAnnouncements: false,
+    autoSendFilter: '',
+    moderatorEmail: 'mod@x.com',
+    companyLogoUrl: '',
+    announcementCommentTemplate: 'Dear {name}',
+    completedInitialPoll: true,
+    roles: ALL_ROLES,
+    emailMarketing: null,
+    invoiceId: null,
+    invoiceTotal: null,
+    invoiceStatus: null,
+    invoiceDate: null,
+    invoiceNumber: null,
+    ...overrides,
+  };
+}
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+const tabNames = () => screen.queryAllByRole('tab').map((t) => t.textContent);
+
+describe('ClientStockRoute', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  it('loads the stock and shows the tabs the roles allow, Config first', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(stock()));
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+
+    expect(await screen.findByRole('tab', { name: 'Config' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('heading', { name: 'Client Stock' })).toBeInTheDocument();
+    expect(screen.getByTestId('route-param-combinedTicker')).toHaveTextContent('ABC:ASX');
+    const url = new URL(requestOf(fetchMock).url);
+    expect(url.pathname).toBe('/api/ClientStock/');
+    expect(url.searchParams.get('combinedTicker')).toBe('ABC:ASX');
+    expect(tabNames()).toEqual(['Config', 'Announcements', 'Email marketing', 'Comments']);
+    expect(screen.getByLabelText('Website')).toHaveValue('abc.com.au');
+    expect(screen.getByLabelText('Send price-sensitive announcements by Email')).toBeChecked();
+    expect(screen.getByLabelText('Announcement comment template')).toHaveAttribute('rows', '10');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it('saves the Config tab: Saving..., then Saved!, sending only the client fields', async () => {
+    const answer = deferred<Response>();
+    const savedStock = stock({
+      roles: ['ViewConfig'],
+      websiteUrl: 'www.abc.com',
+      autoSendNonPriceSensitiveAnnouncements: true,
+      autoSendFilter: 'appendix\\s*3[by]',
+    });
+    fetchMock.mockResolvedValueOnce(jsonResponse(stock({ roles: ['ViewConfig'] })));
+    fetchMock.mockReturnValueOnce(answer.promise);
+    // The refetch after the save (its tag is invalidated).
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse(savedStock)));
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+
+    fireEvent.change(await screen.findByLabelText('Website'), { target: { value: 'www.abc.com' } });
+    fireEvent.click(screen.getByLabelText('Send non-price-sensitive announcements by Email marketing'));
+    fireEvent.click(screen.getByRole('button', { name: 'Standard filter (Appendix 3B/3Y)' }));
+    expect(screen.getByLabelText('Auto-send filter')).toHaveValue('appendix\\s*3[by]');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    const request = requestOf(fetchMock, 1);
+    expect(request.method).toBe('POST');
+    expect(new URL(request.url).pathname).toBe('/api/ClientStock');
+    const body = (await request.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      combinedTicker: 'ABC:ASX',
+      websiteUrl: 'www.abc.com',
+      autoSendNonPriceSensitiveAnnouncements: true,
+      autoSendFilter: 'appendix\\s*3[by]',
+      companyName: 'ABC Ltd',
+    });
+    expect(body).not.toHaveProperty('moderatorEmail');
+    expect(body).not.toHaveProperty('apiKey');
+    expect(body).not.toHaveProperty('roles');
+
+    answer.resolve(jsonResponse({ success: true, stock: savedStock, errorMessage: null }));
+    expect(await screen.findByRole('button', { name: 'Saved!' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Website')).toHaveValue('www.abc.com');
+    // Saved: a second click has nothing to send.
+    fireEvent.click(screen.getByRole('button', { name: 'Saved!' }));
+    expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
+  });
+
+  it('sends the comment fields with ReplyToComment', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(stock()));
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ success: true, stock: stock({ moderatorEmail: 'm2@x.com' }), errorMessage: null }),
+    );
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse(stock({ moderatorEmail: 'm2@x.com' }))));
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+    fireEvent.change(await screen.findByLabelText('Moderator emails'), { target: { value: 'm2@x.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('button', { name: 'Saved!' });
+    const body = (await requestOf(fetchMock, 1).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      moderatorEmail: 'm2@x.com',
+      announcementCommentTemplate: 'Dear {name}',
+      companyLogoUrl: '',
+    });
+  });
+
+  it("says 'Nothing to Save' when nothing changed", async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse(stock())));
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Nothing to Save')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the server's errorMessage in a modal and resets the button", async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(stock({ roles: ['ViewConfig'] })));
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(
+        {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'Invalid email address in Confirmation emails: nope',
+          errorMessage: 'Invalid email address in Confirmation emails: nope',
+          success: false,
+          stock: null,
+        },
+        400,
+      ),
+    );
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+    fireEvent.change(await screen.findByLabelText('Confirmation emails'), { target: { value: 'nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Invalid email address in Confirmation emails: nope'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+    expect(screen.getByLabelText('Confirmation emails')).toHaveValue('nope');
+  });
+
+  it('has no Config tab without ViewConfig and opens the first allowed tab', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })));
+    renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
+    expect(await screen.findByRole('tab', { name: 'Announcements' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(tabNames()).toEqual(['Announcements', 'Email marketing']);
+    expect(screen.queryByLabelText('Website')).not.toBeInTheDocument();
+    expect(screen.getByText('Announcements arrive with the announcements feature.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
+  });
+
+  it('opens the tab named by ?tab= and writes the chosen tab back', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(stock()));
+    const { router } = renderRoute('/client-stocks/ABC:ASX?tab=comments', {
+      store: storeWith(client),
+      routeTable,
+    });
+    expect(await screen.findByRole('tab', { name: 'Comments' })).toHaveAttribute('aria-selected', 'true');
+    // Comments has no save.
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('tab', { name: 'Email marketing' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=email-marketing'));
+    expect(
+      screen.getByText('Email marketing settings arrive with the email-marketing feature.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it('says the user has no access on a 403', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(
+        { statusCode: 403, error: 'Forbidden', message: 'Forbidden', errorMessage: 'Forbidden' },
+        403,
+      ),
+    );
+    renderRoute('/client-stocks/XYZ:ASX', { store: storeWith(client), routeTable });
+    expect(await screen.findByRole('alert')).toHaveTextContent('You do not have access to this stock');
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+  });
+
+  it('says the stock was not found on a 404', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse({ statusCode: 404, errorMessage: 'Stock NOPE:ASX not found' }, 404),
+    );
+    renderRoute('/client-stocks/NOPE:ASX', { store: storeWith(client), routeTable });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Stock NOPE:ASX not found');
+  });
+});

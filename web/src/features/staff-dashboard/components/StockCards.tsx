@@ -1,0 +1,107 @@
+import { Group, NativeSelect, Stack } from '@mantine/core';
+import { formatDate, type StockRowDto } from '@irp/proto';
+import { memo, useMemo } from 'react';
+import type { DashboardColumn } from '../model/columns';
+import { isSortColumn, type SortState } from '../model/filters';
+import { StockCell, TickerLink, useRouterLinkClicks, type CopyReminder } from './StockCells';
+import classes from './StaffDashboard.module.css';
+
+interface StockCardsProps {
+  stocks: readonly StockRowDto[];
+  columns: readonly DashboardColumn[];
+  sort: SortState;
+  onSortChange: (sort: SortState) => void;
+  onCopyReminder: CopyReminder;
+  copyingTicker: string | null;
+}
+
+interface CardProps {
+  stock: StockRowDto;
+  /** The columns after Ticker and Created, which head every card. */
+  details: readonly DashboardColumn[];
+  onCopyReminder: CopyReminder;
+  copying: boolean;
+}
+
+const WIDE = new Set(['website', 'invoice', 'apiKey']);
+
+// Plain elements, like the table rows: a phone may list every stock too.
+const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copying }: CardProps) {
+  return (
+    <div className={classes.card} data-testid="dashboard-row" data-archived={stock.archived || undefined}>
+      <div className={classes.cardHead}>
+        <TickerLink stock={stock} />
+        <span className={classes.dimmed}>{formatDate(stock.created)}</span>
+      </div>
+      {stock.companyName && <div>{stock.companyName}</div>}
+      <dl className={classes.details}>
+        {details.map((column) => (
+          <div key={column.key} className={WIDE.has(column.key) ? classes.wide : undefined}>
+            <dt>{column.label}</dt>
+            <dd>
+              <StockCell
+                column={column.key}
+                stock={stock}
+                onCopyReminder={onCopyReminder}
+                copying={copying}
+              />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+});
+
+/** The dashboard on phones: one card per stock, and a sort select in place of the table headers. */
+export function StockCards({
+  stocks,
+  columns,
+  sort,
+  onSortChange,
+  onCopyReminder,
+  copyingTicker,
+}: StockCardsProps) {
+  const details = useMemo(() => columns.filter((c) => c.key !== 'ticker' && c.key !== 'date'), [columns]);
+  const onClick = useRouterLinkClicks();
+  return (
+    <Stack gap="xs">
+      <Group gap="xs" grow>
+        <NativeSelect
+          label="Sort by"
+          value={sort.sortBy}
+          data={columns.map((c) => ({ value: c.key, label: c.label }))}
+          onChange={(event) => {
+            const sortBy = event.currentTarget.value;
+            if (isSortColumn(sortBy)) onSortChange({ sortBy, sortDirection: sort.sortDirection });
+          }}
+        />
+        <NativeSelect
+          label="Order"
+          value={sort.sortDirection}
+          data={[
+            { value: 'asc', label: 'Ascending' },
+            { value: 'desc', label: 'Descending' },
+          ]}
+          onChange={(event) =>
+            onSortChange({
+              sortBy: sort.sortBy,
+              sortDirection: event.currentTarget.value === 'asc' ? 'asc' : 'desc',
+            })
+          }
+        />
+      </Group>
+      <div className={classes.cards} data-testid="staff-dashboard-rows" onClick={onClick}>
+        {stocks.map((stock) => (
+          <StockCard
+            key={stock.id}
+            stock={stock}
+            details={details}
+            onCopyReminder={onCopyReminder}
+            copying={copyingTicker === stock.combinedTicker}
+          />
+        ))}
+      </div>
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+import { Alert, Center, Loader } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
+import { NotAllowed } from '@/components/NotAllowed';
+import { Page } from '@/components/Page';
+import { selectSessionUser } from '@/lib/session/sessionSlice';
+import { errorMessageOf } from '@/lib/apiError';
+import { useGetStockQuery } from '../api/stocksApi';
+import { StockEditor } from './StockEditor';
+import { resolveStockTab, visibleStockTabs, type StockTab } from './stockTabs';
+
+/** While the initial poll runs, look again this often so Save appears once it completes. */
+export const SYNC_POLL_MS = 15_000;
+
+interface StockPageProps {
+  /** The URL's `ticker:exchange` (a bare ticker means ASX). */
+  combinedTicker: string;
+  /** The URL's fourth segment, if any. */
+  tabSegment: string | undefined;
+}
+
+/** /stocks/{ticker:exchange}/{tab}: loads the stock and shows the tab the URL names. */
+export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
+  const user = useAppSelector(selectSessionUser);
+  const navigate = useNavigate();
+  const tabs = visibleStockTabs(user);
+  const tab = resolveStockTab(user, tabSegment);
+  const [pollingInterval, setPollingInterval] = useState(0);
+  const { data: stock, error, isLoading } = useGetStockQuery(combinedTicker, { skip: !tab, pollingInterval });
+
+  useEffect(() => {
+    setPollingInterval(stock && !stock.completedInitialPoll ? SYNC_POLL_MS : 0);
+  }, [stock]);
+
+  const showTab = (next: StockTab) => navigate(`/stocks/${combinedTicker}/${next}`, { replace: true });
+
+  // A segment naming no tab the user may see becomes the tab shown instead.
+  const segmentWrong = tab !== undefined && tabSegment !== undefined && tabSegment !== tab;
+  useEffect(() => {
+    if (segmentWrong && tab) void navigate(`/stocks/${combinedTicker}/${tab}`, { replace: true });
+  }, [segmentWrong, tab, combinedTicker, navigate]);
+
+  if (!tab) return <NotAllowed />;
+  if (isLoading) {
+    return (
+      <Center mih={200}>
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (!stock) {
+    return (
+      <Page title={combinedTicker}>
+        <Alert color="red" role="alert">
+          {errorMessageOf(error)}
+        </Alert>
+      </Page>
+    );
+  }
+  return (
+    <StockEditor key={stock.id} stock={stock} tabs={tabs} tab={tab} onTabChange={(t) => void showTab(t)} />
+  );
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { sessionUser } from '@/test/render';
+import { defaultStockTab, resolveStockTab, tabHasSaveButton, visibleStockTabs } from './stockTabs';
+
+const admin = sessionUser('admin', { Admin: true, InvoiceTotal: true });
+const adminWithoutInvoices = sessionUser('admin2', { Admin: true });
+const reports = sessionUser('reports', { RunReports: true });
+const client = sessionUser('client', {}, { 's-1': ['ViewConfig'] });
+
+describe('stock tabs by role', () => {
+  it('shows admins every tab, Invoices only with InvoiceTotal', () => {
+    expect(visibleStockTabs(admin)).toEqual([
+      'config',
+      'market',
+      'email-marketing',
+      'announcements',
+      'invoices',
+      'notes',
+      'reports',
+    ]);
+    expect(visibleStockTabs(adminWithoutInvoices)).not.toContain('invoices');
+    expect(visibleStockTabs(adminWithoutInvoices)).toHaveLength(6);
+  });
+
+  it('shows report-runners only Reports, and others nothing', () => {
+    expect(visibleStockTabs(reports)).toEqual(['reports']);
+    expect(visibleStockTabs(client)).toEqual([]);
+    expect(visibleStockTabs(null)).toEqual([]);
+  });
+
+  it('defaults to Config for admins, otherwise Reports', () => {
+    expect(defaultStockTab(admin)).toBe('config');
+    expect(defaultStockTab(reports)).toBe('reports');
+    expect(defaultStockTab(client)).toBeUndefined();
+  });
+
+  it('resolves the URL segment in any case, falling back to the default tab', () => {
+    expect(resolveStockTab(admin, 'Notes')).toBe('notes');
+    expect(resolveStockTab(admin, 'email-marketing')).toBe('email-marketing');
+    expect(resolveStockTab(admin, undefined)).toBe('config');
+    expect(resolveStockTab(admin, 'nonsense')).toBe('config');
+    expect(resolveStockTab(adminWithoutInvoices, 'invoices')).toBe('config');
+    expect(resolveStockTab(reports, 'config')).toBe('reports');
+  });
+
+  it('has a Save button on every tab but Notes and Reports', () => {
+    expect(tabHasSaveButton('config')).toBe(true);
+    expect(tabHasSaveButton('market')).toBe(true);
+    expect(tabHasSaveButton('notes')).toBe(false);
+    expect(tabHasSaveButton('reports')).toBe(false);
+  });
+});
