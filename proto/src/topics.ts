@@ -88,10 +88,15 @@ export const Services = {
 } as const;
 export type ServiceName = keyof typeof Services;
 
-interface RequestSpec {
+export interface RequestSpec {
   service: ServiceName;
   request: z.ZodTypeAny;
   reply: z.ZodTypeAny;
+  /**
+   * The request changes state. Requesters never let a read share a round trip that started before such a
+   * request finished (see the gateway's ServicesClient.shared), so a user always reads their own writes.
+   */
+  mutates?: true;
 }
 
 export const RequestCatalogue = {
@@ -118,13 +123,24 @@ export const RequestCatalogue = {
     request: ResolveStockRequestSchema,
     reply: ResolveStockReplySchema,
   },
-  [Topics.StocksSave]: { service: 'stocks', request: SaveStockRequestSchema, reply: StockReplySchema },
+  [Topics.StocksSave]: {
+    service: 'stocks',
+    request: SaveStockRequestSchema,
+    reply: StockReplySchema,
+    mutates: true,
+  },
   [Topics.StocksChangeTicker]: {
     service: 'stocks',
     request: ChangeTickerRequestSchema,
     reply: StockReplySchema,
+    mutates: true,
   },
-  [Topics.StocksArchive]: { service: 'stocks', request: ArchiveStockRequestSchema, reply: StockReplySchema },
+  [Topics.StocksArchive]: {
+    service: 'stocks',
+    request: ArchiveStockRequestSchema,
+    reply: StockReplySchema,
+    mutates: true,
+  },
   [Topics.StocksNewApiKey]: {
     service: 'stocks',
     request: NewApiKeyRequestSchema,
@@ -136,7 +152,12 @@ export const RequestCatalogue = {
     reply: ExchangesReplySchema,
   },
   [Topics.StocksNotes]: { service: 'stocks', request: NotesRequestSchema, reply: NotesReplySchema },
-  [Topics.StocksSaveNote]: { service: 'stocks', request: SaveNoteRequestSchema, reply: SaveNoteReplySchema },
+  [Topics.StocksSaveNote]: {
+    service: 'stocks',
+    request: SaveNoteRequestSchema,
+    reply: SaveNoteReplySchema,
+    mutates: true,
+  },
   [Topics.StocksVersionHistory]: {
     service: 'stocks',
     request: VersionHistoryRequestSchema,

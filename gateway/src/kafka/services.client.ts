@@ -1,4 +1,4 @@
-import { ReplyOf, RequestCatalogue, RequestOf, RequestTopic } from '@irp/proto';
+import { ReplyOf, RequestCatalogue, RequestOf, RequestSpec, RequestTopic } from '@irp/proto';
 import { KafkaRequester, kafkaSettingsOf } from '@irp/platform';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -10,6 +10,10 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 @Injectable()
 export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   private readonly requester: KafkaRequester;
+  /** Shared reads in flight, by topic and payload, with when each started. */
+  private readonly inFlight = new Map<string, { startedAt: number; reply: Promise<unknown> }>();
+  /** When the last mutating request through this gateway started or finished. */
+  private lastWriteAt = 0;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.requester = new KafkaRequester({
@@ -28,6 +32,27 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs?: number): Promise<ReplyOf<T>> {
-    return this.requester.request(topic, payload, timeoutMs);
+    if (!(RequestCatalogue[topic] as RequestSpec).mutates) return this.requester.request(topic, payload, timeoutMs);
+    this.lastWriteAt = performance.now();
+    return this.requester.request(topic, payload, timeoutMs).finally(() => {
+      this.lastWriteAt = performance.now();
+    });
+  }
+
+  /**
+   * A read many callers make at the same moment (the dashboard's whole stock list): identical concurrent
+   * requests share one Kafka round trip instead of queueing up at the service. A read only joins one that
+   * started after the last mutating request through this gateway finished, so a user who just saved never
+   * gets the list from before their save.
+   */
+  shared<T extends RequestTopic>(topic: T, payload: RequestOf<T>): Promise<ReplyOf<T>> {
+    const key = `${topic} ${JSON.stringify(payload)}`;
+    const current = this.inFlight.get(key);
+    if (current && current.startedAt > this.lastWriteAt) return current.reply as Promise<ReplyOf<T>>;
+    const reply = this.request(topic, payload).finally(() => {
+      if (this.inFlight.get(key)?.reply === reply) this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, { startedAt: performance.now(), reply });
+    return reply;
   }
 }

@@ -66,7 +66,7 @@ export class StocksController {
     @CurrentUser() user: SessionUser,
     @Query(new ZodValidationPipe(DateRangeQuerySchema)) range: DateRange,
   ): Promise<StockListDto> {
-    const { stocks } = await this.services.request(Topics.StocksList, {});
+    const { stocks } = await this.services.shared(Topics.StocksList, {});
     // Report-runners see no composed column, so the other services are not asked for them.
     if (!isAdmin(user)) return { stocks: stocks.map(toStockSummary), unavailable: [] };
     const composition = await this.composer.compose(

@@ -41,6 +41,8 @@ export function kafkaClientConfig(s: Pick<KafkaSettings, 'brokers' | 'service' |
  */
 export const MESSAGE_COMPRESSION = CompressionTypes.GZIP;
 
+export const PARTITIONS_CONSUMED_CONCURRENTLY = 3;
+
 const consumerTuning = (s: KafkaSettings) => ({
   sessionTimeout: s.sessionTimeoutMs ?? 10_000,
   heartbeatInterval: s.heartbeatIntervalMs ?? 2000,
@@ -63,6 +65,9 @@ export function kafkaServerOptions(s: KafkaSettings): KafkaOptions {
       producer: { allowAutoTopicCreation: false, idempotent: false },
       send: { compression: MESSAGE_COMPRESSION },
       subscribe: { fromBeginning: false },
+      // Partitions are worked on concurrently (order is kept within each, and events are keyed by stock
+      // id), so one slow request does not hold up the requests queued behind it on other partitions.
+      run: { partitionsConsumedConcurrently: PARTITIONS_CONSUMED_CONCURRENTLY },
     },
   };
 }

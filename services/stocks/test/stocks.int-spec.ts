@@ -682,6 +682,10 @@ describe('stocks service on the real broker and database', () => {
     expect(same.version).toBe(archived.version);
     const unarchived = await archive();
     expect(unarchived).toMatchObject({ archived: false, version: archived.version + 1 });
+    // The list (which the service keeps between changes) shows every change at once.
+    expect(
+      (await requester.request(Topics.StocksList, {})).stocks.find((s) => s.id === abc.id)?.archived,
+    ).toBe(false);
     await eventOf(Topics.StockArchived, abc.id, (v) => v.archived === false);
     await expectAppError(
       requester.request(Topics.StocksArchive, { actor: REPORTS, exchange: 'ASX', ticker: 'ABD' }),

@@ -80,11 +80,26 @@ export class StocksService {
   // -------------------------------------------------------------------------------------------------
   // Reads
 
+  /** The last whole list and the fingerprint of the table it was read at. */
+  private listCache?: { fingerprint: string; stocks: Stock[] };
+
+  /**
+   * Every stock (the staff dashboard). The mapped list is kept while the table's fingerprint is unchanged:
+   * every change to a row strictly increases its updated_at, so the exact sum of them (with the row count)
+   * changes with every committed change, whatever order transactions commit in.
+   */
   async list(): Promise<Stock[]> {
+    const [{ n, s }] = (await this.dataSource.query(
+      'SELECT count(*)::text AS n, coalesce(sum(extract(epoch FROM updated_at)), 0)::text AS s FROM stocks.stocks',
+    )) as { n: string; s: string }[];
+    const fingerprint = `${n}/${s}`;
+    if (this.listCache?.fingerprint === fingerprint) return this.listCache.stocks;
     const rows = await this.dataSource
       .getRepository(StockEntity)
       .find({ order: { created: 'DESC', id: 'ASC' } });
-    return rows.map(toStock);
+    const stocks = rows.map(toStock);
+    this.listCache = { fingerprint, stocks };
+    return stocks;
   }
 
   async getByIds(ids: readonly string[]): Promise<Stock[]> {
