@@ -60,7 +60,7 @@ let browser;
 try {
   const seeded = spawnSync(process.execPath, ['services/stocks/dist/seed.js', `--synthetic=${STOCKS}`], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1' },
     stdio: 'inherit',
   });
   if (seeded.status !== 0) throw new Error('seeding the synthetic stocks failed');
