@@ -74,3 +74,18 @@ export function formatIsoDate(value: string | Date | null | undefined): string {
   const month = String(MONTHS.indexOf(get('month')) + 1).padStart(2, '0');
   return `${get('year')}-${month}-${get('day')}`;
 }
+
+/** The current calendar month in Sydney time as YYYY-MM-DD bounds (the staff dashboard's default range). */
+export function currentMonthRange(now: Date = new Date()): { startDate: string; endDate: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: DISPLAY_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+  }).formatToParts(now);
+  const year = Number(parts.find((p) => p.type === 'year')?.value);
+  const month = Number(parts.find((p) => p.type === 'month')?.value);
+  // Day 0 of the next month is the last day of this one.
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const mm = String(month).padStart(2, '0');
+  return { startDate: `${year}-${mm}-01`, endDate: `${year}-${mm}-${String(lastDay).padStart(2, '0')}` };
+}

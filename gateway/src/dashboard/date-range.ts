@@ -1,4 +1,4 @@
-import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import { currentMonthRange } from '@irp/proto';
 import { z } from 'zod';
 import { DateRange } from './dashboard-contributor';
 
@@ -13,18 +13,7 @@ export const isoDateText = z
   });
 
 /** The current month in Sydney time (spec: the dashboard's dates default to the current month). */
-export function currentMonth(now: Date = new Date()): DateRange {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: DISPLAY_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(now);
-  const year = Number(parts.find((p) => p.type === 'year')?.value);
-  const month = Number(parts.find((p) => p.type === 'month')?.value);
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const mm = String(month).padStart(2, '0');
-  return { startDate: `${year}-${mm}-01`, endDate: `${year}-${mm}-${String(lastDay).padStart(2, '0')}` };
-}
+export const currentMonth = (now: Date = new Date()): DateRange => currentMonthRange(now);
 
 /** `?startDate&endDate`: each optional (default the current month), start not after end. */
 export const DateRangeQuerySchema = z

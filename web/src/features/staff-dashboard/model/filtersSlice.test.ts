@@ -1,8 +1,8 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { currentMonthRange } from '@irp/proto';
 import {
   billableFilterChanged,
-  currentMonthRange,
   dateRangeChanged,
   defaultFilters,
   loadFilters,

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import { currentMonthRange } from '@irp/proto';
 import {
   DEFAULT_SORT,
   isBillableFilter,
@@ -24,21 +24,6 @@ export interface StaffDashboardFiltersState {
 export const STAFF_DASHBOARD_STORAGE_KEY = 'irp.staffDashboard.filters';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The current calendar month in Sydney time (the displayed time zone), as YYYY-MM-DD bounds. */
-export function currentMonthRange(now: Date = new Date()): { startDate: string; endDate: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: DISPLAY_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(now);
-  const year = Number(parts.find((p) => p.type === 'year')?.value);
-  const month = Number(parts.find((p) => p.type === 'month')?.value);
-  // Day 0 of the next month is the last day of this one.
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const mm = String(month).padStart(2, '0');
-  return { startDate: `${year}-${mm}-01`, endDate: `${year}-${mm}-${String(lastDay).padStart(2, '0')}` };
-}
 
 export function defaultFilters(now: Date = new Date()): StaffDashboardFiltersState {
   return { text: '', billable: 'all', ...DEFAULT_SORT, ...currentMonthRange(now) };
