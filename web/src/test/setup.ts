@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { mediaQueryList } from './matchMedia';
+
+// Screens are lazy chunks: on a busy 2-core CI machine the first import of one can take over the default
+// 1 s that findBy*/waitFor wait. A longer ceiling costs nothing when things are quick.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
