@@ -1,41 +1,21 @@
 import type { ClientStockDto } from '@irp/proto';
 import { describe, expect, it } from 'vitest';
 import { clientInvoiceView, invoiceDownloadHref, showsInvoiceColumn } from './invoice';
+import { clientStockDto } from '@/test/fixtures';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
 
-function stock(overrides: Partial<ClientStockDto> = {}): ClientStockDto {
-  return {
+const stock = (overrides: Partial<ClientStockDto> = {}) =>
+  clientStockDto('ABC', {
     id: 's-1',
-    combinedTicker: 'ABC:ASX',
-    ticker: 'ABC',
-    exchange: 'ASX',
-    companyName: 'ABC Ltd',
-    created: '2023-01-01T00:00:00.000Z',
     apiKey: 'key',
-    websiteUrl: 'abc.com.au',
-    confirmationEmail: '',
-    contactEmail: '',
-    announcementNotificationEmails: '',
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
-    moderatorEmail: '',
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    completedInitialPoll: true,
-    roles: ['ViewConfig'],
-    emailMarketing: null,
     invoiceId: 'inv-1',
     invoiceTotal: 1980,
     invoiceStatus: 'AUTHORISED',
     invoiceDate: '2024-01-05T02:00:00.000Z',
     invoiceNumber: 'INV-0042',
     ...overrides,
-  };
-}
+  });
 
 describe('the client Invoice cell', () => {
   it('links the number to the invoice download with ticker and invoiceId', () => {

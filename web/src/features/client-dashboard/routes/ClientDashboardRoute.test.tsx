@@ -5,45 +5,20 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { ClientDashboardRoute } from './ClientDashboardRoute';
+import { clientStockDto } from '@/test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
 const client = sessionUser('client', {}, { 's-1': ['ViewConfig', 'Invoicing'], 's-2': ['ViewConfig'] });
 const routeTable = [{ path: '/', element: <ClientDashboardRoute /> }];
 
-function stock(ticker: string, overrides: Partial<ClientStockDto> = {}): ClientStockDto {
-  const exchange = overrides.exchange ?? 'ASX';
-  return {
-    id: `id-${ticker}`,
-    combinedTicker: `${ticker}:${exchange}`,
-    ticker,
-    exchange,
-    companyName: `${ticker} Ltd`,
+const stock = (ticker: string, overrides: Partial<ClientStockDto> = {}) =>
+  clientStockDto(ticker, {
     created: '2025-03-22T00:00:00.000Z',
-    apiKey: `key-${ticker}`,
-    websiteUrl: `${ticker.toLowerCase()}.com.au`,
     confirmationEmail: 'a@x.com, b@x.com;c@x.com',
-    contactEmail: '',
-    announcementNotificationEmails: '',
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
-    moderatorEmail: '',
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    completedInitialPoll: true,
-    roles: ['ViewConfig'],
     emailMarketing: true,
-    invoiceId: null,
-    invoiceTotal: null,
-    invoiceStatus: null,
-    invoiceDate: null,
-    invoiceNumber: null,
     ...overrides,
-  };
-}
+  });
 
 const withInvoice = stock('ABC', {
   roles: ['ViewConfig', 'Invoicing'],

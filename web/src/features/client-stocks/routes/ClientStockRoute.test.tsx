@@ -3,6 +3,7 @@ import type { ClientStockDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { ClientStockRoute } from './ClientStockRoute';
+import { clientStockDto } from '@/test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -10,38 +11,17 @@ const client = sessionUser('client', {}, { 's-1': ['ViewConfig'] });
 const routeTable = [{ path: '/client-stocks/:combinedTicker', element: <ClientStockRoute /> }];
 const ALL_ROLES = ['ViewConfig', 'EditAnnouncements', 'EditMailchimp', 'ReplyToComment', 'Invoicing'];
 
-function stock(overrides: Partial<ClientStockDto> = {}): ClientStockDto {
-  return {
+const stock = (overrides: Partial<ClientStockDto> = {}) =>
+  clientStockDto('ABC', {
     id: 's-1',
-    combinedTicker: 'ABC:ASX',
-    ticker: 'ABC',
-    exchange: 'ASX',
-    companyName: 'ABC Ltd',
-    created: '2023-01-01T00:00:00.000Z',
     apiKey: 'key',
-    websiteUrl: 'abc.com.au',
     confirmationEmail: 'a@x.com',
-    contactEmail: '',
-    announcementNotificationEmails: '',
     sendPriceSensitiveAnnouncements: true,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
     moderatorEmail: 'mod@x.com',
-    companyLogoUrl: '',
     announcementCommentTemplate: 'Dear {name}',
-    completedInitialPoll: true,
     roles: ALL_ROLES,
-    emailMarketing: null,
-    invoiceId: null,
-    invoiceTotal: null,
-    invoiceStatus: null,
-    invoiceDate: null,
-    invoiceNumber: null,
     ...overrides,
-  };
-}
+  });
 
 function deferred<T>() {
   let resolve: (value: T) => void = () => {};

@@ -11,27 +11,9 @@ import {
   showsRepeatingInvoiceTotal,
   sortStocks,
 } from './filters';
+import { stockRowDto } from '@/test/fixtures';
 
-function row(ticker: string, overrides: Partial<StockRowDto> = {}): StockRowDto {
-  const exchange = overrides.exchange ?? 'ASX';
-  return {
-    id: `id-${ticker}`,
-    ticker,
-    exchange,
-    combinedTicker: `${ticker}:${exchange}`,
-    companyName: `${ticker} Ltd`,
-    created: '2025-01-01T00:00:00.000Z',
-    websiteUrl: `${ticker.toLowerCase()}.com.au`,
-    archived: false,
-    apiKey: `key-${ticker}`,
-    pollAsx: true,
-    subscriptionExpired: false,
-    emailMarketing: null,
-    invoice: null,
-    repeatingInvoice: null,
-    ...overrides,
-  };
-}
+const row = stockRowDto;
 
 const invoice = (unpaid: boolean) => ({
   invoiceId: 'i',

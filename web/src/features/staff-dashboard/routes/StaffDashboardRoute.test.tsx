@@ -6,6 +6,7 @@ import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { STAFF_DASHBOARD_STORAGE_KEY } from '../model/filtersSlice';
 import { StaffDashboardRoute } from './StaffDashboardRoute';
+import { stockRowDto } from '@/test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -13,26 +14,8 @@ const admin = sessionUser('admin', { Admin: true, EditUsers: true, InvoiceTotal:
 const reports = sessionUser('reports', { RunReports: true });
 const routeTable = [{ path: '/', element: <StaffDashboardRoute /> }];
 
-function row(ticker: string, overrides: Partial<StockRowDto> = {}): StockRowDto {
-  const exchange = overrides.exchange ?? 'ASX';
-  return {
-    id: `id-${ticker}`,
-    ticker,
-    exchange,
-    combinedTicker: `${ticker}:${exchange}`,
-    companyName: `${ticker} Ltd`,
-    created: '2025-01-01T00:00:00.000Z',
-    websiteUrl: `${ticker.toLowerCase()}.com.au`,
-    archived: false,
-    apiKey: `key-${ticker}`,
-    pollAsx: true,
-    subscriptionExpired: false,
-    emailMarketing: true,
-    invoice: null,
-    repeatingInvoice: null,
-    ...overrides,
-  };
-}
+const row = (ticker: string, overrides: Partial<StockRowDto> = {}) =>
+  stockRowDto(ticker, { emailMarketing: true, ...overrides });
 
 const LIST: StockListDto = {
   unavailable: [],
