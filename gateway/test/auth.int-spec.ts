@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
-import { loadTestEnv } from '@irp/platform';
+import { loadTestEnv, serviceTestEnv } from '@irp/platform';
 import { startStocksService } from '@irp/stocks/dist/main';
 import { startUsersService } from '@irp/users/dist/main';
 import { seedDemoUsers } from '@irp/users/dist/seed';
@@ -37,12 +37,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   const webDist = mkdtempSync(join(tmpdir(), 'irp-web-'));
-  const usersEnv = () => ({
-    ...process.env,
-    HEALTH_PORT: '0',
-    KAFKA_SESSION_TIMEOUT_MS: '6000',
-    KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
-  });
+  const usersEnv = serviceTestEnv;
 
   beforeAll(async () => {
     loadTestEnv();

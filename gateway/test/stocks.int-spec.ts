@@ -12,14 +12,13 @@ import {
   StockSchema,
   WidgetStockSchema,
 } from '@irp/proto';
-import { loadTestEnv } from '@irp/platform';
+import { dropSchema, serviceTestEnv } from '@irp/platform';
 import { startStocksService } from '@irp/stocks/dist/main';
 import { seedDemoStocks } from '@irp/stocks/dist/seed';
 import { StocksService } from '@irp/stocks/dist/stocks/stocks.service';
 import { startUsersService } from '@irp/users/dist/main';
 import { seedDemoUsers } from '@irp/users/dist/seed';
 import { UsersService } from '@irp/users/dist/users/users.service';
-import { Client } from 'pg';
 import request from 'supertest';
 import { createGateway } from '../src/main';
 
@@ -107,19 +106,10 @@ describe('gateway stocks routes against the real users and stocks services over 
   }
 
   beforeAll(async () => {
-    const { DATABASE_URL } = loadTestEnv();
     // A fresh stocks schema, so the stocks seed can create the demo stocks with their fixed ids (another
     // suite may have left a VOD:LSE of its own, which the idempotent seed would keep).
-    const pg = new Client({ connectionString: DATABASE_URL });
-    await pg.connect();
-    await pg.query('DROP SCHEMA IF EXISTS stocks CASCADE');
-    await pg.end();
-    const serviceEnv = {
-      ...process.env,
-      HEALTH_PORT: '0',
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
-    };
+    await dropSchema('stocks');
+    const serviceEnv = serviceTestEnv();
     [users, stocks] = await Promise.all([startUsersService(serviceEnv), startStocksService(serviceEnv)]);
     await Promise.all([seedDemoUsers({ ...process.env }), seedDemoStocks({ ...process.env })]);
     gateway = await createGateway({
@@ -186,10 +176,7 @@ describe('gateway stocks routes against the real users and stocks services over 
     await Promise.all([stocks?.close(), users?.close()]);
     // Leave no test stocks behind: a stack started on this database next (the browser tests) seeds the
     // demo stocks afresh, with their fixed ids.
-    const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
-    await pg.connect();
-    await pg.query('DROP SCHEMA IF EXISTS stocks CASCADE');
-    await pg.end();
+    await dropSchema('stocks');
   });
 
   // -------------------------------------------------------------------------------------------------

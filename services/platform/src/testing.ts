@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RequestTopic } from '@irp/proto';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import { Client } from 'pg';
 import { kafkaClientConfig } from './kafka';
 import { KafkaRequester } from './requester';
 
@@ -136,4 +137,30 @@ export async function rawProducer(): Promise<Producer> {
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   return producer;
+}
+
+/**
+ * The environment a service under test starts with: the test broker and database (loadTestEnv), a random
+ * health port, and short Kafka session timeouts so a stopped instance leaves its group quickly.
+ */
+export function serviceTestEnv(): NodeJS.ProcessEnv {
+  loadTestEnv();
+  return {
+    ...process.env,
+    HEALTH_PORT: '0',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+  };
+}
+
+/** Drops a service's schema in the test database, so its migrations and seed start from nothing. */
+export async function dropSchema(schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+  await pg.connect();
+  try {
+    await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await pg.end();
+  }
 }

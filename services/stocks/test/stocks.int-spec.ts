@@ -13,13 +13,13 @@ import {
 import {
   AppError,
   createTestRequester,
+  dropSchema,
   KafkaRequester,
-  loadTestEnv,
   rawProducer,
   ReceivedMessage,
+  serviceTestEnv,
   TopicProbe,
 } from '@irp/platform';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DEMO_API_KEYS } from '../src/demo-stocks';
 import { startStocksService } from '../src/main';
@@ -134,23 +134,14 @@ describe('stocks service on the real broker and database', () => {
   };
 
   beforeAll(async () => {
-    const env = loadTestEnv();
-    const pg = new Client({ connectionString: env.DATABASE_URL });
-    await pg.connect();
-    await pg.query('DROP SCHEMA IF EXISTS stocks CASCADE');
-    await pg.end();
+    await dropSchema('stocks');
     probe = await TopicProbe.listen([
       Topics.StockUpserted,
       Topics.StockTickerChanged,
       Topics.StockArchived,
       dlqTopic(Topics.InitialPollStarted),
     ]);
-    app = await startStocksService({
-      ...process.env,
-      HEALTH_PORT: '0',
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
-    });
+    app = await startStocksService(serviceTestEnv());
     db = app.get(DataSource);
     requester = await createTestRequester(STOCK_TOPICS, 8000);
     healthUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;

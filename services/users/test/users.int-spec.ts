@@ -3,12 +3,12 @@ import { dlqTopic, Header, Topics } from '@irp/proto';
 import {
   AppError,
   createTestRequester,
+  dropSchema,
   KafkaRequester,
-  loadTestEnv,
   rawProducer,
+  serviceTestEnv,
   TopicProbe,
 } from '@irp/platform';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { seedDemoUsers } from '../src/seed';
@@ -41,18 +41,9 @@ describe('users service on the real broker and database', () => {
   let healthUrl: string;
 
   beforeAll(async () => {
-    const env = loadTestEnv();
-    const pg = new Client({ connectionString: env.DATABASE_URL });
-    await pg.connect();
-    await pg.query('DROP SCHEMA IF EXISTS users CASCADE');
-    await pg.end();
+    await dropSchema('users');
     probe = await TopicProbe.listen([Topics.UserUpserted, dlqTopic(Topics.UsersAuthenticate)]);
-    app = await startUsersService({
-      ...process.env,
-      HEALTH_PORT: '0',
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
-    });
+    app = await startUsersService(serviceTestEnv());
     users = app.get(UsersService);
     requester = await createTestRequester(USER_TOPICS, 8000);
     const address = app.getHttpServer().address();
