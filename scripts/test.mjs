@@ -15,6 +15,9 @@ const ENV_FILE = path.join(ROOT, '.local', 'test.env');
 process.env.INFRA_DIR ??= '.local/test';
 process.env.KAFKA_PORT ??= '19092';
 process.env.KAFKA_CONTROLLER_PORT ??= '19093';
+// Databases and ports can be moved (e.g. two checkouts testing side by side on one machine).
+const TEST_DATABASE = process.env.TEST_DATABASE ?? 'irportal_test';
+const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 const E2E_USERS_HEALTH_PORT = process.env.E2E_USERS_HEALTH_PORT ?? '3401';
 const E2E_STOCKS_HEALTH_PORT = process.env.E2E_STOCKS_HEALTH_PORT ?? '3402';
@@ -137,7 +140,7 @@ async function freshDatabaseEnv(infraEnvFile, name) {
 async function browserSuite(testInfraEnvFile) {
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
-  const infraEnvFile = await freshDatabaseEnv(testInfraEnvFile, 'irportal_e2e');
+  const infraEnvFile = await freshDatabaseEnv(testInfraEnvFile, E2E_DATABASE);
   // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
   const stackEnv = {
     GATEWAY_PORT: E2E_GATEWAY_PORT,
@@ -196,7 +199,7 @@ async function main() {
     if (wanted('web')) await vitestSuite();
     if (wanted('infra')) await nodeTestSuite('infra script', 'deploy/local/test/');
     if (wanted('integration') || wanted('browser')) {
-      const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_test' });
+      const { env } = await infra.up({ envFile: ENV_FILE, database: TEST_DATABASE });
       infraUp = true;
       const testEnv = {
         KAFKA_BROKERS: env.KAFKA_BROKERS,
