@@ -3,8 +3,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export KAFKAJS_NO_PARTITIONER_WARNING := 1
 
-WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json services/platform/package.json \
-	services/users/package.json services/stocks/package.json gateway/package.json web/package.json
+# Every workspace's package.json: the services are whatever services/*/ holds (services/manifest.json lists them).
+WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json gateway/package.json web/package.json \
+	$(wildcard services/*/package.json)
 
 .PHONY: help up test install build chromium bench lint down clean
 
@@ -20,7 +21,7 @@ node_modules/.installed: $(WORKSPACE_MANIFESTS)
 	@touch $@
 
 build: install
-	node_modules/.bin/tsc -b tsconfig.build.json
+	node scripts/manifest.mjs build
 	npm run build -w web
 
 ## Debian's Chromium for the browser tests (never a browser downloaded by a test tool).
@@ -41,8 +42,9 @@ test: build chromium
 bench: build
 	node bench/run.mjs
 
+## eslint, import boundaries (dependency-cruiser), test type checks: scripts/lint.mjs.
 lint: install
-	node_modules/.bin/eslint . --max-warnings=0
+	node scripts/lint.mjs
 
 ## Stops a detached stack and the infrastructure `make up` started.
 down:

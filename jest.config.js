@@ -1,10 +1,5 @@
 // Unit tests of every server-side workspace (`npx jest`); integration tests are in jest.int.config.js.
-module.exports = {
-  projects: [
-    '<rootDir>/proto',
-    '<rootDir>/services/platform',
-    '<rootDir>/services/users',
-    '<rootDir>/services/stocks',
-    '<rootDir>/gateway',
-  ],
-};
+// The workspaces come from services/manifest.json.
+const { serverWorkspaces } = require('./scripts/manifest.cjs');
+
+module.exports = { projects: serverWorkspaces().map((w) => `<rootDir>/${w}`) };

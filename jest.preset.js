@@ -1,4 +1,9 @@
 // Shared jest settings: ts-jest, node environment. Each workspace passes its own roots/testMatch.
+// Tests run against the sources of proto and the platform, never a dist/ that may be stale.
+const path = require('node:path');
+
+const src = (workspace, file = 'index.ts') => path.join(__dirname, workspace, 'src', file);
+
 module.exports = (overrides = {}) => ({
   testEnvironment: 'node',
   transform: {
@@ -15,6 +20,11 @@ module.exports = (overrides = {}) => ({
         },
       },
     ],
+  },
+  moduleNameMapper: {
+    '^@irp/proto$': src('proto'),
+    '^@irp/platform$': src('services/platform'),
+    '^@irp/platform/testing$': src('services/platform', 'testing.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['**/*.spec.ts'],

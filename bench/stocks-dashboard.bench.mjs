@@ -3,6 +3,7 @@
 //     against a direct Postgres read of the same rows with 50 concurrent connections;
 //  2. in Chromium (Debian's /usr/bin/chromium), the time to render the 2,000-row dashboard and to apply
 //     one filter keystroke.
+/* global document -- the page.evaluate callbacks below run in the browser */
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';

@@ -1,20 +1,29 @@
 #!/usr/bin/env node
 // Starts the whole portal on this machine: infrastructure (deploy/local/infra.mjs), demo data, every
-// service, the gateway and the web app; prints the URL, the demo logins and the startup figures.
+// service of services/manifest.json, the gateway and the web app; prints the URL, the demo logins and the
+// startup figures.
 //
 //   node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE]
 //   node scripts/stack.mjs down
-//   node scripts/stack.mjs stop|start users|stocks|gateway   (one process of a running stack)
+//   node scripts/stack.mjs stop <process>                 (one process of a running stack)
+//   node scripts/stack.mjs start <process>                (start a stopped one again)
+//   node scripts/stack.mjs start <service> --roles poller --instances 2
+//                                                         (extra processes of some roles beside the stack)
+//   node scripts/stack.mjs ps                             (what runs, with pids, roles and health ports)
 //
 // `up` in the foreground (make up) stops everything it started on Ctrl-C. `--detach` leaves the processes
 // running (browser tests, benchmarks) until `down`. `--web dist` has the gateway serve web/dist (as in
-// production); `--web dev` (default) runs the Vite dev server; `--web none` starts no web app. `--infra-env FILE` uses infrastructure an
-// earlier `infra.mjs up` described in FILE, and leaves it running.
+// production); `--web dev` (default) runs the Vite dev server; `--web none` starts no web app. `--infra-env
+// FILE` uses infrastructure an earlier `infra.mjs up` described in FILE, and leaves it running.
+// HEALTH_PORT_OFFSET moves every service's health port (manifest port + offset); GATEWAY_PORT and WEB_PORT
+// move the gateway and the web app.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as infra from '../deploy/local/infra.mjs';
+import { loadManifest, parseRoles, serviceEntry } from './manifest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STATE_DIR = path.join(ROOT, '.local', 'stack');
@@ -22,8 +31,7 @@ const STATE = path.join(STATE_DIR, 'state.json');
 const LOGS = path.join(ROOT, '.local', 'logs');
 
 const GATEWAY_PORT = Number(process.env.GATEWAY_PORT ?? 3000);
-const USERS_HEALTH_PORT = Number(process.env.USERS_HEALTH_PORT ?? 3101);
-const STOCKS_HEALTH_PORT = Number(process.env.STOCKS_HEALTH_PORT ?? 3102);
+const HEALTH_PORT_OFFSET = Number(process.env.HEALTH_PORT_OFFSET ?? 0);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 5173);
 
 export const DEMO_LOGINS = [
@@ -38,24 +46,25 @@ const say = (line) => console.log(`[stack] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv) {
-  const opts = { detach: false, web: 'dev', infraEnv: undefined };
+  const opts = { detach: false, web: 'dev', infraEnv: undefined, roles: undefined, instances: undefined };
+  const names = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--detach') opts.detach = true;
     else if (argv[i] === '--web') opts.web = argv[++i];
     else if (argv[i] === '--infra-env') opts.infraEnv = argv[++i];
+    else if (argv[i] === '--roles') opts.roles = argv[++i];
+    else if (argv[i] === '--instances') opts.instances = Number(argv[++i]);
+    else if (argv[i].startsWith('--')) throw new Error(`unknown option ${argv[i]}`);
+    else names.push(argv[i]);
   }
   if (!['dev', 'dist', 'none'].includes(opts.web))
     throw new Error(`--web must be dev, dist or none, not ${opts.web}`);
-  return opts;
-}
-
-function readEnvFile(file) {
-  const env = {};
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (m) env[m[1]] = m[2];
-  }
-  return env;
+  if (
+    opts.instances !== undefined &&
+    !(Number.isInteger(opts.instances) && opts.instances >= 1 && opts.instances <= 16)
+  )
+    throw new Error('--instances must be a whole number from 1 to 16');
+  return { opts, names };
 }
 
 async function waitFor(url, { timeoutMs = 60_000, ok = (r) => r.ok, name, logFile } = {}) {
@@ -139,34 +148,70 @@ function kafkaRssMb(env) {
   }
 }
 
-/** How each process of the stack starts and how to tell it is ready. */
-function processSpecs(opts, base) {
-  const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
-  if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
+/** The health port of a service's main process in this stack. */
+const healthPortOf = (entry) => entry.healthPort + HEALTH_PORT_OFFSET;
+
+/** How one process of a service starts and how to tell it is ready. */
+function serviceSpec(entry, base, { roles = entry.roles, healthPort = healthPortOf(entry), instance } = {}) {
+  const env = { ...base, HEALTH_PORT: String(healthPort), ROLES: roles.join(',') };
+  if (instance) env.INSTANCE_ID = instance;
   return {
-    users: {
-      args: ['services/users/dist/main.js'],
-      env: { ...base, HEALTH_PORT: String(USERS_HEALTH_PORT) },
-      ready: { url: `http://127.0.0.1:${USERS_HEALTH_PORT}/health`, name: 'users service' },
-    },
-    stocks: {
-      args: ['services/stocks/dist/main.js'],
-      env: { ...base, HEALTH_PORT: String(STOCKS_HEALTH_PORT) },
-      ready: { url: `http://127.0.0.1:${STOCKS_HEALTH_PORT}/health`, name: 'stocks service' },
-    },
-    gateway: {
-      args: ['gateway/dist/main.js'],
-      env: gatewayEnv,
-      ready: {
-        url: `http://127.0.0.1:${GATEWAY_PORT}/health`,
-        name: 'gateway (with every service reachable over Kafka)',
-      },
+    args: [path.join(entry.workspace, 'dist', 'main.js')],
+    env,
+    roles,
+    healthPort,
+    ready: {
+      url: `http://127.0.0.1:${healthPort}/health`,
+      name: `${entry.name} service (${roles.join(', ')})`,
     },
   };
 }
 
+/** How each process of the stack starts: every service of the manifest, then the gateway. */
+function processSpecs(opts, base, manifest = loadManifest()) {
+  const specs = {};
+  for (const entry of manifest.services) specs[entry.name] = serviceSpec(entry, base);
+  const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
+  if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
+  specs.gateway = {
+    args: ['gateway/dist/main.js'],
+    env: gatewayEnv,
+    ready: {
+      url: `http://127.0.0.1:${GATEWAY_PORT}/health`,
+      name: 'gateway (with every service reachable over Kafka)',
+    },
+  };
+  return specs;
+}
+
+/** A TCP port nothing listens on right now, for the health server of an extra process. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function readState() {
   return fs.existsSync(STATE) ? JSON.parse(fs.readFileSync(STATE, 'utf8')) : undefined;
+}
+
+const recorded = ({ name, pid, service, roles, healthPort, extra }) => ({
+  name,
+  pid,
+  service,
+  roles,
+  healthPort,
+  extra,
+});
+
+function writeState(state) {
+  fs.writeFileSync(STATE, JSON.stringify({ ...state, processes: state.processes.map(recorded) }, null, 2));
 }
 
 /** Stops one process of a running stack (e.g. to see the gateway answer 503 while a service is down). */
@@ -178,20 +223,82 @@ export async function stopOne(name) {
       `${name} is not part of the running stack (${state ? state.processes.map((x) => x.name).join(', ') : 'no stack running'})`,
     );
   await stopPid(p.pid, name);
+  if (p.extra) state.processes = state.processes.filter((x) => x !== p);
+  writeState(state);
   say(`stopped ${name}`);
 }
 
-/** Starts one process of a running stack again; the others keep running. */
-export async function startOne(name) {
+/**
+ * Starts one process of a running stack again (the others keep running), or, with `roles`/`instances`,
+ * extra processes of a service that run only those roles (e.g. two more pollers beside `make up`). Extra
+ * processes get names like `announcements-poller-2` and health ports the machine has free.
+ */
+export async function startOne(name, { roles, instances } = {}) {
   const state = readState();
   if (!state) throw new Error('no stack running: use `up` first');
-  const spec = processSpecs(state.opts, state.base)[name];
-  if (!spec) throw new Error(`${name} cannot be started on its own`);
-  const p = start(name, process.execPath, spec.args, spec.env, true);
-  await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
-  state.processes = state.processes.map((x) => (x.name === name ? { name, pid: p.pid } : x));
-  fs.writeFileSync(STATE, JSON.stringify(state, null, 2));
-  say(`${name} started again (pid ${p.pid})`);
+  if (roles === undefined && instances === undefined) {
+    const known = state.processes.find((x) => x.name === name);
+    const spec = known?.extra
+      ? serviceSpec(serviceEntry(known.service), state.base, {
+          roles: known.roles,
+          healthPort: known.healthPort,
+          instance: name,
+        })
+      : processSpecs(state.opts, state.base)[name];
+    if (!spec) throw new Error(`${name} cannot be started on its own`);
+    const p = start(name, process.execPath, spec.args, spec.env, true);
+    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
+    const entry = { ...known, name, pid: p.pid };
+    state.processes = known
+      ? state.processes.map((x) => (x === known ? entry : x))
+      : [...state.processes, entry];
+    writeState(state);
+    say(`${name} started again (pid ${p.pid})`);
+    return;
+  }
+  const entry = serviceEntry(name);
+  const chosen = parseRoles(entry, roles);
+  const tag = `${name}-${chosen.join('+')}`;
+  const taken = new Set(state.processes.map((x) => x.name));
+  for (let k = 1, made = 0; made < (instances ?? 1); k++) {
+    const processName = `${tag}-${k}`;
+    if (taken.has(processName)) continue;
+    const spec = serviceSpec(entry, state.base, {
+      roles: chosen,
+      healthPort: await freePort(),
+      instance: processName,
+    });
+    const p = start(processName, process.execPath, spec.args, spec.env, true);
+    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
+    state.processes.push({
+      name: processName,
+      pid: p.pid,
+      service: name,
+      roles: chosen,
+      healthPort: spec.healthPort,
+      extra: true,
+    });
+    writeState(state);
+    say(`${processName} up (pid ${p.pid}, roles ${chosen.join(', ')}, health on :${spec.healthPort})`);
+    made++;
+  }
+}
+
+/** What a running stack holds: each process, its pid, whether it is alive, its roles and health port. */
+export function ps() {
+  const state = readState();
+  if (!state) return say('no stack running');
+  for (const p of state.processes) {
+    let alive = true;
+    try {
+      process.kill(p.pid, 0);
+    } catch {
+      alive = false;
+    }
+    console.log(
+      `${p.name.padEnd(28)} pid ${String(p.pid).padEnd(8)} ${alive ? 'running' : 'stopped'}${p.roles ? `  roles ${p.roles.join(',')}` : ''}${p.healthPort ? `  health :${p.healthPort}` : ''}`,
+    );
+  }
 }
 
 export async function up(opts) {
@@ -201,7 +308,8 @@ export async function up(opts) {
     say('a previous stack is recorded; stopping it first');
     await down();
   }
-  for (const f of ['services/users/dist/main.js', 'services/stocks/dist/main.js', 'gateway/dist/main.js']) {
+  const manifest = loadManifest();
+  for (const f of [...manifest.services.map((s) => `${s.workspace}/dist/main.js`), 'gateway/dist/main.js']) {
     if (!fs.existsSync(path.join(ROOT, f)))
       throw new Error(`${f} is missing: run \`npm run build:server\` (make up does)`);
   }
@@ -215,7 +323,7 @@ export async function up(opts) {
     infraEnvFile = path.join(ROOT, '.local', 'infra.env');
     await infra.up({ envFile: infraEnvFile, database: process.env.DATABASE_NAME ?? 'irportal' });
   }
-  infraEnv = readEnvFile(infraEnvFile);
+  infraEnv = infra.readEnvFile(infraEnvFile);
   const base = {
     KAFKA_BROKERS: infraEnv.KAFKA_BROKERS,
     DATABASE_URL: infraEnv.DATABASE_URL,
@@ -224,16 +332,8 @@ export async function up(opts) {
   };
   fs.mkdirSync(STATE_DIR, { recursive: true });
   const state = { ownsInfra, infraEnvFile, opts: { web: opts.web }, base, processes: [] };
-  const specs = processSpecs(opts, base);
-  const save = () =>
-    fs.writeFileSync(
-      STATE,
-      JSON.stringify(
-        { ...state, processes: state.processes.map(({ name, pid }) => ({ name, pid })) },
-        null,
-        2,
-      ),
-    );
+  const specs = processSpecs(opts, base, manifest);
+  const save = () => writeState(state);
 
   try {
     // Starts one process, records it, and waits until it answers.
@@ -248,12 +348,17 @@ export async function up(opts) {
       );
       return p;
     };
-    await launch('users', `(health on :${USERS_HEALTH_PORT})`);
-    await run(process.execPath, ['services/users/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
-    say(`seed      demo users created`);
-    await launch('stocks', `(health on :${STOCKS_HEALTH_PORT})`);
-    await run(process.execPath, ['services/stocks/dist/seed.js'], { ...base, LOG_LEVEL: 'warn' });
-    say(`seed      demo stocks created`);
+    // Each service in manifest order, its demo data seeded as soon as it runs (later seeds may need it).
+    for (const entry of manifest.services) {
+      await launch(
+        entry.name,
+        `(health on :${healthPortOf(entry)}, roles ${specs[entry.name].roles.join(', ')})`,
+      );
+      if (entry.seed) {
+        await run(process.execPath, [path.join(entry.workspace, entry.seed)], { ...base, LOG_LEVEL: 'warn' });
+        say(`seed      ${entry.name} demo data created`);
+      }
+    }
     const gateway = await launch('gateway', `on :${GATEWAY_PORT}`);
 
     let url = `http://127.0.0.1:${GATEWAY_PORT}/`;
@@ -362,15 +467,19 @@ export async function down() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [command, ...rest] = process.argv.slice(2);
   const commands = {
-    up: () => up(parseArgs(rest)),
+    up: () => up(parseArgs(rest).opts),
     down,
-    stop: () => stopOne(rest[0]),
-    start: () => startOne(rest[0]),
+    stop: () => stopOne(parseArgs(rest).names[0]),
+    start: () => {
+      const { opts, names } = parseArgs(rest);
+      return startOne(names[0], opts);
+    },
+    ps,
   };
   const main = commands[command];
   if (!main) {
     console.error(
-      'usage: node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE] | down | stop <process> | start <process>',
+      'usage: node scripts/stack.mjs up [--detach] [--web dev|dist|none] [--infra-env FILE] | down | ps | stop <process> | start <process> | start <service> --roles R[,R] [--instances N]',
     );
     process.exit(2);
   }

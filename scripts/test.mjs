@@ -19,10 +19,17 @@ process.env.KAFKA_CONTROLLER_PORT ??= '19093';
 const TEST_DATABASE = process.env.TEST_DATABASE ?? 'irportal_test';
 const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
-const E2E_USERS_HEALTH_PORT = process.env.E2E_USERS_HEALTH_PORT ?? '3401';
-const E2E_STOCKS_HEALTH_PORT = process.env.E2E_STOCKS_HEALTH_PORT ?? '3402';
+// The browser suite's services listen on their manifest health port plus this offset (3101 -> 3401 ...).
+const E2E_HEALTH_PORT_OFFSET = process.env.E2E_HEALTH_PORT_OFFSET ?? '300';
 
+export const SUITES = ['lint', 'unit', 'web', 'infra', 'integration', 'browser'];
 const only = process.argv.slice(2);
+const unknown = only.filter((s) => !SUITES.includes(s));
+if (unknown.length) {
+  console.error(`[test] no suite named ${unknown.join(', ')}; the suites are ${SUITES.join(', ')}`);
+  console.log('0 passed, 1 failed');
+  process.exit(2);
+}
 const wanted = (name) => only.length === 0 || only.includes(name);
 const results = [];
 
@@ -144,8 +151,7 @@ async function browserSuite(testInfraEnvFile) {
   // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
   const stackEnv = {
     GATEWAY_PORT: E2E_GATEWAY_PORT,
-    USERS_HEALTH_PORT: E2E_USERS_HEALTH_PORT,
-    STOCKS_HEALTH_PORT: E2E_STOCKS_HEALTH_PORT,
+    HEALTH_PORT_OFFSET: E2E_HEALTH_PORT_OFFSET,
     LOGIN_THROTTLE_LIMIT: '200',
   };
   const upCode = await run(
@@ -188,12 +194,23 @@ async function main() {
   let infraUp = false;
   try {
     if (wanted('lint')) {
-      const code = await run(process.execPath, [
-        'node_modules/eslint/bin/eslint.js',
-        '.',
-        '--max-warnings=0',
-      ]);
-      record('lint', code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+      // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
+      const out = path.join(RESULTS, 'lint.json');
+      fs.rmSync(out, { force: true });
+      const code = await run(process.execPath, ['scripts/lint.mjs', '--json', out]);
+      const checks = readJson(out);
+      if (!checks) record('lint', 0, 1, 0, `scripts/lint.mjs exited ${code} without results`);
+      else
+        record(
+          'lint',
+          checks.filter((c) => c.ok).length,
+          checks.filter((c) => !c.ok).length,
+          0,
+          checks
+            .filter((c) => !c.ok)
+            .map((c) => c.name)
+            .join(', '),
+        );
     }
     if (wanted('unit')) await jestSuite('unit', []);
     if (wanted('web')) await vitestSuite();

@@ -1,0 +1,85 @@
+// Import boundaries of docs/architecture.md, checked by `make lint` (and so by `make test`).
+// A violation prints the rule's name and comment; the rule names are what a reader searches for here.
+const TESTS = '(\\.spec\\.tsx?$|\\.test\\.tsx?$|\\.int-spec\\.ts$|/test/|^e2e/|^bench/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'proto-imports-nothing-internal',
+      comment:
+        'proto/ is the protocol: it may import only npm packages, never a service, the platform, the gateway or the web app.',
+      severity: 'error',
+      from: { path: '^proto/' },
+      to: { path: '^(services|gateway|web|scripts|deploy|e2e|bench)/' },
+    },
+    {
+      name: 'platform-imports-only-proto',
+      comment:
+        'services/platform is the kit under every service: it may import proto and npm packages, never a service or the gateway.',
+      severity: 'error',
+      from: { path: '^services/platform/' },
+      to: { path: '^(services/(?!platform/)|gateway/|web/)' },
+    },
+    {
+      name: 'service-imports-only-proto-and-platform',
+      comment:
+        'A service may import proto, the platform and its own folder; it talks to other services over Kafka only.',
+      severity: 'error',
+      from: { path: '^services/([^/]+)/', pathNot: '^services/platform/' },
+      to: { path: '^(services/|gateway/|web/)', pathNot: ['^services/$1/', '^services/platform/'] },
+    },
+    {
+      name: 'gateway-imports-only-proto-and-platform',
+      comment:
+        "The gateway (its tests included) may import proto and the platform, never a service's source or dist/: it reaches services over Kafka, and its tests start them as processes.",
+      severity: 'error',
+      from: { path: '^gateway/' },
+      to: { path: '^(services/(?!platform/)|web/)' },
+    },
+    {
+      name: 'testing-harness-only-in-tests',
+      comment: 'The test harness (@irp/platform/testing) is for tests; production code may not import it.',
+      severity: 'error',
+      from: { path: '^(services|gateway)/', pathNot: [TESTS, '^services/platform/src/testing'] },
+      to: { path: '^services/platform/(src|dist)/testing' },
+    },
+    {
+      name: 'web-features-never-import-each-other',
+      comment:
+        'A web feature may import lib/, components/, api/ and app/ hooks, never another feature; shared pieces move to lib/ or components/, tabs come through the tab registry.',
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'web-imports-no-server-code',
+      comment: 'The web app may import proto (the contract) and npm packages, never server code.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(services|gateway|scripts|deploy)/' },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'Every relative or workspace import must resolve to a file.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Cruised from the source folders (scripts/lint.mjs names them); anything in node_modules or a dist/ is
+    // shown as a dependency (so the rules see it) but not followed.
+    doNotFollow: { path: '(^|/)(node_modules|dist)/' },
+    exclude: { path: '(^|/)(\\.local|test-results|playwright-report)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    preserveSymlinks: false,
+    tsConfig: { fileName: 'tsconfig.depcruise.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+      mainFields: ['types', 'main'],
+    },
+  },
+};

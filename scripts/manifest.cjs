@@ -1,0 +1,54 @@
+// Reads and checks services/manifest.json. CommonJS so the jest configs can require it; the .mjs scripts
+// use it through scripts/manifest.mjs.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const MANIFEST_FILE = path.join(ROOT, 'services', 'manifest.json');
+const NAME = /^[a-z][a-z0-9-]{1,30}$/;
+const ROLE = /^[a-z][a-z0-9-]{1,30}$/;
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Every problem of a manifest, as sentences naming the entry and field. */
+function manifestProblems(manifest) {
+  const problems = [];
+  if (!manifest || !Array.isArray(manifest.services)) return ['"services" must be a list'];
+  const seen = { name: new Set(), healthPort: new Set(), schema: new Set(), workspace: new Set() };
+  manifest.services.forEach((s, i) => {
+    const at = `services[${i}]${s && s.name ? ` (${s.name})` : ''}`;
+    if (!s || typeof s !== 'object') return problems.push(`${at} must be an object`);
+    if (!NAME.test(s.name ?? '')) problems.push(`${at}.name must match ${NAME}`);
+    if (s.workspace !== `services/${s.name}`) problems.push(`${at}.workspace must be services/${s.name}`);
+    if (s.package !== `@irp/${s.name}`) problems.push(`${at}.package must be @irp/${s.name}`);
+    if (!Number.isInteger(s.healthPort) || s.healthPort < 1024 || s.healthPort > 65535)
+      problems.push(`${at}.healthPort must be a port number from 1024 to 65535`);
+    if (!SCHEMA.test(s.schema ?? '')) problems.push(`${at}.schema must be a PostgreSQL schema name`);
+    if (!Array.isArray(s.roles) || !s.roles.includes('api') || s.roles.some((r) => !ROLE.test(r)))
+      problems.push(`${at}.roles must be a list of role names including "api"`);
+    else if (new Set(s.roles).size !== s.roles.length) problems.push(`${at}.roles has a role twice`);
+    if (s.seed !== undefined && (typeof s.seed !== 'string' || !s.seed.startsWith('dist/')))
+      problems.push(`${at}.seed must be a path under the service's dist/`);
+    for (const key of Object.keys(seen)) {
+      if (s[key] === undefined) continue;
+      if (seen[key].has(s[key])) problems.push(`${at}.${key} ${s[key]} is used by another service`);
+      seen[key].add(s[key]);
+    }
+  });
+  return problems;
+}
+
+/** The manifest, checked; throws with every problem listed. */
+function loadManifest(file = MANIFEST_FILE) {
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const problems = manifestProblems(manifest);
+  if (problems.length)
+    throw new Error(`${path.relative(ROOT, file)} is not valid:\n  ${problems.join('\n  ')}`);
+  return manifest;
+}
+
+/** The server workspaces in build order: proto, the platform, every service, the gateway. */
+function serverWorkspaces(manifest = loadManifest()) {
+  return ['proto', 'services/platform', ...manifest.services.map((s) => s.workspace), 'gateway'];
+}
+
+module.exports = { ROOT, MANIFEST_FILE, loadManifest, manifestProblems, serverWorkspaces };
