@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeServicesModule } from './proto-services.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(ROOT, 'node_modules', pkg, file);
@@ -52,6 +53,8 @@ function run(args) {
 }
 
 export async function lint() {
+  // proto's index imports the generated list of service contracts (scripts/proto-services.mjs).
+  writeServicesModule();
   const results = [];
   for (const check of CHECKS) {
     const started = Date.now();

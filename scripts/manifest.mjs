@@ -47,6 +47,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (command === 'workspaces') {
       console.log(serverWorkspaces().join('\n'));
     } else if (command === 'build') {
+      const { writeServicesModule } = await import('./proto-services.mjs');
+      writeServicesModule();
       const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
       const r = spawnSync(process.execPath, [tsc, '-b', ...serverWorkspaces()], {
         cwd: ROOT,
