@@ -10,6 +10,7 @@ export default tseslint.config(
       '.local/**',
       '**/*.js',
       '**/*.mjs',
+      '!deploy/**/*.mjs',
       '**/*.cjs',
       'web/vite.config.ts',
     ],
@@ -20,6 +21,25 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Node scripts (.mjs): plain JavaScript run by Node 20, so Node's globals and no type-only rules.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        AbortController: 'readonly',
+      },
     },
   },
 );
