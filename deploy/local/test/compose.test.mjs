@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { composeFile, readManifest } from '../../compose.mjs';
+import { composeFile } from '../../compose.mjs';
+import { readManifest } from '../../generated.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'deploy', 'compose.mjs');
