@@ -1,6 +1,7 @@
-// docker-compose.yml is generated from services/manifest.json by deploy/compose.mjs; this runs its check, so
-// a manifest edited without regenerating fails `make test` (the infra suite), and proves the check and the
-// generator follow the manifest.   node --test deploy/local/test/
+// docker-compose.yml (deploy/compose.mjs) and deploy/k8s/irportal.yaml (deploy/k8s.mjs) are generated from
+// services/manifest.json; this runs their checks, so a manifest edited without regenerating fails
+// `make test` (the infra suite), and proves the checks and the generators follow the manifest.
+//   node --test deploy/local/test/
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,16 +10,20 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { composeFile } from '../../compose.mjs';
+import { k8sFile } from '../../k8s.mjs';
 import { readManifest } from '../../generated.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'deploy', 'compose.mjs');
+const K8S_SCRIPT = path.join(ROOT, 'deploy', 'k8s.mjs');
 const MANIFEST = path.join(ROOT, 'services', 'manifest.json');
 
-function compose(...args) {
-  const r = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8' });
+function node(script, args) {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: 'utf8' });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
+const compose = (...args) => node(SCRIPT, args);
+const k8s = (...args) => node(K8S_SCRIPT, args);
 
 /** A temporary copy of the manifest with `change` applied to its parsed JSON. */
 function manifestWith(change) {
@@ -78,6 +83,31 @@ test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it
   );
   try {
     assert.throws(() => readManifest(file), /probe's workspace must be services\/probe/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the committed deploy/k8s/irportal.yaml is what services/manifest.json gives', () => {
+  const r = k8s('--check');
+  assert.equal(r.code, 0, r.out);
+});
+
+test('k8s: each role of a service is a Deployment of its own with ROLES set to that role', () => {
+  const { dir, file } = manifestWith((m) => m.services.push({ ...probe, roles: ['api', 'poller'] }));
+  try {
+    const r = k8s('--check', '--manifest', file);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /Run `node deploy\/k8s\.mjs`/);
+    const text = k8sFile(readManifest(file));
+    const docs = text.split('\n---\n');
+    for (const role of ['api', 'poller']) {
+      const doc = docs.find((d) => d.includes(`  name: probe-${role}\n`)) ?? '';
+      assert.match(doc, /kind: Deployment\n/, `probe-${role}`);
+      assert.match(doc, new RegExp(`- name: ROLES\\n\\s+value: ${role}\\n`));
+      assert.match(doc, /image: irportal\/probe:local\n/);
+      assert.match(doc, /containerPort: 3199\n/);
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
