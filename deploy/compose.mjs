@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// Writes docker-compose.yml from services/manifest.json: the infrastructure (kafka, postgres, maildev, the
+// one-shot topics job) as written below, then one compose service per manifest service (built from
+// deploy/Dockerfile with --build-arg SERVICE=<name>, HEALTH_PORT and ROLES from the manifest) and the
+// gateway. The file is generated, never edited by hand; the infra test runs the check, so a manifest
+// edited without regenerating fails `make test`.
+//
+//   node deploy/compose.mjs            write docker-compose.yml
+//   node deploy/compose.mjs --check    exit 1 when the committed file is not what the manifest gives
+//   [--manifest FILE] [--out FILE]     other paths (the test uses them)
+
+import path from 'node:path';
+import { generatedHeader, generatorCli, isMain, ROOT } from './generated.mjs';
+
+export const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
+const COMMAND = 'node deploy/compose.mjs';
+
+const HEADER = `${generatedHeader(COMMAND)}#
+# IR Portal with Docker. Two ways to use it:
+#   - infrastructure only (what \`make up\` / deploy/local/infra.mjs does when a Docker engine answers):
+#       docker compose up -d kafka postgres
+#   - the whole system: docker compose up -d --build   (web app + API on http://127.0.0.1:3000,
+#       sent mail on http://127.0.0.1:1080)
+# The environment variable names are the ones local mode uses (deploy/local/README.md): KAFKA_BROKERS,
+# DATABASE_URL, PORT, HEALTH_PORT, ROLES, NODE_ENV, SESSION_SECRET, LOG_LEVEL, SMTP_URL, WEB_DIST.
+# Host ports bind to 127.0.0.1 only; KAFKA_PORT / PG_PORT / GATEWAY_PORT move them. <NAME>_ROLES (e.g.
+# STOCKS_ROLES=api) narrows the roles a service's container runs; the default is every role of the manifest.
+name: irportal
+
+x-node-env: &node-env
+  NODE_ENV: production
+  LOG_LEVEL: \${LOG_LEVEL:-info}
+  # Inside the compose network the broker is kafka:19092 (its PLAINTEXT listener); the host uses 127.0.0.1:9092.
+  KAFKA_BROKERS: kafka:19092
+  KAFKAJS_NO_PARTITIONER_WARNING: '1'
+  SMTP_URL: smtp://maildev:1025
+`;
+
+const INFRASTRUCTURE = `services:
+  kafka:
+    image: apache/kafka:3.9.1
+    # Single node, KRaft (broker + controller in one process), replication factor 1 everywhere.
+    environment:
+      CLUSTER_ID: QEmMSELDmWRUTuwqXKrOAw
+      KAFKA_NODE_ID: 1
+      KAFKA_PROCESS_ROLES: broker,controller
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@localhost:9093
+      # PLAINTEXT: other containers (kafka:19092). HOST: the host machine (127.0.0.1:KAFKA_PORT).
+      KAFKA_LISTENERS: PLAINTEXT://:19092,HOST://:9092,CONTROLLER://:9093
+      KAFKA_ADVERTISED_LISTENERS: PLAINTEXT://kafka:19092,HOST://127.0.0.1:\${KAFKA_PORT:-9092}
+      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,HOST:PLAINTEXT
+      KAFKA_CONTROLLER_LISTENER_NAMES: CONTROLLER
+      KAFKA_INTER_BROKER_LISTENER_NAME: PLAINTEXT
+      KAFKA_LOG_DIRS: /var/lib/kafka/data
+      KAFKA_NUM_PARTITIONS: 3
+      KAFKA_AUTO_CREATE_TOPICS_ENABLE: 'false'
+      KAFKA_MESSAGE_MAX_BYTES: 8388608
+      KAFKA_DEFAULT_REPLICATION_FACTOR: 1
+      KAFKA_MIN_INSYNC_REPLICAS: 1
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: 1
+      KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS: 10
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: 1
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: 1
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: 0
+      KAFKA_HEAP_OPTS: -Xms256m -Xmx512m
+    ports:
+      - 127.0.0.1:\${KAFKA_PORT:-9092}:9092
+    volumes:
+      - kafka-data:/var/lib/kafka/data
+    healthcheck:
+      test:
+        [
+          'CMD-SHELL',
+          '/opt/kafka/bin/kafka-broker-api-versions.sh --bootstrap-server kafka:19092 >/dev/null 2>&1',
+        ]
+      interval: 5s
+      timeout: 10s
+      start_period: 20s
+      retries: 12
+
+  postgres:
+    image: postgres:16-bookworm
+    environment:
+      POSTGRES_USER: postgres
+      POSTGRES_DB: irportal
+      # Local development only, like local mode: no password on 127.0.0.1.
+      POSTGRES_HOST_AUTH_METHOD: trust
+    ports:
+      - 127.0.0.1:\${PG_PORT:-5432}:5432
+    volumes:
+      - pg-data:/var/lib/postgresql/data
+    healthcheck:
+      test: ['CMD-SHELL', 'pg_isready -U postgres -d irportal']
+      interval: 3s
+      timeout: 3s
+      start_period: 10s
+      retries: 20
+
+  maildev:
+    # Receives every mail the system sends (SMTP 1025) and shows it in a browser (1080).
+    image: maildev/maildev:2.2.1
+    environment:
+      MAILDEV_SMTP_PORT: 1025
+      MAILDEV_WEB_PORT: 1080
+    ports:
+      - 127.0.0.1:1080:1080
+      - 127.0.0.1:1025:1025
+
+  topics:
+    # One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq), then exits.
+    image: irportal/gateway:local
+    build:
+      context: .
+      dockerfile: deploy/Dockerfile
+      target: gateway
+    command: ['node', 'deploy/local/infra.mjs', 'topics']
+    environment:
+      KAFKA_BROKERS: kafka:19092
+      KAFKA_PARTITIONS: \${KAFKA_PARTITIONS:-3}
+      # Reply topics get one partition per gateway instance.
+      GATEWAY_INSTANCES: \${GATEWAY_INSTANCES:-4}
+    depends_on:
+      kafka:
+        condition: service_healthy
+    restart: 'no'
+`;
+
+/** `email-marketing` -> `EMAIL_MARKETING`: the prefix of a service's compose variables. */
+const envPrefix = (name) => name.toUpperCase().replace(/-/g, '_');
+
+function appService(s) {
+  return `
+  ${s.name}:
+    image: irportal/${s.name}:local
+    build:
+      context: .
+      dockerfile: deploy/Dockerfile
+      target: service
+      args:
+        SERVICE: ${s.name}
+    environment:
+      <<: *node-env
+      DATABASE_URL: postgres://postgres@postgres:5432/irportal
+      HEALTH_PORT: ${s.healthPort}
+      HOST: 0.0.0.0
+      ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}
+    depends_on:
+      topics:
+        condition: service_completed_successfully
+      postgres:
+        condition: service_healthy
+    restart: unless-stopped
+`;
+}
+
+function gateway(services) {
+  const waits = services.map((s) => `      ${s.name}:\n        condition: service_healthy\n`).join('');
+  return `
+  gateway:
+    image: irportal/gateway:local
+    build:
+      context: .
+      dockerfile: deploy/Dockerfile
+      target: gateway
+    environment:
+      <<: *node-env
+      # /health, /health/live and /metrics are served on PORT too.
+      PORT: 3000
+      HOST: 0.0.0.0
+      # Required in production: 32+ characters, the same for every gateway instance. Set your own.
+      SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
+      # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
+      COOKIE_SECURE: \${COOKIE_SECURE:-false}
+      WEB_DIST: /app/web/dist
+    ports:
+      - 127.0.0.1:\${GATEWAY_PORT:-3000}:3000
+    depends_on:
+      topics:
+        condition: service_completed_successfully
+${waits}    restart: unless-stopped
+`;
+}
+
+/** The whole docker-compose.yml for these manifest services. */
+export function composeFile(services) {
+  const volumes = `
+volumes:
+  kafka-data:
+  pg-data:
+`;
+  return HEADER + '\n' + INFRASTRUCTURE + services.map(appService).join('') + gateway(services) + volumes;
+}
+
+if (isMain(import.meta.url)) {
+  process.exitCode = generatorCli(
+    { tag: 'compose', command: COMMAND, defaultOut: COMPOSE_FILE, render: composeFile },
+    process.argv.slice(2),
+  );
+}

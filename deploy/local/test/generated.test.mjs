@@ -1,0 +1,111 @@
+// docker-compose.yml (deploy/compose.mjs, committed and checked) and deploy/k8s/irportal.yaml (deploy/k8s.mjs,
+// written on demand, not committed) are generated from services/manifest.json; this runs the compose check,
+// so a manifest edited without regenerating fails `make test` (the infra suite), and proves both generators
+// follow the manifest.
+//   node --test deploy/local/test/
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { composeFile } from '../../compose.mjs';
+import { k8sFile } from '../../k8s.mjs';
+import { readManifest } from '../../generated.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const SCRIPT = path.join(ROOT, 'deploy', 'compose.mjs');
+const K8S_SCRIPT = path.join(ROOT, 'deploy', 'k8s.mjs');
+const MANIFEST = path.join(ROOT, 'services', 'manifest.json');
+
+function node(script, args) {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+const compose = (...args) => node(SCRIPT, args);
+const k8s = (...args) => node(K8S_SCRIPT, args);
+
+/** A temporary copy of the manifest with `change` applied to its parsed JSON. */
+function manifestWith(change) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-compose-'));
+  const json = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
+  change(json);
+  const file = path.join(dir, 'manifest.json');
+  fs.writeFileSync(file, JSON.stringify(json, null, 2));
+  return { dir, file };
+}
+
+const probe = { name: 'probe', workspace: 'services/probe', healthPort: 3199, schema: 'probe' };
+
+test('the committed docker-compose.yml is what services/manifest.json gives', () => {
+  const r = compose('--check');
+  assert.equal(r.code, 0, r.out);
+});
+
+test('a service added to the manifest without regenerating fails the check, naming the fix', () => {
+  const { dir, file } = manifestWith((m) => m.services.push({ ...probe, roles: ['api', 'poller'] }));
+  try {
+    const r = compose('--check', '--manifest', file);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /docker-compose\.yml is not what .*manifest\.json gives/);
+    assert.match(r.out, /Run `node deploy\/compose\.mjs`/);
+
+    const out = path.join(dir, 'docker-compose.yml');
+    assert.equal(compose('--manifest', file, '--out', out).code, 0);
+    assert.equal(compose('--check', '--manifest', file, '--out', out).code, 0);
+    const text = fs.readFileSync(out, 'utf8');
+    const block = /\n {2}probe:\n((?: {4}.*\n)+)/.exec(text)?.[1] ?? '';
+    assert.match(block, /target: service\n\s+args:\n\s+SERVICE: probe\n/);
+    assert.match(block, /HEALTH_PORT: 3199\n/);
+    assert.match(block, /ROLES: \$\{PROBE_ROLES:-api,poller\}\n/);
+    const gateway = /\n {2}gateway:\n((?: {4}.*\n)+)/.exec(text)?.[1] ?? '';
+    assert.match(gateway, /probe:\n\s+condition: service_healthy/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every manifest service is one compose service built from deploy/Dockerfile', () => {
+  const services = readManifest();
+  const text = composeFile(services);
+  for (const s of services) {
+    assert.match(text, new RegExp(`\\n  ${s.name}:\\n    image: irportal/${s.name}:local\\n`));
+    assert.match(text, new RegExp(`SERVICE: ${s.name}\\n`));
+    assert.match(text, new RegExp(`HEALTH_PORT: ${s.healthPort}\\n`));
+  }
+  for (const infra of ['kafka', 'postgres', 'maildev', 'topics', 'gateway'])
+    assert.match(text, new RegExp(`\\n  ${infra}:\\n`));
+});
+
+test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it from SERVICE)', () => {
+  const { dir, file } = manifestWith((m) =>
+    m.services.push({ ...probe, workspace: 'apps/probe', roles: ['api'] }),
+  );
+  try {
+    assert.throws(() => readManifest(file), /probe's workspace must be services\/probe/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('k8s: each role of a service is a Deployment of its own with ROLES set to that role', () => {
+  const { dir, file } = manifestWith((m) => m.services.push({ ...probe, roles: ['api', 'poller'] }));
+  try {
+    const out = path.join(dir, 'irportal.yaml');
+    const r = k8s('--manifest', file, '--out', out);
+    assert.equal(r.code, 0, r.out);
+    const text = fs.readFileSync(out, 'utf8');
+    assert.equal(text, k8sFile(readManifest(file)));
+    const docs = text.split('\n---\n');
+    for (const role of ['api', 'poller']) {
+      const doc = docs.find((d) => d.includes(`  name: probe-${role}\n`)) ?? '';
+      assert.match(doc, /kind: Deployment\n/, `probe-${role}`);
+      assert.match(doc, new RegExp(`- name: ROLES\\n\\s+value: ${role}\\n`));
+      assert.match(doc, /image: irportal\/probe:local\n/);
+      assert.match(doc, /containerPort: 3199\n/);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

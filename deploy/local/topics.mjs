@@ -1,0 +1,103 @@
+// Kafka topics: every topic of proto's catalogue (request, .reply, event, .dlq) created up front, since
+// the brokers never auto-create one. KAFKA_PARTITIONS and GATEWAY_INSTANCES size them.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { kafkaClient } from './kafka.mjs';
+import { intEnv, ROOT, run, sleep } from './shared.mjs';
+
+/** @irp/proto's catalogue, building proto first when its dist/ is missing (a fresh clone). */
+async function loadProto() {
+  const dist = path.join(ROOT, 'proto', 'dist', 'index.js');
+  if (!fs.existsSync(dist)) {
+    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+    const r = await run(
+      fs.existsSync(tsc) ? tsc : 'npx',
+      fs.existsSync(tsc) ? ['-b', 'proto'] : ['tsc', '-b', 'proto'],
+    );
+    if (r.code !== 0 || !fs.existsSync(dist))
+      throw new Error(`building proto (tsc -b proto) failed:\n${r.out}`);
+  }
+  const mod = await import('@irp/proto');
+  const allTopics = mod.allTopics ?? mod.default?.allTopics;
+  if (typeof allTopics !== 'function') throw new Error('@irp/proto does not export allTopics');
+  return { allTopics };
+}
+
+/** The topic plan from the catalogue: KAFKA_PARTITIONS (default 3), GATEWAY_INSTANCES reply partitions (default 4). */
+export async function topicPlan() {
+  const { allTopics } = await loadProto();
+  return allTopics({
+    partitions: intEnv('KAFKA_PARTITIONS', 3),
+    replyPartitions: intEnv('GATEWAY_INSTANCES', 4),
+  });
+}
+
+/** Creates the missing topics; returns their names. */
+async function createMissing(admin, plan, existing) {
+  const missing = plan.filter((t) => !existing.has(t.name));
+  if (missing.length === 0) return [];
+  await admin.createTopics({
+    topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })),
+    waitForLeaders: true,
+    timeout: 30_000,
+  });
+  return missing.map((t) => t.name);
+}
+
+/** Grows existing topics that have fewer partitions than planned; returns `name old->new` lines. */
+async function growPartitions(admin, plan, existing) {
+  const present = plan.filter((t) => existing.has(t.name));
+  if (present.length === 0) return [];
+  const { topics } = await admin.fetchTopicMetadata({ topics: present.map((t) => t.name) });
+  const counts = new Map(topics.map((t) => [t.name, t.partitions.length]));
+  const grow = present.filter((t) => (counts.get(t.name) ?? 0) < t.partitions);
+  if (grow.length === 0) return [];
+  await admin.createPartitions({
+    topicPartitions: grow.map((t) => ({ topic: t.name, count: t.partitions })),
+    timeout: 30_000,
+  });
+  return grow.map((t) => `${t.name} ${counts.get(t.name)}->${t.partitions}`);
+}
+
+/** Waits for a leader on every planned partition (createPartitions does not wait by itself). */
+async function waitForLeaders(admin, plan, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { topics } = await admin.fetchTopicMetadata({ topics: plan.map((t) => t.name) });
+    const byName = new Map(topics.map((t) => [t.name, t]));
+    const notReady = plan.filter((t) => {
+      const md = byName.get(t.name);
+      return !md || md.partitions.length < t.partitions || md.partitions.some((p) => p.leader < 0);
+    });
+    if (notReady.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`topics without leaders: ${notReady.map((t) => t.name).join(', ')}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * Creates every catalogue topic (replication factor 1) and waits for their leaders. Idempotent: existing
+ * topics are left alone, except that a topic with fewer partitions than planned gets more.
+ * Returns { planned, created, expanded, unchanged } (topic names; planned is the full plan).
+ */
+export async function createTopics(brokers) {
+  const plan = await topicPlan();
+  const admin = kafkaClient(brokers).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const created = await createMissing(admin, plan, existing);
+    const expanded = await growPartitions(admin, plan, existing);
+    await waitForLeaders(admin, plan);
+    return {
+      planned: plan,
+      created,
+      expanded,
+      unchanged: plan.length - created.length - expanded.length,
+    };
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
