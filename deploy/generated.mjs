@@ -5,25 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadManifest } from '../scripts/manifest.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MANIFEST = path.join(ROOT, 'services', 'manifest.json');
 
-/** The manifest's services, checked for what the generated files and deploy/Dockerfile rely on. */
+/** The manifest's services, checked (scripts/manifest.cjs: names, `services/<name>` workspaces, ports, roles). */
 export function readManifest(file = MANIFEST) {
-  const { services } = JSON.parse(fs.readFileSync(file, 'utf8'));
-  if (!Array.isArray(services) || services.length === 0) throw new Error(`${file}: no services`);
-  for (const s of services) {
-    if (!/^[a-z][a-z0-9-]*$/.test(s.name ?? '')) throw new Error(`${file}: invalid service name "${s.name}"`);
-    // deploy/Dockerfile finds a service's workspace from SERVICE alone.
-    if (s.workspace !== `services/${s.name}`)
-      throw new Error(
-        `${file}: ${s.name}'s workspace must be services/${s.name} (deploy/Dockerfile relies on it)`,
-      );
-    if (!Number.isInteger(s.healthPort)) throw new Error(`${file}: ${s.name} has no integer healthPort`);
-    if (!Array.isArray(s.roles) || s.roles.length === 0) throw new Error(`${file}: ${s.name} has no roles`);
-  }
-  return services;
+  return loadManifest(file).services;
 }
 
 /** The header every generated file starts with (YAML comments). */

@@ -36,7 +36,13 @@ function manifestWith(change) {
   return { dir, file };
 }
 
-const probe = { name: 'probe', workspace: 'services/probe', healthPort: 3199, schema: 'probe' };
+const probe = {
+  name: 'probe',
+  workspace: 'services/probe',
+  package: '@irp/probe',
+  healthPort: 3199,
+  schema: 'probe',
+};
 
 test('the committed docker-compose.yml is what services/manifest.json gives', () => {
   const r = compose('--check');
@@ -83,7 +89,7 @@ test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it
     m.services.push({ ...probe, workspace: 'apps/probe', roles: ['api'] }),
   );
   try {
-    assert.throws(() => readManifest(file), /probe's workspace must be services\/probe/);
+    assert.throws(() => readManifest(file), /\(probe\)\.workspace must be services\/probe/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
