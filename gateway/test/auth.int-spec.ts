@@ -7,6 +7,9 @@ import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from
 import request from 'supertest';
 import { createGateway } from '../src/main';
 
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(60_000);
+
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
 /** Cookie name -> { value, attributes } from Set-Cookie headers. */

@@ -1,24 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Counter, Gauge } from 'prom-client';
 import { Client } from 'pg';
 import { createLogger } from './logging';
-import { metricsRegistry } from './metrics';
+import { singletonJobHolder, singletonJobRuns } from './metrics';
 
 const log = createLogger('singleton-job');
-
-export const singletonJobHolder = new Gauge({
-  name: 'irp_singleton_job_holder',
-  help: '1 while this process (holder) holds the lock of a singleton job and runs it, else 0',
-  labelNames: ['job', 'holder'] as const,
-  registers: [metricsRegistry],
-});
-
-export const singletonJobRuns = new Counter({
-  name: 'irp_singleton_job_runs_total',
-  help: 'Runs of a singleton job in this process, by outcome',
-  labelNames: ['job', 'outcome'] as const,
-  registers: [metricsRegistry],
-});
 
 /**
  * The advisory-lock key of a job: the first 8 bytes of a SHA-256 of its name, as a signed bigint. A 64-bit

@@ -1,16 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, pruneOutbox } from '@irp/platform';
-import { dropSchema, serviceTestEnv } from '@irp/platform/testing';
+import { dropSchema, serviceTestEnv, waitUntil } from '@irp/platform/testing';
 import { FIXTURE_SCHEMA, fixtureService } from './fixtures/fixture-service';
 
-const until = async (what: string, predicate: () => Promise<boolean>, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(60_000);
 
 describe('outbox pruning', () => {
   let app: INestApplication;
@@ -56,9 +51,14 @@ describe('outbox pruning', () => {
     await insert('recent-published', 6, true, 3);
     await insert('old-unpublished', 30, false, 2);
     // The platform's job (one holder at a time, every OUTBOX_PRUNE_INTERVAL_MS) removes the old ones.
-    await until('old published rows pruned', async () => (await remaining())['old-published'] === undefined);
+    await waitUntil(
+      'old published rows pruned',
+      async () => (await remaining())['old-published'] === undefined,
+    );
     expect(await remaining()).toEqual({ 'old-unpublished': 2, 'recent-published': 3 });
-    const metrics = await (await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)).text();
+    const metrics = await (
+      await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)
+    ).text();
     expect(metrics).toMatch(/irp_outbox_pruned_total\{[^}]*\} [1-9]/);
     expect(metrics).toMatch(/irp_singleton_job_holder\{[^}]*job="outbox-prune:platform_fixture"[^}]*\} 1/);
   });

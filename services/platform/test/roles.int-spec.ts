@@ -11,7 +11,11 @@ import {
   rawProducer,
   ServiceProcess,
   startServiceProcess,
+  waitUntil,
 } from '@irp/platform/testing';
+
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(120_000);
 
 /**
  * Scaling roles on the real broker, with real processes: two instances of the fixture service's `worker`
@@ -42,14 +46,6 @@ function buildFixture(): string {
   writeFileSync(script, outputText);
   return script;
 }
-
-const until = async (what: string, predicate: () => Promise<boolean>, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 interface Handled {
   id: string;
@@ -135,10 +131,14 @@ describe('two instances of one consumer role', () => {
   });
 
   it('join the role’s own consumer group and split the partitions between them', async () => {
-    await until('both instances own partitions', async () => {
-      const members = await groupMembers();
-      return members.length === 2 && members.every((m) => m.partitions.length > 0);
-    });
+    await waitUntil(
+      'both instances own partitions',
+      async () => {
+        const members = await groupMembers();
+        return members.length === 2 && members.every((m) => m.partitions.length > 0);
+      },
+      30_000,
+    );
     const members = await groupMembers();
     expect(members.flatMap((m) => m.partitions).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(members.map((m) => m.clientId).sort()).toEqual([`${GROUP}-instance-a`, `${GROUP}-instance-b`]);
@@ -146,13 +146,18 @@ describe('two instances of one consumer role', () => {
     const { groups } = await admin.describeGroups([consumerGroupOf('fixture', 'api')]);
     expect(groups[0].members).toEqual([]);
     const health = await (await fetch(`${instances.a.healthUrl}/health`)).json();
-    expect(health).toMatchObject({ status: 'ok', service: 'fixture', instance: 'instance-a', roles: ['worker'] });
+    expect(health).toMatchObject({
+      status: 'ok',
+      service: 'fixture',
+      instance: 'instance-a',
+      roles: ['worker'],
+    });
   });
 
   it('handle each message once, on both instances', async () => {
     const ids = Array.from({ length: 300 }, (_, i) => `first-${i}`);
     await send(ids);
-    await until('all handled', async () => (await handled()).length === ids.length);
+    await waitUntil('all handled', async () => (await handled()).length === ids.length, 30_000);
     const rows = await handled();
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
     expect(rows.filter((r) => r.deliveries !== 1)).toEqual([]);
@@ -166,7 +171,7 @@ describe('two instances of one consumer role', () => {
     const ids = Array.from({ length: 1200 }, (_, i) => `second-${i}`);
     await send(ids);
     // Kill a while it is in the middle of the backlog: some of its messages handled, some not yet.
-    await until(
+    await waitUntil(
       'a has handled some of the second batch',
       async () =>
         (
@@ -180,16 +185,23 @@ describe('two instances of one consumer role', () => {
     await instances.a.kill('SIGKILL');
     delete instances.a;
 
-    await until('every message handled', async () => {
-      const { rows } = await pg.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.handled WHERE id LIKE 'second-%'`);
-      return rows[0].n === ids.length;
-    }, 60_000);
+    await waitUntil(
+      'every message handled',
+      async () => {
+        const { rows } = await pg.query(
+          `SELECT count(*)::int AS n FROM ${SCHEMA}.handled WHERE id LIKE 'second-%'`,
+        );
+        return rows[0].n === ids.length;
+      },
+      60_000,
+    );
     const rows = (await handled()).filter((r) => r.id.startsWith('second-'));
     // None lost: every id has its record, recorded once (the record is idempotent by id).
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
     // b took a's partitions over and handled messages on them after the kill.
     const takenOver = rows.filter(
-      (r) => partitionsOfA.includes(r.partition) && r.first_instance === 'instance-b' && r.handled_at > killedAt,
+      (r) =>
+        partitionsOfA.includes(r.partition) && r.first_instance === 'instance-b' && r.handled_at > killedAt,
     );
     expect(takenOver.length).toBeGreaterThan(0);
     // A message delivered twice is only ever one a handled before the kill whose offset it had not

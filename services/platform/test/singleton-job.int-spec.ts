@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { postgresJobLock, SingletonJob } from '@irp/platform';
-import { loadTestEnv } from '@irp/platform/testing';
+import { loadTestEnv, waitUntil } from '@irp/platform/testing';
 
-const until = async (what: string, predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(60_000);
 
 describe('a singleton job on a PostgreSQL advisory lock', () => {
   const name = `int-test-${randomUUID()}`;
@@ -51,9 +46,9 @@ describe('a singleton job on a PostgreSQL advisory lock', () => {
 
   it('runs on one holder, and another takes over within seconds when the holder’s connection dies', async () => {
     const a = contender('instance-a');
-    await until('a holds the job', () => a.isHolder);
+    await waitUntil('a holds the job', () => a.isHolder);
     const b = contender('instance-b');
-    await until('a ran three times', () => runs.filter((r) => r.holder === 'instance-a').length >= 3);
+    await waitUntil('a ran three times', () => runs.filter((r) => r.holder === 'instance-a').length >= 3);
     expect(b.isHolder).toBe(false);
     expect(runs.some((r) => r.holder === 'instance-b')).toBe(false);
     // Both contend on connections of their own; the lock shows who holds it.
@@ -68,16 +63,16 @@ describe('a singleton job on a PostgreSQL advisory lock', () => {
     // What a SIGKILL of the holder does to the database: its session ends, and the lock with it.
     const killedAt = Date.now();
     await admin.query('SELECT pg_terminate_backend($1)', [await lockBackend('instance-a')]);
-    await until('b takes over', () => b.isHolder, 5000);
-    await until('b runs', () => runs.some((r) => r.holder === 'instance-b'));
+    await waitUntil('b takes over', () => b.isHolder, 5000);
+    await waitUntil('b runs', () => runs.some((r) => r.holder === 'instance-b'));
     expect(Date.now() - killedAt).toBeLessThan(5000);
-    await until('a knows it lost the lock', () => !a.isHolder, 5000);
+    await waitUntil('a knows it lost the lock', () => !a.isHolder, 5000);
 
     // From the take-over on, only b runs the job, although a contends again on a new connection.
     const tookOver = runs.find((r) => r.holder === 'instance-b')!.at;
-    await until('b ran three times', () => runs.filter((r) => r.holder === 'instance-b').length >= 3);
+    await waitUntil('b ran three times', () => runs.filter((r) => r.holder === 'instance-b').length >= 3);
     expect(runs.filter((r) => r.at > tookOver + 250 && r.holder === 'instance-a')).toEqual([]);
-    await until('a contends again', async () => (await lockBackend('instance-a')) !== undefined);
+    await waitUntil('a contends again', async () => (await lockBackend('instance-a')) !== undefined);
     expect(a.isHolder).toBe(false);
   });
 
@@ -86,6 +81,6 @@ describe('a singleton job on a PostgreSQL advisory lock', () => {
     const holder = b.isHolder ? b : a;
     const other = holder === a ? b : a;
     await holder.stop();
-    await until('the other contender takes over', () => other.isHolder, 3000);
+    await waitUntil('the other contender takes over', () => other.isHolder, 3000);
   });
 });

@@ -281,9 +281,7 @@ describe('users service on the real broker and database', () => {
     const metrics = await (await fetch(`${healthUrl}/metrics`)).text();
     expect(metrics).toContain('irp_kafka_handled_messages_total{topic="users.authenticate",outcome="ok"');
     // The outbox pruning job runs on one instance; this one is the only one, so it holds the job.
-    expect(metrics).toMatch(
-      /irp_singleton_job_holder\{[^}]*job="outbox-prune:users"[^}]*\} 1/,
-    );
+    expect(metrics).toMatch(/irp_singleton_job_holder\{[^}]*job="outbox-prune:users"[^}]*\} 1/);
     expect(metrics).toContain('irp_dlq_messages_total');
   });
 

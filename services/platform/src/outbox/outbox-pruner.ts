@@ -1,15 +1,8 @@
 import { DataSource } from 'typeorm';
 import { createLogger } from '../logging';
-import { metricsRegistry } from '../metrics';
-import { Counter } from 'prom-client';
+import { outboxPruned } from '../metrics';
 
 const log = createLogger('outbox-pruner');
-
-export const outboxPruned = new Counter({
-  name: 'irp_outbox_pruned_total',
-  help: 'Published outbox rows deleted after their retention',
-  registers: [metricsRegistry],
-});
 
 export interface OutboxPruneOptions {
   retentionDays: number;

@@ -155,3 +155,17 @@ export async function dropSchema(schema: string): Promise<void> {
     await pg.end();
   }
 }
+
+/** Waits until `predicate` holds, checking every `everyMs`; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
