@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { manifestEntry, repoRoot } from '../manifest';
 import { serviceTestEnv } from './harness';
@@ -54,6 +54,23 @@ function tail(child: ChildProcess, keep = 80): () => string {
   return () => lines.join('\n');
 }
 
+/**
+ * Every child still running when the test process exits is killed with it, and none keeps the test process
+ * alive: a test that times out (and so never stops what it started) leaves no service behind to answer the
+ * next run's requests.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function adopt(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.unref();
+  for (const pipe of [child.stdout, child.stderr]) if (pipe instanceof Socket) pipe.unref();
+}
+
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
@@ -81,6 +98,7 @@ export async function startServiceProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  adopt(child);
   const output = tail(child);
   const exited = exitOf(child);
   const healthUrl = `http://127.0.0.1:${port}`;
@@ -130,6 +148,7 @@ export async function runServiceSeed(
     env: { ...serviceTestEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  adopt(child);
   const output = tail(child);
   const code = await exitOf(child);
   if (code !== 0) throw new Error(`${name} seed ${args.join(' ')} exited ${code}:\n${output()}`);
