@@ -30,10 +30,10 @@ describe('outbox pruning', () => {
 
   beforeAll(async () => {
     await dropSchema(FIXTURE_SCHEMA);
-    // The fixture's api role has no handlers: a process with its database, outbox and jobs, no consumer.
+    // The fixture's idle role has no handlers: a process with its database, outbox and jobs, no consumer.
     app = await fixtureService.start({
       ...serviceTestEnv(),
-      ROLES: 'api',
+      ROLES: 'idle',
       OUTBOX_RETENTION_DAYS: '7',
       OUTBOX_PRUNE_INTERVAL_MS: '1000',
     });

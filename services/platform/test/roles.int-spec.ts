@@ -27,6 +27,7 @@ const FIXTURE_DIR = join(__dirname, 'fixtures');
 const SCHEMA = 'platform_fixture';
 const PARTITIONS = 6;
 const GROUP = consumerGroupOf('fixture', 'worker');
+const API_GROUP = consumerGroupOf('fixture', 'api');
 
 /** Compiles the fixture service to JavaScript beside its source, so `node` can run it as a process. */
 function buildFixture(): string {
@@ -59,16 +60,17 @@ interface Handled {
 
 describe('two instances of one consumer role', () => {
   const topic = `platform-test.roles-${randomUUID().slice(0, 8)}`;
+  const apiTopic = `${topic}.api`;
   let admin: Admin;
   let producer: Producer;
   let pg: Client;
   let script: string;
   const instances: Record<string, ServiceProcess> = {};
 
-  const start = (instance: string) =>
+  const start = (instance: string, roles: string[] = ['worker']) =>
     startServiceProcess('fixture', {
       script,
-      roles: ['worker'],
+      roles,
       env: {
         INSTANCE_ID: instance,
         FIXTURE_TOPIC: topic,
@@ -81,18 +83,18 @@ describe('two instances of one consumer role', () => {
   const handled = async (): Promise<Handled[]> =>
     (await pg.query<Handled>(`SELECT * FROM ${SCHEMA}.handled ORDER BY handled_at`)).rows;
 
-  /** The members of the role's group and the partitions each owns. */
-  const groupMembers = async () => {
-    const { groups } = await admin.describeGroups([GROUP]);
+  /** The members of a role's group and the partitions of its topic each owns. */
+  const groupMembers = async (group = GROUP, of = topic) => {
+    const { groups } = await admin.describeGroups([group]);
     return groups[0].members.map((m) => ({
       clientId: m.clientId,
-      partitions: AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment[topic] ?? [],
+      partitions: AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment[of] ?? [],
     }));
   };
 
-  const send = async (ids: string[]) => {
+  const send = async (ids: string[], to = topic) => {
     await producer.send({
-      topic,
+      topic: to,
       messages: ids.map((id) => ({ key: id, value: JSON.stringify({ id }) })),
     });
   };
@@ -107,12 +109,23 @@ describe('two instances of one consumer role', () => {
     admin = kafka.admin();
     await admin.connect();
     // The broker creates no topic on its own; this test's topic is its own.
-    await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS }], waitForLeaders: true });
-    // The group starts at the topic's beginning: a member that joins after this test sends cannot miss anything.
+    await admin.createTopics({
+      topics: [
+        { topic, numPartitions: PARTITIONS },
+        { topic: apiTopic, numPartitions: 2 },
+      ],
+      waitForLeaders: true,
+    });
+    // The groups start at the topics' beginning: a member that joins after this test sends cannot miss anything.
     await admin.setOffsets({
       groupId: GROUP,
       topic,
       partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, offset: '0' })),
+    });
+    await admin.setOffsets({
+      groupId: API_GROUP,
+      topic: apiTopic,
+      partitions: [0, 1].map((partition) => ({ partition, offset: '0' })),
     });
     producer = await rawProducer();
     pg = new Client({ connectionString: env.DATABASE_URL });
@@ -125,7 +138,7 @@ describe('two instances of one consumer role', () => {
   afterAll(async () => {
     await Promise.all(Object.values(instances).map((i) => i.stop()));
     await producer?.disconnect();
-    await admin?.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin?.deleteTopics({ topics: [topic, apiTopic] }).catch(() => undefined);
     await admin?.disconnect();
     await pg?.end();
   });
@@ -143,8 +156,7 @@ describe('two instances of one consumer role', () => {
     expect(members.flatMap((m) => m.partitions).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(members.map((m) => m.clientId).sort()).toEqual([`${GROUP}-instance-a`, `${GROUP}-instance-b`]);
     // A worker process does not join the api role's group.
-    const { groups } = await admin.describeGroups([consumerGroupOf('fixture', 'api')]);
-    expect(groups[0].members).toEqual([]);
+    expect(await groupMembers(API_GROUP, apiTopic)).toEqual([]);
     const health = await (await fetch(`${instances.a.healthUrl}/health`)).json();
     expect(health).toMatchObject({
       status: 'ok',
@@ -216,5 +228,36 @@ describe('two instances of one consumer role', () => {
     const members = await groupMembers();
     expect(members.map((m) => m.clientId)).toEqual([`${GROUP}-instance-b`]);
     expect(members[0].partitions.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('run one consumer per role, each in its role’s group, in a process with several roles', async () => {
+    instances.c = await start('instance-c', ['api', 'worker', 'idle']);
+    await waitUntil(
+      'c joined both groups',
+      async () =>
+        (await groupMembers(API_GROUP, apiTopic)).length === 1 && (await groupMembers()).length === 2,
+      30_000,
+    );
+    expect((await groupMembers(API_GROUP, apiTopic)).map((m) => m.clientId)).toEqual([
+      `${API_GROUP}-instance-c`,
+    ]);
+    expect((await groupMembers()).map((m) => m.clientId).sort()).toEqual([
+      `${GROUP}-instance-b`,
+      `${GROUP}-instance-c`,
+    ]);
+    const health = await (await fetch(`${instances.c.healthUrl}/health`)).json();
+    expect(health.roles).toEqual(['api', 'worker', 'idle']);
+
+    const apiIds = Array.from({ length: 20 }, (_, i) => `api-${i}`);
+    await send(apiIds, apiTopic);
+    await waitUntil('api messages handled', async () => {
+      const { rows } = await pg.query(
+        `SELECT count(*)::int AS n FROM ${SCHEMA}.handled WHERE id LIKE 'api-%'`,
+      );
+      return rows[0].n === apiIds.length;
+    });
+    const rows = (await handled()).filter((r) => r.id.startsWith('api-'));
+    expect(new Set(rows.map((r) => r.first_instance))).toEqual(new Set(['instance-c']));
+    expect(rows.filter((r) => r.deliveries !== 1)).toEqual([]);
   });
 });
