@@ -86,10 +86,10 @@ describe('two instances of one consumer role', () => {
   /** The members of a role's group and the partitions of its topic each owns. */
   const groupMembers = async (group = GROUP, of = topic) => {
     const { groups } = await admin.describeGroups([group]);
-    return groups[0].members.map((m) => ({
-      clientId: m.clientId,
-      partitions: AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment[of] ?? [],
-    }));
+    return groups[0].members.map((m) => {
+      const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {};
+      return { clientId: m.clientId, topics: Object.keys(assignment), partitions: assignment[of] ?? [] };
+    });
   };
 
   const send = async (ids: string[], to = topic) => {
@@ -238,12 +238,17 @@ describe('two instances of one consumer role', () => {
         (await groupMembers(API_GROUP, apiTopic)).length === 1 && (await groupMembers()).length === 2,
       30_000,
     );
-    expect((await groupMembers(API_GROUP, apiTopic)).map((m) => m.clientId)).toEqual([
-      `${API_GROUP}-instance-c`,
-    ]);
-    expect((await groupMembers()).map((m) => m.clientId).sort()).toEqual([
-      `${GROUP}-instance-b`,
-      `${GROUP}-instance-c`,
+    // Each consumer of c subscribes to its role's topics only.
+    expect(
+      (await groupMembers(API_GROUP, apiTopic)).map(({ clientId, topics }) => ({ clientId, topics })),
+    ).toEqual([{ clientId: `${API_GROUP}-instance-c`, topics: [apiTopic] }]);
+    expect(
+      (await groupMembers())
+        .map(({ clientId, topics }) => ({ clientId, topics }))
+        .sort((x, y) => x.clientId.localeCompare(y.clientId)),
+    ).toEqual([
+      { clientId: `${GROUP}-instance-b`, topics: [topic] },
+      { clientId: `${GROUP}-instance-c`, topics: [topic] },
     ]);
     const health = await (await fetch(`${instances.c.healthUrl}/health`)).json();
     expect(health.roles).toEqual(['api', 'worker', 'idle']);
