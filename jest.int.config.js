@@ -3,6 +3,8 @@
 const { loadManifest } = require('./scripts/manifest.cjs');
 
 module.exports = {
+  // Global: a project's own testTimeout is not used when this root config runs the projects.
+  testTimeout: 60000,
   projects: [
     '<rootDir>/services/platform/jest.int.config.js',
     ...loadManifest().services.map((s) => `<rootDir>/${s.workspace}/jest.int.config.js`),

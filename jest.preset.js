@@ -24,7 +24,7 @@ module.exports = (overrides = {}) => ({
   moduleNameMapper: {
     '^@irp/proto$': src('proto'),
     '^@irp/platform$': src('services/platform'),
-    '^@irp/platform/testing$': src('services/platform', 'testing.ts'),
+    '^@irp/platform/testing$': src('services/platform', 'testing/index.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['**/*.spec.ts'],

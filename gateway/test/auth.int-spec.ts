@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
-import { loadTestEnv, serviceTestEnv } from '@irp/platform';
-import { startStocksService } from '@irp/stocks/dist/main';
-import { startUsersService } from '@irp/users/dist/main';
-import { seedDemoUsers } from '@irp/users/dist/seed';
+import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
 import request from 'supertest';
 import { createGateway } from '../src/main';
+
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(60_000);
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
@@ -31,13 +31,12 @@ const jar = (c: Record<string, { value: string }>, ...names: string[]) =>
   names.map((n) => `${n}=${c[n].value}`).join('; ');
 
 describe('gateway auth routes against the real users service over Kafka', () => {
-  let users: INestApplication | undefined;
+  let users: ServiceProcess | undefined;
   // Started so that /health (which pings every service of the catalogue) can be all up.
-  let stocks: INestApplication | undefined;
+  let stocks: ServiceProcess | undefined;
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   const webDist = mkdtempSync(join(tmpdir(), 'irp-web-'));
-  const usersEnv = serviceTestEnv;
 
   beforeAll(async () => {
     loadTestEnv();
@@ -47,8 +46,8 @@ describe('gateway auth routes against the real users service over Kafka', () => 
       '<!doctype html><title>IR Portal</title><div id="root"></div>',
     );
     writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
-    [users, stocks] = await Promise.all([startUsersService(usersEnv()), startStocksService(usersEnv())]);
-    await seedDemoUsers({ ...process.env });
+    [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
+    await runServiceSeed('users');
     gateway = await createGateway({
       ...process.env,
       PORT: '0',
@@ -62,8 +61,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
 
   afterAll(async () => {
     await gateway?.close();
-    await users?.close();
-    await stocks?.close();
+    await Promise.all([users?.stop(), stocks?.stop()]);
   });
 
   describe('signed out', () => {
@@ -224,7 +222,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
   });
 
   it('answers 503 with a clear message within 5 s while the users service is stopped, and recovers without a restart', async () => {
-    await users!.close();
+    await users!.stop();
     users = undefined;
     const started = Date.now();
     const res = await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'));
@@ -236,7 +234,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     expect(health.status).toBe(503);
     expect(health.body.services.users.status).toBe('down');
 
-    users = await startUsersService(usersEnv());
+    users = await startServiceProcess('users');
     let status = 0;
     for (let i = 0; i < 20 && status !== 200; i++) {
       status = (await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'))).status;

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import {
   CSRF_COOKIE,
@@ -10,15 +13,17 @@ import {
   STOCK_ROLES,
   StockRole,
   StockSchema,
+  Topics,
   WidgetStockSchema,
 } from '@irp/proto';
-import { dropSchema, serviceTestEnv } from '@irp/platform';
-import { startStocksService } from '@irp/stocks/dist/main';
-import { seedDemoStocks } from '@irp/stocks/dist/seed';
-import { StocksService } from '@irp/stocks/dist/stocks/stocks.service';
-import { startUsersService } from '@irp/users/dist/main';
-import { seedDemoUsers } from '@irp/users/dist/seed';
-import { UsersService } from '@irp/users/dist/users/users.service';
+import { KafkaRequester } from '@irp/platform';
+import {
+  createTestRequester,
+  dropSchema,
+  runServiceSeed,
+  ServiceProcess,
+  startServiceProcess,
+} from '@irp/platform/testing';
 import request from 'supertest';
 import { createGateway } from '../src/main';
 
@@ -26,7 +31,8 @@ import { createGateway } from '../src/main';
  * Contract tests of the stocks routes (docs/api/stocks.md): the gateway in front of the real users and
  * stocks services on the real broker and database. Every route: signed out 401, wrong role 403, bad
  * input 400, and its happy path and shape. Stocks are created through the API with tickers unique to
- * this run; per-stock roles are given to test users of our own through the users service.
+ * this run; per-stock roles are given to test users of our own through the users service's seed. The
+ * services run as processes of their own: this test reaches them through Kafka and HTTP only.
  */
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
@@ -36,6 +42,18 @@ const PASSWORD = 'StocksTest!2026';
 const RATE_LIMIT = 6;
 /** The stocks service's "this year" is Sydney's (stock-rules sydneyYear). */
 const sydneyYear = () => Number(formatIsoDate(new Date()).slice(0, 4));
+
+interface TestUser {
+  username: string;
+  stockRoles: Record<string, StockRole[]>;
+}
+
+/** Creates or updates users of this test through the users service's seed and its fixture file. */
+async function seedTestUsers(users: readonly TestUser[]): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'irp-gateway-users-')), 'users.json');
+  writeFileSync(file, JSON.stringify(users.map((u) => ({ ...u, password: PASSWORD, roles: [] }))));
+  await runServiceSeed('users', [`--fixture=${file}`]);
+}
 
 interface Session {
   username: string;
@@ -55,9 +73,11 @@ const SUMMARY_KEYS = [
 ].sort();
 
 describe('gateway stocks routes against the real users and stocks services over Kafka', () => {
-  let users: INestApplication;
-  let stocks: INestApplication;
+  let users: ServiceProcess;
+  let stocks: ServiceProcess;
   let gateway: INestApplication;
+  /** Another gateway's way to the stocks service (it changes a ticker this gateway is not told of). */
+  let otherGateway: KafkaRequester;
   let http: ReturnType<typeof request>;
   const sessions: Record<string, Session> = {};
 
@@ -109,9 +129,9 @@ describe('gateway stocks routes against the real users and stocks services over 
     // A fresh stocks schema, so the stocks seed can create the demo stocks with their fixed ids (another
     // suite may have left a VOD:LSE of its own, which the idempotent seed would keep).
     await dropSchema('stocks');
-    const serviceEnv = serviceTestEnv();
-    [users, stocks] = await Promise.all([startUsersService(serviceEnv), startStocksService(serviceEnv)]);
-    await Promise.all([seedDemoUsers({ ...process.env }), seedDemoStocks({ ...process.env })]);
+    [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
+    await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
+    otherGateway = await createTestRequester([Topics.StocksChangeTicker], 8000);
     gateway = await createGateway({
       ...process.env,
       PORT: '0',
@@ -143,23 +163,17 @@ describe('gateway stocks routes against the real users and stocks services over 
     D = await createStock({ ticker: T('D'), companyName: 'Delta Archived', apiKey: await newApiKey() });
 
     // Per-stock roles for users of our own (the demo client's stocks come from the stocks seed).
-    const accounts = users.get(UsersService);
-    await accounts.upsert({
-      username: 'stocks-test-client',
-      password: PASSWORD,
-      roles: [],
-      stockRoles: {
-        [A.id]: [StockRole.ViewConfig, StockRole.ReplyToComment, StockRole.EditAnnouncements],
-        [B.id]: [StockRole.ViewConfig],
-        [D.id]: [StockRole.ViewConfig],
+    await seedTestUsers([
+      {
+        username: 'stocks-test-client',
+        stockRoles: {
+          [A.id]: [StockRole.ViewConfig, StockRole.ReplyToComment, StockRole.EditAnnouncements],
+          [B.id]: [StockRole.ViewConfig],
+          [D.id]: [StockRole.ViewConfig],
+        },
       },
-    });
-    await accounts.upsert({
-      username: 'stocks-test-viewer',
-      password: PASSWORD,
-      roles: [],
-      stockRoles: { [A.id]: [StockRole.EditAnnouncements] },
-    });
+      { username: 'stocks-test-viewer', stockRoles: { [A.id]: [StockRole.EditAnnouncements] } },
+    ]);
     sessions.tclient = await signIn('stocks-test-client', PASSWORD);
     sessions.tviewer = await signIn('stocks-test-viewer', PASSWORD);
 
@@ -173,7 +187,8 @@ describe('gateway stocks routes against the real users and stocks services over 
 
   afterAll(async () => {
     await gateway?.close();
-    await Promise.all([stocks?.close(), users?.close()]);
+    await otherGateway?.close();
+    await Promise.all([stocks?.stop(), users?.stop()]);
     // Leave no test stocks behind: a stack started on this database next (the browser tests) seeds the
     // demo stocks afresh, with their fixed ids.
     await dropSchema('stocks');
@@ -484,12 +499,9 @@ describe('gateway stocks routes against the real users and stocks services over 
   describe('POST /api/admin/changeTicker', () => {
     it('changes the ticker; the old combinedTicker is gone at once, even for a cached client check', async () => {
       const stock = await createStock({ ticker: T('H'), companyName: 'Eta' });
-      await users.get(UsersService).upsert({
-        username: 'stocks-test-renamed',
-        password: PASSWORD,
-        roles: [],
-        stockRoles: { [stock.id]: [StockRole.ViewConfig] },
-      });
+      await seedTestUsers([
+        { username: 'stocks-test-renamed', stockRoles: { [stock.id]: [StockRole.ViewConfig] } },
+      ]);
       sessions.renamed = await signIn('stocks-test-renamed', PASSWORD);
       // Warms the gateway's combinedTicker -> id cache.
       expect((await get(`/api/ClientStock/?combinedTicker=${stock.combinedTicker}`, 'renamed')).status).toBe(
@@ -649,12 +661,9 @@ describe('gateway stocks routes against the real users and stocks services over 
 
     it('refuses 403 when a stale combinedTicker answer would show another stock (ticker changed elsewhere)', async () => {
       const mine = await createStock({ ticker: T('M'), companyName: 'Mine' });
-      await users.get(UsersService).upsert({
-        username: 'stocks-test-stale',
-        password: PASSWORD,
-        roles: [],
-        stockRoles: { [mine.id]: [StockRole.ViewConfig] },
-      });
+      await seedTestUsers([
+        { username: 'stocks-test-stale', stockRoles: { [mine.id]: [StockRole.ViewConfig] } },
+      ]);
       sessions.stale = await signIn('stocks-test-stale', PASSWORD);
       // Warms this gateway's combinedTicker -> id cache with T('M') -> mine.
       const warm = await get(`/api/ClientStock/?combinedTicker=${mine.combinedTicker}`, 'stale');
@@ -662,7 +671,7 @@ describe('gateway stocks routes against the real users and stocks services over 
 
       // Another gateway instance renames it (this one's cache is not told), and a new stock, nobody's,
       // takes the old name.
-      await stocks.get(StocksService).changeTicker({
+      await otherGateway.request(Topics.StocksChangeTicker, {
         actor: {
           id: '11111111-1111-4111-8111-111111111111',
           username: 'admin',

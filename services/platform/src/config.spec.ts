@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { baseConfigSchema, ConfigError, databaseConfigSchema, loadConfig } from './config';
+import {
+  baseConfigSchema,
+  ConfigError,
+  databaseConfigSchema,
+  loadConfig,
+  serviceConfigSchema,
+} from './config';
 
 describe('loadConfig', () => {
   const schema = baseConfigSchema.merge(databaseConfigSchema);
@@ -25,5 +31,35 @@ describe('loadConfig', () => {
     expect(text).toContain('DATABASE_URL: DATABASE_URL must be a postgres:// URL');
     expect(text).toContain('PORT');
     expect(text).toContain('KAFKA_SESSION_TIMEOUT_MS');
+  });
+});
+
+describe('serviceConfigSchema', () => {
+  const env = { KAFKA_BROKERS: 'h:1', DATABASE_URL: 'postgres://x@y/z' };
+  const schema = serviceConfigSchema({ healthPort: 3199, roles: ['api', 'scheduler', 'poller'] });
+
+  it('defaults the health port from the manifest, every role, and a 7-day outbox retention', () => {
+    const c = loadConfig(schema, env);
+    expect(c.HEALTH_PORT).toBe(3199);
+    expect(c.ROLES).toEqual(['api', 'scheduler', 'poller']);
+    expect(c.OUTBOX_RETENTION_DAYS).toBe(7);
+  });
+
+  it('reads ROLES as a comma list, in the manifest order', () => {
+    expect(loadConfig(schema, { ...env, ROLES: ' poller , api' }).ROLES).toEqual(['api', 'poller']);
+  });
+
+  it('refuses an unknown role, naming the allowed ones', () => {
+    expect(() => loadConfig(schema, { ...env, ROLES: 'api,sender' })).toThrow(
+      "ROLES: unknown role sender; this service's roles are api, scheduler, poller",
+    );
+  });
+
+  it('refuses an outbox retention that is not a whole number of days from 1', () => {
+    expect(() => loadConfig(schema, { ...env, OUTBOX_RETENTION_DAYS: '0' })).toThrow(/OUTBOX_RETENTION_DAYS/);
+    expect(() => loadConfig(schema, { ...env, OUTBOX_RETENTION_DAYS: 'week' })).toThrow(
+      /OUTBOX_RETENTION_DAYS/,
+    );
+    expect(loadConfig(schema, { ...env, OUTBOX_RETENTION_DAYS: '30' }).OUTBOX_RETENTION_DAYS).toBe(30);
   });
 });

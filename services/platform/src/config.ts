@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ServiceManifestEntry } from './manifest';
+import { parseRoles } from './roles';
 
 /** Variables every process reads. Services extend this schema with their own. */
 export const baseConfigSchema = z.object({
@@ -26,7 +28,32 @@ export const databaseConfigSchema = z.object({
     .string()
     .min(1, 'DATABASE_URL is required')
     .refine((s) => /^postgres(ql)?:\/\//.test(s), 'DATABASE_URL must be a postgres:// URL'),
+  /** Published outbox rows older than this are deleted (they are kept a while for inspection and replay). */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** How often the outbox pruning job runs (on one instance of the service at a time). */
+  OUTBOX_PRUNE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
 });
+
+/**
+ * What every service process reads: the base and database variables, its /health port (default from the
+ * manifest), the address it listens on, and ROLES (default every role of the service in the manifest).
+ */
+export function serviceConfigSchema(entry: Pick<ServiceManifestEntry, 'healthPort' | 'roles'>) {
+  return baseConfigSchema.merge(databaseConfigSchema).extend({
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(entry.healthPort),
+    HOST: z.string().default('127.0.0.1'),
+    ROLES: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseRoles(value, entry.roles);
+        if (parsed.ok) return parsed.roles;
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.problem });
+        return z.NEVER;
+      }),
+  });
+}
+export type ServiceConfigBase = z.infer<ReturnType<typeof serviceConfigSchema>>;
 
 export class ConfigError extends Error {}
 

@@ -6,6 +6,8 @@ export interface KafkaSettings {
   brokers: string[];
   /** Service name: the consumer group, so every process of one service shares the work. */
   service: string;
+  /** The consumer group when it is not the service name (a role's group, `consumerGroupOf`). */
+  group?: string;
   instanceId: string;
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
@@ -53,15 +55,16 @@ const consumerTuning = (s: KafkaSettings) => ({
 
 /**
  * Options of a service's Kafka server (its @MessagePattern / @EventPattern handlers): one consumer group
- * per service, no postfix, so instances share partitions and two services never share a group.
+ * per service role, no postfix, so instances of a role share partitions and two services never share a group.
  */
-export function kafkaServerOptions(s: KafkaSettings): KafkaOptions {
+export function kafkaServerOptions(s: KafkaSettings): Required<KafkaOptions> {
+  const group = s.group ?? s.service;
   return {
     transport: Transport.KAFKA,
     options: {
       postfixId: '',
-      client: kafkaClientConfig(s),
-      consumer: { groupId: s.service, ...consumerTuning(s) },
+      client: kafkaClientConfig({ ...s, service: group }),
+      consumer: { groupId: group, ...consumerTuning(s) },
       producer: { allowAutoTopicCreation: false, idempotent: false },
       send: { compression: MESSAGE_COMPRESSION },
       subscribe: { fromBeginning: false },

@@ -25,10 +25,12 @@ export function rootLogger(): Logger {
   if (!root) {
     root = pino({
       level: process.env.LOG_LEVEL ?? 'info',
-      base: { service: process.env.SERVICE_NAME, pid: process.pid },
+      base: { pid: process.pid },
+      // Read at each line: the logger is made when the platform is imported, before a service names itself.
       mixin: () => {
         const correlationId = currentCorrelationId();
-        return correlationId ? { correlationId } : {};
+        const service = process.env.SERVICE_NAME;
+        return { ...(service ? { service } : {}), ...(correlationId ? { correlationId } : {}) };
       },
       timestamp: pino.stdTimeFunctions.isoTime,
     });

@@ -1,11 +1,11 @@
 import { ErrorCode, fail, Header, isRequestTopic, ok } from '@irp/proto';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional } from '@nestjs/common';
 import { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DlqPublisher } from './dlq';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
-import { validateIncoming } from './messages';
+import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
 import { handledMessages, handlerSeconds } from './metrics';
 
 const log = createLogger('handler');
@@ -25,7 +25,10 @@ function headerText(value: unknown): string | undefined {
  */
 @Injectable()
 export class MessageInterceptor implements NestInterceptor {
-  constructor(private readonly dlq: DlqPublisher) {}
+  constructor(
+    private readonly dlq: DlqPublisher,
+    @Optional() @Inject(LOCAL_TOPIC_SCHEMAS) private readonly local: LocalTopicSchemas = {},
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
@@ -44,7 +47,7 @@ export class MessageInterceptor implements NestInterceptor {
           log.info({ topic }, 'skipped a request whose requester already gave up');
           return fail(ErrorCode.ServiceUnavailable, 'Request expired before it was handled');
         }
-        const checked = validateIncoming(topic, args[0]);
+        const checked = validateIncoming(topic, args[0], this.local ?? {});
         if (!checked.ok) {
           handledMessages.inc({ topic, outcome: 'invalid' });
           await this.dlq.publish(topic, args[0], checked.reason, message.key?.toString() ?? null);

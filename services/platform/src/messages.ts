@@ -12,10 +12,22 @@ function check(schema: z.ZodTypeAny, payload: unknown): Validation<unknown> {
   };
 }
 
+/**
+ * Schemas of topics outside proto's catalogue that a process consumes. Only test fixtures have any: every
+ * topic of the system is in proto.
+ */
+export type LocalTopicSchemas = Readonly<Record<string, z.ZodTypeAny>>;
+export const LOCAL_TOPIC_SCHEMAS = Symbol('LOCAL_TOPIC_SCHEMAS');
+
 /** Validates a message against the catalogue schema of its topic (request or event). */
-export function validateIncoming(topic: string, payload: unknown): Validation<unknown> {
+export function validateIncoming(
+  topic: string,
+  payload: unknown,
+  local: LocalTopicSchemas = {},
+): Validation<unknown> {
   if (isRequestTopic(topic)) return check(RequestCatalogue[topic].request, payload);
   if (isEventTopic(topic)) return check(EventCatalogue[topic].schema, payload);
+  if (Object.prototype.hasOwnProperty.call(local, topic)) return check(local[topic], payload);
   return { ok: false, reason: `topic ${topic} is not in the catalogue` };
 }
 

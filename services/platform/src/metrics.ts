@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per process, served at /metrics. */
 export const metricsRegistry = new Registry();
@@ -52,6 +52,26 @@ export const outboxPublished = new Counter({
   name: 'irp_outbox_published_total',
   help: 'Outbox events published to Kafka',
   labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
+export const outboxPruned = new Counter({
+  name: 'irp_outbox_pruned_total',
+  help: 'Published outbox rows deleted after their retention',
+  registers: [metricsRegistry],
+});
+
+export const singletonJobHolder = new Gauge({
+  name: 'irp_singleton_job_holder',
+  help: '1 while this process (holder) holds the lock of a singleton job and runs it, else 0',
+  labelNames: ['job', 'holder'] as const,
+  registers: [metricsRegistry],
+});
+
+export const singletonJobRuns = new Counter({
+  name: 'irp_singleton_job_runs_total',
+  help: 'Runs of a singleton job in this process, by outcome',
+  labelNames: ['job', 'outcome'] as const,
   registers: [metricsRegistry],
 });
 

@@ -12,39 +12,56 @@ import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DatabaseOptions, openDatabase } from './database';
 import { DlqPublisher } from './dlq';
-import { HEALTH_CHECKS, HealthCheck } from './health/health-checks';
+import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/health-checks';
 import { HealthController } from './health/health.controller';
 import { connectProducer, KafkaSettings } from './kafka';
 import { createLogger } from './logging';
 import { MessageInterceptor } from './message.interceptor';
+import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas } from './messages';
 import { initMetrics } from './metrics';
 import { OutboxEntity } from './outbox/outbox.entity';
 import { Outbox, OutboxRelay } from './outbox/outbox';
+import { pruneOutbox } from './outbox/outbox-pruner';
+import { SingletonJobs } from './singleton-job';
 
 export const KAFKA_PRODUCER = Symbol('KAFKA_PRODUCER');
 
 export interface PlatformOptions {
   kafka: KafkaSettings;
   database: DatabaseOptions;
+  /** The roles this process runs, shown by /health. */
+  roles?: readonly string[];
+  /**
+   * Background work of a running service: singleton jobs, the outbox pruning among them. Off in short-lived
+   * application contexts (seeds), which only want the service's providers.
+   */
+  background?: { outboxRetentionDays: number; outboxPruneIntervalMs: number };
+  localTopics?: LocalTopicSchemas;
 }
 
 const log = createLogger('platform');
 
-/** Starts the outbox relay once the app is up and closes the relay, producer and database on shutdown. */
+/**
+ * Starts the outbox relay and the singleton jobs once the app is up, and closes the jobs, relay, producer
+ * and database on shutdown, in that order (jobs and relay use the database and the producer).
+ */
 @Injectable()
 class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly relay: OutboxRelay,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
     private readonly dataSource: DataSource,
+    private readonly jobs: SingletonJobs,
   ) {}
 
   onApplicationBootstrap() {
     this.relay.start();
+    this.jobs.start();
   }
 
   async onApplicationShutdown(signal?: string) {
     log.info({ signal }, 'shutting down');
+    await this.jobs.stop();
     await this.relay.stop();
     await this.producer.disconnect();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
@@ -84,6 +101,39 @@ export class PlatformModule {
       },
       { provide: Outbox, useFactory: (relay: OutboxRelay) => new Outbox(relay), inject: [OutboxRelay] },
       {
+        provide: SingletonJobs,
+        useFactory: (ds: DataSource) => {
+          const { background } = options;
+          const jobs = new SingletonJobs(
+            options.database.url,
+            `${options.kafka.service}:${options.kafka.instanceId}`,
+            background !== undefined,
+          );
+          if (background) {
+            jobs.register({
+              name: `outbox-prune:${options.database.schema}`,
+              intervalMs: background.outboxPruneIntervalMs,
+              run: async () => {
+                await pruneOutbox(ds, options.database.schema, {
+                  retentionDays: background.outboxRetentionDays,
+                });
+              },
+            });
+          }
+          return jobs;
+        },
+        inject: [DataSource],
+      },
+      { provide: LOCAL_TOPIC_SCHEMAS, useValue: options.localTopics ?? {} },
+      {
+        provide: HEALTH_INFO,
+        useValue: {
+          service: options.kafka.service,
+          instance: options.kafka.instanceId,
+          roles: options.roles ?? [],
+        } satisfies HealthInfo,
+      },
+      {
         provide: HEALTH_CHECKS,
         useFactory: (ds: DataSource): HealthCheck[] => [
           { name: 'database', check: () => ds.query('SELECT 1') },
@@ -104,7 +154,7 @@ export class PlatformModule {
       global: true,
       controllers: [HealthController],
       providers,
-      exports: [DataSource, KAFKA_PRODUCER, DlqPublisher, Outbox, OutboxRelay],
+      exports: [DataSource, KAFKA_PRODUCER, DlqPublisher, Outbox, OutboxRelay, SingletonJobs],
     };
   }
 }

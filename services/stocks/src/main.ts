@@ -1,18 +1,4 @@
 import 'reflect-metadata';
-import { bootstrapService, kafkaSettingsOf, runMain } from '@irp/platform';
-import { AppModule } from './app.module';
-import { loadStocksConfig } from './config';
+import { stocksService } from './app.module';
 
-process.env.SERVICE_NAME ??= 'stocks';
-
-export async function startStocksService(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadStocksConfig(env);
-  return bootstrapService({
-    module: AppModule.forRoot(config),
-    kafka: kafkaSettingsOf(config, 'stocks'),
-    healthPort: config.HEALTH_PORT,
-    host: config.HOST,
-  });
-}
-
-if (require.main === module) runMain(() => startStocksService());
+export const startStocksService = stocksService.main(module);

@@ -7,11 +7,9 @@ import {
   Topics,
 } from '@irp/proto';
 import { createLogger, OutboxRelay, runMain } from '@irp/platform';
-import { NestFactory } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AppModule } from './app.module';
-import { loadStocksConfig } from './config';
+import { stocksService } from './app.module';
 import { DEMO_ADMIN, DEMO_STOCKS } from './demo-stocks';
 import { NotesService } from './notes/notes.service';
 import { StockEntity } from './stocks/stock.entity';
@@ -254,9 +252,8 @@ export async function seedDemoStocks(
   env: NodeJS.ProcessEnv = process.env,
   options: { synthetic?: number } = {},
 ): Promise<void> {
-  const config = loadStocksConfig(env);
-  refuseInProduction(config.NODE_ENV);
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
+  refuseInProduction(stocksService.loadConfig(env).NODE_ENV);
+  const app = await stocksService.context(env);
   try {
     const dataSource = app.get(DataSource);
     const created = await createDemoStocks(app.get(StocksService), app.get(NotesService), dataSource);

@@ -10,16 +10,15 @@ import {
   Stock,
   Topics,
 } from '@irp/proto';
+import { AppError, KafkaRequester } from '@irp/platform';
 import {
-  AppError,
   createTestRequester,
   dropSchema,
-  KafkaRequester,
   rawProducer,
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
-} from '@irp/platform';
+} from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { DEMO_API_KEYS } from '../src/demo-stocks';
 import { startStocksService } from '../src/main';

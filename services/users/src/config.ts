@@ -1,9 +1,8 @@
-import { baseConfigSchema, databaseConfigSchema, loadConfig } from '@irp/platform';
+import { ServiceConfig } from '@irp/platform';
 import { z } from 'zod';
 
-export const usersConfigSchema = baseConfigSchema.merge(databaseConfigSchema).extend({
-  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3101),
-  HOST: z.string().default('127.0.0.1'),
+/** The users service's own variables; the platform adds KAFKA_BROKERS, DATABASE_URL, HEALTH_PORT, ROLES, … */
+export const usersConfig = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
   REFRESH_TTL_SECONDS: z.coerce
     .number()
@@ -11,10 +10,6 @@ export const usersConfigSchema = baseConfigSchema.merge(databaseConfigSchema).ex
     .min(300)
     .default(30 * 24 * 3600),
 });
-export type UsersConfig = z.infer<typeof usersConfigSchema>;
+export type UsersConfig = ServiceConfig<typeof usersConfig.shape>;
 
 export const USERS_CONFIG = Symbol('USERS_CONFIG');
-export const USERS_SCHEMA = 'users';
-
-export const loadUsersConfig = (env: NodeJS.ProcessEnv = process.env): UsersConfig =>
-  loadConfig(usersConfigSchema, env);

@@ -1,17 +1,19 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { dlqTopic, Header, Topics } from '@irp/proto';
+import { AppError, KafkaRequester } from '@irp/platform';
 import {
-  AppError,
   createTestRequester,
   dropSchema,
-  KafkaRequester,
   rawProducer,
   serviceTestEnv,
   TopicProbe,
-} from '@irp/platform';
+} from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
-import { seedDemoUsers } from '../src/seed';
+import { readUsersFixture, seedDemoUsers } from '../src/seed';
 import { UsersService } from '../src/users/users.service';
 
 const USER_TOPICS = [
@@ -272,16 +274,34 @@ describe('users service on the real broker and database', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({
       status: 'ok',
+      service: 'users',
+      roles: ['api'],
       checks: { database: { status: 'up' }, kafka: { status: 'up' } },
     });
     const metrics = await (await fetch(`${healthUrl}/metrics`)).text();
     expect(metrics).toContain('irp_kafka_handled_messages_total{topic="users.authenticate",outcome="ok"');
+    // The outbox pruning job runs on one instance; this one is the only one, so it holds the job.
+    expect(metrics).toMatch(/irp_singleton_job_holder\{[^}]*job="outbox-prune:users"[^}]*\} 1/);
     expect(metrics).toContain('irp_dlq_messages_total');
   });
 
-  it('seeds the demo users idempotently and refuses to seed in production', async () => {
+  it('seeds the demo users idempotently, plus the users of a fixture file, and refuses to seed in production', async () => {
     await seedDemoUsers({ ...process.env });
-    await seedDemoUsers({ ...process.env });
+    const fixture = join(mkdtempSync(join(tmpdir(), 'irp-users-')), 'users.json');
+    writeFileSync(
+      fixture,
+      JSON.stringify([
+        { username: 'fixture-user', password: 'Fixture!2026', stockRoles: { [STOCK_A]: ['ViewConfig'] } },
+      ]),
+    );
+    await seedDemoUsers({ ...process.env }, readUsersFixture(fixture));
+    const fixtureGrant = await requester.request(Topics.UsersAuthenticate, {
+      username: 'fixture-user',
+      password: 'Fixture!2026',
+    });
+    expect(fixtureGrant.user.stockRoles).toEqual({ [STOCK_A]: ['ViewConfig'] });
+    writeFileSync(fixture, JSON.stringify([{ username: 'x', roles: [] }]));
+    expect(() => readUsersFixture(fixture)).toThrow(/0\.password: Required/);
     const grant = await requester.request(Topics.UsersAuthenticate, {
       username: 'client',
       password: 'Client!2026',

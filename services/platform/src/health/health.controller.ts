@@ -1,12 +1,15 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { metricsRegistry } from '../metrics';
-import { HEALTH_CHECKS, HealthCheck } from './health-checks';
+import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health-checks';
 
 /** `/health` (each check up or down; 503 when any is down) and `/metrics` (Prometheus text). */
 @Controller()
 export class HealthController {
-  constructor(@Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[]) {}
+  constructor(
+    @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
+    @Optional() @Inject(HEALTH_INFO) private readonly info?: HealthInfo,
+  ) {}
 
   @Get('health')
   async health(@Res() res: Response) {
@@ -29,7 +32,9 @@ export class HealthController {
     const up = results.every(([, r]) => r.status === 'up');
     res.status(up ? 200 : 503).json({
       status: up ? 'ok' : 'error',
-      service: process.env.SERVICE_NAME,
+      service: this.info?.service ?? process.env.SERVICE_NAME,
+      instance: this.info?.instance,
+      roles: this.info?.roles,
       checks: Object.fromEntries(results),
     });
   }

@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { RequestTopic } from '@irp/proto';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
-import { kafkaClientConfig } from './kafka';
-import { KafkaRequester } from './requester';
+import { kafkaClientConfig } from '../kafka';
+import { repoRoot } from '../manifest';
+import { KafkaRequester } from '../requester';
 
 /**
  * The one test harness: services under test run against the real broker and database that
  * `deploy/local/infra.mjs` started (KAFKA_BROKERS / DATABASE_URL, or `.local/test.env` when run by hand).
  */
-export function repoRoot(from = __dirname): string {
-  let dir = from;
-  while (dir !== dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).workspaces) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error('repository root not found');
-}
-
 export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
   if (!process.env.KAFKA_BROKERS || !process.env.DATABASE_URL) {
     const file = join(repoRoot(), '.local', 'test.env');
@@ -162,5 +153,19 @@ export async function dropSchema(schema: string): Promise<void> {
     await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   } finally {
     await pg.end();
+  }
+}
+
+/** Waits until `predicate` holds, checking every `everyMs`; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }

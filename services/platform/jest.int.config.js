@@ -1,0 +1,6 @@
+// Integration tests: the real broker and database, run serially.
+module.exports = require('../../jest.preset.js')({
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.int-spec.ts'],
+  testTimeout: 120000,
+});

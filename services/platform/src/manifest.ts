@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+
+const manifestEntrySchema = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  workspace: z.string().min(1),
+  package: z.string().min(1),
+  healthPort: z.number().int().min(1).max(65535),
+  schema: z.string().regex(/^[a-z_][a-z0-9_]*$/),
+  roles: z
+    .array(z.string().regex(/^[a-z][a-z0-9-]*$/))
+    .min(1)
+    .refine((roles) => roles.includes('api'), 'every service has the api role'),
+  seed: z.string().optional(),
+});
+export type ServiceManifestEntry = z.infer<typeof manifestEntrySchema>;
+
+const manifestSchema = z.object({ services: z.array(manifestEntrySchema) });
+
+/** The repository root: the nearest folder above `from` whose package.json declares workspaces. */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  while (dir !== dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).workspaces) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('repository root not found');
+}
+
+/**
+ * services/manifest.json, the one list of services. It sits two folders above this file both in src/ (ts-jest)
+ * and in dist/ (node), so a deployed image needs only `services/manifest.json` beside the platform.
+ */
+export const MANIFEST_FILE = join(__dirname, '..', '..', 'manifest.json');
+
+let cached: ServiceManifestEntry[] | undefined;
+
+export function serviceManifest(file = MANIFEST_FILE): ServiceManifestEntry[] {
+  if (file !== MANIFEST_FILE) return manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).services;
+  cached ??= manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).services;
+  return cached;
+}
+
+/** The manifest entry of one service; an unknown name is a programming error, so it throws. */
+export function manifestEntry(name: string): ServiceManifestEntry {
+  const entry = serviceManifest().find((s) => s.name === name);
+  if (!entry) {
+    throw new Error(
+      `service "${name}" is not in ${MANIFEST_FILE} (known: ${serviceManifest()
+        .map((s) => s.name)
+        .join(', ')})`,
+    );
+  }
+  return entry;
+}

@@ -1,0 +1,155 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+import { join } from 'node:path';
+import { manifestEntry, repoRoot } from '../manifest';
+import { serviceTestEnv } from './harness';
+
+/** A service running as a child process: what a test outside the service may touch of it. */
+export interface ServiceProcess {
+  readonly name: string;
+  readonly pid: number;
+  /** `http://127.0.0.1:<port>`, serving /health and /metrics. */
+  readonly healthUrl: string;
+  /** The last lines the process wrote (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGTERM (a graceful shutdown), then waits until the process has exited. */
+  stop(): Promise<void>;
+  /** Sends a signal (SIGKILL by default) and waits until the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface ServiceProcessOptions {
+  /** Added to serviceTestEnv() (and given HEALTH_PORT, a free port). */
+  env?: NodeJS.ProcessEnv;
+  /** ROLES of the process; default all of the service's roles. */
+  roles?: readonly string[];
+  /** The script to run instead of the manifest's `<workspace>/dist/main.js` (a test fixture's service). */
+  script?: string;
+  /** How long to wait for /health to answer 200. */
+  timeoutMs?: number;
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Keeps the last lines a child writes, and drains its pipes so it never blocks on a full one. */
+function tail(child: ChildProcess, keep = 80): () => string {
+  const lines: string[] = [];
+  const take = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    lines.splice(0, Math.max(lines.length - keep, 0));
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  return () => lines.join('\n');
+}
+
+/**
+ * Every child still running when the test process exits is killed with it, and none keeps the test process
+ * alive: a test that times out (and so never stops what it started) leaves no service behind to answer the
+ * next run's requests.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function adopt(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.unref();
+  for (const pipe of [child.stdout, child.stderr]) if (pipe instanceof Socket) pipe.unref();
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+/**
+ * Starts a service of services/manifest.json as its own process (`node <workspace>/dist/main.js`, so
+ * build first) against the test broker and database, and waits until its /health answers 200. A test of
+ * another part (the gateway) reaches it only through Kafka and HTTP, never through its code.
+ */
+export async function startServiceProcess(
+  name: string,
+  options: ServiceProcessOptions = {},
+): Promise<ServiceProcess> {
+  const script = options.script ?? join(repoRoot(), manifestEntry(name).workspace, 'dist', 'main.js');
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], {
+    cwd: repoRoot(),
+    env: {
+      ...serviceTestEnv(),
+      ...options.env,
+      HEALTH_PORT: String(port),
+      ...(options.roles ? { ROLES: options.roles.join(',') } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  adopt(child);
+  const output = tail(child);
+  const exited = exitOf(child);
+  const healthUrl = `http://127.0.0.1:${port}`;
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const handle: ServiceProcess = {
+    name,
+    pid: child.pid ?? 0,
+    healthUrl,
+    output,
+    stop: () => stopWith('SIGTERM'),
+    kill: (signal = 'SIGKILL') => stopWith(signal),
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined)
+      throw new Error(`${name} exited (${exitCode}) before it was healthy:\n${output()}`);
+    const healthy = await fetch(`${healthUrl}/health`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (healthy) return handle;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await handle.kill();
+  throw new Error(`${name} was not healthy within ${options.timeoutMs ?? 60_000} ms:\n${output()}`);
+}
+
+/**
+ * Runs a service's seed script (the manifest's `seed`) as its own process with the test environment and
+ * the given arguments; resolves when it exits 0, throws with its output otherwise.
+ */
+export async function runServiceSeed(
+  name: string,
+  args: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  const entry = manifestEntry(name);
+  if (!entry.seed) throw new Error(`${name} has no seed in the manifest`);
+  const child = spawn(process.execPath, [join(repoRoot(), entry.workspace, entry.seed), ...args], {
+    cwd: repoRoot(),
+    env: { ...serviceTestEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  adopt(child);
+  const output = tail(child);
+  const code = await exitOf(child);
+  if (code !== 0) throw new Error(`${name} seed ${args.join(' ')} exited ${code}:\n${output()}`);
+}
