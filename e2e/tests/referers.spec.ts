@@ -30,9 +30,21 @@ test.describe('referers page', () => {
 
   test('is refused to a client', async ({ page, signIn }) => {
     await signIn('client');
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/referers');
     await page.goto('/referers');
+    const response = await answered;
+    expect(response.status()).toBe(403);
+    const { errorMessage } = (await response.json()) as { errorMessage?: string };
+    expect(errorMessage).toBeTruthy();
+
     await expect(page.getByRole('heading', { name: 'Referers' })).toBeVisible();
-    await expect(page.getByRole('alert')).toBeVisible();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Unable to load the referers');
+    await expect(alert).toContainText(errorMessage ?? '');
+    // No referer data: neither the count nor a row, and none of the demo referers' pages.
+    await expect(page.getByTestId('referers-showing')).toHaveCount(0);
+    await expect(page.getByTestId('referers-rows')).toHaveCount(0);
+    await expect(page.getByText('https://www.bhp.com/investors')).toHaveCount(0);
   });
 });
 

@@ -140,13 +140,31 @@ test.describe('stock page (admin)', () => {
   });
 
   test('archives after confirming and shows the stock under Archived on the dashboard', async ({ page }) => {
+    const archived = async () => {
+      const response = await page.request.get(`/api/stock/${ticker}:ASX`);
+      expect(response.status()).toBe(200);
+      return ((await response.json()) as { archived: boolean }).archived;
+    };
     await page.goto(`/stocks/${ticker}:ASX/config`);
+
+    // Declining the confirmation sends nothing: the stock stays as it was.
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = `${dialog.type()}: ${dialog.message()}`;
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await expect.poll(() => asked).toBe(`confirm: Are you sure you want to archive ${ticker}?`);
+    await expect(page.getByRole('button', { name: 'Archive' })).toBeVisible();
+    expect(await archived()).toBe(false);
+
     page.once('dialog', (dialog) => {
       expect(dialog.type()).toBe('confirm');
       void dialog.accept();
     });
     await page.getByRole('button', { name: 'Archive' }).click();
     await expect(page.getByRole('button', { name: 'Unarchive' })).toBeVisible();
+    expect(await archived()).toBe(true);
 
     await page.goto('/');
     await page.getByLabel('Filter').fill(ticker);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-// The web/ import rules (bulletproof-react): a feature never imports another feature, and shared code
-// (api/, lib/, components/) never imports a feature; app/ composes features. Checked here because the
-// repository's lint config has no boundary rules yet.
+// The web/ import rules (bulletproof-react): a feature never imports another feature, and imports only
+// shared code (lib/, components/, api/, app/hooks); shared code never imports a feature; app/ composes
+// features (app/tabs.ts registers their stock page tabs). Checked here because the repository's lint
+// config has no boundary rules yet.
 const sources = import.meta.glob<string>(['./**/*.ts', './**/*.tsx', '!./architecture.test.ts'], {
   query: '?raw',
   import: 'default',
@@ -13,7 +14,8 @@ const sources = import.meta.glob<string>(['./**/*.ts', './**/*.tsx', '!./archite
 const files = Object.entries(sources).map(([path, text]) => ({ path: path.slice(2), text }));
 
 function importsOf(text: string): string[] {
-  const pattern = /(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g;
+  // `from '…'`, `import('…')` and side-effect imports (`import '…'`).
+  const pattern = /(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
   return [...text.matchAll(pattern)].map((match) => match[1] ?? '');
 }
 
@@ -37,6 +39,10 @@ function featureOf(path: string | undefined): string | undefined {
   return path ? /^features\/([^/]+)/.exec(path)?.[1] : undefined;
 }
 
+/** Test files and a feature's test helpers may also use the test harness (src/test/). */
+const isTestCode = (path: string): boolean =>
+  /\.test\.tsx?$/.test(path) || /^features\/[^/]+\/test\//.test(path);
+
 function violations(filter: (file: string, target: string) => boolean): string[] {
   return files.flatMap(({ path, text }) =>
     importsOf(text)
@@ -59,6 +65,17 @@ describe('import boundaries', () => {
         const own = featureOf(file);
         const other = featureOf(target);
         return own !== undefined && other !== undefined && other !== own;
+      }),
+    ).toEqual([]);
+  });
+
+  it('lets features import only lib, components, api and app/hooks besides their own files', () => {
+    expect(
+      violations((file, target) => {
+        const own = featureOf(file);
+        if (own === undefined || featureOf(target) === own) return false;
+        if (/^(lib|components|api)\//.test(target) || target === 'app/hooks') return false;
+        return !(isTestCode(file) && target.startsWith('test/'));
       }),
     ).toEqual([]);
   });

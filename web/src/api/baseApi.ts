@@ -3,12 +3,11 @@ import { createAppBaseQuery } from './baseQuery';
 import { reloadPage } from './pageReload';
 
 /**
- * The one RTK Query API of the app. Features add their endpoints with `baseApi.injectEndpoints` and
- * declare the cache tags they provide and invalidate here.
+ * The one RTK Query API of the app. A feature adds the cache tags its endpoints provide or invalidate
+ * (`baseApi.enhanceEndpoints({ addTagTypes })` in its api file), then its endpoints with `injectEndpoints`.
  */
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery: createAppBaseQuery({ baseUrl: '/api', onUnauthorized: () => reloadPage() }),
-  tagTypes: ['Stock', 'StockList', 'ClientStock', 'Notes', 'VersionHistory', 'Referers'],
   endpoints: () => ({}),
 });

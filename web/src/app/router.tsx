@@ -3,18 +3,29 @@ import type { RouteObject } from 'react-router-dom';
 import { CenteredLoader } from '@/components/CenteredLoader';
 import { RouteError } from '@/components/RouteError';
 import { LoginRoute } from '@/features/auth/routes/LoginRoute';
+import { clientStockTabs, staffStockTabs } from '@/lib/tabs/stockPageTabs';
 import { RootLayout } from './layout/RootLayout';
 import { HomeRoute } from './routes/HomeRoute';
 import { NotFoundRoute } from './routes/NotFoundRoute';
 import { RequireAuth } from './routes/RequireAuth';
 import { RequireEditUsers } from './routes/RequireEditUsers';
+import './tabs';
 
-/** A route whose screen is a separate chunk, loaded on first visit. */
+/**
+ * A route whose screen is a separate chunk, loaded on first visit; `preload` loads more with it (a stock
+ * page's tab chunks, so the page's first paint has its tab).
+ */
 function screen<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   exportName: K,
+  preload?: () => Promise<void>,
 ): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: (await load())[exportName] }) };
+  return {
+    lazy: async () => {
+      const [module] = await Promise.all([load(), preload?.()]);
+      return { Component: module[exportName] };
+    },
+  };
 }
 
 /** The route table of spec section 2. */
@@ -30,11 +41,19 @@ export const routes: RouteObject[] = [
           { index: true, element: <HomeRoute /> },
           {
             path: 'stocks/:combinedTicker/:tab?',
-            ...screen(() => import('@/features/stocks/routes/StockRoute'), 'StockRoute'),
+            ...screen(
+              () => import('@/features/stocks/routes/StockRoute'),
+              'StockRoute',
+              staffStockTabs.preload,
+            ),
           },
           {
             path: 'create',
-            ...screen(() => import('@/features/stocks/routes/CreateStockRoute'), 'CreateStockRoute'),
+            ...screen(
+              () => import('@/features/stocks/routes/CreateStockRoute'),
+              'CreateStockRoute',
+              staffStockTabs.preload,
+            ),
           },
           {
             path: 'system-settings',
@@ -85,7 +104,11 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'client-stocks/:combinedTicker',
-            ...screen(() => import('@/features/client-stocks/routes/ClientStockRoute'), 'ClientStockRoute'),
+            ...screen(
+              () => import('@/features/client-stocks/routes/ClientStockRoute'),
+              'ClientStockRoute',
+              clientStockTabs.preload,
+            ),
           },
         ],
       },

@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import '@/app/tabs';
+import { clientStockTabs, staffStockTabs } from '@/lib/tabs/stockPageTabs';
 import { mediaQueryList } from './matchMedia';
 
 // Screens are lazy chunks: on a busy 2-core CI machine the first import of one can take over the default
@@ -40,3 +42,8 @@ class PageRequest extends NodeRequest {
   }
 }
 globalThis.Request = PageRequest;
+
+// Every feature's stock page tabs are registered (app/tabs.ts) and, as the router does for the app, their
+// chunks loaded before a test renders a page. In beforeAll, not at the top: the test file's vi.mock calls
+// must be in place before the tab modules import what they mock.
+beforeAll(() => Promise.all([staffStockTabs.preload(), clientStockTabs.preload()]));

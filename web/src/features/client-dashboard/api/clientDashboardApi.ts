@@ -1,7 +1,10 @@
 import type { ClientDashboardDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 
-export const clientDashboardApi = baseApi.injectEndpoints({
+/** The client stock page's per-stock tag: saving a client stock refreshes the dashboard too. */
+const clientDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['ClientStock'] });
+
+export const clientDashboardApi = clientDashboardTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/clientDashboard/: the stocks in the user's stockRoles. */
     clientDashboard: build.query<ClientDashboardDto, void>({

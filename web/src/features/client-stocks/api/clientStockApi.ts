@@ -5,7 +5,10 @@ import type { ClientConfigValues } from '../model/configForm';
 /** POST /api/ClientStock: the stock plus only the fields a client may change. */
 export type SaveClientStockBody = { combinedTicker: string } & Partial<ClientConfigValues>;
 
-export const clientStockApi = baseApi.injectEndpoints({
+/** One tag per stock, shared by name with the client dashboard (and invalidated by staff stock changes). */
+const clientStockTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['ClientStock'] });
+
+export const clientStockApi = clientStockTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/ClientStock/?combinedTicker: needs any role on the stock (403 otherwise). */
     clientStock: build.query<ClientStockDto, string>({

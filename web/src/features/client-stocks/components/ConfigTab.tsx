@@ -1,8 +1,16 @@
 import { Button, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { STANDARD_AUTO_SEND_FILTER } from '@irp/proto';
+import { useMemo } from 'react';
+import { useTabSave, useTabState } from '@/components/save/SaveFlow';
+import type { ClientStockTabProps } from '@/lib/tabs/stockPageTabs';
+import { useSaveClientStockMutation } from '../api/clientStockApi';
 import {
   CONFIG_LABELS,
   CONFIG_SWITCHES,
+  changedConfigFields,
+  clientSaveBody,
+  configValuesOf,
+  editableConfigFields,
   type ClientConfigField,
   type ClientConfigValues,
   type ConfigTextField,
@@ -82,5 +90,33 @@ export function ConfigTab({ values, fields, onChange }: ConfigTabProps) {
         Changes are saved with the Save button at the top of the page.
       </Text>
     </Stack>
+  );
+}
+
+/**
+ * The Config tab as the client stock page registers it: the form, kept while other tabs show, saved by
+ * the page's Save button with only the fields this user may change.
+ */
+export function ClientConfigTab({ stock }: ClientStockTabProps) {
+  const fields = useMemo(() => editableConfigFields(stock.roles), [stock.roles]);
+  const saved = useMemo(() => configValuesOf(stock), [stock]);
+  const [values, setValues] = useTabState<ClientConfigValues>('config', () => saved);
+  const [saveStock] = useSaveClientStockMutation();
+
+  useTabSave({
+    dirty: changedConfigFields(saved, values, fields).length > 0,
+    async save() {
+      const result = await saveStock(clientSaveBody(stock.combinedTicker, values, fields)).unwrap();
+      if (!result.success || !result.stock) throw new Error(result.errorMessage ?? 'The stock was not saved');
+      setValues(configValuesOf(result.stock));
+    },
+  });
+
+  return (
+    <ConfigTab
+      values={values}
+      fields={fields}
+      onChange={(patch) => setValues((current) => ({ ...current, ...patch }))}
+    />
   );
 }

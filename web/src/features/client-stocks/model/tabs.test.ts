@@ -12,14 +12,14 @@ const ALL_ROLES = ['ViewConfig', 'EditAnnouncements', 'EditMailchimp', 'ReplyToC
 
 describe('client stock tabs', () => {
   it('shows each tab only with its role', () => {
-    expect(allowedTabs(ALL_ROLES).map((t) => t.label)).toEqual([
+    expect(allowedTabs(ALL_ROLES).map((t) => t.title)).toEqual([
       'Config',
       'Announcements',
       'Email marketing',
       'Comments',
     ]);
-    expect(allowedTabs(['ViewConfig']).map((t) => t.label)).toEqual(['Config']);
-    expect(allowedTabs(['EditMailchimp', 'Invoicing']).map((t) => t.label)).toEqual(['Email marketing']);
+    expect(allowedTabs(['ViewConfig']).map((t) => t.title)).toEqual(['Config']);
+    expect(allowedTabs(['EditMailchimp', 'Invoicing']).map((t) => t.title)).toEqual(['Email marketing']);
     expect(allowedTabs(['SendMailchimp', 'TestSendAnnouncement', 'Invoicing'])).toEqual([]);
   });
 

@@ -1,48 +1,31 @@
-import { StockRole } from '@irp/proto';
+import type { SessionUserDto } from '@irp/proto';
+import { clientStockTabs, type ClientStockTab } from '@/lib/tabs/stockPageTabs';
 
-/** The client stock page's tabs, each gated by one role on the stock (spec sections 2 and 6). */
-export const CLIENT_STOCK_TABS = [
-  { key: 'config', label: 'Config', role: StockRole.ViewConfig },
-  { key: 'announcements', label: 'Announcements', role: StockRole.EditAnnouncements },
-  { key: 'email-marketing', label: 'Email marketing', role: StockRole.EditMailchimp },
-  { key: 'comments', label: 'Comments', role: StockRole.ReplyToComment },
-] as const;
+type SessionUser = SessionUserDto | null | undefined;
 
-export type ClientStockTab = (typeof CLIENT_STOCK_TABS)[number];
-export type ClientStockTabKey = ClientStockTab['key'];
-
-/** Other names a `?tab=` link may use for a tab (e.g. the email-marketing service's). */
-const ALIASES: Record<string, ClientStockTabKey> = {
-  mailchimp: 'email-marketing',
-  emailmarketing: 'email-marketing',
-};
-
-export function allowedTabs(roles: readonly string[]): ClientStockTab[] {
-  return CLIENT_STOCK_TABS.filter((tab) => roles.includes(tab.role));
+/**
+ * The tabs the user's roles on the stock allow, in order. Features register them
+ * (lib/tabs/stockPageTabs.ts); each is gated by one role on the stock (spec sections 2 and 6).
+ */
+export function allowedTabs(roles: readonly string[], user: SessionUser = null): ClientStockTab[] {
+  return clientStockTabs.allowed({ user, roles });
 }
 
-/** The `?tab=` value as a tab key (case and spacing ignored), or undefined. */
-export function tabKeyOf(param: string | null | undefined): ClientStockTabKey | undefined {
-  const wanted = (param ?? '').trim().toLowerCase();
-  if (!wanted) return undefined;
-  const tab = CLIENT_STOCK_TABS.find(
-    (t) =>
-      t.key === wanted ||
-      t.label.toLowerCase() === wanted ||
-      t.label.toLowerCase().replace(/\s+/g, '') === wanted,
-  );
-  return tab?.key ?? ALIASES[wanted.replace(/[\s_-]+/g, '')];
+/** The `?tab=` value as a tab key (its key, title or an alias; case and spacing ignored), or undefined. */
+export function tabKeyOf(param: string | null | undefined): string | undefined {
+  return clientStockTabs.find(param)?.key;
 }
 
 /**
  * The tab to show: the one the route asks for if allowed, else Config, else the first allowed tab;
- * undefined when the user holds none of the four roles.
+ * undefined when the user holds none of the tabs' roles.
  */
 export function activeTabFor(
   roles: readonly string[],
   param: string | null | undefined,
-): ClientStockTabKey | undefined {
-  const allowed = allowedTabs(roles).map((t) => t.key);
+  user: SessionUser = null,
+): string | undefined {
+  const allowed = allowedTabs(roles, user).map((t) => t.key);
   const wanted = tabKeyOf(param);
   if (wanted && allowed.includes(wanted)) return wanted;
   if (allowed.includes('config')) return 'config';

@@ -1,7 +1,9 @@
 import type { StockReferers } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 
-export const referersApi = baseApi.injectEndpoints({
+const referersTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['Referers'] });
+
+export const referersApi = referersTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/admin/referers: every stock's widget hits and the pages they came from. */
     allReferers: build.query<StockReferers[], void>({

@@ -25,7 +25,10 @@ async function htmlOrErrorBody(response: Response): Promise<unknown> {
   }
 }
 
-export const staffDashboardApi = baseApi.injectEndpoints({
+/** The stock list; stock changes on the stock page invalidate it by name. */
+const staffDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['StockList'] });
+
+export const staffDashboardApi = staffDashboardTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/admin/stocks?startDate&endDate: every stock with the composed dashboard columns. */
     staffDashboardStocks: build.query<StockListDto, StockListArgs>({

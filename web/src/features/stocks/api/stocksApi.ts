@@ -48,8 +48,16 @@ export interface SaveNoteResponse {
 /** A stock change shows on the staff dashboard (StockList) and the client pages (ClientStock) too. */
 const STOCK_CHANGED = ['Stock', 'StockList', 'ClientStock', 'VersionHistory'] as const;
 
+/**
+ * The stock page's cache tags. A stock change also invalidates the tags the staff dashboard (StockList)
+ * and the client pages (ClientStock) provide: tags are names, so no feature imports another for them.
+ */
+const stockTaggedApi = baseApi.enhanceEndpoints({
+  addTagTypes: ['Stock', 'StockList', 'ClientStock', 'Notes', 'VersionHistory', 'Referers'],
+});
+
 /** Stock page calls of spec section 7 (Stocks and Notes). */
-export const stocksApi = baseApi.injectEndpoints({
+export const stocksApi = stockTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/stock/{combinedTicker}; report-runners get the summary fields only. */
     getStock: build.query<Stock, string>({

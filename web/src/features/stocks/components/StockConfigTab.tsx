@@ -34,6 +34,7 @@ import {
   type StockActionResponse,
 } from '../api/stocksApi';
 import { hasIsin, testApiUrl, viewOnExchangeUrl, type StockDraft } from './stockDraft';
+import { useConfigForm } from './useConfigForm';
 
 export const NEW_API_KEY_WARNING =
   'This stock already has an API key. Existing applications using it will break once the new key is saved. Generate a new key?';
@@ -41,8 +42,6 @@ export const NEW_API_KEY_WARNING =
 interface StockConfigTabProps {
   /** The saved stock; null on /create. */
   stock: Stock | null;
-  draft: StockDraft;
-  onChange: (patch: Partial<StockDraft>) => void;
 }
 
 type TextField = { [K in keyof StockDraft]: StockDraft[K] extends string ? K : never }[keyof StockDraft];
@@ -54,8 +53,9 @@ function assertSuccess(result: StockActionResponse): void {
 }
 
 /** The Config tab (spec section 2): every stock setting an admin edits; saved by the page's Save. */
-export function StockConfigTab({ stock, draft, onChange }: StockConfigTabProps) {
+export function StockConfigTab({ stock }: StockConfigTabProps) {
   const creating = stock === null;
+  const { draft, onChange } = useConfigForm(stock);
   const navigate = useNavigate();
   const { data: exchanges = EXCHANGE_DIRECTORY } = useGetExchangesQuery(undefined, { skip: !creating });
   const [changeTicker, { isLoading: changingTicker }] = useChangeTickerMutation();

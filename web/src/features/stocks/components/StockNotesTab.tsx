@@ -2,6 +2,7 @@ import { Alert, Button, Card, Loader, Stack, Table, Text, Textarea, Title } from
 import { formatDateTime, type VersionHistory } from '@irp/proto';
 import { useState, type ReactNode } from 'react';
 import { errorMessageOf } from '@/lib/apiError';
+import type { StaffStockTabProps } from '@/lib/tabs/stockPageTabs';
 import {
   useGetNotesQuery,
   useGetStockReferersQuery,
@@ -196,4 +197,9 @@ export function StockNotesTab({ combinedTicker }: StockNotesTabProps) {
       </Stack>
     </Stack>
   );
+}
+
+/** The Notes tab as the stock page registers it (features/stocks/tabs.ts). */
+export function StockNotesPanel({ stock }: StaffStockTabProps) {
+  return <StockNotesTab combinedTicker={stock.combinedTicker} />;
 }

@@ -8,7 +8,7 @@ import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { errorMessageOf } from '@/lib/apiError';
 import { useGetStockQuery } from '../api/stocksApi';
 import { StockEditor } from './StockEditor';
-import { resolveStockTab, visibleStockTabs, type StockTab } from './stockTabs';
+import { resolveStockTab, visibleTabsFor } from './stockTabs';
 
 /** While the initial poll runs, look again this often so Save appears once it completes. */
 export const SYNC_POLL_MS = 15_000;
@@ -24,8 +24,8 @@ interface StockPageProps {
 export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
   const user = useAppSelector(selectSessionUser);
   const navigate = useNavigate();
-  const tabs = visibleStockTabs(user);
-  const tab = resolveStockTab(user, tabSegment);
+  const tabs = visibleTabsFor(user);
+  const tab = tabs.find((t) => t.key === resolveStockTab(user, tabSegment));
   const [pollingInterval, setPollingInterval] = useState(0);
   const { data: stock, error, isLoading } = useGetStockQuery(combinedTicker, { skip: !tab, pollingInterval });
 
@@ -33,13 +33,14 @@ export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
     setPollingInterval(stock && !stock.completedInitialPoll ? SYNC_POLL_MS : 0);
   }, [stock]);
 
-  const showTab = (next: StockTab) => navigate(`/stocks/${combinedTicker}/${next}`, { replace: true });
+  const showTab = (next: string) => navigate(`/stocks/${combinedTicker}/${next}`, { replace: true });
 
   // A segment naming no tab the user may see becomes the tab shown instead.
-  const segmentWrong = tab !== undefined && tabSegment !== undefined && tabSegment !== tab;
+  const key = tab?.key;
+  const segmentWrong = key !== undefined && tabSegment !== undefined && tabSegment !== key;
   useEffect(() => {
-    if (segmentWrong && tab) void navigate(`/stocks/${combinedTicker}/${tab}`, { replace: true });
-  }, [segmentWrong, tab, combinedTicker, navigate]);
+    if (segmentWrong && key) void navigate(`/stocks/${combinedTicker}/${key}`, { replace: true });
+  }, [segmentWrong, key, combinedTicker, navigate]);
 
   if (!tab) return <NotAllowed />;
   if (isLoading) {
@@ -58,7 +59,10 @@ export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
       </Page>
     );
   }
+  const Screen = tab.component;
   return (
-    <StockEditor key={stock.id} stock={stock} tabs={tabs} tab={tab} onTabChange={(t) => void showTab(t)} />
+    <StockEditor key={stock.id} stock={stock} tabs={tabs} tab={tab} onTabChange={(t) => void showTab(t)}>
+      <Screen stock={stock} />
+    </StockEditor>
   );
 }

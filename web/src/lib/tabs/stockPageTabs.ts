@@ -1,0 +1,36 @@
+import type { ClientStockDto, SessionUserDto, Stock } from '@irp/proto';
+import { createTabRegistry, type TabDefinition } from './registry';
+
+type SessionUser = SessionUserDto | null | undefined;
+
+/** What a staff stock page tab's role check sees. */
+export interface StaffStockTabAccess {
+  user: SessionUser;
+}
+
+/** What a staff stock page tab is given: the stock as last fetched (the page refetches it after saves). */
+export interface StaffStockTabProps {
+  stock: Stock;
+}
+
+/** What a client stock page tab's role check sees. */
+export interface ClientStockTabAccess {
+  user: SessionUser;
+  /** The user's roles on this stock (ClientStockDto.roles, from stockRoles by the stock's id). */
+  roles: readonly string[];
+}
+
+export interface ClientStockTabProps {
+  stock: ClientStockDto;
+}
+
+export type StaffStockTab = TabDefinition<StaffStockTabAccess, StaffStockTabProps>;
+export type ClientStockTab = TabDefinition<ClientStockTabAccess, ClientStockTabProps>;
+
+/** The tabs of /stocks/{ticker:exchange}/{tab}; the key is the URL's fourth segment. */
+export const staffStockTabs = createTabRegistry<StaffStockTabAccess, StaffStockTabProps>('staff stock page');
+
+/** The tabs of /client-stocks/{combinedTicker}?tab={key}. */
+export const clientStockTabs = createTabRegistry<ClientStockTabAccess, ClientStockTabProps>(
+  'client stock page',
+);
