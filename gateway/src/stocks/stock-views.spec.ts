@@ -1,13 +1,20 @@
-import { DashboardInvoiceDto, GlobalRole, SessionUser, Stock, STOCK_ROLES, StockRole } from '@irp/proto';
+import {
+  ClientSaveStockSchema,
+  DashboardInvoiceDto,
+  GlobalRole,
+  SessionUser,
+  Stock,
+  STOCK_ROLES,
+  StockRole,
+  stockRolesOf,
+} from '@irp/proto';
 import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
 import {
-  stockRolesOf,
   toAdminStockRow,
   toClientStockDto,
   toReportRunnerStock,
   toStockSummary,
 } from './stock-views';
-import { ClientSaveStockSchema } from './stocks.schemas';
 
 const ID = '00000000-0000-4000-8000-00000000000a';
 const stock: Stock = {

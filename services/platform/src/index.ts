@@ -3,6 +3,7 @@ export * from './config';
 export * from './database';
 export * from './dlq';
 export * from './errors';
+export * from './handlers';
 export * from './health/health-checks';
 export * from './kafka';
 export * from './logging';

@@ -1,4 +1,4 @@
-import { ErrorCode, Header, ReplyOf, RequestCatalogue, RequestOf, RequestTopic } from '@irp/proto';
+import { ErrorCode, formatZodIssues, Header, ReplyOf, RequestCatalogue, RequestOf, RequestTopic } from '@irp/proto';
 import { ClientKafka } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from './errors';
@@ -58,7 +58,7 @@ export class KafkaRequester {
       // Produce-side validation: a caller bug, never sent.
       throw new AppError(
         ErrorCode.BadRequest,
-        `Invalid ${topic} request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        `Invalid ${topic} request: ${formatZodIssues(parsed.error)}`,
       );
     }
     const started = process.hrtime.bigint();
