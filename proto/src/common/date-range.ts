@@ -36,3 +36,5 @@ export const DateRangeQuerySchema = z
     }
     return range;
   });
+/** What a caller sends: either date may be left out (or empty in the web app's filter state). */
+export type DateRangeQuery = z.input<typeof DateRangeQuerySchema>;

@@ -28,6 +28,7 @@ export const savedResponse = <T extends z.ZodTypeAny>(stock: T) =>
 
 /** `{ success: true }`: the answer of a call that returns nothing else (sign out). */
 export const SuccessSchema = z.object({ success: z.literal(true) });
+export type SuccessDto = z.infer<typeof SuccessSchema>;
 
 /** GET /health of the gateway. */
 export const GatewayHealthSchema = z.object({

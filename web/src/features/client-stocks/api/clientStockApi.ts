@@ -1,9 +1,5 @@
-import type { ClientStockDto, SaveStockResponseDto } from '@irp/proto';
+import type { ClientSaveStockBody, ClientStockChangeResponse, ClientStockDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
-import type { ClientConfigValues } from '../model/configForm';
-
-/** POST /api/ClientStock: the stock plus only the fields a client may change. */
-export type SaveClientStockBody = { combinedTicker: string } & Partial<ClientConfigValues>;
 
 export const clientStockApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
@@ -12,22 +8,19 @@ export const clientStockApi = baseApi.injectEndpoints({
       query: (combinedTicker) => ({ url: '/ClientStock/', params: { combinedTicker } }),
       providesTags: (_result, _error, combinedTicker) => [{ type: 'ClientStock', id: combinedTicker }],
     }),
-    saveClientStock: build.mutation<SaveStockResponseDto<ClientStockDto>, SaveClientStockBody>({
+    /** POST /api/ClientStock: the stock plus only the fields a client may change. */
+    saveClientStock: build.mutation<ClientStockChangeResponse, ClientSaveStockBody>({
       query: (body) => ({ url: '/ClientStock', method: 'POST', body }),
       // The page shows the saved stock at once; the client dashboard (same tag) refetches.
       async onQueryStarted(body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          const saved = data.stock;
-          if (data.success && saved) {
-            dispatch(clientStockApi.util.upsertQueryData('clientStock', body.combinedTicker, saved));
-          }
+          dispatch(clientStockApi.util.upsertQueryData('clientStock', body.combinedTicker, data.stock));
         } catch {
           // The caller shows the error.
         }
       },
-      invalidatesTags: (result, _error, body) =>
-        result?.success ? [{ type: 'ClientStock', id: body.combinedTicker }] : [],
+      invalidatesTags: (result, _error, body) => (result ? [{ type: 'ClientStock', id: body.combinedTicker }] : []),
     }),
   }),
 });
