@@ -1,5 +1,12 @@
 import { ApiErrorSchema, SaveErrorSchema } from '@irp/proto';
-import { applyDecorators, ArgumentMetadata, Injectable, PipeTransform, UseFilters, UsePipes } from '@nestjs/common';
+import {
+  applyDecorators,
+  ArgumentMetadata,
+  Injectable,
+  PipeTransform,
+  UseFilters,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiBody, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { z } from 'zod';
@@ -97,10 +104,14 @@ export function Contract<R extends z.ZodTypeAny>(contract: RouteContract<R>) {
   if (contract.body) decorators.push(ApiBody({ schema: jsonSchemaOf(contract.body, 'input') }));
   if (contract.query)
     for (const q of propertiesOf(contract.query))
-      decorators.push(ApiQuery({ name: q.name, required: q.required, schema: q.schema, description: q.schema.description }));
+      decorators.push(
+        ApiQuery({ name: q.name, required: q.required, schema: q.schema, description: q.schema.description }),
+      );
   if (contract.params)
     for (const p of propertiesOf(contract.params))
-      decorators.push(ApiParam({ name: p.name, required: true, schema: p.schema, description: p.schema.description }));
+      decorators.push(
+        ApiParam({ name: p.name, required: true, schema: p.schema, description: p.schema.description }),
+      );
   const apply = applyDecorators(...decorators);
   return <H extends Handler<R>>(
     target: object,

@@ -9,12 +9,7 @@ import {
   stockRolesOf,
 } from '@irp/proto';
 import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
-import {
-  toAdminStockRow,
-  toClientStockDto,
-  toReportRunnerStock,
-  toStockSummary,
-} from './stock-views';
+import { toAdminStockRow, toClientStockDto, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const ID = '00000000-0000-4000-8000-00000000000a';
 const stock: Stock = {

@@ -1,4 +1,11 @@
-import { EventCatalogue, formatZodIssues, isEventTopic, isRequestTopic, replyEnvelope, RequestCatalogue } from '@irp/proto';
+import {
+  EventCatalogue,
+  formatZodIssues,
+  isEventTopic,
+  isRequestTopic,
+  replyEnvelope,
+  RequestCatalogue,
+} from '@irp/proto';
 import { z } from 'zod';
 
 export type Validation<T> = { ok: true; data: T } | { ok: false; reason: string };

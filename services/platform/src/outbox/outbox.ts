@@ -24,10 +24,7 @@ export class Outbox {
   ): Promise<void> {
     const parsed = EventCatalogue[topic].schema.safeParse(event);
     if (!parsed.success) {
-      throw new AppError(
-        'INTERNAL',
-        `Invalid ${topic} event: ${formatZodIssues(parsed.error)}`,
-      );
+      throw new AppError('INTERNAL', `Invalid ${topic} event: ${formatZodIssues(parsed.error)}`);
     }
     await manager.insert(OutboxEntity, {
       topic,

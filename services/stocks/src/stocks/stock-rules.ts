@@ -264,8 +264,7 @@ export function validateSettings(s: StockSettings, now: Date, only?: ReadonlySet
   for (const field of EMAIL_LIST_FIELDS) {
     if (!checks(field)) continue;
     const invalid = firstInvalidEmail(s[field]);
-    if (invalid !== undefined)
-      throw bad(`Invalid email address in ${STOCK_FIELD_LABELS[field]}: ${invalid}`);
+    if (invalid !== undefined) throw bad(`Invalid email address in ${STOCK_FIELD_LABELS[field]}: ${invalid}`);
   }
   if (checks('announcementStartYear') && !isValidStartYear(s.announcementStartYear, now))
     throw bad(startYearMessage(maxStartYear(now)));

@@ -20,7 +20,8 @@ export const clientStockApi = baseApi.injectEndpoints({
           // The caller shows the error.
         }
       },
-      invalidatesTags: (result, _error, body) => (result ? [{ type: 'ClientStock', id: body.combinedTicker }] : []),
+      invalidatesTags: (result, _error, body) =>
+        result ? [{ type: 'ClientStock', id: body.combinedTicker }] : [],
     }),
   }),
 });
