@@ -1,4 +1,6 @@
 export * from './contract';
+export * from './dashboard';
+export * from './cookies';
 export * from './dates';
 export * from './demo';
 export * from './envelope';

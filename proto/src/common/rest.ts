@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * REST pieces every route shares: the one error body, the save-route variant of it, cookie and header
- * names, and the gateway's /health answer. Each service folder's `rest.ts` holds its own routes' shapes.
+ * REST pieces every route shares: the one error body, the save-route variant of it, and the gateway's
+ * /health answer (cookie names: cookies.ts). Each service folder's `rest.ts` holds its own routes' shapes.
  */
 
 /** Error body of every non-2xx answer from the gateway. */
@@ -43,9 +43,3 @@ export const GatewayHealthSchema = z.object({
   ),
 });
 export type GatewayHealthDto = z.infer<typeof GatewayHealthSchema>;
-
-/** Cookie and header names of the session and CSRF protection. */
-export const SESSION_COOKIE = 'irp_session';
-export const REFRESH_COOKIE = 'irp_refresh';
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'x-xsrf-token';

@@ -1,4 +1,4 @@
-import type { EditableStockField } from './stock';
+import type { EditableStockField } from './fields';
 
 /**
  * The one name of each stock field a person sees: the Config tabs (staff and client) label their inputs

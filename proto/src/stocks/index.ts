@@ -36,6 +36,7 @@ import {
 
 export * from './events';
 export * from './field-labels';
+export * from './fields';
 export * from './messages';
 export * from './records';
 export * from './rest';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
-import { ExchangeDtoSchema } from './rules';
-import { NoteSchema, StockReferersSchema, VersionHistorySchema, WidgetStockSchema } from './records';
+import {
+  ExchangeDtoSchema,
+  NoteSchema,
+  StockReferersSchema,
+  VersionHistorySchema,
+  WidgetStockSchema,
+} from './records';
 import { ActorSchema, StockFieldsSchema, StockSchema } from './stock';
 
 /** Request/reply messages of the stocks service. */

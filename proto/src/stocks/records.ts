@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import { Exchange } from './rules';
+
+export const ExchangeDtoSchema = z.object({
+  code: z.nativeEnum(Exchange),
+  name: z.string(),
+  /** Where [View on Exchange] points, with `{ticker}` standing for the ticker. */
+  viewUrlTemplate: z.string(),
+});
+export type ExchangeDto = z.infer<typeof ExchangeDtoSchema>;
 
 export const NoteSchema = z.object({
   id: z.string().uuid(),

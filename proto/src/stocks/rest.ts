@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/invoice';
+import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { savedResponse } from '../common/rest';
 import { StockId } from '../common/session';
-import { ExchangeDtoSchema } from './rules';
 import { NewApiKeyReplySchema } from './messages';
-import { NoteSchema, RefererSchema, StockReferersSchema, VersionHistorySchema } from './records';
-import { CLIENT_STOCK_FIELDS, REPLY_TO_COMMENT_FIELDS, StockFieldsSchema, StockSchema } from './stock';
+import {
+  ExchangeDtoSchema,
+  NoteSchema,
+  RefererSchema,
+  StockReferersSchema,
+  VersionHistorySchema,
+} from './records';
+import { CLIENT_SAVE_FIELDS, ClientSaveField, STOCK_SUMMARY_FIELDS } from './fields';
+import { StockFieldsSchema, StockSchema } from './stock';
 
 /**
  * REST shapes of the stock routes (docs/api/stocks.md): what the gateway validates requests with, what it
@@ -83,10 +89,6 @@ export const SaveNoteSchema = z.object({
 });
 export type SaveNoteBody = z.input<typeof SaveNoteSchema>;
 
-/** What a client save may send: the client fields and the ReplyToComment fields. */
-export const CLIENT_SAVE_FIELDS = [...CLIENT_STOCK_FIELDS, ...REPLY_TO_COMMENT_FIELDS] as const;
-export type ClientSaveField = (typeof CLIENT_SAVE_FIELDS)[number];
-
 const clientMask = Object.fromEntries(CLIENT_SAVE_FIELDS.map((k) => [k, true])) as {
   [K in ClientSaveField]: true;
 };
@@ -118,20 +120,7 @@ export type ClientSaveStockBody = z.input<typeof ClientSaveFieldsSchema>;
 // ---------------------------------------------------------------------------------------------------
 // Responses
 
-/**
- * What report-runners see of a stock (spec section 2: "Report-runner columns: Ticker, Created, Website");
- * the gateway strips the other fields, so they never leave it for them.
- */
-export const STOCK_SUMMARY_FIELDS = [
-  'id',
-  'ticker',
-  'exchange',
-  'combinedTicker',
-  'companyName',
-  'created',
-  'websiteUrl',
-  'archived',
-] as const satisfies readonly (keyof z.infer<typeof StockSchema>)[];
+/** What report-runners see of a stock (STOCK_SUMMARY_FIELDS). */
 type SummaryField = (typeof STOCK_SUMMARY_FIELDS)[number];
 const summaryMask = Object.fromEntries(STOCK_SUMMARY_FIELDS.map((k) => [k, true])) as {
   [K in SummaryField]: true;
@@ -142,7 +131,7 @@ export type StockSummary = z.infer<typeof StockSummarySchema>;
 
 /** GET /api/stock/{combinedTicker} for a report-runner: the summary plus whether the stock page may save. */
 export const ReportRunnerStockSchema = StockSummarySchema.extend({
-  completedInitialPoll: StockSchema.shape.completedInitialPoll,
+  completedInitialPoll: z.boolean(),
 });
 export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
 

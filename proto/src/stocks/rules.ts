@@ -1,6 +1,9 @@
-import { z } from 'zod';
+import type { ExchangeDto } from './records';
 
-/** Exchanges, tickers and the other pure stock rules both ends share. */
+/**
+ * Exchanges, tickers and the other pure stock rules both ends share. No zod here: the web app bundles
+ * every module it imports from whole, and these rules need no schema.
+ */
 
 export const Exchange = { ASX: 'ASX', LSE: 'LSE', FSE: 'FSE', OTC: 'OTC' } as const;
 export type Exchange = (typeof Exchange)[keyof typeof Exchange];
@@ -8,14 +11,6 @@ export const EXCHANGES: readonly Exchange[] = Object.values(Exchange);
 export const DEFAULT_EXCHANGE: Exchange = Exchange.ASX;
 /** Exchanges whose stocks carry an ISIN on the Config tab. */
 export const ISIN_EXCHANGES: readonly Exchange[] = [Exchange.LSE, Exchange.FSE];
-
-export const ExchangeDtoSchema = z.object({
-  code: z.nativeEnum(Exchange),
-  name: z.string(),
-  /** Where [View on Exchange] points, with `{ticker}` standing for the ticker. */
-  viewUrlTemplate: z.string(),
-});
-export type ExchangeDto = z.infer<typeof ExchangeDtoSchema>;
 
 export const EXCHANGE_DIRECTORY: readonly ExchangeDto[] = [
   {

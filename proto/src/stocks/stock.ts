@@ -52,58 +52,6 @@ export const StockSchema = z.object({
 });
 export type Stock = z.infer<typeof StockSchema>;
 
-/** Fields a save may set (everything but identity, derived and bookkeeping fields). */
-export const EDITABLE_STOCK_FIELDS = [
-  'ticker',
-  'exchange',
-  'isin',
-  'companyName',
-  'pollAsx',
-  'sendPriceSensitiveAnnouncements',
-  'sendNonPriceSensitiveAnnouncements',
-  'autoSendAnnouncementEmail',
-  'autoSendNonPriceSensitiveAnnouncements',
-  'autoSendFilter',
-  'announcementStartYear',
-  'confirmationEmail',
-  'moderatorEmail',
-  'contactEmail',
-  'billingDate',
-  'websiteUrl',
-  'apiKey',
-  'announcementNotificationEmails',
-  'accountingReference',
-  'subscriptionExpired',
-  'companyLogoUrl',
-  'announcementCommentTemplate',
-  'disableMarketData',
-] as const satisfies readonly (keyof Stock)[];
-export type EditableStockField = (typeof EDITABLE_STOCK_FIELDS)[number];
-
-/**
- * What a client user (not Admin) may change on the client Config tab (spec section 5: "Client (non-admin)
- * save sends only a subset of stock fields"), given ViewConfig on the stock.
- */
-export const CLIENT_STOCK_FIELDS = [
-  'companyName',
-  'websiteUrl',
-  'confirmationEmail',
-  'contactEmail',
-  'announcementNotificationEmails',
-  'sendPriceSensitiveAnnouncements',
-  'sendNonPriceSensitiveAnnouncements',
-  'autoSendAnnouncementEmail',
-  'autoSendNonPriceSensitiveAnnouncements',
-  'autoSendFilter',
-] as const satisfies readonly EditableStockField[];
-
-/** Spec section 6: ReplyToComment "may edit moderator emails, logo and comment template of the stock". */
-export const REPLY_TO_COMMENT_FIELDS = [
-  'moderatorEmail',
-  'companyLogoUrl',
-  'announcementCommentTemplate',
-] as const satisfies readonly EditableStockField[];
-
 const nullableText = z
   .string()
   .max(4000)
