@@ -197,6 +197,36 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     );
   });
 
+  it('documents a response schema on every /api route and a request body on every POST', async () => {
+    const json = await http.get('/api/docs-json');
+    type Operation = {
+      requestBody?: { content?: Record<string, { schema?: object }> };
+      responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+    };
+    const paths = json.body.paths as Record<string, Record<string, Operation>>;
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries(paths)) {
+      if (!path.startsWith('/api/')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        const ok = Object.entries(operation.responses ?? {}).find(([status]) => /^2\d\d$/.test(status));
+        if (!ok?.[1].content?.['application/json']?.schema) missing.push(`${method} ${path}: response`);
+        if (!operation.responses?.default?.content?.['application/json']?.schema)
+          missing.push(`${method} ${path}: error body`);
+        if (method === 'post' && !operation.requestBody?.content?.['application/json']?.schema)
+          missing.push(`${method} ${path}: request body`);
+      }
+    }
+    // A route without @Contract shows up here by name.
+    expect(missing).toEqual([]);
+    const save = paths['/api/admin/stocks'].post;
+    const body = save.requestBody?.content?.['application/json']?.schema as { properties?: object };
+    expect(Object.keys(body.properties ?? {})).toEqual(
+      expect.arrayContaining(['id', 'ticker', 'companyName']),
+    );
+    const answer = save.responses?.['200']?.content?.['application/json']?.schema as { properties?: object };
+    expect(Object.keys(answer.properties ?? {})).toEqual(['success', 'stock', 'errorMessage']);
+  });
+
   it('serves the web app with a fallback to index.html, but never for /api', async () => {
     const page = await http.get('/stocks/BHP:ASX/Config');
     expect(page.status).toBe(200);

@@ -1,16 +1,16 @@
-import { ErrorCode, SessionUserDto, Topics } from '@irp/proto';
+import { ErrorCode, SessionUserDtoSchema, SuccessSchema, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Controller, Delete, Get, HttpCode, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiCookieAuth,
-  ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { Contract } from '../common/contract';
 import { ServicesClient } from '../kafka/services.client';
 import { parseBasicAuth } from './basic-auth';
 import { Public } from './decorators';
@@ -31,11 +31,11 @@ export class AuthController {
   @Public()
   @UseGuards(LoginThrottlerGuard)
   @ApiBasicAuth()
+  @Contract({ response: SessionUserDtoSchema })
   @ApiOperation({ summary: 'Sign in with Basic auth; sets the session, refresh and CSRF cookies' })
-  @ApiOkResponse({ description: 'The session user: { username, user, roles, stockRoles }' })
   @ApiUnauthorizedResponse({ description: 'Invalid username/password' })
   @ApiTooManyRequestsResponse({ description: 'Too many sign-in attempts' })
-  async login(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SessionUserDto> {
+  async login(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const credentials = parseBasicAuth(req.header('authorization'));
     if (!credentials) throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     const grant = await this.services.request(Topics.UsersAuthenticate, {
@@ -50,26 +50,24 @@ export class AuthController {
   @Delete('login')
   @Public()
   @HttpCode(200)
+  @Contract({ response: SuccessSchema })
   @ApiOperation({ summary: 'Sign out: revokes the session and clears the cookies' })
-  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ success: true }> {
+  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { session, refresh } = this.sessions.tokensOf(req);
     this.sessions.forget(session);
     this.sessions.clearCookies(res);
     if (session || refresh)
       await this.services.request(Topics.UsersLogout, { sessionToken: session, refreshToken: refresh });
-    return { success: true };
+    return { success: true as const };
   }
 
   @Get(REFRESH_PATH.replace(/^\/api\//, ''))
   @Public()
   @ApiCookieAuth()
+  @Contract({ response: SessionUserDtoSchema })
   @ApiOperation({ summary: 'The session user; renews an expired session from the refresh cookie' })
-  @ApiOkResponse({ description: 'The session user: { username, user, roles, stockRoles }' })
   @ApiUnauthorizedResponse({ description: 'Not signed in' })
-  async refreshToken(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<SessionUserDto> {
+  async refreshToken(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { session, refresh } = this.sessions.tokensOf(req);
     const user = await this.sessions.tryUserOf(session);
     if (user && session) {

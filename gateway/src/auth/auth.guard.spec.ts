@@ -1,12 +1,20 @@
 import { Controller, Get, INestApplication, Post } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { CSRF_HEADER, GlobalRole, SESSION_COOKIE, SessionUser, StockRole } from '@irp/proto';
+import {
+  CSRF_HEADER,
+  GlobalRole,
+  hasGlobalRole,
+  hasStockRole,
+  SESSION_COOKIE,
+  SessionUser,
+  StockRole,
+} from '@irp/proto';
 import cookieParser from 'cookie-parser';
 import request from 'supertest';
 import { HttpErrorFilter } from '../common/http-exception.filter';
 import { GATEWAY_CONFIG, loadGatewayConfig } from '../config';
-import { AuthGuard, hasGlobalRole, hasStockRole } from './auth.guard';
+import { AuthGuard } from './auth.guard';
 import { csrfTokenFor } from './csrf';
 import { Public, Roles, StockRoles } from './decorators';
 import { SessionService } from './session.service';

@@ -1,4 +1,4 @@
-import { CSRF_HEADER, ErrorCode, GlobalRole, SessionUser } from '@irp/proto';
+import { CSRF_HEADER, ErrorCode, hasGlobalRole, hasStockRole, isAdmin } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -9,21 +9,9 @@ import { PUBLIC_KEY, ROLES_KEY, STOCK_ROLES_KEY, StockRoleRequirement } from './
 import { AuthedRequest, SessionService } from './session.service';
 import { STOCK_DIRECTORY, StockDirectory } from './stock-directory';
 
-const isAdmin = (user: SessionUser) => user.roles.includes(GlobalRole.Admin);
-
-/** Pure rule: does the user hold any of the global roles? Admin passes all. */
-export function hasGlobalRole(user: SessionUser, roles: readonly string[]): boolean {
-  return isAdmin(user) || roles.some((r) => user.roles.includes(r));
-}
-
-/** Pure rule: does the user hold any of the roles on this stock? Admin passes all. */
-export function hasStockRole(user: SessionUser, stockId: string, roles: readonly string[]): boolean {
-  return isAdmin(user) || roles.some((r) => user.stockRoles[stockId]?.includes(r));
-}
-
 /**
  * The one guard every route goes through (registered globally): signed in unless @Public, CSRF on
- * state-changing requests of a session, then @Roles and @StockRoles. The server enforces every rule,
+ * state-changing requests of a session, then @Roles and @StockRoles (proto's role predicates). The server enforces every rule,
  * whatever the web app shows or hides.
  */
 @Injectable()

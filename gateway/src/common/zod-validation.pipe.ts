@@ -1,3 +1,4 @@
+import { formatZodIssues } from '@irp/proto';
 import { BadRequestException, PipeTransform } from '@nestjs/common';
 import { z } from 'zod';
 
@@ -8,9 +9,6 @@ export class ZodValidationPipe<S extends z.ZodTypeAny> implements PipeTransform<
   transform(value: unknown): z.infer<S> {
     const parsed = this.schema.safeParse(value);
     if (parsed.success) return parsed.data;
-    const problems = parsed.error.issues.map((i) =>
-      i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message,
-    );
-    throw new BadRequestException(problems.join('; '));
+    throw new BadRequestException(formatZodIssues(parsed.error));
   }
 }

@@ -1,10 +1,4 @@
-import { DashboardInvoiceDto, DashboardRepeatingInvoiceDto } from '@irp/proto';
-
-/** The dates a dashboard asks about (ISO dates; the staff dashboard's filter, default the current month). */
-export interface DateRange {
-  startDate: string;
-  endDate: string;
-}
+import { DashboardInvoiceDto, DashboardRepeatingInvoiceDto, DateRange } from '@irp/proto';
 
 /**
  * What one service adds to a stock's dashboard row. A field left undefined stays as another contributor

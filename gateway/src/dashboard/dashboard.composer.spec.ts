@@ -1,7 +1,6 @@
-import { DashboardInvoiceDto } from '@irp/proto';
+import { currentMonthRange, DashboardInvoiceDto, DateRangeQuerySchema } from '@irp/proto';
 import { DashboardContribution, DashboardContributor, NO_CONTRIBUTION } from './dashboard-contributor';
 import { DashboardComposer } from './dashboard.composer';
-import { currentMonth, DateRangeQuerySchema } from './date-range';
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
@@ -104,15 +103,15 @@ describe('DashboardComposer', () => {
 describe('dashboard date range', () => {
   it('defaults to the current month in Sydney', () => {
     // 31 Jan 2026 20:00 UTC is already 1 Feb in Sydney.
-    expect(currentMonth(new Date('2026-01-31T20:00:00Z'))).toEqual({
+    expect(currentMonthRange(new Date('2026-01-31T20:00:00Z'))).toEqual({
       startDate: '2026-02-01',
       endDate: '2026-02-28',
     });
-    expect(currentMonth(new Date('2024-02-10T00:00:00Z'))).toEqual({
+    expect(currentMonthRange(new Date('2024-02-10T00:00:00Z'))).toEqual({
       startDate: '2024-02-01',
       endDate: '2024-02-29',
     });
-    expect(DateRangeQuerySchema.parse({})).toEqual(currentMonth());
+    expect(DateRangeQuerySchema.parse({})).toEqual(currentMonthRange());
   });
 
   it('accepts ISO dates and date-times and refuses others, and a start after the end', () => {

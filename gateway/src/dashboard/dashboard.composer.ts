@@ -1,3 +1,4 @@
+import { DateRange } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -6,7 +7,6 @@ import {
   DASHBOARD_CONTRIBUTORS,
   DashboardContribution,
   DashboardContributor,
-  DateRange,
   NO_CONTRIBUTION,
 } from './dashboard-contributor';
 

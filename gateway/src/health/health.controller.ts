@@ -1,5 +1,5 @@
-import { GatewayHealthDto, Services, Topics } from '@irp/proto';
-import { metricsRegistry } from '@irp/platform';
+import { GatewayHealthDto, RequestTopic, Services } from '@irp/proto';
+import { metricsRegistry, serviceManifest } from '@irp/platform';
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -16,19 +16,20 @@ export class HealthController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** Pings every service through Kafka; 503 when any is down, so a monitor sees which. */
+  /**
+   * Pings every service of services/manifest.json through Kafka (its `<service>.ping`, answered by the
+   * platform); 503 when any is down, so a monitor sees which.
+   */
   @Get('health')
   @ApiOperation({ summary: 'Each service pinged through Kafka: up or down' })
   async health(@Res() res: Response) {
     const entries = await Promise.all(
-      (Object.keys(Services) as Array<keyof typeof Services>).map(async (name) => {
+      serviceManifest().map(async ({ name }) => {
         const started = Date.now();
         try {
-          await this.services.request(
-            Services[name].ping as typeof Topics.UsersPing,
-            {},
-            this.config.HEALTH_TIMEOUT_MS,
-          );
+          const ping = (Services as Readonly<Record<string, { ping: RequestTopic }>>)[name]?.ping;
+          if (!ping) throw new Error(`proto has no contract for ${name}`);
+          await this.services.request(ping, {}, this.config.HEALTH_TIMEOUT_MS);
           return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
         } catch (err) {
           return [

@@ -1,27 +1,30 @@
 import {
-  ClientDashboardDto,
+  ClientDashboardSchema,
+  ClientSaveStockSchema,
+  ClientStockChangeResponseSchema,
   ClientStockDto,
+  ClientStockSchema,
+  CombinedTickerQuery,
+  CombinedTickerQuerySchema,
+  currentMonthRange,
   ErrorCode,
-  SaveStockResponseDto,
+  hasStockRole,
   SessionUser,
   Stock,
   STOCK_ROLES,
   StockRole,
+  stockRolesOf,
   Topics,
 } from '@irp/proto';
 import { AppError } from '@irp/platform';
-import { Body, Controller, Get, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { hasStockRole } from '../auth/auth.guard';
 import { CurrentUser, StockRoles } from '../auth/decorators';
-import { SaveErrorFilter } from '../common/http-exception.filter';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { Contract } from '../common/contract';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
-import { currentMonth } from '../dashboard/date-range';
 import { ServicesClient } from '../kafka/services.client';
-import { stockRolesOf, toClientStockDto } from './stock-views';
-import { ClientSaveStockSchema, CombinedTickerQuerySchema } from './stocks.schemas';
+import { toClientStockDto } from './stock-views';
 
 /** The client user's stocks: the client dashboard and the client stock page. */
 @ApiTags('client stocks')
@@ -34,12 +37,9 @@ export class ClientStockController {
 
   @Get('ClientStock')
   @StockRoles([...STOCK_ROLES], 'query')
+  @Contract({ query: CombinedTickerQuerySchema, response: ClientStockSchema })
   @ApiOperation({ summary: 'The client form of a stock; needs any role on it' })
-  @ApiQuery({ name: 'combinedTicker', example: 'BHP:ASX' })
-  async get(
-    @CurrentUser() user: SessionUser,
-    @Query(new ZodValidationPipe(CombinedTickerQuerySchema)) q: z.infer<typeof CombinedTickerQuerySchema>,
-  ): Promise<ClientStockDto> {
+  async get(@CurrentUser() user: SessionUser, @Query() q: CombinedTickerQuery) {
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker: q.combinedTicker });
     // The guard checked the id its cache holds for this name; after a ticker change elsewhere that may be
     // another stock's, so the role is checked again on the stock actually read.
@@ -54,15 +54,12 @@ export class ClientStockController {
   @Post('ClientStock')
   @HttpCode(200)
   @StockRoles([StockRole.ViewConfig], 'body')
-  @UseFilters(SaveErrorFilter)
+  @Contract({ body: ClientSaveStockSchema, response: ClientStockChangeResponseSchema, save: true })
   @ApiOperation({
     summary:
       'Client save of the client Config fields; needs ViewConfig, and ReplyToComment for moderator emails, logo and comment template',
   })
-  async save(
-    @CurrentUser() actor: SessionUser,
-    @Body(new ZodValidationPipe(ClientSaveStockSchema)) body: z.infer<typeof ClientSaveStockSchema>,
-  ): Promise<SaveStockResponseDto<ClientStockDto> & { success: true; stock: ClientStockDto }> {
+  async save(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ClientSaveStockSchema>) {
     const { combinedTicker, ...fields } = body;
     const { stock } = await this.services.request(Topics.StocksSave, {
       actor,
@@ -70,14 +67,19 @@ export class ClientStockController {
       combinedTicker,
       fields,
     });
-    return { success: true, stock: (await this.toClientStocks(actor, [stock]))[0], errorMessage: null };
+    return {
+      success: true as const,
+      stock: (await this.toClientStocks(actor, [stock]))[0],
+      errorMessage: null,
+    };
   }
 
   @Get('clientDashboard')
+  @Contract({ response: ClientDashboardSchema })
   @ApiOperation({
     summary: "The signed-in user's stocks (those in their stockRoles), archived ones left out",
   })
-  async dashboard(@CurrentUser() user: SessionUser): Promise<ClientDashboardDto> {
+  async dashboard(@CurrentUser() user: SessionUser) {
     const ids = Object.keys(user.stockRoles);
     if (!ids.length) return { stocks: [] };
     const { stocks } = await this.services.request(Topics.StocksGetByIds, { ids });
@@ -94,7 +96,7 @@ export class ClientStockController {
   private async toClientStocks(user: SessionUser, stocks: Stock[]): Promise<ClientStockDto[]> {
     const composition = await this.composer.compose(
       stocks.map((s) => s.id),
-      currentMonth(),
+      currentMonthRange(),
     );
     return stocks.map((s) => toClientStockDto(s, stockRolesOf(user, s.id), composition.fieldsOf(s.id)));
   }

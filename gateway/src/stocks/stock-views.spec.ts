@@ -1,13 +1,15 @@
-import { DashboardInvoiceDto, GlobalRole, SessionUser, Stock, STOCK_ROLES, StockRole } from '@irp/proto';
-import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
 import {
+  ClientSaveStockSchema,
+  DashboardInvoiceDto,
+  GlobalRole,
+  SessionUser,
+  Stock,
+  STOCK_ROLES,
+  StockRole,
   stockRolesOf,
-  toAdminStockRow,
-  toClientStockDto,
-  toReportRunnerStock,
-  toStockSummary,
-} from './stock-views';
-import { ClientSaveStockSchema } from './stocks.schemas';
+} from '@irp/proto';
+import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
+import { toAdminStockRow, toClientStockDto, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const ID = '00000000-0000-4000-8000-00000000000a';
 const stock: Stock = {

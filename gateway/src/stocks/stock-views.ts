@@ -1,28 +1,18 @@
-import { ClientStockDto, GlobalRole, SessionUser, Stock, STOCK_ROLES, StockRowDto } from '@irp/proto';
+import {
+  ClientStockDto,
+  ReportRunnerStock,
+  Stock,
+  STOCK_SUMMARY_FIELDS,
+  StockRowDto,
+  StockSummary,
+} from '@irp/proto';
 import { ComposedFields } from '../dashboard/dashboard-contributor';
 
 /**
- * How the gateway shapes a Stock for each audience. Report-runners see only the summary (spec section 2:
- * "Report-runner columns: Ticker, Created, Website"); the stripping happens here, on the server, so the
- * other fields never leave the gateway for them.
+ * How the gateway shapes a Stock for each audience. Report-runners see only the summary (proto's
+ * STOCK_SUMMARY_FIELDS); the stripping happens here, on the server, so the other fields never leave the
+ * gateway for them.
  */
-export const STOCK_SUMMARY_FIELDS = [
-  'id',
-  'ticker',
-  'exchange',
-  'combinedTicker',
-  'companyName',
-  'created',
-  'websiteUrl',
-  'archived',
-] as const satisfies readonly (keyof Stock & keyof StockRowDto)[];
-
-export type StockSummary = Pick<Stock, (typeof STOCK_SUMMARY_FIELDS)[number]>;
-/** GET /api/stock/{combinedTicker} for a report-runner: the summary plus whether the stock page may save. */
-export type ReportRunnerStock = StockSummary & Pick<Stock, 'completedInitialPoll'>;
-
-export const isAdmin = (user: SessionUser): boolean => user.roles.includes(GlobalRole.Admin);
-
 export function toStockSummary(stock: Stock): StockSummary {
   const out: Partial<StockSummary> = {};
   for (const k of STOCK_SUMMARY_FIELDS) (out as Record<string, unknown>)[k] = stock[k];
@@ -44,10 +34,6 @@ export const toAdminStockRow = (stock: Stock, composed: ComposedFields): StockRo
   invoice: composed.invoice,
   repeatingInvoice: composed.repeatingInvoice,
 });
-
-/** The roles the user holds on a stock; an admin holds every one of them (spec section 6). */
-export const stockRolesOf = (user: SessionUser, stockId: string): string[] =>
-  isAdmin(user) ? [...STOCK_ROLES] : [...(user.stockRoles[stockId] ?? [])];
 
 /** The client-facing form (spec section 3): client fields, the user's roles and the composed invoice. */
 export function toClientStockDto(stock: Stock, roles: string[], composed: ComposedFields): ClientStockDto {

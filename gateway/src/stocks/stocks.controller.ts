@@ -1,38 +1,32 @@
 import {
-  ExchangeDto,
-  GlobalRole,
-  SaveStockResponseDto,
-  SessionUser,
-  Stock,
-  StockListDto,
-  Topics,
-} from '@irp/proto';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../auth/decorators';
-import { SaveErrorFilter } from '../common/http-exception.filter';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { DashboardComposer } from '../dashboard/dashboard.composer';
-import { DateRange } from '../dashboard/dashboard-contributor';
-import { DateRangeQuerySchema } from '../dashboard/date-range';
-import { ServicesClient } from '../kafka/services.client';
-import { CachedStockDirectory } from './stock-directory.cache';
-import {
-  isAdmin,
-  ReportRunnerStock,
-  toAdminStockRow,
-  toReportRunnerStock,
-  toStockSummary,
-} from './stock-views';
-import {
   AdminSaveStockSchema,
   ArchiveStockSchema,
   ChangeTickerSchema,
-  CombinedTickerParamSchema,
-} from './stocks.schemas';
+  CombinedTickerParamsSchema,
+  DateRange,
+  DateRangeQuerySchema,
+  ExchangeListSchema,
+  GlobalRole,
+  isAdmin,
+  NewApiKeyReplySchema,
+  SessionUser,
+  Stock,
+  StockChangeResponse,
+  StockChangeResponseSchema,
+  StockListSchema,
+  StockPageSchema,
+  Topics,
+} from '@irp/proto';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
+import { CurrentUser, Roles } from '../auth/decorators';
+import { Contract } from '../common/contract';
+import { DashboardComposer } from '../dashboard/dashboard.composer';
+import { ServicesClient } from '../kafka/services.client';
+import { CachedStockDirectory } from './stock-directory.cache';
+import { toAdminStockRow, toReportRunnerStock, toStockSummary } from './stock-views';
 
-type StockChangeResponse = SaveStockResponseDto<Stock> & { success: true; stock: Stock; errorMessage: null };
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
 
 /** Staff routes of the stock list and the stock page's Config tab (docs/api/stocks.md). */
@@ -47,25 +41,13 @@ export class StocksController {
 
   @Get('admin/stocks')
   @Roles(GlobalRole.Admin, GlobalRole.RunReports)
+  @Contract({ query: DateRangeQuerySchema, response: StockListSchema })
   @ApiOperation({
     summary: 'The staff dashboard: every stock, with composed email-marketing and invoice columns',
     description:
       'Report-runners get only id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived.',
   })
-  @ApiQuery({
-    name: 'startDate',
-    required: false,
-    description: 'ISO date; default the first of the current month',
-  })
-  @ApiQuery({
-    name: 'endDate',
-    required: false,
-    description: 'ISO date; default the last of the current month',
-  })
-  async list(
-    @CurrentUser() user: SessionUser,
-    @Query(new ZodValidationPipe(DateRangeQuerySchema)) range: DateRange,
-  ): Promise<StockListDto> {
+  async list(@CurrentUser() user: SessionUser, @Query() range: DateRange) {
     const { stocks } = await this.services.shared(Topics.StocksList, {});
     // Report-runners see no composed column, so the other services are not asked for them.
     if (!isAdmin(user)) return { stocks: stocks.map(toStockSummary), unavailable: [] };
@@ -82,12 +64,9 @@ export class StocksController {
   @Post('admin/stocks')
   @HttpCode(200)
   @Roles(GlobalRole.Admin)
-  @UseFilters(SaveErrorFilter)
+  @Contract({ body: AdminSaveStockSchema, response: StockChangeResponseSchema, save: true })
   @ApiOperation({ summary: 'Create (no id) or update a stock; errors carry success: false, stock: null' })
-  async save(
-    @CurrentUser() actor: SessionUser,
-    @Body(new ZodValidationPipe(AdminSaveStockSchema)) body: z.infer<typeof AdminSaveStockSchema>,
-  ): Promise<StockChangeResponse> {
+  async save(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof AdminSaveStockSchema>) {
     const { id, ...fields } = body;
     // A save never changes the ticker, exchange or id, so the combinedTicker -> id cache stays right.
     const { stock } = await this.services.request(Topics.StocksSave, { actor, mode: 'admin', id, fields });
@@ -96,12 +75,9 @@ export class StocksController {
 
   @Get('stock/:combinedTicker')
   @Roles(GlobalRole.Admin, GlobalRole.RunReports)
+  @Contract({ params: CombinedTickerParamsSchema, response: StockPageSchema })
   @ApiOperation({ summary: 'One stock; report-runners get the summary fields plus completedInitialPoll' })
-  @ApiParam({ name: 'combinedTicker', example: 'BHP:ASX' })
-  async get(
-    @CurrentUser() user: SessionUser,
-    @Param('combinedTicker', new ZodValidationPipe(CombinedTickerParamSchema)) combinedTicker: string,
-  ): Promise<Stock | ReportRunnerStock> {
+  async get(@CurrentUser() user: SessionUser, @Param('combinedTicker') combinedTicker: string) {
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
     return isAdmin(user) ? stock : toReportRunnerStock(stock);
   }
@@ -109,12 +85,9 @@ export class StocksController {
   @Post('admin/changeTicker')
   @HttpCode(200)
   @Roles(GlobalRole.Admin)
-  @UseFilters(SaveErrorFilter)
+  @Contract({ body: ChangeTickerSchema, response: StockChangeResponseSchema, save: true })
   @ApiOperation({ summary: 'Change the ticker of a stock (its exchange stays)' })
-  async changeTicker(
-    @CurrentUser() actor: SessionUser,
-    @Body(new ZodValidationPipe(ChangeTickerSchema)) body: z.infer<typeof ChangeTickerSchema>,
-  ): Promise<StockChangeResponse> {
+  async changeTicker(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ChangeTickerSchema>) {
     try {
       const { stock } = await this.services.request(Topics.StocksChangeTicker, { actor, ...body });
       return changed(stock);
@@ -127,12 +100,9 @@ export class StocksController {
   @Post('admin/archiveStock')
   @HttpCode(200)
   @Roles(GlobalRole.Admin)
-  @UseFilters(SaveErrorFilter)
+  @Contract({ body: ArchiveStockSchema, response: StockChangeResponseSchema, save: true })
   @ApiOperation({ summary: 'Archive or unarchive a stock (archived absent toggles)' })
-  async archive(
-    @CurrentUser() actor: SessionUser,
-    @Body(new ZodValidationPipe(ArchiveStockSchema)) body: z.infer<typeof ArchiveStockSchema>,
-  ): Promise<StockChangeResponse> {
+  async archive(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ArchiveStockSchema>) {
     try {
       const { stock } = await this.services.request(Topics.StocksArchive, { actor, ...body });
       return changed(stock);
@@ -143,15 +113,17 @@ export class StocksController {
 
   @Get('admin/apiKey')
   @Roles(GlobalRole.Admin)
+  @Contract({ response: NewApiKeyReplySchema })
   @ApiOperation({ summary: 'A new unused API key; stored only when the stock is saved with it' })
-  apiKey(): Promise<{ apiKey: string }> {
+  apiKey() {
     return this.services.request(Topics.StocksNewApiKey, {});
   }
 
   @Get('admin/exchanges')
   @Roles(GlobalRole.Admin)
+  @Contract({ response: ExchangeListSchema })
   @ApiOperation({ summary: 'The exchanges a stock can be on, with the [View on Exchange] URL template' })
-  async exchanges(): Promise<ExchangeDto[]> {
+  async exchanges() {
     return (await this.services.request(Topics.StocksExchanges, {})).exchanges;
   }
 }

@@ -1,6 +1,7 @@
-import { WidgetStock } from '@irp/proto';
+import { WidgetStockSchema } from '@irp/proto';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { Contract } from '../common/contract';
 import { ApiKeyQuery, Widget, WidgetApi, WidgetContext } from './widget-context';
 
 /** The public widget API: what a client website's widget shows about its stock. */
@@ -9,10 +10,11 @@ import { ApiKeyQuery, Widget, WidgetApi, WidgetContext } from './widget-context'
 export class WidgetController {
   @Get('stock')
   @ApiKeyQuery()
+  @Contract({ response: WidgetStockSchema })
   @ApiOperation({
     summary: 'The stock of an API key (public, CORS *); 401 no or unknown key, 404 archived, 429 rate limit',
   })
-  stock(@Widget() widget: WidgetContext): WidgetStock {
+  stock(@Widget() widget: WidgetContext) {
     return widget.stock;
   }
 }

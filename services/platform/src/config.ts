@@ -1,3 +1,4 @@
+import { zodIssueLines } from '@irp/proto';
 import { z } from 'zod';
 import { ServiceManifestEntry } from './manifest';
 import { parseRoles } from './roles';
@@ -66,7 +67,7 @@ export function loadConfig<S extends z.ZodTypeAny>(
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    const problems = zodIssueLines(parsed.error, '(env)').map((line) => `  ${line}`);
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return parsed.data;

@@ -4,6 +4,7 @@ export * from './database';
 export * from './define-service';
 export * from './dlq';
 export * from './errors';
+export * from './handlers';
 export * from './health/health-checks';
 export * from './kafka';
 export * from './logging';

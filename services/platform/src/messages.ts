@@ -1,4 +1,11 @@
-import { EventCatalogue, isEventTopic, isRequestTopic, replyEnvelope, RequestCatalogue } from '@irp/proto';
+import {
+  EventCatalogue,
+  formatZodIssues,
+  isEventTopic,
+  isRequestTopic,
+  replyEnvelope,
+  RequestCatalogue,
+} from '@irp/proto';
 import { z } from 'zod';
 
 export type Validation<T> = { ok: true; data: T } | { ok: false; reason: string };
@@ -8,7 +15,7 @@ function check(schema: z.ZodTypeAny, payload: unknown): Validation<unknown> {
   if (parsed.success) return { ok: true, data: parsed.data as unknown };
   return {
     ok: false,
-    reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; '),
+    reason: formatZodIssues(parsed.error, '(message)'),
   };
 }
 

@@ -1,4 +1,12 @@
-import { ErrorCode, Header, ReplyOf, RequestCatalogue, RequestOf, RequestTopic } from '@irp/proto';
+import {
+  ErrorCode,
+  formatZodIssues,
+  Header,
+  ReplyOf,
+  RequestCatalogue,
+  RequestOf,
+  RequestTopic,
+} from '@irp/proto';
 import { ClientKafka } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from './errors';
@@ -56,10 +64,7 @@ export class KafkaRequester {
     const parsed = spec.request.safeParse(payload);
     if (!parsed.success) {
       // Produce-side validation: a caller bug, never sent.
-      throw new AppError(
-        ErrorCode.BadRequest,
-        `Invalid ${topic} request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new AppError(ErrorCode.BadRequest, `Invalid ${topic} request: ${formatZodIssues(parsed.error)}`);
     }
     const started = process.hrtime.bigint();
     const observe = (outcome: string) => {

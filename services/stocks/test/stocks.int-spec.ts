@@ -222,9 +222,9 @@ describe('stocks service on the real broker and database', () => {
       ],
       [
         { ticker: 'EML', confirmationEmail: 'a@b.com, not-an-email' },
-        'Invalid email address in Confirmation Emails: not-an-email',
+        'Invalid email address in Confirmation emails: not-an-email',
       ],
-      [{ ticker: 'EML', moderatorEmail: 'x@y' }, 'Invalid email address in Moderator Emails: x@y'],
+      [{ ticker: 'EML', moderatorEmail: 'x@y' }, 'Invalid email address in Moderator emails: x@y'],
       [
         { ticker: 'YRS', announcementStartYear: 1989 },
         `Poll start year must be between 1990 and ${THIS_YEAR + 1}`,
@@ -386,7 +386,7 @@ describe('stocks service on the real broker and database', () => {
     await expectAppError(
       clientSave(viewer, 'ABC:ASX', { contactEmail: 'nope' }),
       'BAD_REQUEST',
-      'Invalid email address in Contact Emails: nope',
+      'Invalid email address in Contact emails: nope',
     );
     // Values sent back unchanged are not changes.
     await expect(

@@ -1,4 +1,4 @@
-import { EventCatalogue, EventOf, EventTopic, Header } from '@irp/proto';
+import { EventCatalogue, EventOf, EventTopic, formatZodIssues, Header } from '@irp/proto';
 import { Producer } from 'kafkajs';
 import { MESSAGE_COMPRESSION } from '../kafka';
 import { DataSource, EntityManager } from 'typeorm';
@@ -24,10 +24,7 @@ export class Outbox {
   ): Promise<void> {
     const parsed = EventCatalogue[topic].schema.safeParse(event);
     if (!parsed.success) {
-      throw new AppError(
-        'INTERNAL',
-        `Invalid ${topic} event: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new AppError('INTERNAL', `Invalid ${topic} event: ${formatZodIssues(parsed.error)}`);
     }
     await manager.insert(OutboxEntity, {
       topic,

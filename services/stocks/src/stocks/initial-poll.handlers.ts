@@ -1,6 +1,7 @@
 import { EventOf, Topics } from '@irp/proto';
+import { HandleEvent } from '@irp/platform';
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { StocksService } from './stocks.service';
 
 /** The announcements service's initial-poll events, which keep `completedInitialPoll`. */
@@ -8,12 +9,12 @@ import { StocksService } from './stocks.service';
 export class InitialPollHandlers {
   constructor(private readonly stocks: StocksService) {}
 
-  @EventPattern(Topics.InitialPollStarted)
+  @HandleEvent(Topics.InitialPollStarted)
   started(@Payload() event: EventOf<typeof Topics.InitialPollStarted>) {
     return this.stocks.applyInitialPoll('started', event);
   }
 
-  @EventPattern(Topics.InitialPollCompleted)
+  @HandleEvent(Topics.InitialPollCompleted)
   completed(@Payload() event: EventOf<typeof Topics.InitialPollCompleted>) {
     return this.stocks.applyInitialPoll('completed', event);
   }

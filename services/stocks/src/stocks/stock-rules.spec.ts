@@ -246,10 +246,10 @@ describe('validateSettings', () => {
       'Please define a valid ISIN for LSE and FSE stocks',
     );
     expect(message(settings({ confirmationEmail: 'a@b.com;bad' }))).toBe(
-      'Invalid email address in Confirmation Emails: bad',
+      'Invalid email address in Confirmation emails: bad',
     );
     expect(message(settings({ announcementNotificationEmails: 'x@' }))).toBe(
-      'Invalid email address in Announcement Notification Emails: x@',
+      'Invalid email address in Announcement notification emails: x@',
     );
     expect(message(settings({ announcementStartYear: 1989 }))).toBe(
       'Poll start year must be between 1990 and 2027',
@@ -259,7 +259,7 @@ describe('validateSettings', () => {
   it('checks only the named fields when asked (client saves)', () => {
     const legacy = settings({ contactEmail: 'broken' });
     expect(() => validateSettings(legacy, NOW, new Set(['companyName']))).not.toThrow();
-    expect(message(legacy, new Set(['contactEmail']))).toMatch(/Contact Emails: broken/);
+    expect(message(legacy, new Set(['contactEmail']))).toMatch(/Contact emails: broken/);
   });
 });
 

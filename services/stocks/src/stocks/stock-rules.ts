@@ -8,8 +8,9 @@ import {
   ErrorCode,
   EXCHANGES,
   formatIsoDate,
-  GlobalRole,
   INVALID_TICKER_MESSAGE,
+  hasStockRole,
+  isAdmin,
   ISIN_EXCHANGES,
   isValidTicker,
   isWellFormedApiKey,
@@ -17,6 +18,7 @@ import {
   REPLY_TO_COMMENT_FIELDS,
   splitEmailList,
   Stock,
+  STOCK_FIELD_LABELS,
   StockFields,
   StockRole,
 } from '@irp/proto';
@@ -90,13 +92,13 @@ export const withIsinCheckDigit = (first11: string): string =>
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 export const isValidEmail = (value: string): boolean => EMAIL.test(value);
 
-/** The email-list fields and the names the Config tab gives them. */
-export const EMAIL_LIST_FIELDS = {
-  confirmationEmail: 'Confirmation Emails',
-  moderatorEmail: 'Moderator Emails',
-  contactEmail: 'Contact Emails',
-  announcementNotificationEmails: 'Announcement Notification Emails',
-} as const satisfies Partial<Record<EditableStockField, string>>;
+/** The email-list fields; a message names one by its Config tab label (STOCK_FIELD_LABELS). */
+export const EMAIL_LIST_FIELDS = [
+  'confirmationEmail',
+  'moderatorEmail',
+  'contactEmail',
+  'announcementNotificationEmails',
+] as const satisfies readonly EditableStockField[];
 
 /** The first invalid address of an email list, or undefined when all are valid. */
 export const firstInvalidEmail = (list: string): string | undefined =>
@@ -259,13 +261,10 @@ export function validateSettings(s: StockSettings, now: Date, only?: ReadonlySet
     !isValidIsin(s.isin)
   )
     throw bad(ISIN_MESSAGE);
-  for (const [field, label] of Object.entries(EMAIL_LIST_FIELDS) as [
-    keyof typeof EMAIL_LIST_FIELDS,
-    string,
-  ][]) {
+  for (const field of EMAIL_LIST_FIELDS) {
     if (!checks(field)) continue;
     const invalid = firstInvalidEmail(s[field]);
-    if (invalid !== undefined) throw bad(`Invalid email address in ${label}: ${invalid}`);
+    if (invalid !== undefined) throw bad(`Invalid email address in ${STOCK_FIELD_LABELS[field]}: ${invalid}`);
   }
   if (checks('announcementStartYear') && !isValidStartYear(s.announcementStartYear, now))
     throw bad(startYearMessage(maxStartYear(now)));
@@ -310,11 +309,7 @@ export function creationChanges(created: StockSettings): StoredFieldChange[] {
 // ---------------------------------------------------------------------------------------------------
 // Permissions
 
-export const isAdmin = (actor: Actor): boolean => actor.roles.includes(GlobalRole.Admin);
-
-/** Spec section 6: per-stock permissions come from stockRoles by stock id; Admin always passes. */
-export const hasStockRole = (actor: Actor, stockId: string, role: StockRole): boolean =>
-  isAdmin(actor) || (actor.stockRoles[stockId] ?? []).includes(role);
+// Spec section 6: proto's isAdmin and hasStockRole (per-stock roles by stock id; Admin always passes).
 
 export function requireAdmin(actor: Actor, action: string): void {
   if (!isAdmin(actor)) throw forbidden(`You need the Admin role to ${action}`);

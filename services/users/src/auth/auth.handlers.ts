@@ -1,6 +1,7 @@
-import { RequestOf, Topics } from '@irp/proto';
+import { Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { AuthService } from './auth.service';
 
 /** Kafka entry points of sign-in and sessions; the rules live in AuthService. */
@@ -8,23 +9,23 @@ import { AuthService } from './auth.service';
 export class AuthHandlers {
   constructor(private readonly auth: AuthService) {}
 
-  @MessagePattern(Topics.UsersAuthenticate)
-  authenticate(@Payload() req: RequestOf<typeof Topics.UsersAuthenticate>) {
+  @HandleRequest(Topics.UsersAuthenticate)
+  authenticate(@Payload() req: HandledRequest<typeof Topics.UsersAuthenticate>) {
     return this.auth.authenticate(req);
   }
 
-  @MessagePattern(Topics.UsersSession)
-  session(@Payload() req: RequestOf<typeof Topics.UsersSession>) {
+  @HandleRequest(Topics.UsersSession)
+  session(@Payload() req: HandledRequest<typeof Topics.UsersSession>) {
     return this.auth.sessionUser(req.sessionToken);
   }
 
-  @MessagePattern(Topics.UsersRefresh)
-  refresh(@Payload() req: RequestOf<typeof Topics.UsersRefresh>) {
+  @HandleRequest(Topics.UsersRefresh)
+  refresh(@Payload() req: HandledRequest<typeof Topics.UsersRefresh>) {
     return this.auth.refresh(req);
   }
 
-  @MessagePattern(Topics.UsersLogout)
-  logout(@Payload() req: RequestOf<typeof Topics.UsersLogout>) {
+  @HandleRequest(Topics.UsersLogout)
+  logout(@Payload() req: HandledRequest<typeof Topics.UsersLogout>) {
     return this.auth.logout(req);
   }
 }

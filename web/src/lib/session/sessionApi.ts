@@ -1,15 +1,6 @@
-import type { SessionUserDto } from '@irp/proto';
+import type { LoginCredentials, SessionUserDto, SuccessDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 import { basicAuthorization } from './basicAuth';
-
-export interface LoginRequest {
-  username: string;
-  password: string;
-}
-
-export interface LogoutResponse {
-  success: boolean;
-}
 
 /** Session calls of spec section 7 (Auth). The server keeps the session in httpOnly cookies. */
 export const sessionApi = baseApi.injectEndpoints({
@@ -20,7 +11,7 @@ export const sessionApi = baseApi.injectEndpoints({
       extraOptions: { skipReloadOnUnauthorized: true },
     }),
     /** GET /api/login with basic auth; 401 = wrong username or password. */
-    login: build.mutation<SessionUserDto, LoginRequest>({
+    login: build.mutation<SessionUserDto, LoginCredentials>({
       query: ({ username, password }) => ({
         url: '/login',
         method: 'GET',
@@ -29,7 +20,7 @@ export const sessionApi = baseApi.injectEndpoints({
       extraOptions: { skipReloadOnUnauthorized: true },
     }),
     /** DELETE /api/login: ends the session and clears its cookies. */
-    logout: build.mutation<LogoutResponse, void>({
+    logout: build.mutation<SuccessDto, void>({
       query: () => ({ url: '/login', method: 'DELETE' }),
     }),
   }),

@@ -1,8 +1,5 @@
-import { daysBetween, formatInvoiceDate, StockRole, type ClientStockDto } from '@irp/proto';
+import { formatInvoiceDate, invoiceStanding, StockRole, type ClientStockDto } from '@irp/proto';
 import { formatDollars } from '@/lib/money';
-
-/** Spec section 9: an unpaid invoice is overdue after more than 90 days. */
-export const OVERDUE_AFTER_DAYS = 90;
 
 /**
  * The invoice download (a later issue serves it): GET on the invoice path with query ticker and
@@ -22,7 +19,7 @@ export interface ClientInvoiceView {
   status: 'Paid' | 'Unpaid - ';
   /** '{n} days overdue' for an unpaid invoice; null when paid. */
   daysText: string | null;
-  /** Unpaid and older than 90 days. */
+  /** proto's invoiceStanding: unpaid and older than 90 days. */
   overdue: boolean;
 }
 
@@ -30,15 +27,15 @@ export interface ClientInvoiceView {
 export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date()): ClientInvoiceView | null {
   if (!stock.invoiceNumber && !stock.invoiceId) return null;
   const paid = stock.invoiceStatus === 'PAID';
-  const days = stock.invoiceDate ? daysBetween(stock.invoiceDate, now) : 0;
+  const { daysLate, overdue } = invoiceStanding({ unpaid: !paid, date: stock.invoiceDate }, now);
   return {
     number: stock.invoiceNumber ?? '',
     href: stock.invoiceId ? invoiceDownloadHref(stock.combinedTicker, stock.invoiceId) : null,
     total: formatDollars(stock.invoiceTotal),
     date: formatInvoiceDate(stock.invoiceDate),
     status: paid ? 'Paid' : 'Unpaid - ',
-    daysText: paid ? null : `${days} days overdue`,
-    overdue: !paid && days > OVERDUE_AFTER_DAYS,
+    daysText: paid ? null : `${daysLate} days overdue`,
+    overdue,
   };
 }
 

@@ -1,7 +1,15 @@
-import { CLIENT_STOCK_FIELDS, REPLY_TO_COMMENT_FIELDS, StockRole, type ClientStockDto } from '@irp/proto';
+import {
+  CLIENT_SAVE_FIELDS,
+  CLIENT_STOCK_FIELDS,
+  REPLY_TO_COMMENT_FIELDS,
+  STOCK_FIELD_LABELS,
+  StockRole,
+  type ClientSaveField,
+  type ClientSaveStockBody,
+  type ClientStockDto,
+} from '@irp/proto';
 
-export type ClientConfigField =
-  (typeof CLIENT_STOCK_FIELDS)[number] | (typeof REPLY_TO_COMMENT_FIELDS)[number];
+export type ClientConfigField = ClientSaveField;
 export type ClientConfigValues = Pick<ClientStockDto, ClientConfigField>;
 
 export const CONFIG_SWITCHES = [
@@ -13,22 +21,8 @@ export const CONFIG_SWITCHES = [
 export type ConfigSwitch = (typeof CONFIG_SWITCHES)[number];
 export type ConfigTextField = Exclude<ClientConfigField, ConfigSwitch>;
 
-/** Labels of the Config tab (spec section 2, Config tab fields). */
-export const CONFIG_LABELS: Record<ClientConfigField, string> = {
-  companyName: 'Company name',
-  websiteUrl: 'Website',
-  confirmationEmail: 'Confirmation emails',
-  contactEmail: 'Contact emails',
-  announcementNotificationEmails: 'Announcement notification emails',
-  sendPriceSensitiveAnnouncements: 'Send price-sensitive announcements by Email',
-  sendNonPriceSensitiveAnnouncements: 'Send non-price-sensitive announcements by Email',
-  autoSendAnnouncementEmail: 'Send price-sensitive announcements by Email marketing',
-  autoSendNonPriceSensitiveAnnouncements: 'Send non-price-sensitive announcements by Email marketing',
-  autoSendFilter: 'Auto-send filter',
-  moderatorEmail: 'Moderator emails',
-  companyLogoUrl: 'Company logo URL',
-  announcementCommentTemplate: 'Announcement comment template',
-};
+/** Labels of the Config tab (spec section 2, Config tab fields): the one set the staff tab uses too. */
+export const CONFIG_LABELS: Record<ClientConfigField, string> = STOCK_FIELD_LABELS;
 
 /**
  * The fields this user may change on this stock: the client subset, plus the moderator, logo and
@@ -42,7 +36,7 @@ export function editableConfigFields(roles: readonly string[]): ClientConfigFiel
 
 export function configValuesOf(stock: ClientStockDto): ClientConfigValues {
   const values: Partial<ClientConfigValues> = {};
-  for (const field of [...CLIENT_STOCK_FIELDS, ...REPLY_TO_COMMENT_FIELDS]) {
+  for (const field of CLIENT_SAVE_FIELDS) {
     Object.assign(values, { [field]: stock[field] });
   }
   return values as ClientConfigValues;
@@ -61,8 +55,8 @@ export function clientSaveBody(
   combinedTicker: string,
   values: ClientConfigValues,
   fields: readonly ClientConfigField[],
-): { combinedTicker: string } & Partial<ClientConfigValues> {
-  const body: { combinedTicker: string } & Partial<ClientConfigValues> = { combinedTicker };
+): ClientSaveStockBody {
+  const body: ClientSaveStockBody = { combinedTicker };
   for (const field of fields) Object.assign(body, { [field]: values[field] });
   return body;
 }

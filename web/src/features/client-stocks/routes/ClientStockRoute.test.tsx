@@ -53,7 +53,7 @@ describe('ClientStockRoute', () => {
     expect(url.searchParams.get('combinedTicker')).toBe('ABC:ASX');
     expect(tabNames()).toEqual(['Config', 'Announcements', 'Email marketing', 'Comments']);
     expect(screen.getByLabelText('Website')).toHaveValue('abc.com.au');
-    expect(screen.getByLabelText('Send price-sensitive announcements by Email')).toBeChecked();
+    expect(screen.getByLabelText('Email price-sensitive announcements')).toBeChecked();
     expect(screen.getByLabelText('Announcement comment template')).toHaveAttribute('rows', '10');
     expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
   });
@@ -73,7 +73,7 @@ describe('ClientStockRoute', () => {
     renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
 
     fireEvent.change(await screen.findByLabelText('Website'), { target: { value: 'www.abc.com' } });
-    fireEvent.click(screen.getByLabelText('Send non-price-sensitive announcements by Email marketing'));
+    fireEvent.click(screen.getByLabelText('Send non-price-sensitive announcements by email marketing'));
     fireEvent.click(screen.getByRole('button', { name: 'Standard filter (Appendix 3B/3Y)' }));
     expect(screen.getByLabelText('Auto-send filter')).toHaveValue('appendix\\s*3[by]');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

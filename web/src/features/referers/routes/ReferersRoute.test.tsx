@@ -64,12 +64,6 @@ describe('ReferersRoute', () => {
     expect(vod).toHaveTextContent('No referers yet');
   });
 
-  it('accepts the { stocks } form of the answer too', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ stocks: STOCKS }));
-    renderRoute('/referers', { store: storeWith(admin), routeTable });
-    expect(await screen.findByTestId('referers-showing')).toHaveTextContent('Showing 2 of 2');
-  });
-
   it('filters by ticker or URL', async () => {
     fetchMock.mockResolvedValue(jsonResponse(STOCKS));
     renderRoute('/referers', { store: storeWith(admin), routeTable });

@@ -1,11 +1,5 @@
-import type { StockListDto } from '@irp/proto';
+import type { DateRangeQuery, StockListDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
-
-export interface StockListArgs {
-  /** YYYY-MM-DD; empty means the server's default (the current month). */
-  startDate: string;
-  endDate: string;
-}
 
 /**
  * GET /api/admin/{accounting}ReminderEmail/{combinedTicker}: the accounting system's name is given by
@@ -30,8 +24,11 @@ const staffDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['StockL
 
 export const staffDashboardApi = staffDashboardTaggedApi.injectEndpoints({
   endpoints: (build) => ({
-    /** GET /api/admin/stocks?startDate&endDate: every stock with the composed dashboard columns. */
-    staffDashboardStocks: build.query<StockListDto, StockListArgs>({
+    /**
+     * GET /api/admin/stocks?startDate&endDate: every stock with the composed dashboard columns. A date
+     * left empty is not sent, so the server's default (the current month) applies.
+     */
+    staffDashboardStocks: build.query<StockListDto, DateRangeQuery>({
       query: ({ startDate, endDate }) => ({
         url: '/admin/stocks',
         params: {

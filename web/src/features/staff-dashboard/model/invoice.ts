@@ -26,8 +26,8 @@ export function invoiceCellView(invoice: DashboardInvoiceDto): InvoiceCellView {
     date: formatInvoiceDate(invoice.date),
     status: invoice.unpaid ? 'Unpaid' : 'Paid',
     overdueText: invoice.unpaid && invoice.daysLate > 0 ? `${invoice.daysLate} days overdue` : null,
-    // Computed by the invoicing service (unpaid and more than 90 days old, spec section 4), so every
-    // screen agrees on the threshold.
+    // Computed by the invoicing service with proto's invoiceStanding (the one overdue rule, which the
+    // client dashboard applies too), so every screen agrees on the threshold.
     overdue: invoice.unpaid && invoice.overdue,
   };
 }

@@ -1,49 +1,24 @@
 import type {
+  AdminSaveStockBody,
+  ArchiveStockBody,
+  ChangeTickerBody,
   ExchangeDto,
+  NewApiKeyDto,
   Note,
   Referer,
-  SaveStockResponseDto,
+  SaveNoteBody,
+  SaveNoteResponse,
   Stock,
-  StockFields,
+  StockChangeResponse,
   VersionHistory,
 } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 
-/** POST /api/admin/stocks: no `id` creates, an `id` updates only the fields sent. */
-export type SaveStockRequest = StockFields & { id?: string };
-
-/** The stock a ticker change or archive names (docs/api/stocks.md). */
-export interface StockKey {
-  exchange: string;
-  ticker: string;
-}
-
-export interface ChangeTickerRequest extends StockKey {
-  newTicker: string;
-}
-
-export interface ArchiveStockRequest extends StockKey {
-  /** Sent explicitly so a double click cannot toggle twice. */
-  archived: boolean;
-}
-
-export interface StockActionResponse {
-  success: boolean;
-  stock: Stock | null;
-  errorMessage?: string | null;
-}
-
-export interface SaveNoteRequest {
-  /** combinedTicker */
-  ticker: string;
-  details: string;
-}
-
-export interface SaveNoteResponse {
-  success: boolean;
-  note: Note | null;
-  errorMessage?: string | null;
-}
+/**
+ * The answer of a save, ticker change or archive (proto's StockChangeResponseSchema), under the name the
+ * stock page's Config tab imports.
+ */
+export type StockActionResponse = StockChangeResponse;
 
 /** A stock change shows on the staff dashboard (StockList) and the client pages (ClientStock) too. */
 const STOCK_CHANGED = ['Stock', 'StockList', 'ClientStock', 'VersionHistory'] as const;
@@ -56,28 +31,36 @@ const stockTaggedApi = baseApi.enhanceEndpoints({
   addTagTypes: ['Stock', 'StockList', 'ClientStock', 'Notes', 'VersionHistory', 'Referers'],
 });
 
-/** Stock page calls of spec section 7 (Stocks and Notes). */
+/**
+ * Stock page calls of spec section 7 (Stocks and Notes), typed with proto's REST schemas (docs/api/stocks.md).
+ * A non-2xx answer is an error (for saves with `success: false, stock: null`), so a result is a success.
+ */
 export const stocksApi = stockTaggedApi.injectEndpoints({
   endpoints: (build) => ({
-    /** GET /api/stock/{combinedTicker}; report-runners get the summary fields only. */
+    /**
+     * GET /api/stock/{combinedTicker}. Report-runners get proto's ReportRunnerStock (the summary fields);
+     * their stock page shows only tabs that read those.
+     */
     getStock: build.query<Stock, string>({
       query: (combinedTicker) => `/stock/${encodeURIComponent(combinedTicker)}`,
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Stock', id: combinedTicker }],
     }),
-    saveStock: build.mutation<SaveStockResponseDto<Stock>, SaveStockRequest>({
+    /** POST /api/admin/stocks: no `id` creates, an `id` updates only the fields sent. */
+    saveStock: build.mutation<StockChangeResponse, AdminSaveStockBody>({
       query: (body) => ({ url: '/admin/stocks', method: 'POST', body }),
-      invalidatesTags: (result) => (result?.success ? [...STOCK_CHANGED] : []),
+      invalidatesTags: (result) => (result ? [...STOCK_CHANGED] : []),
     }),
-    changeTicker: build.mutation<StockActionResponse, ChangeTickerRequest>({
+    changeTicker: build.mutation<StockChangeResponse, ChangeTickerBody>({
       query: (body) => ({ url: '/admin/changeTicker', method: 'POST', body }),
-      invalidatesTags: (result) => (result?.success ? [...STOCK_CHANGED] : []),
+      invalidatesTags: (result) => (result ? [...STOCK_CHANGED] : []),
     }),
-    archiveStock: build.mutation<StockActionResponse, ArchiveStockRequest>({
+    /** `archived` is always sent, so a double click cannot toggle twice. */
+    archiveStock: build.mutation<StockChangeResponse, ArchiveStockBody & { archived: boolean }>({
       query: (body) => ({ url: '/admin/archiveStock', method: 'POST', body }),
-      invalidatesTags: (result) => (result?.success ? [...STOCK_CHANGED] : []),
+      invalidatesTags: (result) => (result ? [...STOCK_CHANGED] : []),
     }),
     /** A fresh unused key on every call, so a mutation (never cached); it is stored only by Save. */
-    newApiKey: build.mutation<{ apiKey: string }, void>({
+    newApiKey: build.mutation<NewApiKeyDto, void>({
       query: () => ({ url: '/admin/apiKey', method: 'GET' }),
     }),
     getExchanges: build.query<ExchangeDto[], void>({
@@ -87,7 +70,8 @@ export const stocksApi = stockTaggedApi.injectEndpoints({
       query: (combinedTicker) => ({ url: '/admin/getNotes', params: { ticker: combinedTicker } }),
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Notes', id: combinedTicker }],
     }),
-    saveNote: build.mutation<SaveNoteResponse, SaveNoteRequest>({
+    /** `ticker` is the combinedTicker. */
+    saveNote: build.mutation<SaveNoteResponse, SaveNoteBody>({
       query: (body) => ({ url: '/admin/saveNote', method: 'POST', body }),
       invalidatesTags: (_result, error, { ticker }) => (error ? [] : [{ type: 'Notes', id: ticker }]),
     }),
@@ -100,9 +84,6 @@ export const stocksApi = stockTaggedApi.injectEndpoints({
     }),
     getStockReferers: build.query<Referer[], string>({
       query: (combinedTicker) => ({ url: '/admin/stockReferers', params: { ticker: combinedTicker } }),
-      // docs/api/stocks.md answers Referer[]; the service's reply is the per-stock record, so take either.
-      transformResponse: (response: Referer[] | { referers?: Referer[] }) =>
-        Array.isArray(response) ? response : (response.referers ?? []),
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Referers', id: combinedTicker }],
     }),
   }),

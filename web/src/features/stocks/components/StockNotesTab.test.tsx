@@ -71,11 +71,6 @@ describe('Notes tab', () => {
     expect(within(table).getByText('1 Jan 2025 11:00 AM')).toBeInTheDocument();
   });
 
-  it('takes the referrers from a per-stock record too', async () => {
-    open({ ticker: 'BHP', exchange: 'ASX', combinedTicker: 'BHP:ASX', hits: 42, referers: REFERERS });
-    expect(await screen.findByText('https://www.bhp.example/investors')).toBeInTheDocument();
-  });
-
   it('shows each version with when, who, and the old and new values', async () => {
     open();
     const history = await screen.findByRole('list', { name: 'Version history' });

@@ -41,8 +41,7 @@ function AddNote({ combinedTicker }: StockNotesTabProps) {
   async function add() {
     setFailure(null);
     try {
-      const result = await saveNote({ ticker: combinedTicker, details }).unwrap();
-      if (!result.success) throw new Error(result.errorMessage || 'The note was not saved');
+      await saveNote({ ticker: combinedTicker, details }).unwrap();
       setDetails('');
     } catch (error) {
       setFailure(errorMessageOf(error));

@@ -1,4 +1,4 @@
-import { allTopics, dlqTopic, EventCatalogue, replyTopic, RequestCatalogue, Topics } from './topics';
+import { allTopics, dlqTopic, EventCatalogue, replyTopic, RequestCatalogue, Topics } from './index';
 
 describe('topic catalogue', () => {
   it('plans a reply and a dlq topic for every request topic, and a dlq for every event', () => {

@@ -1,18 +1,7 @@
 import { z } from 'zod';
+import { SessionUserSchema } from '../common/session';
 
-/** A stock id is the stocks service's UUID. */
-export const StockId = z.string().uuid();
-
-export const StockRolesSchema = z.record(StockId, z.array(z.string().min(1)));
-
-/** The signed-in user as services exchange it. */
-export const SessionUserSchema = z.object({
-  id: z.string().uuid(),
-  username: z.string(),
-  roles: z.array(z.string()),
-  stockRoles: StockRolesSchema,
-});
-export type SessionUser = z.infer<typeof SessionUserSchema>;
+/** Request/reply messages of the users service (sign-in and sessions). */
 
 const TokenSchema = z.object({ token: z.string().min(32), expiresAt: z.string().datetime() });
 
@@ -40,16 +29,3 @@ export const LogoutRequestSchema = z.object({
   refreshToken: z.string().max(200).optional(),
 });
 export const LogoutReplySchema = z.object({ loggedOut: z.boolean() });
-
-export const PingRequestSchema = z.object({}).passthrough();
-export const PingReplySchema = z.object({ service: z.string(), instance: z.string(), at: z.string() });
-
-/** Event-carried state of a user, keyed by user id. Never carries the password hash. */
-export const UserUpsertedEventSchema = z.object({
-  id: z.string().uuid(),
-  username: z.string(),
-  roles: z.array(z.string()),
-  stockRoles: StockRolesSchema,
-  updatedAt: z.string().datetime(),
-});
-export type UserUpsertedEvent = z.infer<typeof UserUpsertedEventSchema>;

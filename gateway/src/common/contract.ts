@@ -1,0 +1,121 @@
+import { ApiErrorSchema, SaveErrorSchema } from '@irp/proto';
+import {
+  applyDecorators,
+  ArgumentMetadata,
+  Injectable,
+  PipeTransform,
+  UseFilters,
+  UsePipes,
+} from '@nestjs/common';
+import { ApiBody, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { z } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { SaveErrorFilter } from './http-exception.filter';
+import { ZodValidationPipe } from './zod-validation.pipe';
+
+/**
+ * The REST contract of one route, in proto schemas: what it accepts (path params, query, body) and what
+ * it answers. `@Contract` validates the request with them and writes them into the OpenAPI document, so
+ * the document at /api/docs cannot drift from what the gateway enforces.
+ */
+export interface RouteContract<R extends z.ZodTypeAny> {
+  /** An object schema: each path parameter is validated on its own by its property's schema. */
+  params?: z.AnyZodObject;
+  /** The whole query object. */
+  query?: z.ZodTypeAny;
+  body?: z.ZodTypeAny;
+  /** The 2xx body. The handler must return this type (checked by the compiler). */
+  response: R;
+  /**
+   * A save route (spec section 7: "response success, stock, errorMessage"): errors also carry
+   * `success: false, stock: null` (SaveErrorFilter), including the guard's 401/403.
+   */
+  save?: true;
+}
+
+type Handler<R extends z.ZodTypeAny> = (...args: never[]) => z.input<R> | Promise<z.input<R>>;
+
+/** JSON Schema of a proto schema, inline (no $refs), as the request sends it or the response carries it. */
+export function jsonSchemaOf(schema: z.ZodTypeAny, io: 'input' | 'output'): SchemaObject {
+  // zod-to-json-schema types its argument with zod/v3's classes, the same ones 'zod' 3.25 exports; going
+  // through its own parameter type keeps the compiler from expanding both.
+  const source = schema as unknown as Parameters<typeof zodToJsonSchema>[0];
+  return zodToJsonSchema(source, {
+    target: 'openApi3',
+    $refStrategy: 'none',
+    effectStrategy: io === 'input' ? 'input' : 'any',
+    pipeStrategy: io,
+  }) as SchemaObject;
+}
+
+function propertiesOf(schema: z.ZodTypeAny): { name: string; required: boolean; schema: SchemaObject }[] {
+  const json = jsonSchemaOf(schema, 'input');
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    required: required.has(name),
+    schema: property as SchemaObject,
+  }));
+}
+
+/** Validates each argument of a route with the part of its contract it came from. */
+@Injectable()
+export class ContractPipe implements PipeTransform {
+  private readonly body?: ZodValidationPipe<z.ZodTypeAny>;
+  private readonly query?: ZodValidationPipe<z.ZodTypeAny>;
+  private readonly params = new Map<string, ZodValidationPipe<z.ZodTypeAny>>();
+
+  constructor(contract: RouteContract<z.ZodTypeAny>) {
+    if (contract.body) this.body = new ZodValidationPipe(contract.body);
+    if (contract.query) this.query = new ZodValidationPipe(contract.query);
+    for (const [name, schema] of Object.entries(contract.params?.shape ?? {}))
+      this.params.set(name, new ZodValidationPipe(schema as z.ZodTypeAny));
+  }
+
+  transform(value: unknown, { type, data }: ArgumentMetadata): unknown {
+    if (type === 'body' && this.body) return this.body.transform(value);
+    if (type === 'query' && this.query && data === undefined) return this.query.transform(value);
+    if (type === 'param' && data !== undefined) {
+      const param = this.params.get(data);
+      if (param) return param.transform(value);
+    }
+    return value;
+  }
+}
+
+/**
+ * One decorator per route: validates params, query and body with proto schemas (a failure is a 400
+ * naming each bad field), documents them and the response in OpenAPI, and makes the compiler check that
+ * the handler returns the response schema's type.
+ */
+export function Contract<R extends z.ZodTypeAny>(contract: RouteContract<R>) {
+  const decorators: MethodDecorator[] = [
+    UsePipes(new ContractPipe(contract)),
+    ApiOkResponse({ schema: jsonSchemaOf(contract.response, 'output') }),
+    ApiDefaultResponse({
+      description: contract.save
+        ? 'Any error: the error body with success: false and stock: null'
+        : 'Any error: the one error body',
+      schema: jsonSchemaOf(contract.save ? SaveErrorSchema : ApiErrorSchema, 'output'),
+    }),
+  ];
+  if (contract.save) decorators.push(UseFilters(SaveErrorFilter));
+  if (contract.body) decorators.push(ApiBody({ schema: jsonSchemaOf(contract.body, 'input') }));
+  if (contract.query)
+    for (const q of propertiesOf(contract.query))
+      decorators.push(
+        ApiQuery({ name: q.name, required: q.required, schema: q.schema, description: q.schema.description }),
+      );
+  if (contract.params)
+    for (const p of propertiesOf(contract.params))
+      decorators.push(
+        ApiParam({ name: p.name, required: true, schema: p.schema, description: p.schema.description }),
+      );
+  const apply = applyDecorators(...decorators);
+  return <H extends Handler<R>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<H>,
+  ): TypedPropertyDescriptor<H> | void => apply(target, key, descriptor);
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * How a service states its side of the protocol. Each `proto/src/<service>/index.ts` exports one
+ * `defineServiceContract(...)`; `proto/src/index.ts` lists them and assembles the catalogues every part
+ * uses (Topics, Services, RequestCatalogue, EventCatalogue).
+ */
+
+/** Every service answers `<service>.ping` (the gateway's /health asks it through Kafka). */
+export const PingRequestSchema = z.object({}).passthrough();
+export const PingReplySchema = z.object({ service: z.string(), instance: z.string(), at: z.string() });
+
+/** One request topic of a service: `<service>.<verb-noun>`, with a `.reply` topic. */
+export interface RequestDefinition {
+  topic: string;
+  request: z.ZodTypeAny;
+  reply: z.ZodTypeAny;
+  /**
+   * The request changes state. Requesters never let a read share a round trip that started before such a
+   * request finished (see the gateway's ServicesClient.shared), so a user always reads their own writes.
+   */
+  mutates?: true;
+}
+
+/** One event topic a service publishes (or, until its publisher has a contract, consumes). */
+export interface EventDefinition {
+  topic: string;
+  schema: z.ZodTypeAny;
+}
+
+export interface RequestSpec {
+  service: string;
+  request: z.ZodTypeAny;
+  reply: z.ZodTypeAny;
+  mutates?: true;
+}
+
+/** `email-marketing` -> `EmailMarketing`: the prefix of a service's topic constants. */
+export type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<S>;
+
+const pascalCase = <S extends string>(s: S): PascalCase<S> =>
+  s
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('') as PascalCase<S>;
+
+type PingDefinitions<S extends string> = {
+  [K in `${PascalCase<S>}Ping`]: {
+    topic: `${S}.ping`;
+    request: typeof PingRequestSchema;
+    reply: typeof PingReplySchema;
+  };
+};
+
+type TopicsOf<D extends Record<string, { topic: string }>> = { [K in keyof D]: D[K]['topic'] };
+
+type RequestsByTopic<S extends string, R extends Record<string, RequestDefinition>> = {
+  [K in keyof R as R[K]['topic']]: R[K] extends { mutates: true }
+    ? { service: S; request: R[K]['request']; reply: R[K]['reply']; mutates: true }
+    : { service: S; request: R[K]['request']; reply: R[K]['reply'] };
+};
+
+type EventsByTopic<E extends Record<string, EventDefinition>> = {
+  [K in keyof E as E[K]['topic']]: { schema: E[K]['schema'] };
+};
+
+export interface ServiceContract<
+  S extends string = string,
+  R extends Record<string, RequestDefinition> = Record<string, RequestDefinition>,
+  E extends Record<string, EventDefinition> = Record<string, EventDefinition>,
+> {
+  service: S;
+  ping: `${S}.ping`;
+  /** Constant name -> topic, for `Topics`. */
+  topics: TopicsOf<PingDefinitions<S> & R> & TopicsOf<E>;
+  requests: RequestsByTopic<S, PingDefinitions<S> & R>;
+  events: EventsByTopic<E>;
+}
+
+/**
+ * A service's contract: its request topics (request and reply schemas) and its events, keyed by the
+ * constant name call sites use (`Topics.StocksSave`). The `<service>.ping` request is added here, so no
+ * contract repeats it.
+ */
+export function defineServiceContract<
+  const S extends string,
+  const R extends Record<string, RequestDefinition>,
+  const E extends Record<string, EventDefinition> = Record<never, EventDefinition>,
+>(definition: { service: S; requests: R; events?: E }): ServiceContract<S, R, E> {
+  const { service } = definition;
+  const ping = `${service}.ping` as const;
+  const all: Record<string, RequestDefinition> = {
+    [`${pascalCase(service)}Ping`]: { topic: ping, request: PingRequestSchema, reply: PingReplySchema },
+    ...definition.requests,
+  };
+  const events: Record<string, EventDefinition> = definition.events ?? {};
+  const topics: Record<string, string> = {};
+  const requests: Record<string, RequestSpec> = {};
+  for (const [name, { topic, ...spec }] of Object.entries(all)) {
+    topics[name] = topic;
+    requests[topic] = { service, ...spec };
+  }
+  const eventSpecs: Record<string, { schema: z.ZodTypeAny }> = {};
+  for (const [name, { topic, schema }] of Object.entries(events)) {
+    topics[name] = topic;
+    eventSpecs[topic] = { schema };
+  }
+  return { service, ping, topics, requests, events: eventSpecs } as unknown as ServiceContract<S, R, E>;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+type Flatten<T> = { [K in keyof T]: T[K] };
+type Merged<C extends readonly ServiceContract[], P extends 'topics' | 'requests' | 'events'> = Flatten<
+  UnionToIntersection<C[number][P]>
+>;
+
+export interface Catalogue<C extends readonly ServiceContract[]> {
+  Topics: Merged<C, 'topics'>;
+  Services: { [K in C[number] as K['service']]: { ping: K['ping'] } };
+  RequestCatalogue: Merged<C, 'requests'>;
+  EventCatalogue: Merged<C, 'events'>;
+}
+
+/** Merges the service contracts into the catalogues; a topic or constant defined twice is a bug. */
+export function assembleCatalogue<const C extends readonly ServiceContract[]>(contracts: C): Catalogue<C> {
+  const topics: Record<string, string> = {};
+  const services: Record<string, { ping: string }> = {};
+  const requests: Record<string, RequestSpec> = {};
+  const events: Record<string, { schema: z.ZodTypeAny }> = {};
+  const once = (kind: string, table: Record<string, unknown>, key: string) => {
+    if (key in table) throw new Error(`proto: ${kind} ${key} is defined by two service contracts`);
+  };
+  for (const contract of contracts) {
+    once('service', services, contract.service);
+    services[contract.service] = { ping: contract.ping };
+    for (const [name, topic] of Object.entries(contract.topics as Record<string, string>)) {
+      once('topic constant', topics, name);
+      topics[name] = topic;
+    }
+    for (const [topic, spec] of Object.entries(contract.requests as Record<string, RequestSpec>)) {
+      once('topic', requests, topic);
+      requests[topic] = spec;
+    }
+    for (const [topic, spec] of Object.entries(contract.events as Record<string, { schema: z.ZodTypeAny }>)) {
+      once('topic', events, topic);
+      events[topic] = spec;
+    }
+  }
+  return {
+    Topics: topics,
+    Services: services,
+    RequestCatalogue: requests,
+    EventCatalogue: events,
+  } as unknown as Catalogue<C>;
+}

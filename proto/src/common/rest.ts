@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * REST pieces every route shares: the one error body, the save-route variant of it, and the gateway's
+ * /health answer (cookie names: cookies.ts). Each service folder's `rest.ts` holds its own routes' shapes.
+ */
+
+/** Error body of every non-2xx answer from the gateway. */
+export const ApiErrorSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  /** The same text as `message`: the spec's name for it. */
+  errorMessage: z.string(),
+});
+export type ApiErrorDto = z.infer<typeof ApiErrorSchema>;
+
+/**
+ * Save routes (spec section 7: "response success, stock, errorMessage") answer errors with
+ * `success: false, stock: null` beside the one error body.
+ */
+export const SaveErrorSchema = ApiErrorSchema.extend({ success: z.literal(false), stock: z.null() });
+export type SaveErrorDto = z.infer<typeof SaveErrorSchema>;
+
+/** The 2xx answer of a save route: the saved thing under `stock`. Errors are SaveErrorSchema. */
+export const savedResponse = <T extends z.ZodTypeAny>(stock: T) =>
+  z.object({ success: z.literal(true), stock, errorMessage: z.null() });
+
+/** `{ success: true }`: the answer of a call that returns nothing else (sign out). */
+export const SuccessSchema = z.object({ success: z.literal(true) });
+export type SuccessDto = z.infer<typeof SuccessSchema>;
+
+/** GET /health of the gateway. */
+export const GatewayHealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  services: z.record(
+    z.string(),
+    z.object({
+      status: z.enum(['up', 'down']),
+      latencyMs: z.number().optional(),
+      error: z.string().optional(),
+    }),
+  ),
+});
+export type GatewayHealthDto = z.infer<typeof GatewayHealthSchema>;

@@ -1,0 +1,127 @@
+import { defineServiceContract } from '../common/contract';
+import {
+  InitialPollEventSchema,
+  StockArchivedEventSchema,
+  StockTickerChangedEventSchema,
+  StockUpsertedEventSchema,
+} from './events';
+import {
+  AllReferersReplySchema,
+  AllReferersRequestSchema,
+  ArchiveStockRequestSchema,
+  ChangeTickerRequestSchema,
+  ExchangesReplySchema,
+  ExchangesRequestSchema,
+  GetStockRequestSchema,
+  GetStocksByIdRequestSchema,
+  ListStocksRequestSchema,
+  NewApiKeyReplySchema,
+  NewApiKeyRequestSchema,
+  NotesReplySchema,
+  NotesRequestSchema,
+  ResolveStockReplySchema,
+  ResolveStockRequestSchema,
+  SaveNoteReplySchema,
+  SaveNoteRequestSchema,
+  SaveStockRequestSchema,
+  StockListReplySchema,
+  StockReferersReplySchema,
+  StockReferersRequestSchema,
+  StockReplySchema,
+  VersionHistoryReplySchema,
+  VersionHistoryRequestSchema,
+  WidgetLookupReplySchema,
+  WidgetLookupRequestSchema,
+} from './messages';
+
+export * from './events';
+export * from './field-labels';
+export * from './fields';
+export * from './messages';
+export * from './records';
+export * from './rest';
+export * from './rules';
+export * from './stock';
+
+/** The stocks service: stocks, API keys, notes, version history, referers, the widget API's data. */
+export const stocksContract = defineServiceContract({
+  service: 'stocks',
+  requests: {
+    StocksList: { topic: 'stocks.list', request: ListStocksRequestSchema, reply: StockListReplySchema },
+    StocksGet: { topic: 'stocks.get', request: GetStockRequestSchema, reply: StockReplySchema },
+    StocksGetByIds: {
+      topic: 'stocks.get-by-ids',
+      request: GetStocksByIdRequestSchema,
+      reply: StockListReplySchema,
+    },
+    StocksResolve: {
+      topic: 'stocks.resolve',
+      request: ResolveStockRequestSchema,
+      reply: ResolveStockReplySchema,
+    },
+    StocksSave: {
+      topic: 'stocks.save',
+      request: SaveStockRequestSchema,
+      reply: StockReplySchema,
+      mutates: true,
+    },
+    StocksChangeTicker: {
+      topic: 'stocks.change-ticker',
+      request: ChangeTickerRequestSchema,
+      reply: StockReplySchema,
+      mutates: true,
+    },
+    StocksArchive: {
+      topic: 'stocks.archive',
+      request: ArchiveStockRequestSchema,
+      reply: StockReplySchema,
+      mutates: true,
+    },
+    StocksNewApiKey: {
+      topic: 'stocks.new-api-key',
+      request: NewApiKeyRequestSchema,
+      reply: NewApiKeyReplySchema,
+    },
+    StocksExchanges: {
+      topic: 'stocks.exchanges',
+      request: ExchangesRequestSchema,
+      reply: ExchangesReplySchema,
+    },
+    StocksNotes: { topic: 'stocks.notes', request: NotesRequestSchema, reply: NotesReplySchema },
+    StocksSaveNote: {
+      topic: 'stocks.save-note',
+      request: SaveNoteRequestSchema,
+      reply: SaveNoteReplySchema,
+      mutates: true,
+    },
+    StocksVersionHistory: {
+      topic: 'stocks.version-history',
+      request: VersionHistoryRequestSchema,
+      reply: VersionHistoryReplySchema,
+    },
+    StocksReferers: {
+      topic: 'stocks.referers',
+      request: StockReferersRequestSchema,
+      reply: StockReferersReplySchema,
+    },
+    StocksAllReferers: {
+      topic: 'stocks.all-referers',
+      request: AllReferersRequestSchema,
+      reply: AllReferersReplySchema,
+    },
+    StocksWidgetLookup: {
+      topic: 'stocks.widget-lookup',
+      request: WidgetLookupRequestSchema,
+      reply: WidgetLookupReplySchema,
+    },
+  },
+  events: {
+    StockUpserted: { topic: 'stock.upserted', schema: StockUpsertedEventSchema },
+    StockTickerChanged: { topic: 'stock.ticker-changed', schema: StockTickerChangedEventSchema },
+    StockArchived: { topic: 'stock.archived', schema: StockArchivedEventSchema },
+    // Published by the announcements service; listed here, beside their only consumer, until that
+    // service has a contract of its own (then they move to proto/src/announcements/).
+    InitialPollStarted: { topic: 'initial-poll.started', schema: InitialPollEventSchema },
+    InitialPollCompleted: { topic: 'initial-poll.completed', schema: InitialPollEventSchema },
+  },
+});

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+import {
+  ExchangeDtoSchema,
+  NoteSchema,
+  StockReferersSchema,
+  VersionHistorySchema,
+  WidgetStockSchema,
+} from './records';
+import { ActorSchema, StockFieldsSchema, StockSchema } from './stock';
+
+/** Request/reply messages of the stocks service. */
+
+const CombinedTickerRequest = z.object({ combinedTicker: z.string().min(1).max(40) });
+
+export const ListStocksRequestSchema = z.object({}).passthrough();
+export const StockListReplySchema = z.object({ stocks: z.array(StockSchema) });
+
+export const GetStockRequestSchema = CombinedTickerRequest;
+export const StockReplySchema = z.object({ stock: StockSchema });
+
+export const GetStocksByIdRequestSchema = z.object({ ids: z.array(StockId).max(10000) });
+
+export const ResolveStockRequestSchema = CombinedTickerRequest;
+export const ResolveStockReplySchema = z.object({ id: StockId.nullable() });
+
+/**
+ * Create (no `id`) or update. `mode: 'admin'` needs Admin; `mode: 'client'` saves only CLIENT_STOCK_FIELDS
+ * (and REPLY_TO_COMMENT_FIELDS with that role on the stock) and needs ViewConfig on the stock.
+ */
+export const SaveStockRequestSchema = z.object({
+  actor: ActorSchema,
+  mode: z.enum(['admin', 'client']),
+  id: StockId.optional(),
+  /** Names the stock of a client save (clients never see ids). */
+  combinedTicker: z.string().max(40).optional(),
+  fields: StockFieldsSchema,
+});
+
+export const ChangeTickerRequestSchema = z.object({
+  actor: ActorSchema,
+  exchange: z.string().min(1).max(10),
+  ticker: z.string().min(1).max(20),
+  newTicker: z.string().max(20),
+});
+
+/** `archived` absent toggles (the spec's one Archive/Unarchive call). */
+export const ArchiveStockRequestSchema = z.object({
+  actor: ActorSchema,
+  exchange: z.string().min(1).max(10),
+  ticker: z.string().min(1).max(20),
+  archived: z.boolean().optional(),
+});
+
+export const NewApiKeyRequestSchema = z.object({}).passthrough();
+export const NewApiKeyReplySchema = z.object({ apiKey: z.string() });
+
+export const ExchangesRequestSchema = z.object({}).passthrough();
+export const ExchangesReplySchema = z.object({ exchanges: z.array(ExchangeDtoSchema) });
+
+export const NotesRequestSchema = CombinedTickerRequest;
+export const NotesReplySchema = z.object({ notes: z.array(NoteSchema) });
+export const SaveNoteRequestSchema = z.object({
+  actor: ActorSchema,
+  combinedTicker: z.string().min(1).max(40),
+  details: z.string().max(20000),
+});
+export const SaveNoteReplySchema = z.object({ note: NoteSchema });
+
+export const VersionHistoryRequestSchema = CombinedTickerRequest;
+export const VersionHistoryReplySchema = z.object({ versions: z.array(VersionHistorySchema) });
+
+export const StockReferersRequestSchema = CombinedTickerRequest;
+export const StockReferersReplySchema = StockReferersSchema;
+export const AllReferersRequestSchema = z.object({}).passthrough();
+export const AllReferersReplySchema = z.object({ stocks: z.array(StockReferersSchema) });
+
+/**
+ * One widget API request: finds the stock by API key and records the hit and its referer in the same
+ * transaction. `referer` is the page's origin and path (the gateway strips query, fragment and
+ * credentials); the service keeps at most MAX_REFERER_URL_LENGTH characters of it.
+ */
+export const WidgetLookupRequestSchema = z.object({
+  apiKey: z.string().min(1).max(100),
+  referer: z.string().max(500).optional(),
+});
+export const WidgetLookupReplySchema = z.object({
+  stockId: StockId,
+  archived: z.boolean(),
+  stock: WidgetStockSchema,
+});
