@@ -121,10 +121,10 @@ async function nodeTestSuite(name, dir) {
  */
 async function freshDatabaseEnv(infraEnvFile, name) {
   const { Client } = createRequire(import.meta.url)('pg');
-  const lines = fs.readFileSync(infraEnvFile, 'utf8').split('\n');
-  const urlLine = lines.find((l) => l.startsWith('DATABASE_URL='));
-  if (!urlLine) throw new Error(`${infraEnvFile} has no DATABASE_URL`);
-  const url = new URL(urlLine.slice('DATABASE_URL='.length).replace(/^"|"$/g, ''));
+  const { readEnvFile } = await import('../deploy/local/infra.mjs');
+  const env = readEnvFile(infraEnvFile);
+  if (!env.DATABASE_URL) throw new Error(`${infraEnvFile} has no DATABASE_URL`);
+  const url = new URL(env.DATABASE_URL);
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
@@ -139,7 +139,9 @@ async function freshDatabaseEnv(infraEnvFile, name) {
   const file = path.join(ROOT, '.local', 'test-browser.env');
   fs.writeFileSync(
     file,
-    lines.map((l) => (l.startsWith('DATABASE_URL=') ? `DATABASE_URL=${url.toString()}` : l)).join('\n'),
+    Object.entries({ ...env, DATABASE_URL: url.toString() })
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
   );
   return file;
 }

@@ -1,8 +1,10 @@
 // The env file `up` writes and `down` reads: KEY=VALUE lines, `#` comments, values unquoted, so that
-// `set -a; . FILE`, Make's `include` and readEnvFile all read it.
+// `set -a; . FILE`, Make's `include` and readEnvFile all read it. Every .env file of the project is read
+// with dotenv's parser (here, and in @irp/platform/testing), so there is one set of parsing rules.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import dotenv from 'dotenv';
 import { infraDir } from './shared.mjs';
 
 /** The env file: the argument, else INFRA_ENV_FILE, else <INFRA_DIR>/infra.env. */
@@ -19,12 +21,7 @@ export function readEnvFile(file) {
   } catch {
     return {};
   }
-  const out = {};
-  for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/.exec(line);
-    if (m) out[m[1]] = m[2].trim();
-  }
-  return out;
+  return dotenv.parse(text);
 }
 
 /** Writes the values (undefined and null left out) atomically: a reader never sees half a file. */

@@ -1,3 +1,4 @@
+import dotenv from 'dotenv';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +21,9 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
         'No KAFKA_BROKERS/DATABASE_URL and no .local/test.env: run `node deploy/local/infra.mjs up --env .local/test.env --database irportal_test` or `make test`.',
       );
     }
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-      if (m && process.env[m[1]] === undefined) process.env[m[1]] = m[2];
-    }
+    // dotenv's parser, as deploy/local/env-file.mjs reads the same file.
+    for (const [key, value] of Object.entries(dotenv.parse(readFileSync(file, 'utf8'))))
+      process.env[key] ??= value;
   }
   process.env.NODE_ENV ??= 'test';
   process.env.LOG_LEVEL ??= 'warn';
