@@ -8,7 +8,7 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiBody, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { SaveErrorFilter } from './http-exception.filter';

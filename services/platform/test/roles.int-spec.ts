@@ -250,7 +250,7 @@ describe('two instances of one consumer role', () => {
       { clientId: `${GROUP}-instance-b`, topics: [topic] },
       { clientId: `${GROUP}-instance-c`, topics: [topic] },
     ]);
-    const health = await (await fetch(`${instances.c.healthUrl}/health`)).json();
+    const health = (await (await fetch(`${instances.c.healthUrl}/health`)).json()) as { roles: string[] };
     expect(health.roles).toEqual(['api', 'worker', 'idle']);
 
     const apiIds = Array.from({ length: 20 }, (_, i) => `api-${i}`);
