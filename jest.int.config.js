@@ -3,7 +3,7 @@
 const { loadManifest } = require('./scripts/manifest.cjs');
 
 module.exports = {
-  // Global: a project's own testTimeout is not used when this root config runs the projects.
+  // Global only: jest ignores (and warns about) a testTimeout in a project's config.
   testTimeout: 60000,
   projects: [
     '<rootDir>/services/platform/jest.int.config.js',

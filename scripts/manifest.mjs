@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { writeServicesModule } from './proto-services.mjs';
 
 const require = createRequire(import.meta.url);
 const { ROOT, MANIFEST_FILE, loadManifest, serverWorkspaces } = require('./manifest.cjs');
@@ -47,7 +48,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (command === 'workspaces') {
       console.log(serverWorkspaces().join('\n'));
     } else if (command === 'build') {
-      const { writeServicesModule } = await import('./proto-services.mjs');
       writeServicesModule();
       const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
       const r = spawnSync(process.execPath, [tsc, '-b', ...serverWorkspaces()], {

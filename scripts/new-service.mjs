@@ -93,7 +93,6 @@ export function serviceFiles(n, { migrationTimestamp = Date.now() } = {}) {
 module.exports = require('../../jest.preset.js')({
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.int-spec.ts'],
-  testTimeout: 60000,
 });
 `;
 

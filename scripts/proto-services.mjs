@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadManifest, ROOT } from './manifest.mjs';
+import { createRequire } from 'node:module';
+
+// The CommonJS reader, not manifest.mjs: that one imports this module.
+const { loadManifest, ROOT } = createRequire(import.meta.url)('./manifest.cjs');
 
 export const SERVICES_MODULE = path.join(ROOT, 'proto', 'src', 'services.generated.ts');
 

@@ -2,5 +2,4 @@
 module.exports = require('../../jest.preset.js')({
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.int-spec.ts'],
-  testTimeout: 60000,
 });

