@@ -11,8 +11,8 @@ process.env.INFRA_DIR ??= '.local/bench';
 process.env.KAFKA_PORT ??= '29092';
 process.env.KAFKA_CONTROLLER_PORT ??= '29093';
 process.env.GATEWAY_PORT ??= '3500';
-process.env.USERS_HEALTH_PORT ??= '3501';
-process.env.STOCKS_HEALTH_PORT ??= '3502';
+// Each service's health port is its manifest port + 400 (3101 -> 3501 ...), beside make up and make test.
+process.env.HEALTH_PORT_OFFSET ??= '400';
 process.env.LOG_LEVEL ??= 'warn';
 
 const benches = fs

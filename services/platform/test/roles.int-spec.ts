@@ -193,9 +193,11 @@ describe('two instances of one consumer role', () => {
         ).rows[0].n >= 50,
       30_000,
     );
-    const killedAt = new Date();
-    await instances.a.kill('SIGKILL');
+    await instances.a.kill('SIGKILL'); // resolves once the process has exited
     delete instances.a;
+    // The moment a is gone, on the database's clock (the clock of handled_at and redelivered_at): a cannot
+    // have written after it, and b is given a's partitions only after it.
+    const killedAt: Date = (await pg.query('SELECT clock_timestamp() AS t')).rows[0].t;
 
     await waitUntil(
       'every message handled',
