@@ -33,7 +33,18 @@ export function namesOf(name) {
   };
 }
 
-const RESERVED = new Set(['platform', 'gateway', 'web', 'proto', 'common', 'manifest', 'services']);
+// `example` and `fixture` name the made-up services of the platform's and deploy's own tests.
+const RESERVED = new Set([
+  'platform',
+  'gateway',
+  'web',
+  'proto',
+  'common',
+  'manifest',
+  'services',
+  'example',
+  'fixture',
+]);
 
 /** Why `name` cannot be a new service, or undefined when it can. */
 export function nameProblem(name, manifest = loadManifest()) {

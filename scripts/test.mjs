@@ -94,12 +94,12 @@ async function vitestSuite() {
   );
 }
 
-async function nodeTestSuite(name, dir) {
+async function nodeTestSuite(name, dirs) {
   const out = path.join(RESULTS, `${name}.tap`);
   const code = await new Promise((resolve) => {
     const p = spawn(
       process.execPath,
-      ['--test', '--test-reporter=tap', '--test-reporter-destination=stdout', dir],
+      ['--test', '--test-reporter=tap', '--test-reporter-destination=stdout', ...dirs],
       { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const file = fs.createWriteStream(out);
@@ -216,7 +216,7 @@ async function main() {
     }
     if (wanted('unit')) await jestSuite('unit', []);
     if (wanted('web')) await vitestSuite();
-    if (wanted('infra')) await nodeTestSuite('infra script', 'deploy/local/test/');
+    if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
     if (wanted('integration') || wanted('browser')) {
       const { env } = await infra.up({ envFile: ENV_FILE, database: TEST_DATABASE });
       infraUp = true;

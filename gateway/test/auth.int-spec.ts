@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
+import { serviceManifest } from '@irp/platform';
 import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
 import request from 'supertest';
 import { createGateway } from '../src/main';
@@ -239,13 +240,22 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     expect(api.body.statusCode).toBe(404);
   });
 
-  it('reports each service on /health, and /metrics', async () => {
-    const res = await http.get('/health');
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      status: 'ok',
-      services: { users: { status: 'up' }, stocks: { status: 'up' } },
-    });
+  it('reports each service of the manifest on /health, and /metrics', async () => {
+    // The services this file does not start itself (a new one, such as the scaffold's) are started here,
+    // so /health is 200 only when every service of services/manifest.json answers its ping.
+    const names = serviceManifest().map((s) => s.name);
+    const others = await Promise.all(
+      names.filter((n) => n !== 'users' && n !== 'stocks').map((n) => startServiceProcess(n)),
+    );
+    try {
+      const res = await http.get('/health');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('ok');
+      expect(Object.keys(res.body.services).sort()).toEqual([...names].sort());
+      for (const name of names) expect(res.body.services[name]).toMatchObject({ status: 'up' });
+    } finally {
+      await Promise.all(others.map((p) => p.stop()));
+    }
     const metrics = await http.get('/metrics');
     expect(metrics.text).toContain('irp_kafka_request_duration_seconds');
     expect(metrics.text).toContain('irp_http_request_duration_seconds');

@@ -36,12 +36,12 @@ function manifestWith(change) {
   return { dir, file };
 }
 
-const probe = {
-  name: 'probe',
-  workspace: 'services/probe',
-  package: '@irp/probe',
+const example = {
+  name: 'example',
+  workspace: 'services/example',
+  package: '@irp/example',
   healthPort: 3199,
-  schema: 'probe',
+  schema: 'example',
 };
 
 test('the committed docker-compose.yml is what services/manifest.json gives', () => {
@@ -50,7 +50,7 @@ test('the committed docker-compose.yml is what services/manifest.json gives', ()
 });
 
 test('a service added to the manifest without regenerating fails the check, naming the fix', () => {
-  const { dir, file } = manifestWith((m) => m.services.push({ ...probe, roles: ['api', 'poller'] }));
+  const { dir, file } = manifestWith((m) => m.services.push({ ...example, roles: ['api', 'poller'] }));
   try {
     const r = compose('--check', '--manifest', file);
     assert.equal(r.code, 1, r.out);
@@ -61,12 +61,12 @@ test('a service added to the manifest without regenerating fails the check, nami
     assert.equal(compose('--manifest', file, '--out', out).code, 0);
     assert.equal(compose('--check', '--manifest', file, '--out', out).code, 0);
     const text = fs.readFileSync(out, 'utf8');
-    const block = /\n {2}probe:\n((?: {4}.*\n)+)/.exec(text)?.[1] ?? '';
-    assert.match(block, /target: service\n\s+args:\n\s+SERVICE: probe\n/);
+    const block = /\n {2}example:\n((?: {4}.*\n)+)/.exec(text)?.[1] ?? '';
+    assert.match(block, /target: service\n\s+args:\n\s+SERVICE: example\n/);
     assert.match(block, /HEALTH_PORT: 3199\n/);
-    assert.match(block, /ROLES: \$\{PROBE_ROLES:-api,poller\}\n/);
+    assert.match(block, /ROLES: \$\{EXAMPLE_ROLES:-api,poller\}\n/);
     const gateway = /\n {2}gateway:\n((?: {4}.*\n)+)/.exec(text)?.[1] ?? '';
-    assert.match(gateway, /probe:\n\s+condition: service_healthy/);
+    assert.match(gateway, /example:\n\s+condition: service_healthy/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -86,17 +86,17 @@ test('every manifest service is one compose service built from deploy/Dockerfile
 
 test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it from SERVICE)', () => {
   const { dir, file } = manifestWith((m) =>
-    m.services.push({ ...probe, workspace: 'apps/probe', roles: ['api'] }),
+    m.services.push({ ...example, workspace: 'apps/example', roles: ['api'] }),
   );
   try {
-    assert.throws(() => readManifest(file), /\(probe\)\.workspace must be services\/probe/);
+    assert.throws(() => readManifest(file), /\(example\)\.workspace must be services\/example/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('k8s: each role of a service is a Deployment of its own with ROLES set to that role', () => {
-  const { dir, file } = manifestWith((m) => m.services.push({ ...probe, roles: ['api', 'poller'] }));
+  const { dir, file } = manifestWith((m) => m.services.push({ ...example, roles: ['api', 'poller'] }));
   try {
     const out = path.join(dir, 'irportal.yaml');
     const r = k8s('--manifest', file, '--out', out);
@@ -105,10 +105,10 @@ test('k8s: each role of a service is a Deployment of its own with ROLES set to t
     assert.equal(text, k8sFile(readManifest(file)));
     const docs = text.split('\n---\n');
     for (const role of ['api', 'poller']) {
-      const doc = docs.find((d) => d.includes(`  name: probe-${role}\n`)) ?? '';
-      assert.match(doc, /kind: Deployment\n/, `probe-${role}`);
+      const doc = docs.find((d) => d.includes(`  name: example-${role}\n`)) ?? '';
+      assert.match(doc, /kind: Deployment\n/, `example-${role}`);
       assert.match(doc, new RegExp(`- name: ROLES\\n\\s+value: ${role}\\n`));
-      assert.match(doc, /image: irportal\/probe:local\n/);
+      assert.match(doc, /image: irportal\/example:local\n/);
       assert.match(doc, /containerPort: 3199\n/);
     }
   } finally {

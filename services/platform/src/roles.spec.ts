@@ -22,11 +22,11 @@ class PollerHandlers {
 }
 
 const manifest = {
-  name: 'probe',
-  workspace: 'services/probe',
-  package: '@irp/probe',
+  name: 'example',
+  workspace: 'services/example',
+  package: '@irp/example',
   healthPort: 3199,
-  schema: 'probe',
+  schema: 'example',
   roles: ['api', 'poller'],
 };
 const database = { entities: [], migrations: [] };
@@ -58,7 +58,7 @@ describe('scaling roles', () => {
   it('binds only the handlers of the roles a process runs', () => {
     const service = defineService(
       {
-        name: 'probe',
+        name: 'example',
         database,
         roles: { api: { handlers: [ApiHandlers] }, poller: { handlers: [PollerHandlers] } },
       },
@@ -83,11 +83,11 @@ describe('scaling roles', () => {
   });
 
   it("refuses a definition whose roles are not the manifest's", () => {
-    expect(() => defineService({ name: 'probe', database, roles: { api: {} } }, manifest)).toThrow(
-      "probe: the roles defined (api) must be the manifest's (api, poller)",
+    expect(() => defineService({ name: 'example', database, roles: { api: {} } }, manifest)).toThrow(
+      "example: the roles defined (api) must be the manifest's (api, poller)",
     );
     expect(() =>
-      defineService({ name: 'probe', database, roles: { api: {}, poller: {}, sender: {} } }, manifest),
+      defineService({ name: 'example', database, roles: { api: {}, poller: {}, sender: {} } }, manifest),
     ).toThrow(/must be the manifest's/);
   });
 
@@ -95,12 +95,12 @@ describe('scaling roles', () => {
     expect(() =>
       defineService(
         {
-          name: 'probe',
+          name: 'example',
           database,
           roles: { api: { handlers: [PollerHandlers] }, poller: { handlers: [PollerHandlers] } },
         },
         manifest,
       ),
-    ).toThrow(`probe: topic ${Topics.InitialPollStarted} is handled in both the api and the poller role`);
+    ).toThrow(`example: topic ${Topics.InitialPollStarted} is handled in both the api and the poller role`);
   });
 });

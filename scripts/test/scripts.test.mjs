@@ -1,0 +1,151 @@
+// The manifest reader, the scaffold's pieces and the generated proto service list (node --test; part of
+// the infra suite of `make test`). The whole scaffold is proven by `npm run new:service -- probe && make
+// test` on a fresh clone (docs/adding-a-service.md); these pin its rules.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createRequire } from 'node:module';
+import { parseRoles, serviceEntry } from '../manifest.mjs';
+import { namesOf, nameProblem, serviceFiles, withService } from '../new-service.mjs';
+import { servicesModule } from '../proto-services.mjs';
+
+const { loadManifest, manifestProblems, serverWorkspaces } = createRequire(import.meta.url)(
+  '../manifest.cjs',
+);
+
+const entry = (over = {}) => ({
+  name: 'example',
+  workspace: 'services/example',
+  package: '@irp/example',
+  healthPort: 3199,
+  schema: 'example',
+  roles: ['api'],
+  ...over,
+});
+
+test('the committed manifest is valid and lists the server workspaces in build order', () => {
+  const manifest = loadManifest();
+  assert.deepEqual(manifestProblems(manifest), []);
+  const workspaces = serverWorkspaces(manifest);
+  assert.equal(workspaces[0], 'proto');
+  assert.equal(workspaces[1], 'services/platform');
+  assert.equal(workspaces.at(-1), 'gateway');
+  assert.deepEqual(
+    workspaces.slice(2, -1),
+    manifest.services.map((s) => s.workspace),
+  );
+});
+
+test('a manifest with clashing ports, a missing api role or a wrong workspace is refused, naming each problem', () => {
+  const problems = manifestProblems({
+    services: [
+      entry(),
+      entry({
+        name: 'other',
+        workspace: 'apps/other',
+        package: '@irp/other',
+        schema: 'other',
+        roles: ['poller'],
+      }),
+    ],
+  });
+  assert.deepEqual(problems, [
+    'services[1] (other).workspace must be services/other',
+    'services[1] (other).roles must be a list of role names including "api"',
+    'services[1] (other).healthPort 3199 is used by another service',
+  ]);
+});
+
+test('ROLES are checked against the manifest: default all, unknown ones refused', () => {
+  const announcements = entry({ name: 'announcements', roles: ['api', 'scheduler', 'poller'] });
+  assert.deepEqual(parseRoles(announcements, undefined), ['api', 'scheduler', 'poller']);
+  assert.deepEqual(parseRoles(announcements, 'poller'), ['poller']);
+  assert.throws(
+    () => parseRoles(announcements, 'poller,sender'),
+    /has no role sender; its roles are api, scheduler, poller/,
+  );
+  assert.throws(() => serviceEntry('nope'), /no service named "nope"/);
+});
+
+test('a new service name must be new, lower-case and not reserved', () => {
+  assert.equal(nameProblem('email-marketing'), undefined);
+  assert.match(nameProblem(''), /give the new service a name/);
+  assert.match(nameProblem('Probe'), /not a service name/);
+  assert.match(nameProblem('platform'), /reserved/);
+  assert.match(nameProblem('example'), /reserved/);
+  assert.match(nameProblem('stocks'), /exists already/);
+});
+
+test('names: email-marketing is EmailMarketing, emailMarketing and schema email_marketing', () => {
+  assert.deepEqual(namesOf('email-marketing'), {
+    name: 'email-marketing',
+    pascal: 'EmailMarketing',
+    camel: 'emailMarketing',
+    schema: 'email_marketing',
+  });
+});
+
+test('the scaffold registers the service with the next free health port and the api role', () => {
+  const manifest = loadManifest();
+  const next = withService(manifest, namesOf('example'));
+  const added = next.services.at(-1);
+  assert.deepEqual(added, {
+    name: 'example',
+    workspace: 'services/example',
+    package: '@irp/example',
+    healthPort: Math.max(...manifest.services.map((s) => s.healthPort)) + 1,
+    schema: 'example',
+    roles: ['api'],
+  });
+  assert.deepEqual(manifestProblems(next), []);
+});
+
+test('the scaffold writes the boot, the first migration with the outbox, an integration test and the contract', () => {
+  const files = serviceFiles(namesOf('email-marketing'), { migrationTimestamp: 1800000000000 });
+  assert.deepEqual(Object.keys(files).sort(), [
+    'proto/src/email-marketing/index.ts',
+    'services/email-marketing/README.md',
+    'services/email-marketing/jest.config.js',
+    'services/email-marketing/jest.int.config.js',
+    'services/email-marketing/package.json',
+    'services/email-marketing/src/app.module.ts',
+    'services/email-marketing/src/database/migrations/1800000000000-CreateEmailMarketing.ts',
+    'services/email-marketing/src/main.ts',
+    'services/email-marketing/test/email-marketing.int-spec.ts',
+    'services/email-marketing/tsconfig.json',
+  ]);
+  assert.match(files['services/email-marketing/src/main.ts'], /emailMarketingService\.main\(module\)/);
+  assert.match(
+    files['services/email-marketing/src/app.module.ts'],
+    /defineService\(\{\n {2}name: 'email-marketing'/,
+  );
+  assert.match(
+    files['services/email-marketing/src/database/migrations/1800000000000-CreateEmailMarketing.ts'],
+    /createOutboxTable\(q, 'email_marketing'\)/,
+  );
+  assert.match(
+    files['services/email-marketing/test/email-marketing.int-spec.ts'],
+    /Topics\.EmailMarketingPing/,
+  );
+  assert.match(
+    files['proto/src/email-marketing/index.ts'],
+    /export const emailMarketingContract = defineServiceContract/,
+  );
+  const pkg = JSON.parse(files['services/email-marketing/package.json']);
+  assert.equal(pkg.name, '@irp/email-marketing');
+  assert.ok(pkg.dependencies['@irp/platform'] && pkg.dependencies['@nestjs/microservices']);
+});
+
+test("proto's generated service list imports and lists each manifest service's contract, in order", () => {
+  const text = servicesModule(loadManifest());
+  const names = loadManifest().services.map((s) => s.name);
+  for (const name of names) {
+    const contract = `${name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase())}Contract`;
+    assert.match(text, new RegExp(`import \\{ ${contract} \\} from './${name}/index';`));
+    assert.match(text, new RegExp(`export \\* from './${name}/index';`));
+  }
+  assert.match(text, /export const SERVICE_CONTRACTS = \[usersContract, stocksContract\] as const;/);
+  assert.throws(
+    () => servicesModule({ services: [...loadManifest().services, entry({ name: 'nowhere' })] }),
+    /proto\/src\/nowhere\/index\.ts \(its contract\) is missing/,
+  );
+});
