@@ -115,11 +115,11 @@ async function nodeTestSuite(name, dirs) {
 }
 
 /**
- * The browser suite gets a database of its own, made afresh each run: the integration tests leave their
- * stocks behind in irportal_test, and the browser tests expect exactly the demo data (and whatever they
- * create themselves). Writes an env file like `infraEnvFile` that points at it.
+ * A database made afresh for one suite: the integration suite's (no schema or migration history left from an
+ * earlier run, e.g. of a service since renamed or scaffolded again) and the browser suite's (exactly the demo
+ * data and what the tests create). Writes `file`, an env file like `infraEnvFile` that points at it.
  */
-async function freshDatabaseEnv(infraEnvFile, name) {
+async function freshDatabaseEnv(infraEnvFile, name, file) {
   const { Client } = createRequire(import.meta.url)('pg');
   const { readEnvFile } = await import('../deploy/local/infra.mjs');
   const env = readEnvFile(infraEnvFile);
@@ -136,7 +136,6 @@ async function freshDatabaseEnv(infraEnvFile, name) {
     await client.end();
   }
   url.pathname = `/${name}`;
-  const file = path.join(ROOT, '.local', 'test-browser.env');
   fs.writeFileSync(
     file,
     Object.entries({ ...env, DATABASE_URL: url.toString() })
@@ -149,7 +148,11 @@ async function freshDatabaseEnv(infraEnvFile, name) {
 async function browserSuite(testInfraEnvFile) {
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
-  const infraEnvFile = await freshDatabaseEnv(testInfraEnvFile, E2E_DATABASE);
+  const infraEnvFile = await freshDatabaseEnv(
+    testInfraEnvFile,
+    E2E_DATABASE,
+    path.join(ROOT, '.local', 'test-browser.env'),
+  );
   // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
   const stackEnv = {
     GATEWAY_PORT: E2E_GATEWAY_PORT,
@@ -227,8 +230,10 @@ async function main() {
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
       };
-      if (wanted('integration'))
+      if (wanted('integration')) {
+        await freshDatabaseEnv(ENV_FILE, TEST_DATABASE, path.join(ROOT, '.local', 'test-integration.env'));
         await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand'], testEnv);
+      }
       if (wanted('browser')) await browserSuite(ENV_FILE);
     }
   } finally {

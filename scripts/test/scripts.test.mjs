@@ -143,7 +143,9 @@ test("proto's generated service list imports and lists each manifest service's c
     assert.match(text, new RegExp(`import \\{ ${contract} \\} from './${name}/index';`));
     assert.match(text, new RegExp(`export \\* from './${name}/index';`));
   }
-  assert.match(text, /export const SERVICE_CONTRACTS = \[usersContract, stocksContract\] as const;/);
+  const contracts = names.map((n) => `${n.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase())}Contract`);
+  assert.ok(text.includes(`export const SERVICE_CONTRACTS = [${contracts.join(', ')}] as const;`), text);
+  assert.deepEqual(contracts.slice(0, 2), ['usersContract', 'stocksContract']);
   assert.throws(
     () => servicesModule({ services: [...loadManifest().services, entry({ name: 'nowhere' })] }),
     /proto\/src\/nowhere\/index\.ts \(its contract\) is missing/,
