@@ -483,10 +483,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
     process.exit(2);
   }
-  main().then(
+  Promise.resolve(main()).then(
     () => process.exit(process.exitCode ?? 0),
     (err) => {
-      console.error(err.stack ?? err);
+      // A wrong name or role is a sentence for the person who typed it; anything else keeps its stack.
+      console.error(
+        err.message?.startsWith('no ') || / has no role | is not part of /.test(err.message ?? '')
+          ? `[stack] ${err.message}`
+          : (err.stack ?? err),
+      );
       process.exit(1);
     },
   );
