@@ -17,11 +17,14 @@ const { ROOT, MANIFEST_FILE, loadManifest, serverWorkspaces } = require('./manif
 
 export { ROOT, MANIFEST_FILE, loadManifest, serverWorkspaces };
 
+/** A mistake in what a person typed (a service or role name): shown as its sentence, without a stack. */
+export class UsageError extends Error {}
+
 /** The manifest entry of one service, or an error that names the services there are. */
 export function serviceEntry(name, manifest = loadManifest()) {
   const entry = manifest.services.find((s) => s.name === name);
   if (!entry)
-    throw new Error(
+    throw new UsageError(
       `no service named "${name}" in services/manifest.json (services: ${manifest.services.map((s) => s.name).join(', ')})`,
     );
   return entry;
@@ -36,7 +39,7 @@ export function parseRoles(entry, text) {
     .filter(Boolean);
   const unknown = roles.filter((r) => !entry.roles.includes(r));
   if (unknown.length || roles.length === 0)
-    throw new Error(
+    throw new UsageError(
       `${entry.name} has no role ${unknown.join(', ') || '(none given)'}; its roles are ${entry.roles.join(', ')}`,
     );
   return roles;

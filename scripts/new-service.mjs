@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadManifest, MANIFEST_FILE, ROOT } from './manifest.mjs';
 import { writeServicesModule } from './proto-services.mjs';
 
@@ -259,7 +260,7 @@ export function newService(name) {
   say(`done: make test now starts and tests ${name}; next steps in docs/adding-a-service.md`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.join(ROOT, 'scripts', 'new-service.mjs')) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     newService(process.argv[2]);
   } catch (err) {

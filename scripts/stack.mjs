@@ -23,7 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as infra from '../deploy/local/infra.mjs';
-import { loadManifest, parseRoles, serviceEntry } from './manifest.mjs';
+import { loadManifest, parseRoles, serviceEntry, UsageError } from './manifest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STATE_DIR = path.join(ROOT, '.local', 'stack');
@@ -219,7 +219,7 @@ export async function stopOne(name) {
   const state = readState();
   const p = state?.processes.find((x) => x.name === name);
   if (!p)
-    throw new Error(
+    throw new UsageError(
       `${name} is not part of the running stack (${state ? state.processes.map((x) => x.name).join(', ') : 'no stack running'})`,
     );
   await stopPid(p.pid, name);
@@ -487,11 +487,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     () => process.exit(process.exitCode ?? 0),
     (err) => {
       // A wrong name or role is a sentence for the person who typed it; anything else keeps its stack.
-      console.error(
-        err.message?.startsWith('no ') || / has no role | is not part of /.test(err.message ?? '')
-          ? `[stack] ${err.message}`
-          : (err.stack ?? err),
-      );
+      console.error(err instanceof UsageError ? `[stack] ${err.message}` : (err.stack ?? err));
       process.exit(1);
     },
   );

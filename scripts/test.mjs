@@ -117,7 +117,7 @@ async function nodeTestSuite(name, dirs) {
 /**
  * A database made afresh for one suite: the integration suite's (no schema or migration history left from an
  * earlier run, e.g. of a service since renamed or scaffolded again) and the browser suite's (exactly the demo
- * data and what the tests create). Writes `file`, an env file like `infraEnvFile` that points at it.
+ * data and what the tests create). With `file`, writes an env file like `infraEnvFile` that points at it.
  */
 async function freshDatabaseEnv(infraEnvFile, name, file) {
   const { Client } = createRequire(import.meta.url)('pg');
@@ -136,6 +136,7 @@ async function freshDatabaseEnv(infraEnvFile, name, file) {
     await client.end();
   }
   url.pathname = `/${name}`;
+  if (!file) return undefined;
   fs.writeFileSync(
     file,
     Object.entries({ ...env, DATABASE_URL: url.toString() })
@@ -231,7 +232,7 @@ async function main() {
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
       };
       if (wanted('integration')) {
-        await freshDatabaseEnv(ENV_FILE, TEST_DATABASE, path.join(ROOT, '.local', 'test-integration.env'));
+        await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
         await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand'], testEnv);
       }
       if (wanted('browser')) await browserSuite(ENV_FILE);

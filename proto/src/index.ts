@@ -26,6 +26,14 @@ export type Topic = (typeof Topics)[keyof typeof Topics];
 export const Services = catalogue.Services;
 export type ServiceName = keyof typeof Services;
 
+/**
+ * The ping topic of a service named at run time (a manifest entry), or undefined when proto has no contract
+ * for it: the platform answers it, the gateway's /health asks it.
+ */
+export function pingTopicOf(service: string): RequestTopic | undefined {
+  return (Services as Readonly<Record<string, { ping: RequestTopic }>>)[service]?.ping;
+}
+
 /** Request topic -> { service, request schema, reply schema, mutates? }. */
 export const RequestCatalogue = catalogue.RequestCatalogue;
 /** Event topic -> { schema }. */

@@ -1,4 +1,4 @@
-import { GatewayHealthDto, RequestTopic, Services } from '@irp/proto';
+import { GatewayHealthDto, pingTopicOf } from '@irp/proto';
 import { metricsRegistry, serviceManifest } from '@irp/platform';
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -27,7 +27,7 @@ export class HealthController {
       serviceManifest().map(async ({ name }) => {
         const started = Date.now();
         try {
-          const ping = (Services as Readonly<Record<string, { ping: RequestTopic }>>)[name]?.ping;
+          const ping = pingTopicOf(name);
           if (!ping) throw new Error(`proto has no contract for ${name}`);
           await this.services.request(ping, {}, this.config.HEALTH_TIMEOUT_MS);
           return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Services } from '@irp/proto';
+import { pingTopicOf } from '@irp/proto';
 import {
   Controller,
   DynamicModule,
@@ -80,10 +80,6 @@ class ServiceModule {}
  * The platform's answer to `Services[name].ping` (the gateway's /health asks every service through
  * Kafka), so no service writes its own. It runs in the api role.
  */
-function pingTopicOf(service: string): string | undefined {
-  return (Services as Readonly<Record<string, { ping: string }>>)[service]?.ping;
-}
-
 function pingHandlersFor(service: string, instance: string): Type<unknown>[] {
   const topic = pingTopicOf(service);
   if (!topic) return [];
