@@ -28,6 +28,28 @@ function manifestProblems(manifest) {
     else if (new Set(s.roles).size !== s.roles.length) problems.push(`${at}.roles has a role twice`);
     if (s.seed !== undefined && (typeof s.seed !== 'string' || !s.seed.startsWith('dist/')))
       problems.push(`${at}.seed must be a path under the service's dist/`);
+    if (s.standIns !== undefined) {
+      if (!Array.isArray(s.standIns)) problems.push(`${at}.standIns must be a list`);
+      else
+        s.standIns.forEach((x, j) => {
+          const where = `${at}.standIns[${j}]`;
+          if (!NAME.test(x?.name ?? '')) problems.push(`${where}.name must match ${NAME}`);
+          if (typeof x?.script !== 'string' || !x.script.startsWith('dist/'))
+            problems.push(`${where}.script must be a path under the service's dist/`);
+          if (!Number.isInteger(x?.port) || x.port < 1024 || x.port > 65535)
+            problems.push(`${where}.port must be a port number from 1024 to 65535`);
+          if (typeof x?.portEnv !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(x.portEnv))
+            problems.push(`${where}.portEnv must be an environment variable name`);
+          if (
+            !Array.isArray(x?.urlEnv) ||
+            !x.urlEnv.length ||
+            x.urlEnv.some((v) => !/^[A-Z][A-Z0-9_]*$/.test(v))
+          )
+            problems.push(`${where}.urlEnv must be a list of environment variable names`);
+          if (typeof x?.health !== 'string' || !x.health.startsWith('/'))
+            problems.push(`${where}.health must be a path starting with /`);
+        });
+    }
     for (const key of Object.keys(seen)) {
       if (s[key] === undefined) continue;
       if (seen[key].has(s[key])) problems.push(`${at}.${key} ${s[key]} is used by another service`);

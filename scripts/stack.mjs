@@ -167,6 +167,35 @@ function serviceSpec(entry, base, { roles = entry.roles, healthPort = healthPort
   };
 }
 
+/**
+ * The vendor stand-ins of the manifest (e.g. the ASX feed) this stack starts: each on its port (+ the
+ * health port offset), its URL variables pointed at it. A stand-in whose URL variables are all set in the
+ * environment is not started: those URLs (a real vendor) are passed on instead.
+ */
+export function standInSpecs(manifest = loadManifest(), env = process.env) {
+  const specs = [];
+  for (const entry of manifest.services) {
+    for (const standIn of entry.standIns ?? []) {
+      const port = standIn.port + HEALTH_PORT_OFFSET;
+      const url = `http://127.0.0.1:${port}`;
+      const real = standIn.urlEnv.every((v) => env[v]);
+      specs.push({
+        name: standIn.name,
+        real,
+        urls: Object.fromEntries(standIn.urlEnv.map((v) => [v, real ? env[v] : url])),
+        url,
+        args: [path.join(entry.workspace, standIn.script)],
+        env: { [standIn.portEnv]: String(port) },
+        ready: {
+          url: `${url}${standIn.health}`,
+          name: `${standIn.name} (stand-in of ${standIn.urlEnv.join(', ')})`,
+        },
+      });
+    }
+  }
+  return specs;
+}
+
 /** How each process of the stack starts: every service of the manifest, then the gateway. */
 function processSpecs(opts, base, manifest = loadManifest()) {
   const specs = {};
@@ -244,7 +273,8 @@ export async function startOne(name, { roles, instances } = {}) {
           healthPort: known.healthPort,
           instance: name,
         })
-      : processSpecs(state.opts, state.base)[name];
+      : (processSpecs(state.opts, state.base)[name] ??
+        standInSpecs().find((x) => x.name === name && !x.real));
     if (!spec) throw new Error(`${name} cannot be started on its own`);
     const p = start(name, process.execPath, spec.args, spec.env, true);
     await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
@@ -331,11 +361,32 @@ export async function up(opts) {
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
   };
   fs.mkdirSync(STATE_DIR, { recursive: true });
+  const standIns = standInSpecs(manifest);
+  for (const standIn of standIns) Object.assign(base, standIn.urls);
   const state = { ownsInfra, infraEnvFile, opts: { web: opts.web }, base, processes: [] };
   const specs = processSpecs(opts, base, manifest);
   const save = () => writeState(state);
 
   try {
+    // Vendor stand-ins first: the services' adapters call them from their first poll.
+    for (const standIn of standIns) {
+      if (standIn.real) {
+        say(
+          `${standIn.name} not started: ${Object.entries(standIn.urls)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`,
+        );
+        continue;
+      }
+      const t = Date.now();
+      const p = start(standIn.name, process.execPath, standIn.args, standIn.env, opts.detach);
+      state.processes.push(p);
+      save();
+      await waitFor(standIn.ready.url, { name: standIn.ready.name, logFile: p.logFile });
+      say(
+        `${standIn.name.padEnd(9)} up in ${((Date.now() - t) / 1000).toFixed(1)} s on ${standIn.url} (log ${path.relative(ROOT, p.logFile)})`,
+      );
+    }
     // Starts one process, records it, and waits until it answers.
     const launch = async (name, where) => {
       const t = Date.now();
@@ -404,6 +455,14 @@ export async function up(opts) {
       `  Startup: ${totalSeconds ? `${totalSeconds} s from make up to the URL answering (${stackSeconds} s of it starting the stack)` : `${stackSeconds} s to the URL answering`}`,
     );
     if (rss) console.log(`  Kafka broker RSS: ${rss} MB`);
+    for (const standIn of standIns.filter((x) => !x.real)) {
+      console.log(
+        `  ${standIn.name}: ${standIn.url} — publish a new announcement and watch it appear on the stock's Announcements tab:`,
+      );
+      console.log(
+        `    curl -X POST ${standIn.url}/standin/announcements -H 'content-type: application/json' -d '{"ticker":"BHP","headline":"Quarterly Activities Report","priceSensitive":true}'`,
+      );
+    }
     console.log(`  Logs: ${path.relative(ROOT, LOGS)}/`);
     console.log('');
     fs.writeFileSync(

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { SessionService } from './auth/session.service';
@@ -23,6 +24,7 @@ export class AppModule {
           errorMessage: 'Too many sign-in attempts. Please wait a minute and try again.',
         }),
         StocksModule,
+        AnnouncementsModule,
         WidgetModule,
       ],
       controllers: [AuthController, HealthController],

@@ -6,6 +6,8 @@ describe('gateway config', () => {
     expect(c.KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
     expect(c.PORT).toBe(3000);
     expect(c.cookieSecure).toBe(false);
+    expect(c.ANNOUNCEMENT_MAX_PDF_BYTES).toBe(20 * 1024 * 1024);
+    expect(c.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS).toBe(1500);
   });
   it('lists every problem at boot', () => {
     expect(() => loadGatewayConfig({ PORT: 'abc', NODE_ENV: 'staging' })).toThrow(

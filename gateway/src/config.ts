@@ -26,6 +26,21 @@ export const gatewayConfigSchema = baseConfigSchema
     STOCK_DIRECTORY_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
     /** How long the dashboards wait for each contributing service before showing its columns empty. */
     DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /**
+     * How long GET /api/stock/{combinedTicker} waits for the announcements service before answering the
+     * stock without its announcements (ADR 0004): short, because the page must not hang on it.
+     */
+    STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(1500),
+    /**
+     * Largest announcement PDF the save route accepts. The upload is held in memory while it is passed on
+     * to the announcements service in chunks, so this also bounds what one upload costs the gateway.
+     */
+    ANNOUNCEMENT_MAX_PDF_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(200 * 1024 * 1024)
+      .default(20 * 1024 * 1024),
     /** Widget API requests allowed per API key per window, per gateway instance. */
     WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),

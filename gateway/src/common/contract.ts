@@ -2,17 +2,47 @@ import { ApiErrorSchema, SaveErrorSchema } from '@irp/proto';
 import {
   applyDecorators,
   ArgumentMetadata,
+  CallHandler,
+  ExecutionContext,
   Injectable,
+  NestInterceptor,
   PipeTransform,
+  StreamableFile,
   UseFilters,
+  UseInterceptors,
   UsePipes,
 } from '@nestjs/common';
-import { ApiBody, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
-import type { z } from 'zod';
+import { map, Observable } from 'rxjs';
+import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { SaveErrorFilter } from './http-exception.filter';
+import { MultipartBody, MultipartInterceptor } from './multipart';
 import { ZodValidationPipe } from './zod-validation.pipe';
+
+/** Serializes as the JSON `null` (Express's res.json calls toJSON). */
+const JSON_NULL = Object.freeze({ toJSON: (): null => null });
+
+/**
+ * A route whose answer may be null answers the JSON `null`: Nest sends an empty body for a null result,
+ * which is neither the documented answer nor JSON.
+ */
+@Injectable()
+class NullAsJsonInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((value: unknown) => (value === null ? JSON_NULL : value)));
+  }
+}
+
+/**
+ * The body of a POST that takes none (it acts on its path and query). Routes still name one, so the OpenAPI
+ * document says so instead of leaving the body undescribed; whatever is sent is ignored.
+ */
+export const NoBodySchema = z.object({}).describe('No body is needed: send nothing or {}');
+
+/** The 2xx answer of a route that streams a file (with `produces`): the handler returns a StreamableFile. */
+export const FileResponseSchema = z.instanceof(StreamableFile);
 
 /**
  * The REST contract of one route, in proto schemas: what it accepts (path params, query, body) and what
@@ -24,9 +54,17 @@ export interface RouteContract<R extends z.ZodTypeAny> {
   params?: z.AnyZodObject;
   /** The whole query object. */
   query?: z.ZodTypeAny;
+  /** The JSON body; with `multipart`, the form's text fields (strings, as the browser sends them). */
   body?: z.ZodTypeAny;
+  /** The body is multipart/form-data with one file; `body` then validates the text fields. */
+  multipart?: MultipartBody;
   /** The 2xx body. The handler must return this type (checked by the compiler). */
   response: R;
+  /**
+   * The 2xx answer is a file of this media type rather than JSON (`response` is then FileResponseSchema);
+   * errors are still the JSON error body.
+   */
+  produces?: { mediaType: string; description: string };
   /**
    * A save route (spec section 7: "response success, stock, errorMessage"): errors also carry
    * `success: false, stock: null` (SaveErrorFilter), including the guard's 401/403.
@@ -84,15 +122,34 @@ export class ContractPipe implements PipeTransform {
   }
 }
 
+/** The OpenAPI schema of a multipart body: its text fields plus the file as binary. */
+function multipartSchemaOf(multipart: MultipartBody, fields?: z.ZodTypeAny): SchemaObject {
+  const text = fields ? jsonSchemaOf(fields, 'input') : { type: 'object' as const, properties: {} };
+  return {
+    ...text,
+    type: 'object',
+    properties: {
+      ...text.properties,
+      [multipart.file]: { type: 'string', format: 'binary', description: multipart.description },
+    },
+  };
+}
+
 /**
  * One decorator per route: validates params, query and body with proto schemas (a failure is a 400
  * naming each bad field), documents them and the response in OpenAPI, and makes the compiler check that
- * the handler returns the response schema's type.
+ * the handler returns the response schema's type. A multipart route reads its body first (the file held
+ * in memory, its size capped), then validates the text fields the same way.
  */
 export function Contract<R extends z.ZodTypeAny>(contract: RouteContract<R>) {
   const decorators: MethodDecorator[] = [
     UsePipes(new ContractPipe(contract)),
-    ApiOkResponse({ schema: jsonSchemaOf(contract.response, 'output') }),
+    contract.produces
+      ? ApiOkResponse({
+          description: contract.produces.description,
+          content: { [contract.produces.mediaType]: { schema: { type: 'string', format: 'binary' } } },
+        })
+      : ApiOkResponse({ schema: jsonSchemaOf(contract.response, 'output') }),
     ApiDefaultResponse({
       description: contract.save
         ? 'Any error: the error body with success: false and stock: null'
@@ -101,7 +158,14 @@ export function Contract<R extends z.ZodTypeAny>(contract: RouteContract<R>) {
     }),
   ];
   if (contract.save) decorators.push(UseFilters(SaveErrorFilter));
-  if (contract.body) decorators.push(ApiBody({ schema: jsonSchemaOf(contract.body, 'input') }));
+  if (contract.response.safeParse(null).success) decorators.push(UseInterceptors(NullAsJsonInterceptor));
+  if (contract.multipart) {
+    decorators.push(
+      UseInterceptors(MultipartInterceptor(contract.multipart)),
+      ApiConsumes('multipart/form-data'),
+      ApiBody({ schema: multipartSchemaOf(contract.multipart, contract.body) }),
+    );
+  } else if (contract.body) decorators.push(ApiBody({ schema: jsonSchemaOf(contract.body, 'input') }));
   if (contract.query)
     for (const q of propertiesOf(contract.query))
       decorators.push(

@@ -1,5 +1,6 @@
 import {
   AdminSaveStockSchema,
+  AdminStockPage,
   ArchiveStockSchema,
   ChangeTickerSchema,
   CombinedTickerParamsSchema,
@@ -9,6 +10,7 @@ import {
   GlobalRole,
   isAdmin,
   NewApiKeyReplySchema,
+  ReportRunnerStock,
   SessionUser,
   Stock,
   StockChangeResponse,
@@ -25,6 +27,7 @@ import { Contract } from '../common/contract';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
 import { CachedStockDirectory } from './stock-directory.cache';
+import { StockPageComposer } from './stock-page.composer';
 import { toAdminStockRow, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
@@ -37,6 +40,7 @@ export class StocksController {
     private readonly services: ServicesClient,
     private readonly composer: DashboardComposer,
     private readonly directory: CachedStockDirectory,
+    private readonly stockPage: StockPageComposer,
   ) {}
 
   @Get('admin/stocks')
@@ -76,10 +80,19 @@ export class StocksController {
   @Get('stock/:combinedTicker')
   @Roles(GlobalRole.Admin, GlobalRole.RunReports)
   @Contract({ params: CombinedTickerParamsSchema, response: StockPageSchema })
-  @ApiOperation({ summary: 'One stock; report-runners get the summary fields plus completedInitialPoll' })
-  async get(@CurrentUser() user: SessionUser, @Param('combinedTicker') combinedTicker: string) {
+  @ApiOperation({
+    summary:
+      'One stock; for an admin with its announcements and initial poll (null, and named in unavailable, when the announcements service does not answer); report-runners get the summary fields plus completedInitialPoll',
+  })
+  async get(
+    @CurrentUser() user: SessionUser,
+    @Param('combinedTicker') combinedTicker: string,
+  ): Promise<AdminStockPage | ReportRunnerStock> {
+    // Report-runners see no announcements, so the announcements service is not asked for them. For an
+    // admin it is asked beside the stocks service (both resolve the same name), not after it.
+    const announcements = isAdmin(user) ? this.stockPage.announcementsOf(combinedTicker) : undefined;
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
-    return isAdmin(user) ? stock : toReportRunnerStock(stock);
+    return announcements ? { ...stock, ...(await announcements) } : toReportRunnerStock(stock);
   }
 
   @Post('admin/changeTicker')

@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { widgetCors } from './widget-cors.middleware';
 import { WidgetKeyGuard } from './widget-key.guard';
 import { WidgetRateLimiter, WidgetUnknownKeyLimiter, WidgetUnknownKeys } from './widget-rate-limiter';
+import { WidgetAnnouncementsController } from './widget-announcements.controller';
 import { WidgetController } from './widget.controller';
 
 /**
@@ -10,7 +11,7 @@ import { WidgetController } from './widget.controller';
  * with @WidgetApi() here, or import this module for the guard and the shared limiter.
  */
 @Module({
-  controllers: [WidgetController],
+  controllers: [WidgetController, WidgetAnnouncementsController],
   providers: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
   exports: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
 })

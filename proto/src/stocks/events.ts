@@ -26,10 +26,3 @@ export const StockArchivedEventSchema = z.object({
   changedAt: z.string().datetime(),
 });
 export type StockArchivedEvent = z.infer<typeof StockArchivedEventSchema>;
-
-/**
- * Published by the announcements service: its initial poll of a stock started (on enabling polling or a
- * resync) or completed. The stocks service keeps `completedInitialPoll` from these.
- */
-export const InitialPollEventSchema = z.object({ stockId: StockId, at: z.string().datetime() });
-export type InitialPollEvent = z.infer<typeof InitialPollEventSchema>;

@@ -1,10 +1,5 @@
 import { defineServiceContract } from '../common/contract';
-import {
-  InitialPollEventSchema,
-  StockArchivedEventSchema,
-  StockTickerChangedEventSchema,
-  StockUpsertedEventSchema,
-} from './events';
+import { StockArchivedEventSchema, StockTickerChangedEventSchema, StockUpsertedEventSchema } from './events';
 import {
   AllReferersReplySchema,
   AllReferersRequestSchema,
@@ -119,9 +114,5 @@ export const stocksContract = defineServiceContract({
     StockUpserted: { topic: 'stock.upserted', schema: StockUpsertedEventSchema },
     StockTickerChanged: { topic: 'stock.ticker-changed', schema: StockTickerChangedEventSchema },
     StockArchived: { topic: 'stock.archived', schema: StockArchivedEventSchema },
-    // Published by the announcements service; listed here, beside their only consumer, until that
-    // service has a contract of its own (then they move to proto/src/announcements/).
-    InitialPollStarted: { topic: 'initial-poll.started', schema: InitialPollEventSchema },
-    InitialPollCompleted: { topic: 'initial-poll.completed', schema: InitialPollEventSchema },
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AnnouncementSchema, InitialPollProgressSchema } from '../announcements/records';
 import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { savedResponse } from '../common/rest';
 import { StockId } from '../common/session';
@@ -135,8 +136,20 @@ export const ReportRunnerStockSchema = StockSummarySchema.extend({
 });
 export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
 
-/** GET /api/stock/{combinedTicker}: the whole stock for an admin, the report-runner form otherwise. */
-export const StockPageSchema = z.union([StockSchema, ReportRunnerStockSchema]);
+/**
+ * GET /api/stock/{combinedTicker} for an admin: the whole stock with its `announcements` (newest first) and
+ * the latest initial poll, composed by the gateway from the announcements service (ADR 0004): null, and the
+ * service named in `unavailable`, when it did not answer.
+ */
+export const AdminStockPageSchema = StockSchema.extend({
+  announcements: z.array(AnnouncementSchema).nullable(),
+  initialPoll: InitialPollProgressSchema.nullable(),
+  unavailable: z.array(z.string()),
+});
+export type AdminStockPage = z.infer<typeof AdminStockPageSchema>;
+
+/** GET /api/stock/{combinedTicker}: the composed stock page for an admin, the report-runner form otherwise. */
+export const StockPageSchema = z.union([AdminStockPageSchema, ReportRunnerStockSchema]);
 
 /** POST /api/admin/stocks, changeTicker, archiveStock: the stock as saved (errors: SaveErrorSchema). */
 export const StockChangeResponseSchema = savedResponse(StockSchema);

@@ -13,6 +13,19 @@ const manifestEntrySchema = z.object({
     .min(1)
     .refine((roles) => roles.includes('api'), 'every service has the api role'),
   seed: z.string().optional(),
+  /** Local HTTP stand-ins of the vendors the service's adapters call (started by the stack). */
+  standIns: z
+    .array(
+      z.object({
+        name: z.string(),
+        script: z.string(),
+        port: z.number().int(),
+        portEnv: z.string(),
+        urlEnv: z.array(z.string()),
+        health: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type ServiceManifestEntry = z.infer<typeof manifestEntrySchema>;
 

@@ -1,0 +1,223 @@
+import { Body, Controller, Get, HttpCode, INestApplication, Param, Post, UploadedFile } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Test } from '@nestjs/testing';
+import { SaveAnnouncementFormSchema } from '@irp/proto';
+import request from 'supertest';
+import { z } from 'zod';
+import { GATEWAY_CONFIG } from '../config';
+import { Contract, FileResponseSchema, NoBodySchema } from './contract';
+import { HttpErrorFilter } from './http-exception.filter';
+import { fileTooLargeMessage, NOT_MULTIPART, sizeText } from './multipart';
+
+const MAX = 1.5 * 1024 * 1024;
+
+const EchoSchema = z.object({
+  headline: z.string(),
+  priceSensitive: z.boolean(),
+  thumbnailPageNum: z.number().nullable(),
+  file: z.object({ name: z.string(), size: z.number() }).nullable(),
+});
+
+@Controller('t')
+class UploadProbeController {
+  @Post('save/:id')
+  @HttpCode(200)
+  @Contract({
+    params: z.object({ id: z.string().min(2, 'id is too short') }),
+    body: SaveAnnouncementFormSchema,
+    multipart: { file: 'file', maxBytes: 'ANNOUNCEMENT_MAX_PDF_BYTES', description: 'The PDF' },
+    response: EchoSchema,
+  })
+  save(
+    @Param('id') _id: string,
+    @Body() form: z.output<typeof SaveAnnouncementFormSchema>,
+    @UploadedFile() file: { originalname: string; buffer: Buffer } | undefined,
+  ) {
+    return {
+      headline: form.headline,
+      priceSensitive: form.priceSensitive,
+      thumbnailPageNum: form.thumbnailPageNum,
+      file: file ? { name: file.originalname, size: file.buffer.length } : null,
+    };
+  }
+
+  @Post('nobody')
+  @HttpCode(200)
+  @Contract({ body: NoBodySchema, response: z.object({ ok: z.literal(true) }) })
+  nobody() {
+    return { ok: true as const };
+  }
+
+  @Get('maybe/:some')
+  @Contract({
+    params: z.object({ some: z.enum(['yes', 'no']) }),
+    response: z.object({ a: z.number() }).nullable(),
+  })
+  maybe(@Param('some') some: string) {
+    return some === 'yes' ? { a: 1 } : null;
+  }
+
+  @Get('file')
+  @Contract({
+    response: FileResponseSchema,
+    produces: { mediaType: 'application/pdf', description: 'A PDF' },
+  })
+  file() {
+    return undefined as never;
+  }
+}
+
+describe('@Contract with a multipart body', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      controllers: [UploadProbeController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: { ANNOUNCEMENT_MAX_PDF_BYTES: MAX } },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+
+  afterAll(() => app.close());
+
+  const save = () => request(app.getHttpServer()).post('/t/save/ab');
+
+  it('reads the text fields and the file, then validates the fields with the body schema', async () => {
+    const res = await save()
+      .field('headline', 'Half Year Results')
+      .field('priceSensitive', 'true')
+      .field('thumbnailPageNum', '2')
+      .field('ignored', 'x')
+      .attach('file', Buffer.from('%PDF-1.7 hello'), {
+        filename: 'Résultats.pdf',
+        contentType: 'application/pdf',
+      });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      headline: 'Half Year Results',
+      priceSensitive: true,
+      thumbnailPageNum: 2,
+      file: { name: 'Résultats.pdf', size: 14 },
+    });
+  });
+
+  it('takes a form without a file (an edit)', async () => {
+    const res = await save().field('headline', 'Edited');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      headline: 'Edited',
+      priceSensitive: false,
+      thumbnailPageNum: null,
+      file: null,
+    });
+  });
+
+  it('answers 400 naming a bad text field, as for a JSON body', async () => {
+    const res = await save().field('headline', 'x').field('thumbnailPageNum', 'zero');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'thumbnailPageNum: must be a page number from 1',
+      errorMessage: 'thumbnailPageNum: must be a page number from 1',
+    });
+  });
+
+  it('accepts a file of exactly the limit and refuses a bigger one with 400, and keeps serving', async () => {
+    const exact = await save().field('headline', 'x').attach('file', Buffer.alloc(MAX, 1), 'big.pdf');
+    expect(exact.status).toBe(200);
+    expect(exact.body.file.size).toBe(MAX);
+    const over = await save()
+      .field('headline', 'x')
+      .attach('file', Buffer.alloc(MAX + 1, 1), 'big.pdf');
+    expect(over.status).toBe(400);
+    expect(over.body.errorMessage).toBe('The file is larger than 1.5 MB');
+    expect((await save().field('headline', 'after')).status).toBe(200);
+  });
+
+  it('refuses a second file or a file under another name with 400', async () => {
+    const two = await save()
+      .attach('file', Buffer.from('a'), 'a.pdf')
+      .attach('file', Buffer.from('b'), 'b.pdf');
+    expect(two.status).toBe(400);
+    const other = await save().attach('document', Buffer.from('a'), 'a.pdf');
+    expect(other.status).toBe(400);
+    expect(other.body.errorMessage).toMatch(/document/);
+  });
+
+  it('refuses a body that is not multipart with 415', async () => {
+    const res = await save().send({ headline: 'JSON' });
+    expect(res.status).toBe(415);
+    expect(res.body.errorMessage).toBe(NOT_MULTIPART);
+  });
+
+  it('validates path params before the handler runs', async () => {
+    const res = await request(app.getHttpServer()).post('/t/save/a').field('headline', 'x');
+    expect(res.status).toBe(400);
+    expect(res.body.errorMessage).toBe('id is too short');
+  });
+
+  it('documents the form as multipart/form-data with the file as binary, and a file answer by its type', () => {
+    const doc = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+    const saveOp = doc.paths['/t/save/{id}'].post!;
+    const body = saveOp.requestBody as {
+      content: Record<string, { schema: { properties: Record<string, unknown> } }>;
+    };
+    expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
+    const properties = body.content['multipart/form-data'].schema.properties;
+    expect(properties.file).toEqual({ type: 'string', format: 'binary', description: 'The PDF' });
+    expect(Object.keys(properties)).toEqual(
+      expect.arrayContaining(['headline', 'date', 'priceSensitive', 'sendGuid']),
+    );
+    expect(Object.keys(saveOp.responses['200'] as object)).toContain('content');
+
+    const nobody = doc.paths['/t/nobody'].post!.requestBody as {
+      content: Record<string, { schema: object }>;
+    };
+    expect(nobody.content['application/json'].schema).toMatchObject({ type: 'object' });
+
+    const fileOk = doc.paths['/t/file'].get!.responses['200'] as {
+      content: Record<string, { schema: object }>;
+    };
+    expect(fileOk.content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+    const fileError = doc.paths['/t/file'].get!.responses.default as { content: Record<string, object> };
+    expect(Object.keys(fileError.content)).toEqual(['application/json']);
+  });
+});
+
+describe('@Contract with a nullable answer', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      controllers: [UploadProbeController],
+      providers: [{ provide: GATEWAY_CONFIG, useValue: { ANNOUNCEMENT_MAX_PDF_BYTES: MAX } }],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+
+  afterAll(() => app.close());
+
+  it('answers the JSON null, not an empty body, and other values as they are', async () => {
+    const none = await request(app.getHttpServer()).get('/t/maybe/no');
+    expect(none.status).toBe(200);
+    expect(none.headers['content-type']).toMatch(/^application\/json/);
+    expect(none.text).toBe('null');
+    const some = await request(app.getHttpServer()).get('/t/maybe/yes');
+    expect(some.body).toEqual({ a: 1 });
+  });
+});
+
+describe('fileTooLargeMessage', () => {
+  it('says the limit as people read it', () => {
+    expect(fileTooLargeMessage(20 * 1024 * 1024)).toBe('The file is larger than 20 MB');
+    expect(sizeText(1024 * 1024)).toBe('1 MB');
+    expect(sizeText(512 * 1024)).toBe('512 KB');
+  });
+});

@@ -1,0 +1,75 @@
+import { AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
+import { AppError } from '@irp/platform';
+import { ServicesClient } from '../kafka/services.client';
+import { StockPageComposer } from './stock-page.composer';
+
+type ListRequest = RequestOf<typeof Topics.AnnouncementsList>;
+
+const list: AnnouncementList = {
+  announcements: [],
+  initialPoll: {
+    stockId: '00000000-0000-4000-8000-00000000000a',
+    status: 'running',
+    fromYear: 2020,
+    toYear: 2026,
+    currentYear: 2022,
+    found: 40,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    completedAt: null,
+    error: null,
+  },
+};
+
+function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
+  const calls: Array<{ topic: string; payload: ListRequest; timeoutMs?: number }> = [];
+  const services = {
+    request: (topic: string, payload: ListRequest, timeoutMs?: number) => {
+      calls.push({ topic, payload, timeoutMs });
+      return answer(payload);
+    },
+  } as unknown as ServicesClient;
+  return { composer: new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }), calls };
+}
+
+describe('StockPageComposer', () => {
+  it("gives the stock's announcements and initial poll, asked with the short timeout", async () => {
+    const { composer: c, calls } = composer(async () => list);
+    await expect(c.announcementsOf('BHP:ASX')).resolves.toEqual({
+      announcements: [],
+      initialPoll: list.initialPoll,
+      unavailable: [],
+    });
+    expect(calls).toEqual([
+      {
+        topic: Topics.AnnouncementsList,
+        payload: { combinedTicker: 'BHP:ASX', includeDeleted: true },
+        timeoutMs: 1500,
+      },
+    ]);
+  });
+
+  it('leaves the announcements null and names the service when it does not answer in time', async () => {
+    const { composer: c } = composer(async () => {
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'The announcements service is not available right now',
+      );
+    });
+    await expect(c.announcementsOf('BHP:ASX')).resolves.toEqual({
+      announcements: null,
+      initialPoll: null,
+      unavailable: ['announcements'],
+    });
+  });
+
+  it('never rejects, whatever the service answers, so the page never fails for it', async () => {
+    for (const failure of [
+      new AppError(ErrorCode.NotFound, 'Stock BHP:ASX not found'),
+      new AppError(ErrorCode.Internal, 'boom'),
+      new Error('socket closed'),
+    ]) {
+      const { composer: c } = composer(() => Promise.reject(failure));
+      await expect(c.announcementsOf('BHP:ASX')).resolves.toMatchObject({ unavailable: ['announcements'] });
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import { AdminStockPage, AnnouncementList, Topics } from '@irp/proto';
+import { createLogger } from '@irp/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ServicesClient } from '../kafka/services.client';
+
+const log = createLogger('stock-page');
+
+/** What the admin stock page adds to the stock: its announcements, or null and the reason. */
+export type StockPageParts = Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable'>;
+
+export const ANNOUNCEMENTS_CONTRIBUTOR = 'announcements';
+
+/**
+ * Composes the admin stock page (GET /api/stock/{combinedTicker}) like the dashboards (ADR 0004): the
+ * stock from the stocks service, its announcements and latest initial poll from the announcements
+ * service. That part is asked within STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS; when it fails or is slower, the
+ * page still answers, with `announcements: null, initialPoll: null` and 'announcements' in `unavailable`
+ * (the Config tab is worth more than an error page).
+ */
+@Injectable()
+export class StockPageComposer {
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS'>,
+  ) {}
+
+  /**
+   * The announcements part of a stock's page. Never rejects, so it can be started beside the stock's own
+   * request and awaited after it.
+   */
+  async announcementsOf(combinedTicker: string): Promise<StockPageParts> {
+    let list: AnnouncementList;
+    try {
+      list = await this.services.request(
+        Topics.AnnouncementsList,
+        { combinedTicker, includeDeleted: true },
+        this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS,
+      );
+    } catch (err) {
+      log.warn(
+        { combinedTicker, reason: err instanceof Error ? err.message : String(err) },
+        'stock page announcements unavailable',
+      );
+      return { announcements: null, initialPoll: null, unavailable: [ANNOUNCEMENTS_CONTRIBUTOR] };
+    }
+    return { announcements: list.announcements, initialPoll: list.initialPoll, unavailable: [] };
+  }
+}

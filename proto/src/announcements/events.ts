@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+import { AnnouncementOriginSchema, AnnouncementSchema } from './records';
+
+/** Events of the announcements service, keyed by stock id (one stock's events stay in order). */
+
+/**
+ * Initial poll of a stock started (polling switched on, or a resync) or completed. The stocks service keeps
+ * `completedInitialPoll` from these.
+ */
+export const InitialPollEventSchema = z.object({ stockId: StockId, at: z.string().datetime() });
+export type InitialPollEvent = z.infer<typeof InitialPollEventSchema>;
+
+/** Progress of an initial poll: the year being read and how many announcements are stored so far. */
+export const InitialPollProgressedEventSchema = InitialPollEventSchema.extend({
+  fromYear: z.number().int(),
+  toYear: z.number().int(),
+  currentYear: z.number().int(),
+  found: z.number().int(),
+});
+export type InitialPollProgressedEvent = z.infer<typeof InitialPollProgressedEventSchema>;
+
+/**
+ * Internal work of the announcements service: a stock's initial poll to run (consumed by the poller role,
+ * so a poller that dies mid-run hands it to another, which resumes where the stored announcements say).
+ */
+export const InitialPollRequestedEventSchema = z.object({
+  stockId: StockId,
+  runId: z.string().uuid(),
+  ticker: z.string(),
+  fromYear: z.number().int(),
+  toYear: z.number().int(),
+});
+export type InitialPollRequestedEvent = z.infer<typeof InitialPollRequestedEventSchema>;
+
+/** A source item carried by a market-wide poll's fan-out (so the poller of that stock need not fetch again). */
+export const PolledItemSchema = z.object({
+  sourceKey: z.string(),
+  ticker: z.string(),
+  headline: z.string(),
+  releasedAt: z.string(),
+  priceSensitive: z.boolean(),
+  documentUrl: z.string(),
+});
+
+/**
+ * Poll work (scheduler -> pollers, consumer group `announcements.poller`): one stock to poll, or (asx2) the
+ * whole market once per interval (`market: true`, no stock), which the poller that takes it fans out by
+ * ticker with the items found.
+ */
+export const PollRequestedEventSchema = z.object({
+  stockId: StockId.nullable(),
+  ticker: z.string().nullable(),
+  market: z.boolean(),
+  /** The scheduler's tick: when this poll was due. */
+  requestedAt: z.string().datetime(),
+  items: z.array(PolledItemSchema).optional(),
+});
+export type PollRequestedEvent = z.infer<typeof PollRequestedEventSchema>;
+
+/** A new announcement was stored (the outbox publishes it in the transaction that stored it). */
+export const AnnouncementDetectedEventSchema = z.object({
+  stockId: StockId,
+  combinedTicker: z.string(),
+  origin: AnnouncementOriginSchema,
+  announcement: AnnouncementSchema,
+  /** Release time at the source, for alert latency. */
+  releasedAt: z.string().datetime(),
+  detectedAt: z.string().datetime(),
+});
+export type AnnouncementDetectedEvent = z.infer<typeof AnnouncementDetectedEventSchema>;
+
+export const SendChannelSchema = z.enum(['email', 'email-marketing']);
+
+/**
+ * Send an announcement (email issue: the email-marketing service's `sender` role consumes it). Carries what
+ * the mail needs, so the sender does not call back.
+ */
+export const AnnouncementSendRequestedEventSchema = z.object({
+  requestId: z.string().uuid(),
+  stockId: StockId,
+  combinedTicker: z.string(),
+  channels: z.array(SendChannelSchema).min(1),
+  override: z.boolean(),
+  auto: z.boolean(),
+  requestedBy: z.string(),
+  requestedAt: z.string().datetime(),
+  announcement: AnnouncementSchema,
+});
+export type AnnouncementSendRequestedEvent = z.infer<typeof AnnouncementSendRequestedEventSchema>;
+
+/** Send Confirmation Email: the announcement to the stock's confirmation emails. */
+export const AnnouncementConfirmationRequestedEventSchema = z.object({
+  requestId: z.string().uuid(),
+  stockId: StockId,
+  combinedTicker: z.string(),
+  recipients: z.array(z.string()).min(1),
+  requestedBy: z.string(),
+  requestedAt: z.string().datetime(),
+  announcement: AnnouncementSchema,
+});
+
+/**
+ * Mail was accepted for an announcement (published by the email-marketing service): the announcements
+ * service marks it sent and appends to its sendHistory.
+ */
+export const AnnouncementSentEventSchema = z.object({
+  stockId: StockId,
+  sendGuid: z.string().uuid(),
+  timestamp: z.string().datetime(),
+  emailAddresses: z.array(z.string()),
+});
+export type AnnouncementSentEvent = z.infer<typeof AnnouncementSentEventSchema>;
+
+/** Something staff must hear about, for the system settings' error email (sent by the email-marketing service). */
+export const ErrorReportedEventSchema = z.object({
+  /** Deduplicates: one report per key (e.g. one per failure streak). */
+  key: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  at: z.string().datetime(),
+});
+export type ErrorReportedEvent = z.infer<typeof ErrorReportedEventSchema>;

@@ -1,0 +1,178 @@
+import { defineServiceContract } from '../common/contract';
+import {
+  AnnouncementConfirmationRequestedEventSchema,
+  AnnouncementDetectedEventSchema,
+  AnnouncementSendRequestedEventSchema,
+  AnnouncementSentEventSchema,
+  ErrorReportedEventSchema,
+  InitialPollEventSchema,
+  InitialPollProgressedEventSchema,
+  InitialPollRequestedEventSchema,
+  PollRequestedEventSchema,
+} from './events';
+import {
+  AnnouncementListReplySchema,
+  AnnouncementReplySchema,
+  DeleteAnnouncementRequestSchema,
+  DiskReportReplySchema,
+  DiskReportRequestSchema,
+  FileCleanupReplySchema,
+  FileCleanupRequestSchema,
+  GetSystemSettingsRequestSchema,
+  ListAnnouncementsRequestSchema,
+  ReadFileReplySchema,
+  ReadFileRequestSchema,
+  ReconcileApplyRequestSchema,
+  ReconcileGetRequestSchema,
+  ReconcileLastReplySchema,
+  ReconcileLastRequestSchema,
+  ReconcileReplySchema,
+  ReconcileRunRequestSchema,
+  ResyncReplySchema,
+  ResyncRequestSchema,
+  SaveAnnouncementRequestSchema,
+  SaveSystemSettingsRequestSchema,
+  SendAnnouncementRequestSchema,
+  SendConfirmationReplySchema,
+  SendConfirmationRequestSchema,
+  SystemSettingsReplySchema,
+  UploadPartReplySchema,
+  UploadPartRequestSchema,
+  WidgetAnnouncementsRequestSchema,
+  WidgetOpenAnnouncementRequestSchema,
+} from './messages';
+import { WidgetAnnouncementListSchema, WidgetAnnouncementReplySchema } from './rest';
+
+export * from './events';
+export * from './messages';
+export * from './records';
+export * from './rest';
+export * from './rules';
+
+/**
+ * The announcements service: sources, polling (scheduler and poller roles), initial poll and resync,
+ * stored announcements and their PDFs, auto-send rules, system settings, reconcile, file cleanup, disk report.
+ */
+export const announcementsContract = defineServiceContract({
+  service: 'announcements',
+  requests: {
+    AnnouncementsList: {
+      topic: 'announcements.list',
+      request: ListAnnouncementsRequestSchema,
+      reply: AnnouncementListReplySchema,
+    },
+    AnnouncementsUploadPart: {
+      topic: 'announcements.upload-part',
+      request: UploadPartRequestSchema,
+      reply: UploadPartReplySchema,
+      mutates: true,
+    },
+    AnnouncementsSave: {
+      topic: 'announcements.save',
+      request: SaveAnnouncementRequestSchema,
+      reply: AnnouncementReplySchema,
+      mutates: true,
+    },
+    AnnouncementsDelete: {
+      topic: 'announcements.delete',
+      request: DeleteAnnouncementRequestSchema,
+      reply: AnnouncementReplySchema,
+      mutates: true,
+    },
+    AnnouncementsSend: {
+      topic: 'announcements.send',
+      request: SendAnnouncementRequestSchema,
+      reply: AnnouncementReplySchema,
+      mutates: true,
+    },
+    AnnouncementsSendConfirmation: {
+      topic: 'announcements.send-confirmation',
+      request: SendConfirmationRequestSchema,
+      reply: SendConfirmationReplySchema,
+      mutates: true,
+    },
+    AnnouncementsResync: {
+      topic: 'announcements.resync',
+      request: ResyncRequestSchema,
+      reply: ResyncReplySchema,
+      mutates: true,
+    },
+    AnnouncementsReadFile: {
+      topic: 'announcements.read-file',
+      request: ReadFileRequestSchema,
+      reply: ReadFileReplySchema,
+    },
+    AnnouncementsWidgetList: {
+      topic: 'announcements.widget-list',
+      request: WidgetAnnouncementsRequestSchema,
+      reply: WidgetAnnouncementListSchema,
+    },
+    AnnouncementsWidgetOpen: {
+      topic: 'announcements.widget-open',
+      request: WidgetOpenAnnouncementRequestSchema,
+      reply: WidgetAnnouncementReplySchema,
+      mutates: true,
+    },
+    AnnouncementsSystemSettings: {
+      topic: 'announcements.system-settings',
+      request: GetSystemSettingsRequestSchema,
+      reply: SystemSettingsReplySchema,
+    },
+    AnnouncementsSaveSystemSettings: {
+      topic: 'announcements.save-system-settings',
+      request: SaveSystemSettingsRequestSchema,
+      reply: SystemSettingsReplySchema,
+      mutates: true,
+    },
+    AnnouncementsFileCleanup: {
+      topic: 'announcements.file-cleanup',
+      request: FileCleanupRequestSchema,
+      reply: FileCleanupReplySchema,
+    },
+    AnnouncementsDiskReport: {
+      topic: 'announcements.disk-report',
+      request: DiskReportRequestSchema,
+      reply: DiskReportReplySchema,
+    },
+    AnnouncementsReconcileRun: {
+      topic: 'announcements.reconcile-run',
+      request: ReconcileRunRequestSchema,
+      reply: ReconcileReplySchema,
+      mutates: true,
+    },
+    AnnouncementsReconcileGet: {
+      topic: 'announcements.reconcile-get',
+      request: ReconcileGetRequestSchema,
+      reply: ReconcileReplySchema,
+    },
+    AnnouncementsReconcileApply: {
+      topic: 'announcements.reconcile-apply',
+      request: ReconcileApplyRequestSchema,
+      reply: ReconcileReplySchema,
+      mutates: true,
+    },
+    AnnouncementsReconcileLast: {
+      topic: 'announcements.reconcile-last',
+      request: ReconcileLastRequestSchema,
+      reply: ReconcileLastReplySchema,
+    },
+  },
+  events: {
+    InitialPollStarted: { topic: 'initial-poll.started', schema: InitialPollEventSchema },
+    InitialPollProgressed: { topic: 'initial-poll.progressed', schema: InitialPollProgressedEventSchema },
+    InitialPollCompleted: { topic: 'initial-poll.completed', schema: InitialPollEventSchema },
+    InitialPollRequested: { topic: 'initial-poll.requested', schema: InitialPollRequestedEventSchema },
+    AnnouncementsPollRequested: { topic: 'announcements.poll-requested', schema: PollRequestedEventSchema },
+    AnnouncementDetected: { topic: 'announcement.detected', schema: AnnouncementDetectedEventSchema },
+    AnnouncementSendRequested: {
+      topic: 'announcement.send-requested',
+      schema: AnnouncementSendRequestedEventSchema,
+    },
+    AnnouncementConfirmationRequested: {
+      topic: 'announcement.confirmation-requested',
+      schema: AnnouncementConfirmationRequestedEventSchema,
+    },
+    AnnouncementSent: { topic: 'announcement.sent', schema: AnnouncementSentEventSchema },
+    ErrorReported: { topic: 'error.reported', schema: ErrorReportedEventSchema },
+  },
+});

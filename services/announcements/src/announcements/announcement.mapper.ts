@@ -1,0 +1,34 @@
+import type { Announcement } from '@irp/proto';
+import { AnnouncementEntity } from './announcement.entity';
+
+/** The gateway path that serves a stored PDF (public: the guid is unguessable, announcements are public). */
+export const pdfUrlOf = (sendGuid: string): string => `/api/Announcement/pdf/${sendGuid}`;
+
+/** The stored row as the protocol's Announcement. */
+export function toAnnouncement(e: AnnouncementEntity): Announcement {
+  return {
+    id: e.id,
+    stockId: e.stockId,
+    sendGuid: e.sendGuid,
+    headline: e.headline,
+    headlineOriginal: e.headlineOriginal,
+    date: e.releasedAt.toISOString(),
+    priceSensitive: e.priceSensitive,
+    remotePath: e.remotePath,
+    localPath: e.localPath,
+    pdfUrl: e.fileStatus === 'stored' && e.localPath ? pdfUrlOf(e.sendGuid) : null,
+    fileProblem: e.fileProblem,
+    videoUrl: e.videoUrl,
+    videoDescription: e.videoDescription,
+    thumbnailPageNum: e.thumbnailPageNum,
+    sent: e.sent,
+    sendHistory: e.sendHistory ?? [],
+    sendRequestedAt: e.sendRequestedAt ? e.sendRequestedAt.toISOString() : null,
+    numComments: e.numComments,
+    hits: e.hits,
+    deletedOn: e.deletedOn ? e.deletedOn.toISOString() : null,
+    origin: e.origin,
+    autoSend: e.autoSend,
+    createdAt: e.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,84 @@
+import { defineService } from '@irp/platform';
+import { AnnouncementEntity } from './announcements/announcement.entity';
+import { AnnouncementsHandlers } from './announcements/announcements.handlers';
+import { AnnouncementsService } from './announcements/announcements.service';
+import { UploadPartEntity } from './announcements/upload-part.entity';
+import { announcementsConfigSchema } from './config';
+import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
+import { AnnouncementStore } from './polling/announcement-store';
+import { AutoSendHandlers } from './polling/auto-send.handlers';
+import { AutoSendService } from './polling/auto-send.service';
+import { ErrorReporter } from './polling/error-reporter';
+import { InitialPollEntity } from './polling/initial-poll.entity';
+import { InitialPollHandlers } from './polling/initial-poll.handlers';
+import { InitialPollRequestHandlers } from './polling/initial-poll-requests.handlers';
+import { InitialPollService } from './polling/initial-poll.service';
+import { PollScheduler } from './polling/poll-scheduler';
+import { PollerHandlers } from './polling/poller.handlers';
+import { PollService } from './polling/poll.service';
+import { SourceHealthEntity } from './polling/source-health.entity';
+import { SourceProvider } from './polling/source-provider';
+import { ReconcileEntity } from './reconcile/reconcile.entity';
+import { ReconcileHandlers } from './reconcile/reconcile.handlers';
+import { ReconcileService } from './reconcile/reconcile.service';
+import { SystemSettingsEntity } from './settings/system-settings.entity';
+import { SystemSettingsHandlers } from './settings/system-settings.handlers';
+import { SystemSettingsService } from './settings/system-settings.service';
+import { FileStorageProvider } from './storage/file-storage.provider';
+import { ProjectionBootstrap } from './stocks/projection-bootstrap';
+import { StockEventsHandlers } from './stocks/stock-events.handlers';
+import { StockProjectionEntity } from './stocks/stock-projection.entity';
+import { StockProjectionService } from './stocks/stock-projection.service';
+import { ToolsHandlers } from './tools/tools.handlers';
+import { ToolsService } from './tools/tools.service';
+
+/**
+ * The announcements service (DESIGN.md): roles `api` (requests, the stock projection, resync, reconcile,
+ * tools), `scheduler` (one active: publishes poll work every POLL_INTERVAL_MS) and `poller` (any number:
+ * polls, stores, downloads PDFs, runs initial polls, decides auto-sends).
+ */
+export const announcementsService = defineService({
+  name: 'announcements',
+  config: announcementsConfigSchema,
+  database: {
+    entities: [
+      StockProjectionEntity,
+      AnnouncementEntity,
+      UploadPartEntity,
+      SystemSettingsEntity,
+      InitialPollEntity,
+      SourceHealthEntity,
+      ReconcileEntity,
+    ],
+    migrations: [CreateAnnouncements1795468640785],
+  },
+  providers: [
+    FileStorageProvider,
+    StockProjectionService,
+    SystemSettingsService,
+    SourceProvider,
+    ErrorReporter,
+    AnnouncementStore,
+    InitialPollService,
+    AnnouncementsService,
+    PollService,
+    AutoSendService,
+    ReconcileService,
+    ToolsService,
+  ],
+  roles: {
+    api: {
+      handlers: [
+        StockEventsHandlers,
+        AnnouncementsHandlers,
+        SystemSettingsHandlers,
+        InitialPollRequestHandlers,
+        ReconcileHandlers,
+        ToolsHandlers,
+      ],
+      providers: [ProjectionBootstrap],
+    },
+    scheduler: { providers: [PollScheduler] },
+    poller: { handlers: [PollerHandlers, InitialPollHandlers, AutoSendHandlers] },
+  },
+});

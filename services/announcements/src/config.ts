@@ -1,0 +1,41 @@
+import { repoRoot } from '@irp/platform';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
+    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
+
+/** The announcements service's own variables (the platform's are added by defineService). */
+export const announcementsConfigSchema = z.object({
+  /** Where PDFs are stored (the storage interface's local directory). */
+  DATA_DIR: z.string().default(() => join(repoRoot(), '.local', 'data', 'announcements')),
+  /** The ASX per-company feed (`asx`); `make up` points it at the local stand-in. */
+  ASX_BASE_URL: optionalUrl('ASX_BASE_URL'),
+  /** The whole-market feed (`asx2`); defaults to ASX_BASE_URL (the stand-in speaks both shapes). */
+  ASX2_BASE_URL: optionalUrl('ASX2_BASE_URL'),
+  WESTPAC_BASE_URL: optionalUrl('WESTPAC_BASE_URL'),
+  IRESS_BASE_URL: optionalUrl('IRESS_BASE_URL'),
+  /** The announcement service of a fresh install's system settings: asx when a feed URL is set, else mock. */
+  DEFAULT_ANNOUNCEMENT_SERVICE: z.enum(['asx', 'asx2', 'westpac', 'iress', 'mock']).optional(),
+  /** How often the scheduler publishes poll work. */
+  POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How many stocks one poller polls at a time. */
+  POLL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** A source call slower than this fails (and is retried with backoff). */
+  SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Consecutive failed polls of the source before the error email is sent (once per streak). */
+  SOURCE_FAILURE_STREAK: z.coerce.number().int().min(1).default(3),
+  /** Largest PDF accepted, downloaded or uploaded. */
+  MAX_PDF_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
+  /** The system's Chromium for browser-automation mode. */
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+});
+export type AnnouncementsConfig = z.infer<typeof announcementsConfigSchema>;

@@ -1,0 +1,196 @@
+import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import { Topics, type AnnouncementOrigin } from '@irp/proto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { toAnnouncement } from '../announcements/announcement.mapper';
+import type { AnnouncementsConfig } from '../config';
+import { DocumentRefusedError, type AnnouncementSource, type SourceAnnouncement } from '../sources/source';
+import { FileStorage, pdfPathFor } from '../storage/file-storage';
+import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { announcementsDetected, documentDownloads } from './metrics';
+import { afterFailedDownload } from './poll-rules';
+import { errorText, isTransientDatabaseError, mapLimit, withTimeout } from './retry';
+
+const log = createLogger('announcement-store');
+
+/** What storing needs of a stock. */
+export type StoredStock = Pick<StockProjectionEntity, 'id' | 'combinedTicker'>;
+
+/** Items per INSERT (and per transaction with their events): an initial poll's year can hold hundreds. */
+const STORE_BATCH = 500;
+
+/** Downloads of one stock at a time, per poll: enough to catch up a year of PDFs, gentle on the source. */
+const DOWNLOADS_AT_ONCE = 4;
+
+/** The parts of a source item stored, checked (a release time that does not parse is not an announcement). */
+function rowsOf(items: readonly SourceAnnouncement[]) {
+  const seen = new Set<string>();
+  const rows: Array<{ sourceKey: string; headline: string; releasedAt: string; priceSensitive: boolean; documentUrl: string }> = [];
+  for (const item of items) {
+    const released = new Date(item.releasedAt);
+    if (!item.sourceKey || seen.has(item.sourceKey) || Number.isNaN(released.getTime())) {
+      if (item.sourceKey && !seen.has(item.sourceKey))
+        log.warn({ sourceKey: item.sourceKey, releasedAt: item.releasedAt }, 'source item without a valid release time; skipped');
+      continue;
+    }
+    seen.add(item.sourceKey);
+    rows.push({
+      sourceKey: item.sourceKey,
+      headline: item.headline,
+      releasedAt: released.toISOString(),
+      priceSensitive: item.priceSensitive,
+      documentUrl: item.documentUrl ?? '',
+    });
+  }
+  // One order for every writer: two pollers inserting overlapping keys in opposite orders would deadlock.
+  return rows.sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
+}
+
+/**
+ * Stores what sources report, once: the natural key (stock, source key) with INSERT ... ON CONFLICT DO
+ * NOTHING means however many pollers see an announcement, one row is stored and one `announcement.detected`
+ * is published (in the same transaction, for exactly the rows inserted). Documents are fetched afterwards,
+ * from the rows left `pending`, so a poller that dies between the two leaves work the next poll finishes.
+ */
+@Injectable()
+export class AnnouncementStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly storage: FileStorage,
+    @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
+  ) {}
+
+  /**
+   * Stores the items not stored yet and returns the rows inserted (oldest first). Announcements of any origin
+   * but `poll` are marked `not-automatic` at once: they are never sent automatically. With `manager`, runs in
+   * the caller's transaction (reconcile's apply), else in one transaction per batch.
+   */
+  async storeDetected(
+    stock: StoredStock,
+    items: readonly SourceAnnouncement[],
+    origin: AnnouncementOrigin,
+    manager?: EntityManager,
+  ): Promise<AnnouncementEntity[]> {
+    const rows = rowsOf(items);
+    const stored: AnnouncementEntity[] = [];
+    for (let from = 0; from < rows.length; from += STORE_BATCH) {
+      const batch = rows.slice(from, from + STORE_BATCH);
+      const insert = (m: EntityManager) => this.insertBatch(m, stock, batch, origin);
+      stored.push(...(manager ? await insert(manager) : await this.dataSource.transaction(insert)));
+    }
+    if (stored.length) {
+      announcementsDetected.inc({ origin }, stored.length);
+      log.info({ stockId: stock.id, combinedTicker: stock.combinedTicker, origin, stored: stored.length }, 'announcements detected');
+    }
+    return stored.sort((a, b) => a.releasedAt.getTime() - b.releasedAt.getTime());
+  }
+
+  private async insertBatch(
+    m: EntityManager,
+    stock: StoredStock,
+    batch: ReturnType<typeof rowsOf>,
+    origin: AnnouncementOrigin,
+  ): Promise<AnnouncementEntity[]> {
+    const inserted: Array<{ id: string }> = await m.query(
+      `INSERT INTO announcements.announcements
+         (stock_id, source_key, headline, released_at, price_sensitive, remote_path, file_status, origin, auto_send)
+       SELECT $1::uuid, t.source_key, t.headline, t.released_at, t.price_sensitive, t.remote_path,
+              CASE WHEN t.remote_path <> '' THEN 'pending' ELSE 'none' END, $2::text, $3::text
+       FROM unnest($4::text[], $5::text[], $6::timestamptz[], $7::boolean[], $8::text[])
+         AS t(source_key, headline, released_at, price_sensitive, remote_path)
+       ON CONFLICT (stock_id, source_key) DO NOTHING
+       RETURNING id`,
+      [
+        stock.id,
+        origin,
+        origin === 'poll' ? null : 'not-automatic',
+        batch.map((r) => r.sourceKey),
+        batch.map((r) => r.headline),
+        batch.map((r) => r.releasedAt),
+        batch.map((r) => r.priceSensitive),
+        batch.map((r) => r.documentUrl),
+      ],
+    );
+    if (!inserted.length) return [];
+    const entities = await m.getRepository(AnnouncementEntity).find({
+      where: { id: In(inserted.map((r) => r.id)) },
+      order: { releasedAt: 'ASC' },
+    });
+    for (const e of entities) {
+      await this.outbox.add(m, Topics.AnnouncementDetected, stock.id, {
+        stockId: stock.id,
+        combinedTicker: stock.combinedTicker,
+        origin,
+        announcement: toAnnouncement(e),
+        releasedAt: e.releasedAt.toISOString(),
+        detectedAt: e.createdAt.toISOString(),
+      });
+    }
+    return entities;
+  }
+
+  /**
+   * Fetches the documents of the stock's rows still `pending` (new ones, and any a dead poller or an earlier
+   * failure left): stored under DATA_DIR; a document the source refuses (not a PDF, too large) leaves the
+   * announcement `refused` with the reason; other failures stay pending for the next poll until
+   * MAX_DOWNLOAD_ATTEMPTS, then `failed`. Returns how many were stored.
+   */
+  async downloadPending(stock: StoredStock, source: AnnouncementSource): Promise<number> {
+    const pending = await this.dataSource.getRepository(AnnouncementEntity).find({
+      where: { stockId: stock.id, fileStatus: 'pending' },
+      order: { releasedAt: 'DESC' },
+    });
+    if (!pending.length) return 0;
+    const outcomes = await mapLimit(pending, DOWNLOADS_AT_ONCE, (row) => this.download(stock, row, source));
+    return outcomes.filter((o) => o === 'stored').length;
+  }
+
+  private async download(
+    stock: StoredStock,
+    row: AnnouncementEntity,
+    source: AnnouncementSource,
+  ): Promise<'stored' | 'refused' | 'retry' | 'failed'> {
+    const repo = this.dataSource.getRepository(AnnouncementEntity);
+    // Only a row still pending is changed: another poller may have finished it meanwhile.
+    const stillPending = { id: row.id, fileStatus: 'pending' as const };
+    try {
+      // The adapter has its own timeout per exchange; this guards a whole download (terms page + PDF).
+      const document = await withTimeout(
+        source.download(row.remotePath),
+        this.config.SOURCE_TIMEOUT_MS * 3,
+        `download of ${row.remotePath}`,
+      );
+      const path = pdfPathFor(stock.combinedTicker, row.releasedAt, row.sendGuid);
+      const { size, sha256 } = await this.storage.write(path, document.bytes);
+      await repo.update(stillPending, {
+        localPath: path,
+        fileSize: size,
+        fileSha256: sha256,
+        fileStatus: 'stored',
+        fileProblem: null,
+        updatedAt: new Date(),
+      });
+      documentDownloads.inc({ outcome: 'stored' });
+      return 'stored';
+    } catch (error) {
+      if (isTransientDatabaseError(error)) throw error;
+      if (error instanceof DocumentRefusedError) {
+        log.warn(
+          { stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, reason: error.message },
+          'document refused; announcement kept without it',
+        );
+        await repo.update(stillPending, { fileStatus: 'refused', fileProblem: error.message, updatedAt: new Date() });
+        documentDownloads.inc({ outcome: 'refused' });
+        return 'refused';
+      }
+      const next = afterFailedDownload(row.fileProblem, errorText(error));
+      log.warn({ stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, ...next }, 'document download failed');
+      await repo.update(stillPending, { ...next, updatedAt: new Date() });
+      const outcome = next.fileStatus === 'failed' ? 'failed' : 'retry';
+      documentDownloads.inc({ outcome });
+      return outcome;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { STANDARD_AUTO_SEND_FILTER } from '@irp/proto';
+import { decideAutoSend, heldBackMessage, type AutoSendFacts } from './auto-send-rules';
+
+const off = {
+  sendPriceSensitiveAnnouncements: false,
+  sendNonPriceSensitiveAnnouncements: false,
+  autoSendAnnouncementEmail: false,
+  autoSendNonPriceSensitiveAnnouncements: false,
+};
+const facts = (over: Partial<AutoSendFacts> = {}): AutoSendFacts => ({
+  origin: 'poll',
+  headline: 'Quarterly Activities Report',
+  priceSensitive: true,
+  switches: { ...off, sendPriceSensitiveAnnouncements: true },
+  autoSendFilter: STANDARD_AUTO_SEND_FILTER,
+  sentLastHour: 0,
+  sentLastDay: 0,
+  hourlyLimit: 10,
+  dailyLimit: 30,
+  ...over,
+});
+
+describe('automatic send decisions', () => {
+  it('sends a polled announcement to the channels its stock’s switches choose', () => {
+    expect(decideAutoSend(facts())).toEqual({ state: 'requested', channels: ['email'] });
+    expect(decideAutoSend(facts({ switches: { ...off, autoSendAnnouncementEmail: true } }))).toEqual({
+      state: 'requested',
+      channels: ['email-marketing'],
+    });
+    expect(
+      decideAutoSend(
+        facts({
+          priceSensitive: false,
+          switches: { ...off, sendNonPriceSensitiveAnnouncements: true, autoSendNonPriceSensitiveAnnouncements: true },
+        }),
+      ),
+    ).toEqual({ state: 'requested', channels: ['email', 'email-marketing'] });
+  });
+
+  it('never sends what an initial poll, resync, reconcile or a person added', () => {
+    for (const origin of ['initial-poll', 'reconcile', 'manual'] as const)
+      expect(decideAutoSend(facts({ origin })).state).toBe('not-automatic');
+  });
+
+  it('marks no-channel when no switch is on for the kind', () => {
+    expect(decideAutoSend(facts({ priceSensitive: false })).state).toBe('no-channel');
+  });
+
+  it('holds back a headline matching the filter (Appendix 3B) but sends a normal one', () => {
+    expect(decideAutoSend(facts({ headline: 'Appendix 3B - Proposed issue of securities' })).state).toBe('filtered');
+    expect(decideAutoSend(facts({ headline: 'Appendix 3B', autoSendFilter: '' })).state).toBe('requested');
+  });
+
+  it('holds back at or over the hourly limit, then the daily limit', () => {
+    expect(decideAutoSend(facts({ sentLastHour: 9, sentLastDay: 9 })).state).toBe('requested');
+    expect(decideAutoSend(facts({ sentLastHour: 10, sentLastDay: 10 })).state).toBe('held-hourly');
+    expect(decideAutoSend(facts({ sentLastHour: 2, sentLastDay: 30 })).state).toBe('held-daily');
+    expect(decideAutoSend(facts({ hourlyLimit: 0 })).state).toBe('held-hourly');
+  });
+
+  it('says which limit held what back', () => {
+    expect(heldBackMessage('BHP', 'Quarterly Activities Report', 'held-hourly', 10)).toBe(
+      'BHP: automatic send of "Quarterly Activities Report" held back: hourly limit of 10 reached',
+    );
+    expect(heldBackMessage('BHP', 'X', 'held-daily', 30)).toBe('BHP: automatic send of "X" held back: daily limit of 30 reached');
+  });
+});

@@ -1,0 +1,109 @@
+import { createLogger, Outbox } from '@irp/platform';
+import { Topics, type AnnouncementDetectedEvent } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { toAnnouncement } from '../announcements/announcement.mapper';
+import { SystemSettingsService } from '../settings/system-settings.service';
+import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { decideAutoSend, heldBackMessage, type AutoSendDecision } from './auto-send-rules';
+import { ErrorReporter } from './error-reporter';
+
+const log = createLogger('auto-send');
+
+/** Who the send history and the email service see as the requester of an automatic send. */
+export const AUTO_SEND_REQUESTER = 'auto-send';
+
+/**
+ * Automatic sending of newly polled announcements (poller role, from `announcement.detected`). The decision
+ * is taken once per announcement (only while auto_send IS NULL, so a redelivered event does nothing), with
+ * the stock's projection row locked, so the limits count every send of the stock decided before it.
+ */
+@Injectable()
+export class AutoSendService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly settings: SystemSettingsService,
+    private readonly reporter: ErrorReporter,
+  ) {}
+
+  /** Decides for one detected announcement; returns the decision, or null when there was none to take. */
+  async decide(event: AnnouncementDetectedEvent): Promise<AutoSendDecision | null> {
+    // Initial polls, resyncs, reconciles and manual adds are marked not-automatic when stored.
+    if (event.origin !== 'poll') return null;
+    const { hourlyAutoSendLimit, dailyAutoSendLimit } = await this.settings.entity();
+    return this.dataSource.transaction(async (m) => {
+      const stock = await m
+        .getRepository(StockProjectionEntity)
+        .findOne({ where: { id: event.stockId }, lock: { mode: 'pessimistic_write' } });
+      if (!stock) return null;
+      const row = await m.getRepository(AnnouncementEntity).findOne({ where: { id: event.announcement.id } });
+      if (!row || row.autoSend !== null || row.deletedOn) return null;
+      const [counts] = (await m.query(
+        `SELECT count(*) FILTER (WHERE auto_send_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
+         FROM announcements.announcements
+         WHERE stock_id = $1 AND auto_send = 'requested' AND auto_send_at > now() - interval '1 day'`,
+        [stock.id],
+      )) as Array<{ hour: number; day: number }>;
+      const decision = decideAutoSend({
+        origin: row.origin,
+        headline: row.headline,
+        priceSensitive: row.priceSensitive,
+        switches: stock,
+        autoSendFilter: stock.autoSendFilter,
+        sentLastHour: counts.hour,
+        sentLastDay: counts.day,
+        hourlyLimit: hourlyAutoSendLimit,
+        dailyLimit: dailyAutoSendLimit,
+      });
+      if (!(await this.mark(m, row, decision))) return null;
+      if (decision.state === 'requested') await this.requestSend(m, stock, row.id, decision);
+      if (decision.state === 'held-hourly' || decision.state === 'held-daily') {
+        const limit = decision.state === 'held-hourly' ? hourlyAutoSendLimit : dailyAutoSendLimit;
+        await this.reporter.report(
+          `auto-send-held:${row.id}`,
+          `Automatic send held back: ${stock.combinedTicker}`,
+          heldBackMessage(stock.ticker, row.headline, decision.state, limit),
+          m,
+        );
+      }
+      log.info({ stockId: stock.id, sendGuid: row.sendGuid, decision: decision.state }, 'auto-send decided');
+      return decision;
+    });
+  }
+
+  /** The conditional write that makes the decision once. */
+  private async mark(m: EntityManager, row: AnnouncementEntity, decision: AutoSendDecision): Promise<boolean> {
+    const now = new Date();
+    const requested = decision.state === 'requested';
+    const [, affected] = (await m.query(
+      `UPDATE announcements.announcements
+       SET auto_send = $2, auto_send_at = $3, send_requested_at = COALESCE($3, send_requested_at), updated_at = now()
+       WHERE id = $1 AND auto_send IS NULL`,
+      [row.id, decision.state, requested ? now : null],
+    )) as [unknown, number];
+    return affected === 1;
+  }
+
+  private async requestSend(
+    m: EntityManager,
+    stock: StockProjectionEntity,
+    announcementId: string,
+    decision: AutoSendDecision,
+  ): Promise<void> {
+    const updated = await m.getRepository(AnnouncementEntity).findOneByOrFail({ id: announcementId });
+    await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
+      requestId: randomUUID(),
+      stockId: stock.id,
+      combinedTicker: stock.combinedTicker,
+      channels: decision.channels,
+      override: false,
+      auto: true,
+      requestedBy: AUTO_SEND_REQUESTER,
+      requestedAt: (updated.autoSendAt ?? new Date()).toISOString(),
+      announcement: toAnnouncement(updated),
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { createLogger, Outbox } from '@irp/platform';
+import { Topics } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { SystemSettingsService } from '../settings/system-settings.service';
+
+const log = createLogger('error-reporter');
+
+/**
+ * Asks for the system settings' error email (spec section 3): an `error.reported` event through the outbox,
+ * which the email-marketing service turns into a mail. Given the caller's transaction manager, the report
+ * commits with the state change that implies it (a streak marked reported, an announcement marked held).
+ */
+@Injectable()
+export class ErrorReporter {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly settings: SystemSettingsService,
+  ) {}
+
+  /**
+   * Reports once per `key` as far as the caller's state says so (the email service deduplicates by key too).
+   * Returns false when no error email is set: the report is only logged.
+   */
+  async report(key: string, subject: string, message: string, manager?: EntityManager): Promise<boolean> {
+    const { errorEmail } = await this.settings.entity();
+    if (!errorEmail.trim()) {
+      log.warn({ key, subject, message }, 'no error email in the system settings; error not reported by email');
+      return false;
+    }
+    const event = { key, to: errorEmail, subject, message, at: new Date().toISOString() };
+    if (manager) await this.outbox.add(manager, Topics.ErrorReported, key, event);
+    else await this.dataSource.transaction((m) => this.outbox.add(m, Topics.ErrorReported, key, event));
+    log.info({ key, subject }, 'error email requested');
+    return true;
+  }
+}

@@ -1,0 +1,29 @@
+import { AppError, HandleRequest, HandledRequest } from '@irp/platform';
+import { isAdmin, Topics } from '@irp/proto';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { toInitialPollProgress } from '../announcements/announcement-views';
+import { StockProjectionService } from '../stocks/stock-projection.service';
+import { InitialPollService } from './initial-poll.service';
+
+/** Resync (api role): an admin starts a stock's initial poll again. */
+@Controller()
+export class InitialPollRequestHandlers {
+  constructor(
+    private readonly initialPolls: InitialPollService,
+    private readonly stocks: StockProjectionService,
+  ) {}
+
+  /**
+   * A new run even when the stock's initial poll completed, superseding one under way. Storing is by
+   * natural key, so a resync stores only what is missing and sends nothing.
+   */
+  @HandleRequest(Topics.AnnouncementsResync)
+  async resync(@Payload() req: HandledRequest<typeof Topics.AnnouncementsResync>) {
+    if (!isAdmin(req.actor)) throw new AppError('FORBIDDEN', 'Only admins may resync a stock');
+    const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
+    const run = await this.initialPolls.start(stock, { supersede: true });
+    if (!run) throw new AppError('INTERNAL', `The resync of ${stock.combinedTicker} did not start`);
+    return { initialPoll: toInitialPollProgress(run) };
+  }
+}

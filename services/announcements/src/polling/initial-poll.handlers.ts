@@ -1,0 +1,23 @@
+import { HandleEvent } from '@irp/platform';
+import { EventOf, Topics } from '@irp/proto';
+import { Controller } from '@nestjs/common';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
+import { whileHeartbeating } from './heartbeat';
+import { InitialPollService } from './initial-poll.service';
+
+/**
+ * The poller role runs initial polls: a poller that dies mid-run leaves the message uncommitted, and the
+ * poller that gets it resumes at the year the row says.
+ */
+@Controller()
+export class InitialPollHandlers {
+  constructor(private readonly initialPolls: InitialPollService) {}
+
+  @HandleEvent(Topics.InitialPollRequested)
+  async requested(
+    @Payload() event: EventOf<typeof Topics.InitialPollRequested>,
+    @Ctx() context: KafkaContext,
+  ) {
+    await whileHeartbeating(context, () => this.initialPolls.run(event));
+  }
+}

@@ -1,0 +1,278 @@
+import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import { Topics, type InitialPollRequestedEvent } from '@irp/proto';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AnnouncementsConfig } from '../config';
+import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { AnnouncementStore } from './announcement-store';
+import { ErrorReporter } from './error-reporter';
+import { InitialPollEntity } from './initial-poll.entity';
+import { initialPollWindow, yearsToRead } from './poll-rules';
+import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
+import { SourceProvider } from './source-provider';
+
+const log = createLogger('initial-poll');
+
+/** A running run without a sign of life for this long is taken to be lost (its message gone) and redone. */
+export const STALLED_AFTER = '10 minutes';
+
+/**
+ * How much newer than a finished run a stock must be for "not completed" to mean a new run is wanted.
+ * Our own `initial-poll.started` makes the stocks service flip completedInitialPoll to false and publish the
+ * stock; when a run finishes before that event comes back, the echo must not start another run (which
+ * would echo again, for ever). Turning polling off and on again is a later change and does start one.
+ */
+export const ECHO_WINDOW = '2 minutes';
+
+/**
+ * A running run's last sign of life: its start or its latest `initial-poll.progressed`, which the outbox
+ * keeps (for OUTBOX_RETENTION_DAYS) with the time it was written. `p` is the initial_polls row.
+ */
+const lastSignOfLife = `GREATEST(p.started_at, (
+  SELECT max(o.created_at) FROM announcements.outbox o
+  WHERE o.topic = '${Topics.InitialPollProgressed}' AND o.key = p.stock_id::text))`;
+
+type RunRef = Pick<InitialPollRequestedEvent, 'stockId' | 'runId'>;
+
+/**
+ * Initial polls and resyncs (spec section 3): every announcement of a stock from its announcementStartYear
+ * to this year, read year by year by a poller, stored once (natural key), never sent automatically. One row
+ * per stock (initial_polls) holds the latest run; a new run gets a new runId and the work of older runs is
+ * ignored. The stocks service keeps completedInitialPoll from `initial-poll.started` / `.completed`.
+ */
+@Injectable()
+export class InitialPollService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly store: AnnouncementStore,
+    private readonly sources: SourceProvider,
+    private readonly reporter: ErrorReporter,
+    @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
+  ) {}
+
+  /**
+   * Called for every changed stock of the projection: a stock with Poll on whose initial poll is not
+   * complete gets a run, unless one is under way (or just finished: see ECHO_WINDOW).
+   */
+  async considerStock(stock: StockProjectionEntity): Promise<void> {
+    if (!stock.pollAsx || stock.completedInitialPoll || stock.archived) return;
+    const started = await this.start(stock, { supersede: false });
+    if (started) return;
+    const row = await this.progressOf(stock.id);
+    if (row?.status === 'completed') {
+      // The stock still says "not completed" because our completion has not reached it yet (or was lost):
+      // saying it again is harmless, as the stocks service keeps the latest of these events.
+      await this.dataSource.transaction((m) =>
+        this.outbox.add(m, Topics.InitialPollCompleted, stock.id, { stockId: stock.id, at: new Date().toISOString() }),
+      );
+    }
+  }
+
+  /** The stock's latest run, if any. */
+  progressOf(stockId: string): Promise<InitialPollEntity | null> {
+    return this.dataSource.getRepository(InitialPollEntity).findOne({ where: { stockId } });
+  }
+
+  /**
+   * Starts a run (a resync with `supersede`, replacing one under way) and publishes `initial-poll.started`
+   * and the pollers' `initial-poll.requested` in the same transaction. One statement decides, under the
+   * row's lock, so two instances considering the same stock at once start one run. Returns the new run,
+   * or null when none was needed.
+   */
+  async start(stock: StockProjectionEntity, { supersede }: { supersede: boolean }): Promise<InitialPollEntity | null> {
+    const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
+    return this.dataSource.transaction(async (m) => {
+      const rows: Array<{ stock_id: string }> = await m.query(
+        `INSERT INTO announcements.initial_polls AS p
+           (stock_id, run_id, status, from_year, to_year, current_year, found, started_at, completed_at, error)
+         VALUES ($1, $2, 'running', $3, $4, NULL, 0, now(), NULL, NULL)
+         ON CONFLICT (stock_id) DO UPDATE SET
+           run_id = EXCLUDED.run_id, status = 'running', from_year = EXCLUDED.from_year, to_year = EXCLUDED.to_year,
+           current_year = NULL, found = 0, started_at = now(), completed_at = NULL, error = NULL
+         WHERE $5::boolean
+            OR (p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}')
+            OR (p.status <> 'running' AND p.completed_at < $6::timestamptz - interval '${ECHO_WINDOW}')
+         RETURNING stock_id`,
+        [stock.id, randomUUID(), fromYear, toYear, supersede, stock.updatedAt],
+      );
+      if (!rows.length) return null;
+      const run = await m.getRepository(InitialPollEntity).findOneByOrFail({ stockId: stock.id });
+      await this.outbox.add(m, Topics.InitialPollStarted, stock.id, {
+        stockId: stock.id,
+        at: run.startedAt.toISOString(),
+      });
+      await this.requestRun(m, run, stock.ticker);
+      log.info(
+        { stockId: stock.id, combinedTicker: stock.combinedTicker, runId: run.runId, fromYear, toYear, supersede },
+        'initial poll started',
+      );
+      return run;
+    });
+  }
+
+  private requestRun(m: EntityManager, run: InitialPollEntity, ticker: string): Promise<void> {
+    return this.outbox.add(m, Topics.InitialPollRequested, run.stockId, {
+      stockId: run.stockId,
+      runId: run.runId,
+      ticker,
+      fromYear: run.fromYear,
+      toYear: run.toYear,
+    });
+  }
+
+  /**
+   * Runs (or resumes) a requested run on a poller: each year from the one it was reading (or its first) to
+   * its last, stored with origin 'initial-poll', documents fetched, progress published; then completed. A
+   * request of a superseded run is ignored; a source that keeps failing fails the run and reports it.
+   */
+  async run(event: InitialPollRequestedEvent): Promise<void> {
+    await retryWhileDatabaseDown(`initial poll ${event.ticker}`, () => this.runOnce(event));
+  }
+
+  private async runOnce(event: InitialPollRequestedEvent): Promise<void> {
+    const row = await this.progressOf(event.stockId);
+    if (!row || row.runId !== event.runId) {
+      log.info({ stockId: event.stockId, runId: event.runId }, 'initial poll superseded by a newer run; ignored');
+      return;
+    }
+    if (row.status !== 'running') return; // finished already: a redelivered request
+    const stock = await this.dataSource.getRepository(StockProjectionEntity).findOne({ where: { id: event.stockId } });
+    if (!stock) {
+      await this.fail(event, null, 'the stock is not known to the announcements service');
+      return;
+    }
+    let source: AnnouncementSource;
+    try {
+      source = await this.sources.get();
+    } catch (error) {
+      await this.fail(event, stock, errorText(error));
+      return;
+    }
+    for (const year of yearsToRead(row.fromYear, row.toYear, row.currentYear)) {
+      let items: SourceAnnouncement[];
+      try {
+        items = await withRetries(
+          () =>
+            withTimeout(
+              source.announcementsOfYear(stock.ticker, year),
+              this.config.SOURCE_TIMEOUT_MS + 1000,
+              `announcements of ${stock.ticker} in ${year}`,
+            ),
+          {
+            onRetry: (error, attempt, delayMs) =>
+              log.info({ ticker: stock.ticker, year, attempt, delayMs, err: errorText(error) }, 'source call failed; retrying'),
+          },
+        );
+      } catch (error) {
+        await this.fail(event, stock, `${year}: ${errorText(error)}`);
+        return;
+      }
+      const stored = await this.store.storeDetected(stock, items, 'initial-poll');
+      await this.store.downloadPending(stock, source);
+      if (!(await this.progressed(event, year, stored.length))) {
+        log.info({ stockId: stock.id, runId: event.runId }, 'initial poll superseded while running; stopped');
+        return;
+      }
+    }
+    await this.complete(event);
+  }
+
+  /** Records a finished year and publishes the progress; false when the run is no longer the stock's. */
+  private progressed(run: RunRef, year: number, stored: number): Promise<boolean> {
+    return this.dataSource.transaction(async (m) => {
+      const rows: Array<{ found: number; from_year: number; to_year: number }> = (
+        await m.query(
+          `UPDATE announcements.initial_polls SET current_year = $3, found = found + $4
+           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
+           RETURNING found, from_year, to_year`,
+          [run.stockId, run.runId, year, stored],
+        )
+      )[0];
+      if (!rows.length) return false;
+      const [p] = rows;
+      await this.outbox.add(m, Topics.InitialPollProgressed, run.stockId, {
+        stockId: run.stockId,
+        at: new Date().toISOString(),
+        fromYear: p.from_year,
+        toYear: p.to_year,
+        currentYear: year,
+        found: p.found,
+      });
+      return true;
+    });
+  }
+
+  private async complete(run: RunRef): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const rows: Array<{ completed_at: Date; found: number }> = (
+        await m.query(
+          `UPDATE announcements.initial_polls SET status = 'completed', completed_at = now(), current_year = to_year
+           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
+           RETURNING completed_at, found`,
+          [run.stockId, run.runId],
+        )
+      )[0];
+      if (!rows.length) return;
+      await this.outbox.add(m, Topics.InitialPollCompleted, run.stockId, {
+        stockId: run.stockId,
+        at: rows[0].completed_at.toISOString(),
+      });
+      log.info({ stockId: run.stockId, runId: run.runId, found: rows[0].found }, 'initial poll completed');
+    });
+  }
+
+  private async fail(run: RunRef, stock: StockProjectionEntity | null, error: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const rows: unknown[] = (
+        await m.query(
+          `UPDATE announcements.initial_polls SET status = 'failed', completed_at = now(), error = $3
+           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
+           RETURNING stock_id`,
+          [run.stockId, run.runId, error],
+        )
+      )[0];
+      if (!rows.length) return;
+      const name = stock?.combinedTicker ?? run.stockId;
+      log.error({ stockId: run.stockId, runId: run.runId, error }, 'initial poll failed');
+      await this.reporter.report(
+        `initial-poll-failed:${run.runId}`,
+        `Initial poll of ${name} failed`,
+        `The initial poll of ${name} failed: ${error}. Its announcements may be incomplete; start a resync when the source works again.`,
+        m,
+      );
+    });
+  }
+
+  /**
+   * Hands runs that show no sign of life for STALLED_AFTER (their request was lost: a poller's handler gave
+   * up) back to the pollers with the same runId, so they resume where the row says. The progress published
+   * with it counts as a sign of life, so a run is handed back once per STALLED_AFTER, not every tick.
+   */
+  async resumeStalled(): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      const stalled: Array<{ stock_id: string; ticker: string }> = await m.query(
+        `SELECT p.stock_id, s.ticker FROM announcements.initial_polls p
+         JOIN announcements.stocks s ON s.id = p.stock_id
+         WHERE p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}'
+         FOR UPDATE OF p SKIP LOCKED`,
+      );
+      for (const { stock_id: stockId, ticker } of stalled) {
+        const run = await m.getRepository(InitialPollEntity).findOneByOrFail({ stockId });
+        await this.requestRun(m, run, ticker);
+        await this.outbox.add(m, Topics.InitialPollProgressed, stockId, {
+          stockId,
+          at: new Date().toISOString(),
+          fromYear: run.fromYear,
+          toYear: run.toYear,
+          currentYear: run.currentYear ?? run.fromYear,
+          found: run.found,
+        });
+        log.warn({ stockId, runId: run.runId }, 'stalled initial poll handed back to the pollers');
+      }
+      return stalled.length;
+    });
+  }
+}

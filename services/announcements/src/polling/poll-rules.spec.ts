@@ -1,0 +1,147 @@
+import {
+  afterFailedDownload,
+  fanOut,
+  initialPollWindow,
+  isDue,
+  isPollingDisabled,
+  isStalePoll,
+  MARKET_KEY,
+  MAX_DOWNLOAD_ATTEMPTS,
+  pollRequestsFor,
+  releasedWithin,
+  sydneyYear,
+  yearsToRead,
+} from './poll-rules';
+
+const due = { pollAsx: true, archived: false, subscriptionExpired: false, completedInitialPoll: true };
+const now = new Date('2026-06-15T02:00:00Z');
+const item = (ticker: string, sourceKey: string, releasedAt = '2026-06-14T01:00:00Z') => ({
+  sourceKey,
+  ticker,
+  headline: `News of ${ticker}`,
+  releasedAt,
+  priceSensitive: false,
+  documentUrl: `http://feed/${sourceKey}.pdf`,
+  numberOfPages: 3,
+  size: '10KB',
+});
+
+describe('which stocks are polled', () => {
+  it('polls a stock with Poll on, not archived, not expired, initial poll complete', () => {
+    expect(isDue(due)).toBe(true);
+    expect(isDue({ ...due, pollAsx: false })).toBe(false);
+    expect(isDue({ ...due, archived: true })).toBe(false);
+    expect(isDue({ ...due, subscriptionExpired: true })).toBe(false);
+    expect(isDue({ ...due, completedInitialPoll: false })).toBe(false);
+  });
+
+  it('publishes nothing while disablePollUntil is in the future', () => {
+    expect(isPollingDisabled(null, now)).toBe(false);
+    expect(isPollingDisabled(new Date(now.getTime() + 1000), now)).toBe(true);
+    expect(isPollingDisabled(new Date(now.getTime() - 1000), now)).toBe(false);
+  });
+});
+
+describe('the scheduler’s poll requests', () => {
+  const stocks = [
+    { id: 'a', ticker: 'BHP' },
+    { id: 'b', ticker: 'CBA' },
+  ];
+
+  it('is one request per stock, keyed by stock id, for a per-company source', () => {
+    expect(pollRequestsFor(stocks, false, now)).toEqual([
+      { key: 'a', event: { stockId: 'a', ticker: 'BHP', market: false, requestedAt: now.toISOString() } },
+      { key: 'b', event: { stockId: 'b', ticker: 'CBA', market: false, requestedAt: now.toISOString() } },
+    ]);
+  });
+
+  it('is one market-wide request for a market-wide source', () => {
+    expect(pollRequestsFor(stocks, true, now)).toEqual([
+      { key: MARKET_KEY, event: { stockId: null, ticker: null, market: true, requestedAt: now.toISOString() } },
+    ]);
+  });
+
+  it('is nothing when no stock is due', () => {
+    expect(pollRequestsFor([], true, now)).toEqual([]);
+  });
+
+  it('builds 2,000 requests in a few milliseconds', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => ({ id: `id-${i}`, ticker: `T${i}` }));
+    const started = performance.now();
+    expect(pollRequestsFor(many, false, now)).toHaveLength(2000);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('skips a request older than three intervals (at least 30 s)', () => {
+    const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
+    expect(isStalePoll(at(29_000), now, 1000)).toBe(false);
+    expect(isStalePoll(at(31_000), now, 1000)).toBe(true);
+    expect(isStalePoll(at(170_000), now, 60_000)).toBe(false);
+    expect(isStalePoll(at(181_000), now, 60_000)).toBe(true);
+  });
+});
+
+describe('the market-wide fan-out', () => {
+  const stocks = [
+    { id: 'a', ticker: 'BHP' },
+    { id: 'b', ticker: 'cba' },
+    { id: 'c', ticker: 'CSL' },
+  ];
+
+  it('gives each polled stock the items of its ticker, only the schema’s fields', () => {
+    const requests = fanOut([item('BHP', '1'), item('CBA', '2'), item('BHP', '3'), item('XYZ', '4')], stocks, now.toISOString());
+    expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([
+      ['a', ['1', '3']],
+      ['b', ['2']],
+    ]);
+    expect(requests[0].event).toMatchObject({ stockId: 'a', ticker: 'BHP', market: false });
+    expect(Object.keys(requests[0].event.items![0]).sort()).toEqual(
+      ['documentUrl', 'headline', 'priceSensitive', 'releasedAt', 'sourceKey', 'ticker'],
+    );
+  });
+
+  it('also polls a stock without items when it has downloads pending', () => {
+    const requests = fanOut([item('BHP', '1')], stocks, now.toISOString(), new Set(['c']));
+    expect(requests.map((r) => [r.key, r.event.items?.length])).toEqual([
+      ['a', 1],
+      ['c', 0],
+    ]);
+  });
+});
+
+describe('initial poll years', () => {
+  it('runs from the start year to this Sydney year', () => {
+    // 31 Dec 14:00 UTC is already 1 Jan in Sydney.
+    expect(sydneyYear(new Date('2025-12-31T14:00:00Z'))).toBe(2026);
+    expect(initialPollWindow(2018, now)).toEqual({ fromYear: 2018, toYear: 2026 });
+    expect(initialPollWindow(2030, now)).toEqual({ fromYear: 2026, toYear: 2026 });
+  });
+
+  it('reads the years in order, resuming at the year it was reading', () => {
+    expect(yearsToRead(2022, 2025, null)).toEqual([2022, 2023, 2024, 2025]);
+    expect(yearsToRead(2022, 2025, 2024)).toEqual([2024, 2025]);
+    expect(yearsToRead(2022, 2025, 2025)).toEqual([2025]);
+    expect(yearsToRead(2022, 2025, 2019)).toEqual([2022, 2023, 2024, 2025]);
+  });
+});
+
+describe('reconcile window', () => {
+  it('keeps items released within the last N days', () => {
+    const items = [item('BHP', '1', '2026-06-10T00:00:00Z'), item('BHP', '2', '2026-06-01T00:00:00Z'), item('BHP', '3', 'not a date')];
+    expect(releasedWithin(items, 7, now).map((i) => i.sourceKey)).toEqual(['1']);
+  });
+});
+
+describe('a failed download', () => {
+  it('stays pending with the attempt counted, then fails after the last attempt', () => {
+    let state = afterFailedDownload(null, 'feed answered 503');
+    expect(state).toEqual({ fileStatus: 'pending', fileProblem: `Download attempt 1 of ${MAX_DOWNLOAD_ATTEMPTS} failed: feed answered 503` });
+    for (let i = 2; i < MAX_DOWNLOAD_ATTEMPTS; i++) {
+      state = afterFailedDownload(state.fileProblem, 'timeout');
+      expect(state.fileStatus).toBe('pending');
+      expect(state.fileProblem).toMatch(new RegExp(`^Download attempt ${i} of`));
+    }
+    state = afterFailedDownload(state.fileProblem, 'timeout');
+    expect(state).toEqual({ fileStatus: 'failed', fileProblem: `Download failed after ${MAX_DOWNLOAD_ATTEMPTS} attempts: timeout` });
+  });
+});

@@ -1,0 +1,172 @@
+import { DISPLAY_TIME_ZONE, type PollRequestedEvent } from '@irp/proto';
+import { DateTime } from 'luxon';
+import type { SourceAnnouncement } from '../sources/source';
+
+/**
+ * The rules of polling as pure functions: which stocks are polled, what the scheduler publishes, when a
+ * poll message is too old to do, how a market-wide poll is fanned out, which years an initial poll reads,
+ * and what a failed download leaves behind.
+ */
+
+/** What of a stock the polling rules look at (the projection row has it all). */
+export interface PolledStockFields {
+  pollAsx: boolean;
+  archived: boolean;
+  subscriptionExpired: boolean;
+  completedInitialPoll: boolean;
+}
+
+/** Polled every interval: Poll on, not archived, subscription not expired, initial poll complete. */
+export const isDue = (s: PolledStockFields): boolean =>
+  s.pollAsx && !s.archived && !s.subscriptionExpired && s.completedInitialPoll;
+
+/** Stocks whose announcements are watched at all, as SQL over `announcements.stocks` aliased `alias` (reconcile). */
+export const polledStocksWhere = (alias: string): string =>
+  `${alias}.poll_asx AND NOT ${alias}.archived AND NOT ${alias}.subscription_expired`;
+
+/** isDue as SQL over `announcements.stocks` aliased `alias`: the scheduler's selection. */
+export const dueStocksWhere = (alias: string): string =>
+  `${polledStocksWhere(alias)} AND ${alias}.completed_initial_poll`;
+
+/** System settings' "disable poll until": nothing is published while it is in the future. */
+export const isPollingDisabled = (disablePollUntil: Date | null, now: Date): boolean =>
+  disablePollUntil !== null && disablePollUntil.getTime() > now.getTime();
+
+export interface PollRequest {
+  /** The Kafka key: the stock id, so one stock's polls stay on one partition, in order. */
+  key: string;
+  event: PollRequestedEvent;
+}
+
+/**
+ * One tick's poll work: per due stock one request, or (a market-wide source) one request for the whole
+ * market, which the poller that takes it fans out. Nothing when no stock is due.
+ */
+export function pollRequestsFor(
+  stocks: ReadonlyArray<{ id: string; ticker: string }>,
+  marketWide: boolean,
+  now: Date,
+): PollRequest[] {
+  if (!stocks.length) return [];
+  const requestedAt = now.toISOString();
+  if (marketWide) {
+    return [{ key: MARKET_KEY, event: { stockId: null, ticker: null, market: true, requestedAt } }];
+  }
+  return stocks.map((s) => ({
+    key: s.id,
+    event: { stockId: s.id, ticker: s.ticker, market: false, requestedAt },
+  }));
+}
+
+/** The key of the market-wide poll: every tick's lands on the same partition, after the previous one. */
+export const MARKET_KEY = 'market';
+
+/**
+ * How old a poll message may be and still be done. After an outage pollers would otherwise work through
+ * every missed tick for the same stocks; a newer tick's message covers the stock anyway.
+ */
+export const staleAfterMs = (pollIntervalMs: number): number => Math.max(3 * pollIntervalMs, 30_000);
+
+export const isStalePoll = (requestedAt: string, now: Date, pollIntervalMs: number): boolean =>
+  now.getTime() - new Date(requestedAt).getTime() > staleAfterMs(pollIntervalMs);
+
+/** Feeds differ in case and padding of tickers; matching is on the trimmed upper-case form. */
+export const tickerKey = (ticker: string): string => ticker.trim().toUpperCase();
+
+/** The fields of a source item a fanned-out poll message carries (PolledItemSchema). */
+export function polledItem(item: SourceAnnouncement): NonNullable<PollRequestedEvent['items']>[number] {
+  return {
+    sourceKey: item.sourceKey,
+    ticker: item.ticker,
+    headline: item.headline,
+    releasedAt: item.releasedAt,
+    priceSensitive: item.priceSensitive,
+    documentUrl: item.documentUrl,
+  };
+}
+
+/**
+ * A market-wide poll's fan-out: per due stock, the items of its ticker, as a per-stock poll request. A stock
+ * without new items gets one too when it has downloads pending (`withPending`), so in market mode a PDF
+ * that failed to download is still tried again every interval.
+ */
+export function fanOut(
+  items: readonly SourceAnnouncement[],
+  stocks: ReadonlyArray<{ id: string; ticker: string }>,
+  requestedAt: string,
+  withPending: ReadonlySet<string> = new Set(),
+): PollRequest[] {
+  const byTicker = new Map<string, SourceAnnouncement[]>();
+  for (const item of items) {
+    const key = tickerKey(item.ticker);
+    byTicker.set(key, [...(byTicker.get(key) ?? []), item]);
+  }
+  const requests: PollRequest[] = [];
+  for (const stock of stocks) {
+    const found = byTicker.get(tickerKey(stock.ticker)) ?? [];
+    if (!found.length && !withPending.has(stock.id)) continue;
+    requests.push({
+      key: stock.id,
+      event: {
+        stockId: stock.id,
+        ticker: stock.ticker,
+        market: false,
+        requestedAt,
+        items: found.map(polledItem),
+      },
+    });
+  }
+  return requests;
+}
+
+/** The calendar year in Sydney (the source's years are Sydney years). */
+export const sydneyYear = (now: Date): number => DateTime.fromJSDate(now).setZone(DISPLAY_TIME_ZONE).year;
+
+/** An initial poll's years: from the stock's announcementStartYear (never after this year) to this year. */
+export function initialPollWindow(announcementStartYear: number, now: Date): { fromYear: number; toYear: number } {
+  const toYear = sydneyYear(now);
+  return { fromYear: Math.min(announcementStartYear, toYear), toYear };
+}
+
+/**
+ * The years a run reads, in order: from the year it was reading when it stopped (read again: storing is
+ * idempotent) or its first year, to its last.
+ */
+export function yearsToRead(fromYear: number, toYear: number, currentYear: number | null): number[] {
+  const start = currentYear === null ? fromYear : Math.max(fromYear, Math.min(currentYear, toYear));
+  const years: number[] = [];
+  for (let y = start; y <= toYear; y++) years.push(y);
+  return years;
+}
+
+/** Items released within the last `numDays` days (reconcile's window). */
+export function releasedWithin<T extends { releasedAt: string }>(items: readonly T[], numDays: number, now: Date): T[] {
+  const from = now.getTime() - numDays * 86_400_000;
+  return items.filter((i) => {
+    const t = new Date(i.releasedAt).getTime();
+    return Number.isFinite(t) && t >= from;
+  });
+}
+
+/** How many times a document is tried (once per poll of its stock) before it is given up as failed. */
+export const MAX_DOWNLOAD_ATTEMPTS = 5;
+
+const ATTEMPT_PATTERN = /^Download attempt (\d+) of \d+ failed: /;
+
+/**
+ * What a failed download leaves: still `pending` (tried again at the stock's next poll) with the attempt
+ * and the reason in `file_problem`, or `failed` once MAX_DOWNLOAD_ATTEMPTS are used up. The attempt count
+ * lives in the problem text, which the Announcements tab shows anyway, so no column is needed for it.
+ */
+export function afterFailedDownload(
+  previousProblem: string | null,
+  reason: string,
+  maxAttempts = MAX_DOWNLOAD_ATTEMPTS,
+): { fileStatus: 'pending' | 'failed'; fileProblem: string } {
+  const previous = Number(ATTEMPT_PATTERN.exec(previousProblem ?? '')?.[1] ?? 0);
+  const attempt = previous + 1;
+  if (attempt >= maxAttempts) {
+    return { fileStatus: 'failed', fileProblem: `Download failed after ${attempt} attempts: ${reason}` };
+  }
+  return { fileStatus: 'pending', fileProblem: `Download attempt ${attempt} of ${maxAttempts} failed: ${reason}` };
+}

@@ -1,0 +1,129 @@
+import { createLogger, KAFKA_PRODUCER, SERVICE_CONFIG } from '@irp/platform';
+import type { PollRequestedEvent } from '@irp/proto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import type { AnnouncementsConfig } from '../config';
+import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { AnnouncementStore } from './announcement-store';
+import { ErrorReporter } from './error-reporter';
+import { pollSeconds } from './metrics';
+import { publishPollRequests } from './poll-publisher';
+import { dueStocksWhere, fanOut, isDue, isStalePoll, tickerKey } from './poll-rules';
+import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
+import { SourceHealth } from './source-health';
+import { SourceProvider } from './source-provider';
+
+const log = createLogger('poller');
+
+export type SourceCall<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * The poller role's work (consumer group `announcements.poller`, any number of instances): one stock's
+ * poll, or the market-wide poll that is fanned out to the stocks' pollers. A source that fails is retried
+ * within the handler, then counted in source_health and the message is done: the next tick polls again.
+ * Only a database that stays away makes the handler fail.
+ */
+@Injectable()
+export class PollService {
+  private readonly health: SourceHealth;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sources: SourceProvider,
+    private readonly store: AnnouncementStore,
+    reporter: ErrorReporter,
+    @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
+    @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
+  ) {
+    this.health = new SourceHealth(dataSource, reporter, config.SOURCE_FAILURE_STREAK);
+  }
+
+  /** Handles one `announcements.poll-requested`. */
+  async handle(event: PollRequestedEvent): Promise<void> {
+    if (isStalePoll(event.requestedAt, new Date(), this.config.POLL_INTERVAL_MS)) {
+      log.info({ stockId: event.stockId, requestedAt: event.requestedAt }, 'poll request outdated by newer ticks; skipped');
+      return;
+    }
+    const kind = event.market ? 'market' : event.items ? 'fan-out' : 'stock';
+    const timer = pollSeconds.startTimer({ kind });
+    let outcome = 'ok';
+    try {
+      outcome = await retryWhileDatabaseDown(`poll ${event.ticker ?? 'market'}`, () =>
+        event.market ? this.pollMarket(event) : this.pollStock(event),
+      );
+    } catch (error) {
+      outcome = 'error';
+      throw error;
+    } finally {
+      timer({ outcome });
+    }
+  }
+
+  /**
+   * The source call of a poll: with backoff on failure (SOURCE_RETRY_DELAYS_MS), each try bounded by
+   * SOURCE_TIMEOUT_MS; the outcome is counted in the source's health.
+   */
+  async callSource<T>(source: AnnouncementSource, what: string, call: () => Promise<T>): Promise<SourceCall<T>> {
+    try {
+      const value = await withRetries(() => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what), {
+        onRetry: (error, attempt, delayMs) =>
+          log.info({ source: source.name, what, attempt, delayMs, err: errorText(error) }, 'source call failed; retrying'),
+      });
+      await this.health.succeeded(source.name);
+      return { ok: true, value };
+    } catch (error) {
+      const text = errorText(error);
+      await this.health.failed(source.name, `${what}: ${text}`);
+      return { ok: false, error: text };
+    }
+  }
+
+  private async pollStock(event: PollRequestedEvent): Promise<string> {
+    if (!event.stockId) return 'skipped';
+    const stock = await this.dataSource.getRepository(StockProjectionEntity).findOne({ where: { id: event.stockId } });
+    // Archived, switched off or expired since the tick: not polled any more.
+    if (!stock || !isDue(stock)) return 'skipped';
+    const source = await this.sources.get();
+    let items: readonly SourceAnnouncement[];
+    if (event.items) {
+      items = event.items;
+    } else {
+      const fetched = await this.callSource(source, `latest ${stock.ticker}`, () => source.latest(stock.ticker));
+      if (!fetched.ok) return 'source-failed';
+      items = fetched.value;
+    }
+    const mine = items.filter((i) => tickerKey(i.ticker) === tickerKey(stock.ticker));
+    await this.store.storeDetected(stock, mine, 'poll');
+    await this.store.downloadPending(stock, source);
+    return 'ok';
+  }
+
+  /**
+   * The whole market in one call (asx2), fanned out: per polled stock with items (or downloads pending) a
+   * per-stock poll request carrying them, keyed by stock id, so the pollers store them in parallel.
+   */
+  private async pollMarket(event: PollRequestedEvent): Promise<string> {
+    const source = await this.sources.get();
+    if (!source.marketWide || !source.latestMarket) {
+      // The setting changed since the tick: the next tick publishes per-stock polls instead.
+      log.info({ source: source.name }, 'market-wide poll for a per-stock source; skipped');
+      return 'skipped';
+    }
+    const latestMarket = source.latestMarket.bind(source);
+    const fetched = await this.callSource(source, 'latest market', () => latestMarket());
+    if (!fetched.ok) return 'source-failed';
+    const stocks: Array<{ id: string; ticker: string; pending: boolean }> = await this.dataSource.query(
+      `SELECT s.id, s.ticker,
+              EXISTS (SELECT 1 FROM announcements.announcements a
+                      WHERE a.stock_id = s.id AND a.file_status = 'pending') AS pending
+       FROM announcements.stocks s WHERE ${dueStocksWhere('s')}`,
+    );
+    const withPending = new Set(stocks.filter((s) => s.pending).map((s) => s.id));
+    const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending);
+    await publishPollRequests(this.producer, requests, 'fan-out');
+    log.info({ items: fetched.value.length, stocks: requests.length }, 'market poll fanned out');
+    return 'ok';
+  }
+}

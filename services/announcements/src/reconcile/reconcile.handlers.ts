@@ -1,0 +1,31 @@
+import { HandleRequest, HandledRequest } from '@irp/platform';
+import { Topics } from '@irp/proto';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { ReconcileService } from './reconcile.service';
+
+/** Reconcile requests (api role); a run works in the background of the instance that took the request. */
+@Controller()
+export class ReconcileHandlers {
+  constructor(private readonly reconciles: ReconcileService) {}
+
+  @HandleRequest(Topics.AnnouncementsReconcileRun)
+  async run(@Payload() req: HandledRequest<typeof Topics.AnnouncementsReconcileRun>) {
+    return { reconcile: await this.reconciles.run(req.actor, req.numDays) };
+  }
+
+  @HandleRequest(Topics.AnnouncementsReconcileGet)
+  async get(@Payload() req: HandledRequest<typeof Topics.AnnouncementsReconcileGet>) {
+    return { reconcile: await this.reconciles.get(req.id) };
+  }
+
+  @HandleRequest(Topics.AnnouncementsReconcileLast)
+  async last() {
+    return { reconcile: await this.reconciles.last() };
+  }
+
+  @HandleRequest(Topics.AnnouncementsReconcileApply)
+  async apply(@Payload() req: HandledRequest<typeof Topics.AnnouncementsReconcileApply>) {
+    return { reconcile: await this.reconciles.apply(req.actor, req.id) };
+  }
+}

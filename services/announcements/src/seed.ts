@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { createLogger, runMain } from '@irp/platform';
+import { combinedTickerOf } from '@irp/proto';
+import { DataSource, In } from 'typeorm';
+import { announcementsService } from './app.module';
+import { AnnouncementStore } from './polling/announcement-store';
+import { sydneyYear } from './polling/poll-rules';
+import { SourceProvider } from './polling/source-provider';
+import { StockProjectionEntity } from './stocks/stock-projection.entity';
+
+const log = createLogger('seed');
+
+/** The demo stocks with Poll on (services/stocks/src/demo-stocks.ts): their recent announcements are seeded. */
+export const DEMO_POLLED_TICKERS = ['BHP', 'CBA', 'CSL', 'PLS'] as const;
+
+/** How far back the seeded announcements go. */
+const SEED_DAYS = 2 * 365;
+
+async function waitForProjection(dataSource: DataSource, combinedTickers: string[], timeoutMs: number) {
+  const repo = dataSource.getRepository(StockProjectionEntity);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await repo.find({ where: { combinedTicker: In(combinedTickers) } });
+    if (found.length === combinedTickers.length || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * Stores the last two years of announcements of the polled demo stocks, with their PDFs, as an initial
+ * poll would (origin 'initial-poll': nothing is sent). They come from the source the system settings
+ * choose: with `make up` the ASX stand-in, which holds the mock generator's history of these tickers, so
+ * the natural keys are the ones live polling sees and the first poll finds them stored. Idempotent.
+ * Waits (up to `timeoutMs`) for the running service to have filled its stock projection.
+ */
+export async function seedDemoAnnouncements(
+  env: NodeJS.ProcessEnv = process.env,
+  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+): Promise<{ stored: number; stocks: string[] }> {
+  if (announcementsService.loadConfig(env).NODE_ENV === 'production')
+    throw new Error('Refusing to seed demo announcements when NODE_ENV=production');
+  const app = await announcementsService.context(env);
+  try {
+    const dataSource = app.get(DataSource);
+    const wanted = DEMO_POLLED_TICKERS.map((t) => combinedTickerOf(t, 'ASX'));
+    const stocks = await waitForProjection(dataSource, wanted, timeoutMs);
+    const missing = wanted.filter((c) => !stocks.some((s) => s.combinedTicker === c));
+    if (missing.length) log.warn({ missing }, 'demo stocks not in the projection (is the stocks seed done?); seeding the others');
+    const source = await app.get(SourceProvider).get();
+    const store = app.get(AnnouncementStore);
+    const now = new Date();
+    const from = now.getTime() - SEED_DAYS * 86_400_000;
+    const thisYear = sydneyYear(now);
+    let stored = 0;
+    for (const stock of stocks) {
+      const items = [];
+      for (let year = sydneyYear(new Date(from)); year <= thisYear; year++)
+        items.push(...(await source.announcementsOfYear(stock.ticker, year)));
+      const recent = items.filter((i) => new Date(i.releasedAt).getTime() >= from);
+      const inserted = await store.storeDetected(stock, recent, 'initial-poll');
+      const files = await store.downloadPending(stock, source);
+      stored += inserted.length;
+      log.info({ stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files }, 'demo announcements seeded');
+    }
+    return { stored, stocks: stocks.map((s) => s.combinedTicker) };
+  } finally {
+    await app.close();
+  }
+}
+
+if (require.main === module)
+  runMain(() =>
+    seedDemoAnnouncements().then((r) => {
+      log.info(r, 'demo announcements seeded');
+      process.exit(0);
+    }),
+  );

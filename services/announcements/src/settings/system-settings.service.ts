@@ -1,0 +1,124 @@
+import { Actor, AnnouncementService, SystemSettings } from '@irp/proto';
+import { AppError, SERVICE_CONFIG } from '@irp/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AnnouncementsConfig } from '../config';
+import { sourceConfigProblem } from '../sources/source.factory';
+import { parseSydneyDateTime } from '../announcements/sydney-time';
+import { SystemSettingsEntity } from './system-settings.entity';
+
+/** Limits of a fresh install: generous enough never to hold back a normal day, low enough to stop a flood. */
+export const DEFAULT_HOURLY_AUTO_SEND_LIMIT = 10;
+export const DEFAULT_DAILY_AUTO_SEND_LIMIT = 30;
+
+/** What the service's source options are, from its config (the source factory's input). */
+export function sourceOptionsOf(config: AnnouncementsConfig, useBrowser: boolean) {
+  return {
+    asxBaseUrl: config.ASX_BASE_URL,
+    asx2BaseUrl: config.ASX2_BASE_URL ?? config.ASX_BASE_URL,
+    westpacBaseUrl: config.WESTPAC_BASE_URL,
+    iressBaseUrl: config.IRESS_BASE_URL,
+    maxPdfBytes: config.MAX_PDF_BYTES,
+    timeoutMs: config.SOURCE_TIMEOUT_MS,
+    useBrowser,
+    chromiumPath: config.CHROMIUM_PATH,
+  };
+}
+
+/**
+ * System settings (spec section 3): one row, created with defaults on first read. Read by the pollers
+ * (source, disable-poll-until, browser mode), auto-send (limits) and error reports (error email).
+ */
+@Injectable()
+export class SystemSettingsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
+  ) {}
+
+  private defaults(): SystemSettingsEntity {
+    const service: AnnouncementService =
+      this.config.DEFAULT_ANNOUNCEMENT_SERVICE ?? (this.config.ASX_BASE_URL ? 'asx' : 'mock');
+    return Object.assign(new SystemSettingsEntity(), {
+      id: 1,
+      announcementService: service,
+      errorEmail: '',
+      hourlyAutoSendLimit: DEFAULT_HOURLY_AUTO_SEND_LIMIT,
+      dailyAutoSendLimit: DEFAULT_DAILY_AUTO_SEND_LIMIT,
+      disablePollUntil: null,
+      useNightmare: false,
+      updatedAt: new Date(),
+      updatedBy: '',
+    });
+  }
+
+  /** The settings row (created with the defaults when there is none yet). */
+  async entity(): Promise<SystemSettingsEntity> {
+    const repo = this.dataSource.getRepository(SystemSettingsEntity);
+    const found = await repo.findOne({ where: { id: 1 } });
+    if (found) return found;
+    await repo.createQueryBuilder().insert().values(this.defaults()).orIgnore().execute();
+    return repo.findOneOrFail({ where: { id: 1 } });
+  }
+
+  async get(): Promise<SystemSettings> {
+    return toSettings(await this.entity());
+  }
+
+  /** Saves every field; refuses a source that cannot work as configured, naming the missing setting. */
+  async save(
+    actor: Actor,
+    input: {
+      announcementService: AnnouncementService;
+      errorEmail: string;
+      hourlyAutoSendLimit: number;
+      dailyAutoSendLimit: number;
+      disablePollUntil: string | null;
+      useNightmare: boolean;
+    },
+  ): Promise<SystemSettings> {
+    if (!actor.roles.includes('Admin'))
+      throw new AppError('FORBIDDEN', 'Only admins may change system settings');
+    const problem = sourceConfigProblem(
+      input.announcementService,
+      sourceOptionsOf(this.config, input.useNightmare),
+    );
+    if (problem) throw new AppError('BAD_REQUEST', problem);
+    const errorEmail = input.errorEmail.trim();
+    if (errorEmail && !/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/.test(errorEmail)) {
+      throw new AppError('BAD_REQUEST', `Error email ${errorEmail} is not an email address`);
+    }
+    let disablePollUntil: Date | null = null;
+    if (input.disablePollUntil && input.disablePollUntil.trim()) {
+      disablePollUntil = parseSydneyDateTime(input.disablePollUntil);
+      if (!disablePollUntil)
+        throw new AppError('BAD_REQUEST', `Unable to parse date ${input.disablePollUntil}`);
+    }
+    await this.entity();
+    await this.dataSource.getRepository(SystemSettingsEntity).update(
+      { id: 1 },
+      {
+        announcementService: input.announcementService,
+        errorEmail,
+        hourlyAutoSendLimit: input.hourlyAutoSendLimit,
+        dailyAutoSendLimit: input.dailyAutoSendLimit,
+        disablePollUntil,
+        useNightmare: input.useNightmare,
+        updatedAt: new Date(),
+        updatedBy: actor.username,
+      },
+    );
+    return this.get();
+  }
+}
+
+export function toSettings(e: SystemSettingsEntity): SystemSettings {
+  return {
+    announcementService: e.announcementService,
+    errorEmail: e.errorEmail,
+    hourlyAutoSendLimit: e.hourlyAutoSendLimit,
+    dailyAutoSendLimit: e.dailyAutoSendLimit,
+    disablePollUntil: e.disablePollUntil ? e.disablePollUntil.toISOString() : null,
+    useNightmare: e.useNightmare,
+  };
+}

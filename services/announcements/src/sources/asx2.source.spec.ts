@@ -1,0 +1,110 @@
+import { AsxStandIn, startAsxStandIn } from '../standin/asx-standin';
+import { AsxSource, sydneyYearBounds } from './asx.source';
+import { Asx2Source, sourceKeyOfDocumentKey } from './asx2.source';
+import { DocumentFetcher } from './document-fetcher';
+import { SourceUnavailableError } from './source';
+
+const NOW = new Date('2025-06-30T02:00:00Z');
+const TICKERS = Array.from({ length: 12 }, (_, i) => `T${String(i).padStart(2, '0')}`);
+
+describe('Asx2Source against the stand-in', () => {
+  let standIn: AsxStandIn;
+  let documents: DocumentFetcher;
+  const source = (extra: Partial<ConstructorParameters<typeof Asx2Source>[0]> = {}) =>
+    new Asx2Source({ baseUrl: standIn.url, asxBaseUrl: standIn.url, timeoutMs: 2000, documents, ...extra });
+
+  beforeAll(async () => {
+    standIn = await startAsxStandIn({ seedTickers: TICKERS, seedYears: [2024, 2025], now: () => NOW });
+    documents = new DocumentFetcher({ timeoutMs: 2000 });
+  });
+  afterAll(async () => {
+    await documents.close();
+    await standIn.close();
+  });
+
+  it('is the whole-market service', () => {
+    expect(source()).toMatchObject({ name: 'asx2', marketWide: true });
+  });
+
+  it('reads the whole market, newest first, page after page while pages are full', async () => {
+    const held = TICKERS.flatMap((t) => standIn.announcements(t));
+    expect(held.length).toBeGreaterThan(250);
+    const before = standIn.feedRequests();
+    const market = await source({ itemsPerPage: 100 }).latestMarket();
+    expect(market).toHaveLength(held.length);
+    expect(standIn.feedRequests() - before).toBe(Math.floor(held.length / 100) + 1);
+    expect(new Set(market.map((a) => a.ticker))).toEqual(new Set(TICKERS));
+    for (let i = 1; i < market.length; i++) {
+      expect(Date.parse(market[i - 1].releasedAt)).toBeGreaterThanOrEqual(Date.parse(market[i].releasedAt));
+    }
+    const newest = standIn.announcements()[0];
+    expect(market[0]).toEqual({
+      sourceKey: newest.id,
+      ticker: newest.ticker,
+      headline: newest.headline,
+      releasedAt: new Date(newest.releasedAt).toISOString().replace('.000Z', 'Z'),
+      priceSensitive: newest.priceSensitive,
+      documentUrl: `${standIn.url}/asx-research/1.0/file/${newest.documentKey}`,
+      size: newest.size,
+    });
+  });
+
+  it('stops at the page limit', async () => {
+    const before = standIn.feedRequests();
+    const market = await source({ itemsPerPage: 50, maxPages: 2 }).latestMarket();
+    expect(market).toHaveLength(100);
+    expect(standIn.feedRequests() - before).toBe(2);
+  });
+
+  it('puts a newly published announcement first in the market feed', async () => {
+    const published = standIn.publish({
+      ticker: 'NEW',
+      headline: 'Investor Presentation',
+      priceSensitive: true,
+    });
+    const [first] = await source({ maxPages: 1 }).latestMarket();
+    expect(first).toMatchObject({ ticker: 'NEW', sourceKey: published.id, priceSensitive: true });
+  });
+
+  it("reads one ticker's latest five from the per-company variant; [] for an unknown ticker", async () => {
+    const latest = await source().latest('t03');
+    expect(latest.map((a) => a.sourceKey)).toEqual(
+      standIn
+        .announcements('T03')
+        .slice(0, 5)
+        .map((a) => a.id),
+    );
+    await expect(source().latest('NOPE')).resolves.toEqual([]);
+  });
+
+  it('keys a document as the per-company feed does, so switching feeds does not store it twice', async () => {
+    const viaMarkit = await source().latest('T05');
+    const viaAsx = await new AsxSource({ baseUrl: standIn.url, timeoutMs: 2000, documents }).latest('T05');
+    expect(viaMarkit.map((a) => a.sourceKey)).toEqual(viaAsx.slice(0, 5).map((a) => a.sourceKey));
+    expect(sourceKeyOfDocumentKey('2924-02791431-6A1137856')).toBe('02791431');
+    expect(sourceKeyOfDocumentKey('opaque-key')).toBe('opaque-key');
+  });
+
+  it("takes a year's history from the per-company feed", async () => {
+    const ofYear = await source().announcementsOfYear('T01', 2025);
+    const { start } = sydneyYearBounds(2025);
+    expect(ofYear.map((a) => a.sourceKey)).toEqual(
+      standIn
+        .announcements('T01')
+        .filter((a) => Date.parse(a.releasedAt) >= start)
+        .map((a) => a.id),
+    );
+  });
+
+  it('downloads the document behind the file route', async () => {
+    const [first] = await source().latest('T02');
+    const document = await source().download(first.documentUrl);
+    expect(document.bytes.subarray(0, 4).toString()).toBe('%PDF');
+  });
+
+  it('fails with SourceUnavailableError when the market feed answers 500', async () => {
+    standIn.failNext(1, 500);
+    await expect(source().latestMarket()).rejects.toThrow(SourceUnavailableError);
+    await expect(source({ maxPages: 1 }).latestMarket()).resolves.toHaveLength(100);
+  });
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { AsxSource, parseAsxTimestamp, parseFeed } from './asx.source';
+import { DocumentFetcher } from './document-fetcher';
+import { getJson } from './http';
+import { AnnouncementSource, SourceAnnouncement, SourceDocument } from './source';
+
+export interface Asx2SourceOptions {
+  /** Markit Digital's feed (ASX2_BASE_URL). */
+  baseUrl: string;
+  /** The ASX per-company feed (ASX_BASE_URL), for history: the market feed only has the latest items. */
+  asxBaseUrl: string;
+  timeoutMs: number;
+  documents: DocumentFetcher;
+  itemsPerPage?: number;
+  /** Most pages read per market poll: the feed is newest first, so older pages only matter after an outage. */
+  maxPages?: number;
+}
+
+const markitItemSchema = z.object({
+  symbol: z.string().min(1),
+  headline: z.string().nullish(),
+  date: z.string().refine((v) => parseAsxTimestamp(v) !== null, 'not a timestamp'),
+  documentKey: z.string().min(1),
+  isPriceSensitive: z.boolean().nullish(),
+  announcementType: z.string().nullish(),
+  fileSize: z.string().nullish(),
+});
+const markitPageSchema = z.object({
+  data: z.object({ items: z.array(markitItemSchema).nullish() }),
+});
+type MarkitItem = z.infer<typeof markitItemSchema>;
+
+/**
+ * The natural key of a Markit document. Its documentKey embeds the ASX's own announcement id
+ * ('2924-02791431-6A1137856' holds 02791431, the `id` of the per-company feed), so the same document keeps
+ * one key whichever ASX feed found it and switching services does not store it twice.
+ */
+export function sourceKeyOfDocumentKey(documentKey: string): string {
+  return /^\d+-(\d{6,})-[0-9A-Z]+$/i.exec(documentKey)?.[1] ?? documentKey;
+}
+
+/**
+ * The `asx2` announcement service: Markit Digital's whole-market feed (one call for every ticker), its
+ * per-company variant for one ticker, and the ASX per-company feed for the history of a year.
+ */
+export class Asx2Source implements AnnouncementSource {
+  readonly name = 'asx2';
+  readonly marketWide = true;
+  private readonly baseUrl: string;
+  private readonly history: AsxSource;
+
+  constructor(private readonly options: Asx2SourceOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.history = new AsxSource({
+      baseUrl: options.asxBaseUrl,
+      timeoutMs: options.timeoutMs,
+      documents: options.documents,
+    });
+  }
+
+  async latestMarket(): Promise<SourceAnnouncement[]> {
+    const itemsPerPage = this.options.itemsPerPage ?? 100;
+    const maxPages = this.options.maxPages ?? 20;
+    const byKey = new Map<string, SourceAnnouncement>();
+    for (let page = 0; page < maxPages; page++) {
+      const url = `${this.baseUrl}/asx-research/1.0/markets/announcements?page=${page}&itemsPerPage=${itemsPerPage}&priceSensitiveOnly=false`;
+      const items = await this.fetchItems(url);
+      // New releases shift the pages while they are read: an item may come twice, once is kept.
+      for (const item of items) if (!byKey.has(item.sourceKey)) byKey.set(item.sourceKey, item);
+      if (items.length < itemsPerPage) break;
+    }
+    return [...byKey.values()];
+  }
+
+  async latest(ticker: string): Promise<SourceAnnouncement[]> {
+    const code = ticker.trim().toUpperCase();
+    if (!code) return [];
+    return this.fetchItems(
+      `${this.baseUrl}/asx-research/1.0/companies/${encodeURIComponent(code.toLowerCase())}/announcements`,
+    );
+  }
+
+  announcementsOfYear(ticker: string, year: number): Promise<SourceAnnouncement[]> {
+    return this.history.announcementsOfYear(ticker, year);
+  }
+
+  download(documentUrl: string): Promise<SourceDocument> {
+    return this.options.documents.download(documentUrl);
+  }
+
+  async close(): Promise<void> {
+    await this.options.documents.close();
+  }
+
+  /** The items of one answer; [] for 404 (an unknown ticker). */
+  private async fetchItems(url: string): Promise<SourceAnnouncement[]> {
+    const answer = await getJson(url, { timeoutMs: this.options.timeoutMs });
+    if (!answer.found) return [];
+    const body = parseFeed(markitPageSchema, answer.body, url);
+    return (body.data.items ?? []).map((item) => this.toAnnouncement(item));
+  }
+
+  private toAnnouncement(item: MarkitItem): SourceAnnouncement {
+    const announcement: SourceAnnouncement = {
+      sourceKey: sourceKeyOfDocumentKey(item.documentKey),
+      ticker: item.symbol.trim().toUpperCase(),
+      headline: item.headline?.trim() ?? '',
+      releasedAt: parseAsxTimestamp(item.date) ?? item.date,
+      priceSensitive: item.isPriceSensitive ?? false,
+      documentUrl: `${this.baseUrl}/asx-research/1.0/file/${encodeURIComponent(item.documentKey)}`,
+    };
+    if (item.fileSize) announcement.size = item.fileSize;
+    return announcement;
+  }
+}

@@ -1,0 +1,248 @@
+import type { Browser } from 'playwright-core';
+import { httpGet, unavailableFrom } from './http';
+import { DocumentRefusedError, SourceDocument, SourceUnavailableError } from './source';
+
+export const DEFAULT_MAX_PDF_BYTES = 20 * 1024 * 1024;
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
+export interface DocumentFetcherOptions {
+  timeoutMs: number;
+  /** Largest document accepted; default 20 MB. */
+  maxBytes?: number;
+  /** Resolve terms pages in headless Chromium (system settings' useNightmare) instead of parsing their HTML. */
+  useBrowser?: boolean;
+  /** The system's Chromium (CHROMIUM_PATH); never a browser downloaded by Playwright. */
+  chromiumPath?: string;
+}
+
+interface Fetched {
+  bytes: Buffer;
+  finalUrl: string;
+  contentType: string;
+}
+
+/** '20 MB', '1.5 MB', '4 KB', '900 bytes': the limit as a person reads it in the refusal. */
+export function formatByteLimit(bytes: number): string {
+  const trim = (n: number) => String(Number(n.toFixed(1)));
+  if (bytes >= 1024 * 1024) return `${trim(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${trim(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+const isPdf = (bytes: Buffer) => bytes.subarray(0, 4).toString('latin1') === '%PDF';
+
+const looksLikeHtml = (fetched: Fetched) =>
+  /html/i.test(fetched.contentType) || /^\s*</.test(fetched.bytes.subarray(0, 64).toString('latin1'));
+
+function notPdf(fetched: Fetched): DocumentRefusedError {
+  if (fetched.bytes.length === 0) return new DocumentRefusedError('not a PDF (empty)', fetched.finalUrl);
+  const start = fetched.bytes
+    .subarray(0, 4)
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]/g, '?');
+  return new DocumentRefusedError(`not a PDF (starts with "${start}")`, fetched.finalUrl);
+}
+
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/**
+ * The PDF link of an ASX terms page: its `<input type="hidden" name="pdfURL" value="...">`, resolved against
+ * the page's URL; null when the page has none. Attributes may come in any order and either quote.
+ */
+export function findPdfUrlInHtml(html: string, pageUrl: string): string | null {
+  for (const [tag] of html.matchAll(/<input\b[^>]*>/gi)) {
+    const attributes = new Map<string, string>();
+    for (const m of tag.matchAll(/([a-z_:][-a-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi)) {
+      attributes.set(m[1].toLowerCase(), decodeEntities(m[2] ?? m[3] ?? m[4] ?? ''));
+    }
+    const value = attributes.get('value')?.trim();
+    if (attributes.get('name')?.toLowerCase() === 'pdfurl' && value)
+      return new URL(value, pageUrl).toString();
+  }
+  return null;
+}
+
+/**
+ * Downloads announcement documents for both ASX sources: follows the terms page the ASX puts in front of
+ * many PDFs (by parsing it, or in headless Chromium when browser mode is on), and accepts only a PDF
+ * within the size limit, counted while streaming so a huge or endless answer is never held in memory.
+ */
+export class DocumentFetcher {
+  readonly maxBytes: number;
+  private browser: Promise<Browser> | undefined;
+  private launches = 0;
+
+  constructor(private readonly options: DocumentFetcherOptions) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_PDF_BYTES;
+  }
+
+  async download(url: string): Promise<SourceDocument> {
+    const first = await this.fetchLimited(url);
+    if (isPdf(first.bytes)) return { bytes: first.bytes, finalUrl: first.finalUrl };
+    if (!looksLikeHtml(first)) throw notPdf(first);
+
+    const resolved = this.options.useBrowser
+      ? await this.resolveInBrowser(first.finalUrl)
+      : { pdfUrl: findPdfUrlInHtml(first.bytes.toString('utf8'), first.finalUrl), cookie: undefined };
+    if (!resolved.pdfUrl) {
+      const hint = this.options.useBrowser ? '' : '; browser mode may resolve it';
+      const refused = notPdf(first);
+      throw new DocumentRefusedError(
+        `${refused.message}: an HTML page without a pdfURL link${hint}`,
+        refused.url,
+      );
+    }
+    const second = await this.fetchLimited(resolved.pdfUrl, resolved.cookie);
+    if (isPdf(second.bytes)) return { bytes: second.bytes, finalUrl: second.finalUrl };
+    throw notPdf(second);
+  }
+
+  /** How many browsers this fetcher has launched (one is shared by all downloads until close()). */
+  get browsersLaunched(): number {
+    return this.launches;
+  }
+
+  /** Frees the shared browser, if one was launched. */
+  async close(): Promise<void> {
+    const browser = this.browser;
+    this.browser = undefined;
+    if (!browser) return;
+    try {
+      await (await browser).close();
+    } catch {
+      // A browser that failed to launch or already died has nothing left to close.
+    }
+  }
+
+  private tooLarge(url: string) {
+    return new DocumentRefusedError(`larger than ${formatByteLimit(this.maxBytes)}`, url);
+  }
+
+  private async fetchLimited(url: string, cookie?: string): Promise<Fetched> {
+    const { timeoutMs } = this.options;
+    const response = await httpGet(url, { timeoutMs, headers: cookie ? { cookie } : {} });
+    const finalUrl = response.url || url;
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      // A missing or forbidden document will not appear by retrying: the announcement is kept without it.
+      throw new DocumentRefusedError(`answered ${response.status}`, finalUrl);
+    }
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > this.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw this.tooLarge(finalUrl);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    if (response.body) {
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.byteLength;
+          if (total > this.maxBytes) {
+            await reader.cancel().catch(() => undefined);
+            throw this.tooLarge(finalUrl);
+          }
+          chunks.push(Buffer.from(value));
+        }
+      } catch (error) {
+        if (error instanceof DocumentRefusedError) throw error;
+        throw unavailableFrom(error, url, timeoutMs);
+      }
+    }
+    return {
+      bytes: Buffer.concat(chunks, total),
+      finalUrl,
+      contentType: response.headers.get('content-type') ?? '',
+    };
+  }
+
+  private launch(): Promise<Browser> {
+    if (!this.browser) {
+      const executablePath = this.options.chromiumPath ?? DEFAULT_CHROMIUM_PATH;
+      this.launches++;
+      // Loaded on first use: pollers that never use browser mode do not pay for playwright-core.
+      const launched = import('playwright-core')
+        .then(({ chromium }) => chromium.launch({ executablePath, headless: true }))
+        .then((browser) => {
+          // A crashed browser is launched afresh by the next download instead of failing every one after it.
+          browser.on('disconnected', () => {
+            if (this.browser === launched) this.browser = undefined;
+          });
+          return browser;
+        })
+        .catch((error: unknown) => {
+          if (this.browser === launched) this.browser = undefined;
+          const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          throw new SourceUnavailableError(
+            `Chromium could not be launched from ${executablePath}: ${reason}`,
+          );
+        });
+      this.browser = launched;
+    }
+    return this.browser;
+  }
+
+  /**
+   * Opens the terms page in headless Chromium and finds the PDF's URL: the hidden pdfURL input once the page
+   * has run its scripts, else where clicking its Agree/Accept button leads. The browser's cookies go with
+   * the download, since the terms page may set the cookie that lets the PDF through.
+   */
+  private async resolveInBrowser(termsUrl: string): Promise<{ pdfUrl: string | null; cookie?: string }> {
+    const browser = await this.launch();
+    const context = await browser.newContext({ acceptDownloads: true });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(this.options.timeoutMs);
+      await page.goto(termsUrl, { waitUntil: 'domcontentloaded' });
+      const opened = page.url();
+
+      let pdfUrl: string | null = null;
+      const input = page.locator('input[name="pdfURL" i]').first();
+      if ((await input.count()) > 0) {
+        const value = (await input.getAttribute('value'))?.trim();
+        if (value) pdfUrl = new URL(value, page.url()).toString();
+      }
+      if (!pdfUrl) {
+        const agree = page
+          .getByRole('button', { name: /agree|accept/i })
+          .or(page.getByRole('link', { name: /agree|accept/i }))
+          .first();
+        if ((await agree.count()) > 0) {
+          // Following the button either navigates to the PDF (shown as a download by headless Chromium) or to
+          // another page; whichever comes first names the URL.
+          const download = page.waitForEvent('download').then((d) => {
+            const u = d.url();
+            void d.cancel().catch(() => undefined);
+            return u;
+          });
+          const navigation = page.waitForURL((u) => u.toString() !== opened).then(() => page.url());
+          download.catch(() => undefined);
+          navigation.catch(() => undefined);
+          await agree.click();
+          pdfUrl = await Promise.race([download, navigation]);
+        }
+      }
+      if (!pdfUrl) return { pdfUrl: null };
+      const cookies = await context.cookies(pdfUrl);
+      const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+      return { pdfUrl, cookie: cookie || undefined };
+    } catch (error) {
+      if (error instanceof DocumentRefusedError || error instanceof SourceUnavailableError) throw error;
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new SourceUnavailableError(`the terms page ${termsUrl} could not be read in Chromium: ${reason}`);
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,555 @@
+import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import { DateTime } from 'luxon';
+import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { mockAnnouncementsOfYear, sydneyYearOf } from '../sources/mock.source';
+import { buildAnnouncementPdf } from '../sources/pdf';
+
+/**
+ * A local stand-in of the ASX announcement feeds (ADR 0007): a plain node:http server on 127.0.0.1 speaking
+ * both shapes the adapters read (the ASX per-company feed with paging, Markit Digital's whole-market feed
+ * and its per-company variant), serving real PDFs, optionally behind the ASX terms page, with a control API
+ * under /standin/ to publish announcements and to make the feeds fail or stall.
+ */
+
+/**
+ * How document links answer: `direct` the PDF; `terms` the ASX terms page carrying the PDF's URL in a hidden
+ * pdfURL input (as the real site does); `agree` a terms page with only an "Agree and proceed" button whose
+ * form leads to the PDF (what only browser mode can follow).
+ */
+export const STAND_IN_MODES = ['direct', 'terms', 'agree'] as const;
+export type StandInMode = (typeof STAND_IN_MODES)[number];
+
+export interface AsxStandInOptions {
+  /** 0 (default) = any free port. */
+  port?: number;
+  host?: string;
+  mode?: StandInMode;
+  /** Tickers given a deterministic history (the mock generator's) on start. */
+  seedTickers?: string[];
+  /** Sydney years of that history; default this year and the two before. */
+  seedYears?: number[];
+  /** Clock for the seeded history and default release times (tests). */
+  now?: () => Date;
+}
+
+export interface PublishInput {
+  ticker: string;
+  headline: string;
+  priceSensitive?: boolean;
+  /** ISO 8601; default now. */
+  releasedAt?: string;
+  pages?: number;
+  /** Serve an HTML error page instead of the PDF (the ASX does, now and then). */
+  notPdf?: boolean;
+}
+
+/** An announcement as the control API shows it. */
+export interface StandInAnnouncement {
+  id: string;
+  ticker: string;
+  headline: string;
+  releasedAt: string;
+  priceSensitive: boolean;
+  pages: number;
+  size: string;
+  documentKey: string;
+  /** The per-company feed's document link (a terms page in `terms`/`agree` mode). */
+  documentUrl: string;
+  /** The Markit feed's document link. */
+  fileUrl: string;
+  /** The PDF itself. */
+  pdfUrl: string;
+}
+
+export interface AsxStandIn {
+  url: string;
+  port: number;
+  publish(input: PublishInput): StandInAnnouncement;
+  /** What it holds, newest first: one ticker's, or the newest 100 of the market. */
+  announcements(ticker?: string): StandInAnnouncement[];
+  setMode(mode: StandInMode): void;
+  /** The next `count` feed requests (announcement lists, not documents) answer `status`. */
+  failNext(count: number, status: number): void;
+  /** The next `count` feed requests answer only after `ms` (for timeout tests). */
+  delayNext(count: number, ms: number): void;
+  /** How many feed requests it has been asked so far (for tests of caching and paging). */
+  feedRequests(): number;
+  close(): Promise<void>;
+}
+
+interface Stored {
+  id: string;
+  seq: number;
+  ticker: string;
+  headline: string;
+  releasedAtMs: number;
+  priceSensitive: boolean;
+  pages: number;
+  size: string;
+  documentKey: string;
+  notPdf: boolean;
+}
+
+const publishSchema = z.object({
+  ticker: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{1,6}$/, 'ticker must be 1-6 letters or digits'),
+  headline: z.string().trim().min(1, 'headline is required').max(300),
+  priceSensitive: z.boolean().default(false),
+  releasedAt: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'releasedAt must be an ISO 8601 timestamp')
+    .optional(),
+  pages: z.number().int().min(1).max(500).default(2),
+  notPdf: z.boolean().default(false),
+});
+const modeSchema = z.object({ mode: z.enum(STAND_IN_MODES) });
+const failSchema = z.object({
+  count: z.number().int().min(0),
+  status: z.number().int().min(400).max(599).default(500),
+});
+const delaySchema = z.object({ count: z.number().int().min(0), ms: z.number().int().min(0).max(600_000) });
+
+class BadRequest extends Error {}
+
+function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new BadRequest(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+}
+
+/** Ordered by release time, then id: the order both feeds page in. */
+const before = (a: Stored, b: Stored) =>
+  a.releasedAtMs < b.releasedAtMs || (a.releasedAtMs === b.releasedAtMs && a.seq < b.seq);
+
+/** Index of the first element not before `item` in an ascending list. */
+function lowerBound(list: Stored[], item: Stored): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (before(list[mid], item)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+// Ascending lists: a new announcement (released now) is an append, and both feeds read from the end.
+function insertSorted(list: Stored[], item: Stored): void {
+  if (list.length === 0 || before(list[list.length - 1], item)) list.push(item);
+  else list.splice(lowerBound(list, item), 0, item);
+}
+
+const sizeOf = (pages: number) => `${(pages * 1.2 + 1.5).toFixed(1)}KB`;
+
+function announcementTypeOf(headline: string): string {
+  if (/quarterly|half year|full year|annual report/i.test(headline)) return 'Periodic Reports';
+  if (/appendix|buy-back|cleansing/i.test(headline)) return 'Issued Capital';
+  if (/substantial/i.test(headline)) return 'Security Holder Details';
+  if (/meeting/i.test(headline)) return 'Notice of Meeting';
+  if (/trading halt|reinstatement|price query/i.test(headline)) return 'ASX Announcement';
+  if (/presentation/i.test(headline)) return 'Progress Report';
+  return 'Company Administration';
+}
+
+/** The ASX per-company feed's time format: Sydney local time with a colon-less offset. */
+const asxTime = (ms: number) =>
+  DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
+const pdfDay = (ms: number) => DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE }).toFormat('yyyyMMdd');
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<AsxStandIn> {
+  const now = options.now ?? (() => new Date());
+  const host = options.host ?? '127.0.0.1';
+  let mode: StandInMode = options.mode ?? 'direct';
+  let failures = { count: 0, status: 500 };
+  let delays = { count: 0, ms: 0 };
+  let closed = false;
+  // Stalled requests end with close(), so a test that stalls the feed does not keep the process alive.
+  const stalls = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const stall = { timer: setTimeout(() => (stalls.delete(stall), resolve()), ms), resolve };
+      stalls.add(stall);
+    });
+
+  const byTicker = new Map<string, Stored[]>();
+  const market: Stored[] = [];
+  const byId = new Map<string, Stored>();
+  const byDocumentKey = new Map<string, Stored>();
+  // ASX ids are eight digits; seeded ones are numbered in release order so a restart gives the same ids.
+  let nextSeq = 2_000_000;
+
+  const store = (input: Omit<Stored, 'id' | 'seq' | 'documentKey'>): Stored => {
+    const seq = nextSeq++;
+    const id = String(seq).padStart(8, '0');
+    const item: Stored = {
+      ...input,
+      id,
+      seq,
+      documentKey: `2924-${id}-${(Math.imul(seq, 0x9e3779b1) >>> 0).toString(16).toUpperCase()}`,
+    };
+    let list = byTicker.get(item.ticker);
+    if (!list) byTicker.set(item.ticker, (list = []));
+    insertSorted(list, item);
+    insertSorted(market, item);
+    byId.set(id, item);
+    byDocumentKey.set(item.documentKey, item);
+    return item;
+  };
+
+  const seedNow = now();
+  const currentYear = sydneyYearOf(seedNow);
+  const years = options.seedYears ?? [currentYear - 2, currentYear - 1, currentYear];
+  const seeded = (options.seedTickers ?? [])
+    .flatMap((ticker) => years.flatMap((year) => mockAnnouncementsOfYear(ticker, year, seedNow)))
+    .sort((a, b) => a.releasedAtMs - b.releasedAtMs || (a.sourceKey < b.sourceKey ? -1 : 1));
+  for (const a of seeded) {
+    store({
+      ticker: a.ticker,
+      headline: a.headline,
+      releasedAtMs: a.releasedAtMs,
+      priceSensitive: a.priceSensitive,
+      pages: a.numberOfPages,
+      size: a.size,
+      notPdf: false,
+    });
+  }
+
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+
+  const paths = (item: Stored) => ({
+    document: `/asx/v2/statistics/displayAnnouncement.do?display=pdf&idsId=${item.id}`,
+    file: `/asx-research/1.0/file/${item.documentKey}`,
+    pdf: `/asxpdf/${pdfDay(item.releasedAtMs)}/pdf/${item.id}.pdf`,
+  });
+
+  const view = (item: Stored, origin: string): StandInAnnouncement => {
+    const p = paths(item);
+    return {
+      id: item.id,
+      ticker: item.ticker,
+      headline: item.headline,
+      releasedAt: new Date(item.releasedAtMs).toISOString(),
+      priceSensitive: item.priceSensitive,
+      pages: item.pages,
+      size: item.size,
+      documentKey: item.documentKey,
+      documentUrl: `${origin}${p.document}`,
+      fileUrl: `${origin}${p.file}`,
+      pdfUrl: `${origin}${p.pdf}`,
+    };
+  };
+
+  const publish = (input: unknown, origin: string): StandInAnnouncement => {
+    const valid = parseWith(publishSchema, input);
+    const item = store({
+      ticker: valid.ticker,
+      headline: valid.headline,
+      releasedAtMs: valid.releasedAt ? Date.parse(valid.releasedAt) : now().getTime(),
+      priceSensitive: valid.priceSensitive,
+      pages: valid.pages,
+      size: sizeOf(valid.pages),
+      notPdf: valid.notPdf,
+    });
+    return view(item, origin);
+  };
+
+  const announcements = (ticker: string | undefined, origin: string): StandInAnnouncement[] => {
+    const list = ticker ? (byTicker.get(ticker.trim().toUpperCase()) ?? []) : market.slice(-100);
+    return list
+      .slice()
+      .reverse()
+      .map((item) => view(item, origin));
+  };
+
+  // Generating a PDF takes milliseconds; the few documents a test or a person opens repeatedly are kept.
+  const pdfCache = new Map<string, Buffer>();
+  const pdfOf = async (item: Stored): Promise<Buffer> => {
+    let pdf = pdfCache.get(item.id);
+    if (!pdf) {
+      pdf = await buildAnnouncementPdf({
+        title: item.headline,
+        ticker: item.ticker,
+        date: new Date(item.releasedAtMs),
+        pages: item.pages,
+      });
+      if (pdfCache.size >= 64) pdfCache.delete(pdfCache.keys().next().value ?? '');
+      pdfCache.set(item.id, pdf);
+    }
+    return pdf;
+  };
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+  const html = (res: ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body);
+  };
+
+  const sendPdf = async (res: ServerResponse, item: Stored) => {
+    if (item.notPdf) {
+      html(res, 200, '<!DOCTYPE html><html><body><h1>Document temporarily unavailable</h1></body></html>');
+      return;
+    }
+    const pdf = await pdfOf(item);
+    // Chunked, with no content-length, as the ASX CDN often answers: the downloader must count as it reads.
+    res.writeHead(200, { 'content-type': 'application/pdf' });
+    for (let offset = 0; offset < pdf.length; offset += 16 * 1024)
+      res.write(pdf.subarray(offset, offset + 16 * 1024));
+    res.end();
+  };
+
+  const termsPage = (item: Stored) => {
+    const pdfInput =
+      mode === 'terms'
+        ? `\n    <input name="pdfURL" value="${escapeHtml(paths(item).pdf)}" type="hidden">`
+        : '';
+    return `<!DOCTYPE html>
+<html lang="en">
+<head><title>ASX - Access to Company Announcements</title></head>
+<body>
+  <h1>Access to company announcements</h1>
+  <p>${escapeHtml(item.ticker)}: ${escapeHtml(item.headline)}</p>
+  <p>By proceeding you agree to the terms of use of the ASX website.</p>
+  <form name="showAnnouncementPDFForm" method="post" action="/asx/v2/statistics/announcementTerms.do">
+    <input name="idsId" value="${item.id}" type="hidden">${pdfInput}
+    <input value="Decline" type="button" onclick="history.back()">
+    <input value="Agree and proceed" type="submit">
+  </form>
+</body>
+</html>`;
+  };
+
+  const sendDocument = async (res: ServerResponse, item: Stored | undefined) => {
+    if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
+    if (mode === 'direct') return sendPdf(res, item);
+    return html(res, 200, termsPage(item));
+  };
+
+  const readBody = async (req: IncomingMessage): Promise<string> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buffer.length;
+      if (size > 1024 * 1024) throw new BadRequest('body larger than 1 MB');
+      chunks.push(buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const readJson = async (req: IncomingMessage): Promise<unknown> => {
+    const text = await readBody(req);
+    try {
+      return text ? (JSON.parse(text) as unknown) : {};
+    } catch {
+      throw new BadRequest('body is not JSON');
+    }
+  };
+
+  let feedRequestCount = 0;
+  /** Counts a feed request and applies failNext/delayNext; true when the request was answered with a failure. */
+  const feedTrouble = async (res: ServerResponse): Promise<boolean> => {
+    feedRequestCount++;
+    if (delays.count > 0) {
+      delays = { count: delays.count - 1, ms: delays.ms };
+      await sleep(delays.ms);
+      if (closed || res.destroyed) return true;
+    }
+    if (failures.count > 0) {
+      failures = { count: failures.count - 1, status: failures.status };
+      json(res, failures.status, { error: 'failing on purpose (POST /standin/fail)' });
+      return true;
+    }
+    return false;
+  };
+
+  const perCompany = (res: ServerResponse, code: string, query: URLSearchParams, origin: string) => {
+    const list = byTicker.get(code);
+    if (!list) return json(res, 404, { error_code: 404, error_desc: `Company ${code} not found` });
+    const count = Math.min(100, Math.max(1, Number(query.get('count')) || 20));
+    const sensitiveOnly = query.get('market_sensitive') === 'true';
+    const cursor = byId.get(query.get('before_id') ?? '');
+    let index = cursor && cursor.ticker === code ? lowerBound(list, cursor) - 1 : list.length - 1;
+    const page: Stored[] = [];
+    for (; index >= 0 && page.length < count; index--) {
+      if (!sensitiveOnly || list[index].priceSensitive) page.push(list[index]);
+    }
+    const last = page.at(-1);
+    const next =
+      last && page.length === count && index >= 0
+        ? `/asx/1/company/${code}/announcements?count=${count}&market_sensitive=${sensitiveOnly}&before_id=${last.id}`
+        : null;
+    json(res, 200, {
+      data: page.map((item) => {
+        const p = paths(item);
+        return {
+          id: item.id,
+          document_release_date: asxTime(item.releasedAtMs),
+          document_date: asxTime(item.releasedAtMs),
+          url: `${origin}${p.document}`,
+          relative_url: p.document,
+          header: item.headline,
+          market_sensitive: item.priceSensitive,
+          number_of_pages: item.pages,
+          size: item.size,
+          legacy_announcement: false,
+          issuer_code: item.ticker,
+          issuer_short_name: item.ticker,
+          issuer_full_name: `${item.ticker} LIMITED`,
+        };
+      }),
+      paging_next_url: next,
+    });
+  };
+
+  const markitItem = (item: Stored) => ({
+    symbol: item.ticker,
+    headline: item.headline,
+    date: new Date(item.releasedAtMs).toISOString(),
+    documentKey: item.documentKey,
+    isPriceSensitive: item.priceSensitive,
+    announcementType: announcementTypeOf(item.headline),
+    fileSize: item.size,
+  });
+
+  const marketPage = (res: ServerResponse, query: URLSearchParams) => {
+    const page = Math.max(0, Math.floor(Number(query.get('page')) || 0));
+    const itemsPerPage = Math.min(100, Math.max(1, Math.floor(Number(query.get('itemsPerPage')) || 25)));
+    const sensitiveOnly = query.get('priceSensitiveOnly') === 'true';
+    let items: Stored[];
+    if (!sensitiveOnly) {
+      const end = market.length - page * itemsPerPage;
+      items = market.slice(Math.max(0, end - itemsPerPage), Math.max(0, end)).reverse();
+    } else {
+      items = [];
+      let skip = page * itemsPerPage;
+      for (let i = market.length - 1; i >= 0 && items.length < itemsPerPage; i--) {
+        if (!market[i].priceSensitive) continue;
+        if (skip > 0) skip--;
+        else items.push(market[i]);
+      }
+    }
+    json(res, 200, { data: { items: items.map(markitItem) } });
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    const requestUrl = new URL(req.url ?? '/', origin);
+    const path = requestUrl.pathname;
+    const query = requestUrl.searchParams;
+    const method = req.method ?? 'GET';
+    let m: RegExpExecArray | null;
+
+    if (method === 'GET' && (m = /^\/asx\/1\/company\/([^/]+)\/announcements$/.exec(path))) {
+      if (await feedTrouble(res)) return;
+      return perCompany(res, decodeURIComponent(m[1]).toUpperCase(), query, origin);
+    }
+    if (method === 'GET' && path === '/asx-research/1.0/markets/announcements') {
+      if (await feedTrouble(res)) return;
+      return marketPage(res, query);
+    }
+    if (method === 'GET' && (m = /^\/asx-research\/1\.0\/companies\/([^/]+)\/announcements$/.exec(path))) {
+      if (await feedTrouble(res)) return;
+      const list = byTicker.get(decodeURIComponent(m[1]).toUpperCase());
+      if (!list) return json(res, 404, { error: { code: 404, message: 'Company not found' } });
+      return json(res, 200, { data: { items: list.slice(-5).reverse().map(markitItem) } });
+    }
+    if (method === 'GET' && path === '/asx/v2/statistics/displayAnnouncement.do') {
+      return sendDocument(res, byId.get(query.get('idsId') ?? ''));
+    }
+    if (method === 'GET' && (m = /^\/asx-research\/1\.0\/file\/([^/]+)$/.exec(path))) {
+      return sendDocument(res, byDocumentKey.get(decodeURIComponent(m[1])));
+    }
+    if (method === 'GET' && (m = /^\/asxpdf\/\d{8}\/pdf\/(\d+)\.pdf$/.exec(path))) {
+      const item = byId.get(m[1]);
+      if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
+      return sendPdf(res, item);
+    }
+    if (method === 'POST' && path === '/asx/v2/statistics/announcementTerms.do') {
+      // The terms form: agreeing leads to the PDF, as the real site's form does.
+      const form = new URLSearchParams(await readBody(req));
+      const item = byId.get(form.get('idsId') ?? '');
+      if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
+      res.writeHead(302, { location: paths(item).pdf });
+      return res.end();
+    }
+
+    if (method === 'GET' && path === '/standin/health') {
+      return json(res, 200, { status: 'ok', mode, tickers: byTicker.size, announcements: market.length });
+    }
+    if (method === 'POST' && path === '/standin/announcements') {
+      return json(res, 201, publish(await readJson(req), origin));
+    }
+    if (method === 'GET' && path === '/standin/announcements') {
+      return json(res, 200, { items: announcements(query.get('ticker') ?? undefined, origin) });
+    }
+    if (method === 'POST' && path === '/standin/mode') {
+      mode = parseWith(modeSchema, await readJson(req)).mode;
+      return json(res, 200, { mode });
+    }
+    if (method === 'POST' && path === '/standin/fail') {
+      failures = parseWith(failSchema, await readJson(req));
+      return json(res, 200, failures);
+    }
+    if (method === 'POST' && path === '/standin/delay') {
+      delays = parseWith(delaySchema, await readJson(req));
+      return json(res, 200, delays);
+    }
+    json(res, 404, { error: `No route ${method} ${path}` });
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      if (error instanceof BadRequest) return json(res, 400, { error: error.message });
+      json(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+
+  return {
+    url,
+    port,
+    publish: (input) => publish(input, url),
+    announcements: (ticker) => announcements(ticker, url),
+    setMode: (next) => {
+      mode = parseWith(modeSchema, { mode: next }).mode;
+    },
+    failNext: (count, status) => {
+      failures = parseWith(failSchema, { count, status });
+    },
+    delayNext: (count, ms) => {
+      delays = parseWith(delaySchema, { count, ms });
+    },
+    feedRequests: () => feedRequestCount,
+    close: async () => {
+      closed = true;
+      for (const stall of stalls) {
+        clearTimeout(stall.timer);
+        stall.resolve();
+      }
+      stalls.clear();
+      // Keep-alive connections (fetch pools them) and stalled requests would otherwise hold close() open.
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

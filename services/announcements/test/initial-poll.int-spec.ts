@@ -1,0 +1,213 @@
+import { INestApplication } from '@nestjs/common';
+import { AppError, consumerGroupOf, KafkaRequester } from '@irp/platform';
+import { Topics, type Stock } from '@irp/proto';
+import {
+  createTestRequester,
+  dropSchema,
+  rawProducer,
+  ReceivedMessage,
+  serviceTestEnv,
+  TopicProbe,
+} from '@irp/platform/testing';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { startAnnouncementsService } from '../src/main';
+import { sydneyYear } from '../src/polling/poll-rules';
+import { InitialPollService } from '../src/polling/initial-poll.service';
+import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import {
+  ADMIN,
+  changed,
+  CLIENT,
+  holdSingletonJob,
+  pollingEnv,
+  PROJECTION_BOOTSTRAP_JOB,
+  stockEvent,
+  waitForGroups,
+} from './polling-harness';
+
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(120_000);
+
+/**
+ * Initial polls and resyncs: started from `stock.upserted` (Poll on, initial poll not complete), run year by
+ * year by the poller role against the ASX stand-in's history, stored once, never sent automatically.
+ */
+
+const THIS_YEAR = sydneyYear(new Date());
+
+interface Row {
+  id: string;
+  source_key: string;
+  origin: string;
+  auto_send: string | null;
+  file_status: string;
+}
+
+describe('initial polls on the real broker and database', () => {
+  let app: INestApplication;
+  let standIn: AsxStandIn;
+  let probe: TopicProbe;
+  let requester: KafkaRequester;
+  let db: DataSource;
+  let releaseBootstrap: () => Promise<void>;
+  let init: Stock;
+
+  const value = (m: ReceivedMessage) => m.value as Record<string, unknown>;
+  const events = (topic: string, stockId: string, since = 0) =>
+    probe.received.slice(since).filter((m) => m.topic === topic && m.key === stockId);
+  const rows = async (stockId: string): Promise<Row[]> =>
+    db.query(`SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY source_key`, [stockId]);
+  const upserted = async (stock: Stock) => {
+    const producer = await rawProducer();
+    try {
+      await producer.send({ topic: Topics.StockUpserted, messages: [{ key: stock.id, value: JSON.stringify(stock) }] });
+    } finally {
+      await producer.disconnect();
+    }
+  };
+
+  beforeAll(async () => {
+    await dropSchema('announcements');
+    releaseBootstrap = await holdSingletonJob(PROJECTION_BOOTSTRAP_JOB);
+    // Three years of the mock generator's history for these tickers.
+    standIn = await startAsxStandIn({ port: 0, seedTickers: ['INIT', 'DUAL'] });
+    probe = await TopicProbe.listen([
+      Topics.InitialPollStarted,
+      Topics.InitialPollProgressed,
+      Topics.InitialPollCompleted,
+      Topics.AnnouncementDetected,
+      Topics.AnnouncementSendRequested,
+    ]);
+    app = await startAnnouncementsService({ ...serviceTestEnv(), ...pollingEnv(standIn) });
+    db = app.get(DataSource);
+    requester = await createTestRequester([Topics.AnnouncementsResync], 10_000);
+    await waitForGroups(['announcements', consumerGroupOf('announcements', 'poller')]);
+  });
+
+  afterAll(async () => {
+    await requester?.close();
+    await app?.close();
+    await probe?.close();
+    await standIn?.close();
+    await releaseBootstrap?.();
+  });
+
+  it('runs a stock’s initial poll from stock.upserted: started, each year in order, completed; nothing sent', async () => {
+    init = stockEvent({
+      ticker: 'INIT',
+      completedInitialPoll: false,
+      announcementStartYear: THIS_YEAR - 2,
+      // Every switch on: only the origin keeps these announcements from being sent.
+      sendPriceSensitiveAnnouncements: true,
+      sendNonPriceSensitiveAnnouncements: true,
+      autoSendAnnouncementEmail: true,
+      autoSendNonPriceSensitiveAnnouncements: true,
+    });
+    await upserted(init);
+    const completed = await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === init.id, 60_000);
+
+    const started = events(Topics.InitialPollStarted, init.id);
+    expect(started).toHaveLength(1);
+    const progressed = events(Topics.InitialPollProgressed, init.id).map(value);
+    expect(progressed.map((p) => p.currentYear)).toEqual([THIS_YEAR - 2, THIS_YEAR - 1, THIS_YEAR]);
+    expect(progressed.every((p) => p.fromYear === THIS_YEAR - 2 && p.toYear === THIS_YEAR)).toBe(true);
+    // Found counts grow with each year, to every announcement the source holds for the ticker.
+    const history = standIn.announcements('INIT');
+    const perYear = [THIS_YEAR - 2, THIS_YEAR - 1, THIS_YEAR].map(
+      (y) => history.filter((a) => sydneyYear(new Date(a.releasedAt)) <= y).length,
+    );
+    expect(progressed.map((p) => p.found)).toEqual(perYear);
+    expect(probe.received.indexOf(started[0])).toBeLessThan(probe.received.indexOf(completed));
+
+    const stored = await rows(init.id);
+    expect(stored.map((r) => r.source_key).sort()).toEqual(history.map((a) => a.id).sort());
+    expect(stored.every((r) => r.origin === 'initial-poll' && r.auto_send === 'not-automatic')).toBe(true);
+    expect(stored.every((r) => r.file_status === 'stored')).toBe(true);
+    expect(events(Topics.AnnouncementDetected, init.id)).toHaveLength(history.length);
+    expect(events(Topics.AnnouncementDetected, init.id).every((m) => value(m).origin === 'initial-poll')).toBe(true);
+    const [poll] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
+    expect(poll).toMatchObject({ status: 'completed', found: history.length, current_year: THIS_YEAR, error: null });
+
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(events(Topics.AnnouncementSendRequested, init.id)).toEqual([]);
+  });
+
+  it('starts no second run for the echo of its own start, and says again that it completed', async () => {
+    // The stocks service answers initial-poll.started with the stock, still "not completed".
+    const since = probe.received.length;
+    await upserted(changed(init, { completedInitialPoll: false }));
+    await probe.waitFor(
+      (m) => m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
+    );
+    expect(events(Topics.InitialPollStarted, init.id, since)).toEqual([]);
+  });
+
+  it('resyncs on request (admins only): a new run that stores nothing twice', async () => {
+    const before = await rows(init.id);
+    await expect(requester.request(Topics.AnnouncementsResync, { actor: CLIENT, combinedTicker: 'INIT:ASX' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const since = probe.received.length;
+    const { initialPoll } = await requester.request(Topics.AnnouncementsResync, { actor: ADMIN, combinedTicker: 'INIT' });
+    expect(initialPoll).toMatchObject({
+      stockId: init.id,
+      status: 'running',
+      fromYear: THIS_YEAR - 2,
+      toYear: THIS_YEAR,
+      currentYear: null,
+      found: 0,
+      completedAt: null,
+    });
+    await probe.waitFor(
+      (m) => m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
+      60_000,
+    );
+    expect(events(Topics.InitialPollStarted, init.id, since)).toHaveLength(1);
+    expect(events(Topics.InitialPollProgressed, init.id, since).map((m) => value(m).found)).toEqual([0, 0, 0]);
+    expect((await rows(init.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
+    expect(events(Topics.AnnouncementDetected, init.id, since)).toEqual([]);
+  });
+
+  it('ignores the request of a superseded run', async () => {
+    const [before] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
+    const since = probe.received.length;
+    const producer = await rawProducer();
+    try {
+      await producer.send({
+        topic: Topics.InitialPollRequested,
+        messages: [
+          {
+            key: init.id,
+            value: JSON.stringify({ stockId: init.id, runId: randomUUID(), ticker: 'INIT', fromYear: THIS_YEAR - 2, toYear: THIS_YEAR }),
+          },
+        ],
+      });
+    } finally {
+      await producer.disconnect();
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(events(Topics.InitialPollProgressed, init.id, since)).toEqual([]);
+    const [after] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
+    expect(after).toEqual(before);
+  });
+
+  it('starts one run when two instances consider the same stock at once', async () => {
+    const dual = stockEvent({ ticker: 'DUAL', completedInitialPoll: false, announcementStartYear: THIS_YEAR });
+    const projected = await app.get(StockProjectionService).apply(dual);
+    const service = app.get(InitialPollService);
+    await Promise.all([service.considerStock(projected!), service.considerStock(projected!), service.considerStock(projected!)]);
+    await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === dual.id, 60_000);
+    expect(events(Topics.InitialPollStarted, dual.id)).toHaveLength(1);
+    expect(events(Topics.InitialPollProgressed, dual.id).map((m) => value(m).currentYear)).toEqual([THIS_YEAR]);
+  });
+
+  it('answers an unknown stock’s resync with NOT_FOUND', async () => {
+    const error = await requester
+      .request(Topics.AnnouncementsResync, { actor: ADMIN, combinedTicker: 'NOPE:ASX' })
+      .then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('NOT_FOUND');
+  });
+});

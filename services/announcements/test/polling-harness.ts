@@ -1,0 +1,139 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { kafkaClientConfig, postgresJobLock } from '@irp/platform';
+import { GlobalRole, type Actor, type Stock } from '@irp/proto';
+import { loadTestEnv, waitUntil } from '@irp/platform/testing';
+import { Kafka } from 'kafkajs';
+import type { AsxStandIn } from '../src/standin/asx-standin';
+
+/** Shared pieces of the polling engine's integration tests (not a test file itself). */
+
+export const ADMIN: Actor = {
+  id: '11111111-1111-4111-8111-111111111111',
+  username: 'alice',
+  roles: [GlobalRole.Admin],
+  stockRoles: {},
+};
+export const CLIENT: Actor = { ...ADMIN, id: '33333333-3333-4333-8333-333333333333', username: 'carl', roles: [] };
+
+export const ERROR_EMAIL = 'ops@example.com';
+
+/** The service's environment on the stand-in: asx source, fast ticks, its own data folder. */
+export function pollingEnv(standIn: AsxStandIn, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ASX_BASE_URL: standIn.url,
+    ASX2_BASE_URL: standIn.url,
+    DEFAULT_ANNOUNCEMENT_SERVICE: 'asx',
+    POLL_INTERVAL_MS: '1000',
+    SOURCE_TIMEOUT_MS: '2000',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'irp-announcements-')),
+    ...extra,
+  };
+}
+
+let updatedAtClock = Date.now();
+
+/** A whole `stock.upserted` payload (the stocks service's Stock), newer than any made before it. */
+export function stockEvent(fields: Partial<Stock> & { ticker: string }): Stock {
+  updatedAtClock = Math.max(updatedAtClock + 1, Date.now());
+  const exchange = fields.exchange ?? 'ASX';
+  return {
+    id: randomUUID(),
+    exchange,
+    combinedTicker: `${fields.ticker}:${exchange}`,
+    isin: '',
+    companyName: `${fields.ticker} Limited`,
+    created: new Date().toISOString(),
+    archived: false,
+    pollAsx: true,
+    completedInitialPoll: true,
+    sendPriceSensitiveAnnouncements: false,
+    sendNonPriceSensitiveAnnouncements: false,
+    autoSendAnnouncementEmail: false,
+    autoSendNonPriceSensitiveAnnouncements: false,
+    autoSendFilter: '',
+    announcementStartYear: new Date().getUTCFullYear(),
+    confirmationEmail: '',
+    moderatorEmail: '',
+    contactEmail: '',
+    billingDate: new Date().toISOString(),
+    websiteUrl: '',
+    apiKey: null,
+    announcementNotificationEmails: '',
+    accountingReference: '',
+    subscriptionExpired: false,
+    companyLogoUrl: '',
+    announcementCommentTemplate: '',
+    disableMarketData: false,
+    version: 1,
+    ...fields,
+    updatedAt: new Date(updatedAtClock).toISOString(),
+  };
+}
+
+/** The same stock, changed, as the next `stock.upserted`. */
+export function changed(stock: Stock, fields: Partial<Stock>): Stock {
+  updatedAtClock = Math.max(updatedAtClock + 1, Date.now());
+  return { ...stock, ...fields, version: stock.version + 1, updatedAt: new Date(updatedAtClock).toISOString() };
+}
+
+const admin = () =>
+  new Kafka(
+    kafkaClientConfig({
+      brokers: loadTestEnv().KAFKA_BROKERS.split(','),
+      service: 'polling-test',
+      instanceId: randomUUID().slice(0, 8),
+    }),
+  ).admin();
+
+/**
+ * Waits until every group has members that own partitions: a consumer group joins at the latest offset,
+ * so what a test produces before its group joined would be skipped.
+ */
+export async function waitForGroups(groups: string[], timeoutMs = 30_000): Promise<void> {
+  const client = admin();
+  await client.connect();
+  try {
+    await waitUntil(
+      `consumer groups ${groups.join(', ')} joined`,
+      async () => {
+        const { groups: described } = await client.describeGroups(groups);
+        return described.every((g) => g.state === 'Stable' && g.members.length > 0);
+      },
+      timeoutMs,
+      200,
+    );
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/** Moves a group that has no members to the end of a topic: work a test left behind is not done later. */
+export async function skipBacklog(groupId: string, topic: string): Promise<void> {
+  const client = admin();
+  await client.connect();
+  try {
+    await client.resetOffsets({ groupId, topic, earliest: false });
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/**
+ * Holds a singleton job's lock from the test, so the service under test never runs that job: the stock
+ * projection's bootstrap asks the stocks service (not running here) and would hold up shutdown until its
+ * request times out. Returns the release.
+ */
+export async function holdSingletonJob(job: string): Promise<() => Promise<void>> {
+  const lock = await postgresJobLock(loadTestEnv().DATABASE_URL, job, 'test')();
+  if (!(await lock.tryAcquire())) {
+    await lock.close();
+    throw new Error(`the lock of ${job} is held by someone else`);
+  }
+  return () => lock.close();
+}
+
+/** The stock projection's bootstrap job (src/stocks/projection-bootstrap.ts). */
+export const PROJECTION_BOOTSTRAP_JOB = 'announcements:stock-projection';

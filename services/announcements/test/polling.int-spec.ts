@@ -1,0 +1,291 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INestApplication } from '@nestjs/common';
+import { consumerGroupOf } from '@irp/platform';
+import { Topics, type Stock, type SystemSettings } from '@irp/proto';
+import { dropSchema, ReceivedMessage, serviceTestEnv, TopicProbe, waitUntil } from '@irp/platform/testing';
+import { DataSource } from 'typeorm';
+import { announcementsService } from '../src/app.module';
+import { startAnnouncementsService } from '../src/main';
+import { PollScheduler } from '../src/polling/poll-scheduler';
+import { SystemSettingsService } from '../src/settings/system-settings.service';
+import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import { ADMIN, changed, ERROR_EMAIL, pollingEnv, skipBacklog, stockEvent, waitForGroups } from './polling-harness';
+
+// testTimeout of a jest project's config is not applied when the root config runs the projects.
+jest.setTimeout(120_000);
+
+/**
+ * The polling engine in one process with all its roles, on the real broker and database, polling the ASX
+ * stand-in over HTTP: the scheduler publishes poll work, pollers store each announcement once, publish
+ * `announcement.detected` and store its PDF.
+ */
+
+interface Row {
+  id: string;
+  source_key: string;
+  headline: string;
+  origin: string;
+  file_status: string;
+  file_problem: string | null;
+  local_path: string | null;
+  file_size: string | null;
+  auto_send: string | null;
+}
+
+describe('polling on the real broker and database', () => {
+  let app: INestApplication;
+  let standIn: AsxStandIn;
+  let probe: TopicProbe;
+  let db: DataSource;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let alpha: Stock;
+
+  const apply = (stock: Stock) => app.get(StockProjectionService).apply(stock);
+  const rows = async (stockId: string): Promise<Row[]> =>
+    db.query(`SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY released_at`, [stockId]);
+  const settings = (changes: Partial<SystemSettings>) =>
+    app.get(SystemSettingsService).save(ADMIN, {
+      announcementService: 'asx',
+      errorEmail: ERROR_EMAIL,
+      hourlyAutoSendLimit: 10,
+      dailyAutoSendLimit: 30,
+      disablePollUntil: null,
+      useNightmare: false,
+      ...changes,
+    });
+  const received = (topic: string, test: (m: ReceivedMessage) => boolean = () => true) =>
+    probe.received.filter((m) => m.topic === topic && test(m));
+  const value = (m: ReceivedMessage) => m.value as Record<string, unknown>;
+  const detectedOf = (stockId: string) => received(Topics.AnnouncementDetected, (m) => m.key === stockId);
+  const healthOf = async (): Promise<{ failure_streak: number; reported_at: Date | null } | undefined> =>
+    (await db.query(`SELECT * FROM announcements.source_health WHERE source = 'asx'`))[0];
+
+  beforeAll(async () => {
+    await dropSchema('announcements');
+    standIn = await startAsxStandIn({ port: 0 });
+    probe = await TopicProbe.listen([
+      Topics.AnnouncementsPollRequested,
+      Topics.AnnouncementDetected,
+      Topics.ErrorReported,
+    ]);
+    // The roles under test; the api role's projection bootstrap would wait for a stocks service.
+    env = { ...serviceTestEnv(), ...pollingEnv(standIn, { SOURCE_FAILURE_STREAK: '2', SOURCE_TIMEOUT_MS: '1000', ROLES: 'scheduler,poller' }) };
+    dataDir = env.DATA_DIR!;
+    app = await startAnnouncementsService(env);
+    db = app.get(DataSource);
+    await settings({});
+    await waitForGroups([consumerGroupOf('announcements', 'poller')]);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await probe?.close();
+    await standIn?.close();
+  });
+
+  it('polls a due stock, stores a new announcement once, publishes announcement.detected and stores its PDF', async () => {
+    alpha = stockEvent({ ticker: 'ALPHA' });
+    await apply(alpha);
+    const published = standIn.publish({ ticker: 'ALPHA', headline: 'Quarterly Activities Report', priceSensitive: true });
+
+    const detected = await probe.waitFor(
+      (m) => m.topic === Topics.AnnouncementDetected && m.key === alpha.id,
+      15_000,
+    );
+    expect(value(detected)).toMatchObject({
+      stockId: alpha.id,
+      combinedTicker: 'ALPHA:ASX',
+      origin: 'poll',
+      // The ASX feed states release times to the second.
+      releasedAt: new Date(Math.floor(Date.parse(published.releasedAt) / 1000) * 1000).toISOString(),
+      announcement: { headline: 'Quarterly Activities Report', priceSensitive: true, origin: 'poll', autoSend: null },
+    });
+    await waitUntil('the PDF stored', async () => (await rows(alpha.id))[0]?.file_status === 'stored', 15_000);
+    const [row] = await rows(alpha.id);
+    expect(row).toMatchObject({ source_key: published.id, origin: 'poll', file_problem: null });
+    const file = readFileSync(join(dataDir, row.local_path!));
+    expect(file.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(Number(row.file_size)).toBe(file.length);
+
+    // Later ticks poll it again and find it stored: one row, one event.
+    const polls = received(Topics.AnnouncementsPollRequested, (m) => m.key === alpha.id).length;
+    await waitUntil(
+      'two more polls of the stock',
+      () => received(Topics.AnnouncementsPollRequested, (m) => m.key === alpha.id).length >= polls + 2,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await rows(alpha.id)).toHaveLength(1);
+    expect(detectedOf(alpha.id)).toHaveLength(1);
+    const metrics = await (await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)).text();
+    expect(metrics).toMatch(/irp_announcements_detected_total\{origin="poll"[^}]*\} \d+/);
+  });
+
+  it('does not poll archived, expired, switched-off or still-syncing stocks', async () => {
+    const others = [
+      stockEvent({ ticker: 'ARCH', archived: true }),
+      stockEvent({ ticker: 'EXPD', subscriptionExpired: true }),
+      stockEvent({ ticker: 'OFF', pollAsx: false }),
+      stockEvent({ ticker: 'SYNC', completedInitialPoll: false, announcementStartYear: 2100 }),
+    ];
+    for (const stock of others) {
+      await apply(stock);
+      standIn.publish({ ticker: stock.ticker, headline: 'Trading Halt', priceSensitive: true });
+    }
+    const ids = new Set(others.map((s) => s.id));
+    const start = probe.received.length;
+    await waitUntil(
+      'two ticks',
+      () => probe.received.slice(start).filter((m) => m.key === alpha.id && m.topic === Topics.AnnouncementsPollRequested).length >= 2,
+    );
+    expect(probe.received.filter((m) => m.key !== null && ids.has(m.key))).toEqual([]);
+    for (const stock of others) expect(await rows(stock.id)).toEqual([]);
+  });
+
+  it('publishes nothing while polling is disabled, and polls again after', async () => {
+    await settings({ disablePollUntil: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(await app.get(PollScheduler).tick()).toMatchObject({ published: 0, skipped: 'polling-disabled' });
+    const start = probe.received.length;
+    standIn.publish({ ticker: 'ALPHA', headline: 'Response to ASX Price Query', priceSensitive: true });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested)).toEqual([]);
+    expect(await rows(alpha.id)).toHaveLength(1);
+
+    await settings({ disablePollUntil: null });
+    await probe.waitFor(
+      (m) => m.topic === Topics.AnnouncementDetected && value(m).announcement !== undefined &&
+        (value(m).announcement as { headline: string }).headline === 'Response to ASX Price Query',
+      15_000,
+    );
+    expect(await rows(alpha.id)).toHaveLength(2);
+  });
+
+  it('fans a market-wide (asx2) poll out to the stocks’ pollers with the items found', async () => {
+    const beta = stockEvent({ ticker: 'BETA' });
+    const gamma = stockEvent({ ticker: 'GAMMA' });
+    await apply(beta);
+    await apply(gamma);
+    await settings({ announcementService: 'asx2' });
+    const start = probe.received.length;
+    const b = standIn.publish({ ticker: 'BETA', headline: 'Half Year Results', priceSensitive: true });
+    const g = standIn.publish({ ticker: 'GAMMA', headline: 'Investor Presentation', priceSensitive: true });
+
+    await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === beta.id, 15_000);
+    await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === gamma.id, 15_000);
+    const polls = probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested);
+    // One market-wide request per tick, no per-stock requests from the scheduler.
+    expect(polls.filter((m) => value(m).market === true).every((m) => value(m).stockId === null)).toBe(true);
+    expect(polls.some((m) => value(m).market === true)).toBe(true);
+    // The fan-out: per stock, keyed by its id, carrying that ticker's items.
+    const fanned = polls.find((m) => m.key === beta.id && Array.isArray(value(m).items) && (value(m).items as unknown[]).length);
+    expect(value(fanned!)).toMatchObject({ stockId: beta.id, ticker: 'BETA', market: false });
+    expect((value(fanned!).items as Array<{ ticker: string }>).every((i) => i.ticker === 'BETA')).toBe(true);
+    expect(polls.filter((m) => m.key === beta.id && value(m).items === undefined)).toEqual([]);
+
+    await waitUntil('both PDFs stored', async () =>
+      [...(await rows(beta.id)), ...(await rows(gamma.id))].every((r) => r.file_status === 'stored'),
+    );
+    expect((await rows(beta.id)).map((r) => r.source_key)).toEqual([b.id]);
+    expect((await rows(gamma.id)).map((r) => r.source_key)).toEqual([g.id]);
+    await settings({ announcementService: 'asx' });
+    // Back to per-stock polling; BETA and GAMMA are left out of the failure counts that follow.
+    await apply(changed(beta, { pollAsx: false }));
+    await apply(changed(gamma, { pollAsx: false }));
+  });
+
+  it('retries a failing or slow source within the poll: the announcement is still found, no failure counted', async () => {
+    standIn.failNext(2, 503);
+    standIn.delayNext(1, 1500); // over SOURCE_TIMEOUT_MS: that try times out
+    standIn.publish({ ticker: 'ALPHA', headline: 'Becoming a substantial holder' });
+    await probe.waitFor(
+      (m) => m.topic === Topics.AnnouncementDetected &&
+        (value(m).announcement as { headline: string }).headline === 'Becoming a substantial holder',
+      20_000,
+    );
+    expect((await healthOf())?.failure_streak ?? 0).toBe(0);
+    expect(received(Topics.ErrorReported)).toEqual([]);
+  });
+
+  it('counts polls that fail after their retries, requests the error email once per streak and resets on success', async () => {
+    const reports = () => received(Topics.ErrorReported, (m) => String(value(m).key).startsWith('source-failing:asx:'));
+    // More due stocks fail in parallel (one per partition), so a streak builds in one round of retries.
+    const more = [stockEvent({ ticker: 'FAILA' }), stockEvent({ ticker: 'FAILB' })];
+    for (const stock of more) await apply(stock);
+    standIn.failNext(10_000, 503);
+    const first = await probe.waitFor((m) => m.topic === Topics.ErrorReported, 30_000);
+    expect(value(first)).toMatchObject({
+      to: ERROR_EMAIL,
+      subject: 'Announcement source asx is failing',
+    });
+    expect(String(value(first).message)).toMatch(/^The last 2 polls of the asx announcement source failed/);
+    // The streak goes on; the email is not requested again.
+    await waitUntil('a longer streak', async () => ((await healthOf())?.failure_streak ?? 0) >= 4, 30_000);
+    expect(reports()).toHaveLength(1);
+    expect((await healthOf())?.reported_at).not.toBeNull();
+
+    standIn.failNext(0, 503);
+    await waitUntil('the streak reset by a success', async () => (await healthOf())?.failure_streak === 0, 20_000);
+    expect((await healthOf())?.reported_at).toBeNull();
+
+    // A new streak is a new report, with a key of its own.
+    standIn.failNext(10_000, 503);
+    await waitUntil('a second report', () => reports().length === 2, 30_000);
+    standIn.failNext(0, 503);
+    expect(new Set(reports().map((m) => value(m).key)).size).toBe(2);
+    await waitUntil('healthy again', async () => (await healthOf())?.failure_streak === 0, 20_000);
+    for (const stock of more) await apply(changed(stock, { pollAsx: false }));
+  });
+
+  it('keeps an announcement whose document is not a PDF, flagged, without a file', async () => {
+    const page = standIn.publish({ ticker: 'ALPHA', headline: 'Change of Registered Address', notPdf: true });
+    await waitUntil(
+      'the document refused',
+      async () => (await rows(alpha.id)).find((r) => r.source_key === page.id)?.file_status === 'refused',
+      20_000,
+    );
+    const row = (await rows(alpha.id)).find((r) => r.source_key === page.id)!;
+    expect(row.file_problem).toMatch(/not a PDF|HTML/i);
+    expect(row.local_path).toBeNull();
+    expect(detectedOf(alpha.id).filter((m) => (value(m).announcement as { headline: string }).headline === 'Change of Registered Address')).toHaveLength(1);
+  });
+
+  describe('at scale', () => {
+    afterAll(async () => {
+      // The 2,000 requests are nobody's work: the next test file's pollers must not start on them.
+      await skipBacklog(consumerGroupOf('announcements', 'poller'), Topics.AnnouncementsPollRequested);
+    });
+
+    it('publishes the poll work of 2,000 stocks in well under a second', async () => {
+      await app.close();
+      app = undefined as unknown as INestApplication;
+      const scheduler = await announcementsService.context({ ...env, ROLES: 'scheduler' });
+      try {
+        const pg = scheduler.get(DataSource);
+        await pg.query(`DELETE FROM announcements.stocks`);
+        await pg.query(
+          `INSERT INTO announcements.stocks (id, ticker, exchange, combined_ticker, announcement_start_year, poll_asx,
+             completed_initial_poll, updated_at)
+           SELECT gen_random_uuid(), 'S' || lpad(n::text, 5, '0'), 'ASX', 'S' || lpad(n::text, 5, '0') || ':ASX', 2020,
+             true, true, now()
+           FROM generate_series(1, 2000) AS n`,
+        );
+        const tick = scheduler.get(PollScheduler);
+        await tick.tick(); // warm: connections, metadata of the topic
+        const start = probe.received.length;
+        const timed = await tick.tick();
+        expect(timed.published).toBe(2000);
+        expect(timed.ms).toBeLessThan(1000);
+        await waitUntil(
+          'all 2,000 received',
+          () => probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested).length >= 2000,
+        );
+        const keys = new Set(probe.received.slice(start).map((m) => m.key));
+        expect(keys.size).toBe(2000);
+      } finally {
+        await scheduler.close();
+      }
+    });
+  });
+});
