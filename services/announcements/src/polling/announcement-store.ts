@@ -73,7 +73,18 @@ export class AnnouncementStore {
     origin: AnnouncementOrigin,
     manager?: EntityManager,
   ): Promise<AnnouncementEntity[]> {
-    const rows = rowsOf(items);
+    let rows = rowsOf(items);
+    if (!rows.length) return [];
+    if (!manager) {
+      // Most polls find nothing new: one read answers them without a transaction. What it finds missing is
+      // inserted with ON CONFLICT DO NOTHING all the same, so a concurrent poller never stores it twice.
+      const known: Array<{ source_key: string }> = await this.dataSource.query(
+        `SELECT source_key FROM announcements.announcements WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
+        [stock.id, rows.map((r) => r.sourceKey)],
+      );
+      const stored = new Set(known.map((k) => k.source_key));
+      rows = rows.filter((r) => !stored.has(r.sourceKey));
+    }
     const stored: AnnouncementEntity[] = [];
     for (let from = 0; from < rows.length; from += STORE_BATCH) {
       const batch = rows.slice(from, from + STORE_BATCH);

@@ -48,19 +48,24 @@ export class SourceHealth {
 
   /**
    * Ends a streak. Written only when there is something to reset or the last success is a minute old, so
-   * 2,000 successful polls a minute do not each rewrite the row.
+   * 2,000 successful polls a minute do not each rewrite (and lock) the row.
    */
   async succeeded(source: string): Promise<void> {
-    const reset: Array<{ failure_streak: number }> = await this.dataSource.query(
-      `INSERT INTO announcements.source_health AS h (source, failure_streak, last_success_at)
+    // A read first: the upsert below locks the source's one row, which every poller of every instance
+    // would otherwise queue for after each successful poll.
+    const [row] = (await this.dataSource.query(
+      `SELECT failure_streak, reported_at, last_success_at > now() - interval '1 minute' AS recent
+       FROM announcements.source_health WHERE source = $1`,
+      [source],
+    )) as Array<{ failure_streak: number; reported_at: Date | null; recent: boolean }>;
+    if (row && row.failure_streak === 0 && !row.reported_at && row.recent) return;
+    await this.dataSource.query(
+      `INSERT INTO announcements.source_health (source, failure_streak, last_success_at)
        VALUES ($1, 0, now())
        ON CONFLICT (source) DO UPDATE SET
-         failure_streak = 0, first_failure_at = NULL, last_error = NULL, reported_at = NULL, last_success_at = now()
-       WHERE h.failure_streak > 0 OR h.reported_at IS NOT NULL OR h.last_success_at IS NULL
-          OR h.last_success_at < now() - interval '1 minute'
-       RETURNING failure_streak`,
+         failure_streak = 0, first_failure_at = NULL, last_error = NULL, reported_at = NULL, last_success_at = now()`,
       [source],
     );
-    if (reset.length) log.debug({ source }, 'announcement source healthy');
+    if (row?.failure_streak) log.info({ source, after: row.failure_streak }, 'announcement source answers again');
   }
 }

@@ -11,11 +11,11 @@ describe('Asx2Source against the stand-in', () => {
   let standIn: AsxStandIn;
   let documents: DocumentFetcher;
   const source = (extra: Partial<ConstructorParameters<typeof Asx2Source>[0]> = {}) =>
-    new Asx2Source({ baseUrl: standIn.url, asxBaseUrl: standIn.url, timeoutMs: 2000, documents, ...extra });
+    new Asx2Source({ baseUrl: standIn.url, asxBaseUrl: standIn.url, timeoutMs: 10_000, documents, ...extra });
 
   beforeAll(async () => {
     standIn = await startAsxStandIn({ seedTickers: TICKERS, seedYears: [2024, 2025], now: () => NOW });
-    documents = new DocumentFetcher({ timeoutMs: 2000 });
+    documents = new DocumentFetcher({ timeoutMs: 10_000 });
   });
   afterAll(async () => {
     await documents.close();
@@ -79,7 +79,7 @@ describe('Asx2Source against the stand-in', () => {
 
   it('keys a document as the per-company feed does, so switching feeds does not store it twice', async () => {
     const viaMarkit = await source().latest('T05');
-    const viaAsx = await new AsxSource({ baseUrl: standIn.url, timeoutMs: 2000, documents }).latest('T05');
+    const viaAsx = await new AsxSource({ baseUrl: standIn.url, timeoutMs: 10_000, documents }).latest('T05');
     expect(viaMarkit.map((a) => a.sourceKey)).toEqual(viaAsx.slice(0, 5).map((a) => a.sourceKey));
     expect(sourceKeyOfDocumentKey('2924-02791431-6A1137856')).toBe('02791431');
     expect(sourceKeyOfDocumentKey('opaque-key')).toBe('opaque-key');

@@ -23,7 +23,7 @@ describe('DocumentFetcher against the stand-in', () => {
   let standIn: AsxStandIn;
   let item: StandInAnnouncement;
   const plain = new DocumentFetcher({ timeoutMs: 5000 });
-  const browser = new DocumentFetcher({ timeoutMs: 15_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
+  const browser = new DocumentFetcher({ timeoutMs: 30_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
 
   beforeAll(async () => {
     standIn = await startAsxStandIn();
@@ -69,18 +69,18 @@ describe('DocumentFetcher against the stand-in', () => {
     const document = await browser.download(item.documentUrl);
     expect(document.finalUrl).toBe(item.pdfUrl);
     expect(document.bytes.subarray(0, 4).toString()).toBe('%PDF');
-  }, 30_000);
+  }, 60_000);
 
   it("clicks a terms page's Agree button in headless Chromium when it carries no pdfURL", async () => {
     standIn.setMode('agree');
     const document = await browser.download(item.fileUrl);
     expect(document.finalUrl).toBe(item.pdfUrl);
     expect((await PDFDocument.load(document.bytes)).getPageCount()).toBe(3);
-  }, 30_000);
+  }, 60_000);
 
   it('shares one browser across downloads and launches a new one after close()', async () => {
     standIn.setMode('terms');
-    const shared = new DocumentFetcher({ timeoutMs: 15_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
+    const shared = new DocumentFetcher({ timeoutMs: 30_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
     const [a, b] = await Promise.all([shared.download(item.documentUrl), shared.download(item.fileUrl)]);
     await shared.download(item.documentUrl);
     expect(a.bytes.equals(b.bytes)).toBe(true);
@@ -89,7 +89,7 @@ describe('DocumentFetcher against the stand-in', () => {
     await expect(shared.download(item.documentUrl)).resolves.toMatchObject({ finalUrl: item.pdfUrl });
     expect(shared.browsersLaunched).toBe(2);
     await shared.close();
-  }, 30_000);
+  }, 60_000);
 
   it('reports a Chromium that cannot be launched as SourceUnavailableError', async () => {
     standIn.setMode('terms');

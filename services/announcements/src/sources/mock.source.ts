@@ -192,7 +192,7 @@ export function mockAnnouncementsOfYear(
       size: `${(pages * 55 + random() * 150).toFixed(1)}KB`,
     };
   });
-  timed.sort((a, b) => a.releasedAtMs - b.releasedAtMs || a.draft.headline.localeCompare(b.draft.headline));
+  timed.sort((a, b) => a.releasedAtMs - b.releasedAtMs || (a.draft.headline < b.draft.headline ? -1 : 1));
 
   const cutoff = now.getTime();
   const result: MockAnnouncement[] = [];

@@ -224,10 +224,11 @@ describe('ASX stand-in', () => {
       const times = page.data.items.map((i) => Date.parse(i.date));
       expect(times).toEqual([...times].sort((a, b) => b - a));
       expect(DateTime.fromMillis(times[0], { zone: 'Australia/Sydney' }).year).toBe(2024);
-      expect(Date.now() - t).toBeLessThan(500);
-      expect(seededIn).toBeLessThan(10_000);
+      // Loose bounds (a busy CI machine is slow): they catch a feed that scans every ticker, not a slow box.
+      expect(Date.now() - t).toBeLessThan(2000);
+      expect(seededIn).toBeLessThan(60_000);
     } finally {
       await big.close();
     }
-  });
+  }, 120_000);
 });
