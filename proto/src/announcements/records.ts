@@ -17,7 +17,9 @@ export type AnnouncementOrigin = z.infer<typeof AnnouncementOriginSchema>;
  * What automatic sending decided for an announcement (null: not decided yet, or never considered):
  * `requested` went out; `filtered` matched the stock's auto-send filter; `no-channel` no switch chose a
  * channel; `held-hourly` / `held-daily` a system limit held it back (reported to the error email);
- * `not-automatic` it came from an initial poll, a resync, a reconcile or a manual add.
+ * `not-automatic` it came from an initial poll, a resync, a reconcile or a manual add; `stale` a poll found
+ * it long after its release (a stock newly polled, a source catching up after an outage), so investors are
+ * not mailed old news.
  */
 export const AutoSendStateSchema = z.enum([
   'requested',
@@ -26,6 +28,7 @@ export const AutoSendStateSchema = z.enum([
   'held-hourly',
   'held-daily',
   'not-automatic',
+  'stale',
 ]);
 export type AutoSendState = z.infer<typeof AutoSendStateSchema>;
 

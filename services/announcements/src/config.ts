@@ -21,6 +21,15 @@ export const announcementsConfigSchema = z.object({
   IRESS_BASE_URL: optionalUrl('IRESS_BASE_URL'),
   /** The announcement service of a fresh install's system settings: asx when a feed URL is set, else mock. */
   DEFAULT_ANNOUNCEMENT_SERVICE: z.enum(['asx', 'asx2', 'westpac', 'iress', 'mock']).optional(),
+  /**
+   * A polled announcement found more than this many hours after its release is not sent automatically
+   * (a stock newly polled, a source catching up after an outage); it stays available for a manual send.
+   */
+  AUTO_SEND_MAX_AGE_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 30)
+    .default(24),
   /** How often the scheduler publishes poll work. */
   POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /** How many stocks one poller polls at a time. */

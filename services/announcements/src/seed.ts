@@ -45,7 +45,11 @@ export async function seedDemoAnnouncements(
     const wanted = DEMO_POLLED_TICKERS.map((t) => combinedTickerOf(t, 'ASX'));
     const stocks = await waitForProjection(dataSource, wanted, timeoutMs);
     const missing = wanted.filter((c) => !stocks.some((s) => s.combinedTicker === c));
-    if (missing.length) log.warn({ missing }, 'demo stocks not in the projection (is the stocks seed done?); seeding the others');
+    if (missing.length)
+      log.warn(
+        { missing },
+        'demo stocks not in the projection (is the stocks seed done?); seeding the others',
+      );
     const source = await app.get(SourceProvider).get();
     const store = app.get(AnnouncementStore);
     const now = new Date();
@@ -60,7 +64,10 @@ export async function seedDemoAnnouncements(
       const inserted = await store.storeDetected(stock, recent, 'initial-poll');
       const files = await store.downloadPending(stock, source);
       stored += inserted.length;
-      log.info({ stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files }, 'demo announcements seeded');
+      log.info(
+        { stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files },
+        'demo announcements seeded',
+      );
     }
     return { stored, stocks: stocks.map((s) => s.combinedTicker) };
   } finally {

@@ -1,13 +1,28 @@
 import { INestApplication } from '@nestjs/common';
 import { consumerGroupOf } from '@irp/platform';
 import { STANDARD_AUTO_SEND_FILTER, Topics, type Stock, type SystemSettings } from '@irp/proto';
-import { dropSchema, rawProducer, ReceivedMessage, serviceTestEnv, TopicProbe, waitUntil } from '@irp/platform/testing';
+import {
+  dropSchema,
+  rawProducer,
+  ReceivedMessage,
+  serviceTestEnv,
+  TopicProbe,
+  waitUntil,
+} from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startAnnouncementsService } from '../src/main';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
-import { ADMIN, changed, ERROR_EMAIL, pollingEnv, stockEvent, waitForGroups } from './polling-harness';
+import {
+  ADMIN,
+  changed,
+  ERROR_EMAIL,
+  pollingEnv,
+  removeDataDir,
+  stockEvent,
+  waitForGroups,
+} from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(120_000);
@@ -31,6 +46,7 @@ describe('auto-send on the real broker and database', () => {
   let standIn: AsxStandIn;
   let probe: TopicProbe;
   let db: DataSource;
+  let env: NodeJS.ProcessEnv;
   const stocks: Stock[] = [];
 
   const apply = async (stock: Stock) => {
@@ -39,7 +55,10 @@ describe('auto-send on the real broker and database', () => {
     return stock;
   };
   const rows = async (stockId: string): Promise<Row[]> =>
-    db.query(`SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY released_at, source_key`, [stockId]);
+    db.query(
+      `SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY released_at, source_key`,
+      [stockId],
+    );
   const settings = (changes: Partial<SystemSettings>) =>
     app.get(SystemSettingsService).save(ADMIN, {
       announcementService: 'asx',
@@ -51,7 +70,8 @@ describe('auto-send on the real broker and database', () => {
       ...changes,
     });
   const value = (m: ReceivedMessage) => m.value as Record<string, unknown>;
-  const announcementOf = (m: ReceivedMessage) => value(m).announcement as { id: string; headline: string; sendGuid: string };
+  const announcementOf = (m: ReceivedMessage) =>
+    value(m).announcement as { id: string; headline: string; sendGuid: string };
   const sendRequests = (stockId: string) =>
     probe.received.filter((m) => m.topic === Topics.AnnouncementSendRequested && m.key === stockId);
   /** Waits until every announcement of the stock has its decision. */
@@ -70,30 +90,39 @@ describe('auto-send on the real broker and database', () => {
     const text = await (await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)).text();
     const line = text
       .split('\n')
-      .find((l) => l.startsWith(`irp_kafka_handled_messages_total{topic="${Topics.AnnouncementDetected}",outcome="ok"`));
+      .find((l) =>
+        l.startsWith(`irp_kafka_handled_messages_total{topic="${Topics.AnnouncementDetected}",outcome="ok"`),
+      );
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
   beforeAll(async () => {
     await dropSchema('announcements');
     standIn = await startAsxStandIn({ port: 0 });
-    probe = await TopicProbe.listen([Topics.AnnouncementSendRequested, Topics.ErrorReported, Topics.AnnouncementDetected]);
+    probe = await TopicProbe.listen([
+      Topics.AnnouncementSendRequested,
+      Topics.ErrorReported,
+      Topics.AnnouncementDetected,
+    ]);
     // The roles under test; the api role's projection bootstrap would wait for a stocks service.
-    app = await startAnnouncementsService({ ...serviceTestEnv(), ...pollingEnv(standIn, { ROLES: 'scheduler,poller' }) });
+    env = { ...serviceTestEnv(), ...pollingEnv(standIn, { ROLES: 'scheduler,poller' }) };
+    app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     await settings({});
-    await waitForGroups([consumerGroupOf('announcements', 'poller')]);
+    await waitForGroups([consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
   });
 
   afterEach(async () => {
     // Each case's stocks stop being polled, so the next case's limits and probes see only their own.
-    for (const stock of stocks.splice(0)) await app.get(StockProjectionService).apply(changed(stock, { pollAsx: false }));
+    for (const stock of stocks.splice(0))
+      await app.get(StockProjectionService).apply(changed(stock, { pollAsx: false }));
   });
 
   afterAll(async () => {
     await app?.close();
     await probe?.close();
     await standIn?.close();
+    removeDataDir(env);
   });
 
   it('sends to the channels the four switches choose, for price-sensitive and other announcements', async () => {
@@ -101,19 +130,36 @@ describe('auto-send on the real broker and database', () => {
       { ticker: 'SPS', switch: 'sendPriceSensitiveAnnouncements', sensitive: ['email'], other: null },
       { ticker: 'SNPS', switch: 'sendNonPriceSensitiveAnnouncements', sensitive: null, other: ['email'] },
       { ticker: 'EMPS', switch: 'autoSendAnnouncementEmail', sensitive: ['email-marketing'], other: null },
-      { ticker: 'EMNPS', switch: 'autoSendNonPriceSensitiveAnnouncements', sensitive: null, other: ['email-marketing'] },
+      {
+        ticker: 'EMNPS',
+        switch: 'autoSendNonPriceSensitiveAnnouncements',
+        sensitive: null,
+        other: ['email-marketing'],
+      },
       { ticker: 'NONE', switch: null, sensitive: null, other: null },
     ] as const;
     const made = [];
     for (const c of cases) {
       const stock = await apply(stockEvent({ ticker: c.ticker, ...(c.switch ? { [c.switch]: true } : {}) }));
-      standIn.publish({ ticker: c.ticker, headline: 'Full Year Results', priceSensitive: true, releasedAt: new Date(Date.now() - 60_000).toISOString() });
-      standIn.publish({ ticker: c.ticker, headline: 'Notice of Annual General Meeting', priceSensitive: false });
+      standIn.publish({
+        ticker: c.ticker,
+        headline: 'Full Year Results',
+        priceSensitive: true,
+        releasedAt: new Date(Date.now() - 60_000).toISOString(),
+      });
+      standIn.publish({
+        ticker: c.ticker,
+        headline: 'Notice of Annual General Meeting',
+        priceSensitive: false,
+      });
       made.push({ ...c, stock });
     }
     for (const c of made) {
       const [sensitive, other] = await decided(c.stock.id, 2);
-      expect([sensitive.headline, other.headline]).toEqual(['Full Year Results', 'Notice of Annual General Meeting']);
+      expect([sensitive.headline, other.headline]).toEqual([
+        'Full Year Results',
+        'Notice of Annual General Meeting',
+      ]);
       expect(sensitive.auto_send).toBe(c.sensitive ? 'requested' : 'no-channel');
       expect(other.auto_send).toBe(c.other ? 'requested' : 'no-channel');
       const requested = [c.sensitive && sensitive, c.other && other].filter(Boolean) as Row[];
@@ -146,25 +192,46 @@ describe('auto-send on the real broker and database', () => {
         autoSendFilter: STANDARD_AUTO_SEND_FILTER,
       }),
     );
-    standIn.publish({ ticker: 'FILT', headline: 'Appendix 3B - Proposed issue of securities', releasedAt: new Date(Date.now() - 60_000).toISOString() });
+    standIn.publish({
+      ticker: 'FILT',
+      headline: 'Appendix 3B - Proposed issue of securities',
+      releasedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     standIn.publish({ ticker: 'FILT', headline: 'Quarterly Activities Report', priceSensitive: true });
     const [form, report] = await decided(stock.id, 2);
-    expect(form).toMatchObject({ headline: 'Appendix 3B - Proposed issue of securities', auto_send: 'filtered', send_requested_at: null });
+    expect(form).toMatchObject({
+      headline: 'Appendix 3B - Proposed issue of securities',
+      auto_send: 'filtered',
+      send_requested_at: null,
+    });
     expect(report).toMatchObject({ headline: 'Quarterly Activities Report', auto_send: 'requested' });
     await waitUntil('the normal one requested', () => sendRequests(stock.id).length === 1);
     await new Promise((r) => setTimeout(r, 500));
-    expect(sendRequests(stock.id).map((m) => announcementOf(m).headline)).toEqual(['Quarterly Activities Report']);
+    expect(sendRequests(stock.id).map((m) => announcementOf(m).headline)).toEqual([
+      'Quarterly Activities Report',
+    ]);
   });
 
   it('holds back over the hourly limit and reports it', async () => {
     await settings({ hourlyAutoSendLimit: 2, dailyAutoSendLimit: 30 });
     const stock = await apply(stockEvent({ ticker: 'HOUR', sendPriceSensitiveAnnouncements: true }));
     const base = Date.now() - 3 * 60_000;
-    for (const [i, headline] of ['Trading Halt', 'Reinstatement to Official Quotation', 'Response to ASX Price Query'].entries())
-      standIn.publish({ ticker: 'HOUR', headline, priceSensitive: true, releasedAt: new Date(base + i * 60_000).toISOString() });
+    for (const [i, headline] of [
+      'Trading Halt',
+      'Reinstatement to Official Quotation',
+      'Response to ASX Price Query',
+    ].entries())
+      standIn.publish({
+        ticker: 'HOUR',
+        headline,
+        priceSensitive: true,
+        releasedAt: new Date(base + i * 60_000).toISOString(),
+      });
     const decisions = await decided(stock.id, 3);
     expect(decisions.map((r) => r.auto_send)).toEqual(['requested', 'requested', 'held-hourly']);
-    const report = await probe.waitFor((m) => m.topic === Topics.ErrorReported && String(value(m).key) === `auto-send-held:${decisions[2].id}`);
+    const report = await probe.waitFor(
+      (m) => m.topic === Topics.ErrorReported && String(value(m).key) === `auto-send-held:${decisions[2].id}`,
+    );
     expect(value(report)).toMatchObject({
       to: ERROR_EMAIL,
       message: 'HOUR: automatic send of "Response to ASX Price Query" held back: hourly limit of 2 reached',
@@ -183,15 +250,29 @@ describe('auto-send on the real broker and database', () => {
       [stock.id],
     );
     const base = Date.now() - 2 * 60_000;
-    standIn.publish({ ticker: 'DAY', headline: 'Half Year Results', priceSensitive: true, releasedAt: new Date(base).toISOString() });
-    standIn.publish({ ticker: 'DAY', headline: 'Investor Presentation', priceSensitive: true, releasedAt: new Date(base + 60_000).toISOString() });
+    standIn.publish({
+      ticker: 'DAY',
+      headline: 'Half Year Results',
+      priceSensitive: true,
+      releasedAt: new Date(base).toISOString(),
+    });
+    standIn.publish({
+      ticker: 'DAY',
+      headline: 'Investor Presentation',
+      priceSensitive: true,
+      releasedAt: new Date(base + 60_000).toISOString(),
+    });
     const decisions = (await decided(stock.id, 4)).filter((r) => !r.headline.startsWith('Earlier'));
     expect(decisions.map((r) => [r.headline, r.auto_send])).toEqual([
       ['Half Year Results', 'requested'],
       ['Investor Presentation', 'held-daily'],
     ]);
-    const report = await probe.waitFor((m) => m.topic === Topics.ErrorReported && String(value(m).key) === `auto-send-held:${decisions[1].id}`);
-    expect(value(report).message).toBe('DAY: automatic send of "Investor Presentation" held back: daily limit of 3 reached');
+    const report = await probe.waitFor(
+      (m) => m.topic === Topics.ErrorReported && String(value(m).key) === `auto-send-held:${decisions[1].id}`,
+    );
+    expect(value(report).message).toBe(
+      'DAY: automatic send of "Investor Presentation" held back: daily limit of 3 reached',
+    );
     await settings({});
   });
 
@@ -201,13 +282,18 @@ describe('auto-send on the real broker and database', () => {
     const [row] = await decided(stock.id, 1);
     expect(row.auto_send).toBe('requested');
     await waitUntil('one send request', () => sendRequests(stock.id).length === 1);
-    const detected = await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === stock.id);
+    const detected = await probe.waitFor(
+      (m) => m.topic === Topics.AnnouncementDetected && m.key === stock.id,
+    );
 
     const handledBefore = await handledDetected();
     const producer = await rawProducer();
     try {
       for (let i = 0; i < 3; i++)
-        await producer.send({ topic: Topics.AnnouncementDetected, messages: [{ key: stock.id, value: JSON.stringify(detected.value) }] });
+        await producer.send({
+          topic: Topics.AnnouncementDetected,
+          messages: [{ key: stock.id, value: JSON.stringify(detected.value) }],
+        });
     } finally {
       await producer.disconnect();
     }

@@ -8,6 +8,7 @@ import {
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
+  waitUntil,
 } from '@irp/platform/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ import {
   holdSingletonJob,
   pollingEnv,
   PROJECTION_BOOTSTRAP_JOB,
+  removeDataDir,
   stockEvent,
   waitForGroups,
 } from './polling-harness';
@@ -51,6 +53,7 @@ describe('initial polls on the real broker and database', () => {
   let probe: TopicProbe;
   let requester: KafkaRequester;
   let db: DataSource;
+  let env: NodeJS.ProcessEnv;
   let releaseBootstrap: () => Promise<void>;
   let init: Stock;
 
@@ -62,7 +65,10 @@ describe('initial polls on the real broker and database', () => {
   const upserted = async (stock: Stock) => {
     const producer = await rawProducer();
     try {
-      await producer.send({ topic: Topics.StockUpserted, messages: [{ key: stock.id, value: JSON.stringify(stock) }] });
+      await producer.send({
+        topic: Topics.StockUpserted,
+        messages: [{ key: stock.id, value: JSON.stringify(stock) }],
+      });
     } finally {
       await producer.disconnect();
     }
@@ -80,10 +86,11 @@ describe('initial polls on the real broker and database', () => {
       Topics.AnnouncementDetected,
       Topics.AnnouncementSendRequested,
     ]);
-    app = await startAnnouncementsService({ ...serviceTestEnv(), ...pollingEnv(standIn) });
+    env = { ...serviceTestEnv(), ...pollingEnv(standIn) };
+    app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     requester = await createTestRequester([Topics.AnnouncementsResync], 10_000);
-    await waitForGroups(['announcements', consumerGroupOf('announcements', 'poller')]);
+    await waitForGroups(['announcements', consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
   });
 
   afterAll(async () => {
@@ -91,6 +98,7 @@ describe('initial polls on the real broker and database', () => {
     await app?.close();
     await probe?.close();
     await standIn?.close();
+    removeDataDir(env);
     await releaseBootstrap?.();
   });
 
@@ -106,10 +114,12 @@ describe('initial polls on the real broker and database', () => {
       autoSendNonPriceSensitiveAnnouncements: true,
     });
     await upserted(init);
-    const completed = await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === init.id, 60_000);
+    await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === init.id, 60_000);
+    // Start, progress, completion and detections are topics of their own: they may arrive in any order.
+    await waitUntil('every year’s progress', () => events(Topics.InitialPollProgressed, init.id).length >= 3);
 
-    const started = events(Topics.InitialPollStarted, init.id);
-    expect(started).toHaveLength(1);
+    await waitUntil('its start', () => events(Topics.InitialPollStarted, init.id).length >= 1);
+    expect(events(Topics.InitialPollStarted, init.id)).toHaveLength(1);
     const progressed = events(Topics.InitialPollProgressed, init.id).map(value);
     expect(progressed.map((p) => p.currentYear)).toEqual([THIS_YEAR - 2, THIS_YEAR - 1, THIS_YEAR]);
     expect(progressed.every((p) => p.fromYear === THIS_YEAR - 2 && p.toYear === THIS_YEAR)).toBe(true);
@@ -119,16 +129,26 @@ describe('initial polls on the real broker and database', () => {
       (y) => history.filter((a) => sydneyYear(new Date(a.releasedAt)) <= y).length,
     );
     expect(progressed.map((p) => p.found)).toEqual(perYear);
-    expect(probe.received.indexOf(started[0])).toBeLessThan(probe.received.indexOf(completed));
 
     const stored = await rows(init.id);
     expect(stored.map((r) => r.source_key).sort()).toEqual(history.map((a) => a.id).sort());
     expect(stored.every((r) => r.origin === 'initial-poll' && r.auto_send === 'not-automatic')).toBe(true);
     expect(stored.every((r) => r.file_status === 'stored')).toBe(true);
+    await waitUntil(
+      'a detected event for each',
+      () => events(Topics.AnnouncementDetected, init.id).length >= history.length,
+    );
     expect(events(Topics.AnnouncementDetected, init.id)).toHaveLength(history.length);
-    expect(events(Topics.AnnouncementDetected, init.id).every((m) => value(m).origin === 'initial-poll')).toBe(true);
+    expect(
+      events(Topics.AnnouncementDetected, init.id).every((m) => value(m).origin === 'initial-poll'),
+    ).toBe(true);
     const [poll] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
-    expect(poll).toMatchObject({ status: 'completed', found: history.length, current_year: THIS_YEAR, error: null });
+    expect(poll).toMatchObject({
+      status: 'completed',
+      found: history.length,
+      current_year: THIS_YEAR,
+      error: null,
+    });
 
     await new Promise((r) => setTimeout(r, 1000));
     expect(events(Topics.AnnouncementSendRequested, init.id)).toEqual([]);
@@ -139,18 +159,24 @@ describe('initial polls on the real broker and database', () => {
     const since = probe.received.length;
     await upserted(changed(init, { completedInitialPoll: false }));
     await probe.waitFor(
-      (m) => m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
+      (m) =>
+        m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
     );
     expect(events(Topics.InitialPollStarted, init.id, since)).toEqual([]);
   });
 
   it('resyncs on request (admins only): a new run that stores nothing twice', async () => {
     const before = await rows(init.id);
-    await expect(requester.request(Topics.AnnouncementsResync, { actor: CLIENT, combinedTicker: 'INIT:ASX' })).rejects.toMatchObject({
+    await expect(
+      requester.request(Topics.AnnouncementsResync, { actor: CLIENT, combinedTicker: 'INIT:ASX' }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
     const since = probe.received.length;
-    const { initialPoll } = await requester.request(Topics.AnnouncementsResync, { actor: ADMIN, combinedTicker: 'INIT' });
+    const { initialPoll } = await requester.request(Topics.AnnouncementsResync, {
+      actor: ADMIN,
+      combinedTicker: 'INIT',
+    });
     expect(initialPoll).toMatchObject({
       stockId: init.id,
       status: 'running',
@@ -161,17 +187,27 @@ describe('initial polls on the real broker and database', () => {
       completedAt: null,
     });
     await probe.waitFor(
-      (m) => m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
+      (m) =>
+        m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
       60_000,
     );
+    await waitUntil(
+      'every year’s progress',
+      () => events(Topics.InitialPollProgressed, init.id, since).length >= 3,
+    );
+    await waitUntil('its start', () => events(Topics.InitialPollStarted, init.id, since).length >= 1);
     expect(events(Topics.InitialPollStarted, init.id, since)).toHaveLength(1);
-    expect(events(Topics.InitialPollProgressed, init.id, since).map((m) => value(m).found)).toEqual([0, 0, 0]);
+    expect(events(Topics.InitialPollProgressed, init.id, since).map((m) => value(m).found)).toEqual([
+      0, 0, 0,
+    ]);
     expect((await rows(init.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
     expect(events(Topics.AnnouncementDetected, init.id, since)).toEqual([]);
   });
 
   it('ignores the request of a superseded run', async () => {
-    const [before] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
+    const [before] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [
+      init.id,
+    ]);
     const since = probe.received.length;
     const producer = await rawProducer();
     try {
@@ -180,7 +216,13 @@ describe('initial polls on the real broker and database', () => {
         messages: [
           {
             key: init.id,
-            value: JSON.stringify({ stockId: init.id, runId: randomUUID(), ticker: 'INIT', fromYear: THIS_YEAR - 2, toYear: THIS_YEAR }),
+            value: JSON.stringify({
+              stockId: init.id,
+              runId: randomUUID(),
+              ticker: 'INIT',
+              fromYear: THIS_YEAR - 2,
+              toYear: THIS_YEAR,
+            }),
           },
         ],
       });
@@ -189,24 +231,42 @@ describe('initial polls on the real broker and database', () => {
     }
     await new Promise((r) => setTimeout(r, 1500));
     expect(events(Topics.InitialPollProgressed, init.id, since)).toEqual([]);
-    const [after] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [init.id]);
+    const [after] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [
+      init.id,
+    ]);
     expect(after).toEqual(before);
   });
 
   it('starts one run when two instances consider the same stock at once', async () => {
-    const dual = stockEvent({ ticker: 'DUAL', completedInitialPoll: false, announcementStartYear: THIS_YEAR });
+    const dual = stockEvent({
+      ticker: 'DUAL',
+      completedInitialPoll: false,
+      announcementStartYear: THIS_YEAR,
+    });
     const projected = await app.get(StockProjectionService).apply(dual);
     const service = app.get(InitialPollService);
-    await Promise.all([service.considerStock(projected!), service.considerStock(projected!), service.considerStock(projected!)]);
+    await Promise.all([
+      service.considerStock(projected!),
+      service.considerStock(projected!),
+      service.considerStock(projected!),
+    ]);
     await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === dual.id, 60_000);
+    await waitUntil('its progress', () => events(Topics.InitialPollProgressed, dual.id).length >= 1);
+    await waitUntil('its start', () => events(Topics.InitialPollStarted, dual.id).length >= 1);
+    await new Promise((r) => setTimeout(r, 500));
     expect(events(Topics.InitialPollStarted, dual.id)).toHaveLength(1);
-    expect(events(Topics.InitialPollProgressed, dual.id).map((m) => value(m).currentYear)).toEqual([THIS_YEAR]);
+    expect(events(Topics.InitialPollProgressed, dual.id).map((m) => value(m).currentYear)).toEqual([
+      THIS_YEAR,
+    ]);
   });
 
   it('answers an unknown stock’s resync with NOT_FOUND', async () => {
     const error = await requester
       .request(Topics.AnnouncementsResync, { actor: ADMIN, combinedTicker: 'NOPE:ASX' })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('NOT_FOUND');
   });

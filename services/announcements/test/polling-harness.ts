@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -16,21 +16,34 @@ export const ADMIN: Actor = {
   roles: [GlobalRole.Admin],
   stockRoles: {},
 };
-export const CLIENT: Actor = { ...ADMIN, id: '33333333-3333-4333-8333-333333333333', username: 'carl', roles: [] };
+export const CLIENT: Actor = {
+  ...ADMIN,
+  id: '33333333-3333-4333-8333-333333333333',
+  username: 'carl',
+  roles: [],
+};
 
 export const ERROR_EMAIL = 'ops@example.com';
 
 /** The service's environment on the stand-in: asx source, fast ticks, its own data folder. */
 export function pollingEnv(standIn: AsxStandIn, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const dataDir = mkdtempSync(join(tmpdir(), 'irp-polling-test-'));
   return {
     ASX_BASE_URL: standIn.url,
     ASX2_BASE_URL: standIn.url,
     DEFAULT_ANNOUNCEMENT_SERVICE: 'asx',
     POLL_INTERVAL_MS: '1000',
     SOURCE_TIMEOUT_MS: '2000',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'irp-announcements-')),
+    DATA_DIR: dataDir,
+    // Its own instance id: waitForGroups recognises this process's consumers by it.
+    INSTANCE_ID: `test-${randomUUID().slice(0, 8)}`,
     ...extra,
   };
+}
+
+/** Removes the PDFs the test's service stored (pollingEnv's DATA_DIR). */
+export function removeDataDir(env: NodeJS.ProcessEnv | undefined): void {
+  if (env?.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
 }
 
 let updatedAtClock = Date.now();
@@ -76,7 +89,12 @@ export function stockEvent(fields: Partial<Stock> & { ticker: string }): Stock {
 /** The same stock, changed, as the next `stock.upserted`. */
 export function changed(stock: Stock, fields: Partial<Stock>): Stock {
   updatedAtClock = Math.max(updatedAtClock + 1, Date.now());
-  return { ...stock, ...fields, version: stock.version + 1, updatedAt: new Date(updatedAtClock).toISOString() };
+  return {
+    ...stock,
+    ...fields,
+    version: stock.version + 1,
+    updatedAt: new Date(updatedAtClock).toISOString(),
+  };
 }
 
 const admin = () =>
@@ -89,18 +107,21 @@ const admin = () =>
   ).admin();
 
 /**
- * Waits until every group has members that own partitions: a consumer group joins at the latest offset,
- * so what a test produces before its group joined would be skipped.
+ * Waits until `instanceId`'s consumer is a member of every group, which then is stable: a group joins at the
+ * latest offset of a partition it never committed on, so what a test produces before its consumer joined
+ * could be skipped; and a group still holding the previous test file's member is not ready either.
  */
-export async function waitForGroups(groups: string[], timeoutMs = 30_000): Promise<void> {
+export async function waitForGroups(groups: string[], instanceId: string, timeoutMs = 30_000): Promise<void> {
   const client = admin();
   await client.connect();
   try {
     await waitUntil(
-      `consumer groups ${groups.join(', ')} joined`,
+      `consumer groups ${groups.join(', ')} joined by ${instanceId}`,
       async () => {
         const { groups: described } = await client.describeGroups(groups);
-        return described.every((g) => g.state === 'Stable' && g.members.length > 0);
+        return described.every(
+          (g) => g.state === 'Stable' && g.members.some((m) => m.clientId.endsWith(`-${instanceId}`)),
+        );
       },
       timeoutMs,
       200,

@@ -11,7 +11,16 @@ import { PollScheduler } from '../src/polling/poll-scheduler';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
-import { ADMIN, changed, ERROR_EMAIL, pollingEnv, skipBacklog, stockEvent, waitForGroups } from './polling-harness';
+import {
+  ADMIN,
+  changed,
+  ERROR_EMAIL,
+  pollingEnv,
+  removeDataDir,
+  skipBacklog,
+  stockEvent,
+  waitForGroups,
+} from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(120_000);
@@ -72,24 +81,36 @@ describe('polling on the real broker and database', () => {
       Topics.ErrorReported,
     ]);
     // The roles under test; the api role's projection bootstrap would wait for a stocks service.
-    env = { ...serviceTestEnv(), ...pollingEnv(standIn, { SOURCE_FAILURE_STREAK: '2', SOURCE_TIMEOUT_MS: '1000', ROLES: 'scheduler,poller' }) };
+    env = {
+      ...serviceTestEnv(),
+      ...pollingEnv(standIn, {
+        SOURCE_FAILURE_STREAK: '2',
+        SOURCE_TIMEOUT_MS: '1000',
+        ROLES: 'scheduler,poller',
+      }),
+    };
     dataDir = env.DATA_DIR!;
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     await settings({});
-    await waitForGroups([consumerGroupOf('announcements', 'poller')]);
+    await waitForGroups([consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
   });
 
   afterAll(async () => {
     await app?.close();
     await probe?.close();
     await standIn?.close();
+    removeDataDir(env);
   });
 
   it('polls a due stock, stores a new announcement once, publishes announcement.detected and stores its PDF', async () => {
     alpha = stockEvent({ ticker: 'ALPHA' });
     await apply(alpha);
-    const published = standIn.publish({ ticker: 'ALPHA', headline: 'Quarterly Activities Report', priceSensitive: true });
+    const published = standIn.publish({
+      ticker: 'ALPHA',
+      headline: 'Quarterly Activities Report',
+      priceSensitive: true,
+    });
 
     const detected = await probe.waitFor(
       (m) => m.topic === Topics.AnnouncementDetected && m.key === alpha.id,
@@ -101,9 +122,18 @@ describe('polling on the real broker and database', () => {
       origin: 'poll',
       // The ASX feed states release times to the second.
       releasedAt: new Date(Math.floor(Date.parse(published.releasedAt) / 1000) * 1000).toISOString(),
-      announcement: { headline: 'Quarterly Activities Report', priceSensitive: true, origin: 'poll', autoSend: null },
+      announcement: {
+        headline: 'Quarterly Activities Report',
+        priceSensitive: true,
+        origin: 'poll',
+        autoSend: null,
+      },
     });
-    await waitUntil('the PDF stored', async () => (await rows(alpha.id))[0]?.file_status === 'stored', 15_000);
+    await waitUntil(
+      'the PDF stored',
+      async () => (await rows(alpha.id))[0]?.file_status === 'stored',
+      15_000,
+    );
     const [row] = await rows(alpha.id);
     expect(row).toMatchObject({ source_key: published.id, origin: 'poll', file_problem: null });
     const file = readFileSync(join(dataDir, row.local_path!));
@@ -119,7 +149,9 @@ describe('polling on the real broker and database', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await rows(alpha.id)).toHaveLength(1);
     expect(detectedOf(alpha.id)).toHaveLength(1);
-    const metrics = await (await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)).text();
+    const metrics = await (
+      await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)
+    ).text();
     expect(metrics).toMatch(/irp_announcements_detected_total\{origin="poll"[^}]*\} \d+/);
   });
 
@@ -138,7 +170,10 @@ describe('polling on the real broker and database', () => {
     const start = probe.received.length;
     await waitUntil(
       'two ticks',
-      () => probe.received.slice(start).filter((m) => m.key === alpha.id && m.topic === Topics.AnnouncementsPollRequested).length >= 2,
+      () =>
+        probe.received
+          .slice(start)
+          .filter((m) => m.key === alpha.id && m.topic === Topics.AnnouncementsPollRequested).length >= 2,
     );
     expect(probe.received.filter((m) => m.key !== null && ids.has(m.key))).toEqual([]);
     for (const stock of others) expect(await rows(stock.id)).toEqual([]);
@@ -146,16 +181,24 @@ describe('polling on the real broker and database', () => {
 
   it('publishes nothing while polling is disabled, and polls again after', async () => {
     await settings({ disablePollUntil: new Date(Date.now() + 3_600_000).toISOString() });
+    const disabledAt = Date.now();
     expect(await app.get(PollScheduler).tick()).toMatchObject({ published: 0, skipped: 'polling-disabled' });
-    const start = probe.received.length;
     standIn.publish({ ticker: 'ALPHA', headline: 'Response to ASX Price Query', priceSensitive: true });
     await new Promise((r) => setTimeout(r, 2500));
-    expect(probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested)).toEqual([]);
+    // No tick since publishes; requests of earlier ticks still queued are not polled either.
+    expect(
+      received(
+        Topics.AnnouncementsPollRequested,
+        (m) => Date.parse(String(value(m).requestedAt)) > disabledAt,
+      ),
+    ).toEqual([]);
     expect(await rows(alpha.id)).toHaveLength(1);
 
     await settings({ disablePollUntil: null });
     await probe.waitFor(
-      (m) => m.topic === Topics.AnnouncementDetected && value(m).announcement !== undefined &&
+      (m) =>
+        m.topic === Topics.AnnouncementDetected &&
+        value(m).announcement !== undefined &&
         (value(m).announcement as { headline: string }).headline === 'Response to ASX Price Query',
       15_000,
     );
@@ -168,20 +211,31 @@ describe('polling on the real broker and database', () => {
     await apply(beta);
     await apply(gamma);
     await settings({ announcementService: 'asx2' });
-    const start = probe.received.length;
+    const switchedAt = Date.now();
     const b = standIn.publish({ ticker: 'BETA', headline: 'Half Year Results', priceSensitive: true });
     const g = standIn.publish({ ticker: 'GAMMA', headline: 'Investor Presentation', priceSensitive: true });
 
+    // The fan-out: per stock, keyed by its id, carrying that ticker's items.
+    const fanned = await probe.waitFor(
+      (m) =>
+        m.topic === Topics.AnnouncementsPollRequested &&
+        m.key === beta.id &&
+        Array.isArray(value(m).items) &&
+        (value(m).items as unknown[]).length > 0,
+      15_000,
+    );
+    expect(value(fanned)).toMatchObject({ stockId: beta.id, ticker: 'BETA', market: false });
+    expect((value(fanned).items as Array<{ ticker: string }>).every((i) => i.ticker === 'BETA')).toBe(true);
     await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === beta.id, 15_000);
     await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === gamma.id, 15_000);
-    const polls = probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested);
-    // One market-wide request per tick, no per-stock requests from the scheduler.
-    expect(polls.filter((m) => value(m).market === true).every((m) => value(m).stockId === null)).toBe(true);
+    // The scheduler's requests since the switch: one market-wide request per tick, none per stock.
+    const polls = probe.received.filter(
+      (m) =>
+        m.topic === Topics.AnnouncementsPollRequested &&
+        Date.parse(String(value(m).requestedAt)) > switchedAt,
+    );
     expect(polls.some((m) => value(m).market === true)).toBe(true);
-    // The fan-out: per stock, keyed by its id, carrying that ticker's items.
-    const fanned = polls.find((m) => m.key === beta.id && Array.isArray(value(m).items) && (value(m).items as unknown[]).length);
-    expect(value(fanned!)).toMatchObject({ stockId: beta.id, ticker: 'BETA', market: false });
-    expect((value(fanned!).items as Array<{ ticker: string }>).every((i) => i.ticker === 'BETA')).toBe(true);
+    expect(polls.filter((m) => value(m).market === true).every((m) => value(m).stockId === null)).toBe(true);
     expect(polls.filter((m) => m.key === beta.id && value(m).items === undefined)).toEqual([]);
 
     await waitUntil('both PDFs stored', async () =>
@@ -200,7 +254,8 @@ describe('polling on the real broker and database', () => {
     standIn.delayNext(1, 1500); // over SOURCE_TIMEOUT_MS: that try times out
     standIn.publish({ ticker: 'ALPHA', headline: 'Becoming a substantial holder' });
     await probe.waitFor(
-      (m) => m.topic === Topics.AnnouncementDetected &&
+      (m) =>
+        m.topic === Topics.AnnouncementDetected &&
         (value(m).announcement as { headline: string }).headline === 'Becoming a substantial holder',
       20_000,
     );
@@ -209,7 +264,8 @@ describe('polling on the real broker and database', () => {
   });
 
   it('counts polls that fail after their retries, requests the error email once per streak and resets on success', async () => {
-    const reports = () => received(Topics.ErrorReported, (m) => String(value(m).key).startsWith('source-failing:asx:'));
+    const reports = () =>
+      received(Topics.ErrorReported, (m) => String(value(m).key).startsWith('source-failing:asx:'));
     // More due stocks fail in parallel (one per partition), so a streak builds in one round of retries.
     const more = [stockEvent({ ticker: 'FAILA' }), stockEvent({ ticker: 'FAILB' })];
     for (const stock of more) await apply(stock);
@@ -226,7 +282,11 @@ describe('polling on the real broker and database', () => {
     expect((await healthOf())?.reported_at).not.toBeNull();
 
     standIn.failNext(0, 503);
-    await waitUntil('the streak reset by a success', async () => (await healthOf())?.failure_streak === 0, 20_000);
+    await waitUntil(
+      'the streak reset by a success',
+      async () => (await healthOf())?.failure_streak === 0,
+      20_000,
+    );
     expect((await healthOf())?.reported_at).toBeNull();
 
     // A new streak is a new report, with a key of its own.
@@ -248,7 +308,11 @@ describe('polling on the real broker and database', () => {
     const row = (await rows(alpha.id)).find((r) => r.source_key === page.id)!;
     expect(row.file_problem).toMatch(/not a PDF|HTML/i);
     expect(row.local_path).toBeNull();
-    expect(detectedOf(alpha.id).filter((m) => (value(m).announcement as { headline: string }).headline === 'Change of Registered Address')).toHaveLength(1);
+    expect(
+      detectedOf(alpha.id).filter(
+        (m) => (value(m).announcement as { headline: string }).headline === 'Change of Registered Address',
+      ),
+    ).toHaveLength(1);
   });
 
   describe('at scale', () => {
@@ -279,7 +343,9 @@ describe('polling on the real broker and database', () => {
         expect(timed.ms).toBeLessThan(1000);
         await waitUntil(
           'all 2,000 received',
-          () => probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested).length >= 2000,
+          () =>
+            probe.received.slice(start).filter((m) => m.topic === Topics.AnnouncementsPollRequested).length >=
+            2000,
         );
         const keys = new Set(probe.received.slice(start).map((m) => m.key));
         expect(keys.size).toBe(2000);

@@ -1,7 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { KafkaRequester } from '@irp/platform';
 import { Topics, type Reconcile, type Stock } from '@irp/proto';
-import { createTestRequester, dropSchema, ReceivedMessage, serviceTestEnv, TopicProbe, waitUntil } from '@irp/platform/testing';
+import {
+  createTestRequester,
+  dropSchema,
+  ReceivedMessage,
+  serviceTestEnv,
+  TopicProbe,
+  waitUntil,
+} from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
@@ -17,7 +24,9 @@ import {
   holdSingletonJob,
   pollingEnv,
   PROJECTION_BOOTSTRAP_JOB,
+  removeDataDir,
   stockEvent,
+  waitForGroups,
 } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
@@ -49,7 +58,8 @@ describe('reconcile on the real broker and database', () => {
   let run: Reconcile;
 
   const value = (m: ReceivedMessage) => m.value as Record<string, unknown>;
-  const get = (id: string) => requester.request(Topics.AnnouncementsReconcileGet, { id }).then((r) => r.reconcile);
+  const get = (id: string) =>
+    requester.request(Topics.AnnouncementsReconcileGet, { id }).then((r) => r.reconcile);
   const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
   beforeAll(async () => {
@@ -61,6 +71,7 @@ describe('reconcile on the real broker and database', () => {
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     requester = await createTestRequester([...RECONCILE_TOPICS], 10_000);
+    await waitForGroups(['announcements'], env.INSTANCE_ID!);
     // Nothing is polled: what the reconcile finds stays missing until it is applied.
     await app.get(SystemSettingsService).save(ADMIN, {
       announcementService: 'asx',
@@ -73,7 +84,11 @@ describe('reconcile on the real broker and database', () => {
     const projection = app.get(StockProjectionService);
     for (let i = 1; i <= 12; i++) {
       // Switches on: were these announcements polled, they would be sent.
-      const stock = stockEvent({ ticker: `REC${i}`, sendPriceSensitiveAnnouncements: true, sendNonPriceSensitiveAnnouncements: true });
+      const stock = stockEvent({
+        ticker: `REC${i}`,
+        sendPriceSensitiveAnnouncements: true,
+        sendNonPriceSensitiveAnnouncements: true,
+      });
       await projection.apply(stock);
       polled.push(stock);
     }
@@ -94,17 +109,27 @@ describe('reconcile on the real broker and database', () => {
     await app?.close();
     await probe?.close();
     await standIn?.close();
+    removeDataDir(env);
     await releaseBootstrap?.();
   });
 
   it('runs in the background: answers at once, shows progress, then per ticker what is missing', async () => {
-    await expect(requester.request(Topics.AnnouncementsReconcileRun, { actor: CLIENT, numDays: 7 })).rejects.toMatchObject({
+    await expect(
+      requester.request(Topics.AnnouncementsReconcileRun, { actor: CLIENT, numDays: 7 }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
     // Each feed answer takes a while, two stocks at a time: the progress can be watched.
     standIn.delayNext(12, 300);
     run = (await requester.request(Topics.AnnouncementsReconcileRun, { actor: ADMIN, numDays: 7 })).reconcile;
-    expect(run).toMatchObject({ status: 'running', numDays: 7, checked: 0, total: 12, results: [], applied: null });
+    expect(run).toMatchObject({
+      status: 'running',
+      numDays: 7,
+      checked: 0,
+      total: 12,
+      results: [],
+      applied: null,
+    });
 
     const seen = new Set<number>();
     await waitUntil(
@@ -122,47 +147,71 @@ describe('reconcile on the real broker and database', () => {
     expect(done).toMatchObject({ status: 'completed', checked: 12, total: 12, error: null });
     expect(done.completedAt).not.toBeNull();
     expect(done.results).toEqual([
-      { ticker: 'REC1', newAnnouncements: [{ date: expect.any(String), headline: 'Missing recent', priceSensitive: true }] },
-      { ticker: 'REC2', newAnnouncements: [{ date: expect.any(String), headline: 'Missing too', priceSensitive: false }] },
+      {
+        ticker: 'REC1',
+        newAnnouncements: [{ date: expect.any(String), headline: 'Missing recent', priceSensitive: true }],
+      },
+      {
+        ticker: 'REC2',
+        newAnnouncements: [{ date: expect.any(String), headline: 'Missing too', priceSensitive: false }],
+      },
     ]);
     expect((await requester.request(Topics.AnnouncementsReconcileLast, {})).reconcile?.id).toBe(run.id);
   });
 
   it('applies a completed run once: stored with origin reconcile, their PDFs fetched, nothing sent', async () => {
-    await expect(requester.request(Topics.AnnouncementsReconcileApply, { actor: CLIENT, id: run.id })).rejects.toMatchObject({
+    await expect(
+      requester.request(Topics.AnnouncementsReconcileApply, { actor: CLIENT, id: run.id }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
     const since = probe.received.length;
-    const applied = (await requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: run.id })).reconcile;
+    const applied = (
+      await requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: run.id })
+    ).reconcile;
     expect(applied).toMatchObject({ id: run.id, status: 'applied', applied: 2 });
 
-    const stored: Array<{ headline: string; origin: string; auto_send: string; file_status: string }> = await db.query(
-      `SELECT headline, origin, auto_send, file_status FROM announcements.announcements WHERE origin = 'reconcile' ORDER BY headline`,
-    );
+    const stored: Array<{ headline: string; origin: string; auto_send: string; file_status: string }> =
+      await db.query(
+        `SELECT headline, origin, auto_send, file_status FROM announcements.announcements WHERE origin = 'reconcile' ORDER BY headline`,
+      );
     expect(stored.map((r) => [r.headline, r.origin, r.auto_send])).toEqual([
       ['Missing recent', 'reconcile', 'not-automatic'],
       ['Missing too', 'reconcile', 'not-automatic'],
     ]);
     await waitUntil('their PDFs stored', async () =>
-      ((await db.query(`SELECT file_status FROM announcements.announcements WHERE origin = 'reconcile'`)) as Array<{ file_status: string }>).every(
-        (r) => r.file_status === 'stored',
-      ),
+      (
+        (await db.query(
+          `SELECT file_status FROM announcements.announcements WHERE origin = 'reconcile'`,
+        )) as Array<{ file_status: string }>
+      ).every((r) => r.file_status === 'stored'),
     );
     await waitUntil(
       'their detected events',
       () => probe.received.slice(since).filter((m) => m.topic === Topics.AnnouncementDetected).length === 2,
     );
-    expect(probe.received.slice(since).every((m) => m.topic !== Topics.AnnouncementDetected || value(m).origin === 'reconcile')).toBe(true);
+    expect(
+      probe.received
+        .slice(since)
+        .every((m) => m.topic !== Topics.AnnouncementDetected || value(m).origin === 'reconcile'),
+    ).toBe(true);
     await new Promise((r) => setTimeout(r, 1000));
     expect(probe.received.filter((m) => m.topic === Topics.AnnouncementSendRequested)).toEqual([]);
 
-    await expect(requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: run.id })).rejects.toMatchObject({
+    await expect(
+      requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: run.id }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'This reconcile has already been applied',
     });
     // A new run finds nothing missing any more.
-    const again = (await requester.request(Topics.AnnouncementsReconcileRun, { actor: ADMIN, numDays: 7 })).reconcile;
-    await waitUntil('the second run completed', async () => (await get(again.id)).status === 'completed', 30_000);
+    const again = (await requester.request(Topics.AnnouncementsReconcileRun, { actor: ADMIN, numDays: 7 }))
+      .reconcile;
+    await waitUntil(
+      'the second run completed',
+      async () => (await get(again.id)).status === 'completed',
+      30_000,
+    );
     expect((await get(again.id)).results).toEqual([]);
   });
 
@@ -174,7 +223,12 @@ describe('reconcile on the real broker and database', () => {
         )) as Array<{ id: string }>
       )[0].id;
     const status = async (id: string) =>
-      ((await db.query(`SELECT status, error FROM announcements.reconciles WHERE id = $1`, [id])) as Array<{ status: string; error: string }>)[0];
+      (
+        (await db.query(`SELECT status, error FROM announcements.reconciles WHERE id = $1`, [id])) as Array<{
+          status: string;
+          error: string;
+        }>
+      )[0];
 
     const onStart = await insert();
     const another = await announcementsService.context({ ...env, ROLES: 'api' });
@@ -183,7 +237,9 @@ describe('reconcile on the real broker and database', () => {
 
     const onRead = await insert();
     expect(await get(onRead)).toMatchObject({ status: 'failed', error: 'interrupted by a restart' });
-    await expect(requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: onRead })).rejects.toMatchObject({
+    await expect(
+      requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: onRead }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
   });

@@ -26,12 +26,21 @@ const DOWNLOADS_AT_ONCE = 4;
 /** The parts of a source item stored, checked (a release time that does not parse is not an announcement). */
 function rowsOf(items: readonly SourceAnnouncement[]) {
   const seen = new Set<string>();
-  const rows: Array<{ sourceKey: string; headline: string; releasedAt: string; priceSensitive: boolean; documentUrl: string }> = [];
+  const rows: Array<{
+    sourceKey: string;
+    headline: string;
+    releasedAt: string;
+    priceSensitive: boolean;
+    documentUrl: string;
+  }> = [];
   for (const item of items) {
     const released = new Date(item.releasedAt);
     if (!item.sourceKey || seen.has(item.sourceKey) || Number.isNaN(released.getTime())) {
       if (item.sourceKey && !seen.has(item.sourceKey))
-        log.warn({ sourceKey: item.sourceKey, releasedAt: item.releasedAt }, 'source item without a valid release time; skipped');
+        log.warn(
+          { sourceKey: item.sourceKey, releasedAt: item.releasedAt },
+          'source item without a valid release time; skipped',
+        );
       continue;
     }
     seen.add(item.sourceKey);
@@ -82,8 +91,8 @@ export class AnnouncementStore {
         `SELECT source_key FROM announcements.announcements WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
         [stock.id, rows.map((r) => r.sourceKey)],
       );
-      const stored = new Set(known.map((k) => k.source_key));
-      rows = rows.filter((r) => !stored.has(r.sourceKey));
+      const storedKeys = new Set(known.map((k) => k.source_key));
+      rows = rows.filter((r) => !storedKeys.has(r.sourceKey));
     }
     const stored: AnnouncementEntity[] = [];
     for (let from = 0; from < rows.length; from += STORE_BATCH) {
@@ -93,7 +102,10 @@ export class AnnouncementStore {
     }
     if (stored.length) {
       announcementsDetected.inc({ origin }, stored.length);
-      log.info({ stockId: stock.id, combinedTicker: stock.combinedTicker, origin, stored: stored.length }, 'announcements detected');
+      log.info(
+        { stockId: stock.id, combinedTicker: stock.combinedTicker, origin, stored: stored.length },
+        'announcements detected',
+      );
     }
     return stored.sort((a, b) => a.releasedAt.getTime() - b.releasedAt.getTime());
   }
@@ -192,12 +204,19 @@ export class AnnouncementStore {
           { stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, reason: error.message },
           'document refused; announcement kept without it',
         );
-        await repo.update(stillPending, { fileStatus: 'refused', fileProblem: error.message, updatedAt: new Date() });
+        await repo.update(stillPending, {
+          fileStatus: 'refused',
+          fileProblem: error.message,
+          updatedAt: new Date(),
+        });
         documentDownloads.inc({ outcome: 'refused' });
         return 'refused';
       }
       const next = afterFailedDownload(row.fileProblem, errorText(error));
-      log.warn({ stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, ...next }, 'document download failed');
+      log.warn(
+        { stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, ...next },
+        'document download failed',
+      );
       await repo.update(stillPending, { ...next, updatedAt: new Date() });
       const outcome = next.fileStatus === 'failed' ? 'failed' : 'retry';
       documentDownloads.inc({ outcome });

@@ -17,6 +17,9 @@ const facts = (over: Partial<AutoSendFacts> = {}): AutoSendFacts => ({
   sentLastDay: 0,
   hourlyLimit: 10,
   dailyLimit: 30,
+  releasedAt: new Date('2026-11-23T00:00:00Z'),
+  detectedAt: new Date('2026-11-23T00:00:20Z'),
+  maxAgeMs: 24 * 3_600_000,
   ...over,
 });
 
@@ -31,7 +34,11 @@ describe('automatic send decisions', () => {
       decideAutoSend(
         facts({
           priceSensitive: false,
-          switches: { ...off, sendNonPriceSensitiveAnnouncements: true, autoSendNonPriceSensitiveAnnouncements: true },
+          switches: {
+            ...off,
+            sendNonPriceSensitiveAnnouncements: true,
+            autoSendNonPriceSensitiveAnnouncements: true,
+          },
         }),
       ),
     ).toEqual({ state: 'requested', channels: ['email', 'email-marketing'] });
@@ -42,12 +49,24 @@ describe('automatic send decisions', () => {
       expect(decideAutoSend(facts({ origin })).state).toBe('not-automatic');
   });
 
+  it('never mails old news: found more than a day after its release is stale, a day or less is sent', () => {
+    const released = new Date('2026-11-20T00:00:00Z');
+    expect(
+      decideAutoSend(facts({ releasedAt: released, detectedAt: new Date('2026-11-21T00:00:01Z') })).state,
+    ).toBe('stale');
+    expect(
+      decideAutoSend(facts({ releasedAt: released, detectedAt: new Date('2026-11-21T00:00:00Z') })).state,
+    ).toBe('requested');
+  });
+
   it('marks no-channel when no switch is on for the kind', () => {
     expect(decideAutoSend(facts({ priceSensitive: false })).state).toBe('no-channel');
   });
 
   it('holds back a headline matching the filter (Appendix 3B) but sends a normal one', () => {
-    expect(decideAutoSend(facts({ headline: 'Appendix 3B - Proposed issue of securities' })).state).toBe('filtered');
+    expect(decideAutoSend(facts({ headline: 'Appendix 3B - Proposed issue of securities' })).state).toBe(
+      'filtered',
+    );
     expect(decideAutoSend(facts({ headline: 'Appendix 3B', autoSendFilter: '' })).state).toBe('requested');
   });
 
@@ -62,6 +81,8 @@ describe('automatic send decisions', () => {
     expect(heldBackMessage('BHP', 'Quarterly Activities Report', 'held-hourly', 10)).toBe(
       'BHP: automatic send of "Quarterly Activities Report" held back: hourly limit of 10 reached',
     );
-    expect(heldBackMessage('BHP', 'X', 'held-daily', 30)).toBe('BHP: automatic send of "X" held back: daily limit of 30 reached');
+    expect(heldBackMessage('BHP', 'X', 'held-daily', 30)).toBe(
+      'BHP: automatic send of "X" held back: daily limit of 30 reached',
+    );
   });
 });

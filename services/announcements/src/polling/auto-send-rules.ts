@@ -18,6 +18,11 @@ export interface AutoSendFacts {
   sentLastDay: number;
   hourlyLimit: number;
   dailyLimit: number;
+  /** Release time at the source and when this service first stored it. */
+  releasedAt: Date;
+  detectedAt: Date;
+  /** Announcements found longer than this after their release are not sent automatically. */
+  maxAgeMs: number;
 }
 
 export type AutoSendDecision =
@@ -26,12 +31,14 @@ export type AutoSendDecision =
 
 /**
  * What automatic sending does with a newly detected announcement (DESIGN.md "Composition"): only polled
- * announcements go out; the stock's switches choose the channels; a headline matching the stock's filter
+ * announcements go out, and only when found within `maxAgeMs` of their release; the stock's switches choose
+ * the channels; a headline matching the stock's filter
  * stays for a manual send; the system's hourly and daily limits (at or over) hold the rest back.
  */
 export function decideAutoSend(f: AutoSendFacts): AutoSendDecision {
   if (f.origin !== 'poll') return { state: 'not-automatic', channels: [] };
   const channels = channelsFor(f.switches, f.priceSensitive);
+  if (f.detectedAt.getTime() - f.releasedAt.getTime() > f.maxAgeMs) return { state: 'stale', channels };
   if (!channels.length) return { state: 'no-channel', channels };
   if (matchesAutoSendFilter(f.headline, f.autoSendFilter)) return { state: 'filtered', channels };
   if (f.sentLastHour >= f.hourlyLimit) return { state: 'held-hourly', channels };
@@ -40,7 +47,12 @@ export function decideAutoSend(f: AutoSendFacts): AutoSendDecision {
 }
 
 /** The error email's text for an announcement a limit held back. */
-export function heldBackMessage(ticker: string, headline: string, state: 'held-hourly' | 'held-daily', limit: number): string {
+export function heldBackMessage(
+  ticker: string,
+  headline: string,
+  state: 'held-hourly' | 'held-daily',
+  limit: number,
+): string {
   const which = state === 'held-hourly' ? 'hourly' : 'daily';
   return `${ticker}: automatic send of "${headline}" held back: ${which} limit of ${limit} reached`;
 }

@@ -12,7 +12,10 @@ export class AutoSendHandlers {
   constructor(private readonly autoSend: AutoSendService) {}
 
   @HandleEvent(Topics.AnnouncementDetected)
-  async detected(@Payload() event: EventOf<typeof Topics.AnnouncementDetected>, @Ctx() context: KafkaContext) {
+  async detected(
+    @Payload() event: EventOf<typeof Topics.AnnouncementDetected>,
+    @Ctx() context: KafkaContext,
+  ) {
     await whileHeartbeating(context, () =>
       retryWhileDatabaseDown(`auto-send ${event.announcement.sendGuid}`, () => this.autoSend.decide(event)),
     );

@@ -1,6 +1,7 @@
-import { createLogger, Outbox } from '@irp/platform';
+import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
 import { Topics, type AnnouncementDetectedEvent } from '@irp/proto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AnnouncementEntity } from '../announcements/announcement.entity';
@@ -27,6 +28,7 @@ export class AutoSendService {
     private readonly outbox: Outbox,
     private readonly settings: SystemSettingsService,
     private readonly reporter: ErrorReporter,
+    @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {}
 
   /** Decides for one detected announcement; returns the decision, or null when there was none to take. */
@@ -57,6 +59,9 @@ export class AutoSendService {
         sentLastDay: counts.day,
         hourlyLimit: hourlyAutoSendLimit,
         dailyLimit: dailyAutoSendLimit,
+        releasedAt: row.releasedAt,
+        detectedAt: row.createdAt,
+        maxAgeMs: this.config.AUTO_SEND_MAX_AGE_HOURS * 3_600_000,
       });
       if (!(await this.mark(m, row, decision))) return null;
       if (decision.state === 'requested') await this.requestSend(m, stock, row.id, decision);
@@ -75,7 +80,11 @@ export class AutoSendService {
   }
 
   /** The conditional write that makes the decision once. */
-  private async mark(m: EntityManager, row: AnnouncementEntity, decision: AutoSendDecision): Promise<boolean> {
+  private async mark(
+    m: EntityManager,
+    row: AnnouncementEntity,
+    decision: AutoSendDecision,
+  ): Promise<boolean> {
     const now = new Date();
     const requested = decision.state === 'requested';
     const [, affected] = (await m.query(

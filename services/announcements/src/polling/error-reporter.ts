@@ -2,7 +2,7 @@ import { createLogger, Outbox } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { SystemSettingsService } from '../settings/system-settings.service';
+import { SystemSettingsEntity } from '../settings/system-settings.entity';
 
 const log = createLogger('error-reporter');
 
@@ -16,17 +16,21 @@ export class ErrorReporter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
-    private readonly settings: SystemSettingsService,
   ) {}
 
   /**
-   * Reports once per `key` as far as the caller's state says so (the email service deduplicates by key too).
+   * Reports under `key` (the event says one report per key; callers make it once per streak or announcement).
    * Returns false when no error email is set: the report is only logged.
    */
   async report(key: string, subject: string, message: string, manager?: EntityManager): Promise<boolean> {
-    const { errorEmail } = await this.settings.entity();
+    // Read on the caller's connection: a report from inside a transaction must not wait for a second one.
+    const settings = await (manager ?? this.dataSource.manager).findOneBy(SystemSettingsEntity, { id: 1 });
+    const errorEmail = settings?.errorEmail ?? '';
     if (!errorEmail.trim()) {
-      log.warn({ key, subject, message }, 'no error email in the system settings; error not reported by email');
+      log.warn(
+        { key, subject, message },
+        'no error email in the system settings; error not reported by email',
+      );
       return false;
     }
     const event = { key, to: errorEmail, subject, message, at: new Date().toISOString() };

@@ -9,7 +9,10 @@ const HEARTBEAT_EVERY_MS = 1000;
  * otherwise outlive the session timeout: the broker would hand its partition (and this message) to another
  * poller while it still works. A failed heartbeat (a rebalance, the broker away) is left to the consumer.
  */
-export async function whileHeartbeating<T>(context: KafkaContext | undefined, work: () => Promise<T>): Promise<T> {
+export async function whileHeartbeating<T>(
+  context: KafkaContext | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
   const heartbeat = context?.getHeartbeat();
   if (!heartbeat) return work();
   const timer = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);

@@ -66,7 +66,10 @@ export class InitialPollService {
       // The stock still says "not completed" because our completion has not reached it yet (or was lost):
       // saying it again is harmless, as the stocks service keeps the latest of these events.
       await this.dataSource.transaction((m) =>
-        this.outbox.add(m, Topics.InitialPollCompleted, stock.id, { stockId: stock.id, at: new Date().toISOString() }),
+        this.outbox.add(m, Topics.InitialPollCompleted, stock.id, {
+          stockId: stock.id,
+          at: new Date().toISOString(),
+        }),
       );
     }
   }
@@ -82,7 +85,10 @@ export class InitialPollService {
    * row's lock, so two instances considering the same stock at once start one run. Returns the new run,
    * or null when none was needed.
    */
-  async start(stock: StockProjectionEntity, { supersede }: { supersede: boolean }): Promise<InitialPollEntity | null> {
+  async start(
+    stock: StockProjectionEntity,
+    { supersede }: { supersede: boolean },
+  ): Promise<InitialPollEntity | null> {
     const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
     return this.dataSource.transaction(async (m) => {
       const rows: Array<{ stock_id: string }> = await m.query(
@@ -106,7 +112,14 @@ export class InitialPollService {
       });
       await this.requestRun(m, run, stock.ticker);
       log.info(
-        { stockId: stock.id, combinedTicker: stock.combinedTicker, runId: run.runId, fromYear, toYear, supersede },
+        {
+          stockId: stock.id,
+          combinedTicker: stock.combinedTicker,
+          runId: run.runId,
+          fromYear,
+          toYear,
+          supersede,
+        },
         'initial poll started',
       );
       return run;
@@ -135,11 +148,16 @@ export class InitialPollService {
   private async runOnce(event: InitialPollRequestedEvent): Promise<void> {
     const row = await this.progressOf(event.stockId);
     if (!row || row.runId !== event.runId) {
-      log.info({ stockId: event.stockId, runId: event.runId }, 'initial poll superseded by a newer run; ignored');
+      log.info(
+        { stockId: event.stockId, runId: event.runId },
+        'initial poll superseded by a newer run; ignored',
+      );
       return;
     }
     if (row.status !== 'running') return; // finished already: a redelivered request
-    const stock = await this.dataSource.getRepository(StockProjectionEntity).findOne({ where: { id: event.stockId } });
+    const stock = await this.dataSource
+      .getRepository(StockProjectionEntity)
+      .findOne({ where: { id: event.stockId } });
     if (!stock) {
       await this.fail(event, null, 'the stock is not known to the announcements service');
       return;
@@ -163,7 +181,10 @@ export class InitialPollService {
             ),
           {
             onRetry: (error, attempt, delayMs) =>
-              log.info({ ticker: stock.ticker, year, attempt, delayMs, err: errorText(error) }, 'source call failed; retrying'),
+              log.info(
+                { ticker: stock.ticker, year, attempt, delayMs, err: errorText(error) },
+                'source call failed; retrying',
+              ),
           },
         );
       } catch (error) {

@@ -57,7 +57,10 @@ describe('the scheduler’s poll requests', () => {
 
   it('is one market-wide request for a market-wide source', () => {
     expect(pollRequestsFor(stocks, true, now)).toEqual([
-      { key: MARKET_KEY, event: { stockId: null, ticker: null, market: true, requestedAt: now.toISOString() } },
+      {
+        key: MARKET_KEY,
+        event: { stockId: null, ticker: null, market: true, requestedAt: now.toISOString() },
+      },
     ]);
   });
 
@@ -89,15 +92,24 @@ describe('the market-wide fan-out', () => {
   ];
 
   it('gives each polled stock the items of its ticker, only the schema’s fields', () => {
-    const requests = fanOut([item('BHP', '1'), item('CBA', '2'), item('BHP', '3'), item('XYZ', '4')], stocks, now.toISOString());
+    const requests = fanOut(
+      [item('BHP', '1'), item('CBA', '2'), item('BHP', '3'), item('XYZ', '4')],
+      stocks,
+      now.toISOString(),
+    );
     expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([
       ['a', ['1', '3']],
       ['b', ['2']],
     ]);
     expect(requests[0].event).toMatchObject({ stockId: 'a', ticker: 'BHP', market: false });
-    expect(Object.keys(requests[0].event.items![0]).sort()).toEqual(
-      ['documentUrl', 'headline', 'priceSensitive', 'releasedAt', 'sourceKey', 'ticker'],
-    );
+    expect(Object.keys(requests[0].event.items![0]).sort()).toEqual([
+      'documentUrl',
+      'headline',
+      'priceSensitive',
+      'releasedAt',
+      'sourceKey',
+      'ticker',
+    ]);
   });
 
   it('also polls a stock without items when it has downloads pending', () => {
@@ -127,7 +139,11 @@ describe('initial poll years', () => {
 
 describe('reconcile window', () => {
   it('keeps items released within the last N days', () => {
-    const items = [item('BHP', '1', '2026-06-10T00:00:00Z'), item('BHP', '2', '2026-06-01T00:00:00Z'), item('BHP', '3', 'not a date')];
+    const items = [
+      item('BHP', '1', '2026-06-10T00:00:00Z'),
+      item('BHP', '2', '2026-06-01T00:00:00Z'),
+      item('BHP', '3', 'not a date'),
+    ];
     expect(releasedWithin(items, 7, now).map((i) => i.sourceKey)).toEqual(['1']);
   });
 });
@@ -135,13 +151,19 @@ describe('reconcile window', () => {
 describe('a failed download', () => {
   it('stays pending with the attempt counted, then fails after the last attempt', () => {
     let state = afterFailedDownload(null, 'feed answered 503');
-    expect(state).toEqual({ fileStatus: 'pending', fileProblem: `Download attempt 1 of ${MAX_DOWNLOAD_ATTEMPTS} failed: feed answered 503` });
+    expect(state).toEqual({
+      fileStatus: 'pending',
+      fileProblem: `Download attempt 1 of ${MAX_DOWNLOAD_ATTEMPTS} failed: feed answered 503`,
+    });
     for (let i = 2; i < MAX_DOWNLOAD_ATTEMPTS; i++) {
       state = afterFailedDownload(state.fileProblem, 'timeout');
       expect(state.fileStatus).toBe('pending');
       expect(state.fileProblem).toMatch(new RegExp(`^Download attempt ${i} of`));
     }
     state = afterFailedDownload(state.fileProblem, 'timeout');
-    expect(state).toEqual({ fileStatus: 'failed', fileProblem: `Download failed after ${MAX_DOWNLOAD_ATTEMPTS} attempts: timeout` });
+    expect(state).toEqual({
+      fileStatus: 'failed',
+      fileProblem: `Download failed after ${MAX_DOWNLOAD_ATTEMPTS} attempts: timeout`,
+    });
   });
 });

@@ -123,7 +123,10 @@ export function fanOut(
 export const sydneyYear = (now: Date): number => DateTime.fromJSDate(now).setZone(DISPLAY_TIME_ZONE).year;
 
 /** An initial poll's years: from the stock's announcementStartYear (never after this year) to this year. */
-export function initialPollWindow(announcementStartYear: number, now: Date): { fromYear: number; toYear: number } {
+export function initialPollWindow(
+  announcementStartYear: number,
+  now: Date,
+): { fromYear: number; toYear: number } {
   const toYear = sydneyYear(now);
   return { fromYear: Math.min(announcementStartYear, toYear), toYear };
 }
@@ -140,7 +143,11 @@ export function yearsToRead(fromYear: number, toYear: number, currentYear: numbe
 }
 
 /** Items released within the last `numDays` days (reconcile's window). */
-export function releasedWithin<T extends { releasedAt: string }>(items: readonly T[], numDays: number, now: Date): T[] {
+export function releasedWithin<T extends { releasedAt: string }>(
+  items: readonly T[],
+  numDays: number,
+  now: Date,
+): T[] {
   const from = now.getTime() - numDays * 86_400_000;
   return items.filter((i) => {
     const t = new Date(i.releasedAt).getTime();
@@ -168,5 +175,8 @@ export function afterFailedDownload(
   if (attempt >= maxAttempts) {
     return { fileStatus: 'failed', fileProblem: `Download failed after ${attempt} attempts: ${reason}` };
   }
-  return { fileStatus: 'pending', fileProblem: `Download attempt ${attempt} of ${maxAttempts} failed: ${reason}` };
+  return {
+    fileStatus: 'pending',
+    fileProblem: `Download attempt ${attempt} of ${maxAttempts} failed: ${reason}`,
+  };
 }

@@ -46,9 +46,11 @@ export class PollScheduler implements OnModuleInit {
       intervalMs: this.config.POLL_INTERVAL_MS,
       run: async () => {
         await this.tick();
-        await this.initialPolls.resumeStalled().catch((err: unknown) =>
-          log.error({ err: errorText(err) }, 'resuming stalled initial polls failed'),
-        );
+        await this.initialPolls
+          .resumeStalled()
+          .catch((err: unknown) =>
+            log.error({ err: errorText(err) }, 'resuming stalled initial polls failed'),
+          );
       },
     });
   }
@@ -69,7 +71,10 @@ export class PollScheduler implements OnModuleInit {
     const requests = pollRequestsFor(stocks, source.marketWide, now);
     await publishPollRequests(this.producer, requests, source.marketWide ? 'market' : 'stock');
     const ms = Date.now() - started;
-    log.info({ source: source.name, stocks: stocks.length, published: requests.length, ms }, 'poll work published');
+    log.info(
+      { source: source.name, stocks: stocks.length, published: requests.length, ms },
+      'poll work published',
+    );
     return { published: requests.length, ms };
   }
 }

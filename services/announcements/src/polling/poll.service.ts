@@ -4,13 +4,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
+import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
 import { pollSeconds } from './metrics';
 import { publishPollRequests } from './poll-publisher';
-import { dueStocksWhere, fanOut, isDue, isStalePoll, tickerKey } from './poll-rules';
+import { dueStocksWhere, fanOut, isDue, isPollingDisabled, isStalePoll, tickerKey } from './poll-rules';
 import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceHealth } from './source-health';
 import { SourceProvider } from './source-provider';
@@ -32,6 +33,7 @@ export class PollService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sources: SourceProvider,
+    private readonly settings: SystemSettingsService,
     private readonly store: AnnouncementStore,
     reporter: ErrorReporter,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
@@ -42,10 +44,17 @@ export class PollService {
 
   /** Handles one `announcements.poll-requested`. */
   async handle(event: PollRequestedEvent): Promise<void> {
-    if (isStalePoll(event.requestedAt, new Date(), this.config.POLL_INTERVAL_MS)) {
-      log.info({ stockId: event.stockId, requestedAt: event.requestedAt }, 'poll request outdated by newer ticks; skipped');
+    const now = new Date();
+    if (isStalePoll(event.requestedAt, now, this.config.POLL_INTERVAL_MS)) {
+      log.debug(
+        { stockId: event.stockId, requestedAt: event.requestedAt },
+        'poll request outdated by newer ticks; skipped',
+      );
       return;
     }
+    // Disabling polling stops the requests already queued too, not only the scheduler's next ticks.
+    const settings = await retryWhileDatabaseDown('poll settings', () => this.settings.entity());
+    if (isPollingDisabled(settings.disablePollUntil, now)) return;
     const kind = event.market ? 'market' : event.items ? 'fan-out' : 'stock';
     const timer = pollSeconds.startTimer({ kind });
     let outcome = 'ok';
@@ -65,11 +74,18 @@ export class PollService {
    * The source call of a poll: with backoff on failure (SOURCE_RETRY_DELAYS_MS), each try bounded by
    * SOURCE_TIMEOUT_MS; the outcome is counted in the source's health.
    */
-  async callSource<T>(source: AnnouncementSource, what: string, call: () => Promise<T>): Promise<SourceCall<T>> {
+  async callSource<T>(
+    source: AnnouncementSource,
+    what: string,
+    call: () => Promise<T>,
+  ): Promise<SourceCall<T>> {
     try {
       const value = await withRetries(() => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what), {
         onRetry: (error, attempt, delayMs) =>
-          log.info({ source: source.name, what, attempt, delayMs, err: errorText(error) }, 'source call failed; retrying'),
+          log.info(
+            { source: source.name, what, attempt, delayMs, err: errorText(error) },
+            'source call failed; retrying',
+          ),
       });
       await this.health.succeeded(source.name);
       return { ok: true, value };
@@ -82,7 +98,9 @@ export class PollService {
 
   private async pollStock(event: PollRequestedEvent): Promise<string> {
     if (!event.stockId) return 'skipped';
-    const stock = await this.dataSource.getRepository(StockProjectionEntity).findOne({ where: { id: event.stockId } });
+    const stock = await this.dataSource
+      .getRepository(StockProjectionEntity)
+      .findOne({ where: { id: event.stockId } });
     // Archived, switched off or expired since the tick: not polled any more.
     if (!stock || !isDue(stock)) return 'skipped';
     const source = await this.sources.get();
@@ -90,7 +108,9 @@ export class PollService {
     if (event.items) {
       items = event.items;
     } else {
-      const fetched = await this.callSource(source, `latest ${stock.ticker}`, () => source.latest(stock.ticker));
+      const fetched = await this.callSource(source, `latest ${stock.ticker}`, () =>
+        source.latest(stock.ticker),
+      );
       if (!fetched.ok) return 'source-failed';
       items = fetched.value;
     }

@@ -1,5 +1,11 @@
 import { DocumentRefusedError, SourceUnavailableError } from '../sources/source';
-import { isTransientDatabaseError, mapLimit, SOURCE_RETRY_DELAYS_MS, withRetries, withTimeout } from './retry';
+import {
+  isTransientDatabaseError,
+  mapLimit,
+  SOURCE_RETRY_DELAYS_MS,
+  withRetries,
+  withTimeout,
+} from './retry';
 
 describe('source call retries', () => {
   const waits: number[] = [];
@@ -45,9 +51,15 @@ describe('source call retries', () => {
 
 describe('transient database errors', () => {
   it('are a restart, a lost connection, a deadlock; not a wrong statement', () => {
-    expect(isTransientDatabaseError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(
+      isTransientDatabaseError(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
     expect(isTransientDatabaseError(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isTransientDatabaseError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(
+      isTransientDatabaseError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
     expect(isTransientDatabaseError({ message: 'x', driverError: { code: '40P01' } })).toBe(true);
     expect(isTransientDatabaseError(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
     expect(isTransientDatabaseError(new Error('duplicate key'))).toBe(false);

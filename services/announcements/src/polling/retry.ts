@@ -71,7 +71,14 @@ const TRANSIENT_SQLSTATES = new Set([
   '57P03', // cannot_connect_now (starting up)
   '55P03', // lock_not_available
 ]);
-const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const TRANSIENT_MESSAGES = [
   /Connection terminated/i,
   /terminating connection/i,
@@ -115,7 +122,11 @@ export function isTransientDatabaseError(error: unknown): boolean {
 export async function retryWhileDatabaseDown<T>(
   what: string,
   work: () => Promise<T>,
-  { maxMs = 120_000, firstDelayMs = 250, maxDelayMs = 5000 }: { maxMs?: number; firstDelayMs?: number; maxDelayMs?: number } = {},
+  {
+    maxMs = 120_000,
+    firstDelayMs = 250,
+    maxDelayMs = 5000,
+  }: { maxMs?: number; firstDelayMs?: number; maxDelayMs?: number } = {},
 ): Promise<T> {
   const deadline = Date.now() + maxMs;
   let delay = firstDelayMs;

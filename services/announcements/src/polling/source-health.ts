@@ -66,6 +66,7 @@ export class SourceHealth {
          failure_streak = 0, first_failure_at = NULL, last_error = NULL, reported_at = NULL, last_success_at = now()`,
       [source],
     );
-    if (row?.failure_streak) log.info({ source, after: row.failure_streak }, 'announcement source answers again');
+    if (row?.failure_streak)
+      log.info({ source, after: row.failure_streak }, 'announcement source answers again');
   }
 }

@@ -3,7 +3,10 @@ import type { SourceAnnouncement } from '../sources/source';
 import type { ReconcileEntity, ReconcileFinding } from './reconcile.entity';
 
 /** The items of a ticker that are not stored: what a reconcile reports and what its apply stores. */
-export function missingItems(items: readonly SourceAnnouncement[], storedKeys: ReadonlySet<string>): SourceAnnouncement[] {
+export function missingItems(
+  items: readonly SourceAnnouncement[],
+  storedKeys: ReadonlySet<string>,
+): SourceAnnouncement[] {
   const seen = new Set<string>();
   return items.filter((i) => {
     if (storedKeys.has(i.sourceKey) || seen.has(i.sourceKey)) return false;

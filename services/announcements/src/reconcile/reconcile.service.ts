@@ -71,13 +71,25 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
     if (!isAdmin(actor)) throw new AppError('FORBIDDEN', 'Only admins may run a reconcile');
     const id = randomUUID();
     // Held before the row exists, so no instance ever sees this run without its holder.
-    const lock = await postgresJobLock(this.config.DATABASE_URL, lockName(id), `announcements:${this.config.INSTANCE_ID}`)();
+    const lock = await postgresJobLock(
+      this.config.DATABASE_URL,
+      lockName(id),
+      `announcements:${this.config.INSTANCE_ID}`,
+    )();
     try {
       if (!(await lock.tryAcquire())) throw new Error(`the lock of reconcile ${id} is taken`);
       const [{ total }] = (await this.dataSource.query(
         `SELECT count(*)::int AS total FROM announcements.stocks s WHERE ${polledStocksWhere('s')}`,
       )) as Array<{ total: number }>;
-      await this.repo.insert({ id, numDays, status: 'running', total, checked: 0, findings: [], startedBy: actor.username });
+      await this.repo.insert({
+        id,
+        numDays,
+        status: 'running',
+        total,
+        checked: 0,
+        findings: [],
+        startedBy: actor.username,
+      });
     } catch (error) {
       await lock.close();
       throw error;
@@ -108,11 +120,17 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
   async apply(actor: Actor, id: string): Promise<Reconcile> {
     if (!isAdmin(actor)) throw new AppError('FORBIDDEN', 'Only admins may apply a reconcile');
     const { row, stocks } = await this.dataSource.transaction(async (m) => {
-      const run = await m.getRepository(ReconcileEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      const run = await m
+        .getRepository(ReconcileEntity)
+        .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw new AppError('NOT_FOUND', `Reconcile ${id} not found`);
-      if (run.status === 'applied') throw new AppError('BAD_REQUEST', 'This reconcile has already been applied');
+      if (run.status === 'applied')
+        throw new AppError('BAD_REQUEST', 'This reconcile has already been applied');
       if (run.status !== 'completed')
-        throw new AppError('BAD_REQUEST', `Only a completed reconcile can be applied; this one is ${run.status}`);
+        throw new AppError(
+          'BAD_REQUEST',
+          `Only a completed reconcile can be applied; this one is ${run.status}`,
+        );
       let applied = 0;
       const touched: StockProjectionEntity[] = [];
       for (const finding of run.findings) {
@@ -172,7 +190,11 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
       await mapLimit(stocks, this.config.POLL_CONCURRENCY, async (stock) => {
         if (this.stopping) throw new Error(INTERRUPTED);
         const items = await withRetries(() =>
-          withTimeout(source.latest(stock.ticker), this.config.SOURCE_TIMEOUT_MS + 1000, `latest ${stock.ticker}`),
+          withTimeout(
+            source.latest(stock.ticker),
+            this.config.SOURCE_TIMEOUT_MS + 1000,
+            `latest ${stock.ticker}`,
+          ),
         ).catch((error: unknown) => {
           throw new Error(`${stock.ticker}: ${errorText(error)}`);
         });
@@ -187,19 +209,33 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
         }
         checked++;
         if (checked % PROGRESS_EVERY === 0)
-          await this.repo.update({ id: run.id, status: 'running' }, { checked, findings: sortedFindings(findings) });
+          await this.repo.update(
+            { id: run.id, status: 'running' },
+            { checked, findings: sortedFindings(findings) },
+          );
       });
       await this.repo.update(
         { id: run.id, status: 'running' },
-        { status: 'completed', checked, total: Math.max(run.total, checked), findings: sortedFindings(findings), completedAt: new Date() },
+        {
+          status: 'completed',
+          checked,
+          total: Math.max(run.total, checked),
+          findings: sortedFindings(findings),
+          completedAt: new Date(),
+        },
       );
       log.info({ id: run.id, checked, tickers: findings.length }, 'reconcile completed');
     } catch (error) {
       const text = errorText(error);
       log.error({ id: run.id, err: text }, 'reconcile failed');
       await this.repo
-        .update({ id: run.id, status: 'running' }, { status: 'failed', error: text, checked, completedAt: new Date() })
-        .catch((err: unknown) => log.error({ id: run.id, err: errorText(err) }, 'marking the reconcile failed failed'));
+        .update(
+          { id: run.id, status: 'running' },
+          { status: 'failed', error: text, checked, completedAt: new Date() },
+        )
+        .catch((err: unknown) =>
+          log.error({ id: run.id, err: errorText(err) }, 'marking the reconcile failed failed'),
+        );
     } finally {
       await lock.close();
     }

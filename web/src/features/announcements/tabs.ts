@@ -3,13 +3,14 @@ import { lazyTab } from '@/lib/tabs/lazyTab';
 import { clientStockTabs, staffStockTabs } from '@/lib/tabs/stockPageTabs';
 import { isAdmin } from '@/lib/session/roles';
 
+// Both tabs save as they go (the form's own Save, the row menu), so the pages show no Save button on them.
 staffStockTabs.register({
   key: 'announcements',
   title: 'Announcements',
   order: 40,
   allowed: ({ user }) => isAdmin(user),
   component: lazyTab(() => import('./components/AnnouncementsTab').then((m) => m.AnnouncementsTab)),
-  saves: true,
+  saves: false,
 });
 
 clientStockTabs.register({
@@ -18,5 +19,5 @@ clientStockTabs.register({
   order: 20,
   allowed: ({ roles }) => roles.includes(StockRole.EditAnnouncements),
   component: lazyTab(() => import('./components/AnnouncementsTab').then((m) => m.ClientAnnouncementsTab)),
-  saves: true,
+  saves: false,
 });

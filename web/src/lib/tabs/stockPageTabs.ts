@@ -1,4 +1,4 @@
-import type { ClientStockDto, SessionUserDto, Stock } from '@irp/proto';
+import type { AdminStockPage, ClientStockDto, SessionUserDto, Stock } from '@irp/proto';
 import { createTabRegistry, type TabDefinition } from './registry';
 
 type SessionUser = SessionUserDto | null | undefined;
@@ -8,9 +8,23 @@ export interface StaffStockTabAccess {
   user: SessionUser;
 }
 
+/**
+ * The stock as GET /api/stock/{combinedTicker} answers on the staff page: an admin gets the composed page
+ * (the stock plus its announcements and initial poll, null when that service did not answer); a
+ * report-runner's summary has none of those, hence optional.
+ */
+export type StaffStock = Stock &
+  Partial<Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable'>>;
+
 /** What a staff stock page tab is given: the stock as last fetched (the page refetches it after saves). */
 export interface StaffStockTabProps {
-  stock: Stock;
+  stock: StaffStock;
+  /**
+   * Changes the page's copy of the stock without a request (spec section 4: a resync sets
+   * completedInitialPoll back to false locally); the page's next fetch replaces it. Absent where a tab is
+   * shown outside the stock page.
+   */
+  patchStock?: (patch: Partial<StaffStock>) => void;
 }
 
 /** What a client stock page tab's role check sees. */

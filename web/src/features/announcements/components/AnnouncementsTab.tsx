@@ -1,11 +1,113 @@
-import { TabPlaceholder } from '@/components/TabPlaceholder';
+import { Alert, Center, Loader } from '@mantine/core';
+import { StockRole } from '@irp/proto';
+import { useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { errorMessageOf } from '@/lib/apiError';
+import { isSyncing, SYNC_PROGRESS_POLL_MS } from '@/lib/initialPoll';
+import { isAdmin } from '@/lib/session/roles';
+import { selectSessionUser } from '@/lib/session/sessionSlice';
+import type { ClientStockTabProps, StaffStockTabProps } from '@/lib/tabs/stockPageTabs';
+import { announcementsApi, useListAnnouncementsQuery } from '../api/announcementsApi';
+import type { AnnouncementPermissions } from '../model/announcements';
+import { AnnouncementsPanel } from './AnnouncementsPanel';
 
-/** Staff stock page, Announcements tab (spec section 2); its screen arrives with the announcements issue. */
-export function AnnouncementsTab() {
-  return <TabPlaceholder title="Announcements" text="The Announcements tab arrives with its feature." />;
+export const ANNOUNCEMENTS_UNAVAILABLE =
+  'The announcements service is not available right now, so the announcements cannot be shown. Reload the page to try again shortly.';
+
+/** While the initial poll is incomplete but no run reports progress, look again this often. */
+const SYNC_CHECK_MS = 15_000;
+
+/**
+ * Staff stock page, Announcements tab (admins): the announcements the stock page composes
+ * (GET /api/stock), so the tab needs no request of its own; changes refetch the stock (tag 'Stock').
+ */
+export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
+  const user = useAppSelector(selectSessionUser);
+  const dispatch = useAppDispatch();
+  const admin = isAdmin(user);
+  const { announcements, initialPoll = null } = stock;
+
+  if (!announcements) {
+    return (
+      <Alert color="yellow" title="Announcements unavailable" role="alert">
+        {ANNOUNCEMENTS_UNAVAILABLE}
+      </Alert>
+    );
+  }
+  const permissions: AnnouncementPermissions = {
+    edit: admin,
+    send: admin,
+    sendConfirmation: admin,
+    resync: admin,
+  };
+  return (
+    <AnnouncementsPanel
+      stock={stock}
+      announcements={announcements}
+      initialPoll={initialPoll}
+      syncing={isSyncing(stock.completedInitialPoll, initialPoll)}
+      permissions={permissions}
+      onResynced={(run) => {
+        // Spec section 4: a resync sets completedInitialPoll back to false locally; the page then
+        // follows the run by fetching the stock while it reports progress.
+        if (patchStock) patchStock({ completedInitialPoll: false, initialPoll: run });
+        else dispatch(announcementsApi.util.invalidateTags(['Stock']));
+      }}
+    />
+  );
 }
 
-/** Client stock page, Announcements tab (EditAnnouncements); arrives with the announcements issue. */
-export function ClientAnnouncementsTab() {
-  return <TabPlaceholder text="Announcements arrive with the announcements feature." />;
+/**
+ * Client stock page, Announcements tab (EditAnnouncements on the stock): the same list and form through
+ * GET /api/Announcement/list; Send Email only with SendMailchimp on the stock; no confirmation email or
+ * resync (admin only).
+ */
+export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
+  const dispatch = useAppDispatch();
+  const [pollingInterval, setPollingInterval] = useState(0);
+  const { data, error, isLoading } = useListAnnouncementsQuery(stock.combinedTicker, { pollingInterval });
+  const initialPoll = data?.initialPoll ?? null;
+  const syncing = isSyncing(stock.completedInitialPoll, initialPoll);
+  const status = initialPoll?.status;
+
+  useEffect(() => {
+    setPollingInterval(status === 'running' ? SYNC_PROGRESS_POLL_MS : syncing ? SYNC_CHECK_MS : 0);
+  }, [status, syncing]);
+
+  // The page's stock says whether the initial poll completed: once the run has, fetch it again.
+  const staleStock = !stock.completedInitialPoll && status === 'completed';
+  useEffect(() => {
+    if (staleStock)
+      dispatch(announcementsApi.util.invalidateTags([{ type: 'ClientStock', id: stock.combinedTicker }]));
+  }, [staleStock, dispatch, stock.combinedTicker]);
+
+  if (isLoading) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading announcements" />
+      </Center>
+    );
+  }
+  if (!data) {
+    return (
+      <Alert color="red" role="alert" title="Unable to load the announcements">
+        {errorMessageOf(error)}
+      </Alert>
+    );
+  }
+  const permissions: AnnouncementPermissions = {
+    edit: stock.roles.includes(StockRole.EditAnnouncements),
+    send: stock.roles.includes(StockRole.SendMailchimp),
+    sendConfirmation: false,
+    resync: false,
+  };
+  return (
+    <AnnouncementsPanel
+      stock={stock}
+      announcements={data.announcements}
+      initialPoll={initialPoll}
+      syncing={syncing}
+      permissions={permissions}
+    />
+  );
 }

@@ -2,6 +2,7 @@ import { Button, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Ti
 import { STANDARD_AUTO_SEND_FILTER } from '@irp/proto';
 import { useMemo } from 'react';
 import { useTabSave, useTabState } from '@/components/save/SaveFlow';
+import { AUTO_SEND_FILTER_HINT } from '@/lib/autoSendFilter';
 import type { ClientStockTabProps } from '@/lib/tabs/stockPageTabs';
 import { useSaveClientStockMutation } from '../api/clientStockApi';
 import {
@@ -62,7 +63,7 @@ export function ConfigTab({ values, fields, onChange }: ConfigTabProps) {
         <Group align="flex-end" gap="xs" wrap="wrap">
           <TextInput
             label={CONFIG_LABELS.autoSendFilter}
-            description="A pattern matched against announcement headlines"
+            description={AUTO_SEND_FILTER_HINT}
             value={values.autoSendFilter}
             onChange={(event) => onChange({ autoSendFilter: event.currentTarget.value })}
             style={{ flex: '1 1 16rem' }}

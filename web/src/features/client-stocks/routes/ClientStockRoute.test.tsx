@@ -76,6 +76,9 @@ describe('ClientStockRoute', () => {
     fireEvent.click(screen.getByLabelText('Send non-price-sensitive announcements by email marketing'));
     fireEvent.click(screen.getByRole('button', { name: 'Standard filter (Appendix 3B/3Y)' }));
     expect(screen.getByLabelText('Auto-send filter')).toHaveValue('appendix\\s*3[by]');
+    expect(screen.getByLabelText('Auto-send filter')).toHaveAccessibleDescription(
+      "Headlines matching this filter are NOT sent automatically (the standard filter keeps routine Appendix 3B/3Y forms out of subscribers' inboxes); they can still be sent by hand from the Announcements tab.",
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
@@ -156,7 +159,13 @@ describe('ClientStockRoute', () => {
   });
 
   it('has no Config tab without ViewConfig and opens the first allowed tab', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })));
+    fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        input instanceof Request && new URL(input.url).pathname.startsWith('/api/Announcement/list/')
+          ? jsonResponse({ announcements: [], initialPoll: null })
+          : jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })),
+      ),
+    );
     renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });
     expect(await screen.findByRole('tab', { name: 'Announcements' })).toHaveAttribute(
       'aria-selected',
@@ -164,8 +173,11 @@ describe('ClientStockRoute', () => {
     );
     expect(tabNames()).toEqual(['Announcements', 'Email marketing']);
     expect(screen.queryByLabelText('Website')).not.toBeInTheDocument();
-    expect(screen.getByText('Announcements arrive with the announcements feature.')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
+    // Announcements saves in its own form: no page Save on it.
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('tab', { name: 'Email marketing' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
   });
 

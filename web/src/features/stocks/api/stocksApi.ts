@@ -8,11 +8,11 @@ import type {
   Referer,
   SaveNoteBody,
   SaveNoteResponse,
-  Stock,
   StockChangeResponse,
   VersionHistory,
 } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 
 /**
  * The answer of a save, ticker change or archive (proto's StockChangeResponseSchema), under the name the
@@ -38,10 +38,11 @@ const stockTaggedApi = baseApi.enhanceEndpoints({
 export const stocksApi = stockTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /**
-     * GET /api/stock/{combinedTicker}. Report-runners get proto's ReportRunnerStock (the summary fields);
-     * their stock page shows only tabs that read those.
+     * GET /api/stock/{combinedTicker}: for an admin proto's AdminStockPage (the stock with its announcements
+     * and initial poll). Report-runners get proto's ReportRunnerStock (the summary fields); their stock page
+     * shows only tabs that read those.
      */
-    getStock: build.query<Stock, string>({
+    getStock: build.query<StaffStock, string>({
       query: (combinedTicker) => `/stock/${encodeURIComponent(combinedTicker)}`,
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Stock', id: combinedTicker }],
     }),

@@ -25,6 +25,7 @@ import { useState, type ChangeEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { reloadPage } from '@/api/pageReload';
 import { errorMessageOf } from '@/lib/apiError';
+import { AUTO_SEND_FILTER_HINT } from '@/lib/autoSendFilter';
 import { websiteHref } from '@/lib/website';
 import {
   useArchiveStockMutation,
@@ -250,7 +251,7 @@ export function StockConfigTab({ stock }: StockConfigTabProps) {
         <Group gap="sm" mt="md" align="flex-end" wrap="wrap">
           <TextInput
             label="Auto-send filter"
-            description="Announcements whose headline matches are sent automatically"
+            description={AUTO_SEND_FILTER_HINT}
             {...text('autoSendFilter')}
             style={{ flex: 1 }}
             miw={{ base: '100%', xs: 240 }}

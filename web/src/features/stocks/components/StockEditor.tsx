@@ -1,17 +1,16 @@
 import { Badge, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { displayTicker, formatDateTime, type Stock } from '@irp/proto';
+import { displayTicker, formatDateTime, syncProgressText } from '@irp/proto';
 import type { ReactNode } from 'react';
 import { SaveButton } from '@/components/save/SaveButton';
 import { SaveFlowProvider } from '@/components/save/SaveFlow';
 import { TabStrip, TabSuspense } from '@/components/TabStrip';
-import type { StaffStockTab } from '@/lib/tabs/stockPageTabs';
-
-export const SYNC_IN_PROGRESS = 'Sync in Progress';
+import { isSyncing } from '@/lib/initialPoll';
+import type { StaffStock, StaffStockTab } from '@/lib/tabs/stockPageTabs';
 
 interface StockEditorProps {
   /** The stock as last fetched; null on /create. */
-  stock: Stock | null;
+  stock: StaffStock | null;
   /** The tabs the user may see, in order; empty on /create (the Config tab alone). */
   tabs: readonly StaffStockTab[];
   /** The tab shown; undefined on /create. */
@@ -21,7 +20,7 @@ interface StockEditorProps {
   children: ReactNode;
 }
 
-function StockTitle({ stock }: { stock: Stock | null }) {
+function StockTitle({ stock }: { stock: StaffStock | null }) {
   const heading = stock ? displayTicker(stock.ticker, stock.exchange) : 'Add New Stock';
   useDocumentTitle(`${heading} · IR Portal`);
   if (!stock) return <Title order={2}>{heading}</Title>;
@@ -43,7 +42,7 @@ function StockTitle({ stock }: { stock: Stock | null }) {
  * (components/save). The page keeps each tab's unsaved edits while another tab shows.
  */
 export function StockEditor({ stock, tabs, tab, onTabChange, children }: StockEditorProps) {
-  const syncing = stock !== null && !stock.completedInitialPoll;
+  const syncing = stock !== null && isSyncing(stock.completedInitialPoll, stock.initialPoll);
   const showSave = (tab ? tab.saves : true) && !syncing;
 
   return (
@@ -53,8 +52,19 @@ export function StockEditor({ stock, tabs, tab, onTabChange, children }: StockEd
           <StockTitle stock={stock} />
           <Group gap="sm" wrap="wrap">
             {syncing && (
-              <Badge color="orange" variant="light" size="lg">
-                {SYNC_IN_PROGRESS}
+              // The initial poll's progress when the page has it ('Sync in Progress: 2019 of 2026, ...').
+              <Badge
+                color="orange"
+                variant="light"
+                size="lg"
+                maw="100%"
+                h="auto"
+                tt="none"
+                // The progress text is longer than a badge usually is: wrap it rather than cut it on phones.
+                styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                data-testid="sync-in-progress"
+              >
+                {syncProgressText(stock.initialPoll ?? null)}
               </Badge>
             )}
             {showSave && <SaveButton />}

@@ -1,8 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Stock } from '@irp/proto';
+import type { InitialPollProgress, Stock } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { reloadPage } from '@/api/pageReload';
+import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { STOCK } from '../test/fixtures';
 import { deferred, serveApi, type Handler } from '../test/fakeApi';
 
@@ -27,7 +28,12 @@ describe('stock page', () => {
     vi.mocked(reloadPage).mockReset();
   });
 
-  function open(path: string, user = admin, stock: Stock = STOCK, handlers: Record<string, Handler> = {}) {
+  function open(
+    path: string,
+    user = admin,
+    stock: StaffStock = STOCK,
+    handlers: Record<string, Handler> = {},
+  ) {
     const calls = serveApi(fetchMock, {
       [`GET /api/stock/${stock.combinedTicker}`]: () => jsonResponse(stock),
       ...handlers,
@@ -135,7 +141,7 @@ describe('stock page', () => {
   });
 
   describe('Save button', () => {
-    it('shows on Config, Market, Email marketing, Announcements, Invoices but not Notes or Reports', async () => {
+    it('shows on Config, Market, Email marketing, Invoices but not Announcements, Notes or Reports', async () => {
       open('/stocks/BHP:ASX', admin, STOCK, {
         'GET /api/admin/getNotes': () => jsonResponse([]),
         'GET /api/admin/stockReferers': () => jsonResponse([]),
@@ -147,7 +153,8 @@ describe('stock page', () => {
         await waitFor(() =>
           expect(screen.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true'),
         );
-        const expected = tab !== 'Notes' && tab !== 'Reports';
+        // Announcements saves in its own form and menu.
+        const expected = tab !== 'Announcements' && tab !== 'Notes' && tab !== 'Reports';
         expect(screen.queryByRole('button', { name: 'Save' }) !== null, tab).toBe(expected);
       }
     });
@@ -157,6 +164,37 @@ describe('stock page', () => {
       await title();
       expect(screen.getByText('Sync in Progress')).toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    });
+
+    it('shows the initial poll progress in the label and fetches the stock every 2 seconds while it runs', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const running: InitialPollProgress = {
+        stockId: STOCK.id,
+        status: 'running',
+        fromYear: 2019,
+        toYear: 2026,
+        currentYear: 2019,
+        found: 340,
+        startedAt: '2026-01-05T00:00:00.000Z',
+        completedAt: null,
+        error: null,
+      };
+      const syncing = {
+        ...STOCK,
+        completedInitialPoll: false,
+        announcements: [],
+        initialPoll: running,
+        unavailable: [],
+      };
+      const { calls } = open('/stocks/BHP:ASX', admin, syncing);
+      await title();
+      expect(screen.getByTestId('sync-in-progress')).toHaveTextContent(
+        'Sync in Progress: 2019 of 2026, 340 announcements',
+      );
+      const stockGets = () => calls.filter((c) => c.path === '/api/stock/BHP:ASX').length;
+      expect(stockGets()).toBe(1);
+      await act(() => vi.advanceTimersByTimeAsync(2100));
+      await waitFor(() => expect(stockGets()).toBe(2));
     });
 
     it('cycles Save, Saving..., Saved! for 3 seconds and sends the id with the changed fields', async () => {
@@ -260,6 +298,12 @@ describe('stock page', () => {
       await title();
       fireEvent.click(screen.getByRole('button', { name: 'Standard 3B/3Y filter' }));
       expect(screen.getByLabelText('Auto-send filter')).toHaveValue('appendix\\s*3[by]');
+      // The hint says which way the filter works: matching headlines are kept from automatic sending.
+      expect(
+        screen.getByText(
+          "Headlines matching this filter are NOT sent automatically (the standard filter keeps routine Appendix 3B/3Y forms out of subscribers' inboxes); they can still be sent by hand from the Announcements tab.",
+        ),
+      ).toBeInTheDocument();
     });
 
     it('sends switches as booleans', async () => {

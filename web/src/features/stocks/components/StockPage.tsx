@@ -1,17 +1,26 @@
 import { Alert, Center, Loader } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { NotAllowed } from '@/components/NotAllowed';
 import { Page } from '@/components/Page';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { errorMessageOf } from '@/lib/apiError';
-import { useGetStockQuery } from '../api/stocksApi';
+import { SYNC_PROGRESS_POLL_MS } from '@/lib/initialPoll';
+import type { StaffStock } from '@/lib/tabs/stockPageTabs';
+import { stocksApi, useGetStockQuery } from '../api/stocksApi';
 import { StockEditor } from './StockEditor';
 import { resolveStockTab, visibleTabsFor } from './stockTabs';
 
-/** While the initial poll runs, look again this often so Save appears once it completes. */
+/** While the initial poll is incomplete, look again this often so Save appears once it completes. */
 export const SYNC_POLL_MS = 15_000;
+
+/** How often to fetch the stock again: quickly while a run reports progress, slowly until it completes. */
+export function stockPollInterval(stock: StaffStock | undefined): number {
+  if (!stock) return 0;
+  if (stock.initialPoll?.status === 'running') return SYNC_PROGRESS_POLL_MS;
+  return stock.completedInitialPoll ? 0 : SYNC_POLL_MS;
+}
 
 interface StockPageProps {
   /** The URL's `ticker:exchange` (a bare ticker means ASX). */
@@ -23,6 +32,7 @@ interface StockPageProps {
 /** /stocks/{ticker:exchange}/{tab}: loads the stock and shows the tab the URL names. */
 export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
   const user = useAppSelector(selectSessionUser);
+  const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const tabs = visibleTabsFor(user);
   const tab = tabs.find((t) => t.key === resolveStockTab(user, tabSegment));
@@ -30,8 +40,19 @@ export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
   const { data: stock, error, isLoading } = useGetStockQuery(combinedTicker, { skip: !tab, pollingInterval });
 
   useEffect(() => {
-    setPollingInterval(stock && !stock.completedInitialPoll ? SYNC_POLL_MS : 0);
+    setPollingInterval(stockPollInterval(stock));
   }, [stock]);
+
+  // The page owns its copy of the stock; a tab changes it locally through this (e.g. a resync).
+  const patchStock = useCallback(
+    (patch: Partial<StaffStock>) =>
+      void dispatch(
+        stocksApi.util.updateQueryData('getStock', combinedTicker, (draft) => {
+          Object.assign(draft, patch);
+        }),
+      ),
+    [dispatch, combinedTicker],
+  );
 
   const showTab = (next: string) => navigate(`/stocks/${combinedTicker}/${next}`, { replace: true });
 
@@ -62,7 +83,7 @@ export function StockPage({ combinedTicker, tabSegment }: StockPageProps) {
   const Screen = tab.component;
   return (
     <StockEditor key={stock.id} stock={stock} tabs={tabs} tab={tab} onTabChange={(t) => void showTab(t)}>
-      <Screen stock={stock} />
+      <Screen stock={stock} patchStock={patchStock} />
     </StockEditor>
   );
 }

@@ -43,9 +43,10 @@ describe('stock tabs by role', () => {
     expect(resolveStockTab(reports, 'config')).toBe('reports');
   });
 
-  it('has a Save button on every tab but Notes and Reports', () => {
+  it('has a Save button on every tab but Announcements, Notes and Reports', () => {
     expect(tabHasSaveButton('config')).toBe(true);
     expect(tabHasSaveButton('market')).toBe(true);
+    expect(tabHasSaveButton('announcements')).toBe(false);
     expect(tabHasSaveButton('notes')).toBe(false);
     expect(tabHasSaveButton('reports')).toBe(false);
   });

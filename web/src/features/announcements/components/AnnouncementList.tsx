@@ -1,0 +1,150 @@
+import { Anchor, Button, Group, Menu, Paper, Stack, Table, Text } from '@mantine/core';
+import { formatDateTime, type Announcement } from '@irp/proto';
+import type { CSSProperties } from 'react';
+import { useSmallScreen } from '@/lib/ui/useSmallScreen';
+import {
+  documentHref,
+  ROW_ACTION_LABELS,
+  rowActions,
+  type AnnouncementPermissions,
+  type RowAction,
+} from '../model/announcements';
+import { AnnouncementIcons } from './AnnouncementIcons';
+
+interface AnnouncementListProps {
+  /** Newest first. */
+  announcements: readonly Announcement[];
+  permissions: AnnouncementPermissions;
+  onAction: (action: RowAction, announcement: Announcement) => void;
+}
+
+interface RowProps {
+  announcement: Announcement;
+  permissions: AnnouncementPermissions;
+  onAction: (action: RowAction, announcement: Announcement) => void;
+}
+
+/** A deleted announcement stays listed, struck through (spec section 4). */
+const struck = (announcement: Announcement): CSSProperties | undefined =>
+  announcement.deletedOn ? { textDecoration: 'line-through' } : undefined;
+
+function Headline({ announcement }: { announcement: Announcement }) {
+  const href = documentHref(announcement);
+  const style = { ...struck(announcement), overflowWrap: 'anywhere' as const };
+  return href ? (
+    <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm" style={style}>
+      {announcement.headline}
+    </Anchor>
+  ) : (
+    <Text span size="sm" style={style}>
+      {announcement.headline}
+    </Text>
+  );
+}
+
+function RowMenu({ announcement, permissions, onAction }: RowProps) {
+  const actions = rowActions(announcement, permissions);
+  if (actions.length === 0) return null;
+  return (
+    <Menu position="bottom-end" withinPortal shadow="md">
+      <Menu.Target>
+        <Button variant="default" size="compact-sm" aria-label={`Actions for ${announcement.headline}`}>
+          Actions
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {actions.map((action) => (
+          <Menu.Item
+            key={action}
+            color={action === 'delete' ? 'red' : undefined}
+            onClick={() => onAction(action, announcement)}
+          >
+            {ROW_ACTION_LABELS[action]}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function AnnouncementTable({ announcements, permissions, onAction }: AnnouncementListProps) {
+  return (
+    <Table.ScrollContainer minWidth={640} type="native">
+      <Table striped verticalSpacing="xs" aria-label="Announcements">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Date</Table.Th>
+            <Table.Th scope="col">Headline</Table.Th>
+            <Table.Th scope="col">Views</Table.Th>
+            <Table.Th scope="col">Comments</Table.Th>
+            <Table.Th scope="col">Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody data-testid="announcement-rows">
+          {announcements.map((announcement) => (
+            <Table.Tr
+              key={announcement.sendGuid}
+              data-testid="announcement-row"
+              data-deleted={announcement.deletedOn ? 'true' : undefined}
+            >
+              <Table.Td style={{ whiteSpace: 'nowrap', ...struck(announcement) }}>
+                {formatDateTime(announcement.date)}
+              </Table.Td>
+              <Table.Td>
+                <Stack gap={4}>
+                  <Headline announcement={announcement} />
+                  <AnnouncementIcons announcement={announcement} />
+                </Stack>
+              </Table.Td>
+              <Table.Td>{announcement.hits}</Table.Td>
+              <Table.Td>{announcement.numComments}</Table.Td>
+              <Table.Td>
+                <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Phones: one card per announcement, the table's columns as labelled lines. */
+function AnnouncementCards({ announcements, permissions, onAction }: AnnouncementListProps) {
+  return (
+    <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Announcements">
+      {announcements.map((announcement) => (
+        <Paper
+          key={announcement.sendGuid}
+          component="li"
+          withBorder
+          p="sm"
+          radius="sm"
+          data-testid="announcement-row"
+          data-deleted={announcement.deletedOn ? 'true' : undefined}
+        >
+          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+            <Text size="xs" c="dimmed" style={struck(announcement)}>
+              {formatDateTime(announcement.date)}
+            </Text>
+            <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
+          </Group>
+          <Headline announcement={announcement} />
+          <Group justify="space-between" mt={4} gap="xs">
+            <AnnouncementIcons announcement={announcement} />
+            <Text size="xs" c="dimmed">
+              Views {announcement.hits} · Comments {announcement.numComments}
+            </Text>
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+/** The announcements table (Date, Headline, Views, Comments, Actions), or cards on phones. */
+export function AnnouncementList(props: AnnouncementListProps) {
+  const small = useSmallScreen();
+  if (props.announcements.length === 0) return <Text c="dimmed">No announcements yet.</Text>;
+  return small ? <AnnouncementCards {...props} /> : <AnnouncementTable {...props} />;
+}

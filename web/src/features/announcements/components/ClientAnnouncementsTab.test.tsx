@@ -1,0 +1,172 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Announcement, AnnouncementList, ClientStockDto } from '@irp/proto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clientStockDto } from '@/test/fixtures';
+import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
+import { announcement, runningPoll } from '../test/fixtures';
+import { errorResponse, serveApi, type Handler } from '../test/fakeApi';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+const SENT = announcement({
+  headline: 'Annual Report',
+  date: '2025-02-20T22:00:00.000Z',
+  sent: true,
+  sendHistory: [{ timestamp: '2025-02-20T23:00:00.000Z', emailAddress: 'a@example.com' }],
+});
+const NEW = announcement({ headline: 'Investor Presentation', date: '2025-03-21T21:50:00.000Z' });
+
+describe('client Announcements tab', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  function open(
+    roles: string[],
+    list: AnnouncementList = { announcements: [SENT, NEW], initialPoll: null },
+    overrides: Partial<ClientStockDto> = {},
+    handlers: Record<string, Handler> = {},
+  ) {
+    const stock = clientStockDto('BHP', { roles, ...overrides });
+    const user = sessionUser('client', {}, { [stock.id]: roles });
+    const calls = serveApi(fetchMock, {
+      'GET /api/ClientStock/': () => jsonResponse(stock),
+      [`GET /api/Announcement/list/${stock.combinedTicker}`]: () => jsonResponse(list),
+      ...handlers,
+    });
+    renderRoute(`/client-stocks/${stock.combinedTicker}?tab=announcements`, { store: storeWith(user) });
+    return { calls, stock };
+  }
+
+  async function menuOf(item: Announcement) {
+    fireEvent.click(await screen.findByRole('button', { name: `Actions for ${item.headline}` }));
+    return (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
+  }
+
+  it('lists the stock’s announcements newest first through the list route, without the page Save', async () => {
+    const { calls } = open(['EditAnnouncements']);
+    const rows = within(await screen.findByTestId('announcement-rows')).getAllByRole('row');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent(NEW.headline);
+    expect(rows[1]).toHaveTextContent(SENT.headline);
+    expect(calls.some((c) => c.path === '/api/Announcement/list/BHP:ASX')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resync' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  it('gives EditAnnouncements alone Edit and Delete, without Send Email or the confirmation email', async () => {
+    open(['EditAnnouncements']);
+    expect(await menuOf(NEW)).toEqual(['Edit', 'Delete']);
+  });
+
+  it('adds Send Email for holders of SendMailchimp on the stock', async () => {
+    open(['EditAnnouncements', 'SendMailchimp']);
+    expect(await menuOf(NEW)).toEqual(['Edit', 'Send Email', 'Delete']);
+  });
+
+  it('resends only after the second confirmation, with sendOverride=true', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const { calls } = open(
+      ['EditAnnouncements', 'SendMailchimp'],
+      undefined,
+      {},
+      {
+        'POST /api/Announcement/send/BHP:ASX': () =>
+          jsonResponse({ success: true, announcement: SENT, errorMessage: null }),
+      },
+    );
+    await menuOf(SENT);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Send Email' }));
+    expect(await screen.findByText('Sent!')).toBeInTheDocument();
+    expect(confirm).toHaveBeenCalledTimes(2);
+    const send = calls.find((c) => c.method === 'POST');
+    expect(send?.params.get('sendOverride')).toBe('true');
+    // The list is fetched again.
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/Announcement/list/BHP:ASX')).toHaveLength(2),
+    );
+  });
+
+  it("shows the delete failure as 'Error deleting announcement: …'", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    open(
+      ['EditAnnouncements'],
+      undefined,
+      {},
+      {
+        'POST /api/Announcement/delete/BHP:ASX': () =>
+          errorResponse(404, `Announcement ${NEW.sendGuid} not found`),
+      },
+    );
+    await menuOf(NEW);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete failed' });
+    expect(dialog).toHaveTextContent(`Error deleting announcement: Announcement ${NEW.sendGuid} not found`);
+  });
+
+  it('asks a non-ASX stock for the URL instead of a PDF', async () => {
+    const { calls } = open(
+      ['EditAnnouncements'],
+      { announcements: [], initialPoll: null },
+      {
+        ticker: 'VOD',
+        exchange: 'LSE',
+        combinedTicker: 'VOD:LSE',
+      },
+      {
+        'POST /api/Announcement/save/VOD:LSE': () =>
+          errorResponse(400, 'URL not defined. Must give the address of the announcement'),
+      },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Announcement' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Announcement' });
+    expect(within(dialog).queryByLabelText('PDF')).not.toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('Headline'), { target: { value: 'Trading update' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Save Failed! URL not defined. Must give the address of the announcement',
+    );
+    fireEvent.change(within(dialog).getByLabelText('URL'), {
+      target: { value: 'https://lse.example/vod/1' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'POST')[1]?.body).toMatchObject({
+      remotePath: 'https://lse.example/vod/1',
+    });
+  });
+
+  it('shows the sync progress instead of Add Announcement while the initial poll runs', async () => {
+    open(
+      ['EditAnnouncements'],
+      { announcements: [], initialPoll: runningPoll() },
+      { completedInitialPoll: false },
+    );
+    expect(await screen.findByTestId('sync-progress')).toHaveTextContent(
+      'Sync in Progress: 2019 of 2026, 340 announcements',
+    );
+    expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
+  });
+
+  it('shows the error when the list cannot be loaded', async () => {
+    open(
+      ['EditAnnouncements'],
+      undefined,
+      {},
+      {
+        'GET /api/Announcement/list/BHP:ASX': () =>
+          errorResponse(
+            503,
+            'The announcements service is not available right now (no answer within 5 s). Please try again shortly.',
+          ),
+      },
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The announcements service is not available right now',
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import type { Mock } from 'vitest';
+import { jsonResponse } from '@/test/render';
+
+export interface ApiCall {
+  method: string;
+  path: string;
+  params: URLSearchParams;
+  /** A JSON body parsed; a multipart body as its fields (a file as `File name.pdf`). */
+  body: unknown;
+}
+
+type Answer = Response | Promise<Response>;
+export type Handler = (call: ApiCall) => Answer;
+
+async function bodyOf(request: Request): Promise<unknown> {
+  if (request.headers.get('content-type')?.startsWith('multipart/form-data')) {
+    const fields: Record<string, string> = {};
+    (await request.formData()).forEach((value, key) => {
+      fields[key] = typeof value === 'string' ? value : `File ${(value as File).name ?? ''}`.trim();
+    });
+    return fields;
+  }
+  const text = await request.text();
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+/**
+ * Answers fetch by `METHOD /path` (e.g. 'GET /api/stock/BHP:ASX'); anything else is a 404 with the
+ * gateway's error body. Returns the calls made, bodies parsed.
+ */
+export function serveApi(fetchMock: Mock<typeof fetch>, handlers: Record<string, Handler>): ApiCall[] {
+  const calls: ApiCall[] = [];
+  fetchMock.mockImplementation(async (input) => {
+    if (!(input instanceof Request)) throw new Error('fetchBaseQuery always passes a Request');
+    const url = new URL(input.url);
+    const call: ApiCall = {
+      method: input.method,
+      path: decodeURIComponent(url.pathname),
+      params: url.searchParams,
+      body: await bodyOf(input),
+    };
+    calls.push(call);
+    const handler = handlers[`${call.method} ${call.path}`];
+    if (!handler) {
+      return jsonResponse(
+        { statusCode: 404, error: 'Not Found', message: 'none', errorMessage: 'none' },
+        404,
+      );
+    }
+    return handler(call);
+  });
+  return calls;
+}
+
+/** The gateway's error body with `status`. */
+export function errorResponse(status: number, errorMessage: string): Response {
+  return jsonResponse({ statusCode: status, error: 'Error', message: errorMessage, errorMessage }, status);
+}

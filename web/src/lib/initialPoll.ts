@@ -1,0 +1,28 @@
+import type { InitialPollProgress } from '@irp/proto';
+
+/** While an initial poll (or resync) runs, pages look again this often to show its progress. */
+export const SYNC_PROGRESS_POLL_MS = 2000;
+
+/**
+ * 'Sync in Progress' (spec section 4): the stock's initial poll has not completed, or a run (a resync) is
+ * under way. Shared by the staff stock page's label and both Announcements tabs, so they agree.
+ */
+export function isSyncing(
+  completedInitialPoll: boolean,
+  initialPoll: Pick<InitialPollProgress, 'status'> | null | undefined,
+): boolean {
+  return !completedInitialPoll || initialPoll?.status === 'running';
+}
+
+/** The share of the run's years already read, 0 to 100 (a completed run is 100). */
+export function syncProgressPercent(
+  initialPoll: Pick<InitialPollProgress, 'status' | 'fromYear' | 'toYear' | 'currentYear'> | null | undefined,
+): number {
+  if (!initialPoll) return 0;
+  if (initialPoll.status === 'completed') return 100;
+  const years = initialPoll.toYear - initialPoll.fromYear + 1;
+  if (initialPoll.currentYear === null || years <= 0) return 0;
+  // The current year is being read, so the years before it are done.
+  const done = Math.min(Math.max(initialPoll.currentYear - initialPoll.fromYear, 0), years);
+  return Math.round((done / years) * 100);
+}
