@@ -21,6 +21,15 @@ const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 // The browser suite's services listen on their manifest health port plus this offset (3101 -> 3401 ...).
 const E2E_HEALTH_PORT_OFFSET = process.env.E2E_HEALTH_PORT_OFFSET ?? '300';
+// The browser suite's vendor stand-ins move with the same offset (the ASX stand-in: 3203 -> 3503).
+const require = createRequire(import.meta.url);
+const asxStandIn = require('./manifest.cjs')
+  .loadManifest()
+  .services.flatMap((s) => s.standIns ?? [])
+  .find((s) => s.name === 'asx-standin');
+const E2E_STANDIN_URL = asxStandIn
+  ? `http://127.0.0.1:${asxStandIn.port + Number(E2E_HEALTH_PORT_OFFSET)}`
+  : undefined;
 
 export const SUITES = ['lint', 'unit', 'web', 'infra', 'integration', 'browser'];
 const only = process.argv.slice(2);
@@ -175,6 +184,7 @@ async function browserSuite(testInfraEnvFile) {
       ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts'],
       {
         E2E_BASE_URL: `http://127.0.0.1:${E2E_GATEWAY_PORT}`,
+        ...(E2E_STANDIN_URL ? { E2E_STANDIN_URL } : {}),
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
       },
     );

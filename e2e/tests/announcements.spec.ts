@@ -223,7 +223,7 @@ test.describe('staff Announcements tab', () => {
     await page.goto('/stocks/VOD:LSE/announcements');
     await page.getByRole('button', { name: 'Add Announcement' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Announcement' });
-    await expect(dialog.getByLabel('URL')).toBeVisible();
+    await expect(dialog.getByLabel('URL', { exact: true })).toBeVisible();
     await expect(dialog.getByLabel('PDF')).toHaveCount(0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });

@@ -104,13 +104,13 @@ export const AnnouncementConfirmationRequestedEventSchema = z.object({
  * Mail was accepted for an announcement (published by the email-marketing service): the announcements
  * service marks it sent and appends to its sendHistory.
  */
-export const AnnouncementSentEventSchema = z.object({
+export const AnnouncementDeliveredEventSchema = z.object({
   stockId: StockId,
   sendGuid: z.string().uuid(),
   timestamp: z.string().datetime(),
   emailAddresses: z.array(z.string()),
 });
-export type AnnouncementSentEvent = z.infer<typeof AnnouncementSentEventSchema>;
+export type AnnouncementDeliveredEvent = z.infer<typeof AnnouncementDeliveredEventSchema>;
 
 /** Something staff must hear about, for the system settings' error email (sent by the email-marketing service). */
 export const ErrorReportedEventSchema = z.object({

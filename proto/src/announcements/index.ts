@@ -3,7 +3,7 @@ import {
   AnnouncementConfirmationRequestedEventSchema,
   AnnouncementDetectedEventSchema,
   AnnouncementSendRequestedEventSchema,
-  AnnouncementSentEventSchema,
+  AnnouncementDeliveredEventSchema,
   ErrorReportedEventSchema,
   InitialPollEventSchema,
   InitialPollProgressedEventSchema,
@@ -172,7 +172,7 @@ export const announcementsContract = defineServiceContract({
       topic: 'announcement.confirmation-requested',
       schema: AnnouncementConfirmationRequestedEventSchema,
     },
-    AnnouncementSent: { topic: 'announcement.sent', schema: AnnouncementSentEventSchema },
+    AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
     ErrorReported: { topic: 'error.reported', schema: ErrorReportedEventSchema },
   },
 });

@@ -44,7 +44,7 @@ function filesUnder(root: string, dir = ''): string[] {
 /**
  * The announcements service on the real broker and database (api role): list, staged uploads, add and edit
  * with the spec's rules and messages, delete, manual and confirmation sends through the outbox, PDF reads,
- * the widget's list and hits, and `announcement.sent` from the email-marketing service.
+ * the widget's list and hits, and `announcement.delivered` from the email-marketing service.
  */
 describe('announcements service on the real broker and database', () => {
   let app: INestApplication;
@@ -712,7 +712,7 @@ describe('announcements service on the real broker and database', () => {
     expect(await outboxCount(Topics.AnnouncementConfirmationRequested, vodNews.sendGuid)).toBe(0);
   });
 
-  it('marks an announcement sent from announcement.sent, adding each delivery once', async () => {
+  it('marks an announcement sent from announcement.delivered, adding each delivery once', async () => {
     const t1 = '2025-03-22T00:00:00.000Z';
     const t2 = '2025-03-23T00:00:00.000Z';
     const sentEvent = (timestamp: string, emailAddresses: string[]) => ({
@@ -721,12 +721,12 @@ describe('announcements service on the real broker and database', () => {
       timestamp,
       emailAddresses,
     });
-    await produceEvent(Topics.AnnouncementSent, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
     await waitUntil('announcement marked sent', async () => (await row(quarterly.sendGuid)).sent === true);
     // The same delivery again, then a new one: one partition (keyed by stock), so the first is handled by
     // the time the second shows.
-    await produceEvent(Topics.AnnouncementSent, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
-    await produceEvent(Topics.AnnouncementSent, abc.id, sentEvent(t2, ['a@x.example']));
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t2, ['a@x.example']));
     await waitUntil(
       'second delivery recorded',
       async () => ((await row(quarterly.sendGuid)).send_history as unknown[]).length >= 3,

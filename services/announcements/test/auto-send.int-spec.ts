@@ -212,6 +212,23 @@ describe('auto-send on the real broker and database', () => {
     ]);
   });
 
+  it('never mails old news: a poll finding an announcement released two days ago marks it stale', async () => {
+    const stock = await apply(stockEvent({ ticker: 'OLDN', sendPriceSensitiveAnnouncements: true }));
+    standIn.publish({
+      ticker: 'OLDN',
+      headline: 'Half Year Results',
+      priceSensitive: true,
+      releasedAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+    });
+    standIn.publish({ ticker: 'OLDN', headline: 'Trading Halt', priceSensitive: true });
+    const [old, fresh] = await decided(stock.id, 2);
+    expect(old).toMatchObject({ headline: 'Half Year Results', auto_send: 'stale', send_requested_at: null });
+    expect(fresh).toMatchObject({ headline: 'Trading Halt', auto_send: 'requested' });
+    await waitUntil('the fresh one requested', () => sendRequests(stock.id).length === 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sendRequests(stock.id).map((m) => announcementOf(m).headline)).toEqual(['Trading Halt']);
+  });
+
   it('holds back over the hourly limit and reports it', async () => {
     await settings({ hourlyAutoSendLimit: 2, dailyAutoSendLimit: 30 });
     const stock = await apply(stockEvent({ ticker: 'HOUR', sendPriceSensitiveAnnouncements: true }));

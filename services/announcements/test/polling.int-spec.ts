@@ -308,11 +308,14 @@ describe('polling on the real broker and database', () => {
     const row = (await rows(alpha.id)).find((r) => r.source_key === page.id)!;
     expect(row.file_problem).toMatch(/not a PDF|HTML/i);
     expect(row.local_path).toBeNull();
-    expect(
+    // The event leaves through the outbox, so it may arrive a moment after the row is flagged.
+    const detectedRefused = () =>
       detectedOf(alpha.id).filter(
         (m) => (value(m).announcement as { headline: string }).headline === 'Change of Registered Address',
-      ),
-    ).toHaveLength(1);
+      );
+    await waitUntil('its announcement.detected', () => detectedRefused().length > 0, 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(detectedRefused()).toHaveLength(1);
   });
 
   describe('at scale', () => {

@@ -246,7 +246,7 @@ export function manualSendChannels(
   return channels;
 }
 
-/** sendHistory with a delivery's entries added once: a redelivered `announcement.sent` adds nothing. */
+/** sendHistory with a delivery's entries added once: a redelivered `announcement.delivered` adds nothing. */
 export function mergeSendHistory(
   history: readonly SendHistoryEntry[],
   timestamp: string,

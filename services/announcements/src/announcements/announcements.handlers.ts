@@ -55,8 +55,8 @@ export class AnnouncementsHandlers {
   }
 
   /** Published by the email-marketing service once mail for an announcement is accepted. */
-  @HandleEvent(Topics.AnnouncementSent)
-  async sent(@Payload() event: EventOf<typeof Topics.AnnouncementSent>) {
+  @HandleEvent(Topics.AnnouncementDelivered)
+  async sent(@Payload() event: EventOf<typeof Topics.AnnouncementDelivered>) {
     await this.announcements.markSent(event);
   }
 }

@@ -2,7 +2,7 @@ import { AppError, createLogger, HandledRequest, Outbox, SERVICE_CONFIG } from '
 import {
   Actor,
   Announcement,
-  AnnouncementSentEvent,
+  AnnouncementDeliveredEvent,
   ErrorCode,
   InitialPollProgress,
   splitEmailList,
@@ -317,10 +317,10 @@ export class AnnouncementsService {
   }
 
   /**
-   * Mail went out (`announcement.sent` from the email-marketing service): sent, and each address once in
+   * Mail went out (`announcement.delivered` from the email-marketing service): sent, and each address once in
    * sendHistory, so a redelivered event changes nothing.
    */
-  async markSent(event: AnnouncementSentEvent): Promise<void> {
+  async markSent(event: AnnouncementDeliveredEvent): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       const e = await m.getRepository(AnnouncementEntity).findOne({
         where: { sendGuid: event.sendGuid, stockId: event.stockId },
@@ -329,7 +329,7 @@ export class AnnouncementsService {
       if (!e) {
         log.warn(
           { sendGuid: event.sendGuid, stockId: event.stockId },
-          'announcement.sent for an unknown announcement',
+          'announcement.delivered for an unknown announcement',
         );
         return;
       }
