@@ -71,7 +71,10 @@ export class StockProjectionService {
     const ref = parseCombinedTicker(combinedTicker);
     if (!ref) throw new AppError('BAD_REQUEST', `${combinedTicker} is not a ticker:exchange`);
     const normalized = combinedTickerOf(ref.ticker, ref.exchange);
-    const stock = await this.repo.findOne({ where: { combinedTicker: normalized }, order: { updatedAt: 'DESC' } });
+    const stock = await this.repo.findOne({
+      where: { combinedTicker: normalized },
+      order: { updatedAt: 'DESC' },
+    });
     if (!stock) throw new AppError('NOT_FOUND', `Stock ${normalized} not found`);
     return stock;
   }

@@ -32,7 +32,9 @@ export class CreateAnnouncements1795468640785 implements MigrationInterface {
       )`);
     // Not unique: events of different stocks travel on different partitions, so a ticker freed by one stock's
     // change may arrive taken by another before the change itself arrives. Lookups take the newest row.
-    await q.query(`CREATE INDEX stocks_combined_ticker ON announcements.stocks (combined_ticker, updated_at DESC)`);
+    await q.query(
+      `CREATE INDEX stocks_combined_ticker ON announcements.stocks (combined_ticker, updated_at DESC)`,
+    );
     await q.query(
       `CREATE INDEX stocks_polled ON announcements.stocks (ticker) WHERE poll_asx AND NOT archived`,
     );

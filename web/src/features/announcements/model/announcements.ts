@@ -63,7 +63,7 @@ export function rowActions(announcement: Announcement, permissions: Announcement
 
 /** Sent already, or a send already requested: sending again needs the second confirmation (spec section 4). */
 export const wasSent = (announcement: Announcement): boolean =>
-  announcement.delivered || announcement.sendRequestedAt !== null;
+  announcement.sent || announcement.sendRequestedAt !== null;
 
 export type FlagKind =
   'sent' | 'sendRequested' | 'priceSensitive' | 'deleted' | 'originalHeadline' | 'fileProblem' | 'autoSend';
@@ -92,7 +92,7 @@ const AUTO_SEND_LABELS: Partial<Record<NonNullable<Announcement['autoSend']>, st
 export function flagsOf(announcement: Announcement): AnnouncementFlag[] {
   const flags: AnnouncementFlag[] = [];
   const history = announcement.sendHistory;
-  if (announcement.delivered) {
+  if (announcement.sent) {
     const lines = [...history]
       .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
       .slice(0, HISTORY_LINES)
@@ -127,7 +127,7 @@ export function flagsOf(announcement: Announcement): AnnouncementFlag[] {
     flags.push({ kind: 'fileProblem', label: `File problem: ${announcement.fileProblem}`, details: [] });
   }
   const autoSend = announcement.autoSend ? AUTO_SEND_LABELS[announcement.autoSend] : undefined;
-  if (autoSend && !announcement.delivered) flags.push({ kind: 'autoSend', label: autoSend, details: [] });
+  if (autoSend && !announcement.sent) flags.push({ kind: 'autoSend', label: autoSend, details: [] });
   return flags;
 }
 
