@@ -233,7 +233,7 @@ test.describe('staff Announcements tab', () => {
     await page.goto('/stocks/PLS:ASX/announcements');
     await expect(page.getByRole('button', { name: 'Resync' })).toBeVisible();
     // Slow the stand-in's next feed answers so the run's progress can be seen.
-    const delay = await page.request.post(`${STANDIN_URL}/standin/delay`, { data: { count: 6, ms: 2500 } });
+    const delay = await page.request.post(`${STANDIN_URL}/standin/delay`, { data: { count: 6, ms: 1500 } });
     expect(delay.status(), 'the ASX stand-in control API (E2E_STANDIN_URL)').toBe(200);
 
     const asked = acceptDialogs(page);

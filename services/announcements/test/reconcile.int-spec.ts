@@ -122,14 +122,16 @@ describe('reconcile on the real broker and database', () => {
     // Each feed answer takes a while, two stocks at a time: the progress can be watched.
     standIn.delayNext(12, 300);
     run = (await requester.request(Topics.AnnouncementsReconcileRun, { actor: ADMIN, numDays: 7 })).reconcile;
-    expect(run).toMatchObject({
-      status: 'running',
-      numDays: 7,
-      checked: 0,
-      total: 12,
-      results: [],
-      applied: null,
-    });
+    expect(run).toMatchObject({ status: 'running', numDays: 7, checked: 0, results: [], applied: null });
+    // The twelve polled stocks of this file, plus any polled stock the other suites' `stock.upserted`
+    // events put into the projection (their tickers are unknown to this stand-in, so they find nothing).
+    const [{ polledNow }] = await db.query(
+      `SELECT count(*)::int AS "polledNow" FROM announcements.stocks
+       WHERE poll_asx AND NOT archived AND NOT subscription_expired AND completed_initial_poll`,
+    );
+    expect(run.total).toBeGreaterThanOrEqual(12);
+    expect(run.total).toBeLessThanOrEqual(polledNow);
+    const total = run.total;
 
     const seen = new Set<number>();
     await waitUntil(
@@ -142,9 +144,9 @@ describe('reconcile on the real broker and database', () => {
       30_000,
       100,
     );
-    expect([...seen].some((n) => n > 0 && n < 12)).toBe(true);
+    expect([...seen].some((n) => n > 0 && n < total)).toBe(true);
     const done = await get(run.id);
-    expect(done).toMatchObject({ status: 'completed', checked: 12, total: 12, error: null });
+    expect(done).toMatchObject({ status: 'completed', checked: total, total, error: null });
     expect(done.completedAt).not.toBeNull();
     expect(done.results).toEqual([
       {

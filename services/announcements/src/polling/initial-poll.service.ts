@@ -170,6 +170,13 @@ export class InitialPollService {
       return;
     }
     for (const year of yearsToRead(row.fromYear, row.toYear, row.currentYear)) {
+      // The year being read shows at once ('Sync in Progress: 2019 of 2026, …'): the first year can take
+      // long (a per-company feed pages back through the whole history to reach it).
+      await this.dataSource.query(
+        `UPDATE announcements.initial_polls SET current_year = $3
+         WHERE stock_id = $1 AND run_id = $2 AND status = 'running' AND (current_year IS NULL OR current_year < $3)`,
+        [event.stockId, event.runId, year],
+      );
       let items: SourceAnnouncement[];
       try {
         items = await withRetries(
