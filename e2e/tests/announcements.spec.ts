@@ -127,6 +127,8 @@ test.describe('staff Announcements tab', () => {
   test('adds with a PDF, edits the headline, sends, resends after a second confirmation, deletes', async ({
     page,
   }) => {
+    // A whole announcement's life in one test: well over the default budget on a loaded 2-core machine.
+    test.setTimeout(90_000);
     const ticker = uniqueTicker('N');
     await page.goto('/');
     // Polling off (so no initial poll to wait for) and a channel on, so a send is accepted.

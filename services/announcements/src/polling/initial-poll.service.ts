@@ -169,6 +169,8 @@ export class InitialPollService {
       await this.fail(event, stock, errorText(error));
       return;
     }
+    // A resync must read the feed afresh, not pages an earlier walk left in the source's cache.
+    if (row.currentYear === null) source.forget?.(stock.ticker);
     for (const year of yearsToRead(row.fromYear, row.toYear, row.currentYear)) {
       // The year being read shows at once ('Sync in Progress: 2019 of 2026, …'): the first year can take
       // long (a per-company feed pages back through the whole history to reach it).

@@ -104,6 +104,11 @@ class PageCache {
   get size(): number {
     return this.pages.size;
   }
+
+  /** Drops every cached page whose URL contains `part` (one company's feed). */
+  forget(part: string): void {
+    for (const url of [...this.pages.keys()]) if (url.includes(part)) this.pages.delete(url);
+  }
 }
 
 // A walk back never needs more (20,000 announcements of one company); the bound stops a feed whose
@@ -127,6 +132,11 @@ export class AsxSource implements AnnouncementSource {
       options.cacheTtlMs ?? 10 * 60_000,
       options.now ?? (() => Date.now()),
     );
+  }
+
+  /** A new walk (an initial poll, a resync) reads the company's feed afresh, not pages of an earlier walk. */
+  forget(ticker: string): void {
+    this.cache.forget(`/company/${encodeURIComponent(ticker.toUpperCase())}/`);
   }
 
   /** How many pages the year-walk cache holds (tests). */

@@ -57,6 +57,9 @@ export class Asx2Source implements AnnouncementSource {
       documents: options.documents,
     });
   }
+  forget(ticker: string): void {
+    this.history.forget(ticker);
+  }
 
   async latestMarket(): Promise<SourceAnnouncement[]> {
     const itemsPerPage = this.options.itemsPerPage ?? 100;

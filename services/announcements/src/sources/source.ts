@@ -49,6 +49,8 @@ export interface AnnouncementSource {
    * poll and resync, which walk the years from the stock's announcementStartYear to now.
    */
   announcementsOfYear(ticker: string, year: number): Promise<SourceAnnouncement[]>;
+  /** Forgets what the source cached of a ticker, so the next history walk reads it afresh (optional). */
+  forget?(ticker: string): void;
   /** Downloads a document: throws DocumentRefusedError when it is not a PDF or is too large. */
   download(documentUrl: string): Promise<SourceDocument>;
 }

@@ -19,7 +19,9 @@ export const SYNC_POLL_MS = 15_000;
 export function stockPollInterval(stock: StaffStock | undefined): number {
   if (!stock) return 0;
   if (stock.initialPoll?.status === 'running') return SYNC_PROGRESS_POLL_MS;
-  return stock.completedInitialPoll ? 0 : SYNC_POLL_MS;
+  if (stock.completedInitialPoll) return 0;
+  // A run just completed: the stocks service flips completedInitialPoll a moment later.
+  return stock.initialPoll?.status === 'completed' ? SYNC_PROGRESS_POLL_MS : SYNC_POLL_MS;
 }
 
 interface StockPageProps {
