@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import '@/app/tabs';
 import { clientStockTabs, staffStockTabs } from '@/lib/tabs/stockPageTabs';
 import { mediaQueryList } from './matchMedia';
@@ -16,6 +16,11 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   });
 });
+
+// Mantine's transitions finish on timers (a few hundred ms) after the last test of a file unmounts them; on a
+// busy machine one could fire after vitest tore the file's jsdom down ('window is not defined'). Letting any
+// such timer run out first keeps each file's work inside its own environment.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 500)));
 
 // jsdom lacks these browser APIs that Mantine uses.
 Object.defineProperty(window, 'matchMedia', {
