@@ -14,6 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
+import {
+  freshDatabase,
+  setSource,
+  signIn,
+  sleep,
+  stockEvent,
+  stockIdOf,
+  summary,
+  tickerOf,
+  waitForCount,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -27,81 +38,6 @@ const INTERVAL_MS = Number(process.env.BENCH_POLL_INTERVAL_MS ?? 1000);
 const THROUGHPUT_WINDOW_MS = Number(process.env.BENCH_THROUGHPUT_WINDOW_MS ?? 10_000);
 const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
 const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-function summary(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const r = (x) => +x.toFixed(1);
-  return { n: s.length, p50: r(pct(s, 50)), p95: r(pct(s, 95)), max: r(s[s.length - 1]) };
-}
-
-/** Bench tickers: 'BN' + four base-36 digits (letters and digits, at least 3, as the ticker rule wants). */
-const tickerOf = (i) => `BN${i.toString(36).toUpperCase().padStart(4, '0')}`;
-const stockIdOf = (i) => `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
-
-/** A whole `stock.upserted` event (proto's StockSchema) of a polled ASX stock whose initial poll is done. */
-function stockEvent(i, now) {
-  const ticker = tickerOf(i);
-  return {
-    id: stockIdOf(i),
-    ticker,
-    exchange: 'ASX',
-    combinedTicker: `${ticker}:ASX`,
-    isin: '',
-    companyName: `Bench ${i} Limited`,
-    created: now,
-    archived: false,
-    pollAsx: true,
-    completedInitialPoll: true,
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
-    announcementStartYear: new Date().getFullYear(),
-    confirmationEmail: '',
-    moderatorEmail: '',
-    contactEmail: '',
-    billingDate: now,
-    websiteUrl: '',
-    apiKey: null,
-    announcementNotificationEmails: '',
-    accountingReference: '',
-    subscriptionExpired: false,
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    disableMarketData: false,
-    version: 1,
-    updatedAt: now,
-  };
-}
-
-async function signIn() {
-  const res = await fetch(`${base}/api/login`, {
-    headers: { Authorization: `Basic ${Buffer.from('admin:Admin!2026').toString('base64')}` },
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
-  return { cookie: cookies.join('; '), xsrf: decodeURIComponent(xsrf) };
-}
-
-async function setSource(session, announcementService) {
-  const res = await fetch(`${base}/api/admin/systemSettings`, {
-    method: 'POST',
-    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      announcementService,
-      errorEmail: '',
-      hourlyAutoSendLimit: 10,
-      dailyAutoSendLimit: 30,
-      disablePollUntil: null,
-      useNightmare: false,
-    }),
-  });
-  if (!res.ok) throw new Error(`saving system settings answered ${res.status}: ${await res.text()}`);
-}
 
 const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
 // The stack's services call this in-process stand-in (so its request counter is ours), not one of their own.
@@ -112,6 +48,7 @@ process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
 fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 
 const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_bench' });
+await freshDatabase(env.DATABASE_URL);
 await stack.up({ detach: true, web: 'none', infraEnv: ENV_FILE });
 const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
 const kafka = new Kafka({
@@ -122,8 +59,8 @@ const kafka = new Kafka({
 const producer = kafka.producer();
 const consumer = kafka.consumer({ groupId: `bench-${randomUUID()}`, maxWaitTimeInMs: 20 });
 try {
-  const session = await signIn();
-  // Poll nothing while the stocks arrive: the first tick would otherwise race the projection.
+  const session = await signIn(base);
+  // The whole-market source (one feed read per interval) from the start: the stocks arrive while it runs.
   await setSource(session, 'asx2');
 
   // Each bench stock gets one announcement at the stand-in before it is polled, so per-stock polls read a
@@ -144,22 +81,14 @@ try {
     }
     await producer.send({ topic: 'stock.upserted', compression: CompressionTypes.GZIP, messages });
   }
-  const waitFor = async (what, query, want, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await pg.query(query);
-      if (rows[0].n >= want) return;
-      if (Date.now() > deadline)
-        throw new Error(`${what}: ${rows[0].n} of ${want} after ${timeoutMs / 1000} s`);
-      await sleep(500);
-    }
-  };
-  await waitFor(
+  await waitForCount(
+    pg,
     'bench stocks in the announcements projection',
     `SELECT count(*)::int AS n FROM announcements.stocks WHERE ticker LIKE 'BN%' AND poll_asx`,
     STOCKS,
   );
-  await waitFor(
+  await waitForCount(
+    pg,
     'the bench stocks’ first announcements stored',
     `SELECT count(*)::int AS n FROM announcements.announcements a JOIN announcements.stocks s ON s.id = a.stock_id WHERE s.ticker LIKE 'BN%'`,
     STOCKS,

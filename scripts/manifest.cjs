@@ -48,6 +48,22 @@ function manifestProblems(manifest) {
             problems.push(`${where}.urlEnv must be a list of environment variable names`);
           if (typeof x?.health !== 'string' || !x.health.startsWith('/'))
             problems.push(`${where}.health must be a path starting with /`);
+          if (
+            x?.ports !== undefined &&
+            (typeof x.ports !== 'object' ||
+              Object.entries(x.ports).some(
+                ([k, v]) => !/^[A-Z][A-Z0-9_]*$/.test(k) || !Number.isInteger(v) || v < 1 || v > 20,
+              ))
+          )
+            problems.push(`${where}.ports must map environment variable names to offsets from 1 to 20`);
+          if (
+            x?.urls !== undefined &&
+            (typeof x.urls !== 'object' ||
+              Object.entries(x.urls).some(([k, v]) => !x.urlEnv?.includes(k) || typeof v !== 'string'))
+          )
+            problems.push(`${where}.urls must map some of its urlEnv names to URL templates`);
+          if (x?.hint !== undefined && typeof x.hint !== 'string')
+            problems.push(`${where}.hint must be text`);
         });
     }
     for (const key of Object.keys(seen)) {

@@ -178,14 +178,24 @@ export function standInSpecs(manifest = loadManifest(), env = process.env) {
     for (const standIn of entry.standIns ?? []) {
       const port = standIn.port + HEALTH_PORT_OFFSET;
       const url = `http://127.0.0.1:${port}`;
+      // Extra ports the stand-in listens on (e.g. the SMTP port of the mail inbox), at their offset from `port`.
+      const ports = Object.fromEntries(
+        Object.entries(standIn.ports ?? {}).map(([name, offset]) => [name, String(port + offset)]),
+      );
+      // A URL variable's value: `urls` template ({url} and the extra ports' names), else the stand-in's URL.
+      const urlOf = (v) =>
+        (standIn.urls?.[v] ?? '{url}').replace(/\{([A-Za-z0-9_]+)\}/g, (_, k) =>
+          k === 'url' ? url : ports[k],
+        );
       const real = standIn.urlEnv.every((v) => env[v]);
       specs.push({
         name: standIn.name,
         real,
-        urls: Object.fromEntries(standIn.urlEnv.map((v) => [v, real ? env[v] : url])),
+        urls: Object.fromEntries(standIn.urlEnv.map((v) => [v, real ? env[v] : urlOf(v)])),
         url,
+        hint: standIn.hint?.replace(/\{url\}/g, url),
         args: [path.join(entry.workspace, standIn.script)],
-        env: { [standIn.portEnv]: String(port) },
+        env: { [standIn.portEnv]: String(port), ...ports },
         ready: {
           url: `${url}${standIn.health}`,
           name: `${standIn.name} (stand-in of ${standIn.urlEnv.join(', ')})`,
@@ -379,7 +389,10 @@ export async function up(opts) {
         continue;
       }
       const t = Date.now();
-      const p = start(standIn.name, process.execPath, standIn.args, standIn.env, opts.detach);
+      // A stand-in may call another (the providers' stand-in mails through the SMTP one): every stand-in's
+      // URL variables are in its environment.
+      const standInEnv = { ...Object.assign({}, ...standIns.map((x) => x.urls)), ...standIn.env };
+      const p = start(standIn.name, process.execPath, standIn.args, standInEnv, opts.detach);
       state.processes.push(p);
       save();
       await waitFor(standIn.ready.url, { name: standIn.ready.name, logFile: p.logFile });
@@ -457,11 +470,9 @@ export async function up(opts) {
     if (rss) console.log(`  Kafka broker RSS: ${rss} MB`);
     for (const standIn of standIns.filter((x) => !x.real)) {
       console.log(
-        `  ${standIn.name}: ${standIn.url} — publish a new announcement and watch it appear on the stock's Announcements tab:`,
+        `  ${standIn.name}: ${standIn.url}${standIn.hint ? ` — ${standIn.hint.split('\n')[0]}` : ''}`,
       );
-      console.log(
-        `    curl -X POST ${standIn.url}/standin/announcements -H 'content-type: application/json' -d '{"ticker":"BHP","headline":"Quarterly Activities Report","priceSensitive":true}'`,
-      );
+      for (const line of standIn.hint?.split('\n').slice(1) ?? []) console.log(`    ${line}`);
     }
     console.log(`  Logs: ${path.relative(ROOT, LOGS)}/`);
     console.log('');

@@ -21,7 +21,7 @@ const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 // The browser suite's services listen on their manifest health port plus this offset (3101 -> 3401 ...).
 const E2E_HEALTH_PORT_OFFSET = process.env.E2E_HEALTH_PORT_OFFSET ?? '300';
-// The browser suite's vendor stand-ins move with the same offset (the ASX stand-in: 3203 -> 3503).
+// The browser suite's vendor stand-ins move with the same offset (the ASX stand-in: 3251 -> 3551).
 const require = createRequire(import.meta.url);
 const asxStandIn = require('./manifest.cjs')
   .loadManifest()
@@ -29,6 +29,13 @@ const asxStandIn = require('./manifest.cjs')
   .find((s) => s.name === 'asx-standin');
 const E2E_STANDIN_URL = asxStandIn
   ? `http://127.0.0.1:${asxStandIn.port + Number(E2E_HEALTH_PORT_OFFSET)}`
+  : undefined;
+const mailInbox = require('./manifest.cjs')
+  .loadManifest()
+  .services.flatMap((s) => s.standIns ?? [])
+  .find((s) => s.name === 'mail-inbox');
+const E2E_MAIL_INBOX_URL = mailInbox
+  ? `http://127.0.0.1:${mailInbox.port + Number(E2E_HEALTH_PORT_OFFSET)}`
   : undefined;
 
 export const SUITES = ['lint', 'unit', 'web', 'infra', 'integration', 'browser'];
@@ -181,10 +188,18 @@ async function browserSuite(testInfraEnvFile) {
   try {
     const code = await run(
       process.execPath,
-      ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts'],
+      [
+        'node_modules/@playwright/test/cli.js',
+        'test',
+        '-c',
+        'e2e/playwright.config.ts',
+        // E2E_SPECS="email-marketing system-settings": only the spec files matching these (while working on them).
+        ...(process.env.E2E_SPECS ?? '').split(/\s+/).filter(Boolean),
+      ],
       {
         E2E_BASE_URL: `http://127.0.0.1:${E2E_GATEWAY_PORT}`,
         ...(E2E_STANDIN_URL ? { E2E_STANDIN_URL } : {}),
+        ...(E2E_MAIL_INBOX_URL ? { E2E_MAIL_INBOX_URL } : {}),
         PLAYWRIGHT_JSON_OUTPUT_NAME: out,
       },
     );
@@ -243,7 +258,9 @@ async function main() {
       };
       if (wanted('integration')) {
         await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
-        await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand'], testEnv);
+        // INT_SPECS="senders-scale subscribers": only the test files matching these (while working on them).
+        const specs = (process.env.INT_SPECS ?? '').split(/\s+/).filter(Boolean);
+        await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand', ...specs], testEnv);
       }
       if (wanted('browser')) await browserSuite(ENV_FILE);
     }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AnnouncementsModule } from './announcements/announcements.module';
+import { EmailMarketingModule } from './email-marketing/email-marketing.module';
 import { AuthController } from './auth/auth.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { SessionService } from './auth/session.service';
@@ -25,6 +26,7 @@ export class AppModule {
         }),
         StocksModule,
         AnnouncementsModule,
+        EmailMarketingModule,
         WidgetModule,
       ],
       controllers: [AuthController, HealthController],

@@ -462,6 +462,7 @@ describe('gateway announcement routes against the real users, stocks and announc
         sent: false,
         sendRequestedAt: null,
         hits: 0,
+        alertLatencyMs: null,
         numComments: 0,
         deletedOn: null,
         origin: 'manual',
@@ -937,26 +938,6 @@ describe('gateway announcement routes against the real users, stocks and announc
       expect(bad.body.errorMessage).toBe('must be a reconcile id');
       expect((await get(`/api/reconcile/get/${randomUUID()}`, 'admin')).status).toBe(404);
       expect((await post(`/api/reconcile/apply/${randomUUID()}`, {}, 'admin')).status).toBe(404);
-    });
-  });
-
-  // -------------------------------------------------------------------------------------------------
-  describe('POST /api/admin/sendEmail', () => {
-    it('answers a clear 503 until the email-marketing service exists', async () => {
-      const res = await post('/api/admin/sendEmail', { email: 'test@example.com' }, 'admin');
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'Test emails are sent by the email-marketing service, which is not installed yet',
-        errorMessage: 'Test emails are sent by the email-marketing service, which is not installed yet',
-      });
-    });
-
-    it('refuses a body without an email with 400', async () => {
-      const res = await post('/api/admin/sendEmail', {}, 'admin');
-      expect(res.status).toBe(400);
-      expect(res.body.errorMessage).toBe('email: Required');
     });
   });
 

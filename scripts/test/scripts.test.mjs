@@ -67,12 +67,13 @@ test('ROLES are checked against the manifest: default all, unknown ones refused'
 });
 
 test('a new service name must be new, lower-case and not reserved', () => {
-  assert.equal(nameProblem('email-marketing'), undefined);
+  assert.equal(nameProblem('market-data'), undefined);
   assert.match(nameProblem(''), /give the new service a name/);
   assert.match(nameProblem('Probe'), /not a service name/);
   assert.match(nameProblem('platform'), /reserved/);
   assert.match(nameProblem('example'), /reserved/);
   assert.match(nameProblem('stocks'), /exists already/);
+  assert.match(nameProblem('email-marketing'), /exists already/);
 });
 
 test('names: email-marketing is EmailMarketing, emailMarketing and schema email_marketing', () => {

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AnnouncementAdminController } from './announcement-admin.controller';
 import { AnnouncementsController } from './announcements.controller';
 import { ReconcileController } from './reconcile.controller';
-import { TestEmailController } from './test-email.controller';
 
 /**
  * The announcement routes of docs/api/announcements.md. Every route asks the announcements service; this
@@ -11,11 +10,6 @@ import { TestEmailController } from './test-email.controller';
  * widget module.
  */
 @Module({
-  controllers: [
-    AnnouncementsController,
-    AnnouncementAdminController,
-    ReconcileController,
-    TestEmailController,
-  ],
+  controllers: [AnnouncementsController, AnnouncementAdminController, ReconcileController],
 })
 export class AnnouncementsModule {}

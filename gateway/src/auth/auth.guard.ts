@@ -60,6 +60,17 @@ export class AuthGuard implements CanActivate {
       if (typeof combinedTicker !== 'string' || !combinedTicker.trim()) {
         throw new AppError(ErrorCode.BadRequest, `${stockRule.key} is required`);
       }
+      if (stockRule.by === 'stockId') {
+        // Stock roles are keyed by stock id: no lookup needed. A stock the user has no roles on is refused
+        // alike whether or not it exists.
+        if (!hasStockRole(user, combinedTicker.trim(), stockRule.roles)) {
+          throw new AppError(
+            ErrorCode.Forbidden,
+            `You do not have the ${stockRule.roles.join(' or ')} permission on this stock`,
+          );
+        }
+        return true;
+      }
       if (!this.stocks)
         throw new AppError(
           ErrorCode.ServiceUnavailable,

@@ -18,6 +18,8 @@ export interface StockRoleRequirement {
   /** Where the combinedTicker (ticker:exchange) is read from. */
   from: 'param' | 'query' | 'body';
   key: string;
+  /** What the value names the stock by: its combinedTicker (default) or its id (the email-marketing routes). */
+  by?: 'combinedTicker' | 'stockId';
 }
 
 /** Needs any one of these roles on the stock named by the request's combinedTicker; Admin always passes. */
@@ -26,6 +28,10 @@ export const StockRoles = (
   from: StockRoleRequirement['from'] = 'param',
   key = 'combinedTicker',
 ) => SetMetadata(STOCK_ROLES_KEY, { roles, from, key } satisfies StockRoleRequirement);
+
+/** Needs any one of these roles on the stock whose id is at `key`; Admin always passes. */
+export const StockRolesById = (roles: StockRole[], from: StockRoleRequirement['from'], key: string) =>
+  SetMetadata(STOCK_ROLES_KEY, { roles, from, key, by: 'stockId' } satisfies StockRoleRequirement);
 
 /** The signed-in user of the request. */
 export const CurrentUser = createParamDecorator(

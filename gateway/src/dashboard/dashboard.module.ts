@@ -1,12 +1,13 @@
 import { Module, Type } from '@nestjs/common';
 import { DASHBOARD_CONTRIBUTORS, DashboardContributor } from './dashboard-contributor';
 import { DashboardComposer } from './dashboard.composer';
+import { EmailMarketingContributor } from '../email-marketing/email-marketing.contributor';
 
 /**
- * The contributors the dashboards ask. None today, so the composed columns are null; a later service
- * (email marketing, invoicing) adds its gateway adapter class here and nothing else changes.
+ * The contributors the dashboards ask: email marketing (the Email marketing column); a later service
+ * (invoicing) adds its gateway adapter class here and nothing else changes.
  */
-export const DASHBOARD_CONTRIBUTOR_CLASSES: Type<DashboardContributor>[] = [];
+export const DASHBOARD_CONTRIBUTOR_CLASSES: Type<DashboardContributor>[] = [EmailMarketingContributor];
 
 @Module({
   providers: [

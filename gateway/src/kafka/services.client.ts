@@ -32,7 +32,8 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs?: number): Promise<ReplyOf<T>> {
-    if (!(RequestCatalogue[topic] as RequestSpec).mutates) return this.requester.request(topic, payload, timeoutMs);
+    if (!(RequestCatalogue[topic] as RequestSpec).mutates)
+      return this.requester.request(topic, payload, timeoutMs);
     this.lastWriteAt = performance.now();
     return this.requester.request(topic, payload, timeoutMs).finally(() => {
       this.lastWriteAt = performance.now();

@@ -23,7 +23,7 @@ describe('widgetCors', () => {
     res.status(401).json({ statusCode: 401 });
   });
 
-  it('answers a preflight for GET with X-Api-Key, without credentials', async () => {
+  it('answers a preflight for GET and POST (subscribe) with X-Api-Key, without credentials', async () => {
     const res = await request(app)
       .options('/x')
       .set('Origin', 'https://client.example.com')
@@ -31,8 +31,8 @@ describe('widgetCors', () => {
       .set('Access-Control-Request-Headers', 'x-api-key');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
-    expect(res.headers['access-control-allow-headers']).toBe('X-Api-Key');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, OPTIONS');
+    expect(res.headers['access-control-allow-headers']).toBe('X-Api-Key, Content-Type');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
   });
 

@@ -86,6 +86,11 @@ export const AnnouncementSendRequestedEventSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string().datetime(),
   announcement: AnnouncementSchema,
+  /**
+   * An automatic send's limits (system settings) at the time of the decision: the sender holds them too,
+   * so however many requests arrive, no stock's investors get more automatic mails than these.
+   */
+  autoSendLimits: z.object({ hourly: z.number().int().min(0), daily: z.number().int().min(0) }).optional(),
 });
 export type AnnouncementSendRequestedEvent = z.infer<typeof AnnouncementSendRequestedEventSchema>;
 
@@ -109,6 +114,11 @@ export const AnnouncementDeliveredEventSchema = z.object({
   sendGuid: z.string().uuid(),
   timestamp: z.string().datetime(),
   emailAddresses: z.array(z.string()),
+  /**
+   * Alert latency, on the first report of a send to subscribers: release time at the source -> the first
+   * subscriber mail accepted by SMTP, in milliseconds.
+   */
+  alertLatencyMs: z.number().int().optional(),
 });
 export type AnnouncementDeliveredEvent = z.infer<typeof AnnouncementDeliveredEventSchema>;
 

@@ -62,6 +62,11 @@ export const AnnouncementSchema = z.object({
   numComments: z.number().int(),
   /** Widget openings. */
   hits: z.number().int(),
+  /**
+   * Alert latency: release time at the source -> the first subscriber mail accepted by SMTP, in ms; null
+   * until a send to subscribers has delivered.
+   */
+  alertLatencyMs: z.number().int().nullable(),
   deletedOn: z.string().datetime().nullable(),
   origin: AnnouncementOriginSchema,
   autoSend: AutoSendStateSchema.nullable(),

@@ -11,3 +11,4 @@ export * from './session';
 export * from './topics';
 export * from './zod-issues';
 export * from './date-range';
+export * from './html';

@@ -90,6 +90,10 @@ export const OTHER_REFERERS = '(other)';
 /** The all-stocks referers report lists this many of each stock's most recently seen pages. */
 export const MAX_REFERERS_PER_STOCK_IN_REPORT = 50;
 
+/** An email address as the portal accepts it: one local part, one @, a domain with a dot; at most 254 characters. */
+export const isEmailAddress = (value: string): boolean =>
+  value.length <= 254 && /^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\]+\.[^\s@,;<>"()[\]\\]+$/.test(value);
+
 /** Confirmation and notification email lists are split on commas or semicolons (spec section 9). */
 export const splitEmailList = (value: string | null | undefined): string[] =>
   (value ?? '')

@@ -4,6 +4,7 @@ import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsService } from './announcements/announcements.service';
 import { UploadPartEntity } from './announcements/upload-part.entity';
 import { announcementsConfigSchema } from './config';
+import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './polling/announcement-store';
 import { AutoSendHandlers } from './polling/auto-send.handlers';
@@ -50,7 +51,7 @@ export const announcementsService = defineService({
       SourceHealthEntity,
       ReconcileEntity,
     ],
-    migrations: [CreateAnnouncements1795468640785],
+    migrations: [CreateAnnouncements1795468640785, AlertLatency1795490000000],
   },
   providers: [
     FileStorageProvider,

@@ -21,3 +21,4 @@ export * from './requester';
 export * from './role-server';
 export * from './roles';
 export * from './singleton-job';
+export * from './stocks-bootstrap';

@@ -23,6 +23,12 @@ const manifestEntrySchema = z.object({
         portEnv: z.string(),
         urlEnv: z.array(z.string()),
         health: z.string(),
+        /** Extra ports (env var -> offset from `port`), e.g. the SMTP port of the mail inbox. */
+        ports: z.record(z.string(), z.number().int()).optional(),
+        /** URL templates of some urlEnv variables ({url}, or an extra port's variable name). */
+        urls: z.record(z.string(), z.string()).optional(),
+        /** What `make up` prints about it ({url} replaced; one line, then indented lines). */
+        hint: z.string().optional(),
       }),
     )
     .optional(),

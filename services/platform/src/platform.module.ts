@@ -96,7 +96,8 @@ export class PlatformModule {
       { provide: DlqPublisher, useFactory: (p: Producer) => new DlqPublisher(p), inject: [KAFKA_PRODUCER] },
       {
         provide: OutboxRelay,
-        useFactory: (ds: DataSource, p: Producer) => new OutboxRelay(ds, p, options.database.schema),
+        useFactory: (ds: DataSource, p: Producer) =>
+          new OutboxRelay(ds, p, options.database.schema, 250, options.database.url),
         inject: [DataSource, KAFKA_PRODUCER],
       },
       { provide: Outbox, useFactory: (relay: OutboxRelay) => new Outbox(relay), inject: [OutboxRelay] },

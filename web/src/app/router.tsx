@@ -120,6 +120,17 @@ export const routes: RouteObject[] = [
         path: 'new-order/:id?',
         ...screen(() => import('@/features/order-form/routes/OrderFormRoute'), 'OrderFormRoute'),
       },
+      {
+        path: 'subscription/confirm/:token',
+        ...screen(
+          () => import('@/features/subscriptions/routes/ConfirmSubscriptionRoute'),
+          'ConfirmSubscriptionRoute',
+        ),
+      },
+      {
+        path: 'subscription/unsubscribe/:token',
+        ...screen(() => import('@/features/subscriptions/routes/UnsubscribeRoute'), 'UnsubscribeRoute'),
+      },
       { path: 'login', element: <LoginRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -83,6 +83,10 @@ export class AnnouncementEntity {
   @Column({ type: 'int', default: 0 })
   hits!: number;
 
+  /** Release at the source -> first subscriber mail accepted by SMTP (from the email service); null until then. */
+  @Column({ name: 'alert_latency_ms', type: 'int', nullable: true })
+  alertLatencyMs!: number | null;
+
   @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true })
   deletedOn!: Date | null;
 

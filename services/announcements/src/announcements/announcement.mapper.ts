@@ -26,6 +26,7 @@ export function toAnnouncement(e: AnnouncementEntity): Announcement {
     sendRequestedAt: e.sendRequestedAt ? e.sendRequestedAt.toISOString() : null,
     numComments: e.numComments,
     hits: e.hits,
+    alertLatencyMs: e.alertLatencyMs ?? null,
     deletedOn: e.deletedOn ? e.deletedOn.toISOString() : null,
     origin: e.origin,
     autoSend: e.autoSend,

@@ -223,6 +223,7 @@ export class AnnouncementsService {
           sendRequestedAt: null,
           numComments: 0,
           hits: 0,
+          alertLatencyMs: null,
           deletedOn: null,
           origin: 'manual',
           // A person added it and sends it when they choose (Send Email); automatic sending is for polled ones.
@@ -334,11 +335,13 @@ export class AnnouncementsService {
         return;
       }
       const { history, added } = mergeSendHistory(e.sendHistory ?? [], event.timestamp, event.emailAddresses);
-      if (e.sent && !added) return;
+      // The first send's latency is the alert latency; a later resend does not replace it.
+      const alertLatencyMs = e.alertLatencyMs ?? event.alertLatencyMs ?? null;
+      if (e.sent && !added && alertLatencyMs === e.alertLatencyMs) return;
       await m.update(
         AnnouncementEntity,
         { id: e.id },
-        { sent: true, sendHistory: history, updatedAt: new Date() },
+        { sent: true, sendHistory: history, alertLatencyMs, updatedAt: new Date() },
       );
     });
   }

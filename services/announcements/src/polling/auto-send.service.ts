@@ -64,7 +64,10 @@ export class AutoSendService {
         maxAgeMs: this.config.AUTO_SEND_MAX_AGE_HOURS * 3_600_000,
       });
       if (!(await this.mark(m, row, decision))) return null;
-      if (decision.state === 'requested') await this.requestSend(m, stock, row.id, decision);
+      if (decision.state === 'requested') {
+        const limits = { hourly: hourlyAutoSendLimit, daily: dailyAutoSendLimit };
+        await this.requestSend(m, stock, row.id, decision, limits);
+      }
       if (decision.state === 'held-hourly' || decision.state === 'held-daily') {
         const limit = decision.state === 'held-hourly' ? hourlyAutoSendLimit : dailyAutoSendLimit;
         await this.reporter.report(
@@ -101,6 +104,7 @@ export class AutoSendService {
     stock: StockProjectionEntity,
     announcementId: string,
     decision: AutoSendDecision,
+    autoSendLimits: { hourly: number; daily: number },
   ): Promise<void> {
     const updated = await m.getRepository(AnnouncementEntity).findOneByOrFail({ id: announcementId });
     await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
@@ -113,6 +117,7 @@ export class AutoSendService {
       requestedBy: AUTO_SEND_REQUESTER,
       requestedAt: (updated.autoSendAt ?? new Date()).toISOString(),
       announcement: toAnnouncement(updated),
+      autoSendLimits,
     });
   }
 }

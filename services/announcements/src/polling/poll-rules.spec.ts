@@ -7,8 +7,10 @@ import {
   isStalePoll,
   MARKET_KEY,
   MAX_DOWNLOAD_ATTEMPTS,
+  marketPairs,
   pollRequestsFor,
   releasedWithin,
+  storedKey,
   sydneyYear,
   yearsToRead,
 } from './poll-rules';
@@ -118,6 +120,13 @@ describe('the market-wide fan-out', () => {
       ['a', 1],
       ['c', 0],
     ]);
+  });
+  it('leaves out what is stored already, and a stock with nothing new', () => {
+    const items = [item('BHP', '1'), item('BHP', '3'), item('CBA', '2'), item('XYZ', '4')];
+    expect(marketPairs(items, stocks)).toEqual({ stockIds: ['a', 'a', 'b'], sourceKeys: ['1', '3', '2'] });
+    const stored = new Set([storedKey('a', '1'), storedKey('b', '2')]);
+    const requests = fanOut(items, stocks, now.toISOString(), new Set(), stored);
+    expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([['a', ['3']]]);
   });
 });
 

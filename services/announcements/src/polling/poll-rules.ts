@@ -95,6 +95,7 @@ export function fanOut(
   stocks: ReadonlyArray<{ id: string; ticker: string }>,
   requestedAt: string,
   withPending: ReadonlySet<string> = new Set(),
+  stored: ReadonlySet<string> = new Set(),
 ): PollRequest[] {
   const byTicker = new Map<string, SourceAnnouncement[]>();
   for (const item of items) {
@@ -103,7 +104,9 @@ export function fanOut(
   }
   const requests: PollRequest[] = [];
   for (const stock of stocks) {
-    const found = byTicker.get(tickerKey(stock.ticker)) ?? [];
+    const found = (byTicker.get(tickerKey(stock.ticker)) ?? []).filter(
+      (item) => !stored.has(storedKey(stock.id, item.sourceKey)),
+    );
     if (!found.length && !withPending.has(stock.id)) continue;
     requests.push({
       key: stock.id,
@@ -117,6 +120,26 @@ export function fanOut(
     });
   }
   return requests;
+}
+
+/** The key of a stored announcement in `fanOut`'s `stored` set: its natural key (stock, source key). */
+export const storedKey = (stockId: string, sourceKey: string): string => `${stockId} ${sourceKey}`;
+
+/** The (stock, source key) pairs of a market read that belong to polled stocks, to ask which are stored. */
+export function marketPairs(
+  items: readonly SourceAnnouncement[],
+  stocks: ReadonlyArray<{ id: string; ticker: string }>,
+): { stockIds: string[]; sourceKeys: string[] } {
+  const idByTicker = new Map(stocks.map((s) => [tickerKey(s.ticker), s.id]));
+  const stockIds: string[] = [];
+  const sourceKeys: string[] = [];
+  for (const item of items) {
+    const id = idByTicker.get(tickerKey(item.ticker));
+    if (id === undefined) continue;
+    stockIds.push(id);
+    sourceKeys.push(item.sourceKey);
+  }
+  return { stockIds, sourceKeys };
 }
 
 /** The calendar year in Sydney (the source's years are Sydney years). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createLogger, KAFKA_PRODUCER, SERVICE_CONFIG } from '@irp/platform';
 import type { PollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -11,7 +12,16 @@ import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
 import { pollSeconds } from './metrics';
 import { publishPollRequests } from './poll-publisher';
-import { dueStocksWhere, fanOut, isDue, isPollingDisabled, isStalePoll, tickerKey } from './poll-rules';
+import {
+  dueStocksWhere,
+  fanOut,
+  isDue,
+  isPollingDisabled,
+  isStalePoll,
+  marketPairs,
+  storedKey,
+  tickerKey,
+} from './poll-rules';
 import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceHealth } from './source-health';
 import { SourceProvider } from './source-provider';
@@ -29,6 +39,8 @@ export type SourceCall<T> = { ok: true; value: T } | { ok: false; error: string 
 @Injectable()
 export class PollService {
   private readonly health: SourceHealth;
+  /** This process's last market read that was fanned out: its source, polled stocks (a hash) and keys. */
+  private marketSeen?: { source: string; dueStocks: string; keys: ReadonlySet<string> };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,7 +57,10 @@ export class PollService {
   /** Handles one `announcements.poll-requested`. */
   async handle(event: PollRequestedEvent): Promise<void> {
     const now = new Date();
-    if (isStalePoll(event.requestedAt, now, this.config.POLL_INTERVAL_MS)) {
+    // A poll outdated by newer ticks is skipped (the next one asks the source again), but a market read's
+    // fan-out carrying items is not: those items are facts the market poller read once and passed on.
+    const carriesItems = (event.items?.length ?? 0) > 0;
+    if (!carriesItems && isStalePoll(event.requestedAt, now, this.config.POLL_INTERVAL_MS)) {
       log.debug(
         { stockId: event.stockId, requestedAt: event.requestedAt },
         'poll request outdated by newer ticks; skipped',
@@ -132,17 +147,42 @@ export class PollService {
       return 'skipped';
     }
     const latestMarket = source.latestMarket.bind(source);
-    const fetched = await this.callSource(source, 'latest market', () => latestMarket());
-    if (!fetched.ok) return 'source-failed';
     const stocks: Array<{ id: string; ticker: string; pending: boolean }> = await this.dataSource.query(
       `SELECT s.id, s.ticker,
               EXISTS (SELECT 1 FROM announcements.announcements a
                       WHERE a.stock_id = s.id AND a.file_status = 'pending') AS pending
-       FROM announcements.stocks s WHERE ${dueStocksWhere('s')}`,
+       FROM announcements.stocks s WHERE ${dueStocksWhere('s')} ORDER BY s.id`,
     );
+    // Only what is newer than this process's last fanned-out read is fetched, while the polled stocks are
+    // the same ones: a stock polled since (or a fresh process, another source) reads every page again, so
+    // items of a ticker that was not polled at the last read are not passed over.
+    const dueStocks = createHash('sha1')
+      .update(stocks.map((s) => `${s.id}:${s.ticker}`).join(','))
+      .digest('hex');
+    const last = this.marketSeen;
+    const seen = last?.source === source.name && last.dueStocks === dueStocks ? last.keys : undefined;
+    const fetched = await this.callSource(source, 'latest market', () => latestMarket(seen));
+    if (!fetched.ok) return 'source-failed';
     const withPending = new Set(stocks.filter((s) => s.pending).map((s) => s.id));
-    const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending);
+    // The feed repeats what it showed before (every item of its pages, every interval): only what is not
+    // stored yet goes to the pollers, found with one index lookup per (stock, source key) pair.
+    const pairs = marketPairs(fetched.value, stocks);
+    const known: Array<{ stock_id: string; source_key: string }> = pairs.stockIds.length
+      ? await this.dataSource.query(
+          `SELECT a.stock_id, a.source_key
+           FROM unnest($1::uuid[], $2::text[]) AS t(stock_id, source_key)
+           JOIN announcements.announcements a ON a.stock_id = t.stock_id AND a.source_key = t.source_key`,
+          [pairs.stockIds, pairs.sourceKeys],
+        )
+      : [];
+    const stored = new Set(known.map((k) => storedKey(k.stock_id, k.source_key)));
+    const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending, stored);
     await publishPollRequests(this.producer, requests, 'fan-out');
+    this.marketSeen = {
+      source: source.name,
+      dueStocks,
+      keys: new Set(fetched.value.map((item) => item.sourceKey)),
+    };
     log.info({ items: fetched.value.length, stocks: requests.length }, 'market poll fanned out');
     return 'ok';
   }

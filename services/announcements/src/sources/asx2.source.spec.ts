@@ -56,6 +56,17 @@ describe('Asx2Source against the stand-in', () => {
     expect(standIn.feedRequests() - before).toBe(2);
   });
 
+  it('stops after the first page that reaches what an earlier read returned', async () => {
+    const all = await source({ itemsPerPage: 50 }).latestMarket();
+    const published = standIn.publish({ ticker: 'T01', headline: 'Quarterly Activities Report' });
+    const before = standIn.feedRequests();
+    const seen = new Set(all.map((a) => a.sourceKey));
+    const next = await source({ itemsPerPage: 50 }).latestMarket(seen);
+    expect(standIn.feedRequests() - before).toBe(1);
+    expect(next).toHaveLength(50);
+    expect(next.filter((a) => !seen.has(a.sourceKey)).map((a) => a.sourceKey)).toEqual([published.id]);
+  });
+
   it('puts a newly published announcement first in the market feed', async () => {
     const published = standIn.publish({
       ticker: 'NEW',

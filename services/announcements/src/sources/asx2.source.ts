@@ -61,7 +61,7 @@ export class Asx2Source implements AnnouncementSource {
     this.history.forget(ticker);
   }
 
-  async latestMarket(): Promise<SourceAnnouncement[]> {
+  async latestMarket(seen?: ReadonlySet<string>): Promise<SourceAnnouncement[]> {
     const itemsPerPage = this.options.itemsPerPage ?? 100;
     const maxPages = this.options.maxPages ?? 20;
     const byKey = new Map<string, SourceAnnouncement>();
@@ -71,6 +71,8 @@ export class Asx2Source implements AnnouncementSource {
       // New releases shift the pages while they are read: an item may come twice, once is kept.
       for (const item of items) if (!byKey.has(item.sourceKey)) byKey.set(item.sourceKey, item);
       if (items.length < itemsPerPage) break;
+      // Newest first: a page reaching what an earlier read returned is the last one with anything new.
+      if (seen && items.some((item) => seen.has(item.sourceKey))) break;
     }
     return [...byKey.values()];
   }

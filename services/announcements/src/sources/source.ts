@@ -42,8 +42,12 @@ export interface AnnouncementSource {
   readonly marketWide: boolean;
   /** The latest announcements of one ticker (newest first); [] for a ticker the source does not know. */
   latest(ticker: string): Promise<SourceAnnouncement[]>;
-  /** The latest announcements of the whole market (newest first); only when `marketWide`. */
-  latestMarket?(): Promise<SourceAnnouncement[]>;
+  /**
+   * The latest announcements of the whole market (newest first); only when `marketWide`. With `seen` (the
+   * keys an earlier read returned), reading stops after the first page that holds one of them: what lies
+   * beyond was read before.
+   */
+  latestMarket?(seen?: ReadonlySet<string>): Promise<SourceAnnouncement[]>;
   /**
    * Every announcement of one ticker released in the calendar year `year` (Sydney time), for the initial
    * poll and resync, which walk the years from the stock's announcementStartYear to now.

@@ -201,6 +201,23 @@ describe('ASX stand-in', () => {
     expect((await get('/asx/1/company/BHP/announcements')).status).toBe(200);
   });
 
+  it("holds one ticker's history pages until released; its newest page and other tickers still answer", async () => {
+    expect((await post(`${standIn.url}/standin/hold`, { ticker: 'bhp', on: true })).status).toBe(200);
+    const first = await get<{ paging_next_url: string }>('/asx/1/company/BHP/announcements?count=5');
+    expect(first.status).toBe(200);
+    expect(first.body.paging_next_url).toContain('before_id=');
+    let answered = false;
+    const heldRequest = get(first.body.paging_next_url.replace(/^https?:\/\/[^/]+/, '')).then(
+      (r) => ((answered = true), r),
+    );
+    expect((await get('/asx/1/company/CBA/announcements')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    expect((await post(`${standIn.url}/standin/hold`, { ticker: 'BHP', on: false })).status).toBe(200);
+    expect((await heldRequest).status).toBe(200);
+    expect((await post(`${standIn.url}/standin/hold`, { ticker: '', on: true })).status).toBe(400);
+  });
+
   it('holds 2,000 tickers and serves the market feed from them quickly', async () => {
     const tickers = Array.from(
       { length: 2000 },

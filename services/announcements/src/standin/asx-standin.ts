@@ -1,4 +1,4 @@
-import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import { DISPLAY_TIME_ZONE, escapeHtml } from '@irp/proto';
 import { DateTime } from 'luxon';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -74,6 +74,12 @@ export interface AsxStandIn {
   failNext(count: number, status: number): void;
   /** The next `count` feed requests answer only after `ms` (for timeout tests). */
   delayNext(count: number, ms: number): void;
+  /**
+   * Holds one ticker's history pages (per-company requests paging back, `before_id`), or every feed
+   * request with '*', unanswered until released (at most 60 s each): a test sees an initial poll or resync
+   * in progress for as long as it needs, while the ticker's regular polls (its newest page) still answer.
+   */
+  hold(ticker: string, on: boolean): void;
   /** How many feed requests it has been asked so far (for tests of caching and paging). */
   feedRequests(): number;
   close(): Promise<void>;
@@ -113,6 +119,9 @@ const failSchema = z.object({
   status: z.number().int().min(400).max(599).default(500),
 });
 const delaySchema = z.object({ count: z.number().int().min(0), ms: z.number().int().min(0).max(600_000) });
+const holdSchema = z.object({ ticker: z.string().min(1).max(20), on: z.boolean() });
+/** The longest one request is held: a test that forgets to release does not hang the poller for good. */
+const MAX_HOLD_MS = 60_000;
 
 class BadRequest extends Error {}
 
@@ -162,15 +171,13 @@ const asxTime = (ms: number) =>
   DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
 const pdfDay = (ms: number) => DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE }).toFormat('yyyyMMdd');
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<AsxStandIn> {
   const now = options.now ?? (() => new Date());
   const host = options.host ?? '127.0.0.1';
   let mode: StandInMode = options.mode ?? 'direct';
   let failures = { count: 0, status: 500 };
   let delays = { count: 0, ms: 0 };
+  const held = new Set<string>();
   let closed = false;
   // Stalled requests end with close(), so a test that stalls the feed does not keep the process alive.
   const stalls = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -367,8 +374,16 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
 
   let feedRequestCount = 0;
   /** Counts a feed request and applies failNext/delayNext; true when the request was answered with a failure. */
-  const feedTrouble = async (res: ServerResponse): Promise<boolean> => {
+  const feedTrouble = async (res: ServerResponse, ticker?: string): Promise<boolean> => {
     feedRequestCount++;
+    const heldSince = Date.now();
+    while (
+      (held.has('*') || (ticker !== undefined && held.has(ticker))) &&
+      Date.now() - heldSince < MAX_HOLD_MS
+    ) {
+      await sleep(50);
+      if (closed || res.destroyed) return true;
+    }
     if (delays.count > 0) {
       delays = { count: delays.count - 1, ms: delays.ms };
       await sleep(delays.ms);
@@ -460,7 +475,8 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     let m: RegExpExecArray | null;
 
     if (method === 'GET' && (m = /^\/asx\/1\/company\/([^/]+)\/announcements$/.exec(path))) {
-      if (await feedTrouble(res)) return;
+      const paging = query.has('before_id');
+      if (await feedTrouble(res, paging ? decodeURIComponent(m[1]).toUpperCase() : undefined)) return;
       return perCompany(res, decodeURIComponent(m[1]).toUpperCase(), query, origin);
     }
     if (method === 'GET' && path === '/asx-research/1.0/markets/announcements') {
@@ -514,6 +530,13 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
       delays = parseWith(delaySchema, await readJson(req));
       return json(res, 200, delays);
     }
+    if (method === 'POST' && path === '/standin/hold') {
+      const hold = parseWith(holdSchema, await readJson(req));
+      const ticker = hold.ticker.toUpperCase();
+      if (hold.on) held.add(ticker);
+      else held.delete(ticker);
+      return json(res, 200, { held: [...held] });
+    }
     json(res, 404, { error: `No route ${method} ${path}` });
   };
 
@@ -538,6 +561,11 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     },
     delayNext: (count, ms) => {
       delays = parseWith(delaySchema, { count, ms });
+    },
+    hold: (ticker, on) => {
+      const t = parseWith(holdSchema, { ticker, on }).ticker.toUpperCase();
+      if (on) held.add(t);
+      else held.delete(t);
     },
     feedRequests: () => feedRequestCount,
     close: async () => {

@@ -7,7 +7,7 @@ const log = createLogger('asx-standin');
 // The stand-in is started by `make up` (services/manifest.json's standIns) with ASX_STANDIN_PORT set; the
 // other variables let a person change what it seeds and how its documents answer.
 const envSchema = z.object({
-  ASX_STANDIN_PORT: z.coerce.number().int().min(0).max(65_535).default(3203),
+  ASX_STANDIN_PORT: z.coerce.number().int().min(0).max(65_535).default(3251),
   ASX_STANDIN_MODE: z.enum(STAND_IN_MODES).default('direct'),
   ASX_STANDIN_TICKERS: z
     .string()

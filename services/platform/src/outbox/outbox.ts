@@ -1,5 +1,6 @@
 import { EventCatalogue, EventOf, EventTopic, formatZodIssues, Header } from '@irp/proto';
 import { Producer } from 'kafkajs';
+import { Client } from 'pg';
 import { MESSAGE_COMPRESSION } from '../kafka';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../errors';
@@ -32,8 +33,13 @@ export class Outbox {
       payload: parsed.data,
       headers: { [Header.CorrelationId]: currentCorrelationId() ?? '' },
     });
-    // Wake the relay so it publishes soon after the caller commits instead of at its next poll.
-    setImmediate(() => this.relay?.nudge());
+    if (this.relay?.channel) {
+      // Postgres delivers a NOTIFY when (and only if) the caller's transaction commits, to the relay of
+      // whichever instance listens: it publishes at once instead of at its next poll.
+      await manager.query(`SELECT pg_notify($1, '')`, [this.relay.channel]);
+    } else {
+      setImmediate(() => this.relay?.nudge());
+    }
   }
 }
 
@@ -45,28 +51,77 @@ export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  /** Set by a nudge while a batch runs: the batch may have read before the nudging commit. */
+  private nudged = false;
+  private listener?: Client;
+  private relisten?: NodeJS.Timeout;
 
+  /**
+   * With `databaseUrl`, the relay LISTENs on `channel` on a connection of its own and publishes as soon as a
+   * transaction that added events commits; `idleMs` is then only the fallback poll (a lost connection, rows
+   * written by hand).
+   */
   constructor(
     private readonly dataSource: DataSource,
     private readonly producer: Producer,
     private readonly schema: string,
     private readonly idleMs = 250,
+    private readonly databaseUrl?: string,
   ) {}
+
+  /** The NOTIFY channel of this schema's outbox, when the relay listens. */
+  get channel(): string | undefined {
+    return this.databaseUrl ? `outbox_${this.schema}` : undefined;
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    void this.listen();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    clearTimeout(this.relisten);
     this.nudge();
     await this.loop;
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
   }
 
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
+  }
+
+  private async listen(): Promise<void> {
+    if (!this.databaseUrl || !this.running) return;
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: `outbox-relay:${this.schema}`,
+      keepAlive: true,
+    });
+    const retry = (err?: unknown) => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      if (err) log.warn({ err }, 'outbox relay lost its LISTEN connection; polling until it is back');
+      client.end().catch(() => undefined);
+      if (this.running) this.relisten = setTimeout(() => void this.listen(), 1000);
+    };
+    this.listener = client;
+    client.on('notification', () => this.nudge());
+    client.on('error', retry);
+    client.on('end', () => retry(new Error('connection ended')));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+      // Rows committed before the LISTEN took effect are found by this nudge.
+      this.nudge();
+    } catch (err) {
+      retry(err);
+    }
   }
 
   /** Publishes one batch; returns how many rows it published. */
@@ -108,12 +163,13 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     while (this.running) {
       let published = 0;
+      this.nudged = false;
       try {
         published = await this.publishBatch();
       } catch (err) {
         log.error({ err }, 'outbox relay failed; retrying');
       }
-      if (published === 0 && this.running) {
+      if (published === 0 && this.running && !this.nudged) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.idleMs);
           this.wake = () => {

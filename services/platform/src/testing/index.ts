@@ -1,3 +1,4 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
 export * from './harness';
 export * from './service-process';
+export * from './smtp-sink';

@@ -11,6 +11,7 @@ import {
   INVALID_TICKER_MESSAGE,
   hasStockRole,
   isAdmin,
+  isEmailAddress,
   ISIN_EXCHANGES,
   isValidTicker,
   isWellFormedApiKey,
@@ -89,8 +90,8 @@ export function isValidIsin(isin: string | null | undefined): boolean {
 export const withIsinCheckDigit = (first11: string): string =>
   `${first11.toUpperCase()}${isinCheckDigit(first11)}`;
 
-const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
-export const isValidEmail = (value: string): boolean => EMAIL.test(value);
+/** One rule for an address everywhere (proto): the stock's lists and the subscribers' addresses. */
+export const isValidEmail = isEmailAddress;
 
 /** The email-list fields; a message names one by its Config tab label (STOCK_FIELD_LABELS). */
 export const EMAIL_LIST_FIELDS = [

@@ -3,7 +3,9 @@ import { formatDateTime, type Announcement } from '@irp/proto';
 import type { CSSProperties } from 'react';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
 import {
+  ALERT_LATENCY_HINT,
   documentHref,
+  formatAlertLatency,
   ROW_ACTION_LABELS,
   rowActions,
   type AnnouncementPermissions,
@@ -77,6 +79,9 @@ function AnnouncementTable({ announcements, permissions, onAction }: Announcemen
             <Table.Th scope="col">Headline</Table.Th>
             <Table.Th scope="col">Views</Table.Th>
             <Table.Th scope="col">Comments</Table.Th>
+            <Table.Th scope="col" title={ALERT_LATENCY_HINT}>
+              Alert
+            </Table.Th>
             <Table.Th scope="col">Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -98,6 +103,9 @@ function AnnouncementTable({ announcements, permissions, onAction }: Announcemen
               </Table.Td>
               <Table.Td>{announcement.hits}</Table.Td>
               <Table.Td>{announcement.numComments}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }} title={ALERT_LATENCY_HINT}>
+                {formatAlertLatency(announcement.alertLatencyMs)}
+              </Table.Td>
               <Table.Td>
                 <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
               </Table.Td>
@@ -134,6 +142,8 @@ function AnnouncementCards({ announcements, permissions, onAction }: Announcemen
             <AnnouncementIcons announcement={announcement} />
             <Text size="xs" c="dimmed">
               Views {announcement.hits} · Comments {announcement.numComments}
+              {announcement.alertLatencyMs !== null &&
+                ` · Alert ${formatAlertLatency(announcement.alertLatencyMs)}`}
             </Text>
           </Group>
         </Paper>
@@ -142,7 +152,7 @@ function AnnouncementCards({ announcements, permissions, onAction }: Announcemen
   );
 }
 
-/** The announcements table (Date, Headline, Views, Comments, Actions), or cards on phones. */
+/** The announcements table (Date, Headline, Views, Comments, Alert, Actions), or cards on phones. */
 export function AnnouncementList(props: AnnouncementListProps) {
   const small = useSmallScreen();
   if (props.announcements.length === 0) return <Text c="dimmed">No announcements yet.</Text>;

@@ -7,7 +7,7 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll, STOCK_ID } from '../test/fixtures';
-import { errorResponse, serveApi, type Handler } from '../test/fakeApi';
+import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
 import { ANNOUNCEMENTS_UNAVAILABLE } from './AnnouncementsTab';
 import { confirmTexts } from './AnnouncementsPanel';
 
@@ -63,6 +63,7 @@ const OLDER = announcement({
   sendRequestedAt: '2025-01-10T22:59:00.000Z',
   hits: 12,
   numComments: 3,
+  alertLatencyMs: 1_800_000,
 });
 const NEWEST = announcement({
   headline: 'Appendix 3Y Change of Director Interest',
@@ -127,12 +128,15 @@ describe('staff Announcements tab', () => {
       'Headline',
       'Views',
       'Comments',
+      'Alert',
       'Actions',
     ]);
     expect(first).toHaveTextContent('22 Mar 2025 8:50 AM');
     expect(first).toHaveTextContent(NEWEST.headline);
     expect(second).toHaveTextContent(DELETED.headline);
     expect(third).toHaveTextContent('11 Jan 2025 9:30 AM');
+    // Its alert latency: release to the first subscriber mail accepted.
+    expect(third).toHaveTextContent('30 min');
     const cells = within(third as HTMLElement).getAllByRole('cell');
     expect(cells[2]).toHaveTextContent('12');
     expect(cells[3]).toHaveTextContent('3');
@@ -450,7 +454,7 @@ describe('staff Announcements tab', () => {
     const cards = within(list).getAllByRole('listitem');
     expect(cards).toHaveLength(2);
     expect(cards[0]).toHaveTextContent(NEWEST.headline);
-    expect(cards[1]).toHaveTextContent('Views 12 · Comments 3');
+    expect(cards[1]).toHaveTextContent('Views 12 · Comments 3 · Alert 30 min');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(
       within(cards[1] as HTMLElement).getByRole('button', { name: `Actions for ${OLDER.headline}` }),

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll } from '../test/fixtures';
-import { errorResponse, serveApi, type Handler } from '../test/fakeApi';
+import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 

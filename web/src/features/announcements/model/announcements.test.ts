@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { announcement } from '../test/fixtures';
 import {
+  formatAlertLatency,
   announcementFormData,
   documentHref,
   flagsOf,
@@ -157,5 +158,16 @@ describe('announcement rules of the tab', () => {
     expect(documentHref(announcement({ pdfUrl: null, remotePath: 'javascript:alert(1)' }))).toBeNull();
     expect(takesPdfUpload('ASX')).toBe(true);
     expect(takesPdfUpload('LSE')).toBe(false);
+  });
+});
+
+describe('alert latency', () => {
+  it('reads as seconds, minutes, hours or days; blank before any subscriber mail', () => {
+    expect(formatAlertLatency(null)).toBe('');
+    expect(formatAlertLatency(42_400)).toBe('42 s');
+    expect(formatAlertLatency(185_000)).toBe('3 min 5 s');
+    expect(formatAlertLatency(120_000)).toBe('2 min');
+    expect(formatAlertLatency(7_800_000)).toBe('2 h 10 min');
+    expect(formatAlertLatency(3 * 86_400_000 + 4 * 3_600_000)).toBe('3 d 4 h');
   });
 });

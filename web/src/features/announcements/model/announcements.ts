@@ -189,3 +189,22 @@ export function announcementFormData(
 export function documentHref(announcement: Announcement): string | null {
   return announcement.pdfUrl ?? safeHttpUrl(announcement.remotePath);
 }
+
+/**
+ * Alert latency (release at the source -> the first subscriber mail accepted), as a person reads it:
+ * '42 s', '3 min 5 s', '2 h 10 min', '3 d 4 h'; '' when the announcement has not reached subscribers.
+ */
+export function formatAlertLatency(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || ms < 0) return '';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return s % 60 ? `${min} min ${s % 60} s` : `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}
+
+export const ALERT_LATENCY_HINT =
+  'Alert latency: from the release at the exchange to the first subscriber email accepted by the mail server';

@@ -29,6 +29,7 @@ export function announcement(overrides: Partial<Announcement> = {}): Announcemen
     sendRequestedAt: null,
     numComments: 0,
     hits: 0,
+    alertLatencyMs: null,
     deletedOn: null,
     origin: 'poll',
     autoSend: null,

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, sessionUser, storeWith } from '@/test/render';
 import { NOTES, REFERERS, STOCK, VERSIONS } from '../test/fixtures';
-import { serveApi } from '../test/fakeApi';
+import { serveApi } from '@/test/fakeApi';
 import { StockNotesTab } from './StockNotesTab';
 
 const admin = sessionUser('admin', { Admin: true });

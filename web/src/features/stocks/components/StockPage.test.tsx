@@ -5,7 +5,8 @@ import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render
 import { reloadPage } from '@/api/pageReload';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { STOCK } from '../test/fixtures';
-import { deferred, serveApi, type Handler } from '../test/fakeApi';
+import { serveApi, type Handler } from '@/test/fakeApi';
+import { deferred } from '../test/fakeApi';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -102,9 +103,7 @@ describe('stock page', () => {
 
       fireEvent.click(screen.getByRole('tab', { name: 'Email marketing' }));
       await waitFor(() => expect(router.state.location.pathname).toBe('/stocks/BHP:ASX/email-marketing'));
-      expect(
-        await screen.findByText('The Email marketing tab arrives with its feature.'),
-      ).toBeInTheDocument();
+      expect(await screen.findByRole('tab', { name: 'Email marketing', selected: true })).toBeInTheDocument();
     });
 
     it('shows the server message when the stock does not exist', async () => {

@@ -3,7 +3,7 @@ import { formatIsoDate } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { STOCK } from '../test/fixtures';
-import { serveApi } from '../test/fakeApi';
+import { serveApi } from '@/test/fakeApi';
 
 const admin = sessionUser('admin', { Admin: true });
 const reports = sessionUser('reports', { RunReports: true });

@@ -8,7 +8,7 @@ export interface SystemSettingsSaved {
   errorMessage: null;
 }
 
-/** POST /api/admin/sendEmail: what a success may say (today the route answers 503 with an errorMessage). */
+/** POST /api/admin/sendEmail (the email-marketing service sends it): `{ success, errorMessage }`. */
 export interface TestEmailResult {
   success?: boolean;
   errorMessage?: string | null;

@@ -5,7 +5,7 @@ import { errorMessageOf } from '@/lib/apiError';
 import { safeHttpUrl, websiteHref } from '@/lib/website';
 import { useLazyDiskReportQuery } from '../api/systemSettingsApi';
 import { formatMegabytes } from '../model/settingsForm';
-import { DataTable, type DataColumn } from './DataTable';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { Section } from './Section';
 
 const COLUMNS: DataColumn<DiskReportItem>[] = [

@@ -3,7 +3,7 @@ import { formatDateTime, type FileCleanup } from '@irp/proto';
 import { errorMessageOf } from '@/lib/apiError';
 import { useLazyFileCleanupQuery } from '../api/systemSettingsApi';
 import { formatBytes } from '../model/settingsForm';
-import { DataTable, type DataColumn } from './DataTable';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { Section } from './Section';
 
 type Missing = FileCleanup['missingOnDisk'][number];

@@ -9,7 +9,7 @@ import {
   useLastReconcileQuery,
   useRunReconcileMutation,
 } from '../api/systemSettingsApi';
-import { DataTable, type DataColumn } from './DataTable';
+import { DataTable, type DataColumn } from '@/components/DataTable';
 import { Section } from './Section';
 
 /** While a run goes on, look again this often for its progress. */

@@ -6,7 +6,7 @@ import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { confirmTexts } from '../components/ReconcileSection';
 import { confirmTestEmail } from '../components/TestEmailSection';
-import { errorResponse, serveApi, type Handler } from '../test/fakeApi';
+import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
 import { SystemSettingsRoute } from './SystemSettingsRoute';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
@@ -352,15 +352,23 @@ describe('SystemSettingsRoute', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open({
       'POST /api/admin/sendEmail': () =>
-        errorResponse(503, 'Test emails are sent by the email-marketing service, which is not installed yet'),
+        errorResponse(503, 'The mail server refused the test email: 451 Try again later'),
     });
     fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'ops@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
     expect(confirm).toHaveBeenCalledWith(confirmTestEmail('ops@example.com'));
     expect(await within(section('Test email')).findByRole('alert')).toHaveTextContent(
-      'Test emails are sent by the email-marketing service, which is not installed yet',
+      'The mail server refused the test email: 451 Try again later',
     );
     expect(posts(calls)[0]?.body).toEqual({ email: 'ops@example.com' });
+  });
+
+  it("says 'Sent!' once the mail server took the test email", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    open({ 'POST /api/admin/sendEmail': () => jsonResponse({ success: true, errorMessage: null }) });
+    fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'ops@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    expect(await within(section('Test email')).findByRole('status')).toHaveTextContent('Sent!');
   });
 
   it('lists the results instead of tables on phones', async () => {

@@ -1,6 +1,7 @@
 import type { Mock } from 'vitest';
-import { jsonResponse } from '@/test/render';
+import { jsonResponse } from './render';
 
+/** One call the web app made, as a fake API handler sees it (JSON bodies parsed). */
 export interface ApiCall {
   method: string;
   path: string;
@@ -9,8 +10,7 @@ export interface ApiCall {
   body: unknown;
 }
 
-type Answer = Response | Promise<Response>;
-export type Handler = (call: ApiCall) => Answer;
+export type Handler = (call: ApiCall) => Response | Promise<Response>;
 
 async function bodyOf(request: Request): Promise<unknown> {
   if (request.headers.get('content-type')?.startsWith('multipart/form-data')) {
@@ -24,9 +24,14 @@ async function bodyOf(request: Request): Promise<unknown> {
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
+/** The gateway's error body with `status`. */
+export function errorResponse(status: number, errorMessage: string): Response {
+  return jsonResponse({ statusCode: status, error: 'Error', message: errorMessage, errorMessage }, status);
+}
+
 /**
  * Answers fetch by `METHOD /path` (e.g. 'GET /api/stock/BHP:ASX'); anything else is a 404 with the
- * gateway's error body. Returns the calls made, bodies parsed.
+ * gateway's error body. Returns the calls made, in order. The one fake of the gateway for feature tests.
  */
 export function serveApi(fetchMock: Mock<typeof fetch>, handlers: Record<string, Handler>): ApiCall[] {
   const calls: ApiCall[] = [];
@@ -41,18 +46,8 @@ export function serveApi(fetchMock: Mock<typeof fetch>, handlers: Record<string,
     };
     calls.push(call);
     const handler = handlers[`${call.method} ${call.path}`];
-    if (!handler) {
-      return jsonResponse(
-        { statusCode: 404, error: 'Not Found', message: 'none', errorMessage: 'none' },
-        404,
-      );
-    }
+    if (!handler) return errorResponse(404, 'none');
     return handler(call);
   });
   return calls;
-}
-
-/** The gateway's error body with `status`. */
-export function errorResponse(status: number, errorMessage: string): Response {
-  return jsonResponse({ statusCode: status, error: 'Error', message: errorMessage, errorMessage }, status);
 }

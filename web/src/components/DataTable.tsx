@@ -17,10 +17,19 @@ interface DataTableProps<T> {
   rowKey: (row: T, index: number) => string;
   /** Shown when there are no rows (in the table's body; alone on phones). */
   empty?: string;
+  /** Below this width the table scrolls sideways. */
+  minWidth?: number;
 }
 
-/** A tool's result: a table, or on phones one card per row with the columns as labelled lines. */
-export function DataTable<T>({ label, columns, rows, rowKey, empty = 'None' }: DataTableProps<T>) {
+/** Rows as a table, or on phones one card per row with the columns as labelled lines. */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  empty = 'None',
+  minWidth = 560,
+}: DataTableProps<T>) {
   const small = useSmallScreen();
   if (small && rows.length === 0) {
     return (
@@ -52,7 +61,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, empty = 'None' }: D
     );
   }
   return (
-    <Table.ScrollContainer minWidth={560} type="native">
+    <Table.ScrollContainer minWidth={minWidth} type="native">
       <Table striped verticalSpacing="xs" aria-label={label}>
         <Table.Thead>
           <Table.Tr>

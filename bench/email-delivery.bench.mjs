@@ -1,0 +1,361 @@
+// Email delivery (issue 9):
+//  1. alert latency end to end: the ASX stand-in publishes an announcement of one of 2,000 polled stocks
+//     (whole-market source asx2, 1 s poll interval), each stock with a confirmed subscriber and the Email
+//     switches on -> the first mail to that subscriber accepted by the SMTP server. Goal: p95 <= 2 s. The
+//     physical limit measured in the same run: one market feed read + one raw Kafka hop + one raw SMTP send.
+//  2. sender throughput: one stock's 10,000 confirmed subscribers through the sender (one process, the
+//     stack's defaults: SMTP_POOL_SIZE 5, SEND_CONCURRENCY 10) against raw nodemailer pooled sending of
+//     the same 10,000 mails (the service's template, each subscriber's links) to the same server (5
+//     connections, 10 at once), composed by nodemailer. Goal: ratio >= 0.8x. Also the floor: the same
+//     mails composed beforehand, so only SMTP is timed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import * as infra from '../deploy/local/infra.mjs';
+import * as stack from '../scripts/stack.mjs';
+import {
+  freshDatabase,
+  setSource,
+  signIn,
+  sleep,
+  stockEvent,
+  stockIdOf,
+  summary,
+  tickerOf,
+  waitForCount,
+} from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const { Pool } = require('pg');
+const { Kafka, CompressionTypes, logLevel } = require('kafkajs');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { startAsxStandIn } = require(path.join(ROOT, 'services/announcements/dist/standin/asx-standin.js'));
+const { announcementMail } = require(path.join(ROOT, 'services/email-marketing/dist/mail/templates.js'));
+const { composeMail, parseMailbox } = require(path.join(ROOT, 'services/email-marketing/dist/mail/mime.js'));
+const { subscriptionLinks } = require(path.join(ROOT, 'services/email-marketing/dist/subscribers/links.js'));
+const { SMTPServer } = require(
+  require.resolve('smtp-server', { paths: [path.join(ROOT, 'services/email-marketing')] }),
+);
+const nodemailer = require(
+  require.resolve('nodemailer', { paths: [path.join(ROOT, 'services/email-marketing')] }),
+);
+
+const STOCKS = Number(process.env.BENCH_STOCKS ?? 2000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const INTERVAL_MS = Number(process.env.BENCH_POLL_INTERVAL_MS ?? 1000);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
+const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
+const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
+
+// ---- The SMTP server: accepts everything, keeps when each recipient's mail arrived, parses nothing. ----
+const arrivals = new Map(); // address -> [ms...]
+let accepted = 0;
+let bytes = 0;
+const sink = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  size: 10 * 1024 * 1024,
+  onData(stream, session, callback) {
+    stream.on('data', (chunk) => (bytes += chunk.length));
+    stream.on('end', () => {
+      const at = Date.now();
+      for (const r of session.envelope.rcptTo) {
+        const list = arrivals.get(r.address) ?? [];
+        list.push(at);
+        arrivals.set(r.address, list);
+      }
+      accepted++;
+      callback();
+    });
+  },
+});
+await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+// A client's dropped connection is re-emitted on the server; count it rather than crash the run.
+let connectionErrors = 0;
+sink.on('error', () => connectionErrors++);
+const smtpPort = sink.server.address().port;
+const firstArrival = (address, after) => arrivals.get(address)?.find((at) => at >= after);
+
+const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
+process.env.ASX_BASE_URL = standIn.url;
+process.env.ASX2_BASE_URL = standIn.url;
+process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+process.env.POLL_INTERVAL_MS = String(INTERVAL_MS);
+process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
+fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+
+const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_bench' });
+await freshDatabase(env.DATABASE_URL);
+await stack.up({ detach: true, web: 'none', infraEnv: ENV_FILE });
+const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+const kafka = new Kafka({
+  clientId: 'bench',
+  brokers: env.KAFKA_BROKERS.split(','),
+  logLevel: logLevel.NOTHING,
+});
+const producer = kafka.producer();
+const consumer = kafka.consumer({ groupId: `bench-${randomUUID()}`, maxWaitTimeInMs: 20 });
+const subscriberOf = (i) => `sub-${i}@bench.example`;
+try {
+  const session = await signIn(base);
+  // The whole-market source; automatic-send limits high enough that no sample is held back.
+  await setSource(session, 'asx2', { hourly: 1000, daily: 10_000 });
+
+  // Each stock has one old announcement (two days old: stored by the first market poll, never auto-sent).
+  for (let i = 1; i <= STOCKS; i++) {
+    standIn.publish({
+      ticker: tickerOf(i),
+      headline: `Bench company ${i} listing`,
+      releasedAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+    });
+  }
+  await producer.connect();
+  const now = new Date().toISOString();
+  const switches = { sendPriceSensitiveAnnouncements: true, sendNonPriceSensitiveAnnouncements: true };
+  for (let from = 1; from <= STOCKS; from += 500) {
+    const messages = [];
+    for (let i = from; i < Math.min(from + 500, STOCKS + 1); i++)
+      messages.push({ key: stockIdOf(i), value: JSON.stringify(stockEvent(i, now, switches)) });
+    await producer.send({ topic: 'stock.upserted', compression: CompressionTypes.GZIP, messages });
+  }
+  await waitForCount(
+    pg,
+    'bench stocks known to the email service',
+    `SELECT count(*)::int AS n FROM email_marketing.stocks WHERE ticker LIKE 'BN%'`,
+    STOCKS,
+  );
+  await pg.query(
+    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at, unsubscribe_token)
+     SELECT s.id, 'sub-' || ltrim(right(s.id::text, 12), '0') || '@bench.example', 'confirmed', now(), md5(random()::text || s.id)
+     FROM email_marketing.stocks s WHERE s.ticker LIKE 'BN%' ON CONFLICT DO NOTHING`,
+  );
+  await waitForCount(
+    pg,
+    'bench stocks in the announcements projection',
+    `SELECT count(*)::int AS n FROM announcements.stocks WHERE ticker LIKE 'BN%' AND poll_asx`,
+    STOCKS,
+  );
+  await waitForCount(
+    pg,
+    'the bench stocks’ first announcements stored',
+    `SELECT count(*)::int AS n FROM announcements.announcements a JOIN announcements.stocks s ON s.id = a.stock_id WHERE s.ticker LIKE 'BN%'`,
+    STOCKS,
+  );
+  await sleep(3000);
+
+  // ---- 1. Alert latency: publish -> first subscriber mail accepted ----
+  const latencyMs = [];
+  for (let k = 0; k < SAMPLES; k++) {
+    const i = 1 + Math.floor(Math.random() * STOCKS);
+    const published = Date.now();
+    standIn.publish({
+      ticker: tickerOf(i),
+      headline: `Bench alert ${k} ${randomUUID().slice(0, 8)}`,
+      priceSensitive: k % 2 === 0,
+    });
+    const deadline = published + 30_000;
+    let at;
+    while (!(at = firstArrival(subscriberOf(i), published))) {
+      if (Date.now() > deadline) throw new Error(`no mail to ${subscriberOf(i)} within 30 s of publishing`);
+      await sleep(5);
+    }
+    latencyMs.push(at - published);
+    await sleep(Math.random() * INTERVAL_MS);
+  }
+
+  // The physical limit: a market feed read + a raw Kafka hop + a raw SMTP send on an open connection.
+  const probeTopic = 'stock.archived.dlq';
+  let hop;
+  await consumer.connect();
+  await consumer.subscribe({ topics: [probeTopic] });
+  await consumer.run({ eachMessage: async () => hop?.(Date.now()) });
+  await sleep(4000);
+  const raw = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtpPort,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: Infinity,
+  });
+  await raw.sendMail({
+    from: 'bench@bench.example',
+    to: 'warm@bench.example',
+    subject: 'warm',
+    text: 'warm',
+  });
+  const limitMs = [];
+  for (let k = 0; k < 20; k++) {
+    const t0 = performance.now();
+    await (
+      await fetch(
+        `${standIn.url}/asx-research/1.0/markets/announcements?page=0&itemsPerPage=100&priceSensitiveOnly=false`,
+      )
+    ).arrayBuffer();
+    const sent = Date.now();
+    const arrived = new Promise((resolve) => (hop = resolve));
+    await producer.send({ topic: probeTopic, messages: [{ value: 'bench' }] });
+    const hopMs = (await arrived) - sent;
+    const t1 = performance.now();
+    await raw.sendMail({
+      from: 'bench@bench.example',
+      to: `limit-${k}@bench.example`,
+      subject: 'limit',
+      text: 'limit',
+    });
+    limitMs.push(t1 - t0 + hopMs + (performance.now() - t1));
+  }
+
+  // ---- 2. 10,000 subscribers of one stock through the sender ----
+  const bigStock = stockIdOf(1);
+  await pg.query(
+    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at, unsubscribe_token)
+     SELECT $1, 'many-' || n || '@bench.example', 'confirmed', now(), md5(random()::text || n)
+     FROM generate_series(1, $2::int - 1) AS n ON CONFLICT DO NOTHING`,
+    [bigStock, SUBSCRIBERS],
+  );
+  const list = await (
+    await fetch(`${base}/api/Announcement/list/${tickerOf(1)}:ASX`, { headers: { cookie: session.cookie } })
+  ).json();
+  const announcement = list.announcements[0];
+  const bytesBefore = bytes;
+  const acceptedBefore = accepted;
+  const t0 = Date.now();
+  await producer.send({
+    topic: 'announcement.send-requested',
+    messages: [
+      {
+        key: bigStock,
+        value: JSON.stringify({
+          requestId: randomUUID(),
+          stockId: bigStock,
+          combinedTicker: `${tickerOf(1)}:ASX`,
+          channels: ['email'],
+          override: true,
+          auto: false,
+          requestedBy: 'bench',
+          requestedAt: new Date().toISOString(),
+          announcement,
+        }),
+      },
+    ],
+  });
+  while (accepted - acceptedBefore < SUBSCRIBERS) {
+    if (Date.now() - t0 > 600_000)
+      throw new Error(`${accepted - acceptedBefore} of ${SUBSCRIBERS} mails after 10 min`);
+    await sleep(20);
+  }
+  const senderMs = Date.now() - t0;
+  const mailBytes = Math.round((bytes - bytesBefore) / SUBSCRIBERS);
+
+  // Raw nodemailer: the same 10,000 mails (the stock's mail rendered by the service's own template with each
+  // subscriber's links), 10 at once over 5 pooled connections, composed by nodemailer as an application
+  // would (the issue's baseline); then the same mails composed beforehand, so only SMTP is timed (the floor).
+  const subscribers = (
+    await pg.query(
+      `SELECT email, unsubscribe_token FROM email_marketing.subscribers WHERE stock_id = $1 AND status = 'confirmed'`,
+      [bigStock],
+    )
+  ).rows;
+  const mailStock = {
+    ticker: tickerOf(1),
+    exchange: 'ASX',
+    companyName: `Bench 1 Limited`,
+    companyLogoUrl: '',
+  };
+  const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000';
+  const mailOf = (s) =>
+    announcementMail({
+      stock: mailStock,
+      announcement,
+      publicBaseUrl,
+      ...subscriptionLinks(publicBaseUrl, s.unsubscribe_token),
+    });
+  const from = 'IR Portal <announcements@irportal.local>';
+  const sendAll = async (send) => {
+    let next = 0;
+    const start = Date.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < subscribers.length) await send(subscribers[next++]);
+      }),
+    );
+    return Date.now() - start;
+  };
+  const rawBytesBefore = bytes;
+  const rawMs = await sendAll(async (s) => {
+    const mail = mailOf(s);
+    await raw.sendMail({
+      from,
+      to: s.email,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      headers: mail.headers,
+    });
+  });
+  const rawMailBytes = Math.round((bytes - rawBytesBefore) / subscribers.length);
+  const composed = new Map(
+    subscribers.map((s) => [
+      s,
+      composeMail({ from: parseMailbox(from), to: s.email, content: mailOf(s) }).raw,
+    ]),
+  );
+  const floorMs = await sendAll((s) =>
+    raw.sendMail({ envelope: { from: 'announcements@irportal.local', to: [s.email] }, raw: composed.get(s) }),
+  );
+  raw.close();
+
+  const latency = summary(latencyMs);
+  const limit = summary(limitMs);
+  const senderRate = Math.round((SUBSCRIBERS * 1000) / senderMs);
+  const rawRate = Math.round((subscribers.length * 1000) / rawMs);
+  const floorRate = Math.round((subscribers.length * 1000) / floorMs);
+  const result = {
+    benchmark: 'email-delivery',
+    at: new Date().toISOString(),
+    stocks: STOCKS,
+    poll_interval_ms: INTERVAL_MS,
+    alert_latency_publish_to_first_mail_ms: latency,
+    physical_limit_feed_read_kafka_hop_smtp_send_ms: limit,
+    alert_goal: 'p95 <= 2000 ms',
+    alert_goal_met: latency.p95 <= 2000,
+    subscribers: SUBSCRIBERS,
+    mail_bytes: mailBytes,
+    sender_ms: senderMs,
+    sender_mails_per_second: senderRate,
+    raw_nodemailer_ms: rawMs,
+    raw_mails_per_second: rawRate,
+    raw_mail_bytes: rawMailBytes,
+    smtp_only_precomposed_ms: floorMs,
+    smtp_only_mails_per_second: floorRate,
+    ratio_to_smtp_only: +(senderRate / floorRate).toFixed(2),
+    throughput_ratio: +(senderRate / rawRate).toFixed(2),
+    throughput_goal: 'ratio >= 0.8',
+    throughput_goal_met: senderRate / rawRate >= 0.8,
+    smtp_connection_errors: connectionErrors,
+  };
+  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'email-delivery.json'),
+    JSON.stringify(result, null, 2),
+  );
+  console.log(
+    `alert latency (publish -> first mail accepted), ${SAMPLES} samples: p50 ${latency.p50} ms, p95 ${latency.p95} ms (goal p95 <= 2000 ms)`,
+  );
+  console.log(`physical limit (feed read + Kafka hop + SMTP send): p50 ${limit.p50} ms, p95 ${limit.p95} ms`);
+  console.log(
+    `${SUBSCRIBERS} subscribers: sender ${senderMs} ms (${senderRate}/s), raw nodemailer ${rawMs} ms (${rawRate}/s), ratio ${result.throughput_ratio} (goal >= 0.8); SMTP only (mails composed beforehand) ${floorMs} ms (${floorRate}/s), ratio ${result.ratio_to_smtp_only}; ${mailBytes} vs ${rawMailBytes} bytes a mail`,
+  );
+} finally {
+  await consumer.disconnect().catch(() => {});
+  await producer.disconnect().catch(() => {});
+  await pg.end().catch(() => {});
+  await stack.down();
+  await infra.down({ envFile: ENV_FILE });
+  await standIn.close();
+  await new Promise((resolve) => sink.close(resolve));
+}

@@ -1,0 +1,113 @@
+// What the benchmarks share: percentiles, the admin session, system settings, bench stocks, a fresh database.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { Pool } = require('pg');
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export const pct = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** n, p50, p95, max of samples in ms, one decimal. */
+export function summary(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const r = (x) => +x.toFixed(1);
+  return { n: s.length, p50: r(pct(s, 50)), p95: r(pct(s, 95)), max: r(s[s.length - 1]) };
+}
+
+/** Bench tickers: 'BN' + four base-36 digits (letters and digits, at least 3, as the ticker rule wants). */
+export const tickerOf = (i) => `BN${i.toString(36).toUpperCase().padStart(4, '0')}`;
+export const stockIdOf = (i) => `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
+
+/** A whole `stock.upserted` event (proto's StockSchema) of a polled ASX stock whose initial poll is done. */
+export function stockEvent(i, now, fields = {}) {
+  const ticker = tickerOf(i);
+  return {
+    id: stockIdOf(i),
+    ticker,
+    exchange: 'ASX',
+    combinedTicker: `${ticker}:ASX`,
+    isin: '',
+    companyName: `Bench ${i} Limited`,
+    created: now,
+    archived: false,
+    pollAsx: true,
+    completedInitialPoll: true,
+    sendPriceSensitiveAnnouncements: false,
+    sendNonPriceSensitiveAnnouncements: false,
+    autoSendAnnouncementEmail: false,
+    autoSendNonPriceSensitiveAnnouncements: false,
+    autoSendFilter: '',
+    announcementStartYear: new Date().getFullYear(),
+    confirmationEmail: '',
+    moderatorEmail: '',
+    contactEmail: '',
+    billingDate: now,
+    websiteUrl: '',
+    apiKey: null,
+    announcementNotificationEmails: '',
+    accountingReference: '',
+    subscriptionExpired: false,
+    companyLogoUrl: '',
+    announcementCommentTemplate: '',
+    disableMarketData: false,
+    version: 1,
+    updatedAt: now,
+    ...fields,
+  };
+}
+
+/** Signs in as the demo admin; the cookie header and XSRF token for state-changing calls. */
+export async function signIn(base) {
+  const res = await fetch(`${base}/api/login`, {
+    headers: { Authorization: `Basic ${Buffer.from('admin:Admin!2026').toString('base64')}` },
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
+  return { base, cookie: cookies.join('; '), xsrf: decodeURIComponent(xsrf) };
+}
+
+/** Saves the system settings with this announcement service (limits as given). */
+export async function setSource(session, announcementService, limits = { hourly: 10, daily: 30 }) {
+  const res = await fetch(`${session.base}/api/admin/systemSettings`, {
+    method: 'POST',
+    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      announcementService,
+      errorEmail: '',
+      hourlyAutoSendLimit: limits.hourly,
+      dailyAutoSendLimit: limits.daily,
+      disablePollUntil: null,
+      useNightmare: false,
+    }),
+  });
+  if (!res.ok) throw new Error(`saving system settings answered ${res.status}: ${await res.text()}`);
+}
+
+/**
+ * Makes the bench's database afresh: stand-ins number their data from 1 in every run, so rows an earlier run
+ * stored under the same keys would hide this run's.
+ */
+export async function freshDatabase(databaseUrl) {
+  const admin = new URL(databaseUrl);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new Pool({ connectionString: admin.toString(), max: 1 });
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+}
+
+/** Polls `query` (returning one row with n) until n >= want. */
+export async function waitForCount(pg, what, query, want, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pg.query(query);
+    if (rows[0].n >= want) return;
+    if (Date.now() > deadline)
+      throw new Error(`${what}: ${rows[0].n} of ${want} after ${timeoutMs / 1000} s`);
+    await sleep(500);
+  }
+}

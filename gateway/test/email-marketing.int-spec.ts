@@ -1,0 +1,419 @@
+import { INestApplication } from '@nestjs/common';
+import {
+  BOTH_KEYS_MESSAGE,
+  CHECK_INBOX_MESSAGE,
+  EmailMarketingSettingsResponseSchema,
+  INVALID_SUBSCRIBER_EMAIL_MESSAGE,
+  Stock,
+  StockRole,
+  SubscribersResponseSchema,
+} from '@irp/proto';
+import {
+  dropSchema,
+  runServiceSeed,
+  ServiceProcess,
+  SmtpSink,
+  startServiceProcess,
+  startSmtpSink,
+} from '@irp/platform/testing';
+import { PDFDocument } from 'pdf-lib';
+import request from 'supertest';
+import { createGateway } from '../src/main';
+import { clientOf, seedTestUsers, Session, signIn, until } from './gateway-harness';
+
+jest.setTimeout(60_000);
+
+const RUN = Date.now().toString(36).slice(-6).toUpperCase();
+const PASSWORD = 'EmailTest!2026';
+const PUBLIC = 'http://portal.example';
+
+/**
+ * Contract tests of the email routes (docs/api/email-marketing.md): the gateway in front of the real users,
+ * stocks, announcements and email-marketing services (each its own process) on the real broker, database
+ * and an SMTP server whose mails are parsed. Roles (signed out 401, wrong role 403), bad input 400 with
+ * nothing stored, the subscription links, the dashboards' column, and an announcement sent from the
+ * Announcements route reaching a subscriber's inbox and its sendHistory.
+ */
+describe('gateway email routes against the real services', () => {
+  let users: ServiceProcess;
+  let stocks: ServiceProcess;
+  let announcements: ServiceProcess;
+  let email: ServiceProcess;
+  let gateway: INestApplication;
+  let http: ReturnType<typeof request>;
+  let sink: SmtpSink;
+  const sessions: Record<string, Session> = {};
+  let get: ReturnType<typeof clientOf>['get'];
+  let post: ReturnType<typeof clientOf>['post'];
+  let A: Stock; // editor: EditMailchimp; tester: EditMailchimp + TestSendAnnouncement
+  let B: Stock; // other: EditMailchimp on B only
+  let N: Stock; // no product API key
+
+  const settingsBody = (stockId: string, fields: Record<string, string> = {}) => ({
+    StockId: stockId,
+    Settings: {
+      provider: 'mailchimp',
+      listId: 'list-1',
+      apiKey: 'key-us1',
+      fromName: 'Alpha IR',
+      replyTo: 'ir@alpha.example',
+      testEmailAddresses: 'qa@alpha.example',
+      ...fields,
+    },
+  });
+  const settingsOf = async (stockId: string) =>
+    EmailMarketingSettingsResponseSchema.parse(
+      (await get(`/api/emailMarketingSettings/?id=${stockId}`, 'admin')).body,
+    ).settings;
+
+  beforeAll(async () => {
+    await Promise.all([dropSchema('stocks'), dropSchema('announcements'), dropSchema('email_marketing')]);
+    sink = await startSmtpSink();
+    [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
+    await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
+    [announcements, email] = await Promise.all([
+      startServiceProcess('announcements', {
+        env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '' },
+      }),
+      startServiceProcess('email-marketing', {
+        env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: PUBLIC, SWEEP_INTERVAL_MS: '500' },
+      }),
+    ]);
+    gateway = await createGateway({
+      ...process.env,
+      PORT: '0',
+      KAFKA_REQUEST_TIMEOUT_MS: '8000',
+      LOGIN_THROTTLE_LIMIT: '50',
+      SESSION_CACHE_MS: '0',
+    });
+    http = request(gateway.getHttpServer());
+    ({ get, post } = clientOf(http, sessions));
+    sessions.admin = await signIn(http, 'admin', 'Admin!2026');
+    sessions.reports = await signIn(http, 'reports', 'Reports!2026');
+
+    const create = async (fields: Record<string, unknown>) => {
+      const res = await post('/api/admin/stocks', fields, 'admin');
+      expect(res.body).toMatchObject({ success: true });
+      return res.body.stock as Stock;
+    };
+    const newApiKey = async () => (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
+    A = await create({
+      ticker: `EA${RUN}`,
+      companyName: 'Alpha Email',
+      apiKey: await newApiKey(),
+      sendPriceSensitiveAnnouncements: true,
+    });
+    B = await create({ ticker: `EB${RUN}`, companyName: 'Beta Email', apiKey: await newApiKey() });
+    N = await create({ ticker: `EN${RUN}`, companyName: 'No Key Email' });
+    await seedTestUsers(PASSWORD, [
+      { username: 'em-test-editor', stockRoles: { [A.id]: [StockRole.EditMailchimp] } },
+      {
+        username: 'em-test-tester',
+        stockRoles: {
+          [A.id]: [StockRole.EditMailchimp, StockRole.TestSendAnnouncement],
+          [N.id]: [StockRole.EditMailchimp, StockRole.TestSendAnnouncement],
+        },
+      },
+      {
+        username: 'em-test-other',
+        stockRoles: { [B.id]: [StockRole.EditMailchimp, StockRole.TestSendAnnouncement] },
+      },
+    ]);
+    for (const who of ['editor', 'tester', 'other'])
+      sessions[who] = await signIn(http, `em-test-${who}`, PASSWORD);
+    // The services learn of stocks from stock.upserted: wait until both know ours.
+    for (const stock of [A, B, N]) {
+      await until(
+        () => post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '' }), 'admin'),
+        (r) => r.status === 200,
+        `email-marketing knowing ${stock.ticker}`,
+      );
+      await until(
+        () => get(`/api/Announcement/list/${stock.combinedTicker}`, 'admin'),
+        (r) => r.status === 200,
+        `announcements knowing ${stock.ticker}`,
+      );
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([email?.stop(), announcements?.stop(), stocks?.stop(), users?.stop()]);
+    await sink?.close();
+    await Promise.all([dropSchema('stocks'), dropSchema('announcements'), dropSchema('email_marketing')]);
+  });
+
+  describe('roles: signed out 401, wrong role 403, nothing changed', () => {
+    const routes = () => [
+      {
+        name: 'GET settings',
+        call: (w?: string) => get(`/api/emailMarketingSettings/?id=${A.id}`, w),
+        wrong: ['reports', 'other'],
+      },
+      {
+        name: 'POST settings',
+        call: (w?: string) =>
+          post('/api/emailMarketingSettings/', settingsBody(A.id, { fromName: 'Hijacked' }), w),
+        wrong: ['reports', 'other'],
+      },
+      {
+        name: 'GET subscriber count',
+        call: (w?: string) =>
+          get(`/api/EmailMarketingSubscriberCount?apiKey=k&listId=l&clientId=&stockId=${A.id}`, w),
+        wrong: ['reports', 'other'],
+      },
+      {
+        name: 'POST sendTestEmail',
+        call: (w?: string) =>
+          post('/api/TestSendAnnouncement/sendTestEmail', { stockId: A.id, apiKey: 'k' }, w),
+        wrong: ['reports', 'other', 'editor'],
+      },
+      {
+        name: 'POST sendToSubscribers',
+        call: (w?: string) =>
+          post('/api/TestSendAnnouncement/sendToSubscribers', { stockId: A.id, apiKey: 'k' }, w),
+        wrong: ['reports', 'other', 'editor', 'tester'],
+      },
+      {
+        name: 'POST sendEmail',
+        call: (w?: string) => post('/api/admin/sendEmail', { email: 'x@example.com' }, w),
+        wrong: ['reports', 'editor', 'tester'],
+      },
+      {
+        name: 'GET subscribers',
+        call: (w?: string) => get(`/api/admin/subscribers?combinedTicker=${A.combinedTicker}`, w),
+        wrong: ['reports', 'editor', 'tester'],
+      },
+    ];
+
+    it.each([
+      'GET settings',
+      'POST settings',
+      'GET subscriber count',
+      'POST sendTestEmail',
+      'POST sendToSubscribers',
+      'POST sendEmail',
+      'GET subscribers',
+    ])('%s', async (name) => {
+      const route = routes().find((r) => r.name === name)!;
+      const before = await settingsOf(A.id);
+      sink.clear();
+      expect((await route.call()).status).toBe(401);
+      for (const who of route.wrong)
+        expect({ who, status: (await route.call(who)).status }).toEqual({ who, status: 403 });
+      expect(await settingsOf(A.id)).toEqual(before);
+      expect(sink.mails).toHaveLength(0);
+    });
+  });
+
+  describe('settings', () => {
+    it('saves and reads back; the dashboards show the Email marketing tick', async () => {
+      const res = await post(
+        '/api/emailMarketingSettings/',
+        settingsBody(A.id, { testEmailAddresses: 'qa@alpha.example; cfo@alpha.example ' }),
+        'editor',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        success: true,
+        errorMessage: null,
+        settings: {
+          stockId: A.id,
+          provider: 'mailchimp',
+          listId: 'list-1',
+          apiKey: 'key-us1',
+          templateId: '',
+          replyTo: 'ir@alpha.example',
+          fromName: 'Alpha IR',
+          savedSegmentId: '',
+          clientId: '',
+          testEmailAddresses: 'qa@alpha.example, cfo@alpha.example',
+        },
+      });
+      expect((await get(`/api/emailMarketingSettings/?id=${A.id}`, 'editor')).body.settings.fromName).toBe(
+        'Alpha IR',
+      );
+      const dashboard = (await get('/api/admin/stocks', 'admin')).body.stocks as Array<{
+        id: string;
+        emailMarketing: boolean | null;
+      }>;
+      expect(dashboard.find((s) => s.id === A.id)?.emailMarketing).toBe(true);
+      expect(dashboard.find((s) => s.id === N.id)?.emailMarketing).toBe(false);
+    });
+
+    it('refuses bad input with 400 and keeps what was saved', async () => {
+      const before = await settingsOf(A.id);
+      const bad = [
+        {
+          body: settingsBody(A.id, { replyTo: 'not an address' }),
+          message: 'Invalid email address in reply to: not an address',
+        },
+        {
+          body: settingsBody(A.id, { testEmailAddresses: 'ok@example.com, nope' }),
+          message: 'Invalid email address in test email addresses: nope',
+        },
+        { body: { StockId: 'not-a-uuid', Settings: {} }, message: /StockId/ },
+        { body: settingsBody(A.id, { provider: 'carrier-pigeon' }), message: /provider/ },
+      ];
+      for (const { body, message } of bad) {
+        const res = await post('/api/emailMarketingSettings/', body, 'admin');
+        expect(res.status).toBe(400);
+        expect(res.body.errorMessage).toEqual(
+          typeof message === 'string' ? message : expect.stringMatching(message),
+        );
+      }
+      expect(await settingsOf(A.id)).toEqual(before);
+    });
+
+    it('test sends need both keys (the product API key and the email-marketing key)', async () => {
+      const noProductKey = await post(
+        '/api/TestSendAnnouncement/sendTestEmail',
+        { stockId: N.id, apiKey: 'key-us1', listId: 'l' },
+        'tester',
+      );
+      expect(noProductKey.status).toBe(400);
+      expect(noProductKey.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
+      const noProviderKey = await post(
+        '/api/TestSendAnnouncement/sendTestEmail',
+        { stockId: A.id, apiKey: '', listId: 'l' },
+        'tester',
+      );
+      expect(noProviderKey.status).toBe(400);
+      expect(noProviderKey.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
+    });
+
+    it('the subscriber count answers success false with the reason', async () => {
+      const res = await get(
+        `/api/EmailMarketingSubscriberCount?apiKey=&listId=list-1&clientId=&stockId=${A.id}`,
+        'editor',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: false, count: null, message: 'Enter the email-marketing API key' });
+    });
+  });
+
+  describe('the system test email', () => {
+    it('reaches the SMTP server', async () => {
+      sink.clear();
+      const res = await post('/api/admin/sendEmail', { email: 'ops@portal.example' }, 'admin');
+      expect(res.body).toEqual({ success: true, errorMessage: null });
+      expect(sink.to('ops@portal.example').map((m) => m.subject)).toEqual(['IR Portal test email']);
+      expect((await post('/api/admin/sendEmail', { email: 'nobody' }, 'admin')).status).toBe(400);
+      const missing = await post('/api/admin/sendEmail', {}, 'admin');
+      expect(missing.status).toBe(400);
+      expect(missing.body.errorMessage).toBe('email: Required');
+    });
+  });
+
+  describe('subscribers: widget subscribe, confirm, one-click unsubscribe, and a sent announcement', () => {
+    const address = `investor-${RUN.toLowerCase()}@example.com`;
+    let unsubscribeToken = '';
+
+    it('subscribes through the widget API and confirms with the mailed link', async () => {
+      sink.clear();
+      for (const bad of ['', 'nope', 'x@y']) {
+        const res = await post(`/api/widget/subscribe?apiKey=${A.apiKey}`, { email: bad });
+        expect(res.status).toBe(400);
+        expect(res.body.errorMessage).toBe(INVALID_SUBSCRIBER_EMAIL_MESSAGE);
+      }
+      expect((await post('/api/widget/subscribe?apiKey=no-such-key', { email: address })).status).toBe(401);
+      const res = await post(`/api/widget/subscribe?apiKey=${A.apiKey}`, { email: address }).set(
+        'User-Agent',
+        'IR site widget',
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.body).toEqual({ success: true, status: 'pending', message: CHECK_INBOX_MESSAGE });
+      const [mail] = await sink.waitFor((m) => m.length === 1, 'the confirmation mail');
+      const token = new RegExp(`${PUBLIC}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(mail.text)![1];
+      const confirmed = await post(`/api/subscription/confirm/${token}`, {});
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body).toMatchObject({
+        success: true,
+        status: 'confirmed',
+        email: address,
+        combinedTicker: A.combinedTicker,
+        companyName: 'Alpha Email',
+      });
+      expect((await post(`/api/subscription/confirm/${token}`, {})).status).toBe(404);
+
+      const list = SubscribersResponseSchema.parse(
+        (await get(`/api/admin/subscribers?combinedTicker=${A.combinedTicker}`, 'admin')).body,
+      );
+      expect(list.counts).toEqual({ pending: 0, confirmed: 1, unsubscribed: 0 });
+      expect(list.subscribers[0]).toMatchObject({
+        email: address,
+        status: 'confirmed',
+        consentUserAgent: 'IR site widget',
+      });
+      unsubscribeToken = new RegExp(`${PUBLIC}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`).exec(
+        String(mail.rawHeaders['list-unsubscribe']),
+      )![1];
+    });
+
+    it('sends an announcement from the Announcements route to the subscriber; sent and sendHistory follow', async () => {
+      sink.clear();
+      const doc = await PDFDocument.create();
+      doc.addPage([300, 200]).drawText('Quarterly', { x: 20, y: 100, size: 12 });
+      const saved = await http
+        .post(`/api/Announcement/save/${A.combinedTicker}`)
+        .set('Cookie', sessions.admin.cookie)
+        .set('X-XSRF-TOKEN', sessions.admin.csrf)
+        .field('headline', 'Quarterly Activities Report')
+        .field('date', '22 Mar 2025 8:50 AM')
+        .field('priceSensitive', 'true')
+        .attach('file', Buffer.from(await doc.save()), { filename: 'q.pdf', contentType: 'application/pdf' });
+      expect(saved.status).toBe(200);
+      const { sendGuid } = saved.body.announcement as { sendGuid: string };
+      expect((await post(`/api/Announcement/send/${A.combinedTicker}`, { sendGuid }, 'admin')).status).toBe(
+        200,
+      );
+      const [mail] = await sink.waitFor(
+        (m) => m.some((x) => x.to.includes(address)),
+        'the announcement mail',
+      );
+      expect(mail.subject).toBe(`Alpha Email (${A.ticker}): Price sensitive: Quarterly Activities Report`);
+      expect(mail.text).toContain('22 Mar 2025 8:50 AM (Sydney time)');
+      expect(mail.html).toContain(`${PUBLIC}/api/Announcement/pdf/${sendGuid}`);
+      const listed = await until(
+        () => get(`/api/Announcement/list/${A.combinedTicker}`, 'admin'),
+        (r) =>
+          (r.body.announcements as Array<{ sendGuid: string; sent: boolean }>).some(
+            (a) => a.sendGuid === sendGuid && a.sent,
+          ),
+        'the announcement marked sent',
+      );
+      const announcement = (
+        listed.body.announcements as Array<{
+          sendGuid: string;
+          sendHistory: Array<{ emailAddress: string }>;
+          alertLatencyMs: number | null;
+        }>
+      ).find((a) => a.sendGuid === sendGuid)!;
+      expect(announcement.sendHistory.map((h) => h.emailAddress)).toEqual([address]);
+      // Released in 2025: old news sent by hand has no alert latency (fresh ones do: the service's test).
+      expect(announcement.alertLatencyMs).toBeNull();
+    });
+
+    it('one click unsubscribes (RFC 8058 form body), idempotently; the page reads who it is for', async () => {
+      const info = await get(`/api/subscription/unsubscribe/${unsubscribeToken}`);
+      expect(info.body).toMatchObject({ success: true, email: address, status: 'confirmed' });
+      const first = await http
+        .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
+        .type('form')
+        .send('List-Unsubscribe=One-Click');
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ email: address, status: 'unsubscribed' });
+      const again = await http
+        .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
+        .type('form')
+        .send('List-Unsubscribe=One-Click');
+      expect(again.body).toEqual(first.body);
+      expect((await http.post('/api/subscription/unsubscribe/not-a-real-token-at-all')).status).toBe(404);
+      const list = SubscribersResponseSchema.parse(
+        (await get(`/api/admin/subscribers?combinedTicker=${A.combinedTicker}`, 'admin')).body,
+      );
+      expect(list.counts).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+    });
+  });
+});

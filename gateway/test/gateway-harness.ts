@@ -1,0 +1,77 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, StockRole } from '@irp/proto';
+import { runServiceSeed } from '@irp/platform/testing';
+import request from 'supertest';
+
+/** What the gateway contract tests share: sign-ins, session-bound requests, test users, polling. */
+
+export const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+export interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+/** Signs in through GET /api/login; the session and CSRF cookies to send back. */
+export async function signIn(
+  http: ReturnType<typeof request>,
+  username: string,
+  password: string,
+): Promise<Session> {
+  const res = await http.get('/api/login').set('Authorization', basic(username, password));
+  if (res.status !== 200) throw new Error(`sign-in of ${username} answered ${res.status}`);
+  const jar: Record<string, string> = {};
+  for (const c of (res.headers['set-cookie'] as unknown as string[]) ?? []) {
+    const [pair] = c.split(';');
+    const i = pair.indexOf('=');
+    jar[pair.slice(0, i)] = decodeURIComponent(pair.slice(i + 1));
+  }
+  return {
+    cookie: `${SESSION_COOKIE}=${jar[SESSION_COOKIE]}; ${CSRF_COOKIE}=${jar[CSRF_COOKIE]}`,
+    csrf: jar[CSRF_COOKIE],
+  };
+}
+
+/** GET and POST as a signed-in user (by name in `sessions`), or signed out when `who` is undefined. */
+export function clientOf(http: ReturnType<typeof request>, sessions: Record<string, Session>) {
+  return {
+    get: (path: string, who?: string) => {
+      const r = http.get(path);
+      return who ? r.set('Cookie', sessions[who].cookie) : r;
+    },
+    post: (path: string, body: object | string, who?: string) => {
+      const r = http.post(path);
+      return (who ? r.set('Cookie', sessions[who].cookie).set(CSRF_HEADER, sessions[who].csrf) : r).send(
+        body,
+      );
+    },
+  };
+}
+
+/** Creates or updates users of a test through the users service's seed and its fixture file. */
+export async function seedTestUsers(
+  password: string,
+  users: Array<{ username: string; stockRoles: Record<string, StockRole[]> }>,
+) {
+  const file = join(mkdtempSync(join(tmpdir(), 'irp-gateway-users-')), 'users.json');
+  writeFileSync(file, JSON.stringify(users.map((u) => ({ ...u, password, roles: [] }))));
+  await runServiceSeed('users', [`--fixture=${file}`]);
+}
+
+/** Reads until `done` holds, or fails with the last value after `ms`. */
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  ms = 20_000,
+) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms; last ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+
+/**
+ * Internal work of the email-marketing service's `sender` role: a batch of an announcement send's deliveries
+ * (rows already in Postgres, claimed one by one before SMTP), keyed by the send so batches spread over the
+ * sender instances' partitions.
+ */
+export const DeliveriesQueuedEventSchema = z.object({
+  sendId: z.string().uuid(),
+  stockId: StockId.nullable(),
+  deliveryIds: z.array(z.string().uuid()).min(1).max(1000),
+});
+export type DeliveriesQueuedEvent = z.infer<typeof DeliveriesQueuedEventSchema>;

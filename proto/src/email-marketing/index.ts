@@ -1,0 +1,104 @@
+import { defineServiceContract } from '../common/contract';
+import { DeliveriesQueuedEventSchema } from './events';
+import {
+  EmailMarketingDashboardReplySchema,
+  EmailMarketingDashboardRequestSchema,
+  EmailMarketingSettingsReplySchema,
+  GetEmailMarketingSettingsRequestSchema,
+  ListSubscribersRequestSchema,
+  SaveEmailMarketingSettingsRequestSchema,
+  SendSystemEmailReplySchema,
+  SendSystemEmailRequestSchema,
+  SubscribeReplySchema,
+  SubscribeRequestSchema,
+  SubscriberCountReplySchema,
+  SubscriberCountRequestSchema,
+  SubscriberListReplySchema,
+  SubscriptionReplySchema,
+  SubscriptionTokenRequestSchema,
+  TestSendReplySchema,
+  TestSendRequestSchema,
+} from './messages';
+
+export * from './events';
+export * from './messages';
+export * from './records';
+export * from './rest';
+export * from './rules';
+
+/**
+ * The email-marketing service: every email the product sends (announcements to subscribers by SMTP or
+ * through the stock's email-marketing provider, confirmation, notification, test and error mails), the
+ * stocks' email-marketing settings, subscribers with double opt-in. Consumes `announcement.send-requested`,
+ * `announcement.confirmation-requested`, `announcement.detected`, `error.reported` and `stock.upserted`;
+ * publishes `announcement.delivered`.
+ */
+export const emailMarketingContract = defineServiceContract({
+  service: 'email-marketing',
+  requests: {
+    EmailMarketingGetSettings: {
+      topic: 'email-marketing.get-settings',
+      request: GetEmailMarketingSettingsRequestSchema,
+      reply: EmailMarketingSettingsReplySchema,
+    },
+    EmailMarketingSaveSettings: {
+      topic: 'email-marketing.save-settings',
+      request: SaveEmailMarketingSettingsRequestSchema,
+      reply: EmailMarketingSettingsReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSubscriberCount: {
+      topic: 'email-marketing.subscriber-count',
+      request: SubscriberCountRequestSchema,
+      reply: SubscriberCountReplySchema,
+    },
+    EmailMarketingTestSend: {
+      topic: 'email-marketing.test-send',
+      request: TestSendRequestSchema,
+      reply: TestSendReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSendSystemEmail: {
+      topic: 'email-marketing.send-system-email',
+      request: SendSystemEmailRequestSchema,
+      reply: SendSystemEmailReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSubscribe: {
+      topic: 'email-marketing.subscribe',
+      request: SubscribeRequestSchema,
+      reply: SubscribeReplySchema,
+      mutates: true,
+    },
+    EmailMarketingConfirmSubscription: {
+      topic: 'email-marketing.confirm-subscription',
+      request: SubscriptionTokenRequestSchema,
+      reply: SubscriptionReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSubscription: {
+      topic: 'email-marketing.subscription',
+      request: SubscriptionTokenRequestSchema,
+      reply: SubscriptionReplySchema,
+    },
+    EmailMarketingUnsubscribe: {
+      topic: 'email-marketing.unsubscribe',
+      request: SubscriptionTokenRequestSchema,
+      reply: SubscriptionReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSubscribers: {
+      topic: 'email-marketing.subscribers',
+      request: ListSubscribersRequestSchema,
+      reply: SubscriberListReplySchema,
+    },
+    EmailMarketingDashboard: {
+      topic: 'email-marketing.dashboard',
+      request: EmailMarketingDashboardRequestSchema,
+      reply: EmailMarketingDashboardReplySchema,
+    },
+  },
+  events: {
+    EmailDeliveriesQueued: { topic: 'email.deliveries-queued', schema: DeliveriesQueuedEventSchema },
+  },
+});

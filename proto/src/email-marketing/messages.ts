@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { AnnouncementSchema } from '../announcements/records';
+import { StockId } from '../common/session';
+import { ActorSchema } from '../stocks/stock';
+import {
+  EmailMarketingProviderSchema,
+  EmailMarketingSettingsSchema,
+  SubscriberCountsSchema,
+  SubscriberSchema,
+  SubscriberStatusSchema,
+} from './records';
+
+/**
+ * Request/reply messages of the email-marketing service. The gateway has checked roles; stocks are named by
+ * id (the service keeps its own projection of the stocks from `stock.upserted`).
+ */
+
+export const GetEmailMarketingSettingsRequestSchema = z.object({ stockId: StockId });
+export const EmailMarketingSettingsReplySchema = z.object({
+  stockId: StockId,
+  /** null when the stock has none saved yet. */
+  settings: EmailMarketingSettingsSchema.nullable(),
+});
+
+export const SaveEmailMarketingSettingsRequestSchema = z.object({
+  actor: ActorSchema,
+  stockId: StockId,
+  settings: EmailMarketingSettingsSchema,
+});
+
+/** The provider's subscriber count of a list, with the keys as typed (not necessarily saved yet). */
+export const SubscriberCountRequestSchema = z.object({
+  stockId: StockId.nullable(),
+  /** Omitted: the stock's saved provider type, else the first type. */
+  provider: EmailMarketingProviderSchema.optional(),
+  apiKey: z.string().max(200),
+  listId: z.string().max(100),
+  clientId: z.string().max(100),
+});
+export const SubscriberCountReplySchema = z.object({ count: z.number().int() });
+
+/**
+ * Send Test Email (`mode: 'test'`: a campaign of the stock's latest announcement, test-sent to the test
+ * addresses) or Send To Subscribers (`mode: 'subscribers'`, admins: the campaign sent to the list, refused
+ * when the list has more than 5 subscribers). The settings as typed on the tab.
+ */
+export const TestSendRequestSchema = z.object({
+  actor: ActorSchema,
+  stockId: StockId,
+  mode: z.enum(['test', 'subscribers']),
+  settings: EmailMarketingSettingsSchema,
+  /** The campaign's content: the stock's latest announcement (the gateway looks it up), or null for a sample. */
+  announcement: AnnouncementSchema.nullable(),
+});
+export type TestSendRequest = z.infer<typeof TestSendRequestSchema>;
+export const TestSendReplySchema = z.object({
+  previewUrl: z.string().nullable(),
+  /** 'Test sent successfully.' or 'Campaign created successfully.' */
+  message: z.string(),
+});
+
+/** The system settings' test email (POST /api/admin/sendEmail). */
+export const SendSystemEmailRequestSchema = z.object({ actor: ActorSchema, to: z.string().max(2000) });
+export const SendSystemEmailReplySchema = z.object({ to: z.array(z.string()) });
+
+/** An investor subscribes through the widget API (double opt-in: a confirmation mail is sent). */
+export const SubscribeRequestSchema = z.object({
+  /** The stock of the widget's API key (the gateway's widget context resolved it). */
+  stockId: StockId,
+  email: z.string().max(400),
+  ip: z.string().max(100),
+  userAgent: z.string().max(1000),
+});
+export const SubscribeReplySchema = z.object({ status: SubscriberStatusSchema, message: z.string() });
+
+/** Confirm (single-use token from the confirmation mail) or unsubscribe (token from any mail). */
+export const SubscriptionTokenRequestSchema = z.object({ token: z.string().min(1).max(200) });
+export const SubscriptionReplySchema = z.object({
+  email: z.string(),
+  companyName: z.string(),
+  combinedTicker: z.string(),
+  status: SubscriberStatusSchema,
+  message: z.string(),
+});
+
+export const ListSubscribersRequestSchema = z.object({ stockId: StockId });
+export const SubscriberListReplySchema = z.object({
+  subscribers: z.array(SubscriberSchema),
+  counts: SubscriberCountsSchema,
+});
+
+/** The dashboards' Email marketing column: which stocks have email marketing set up. */
+export const EmailMarketingDashboardRequestSchema = z.object({ stockIds: z.array(StockId).max(100_000) });
+export const EmailMarketingDashboardReplySchema = z.object({
+  stocks: z.record(StockId, z.object({ emailMarketing: z.boolean() })),
+});

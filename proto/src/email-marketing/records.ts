@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+
+/**
+ * Records of the email-marketing service: a stock's email-marketing settings (spec section 3), its
+ * subscribers (double opt-in, consent evidence) and the state of an announcement's sends.
+ */
+
+/** The two provider types (vendor-apis.md): Mailchimp-type and Campaign-Monitor-type (names in rules.ts). */
+export const EmailMarketingProviderSchema = z.enum(['mailchimp', 'campaign-monitor']);
+
+/** Spec section 3: list id, API key, template id, reply-to, from name, saved segment id, client id, test addresses. */
+export const EmailMarketingSettingsSchema = z.object({
+  provider: EmailMarketingProviderSchema,
+  listId: z.string().max(100),
+  apiKey: z.string().max(200),
+  templateId: z.string().max(100),
+  replyTo: z.string().max(320),
+  fromName: z.string().max(200),
+  savedSegmentId: z.string().max(100),
+  /** The second provider type only (Campaign-Monitor-type): the client the list belongs to. */
+  clientId: z.string().max(100),
+  /** Comma- or semicolon-separated addresses for Send Test Email. */
+  testEmailAddresses: z.string().max(2000),
+});
+export type EmailMarketingSettings = z.infer<typeof EmailMarketingSettingsSchema>;
+
+export const SubscriberStatusSchema = z.enum(['pending', 'confirmed', 'unsubscribed']);
+export type SubscriberStatus = z.infer<typeof SubscriberStatusSchema>;
+
+/** An investor subscribed to a stock's announcements by email (double opt-in). */
+export const SubscriberSchema = z.object({
+  id: z.string().uuid(),
+  stockId: StockId,
+  email: z.string(),
+  status: SubscriberStatusSchema,
+  /** Consent evidence: when and from where the subscription was asked, and when it was confirmed. */
+  subscribedAt: z.string().datetime(),
+  consentIp: z.string(),
+  consentUserAgent: z.string(),
+  confirmedAt: z.string().datetime().nullable(),
+  unsubscribedAt: z.string().datetime().nullable(),
+});
+export type Subscriber = z.infer<typeof SubscriberSchema>;
+
+export const SubscriberCountsSchema = z.object({
+  pending: z.number().int(),
+  confirmed: z.number().int(),
+  unsubscribed: z.number().int(),
+});
+export type SubscriberCounts = z.infer<typeof SubscriberCountsSchema>;
+
+export const DeliveryStatusSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'skipped']);
+export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;

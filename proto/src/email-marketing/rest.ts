@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+import {
+  EmailMarketingProviderSchema,
+  EmailMarketingSettingsSchema,
+  SubscriberCountsSchema,
+  SubscriberSchema,
+  SubscriberStatusSchema,
+} from './records';
+import { EMPTY_EMAIL_MARKETING_SETTINGS } from './rules';
+
+/**
+ * REST shapes of the email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls,
+ * the system test email, and this portal's subscriber routes (widget subscribe, confirm, one-click
+ * unsubscribe, the staff subscriber list). Shapes only; the rules and messages are the service's.
+ */
+
+const text = (max: number) =>
+  z
+    .string({ invalid_type_error: 'must be text' })
+    .max(max, `must be at most ${max} characters`)
+    .optional()
+    .transform((v) => v ?? '');
+
+/** Settings as a form sends them: every field optional (blank), the provider type defaulting to the first. */
+export const EmailMarketingSettingsInputSchema = z.object({
+  provider: EmailMarketingProviderSchema.optional().transform(
+    (v) => v ?? EMPTY_EMAIL_MARKETING_SETTINGS.provider,
+  ),
+  listId: text(100),
+  apiKey: text(200),
+  templateId: text(100),
+  replyTo: text(320),
+  fromName: text(200),
+  savedSegmentId: text(100),
+  clientId: text(100),
+  testEmailAddresses: text(2000),
+});
+
+/** GET /api/EmailMarketingSubscriberCount?apiKey&listId&clientId&stockId */
+export const SubscriberCountQuerySchema = z.object({
+  apiKey: text(200),
+  listId: text(100),
+  clientId: text(100),
+  stockId: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(StockId.optional()),
+  provider: EmailMarketingProviderSchema.optional(),
+});
+/** Failure is `success: false` with the provider's or the rule's message (shown in red). */
+export const SubscriberCountResponseSchema = z.object({
+  success: z.boolean(),
+  count: z.number().int().nullable(),
+  message: z.string(),
+});
+export type SubscriberCountResponseDto = z.infer<typeof SubscriberCountResponseSchema>;
+
+/** GET /api/emailMarketingSettings/?id (the stock id). */
+export const EmailMarketingSettingsQuerySchema = z.object({ id: StockId });
+
+/** GET and POST /api/emailMarketingSettings/: `settings` holds the stock id beside the fields. */
+export const EmailMarketingSettingsDtoSchema = EmailMarketingSettingsSchema.extend({ stockId: StockId });
+export type EmailMarketingSettingsDto = z.infer<typeof EmailMarketingSettingsDtoSchema>;
+export const EmailMarketingSettingsResponseSchema = z.object({
+  success: z.boolean(),
+  settings: EmailMarketingSettingsDtoSchema.nullable(),
+  errorMessage: z.string().nullable(),
+});
+export type EmailMarketingSettingsResponseDto = z.infer<typeof EmailMarketingSettingsResponseSchema>;
+
+/** POST /api/emailMarketingSettings/ body (spec: StockId, Settings). */
+export const SaveEmailMarketingSettingsBodySchema = z.object({
+  StockId,
+  Settings: EmailMarketingSettingsInputSchema,
+});
+export type SaveEmailMarketingSettingsBody = z.input<typeof SaveEmailMarketingSettingsBodySchema>;
+
+/**
+ * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers (spec: apiKey, listId, templateId,
+ * replyTo, fromName, clientId, testEmailAddresses), plus the stock (`stockId`), its provider type and saved
+ * segment as on the tab.
+ */
+export const TestSendBodySchema = EmailMarketingSettingsInputSchema.extend({ stockId: StockId });
+export type TestSendBody = z.input<typeof TestSendBodySchema>;
+export const TestSendResponseSchema = z.object({
+  errorMessage: z.string().nullable(),
+  previewUrl: z.string().nullable(),
+  /** 'Test sent successfully.' or 'Campaign created successfully.'; null on failure. */
+  message: z.string().nullable(),
+});
+export type TestSendResponseDto = z.infer<typeof TestSendResponseSchema>;
+
+/** POST /api/admin/sendEmail (the system settings' test email). */
+export const SendSystemEmailBodySchema = z.object({ email: text(2000) });
+export const SendSystemEmailResponseSchema = z.object({
+  success: z.boolean(),
+  errorMessage: z.string().nullable(),
+});
+
+/** POST /api/widget/subscribe?apiKey: an investor's subscription from the company's IR site. */
+export const WidgetSubscribeBodySchema = z.object({ email: text(400) });
+export const WidgetSubscribeResponseSchema = z.object({
+  success: z.literal(true),
+  status: SubscriberStatusSchema,
+  message: z.string(),
+});
+
+/** POST /api/subscription/confirm/{token}, GET and POST /api/subscription/unsubscribe/{token}. */
+export const SubscriptionResponseSchema = z.object({
+  success: z.literal(true),
+  email: z.string(),
+  companyName: z.string(),
+  combinedTicker: z.string(),
+  status: SubscriberStatusSchema,
+  message: z.string(),
+});
+export type SubscriptionResponseDto = z.infer<typeof SubscriptionResponseSchema>;
+
+/** GET /api/admin/subscribers?combinedTicker: a stock's subscribers with their status, for staff. */
+export const SubscribersQuerySchema = z.object({ combinedTicker: z.string().min(1).max(40) });
+export const SubscribersResponseSchema = z.object({
+  subscribers: z.array(SubscriberSchema),
+  counts: SubscriberCountsSchema,
+});
+export type SubscribersResponseDto = z.infer<typeof SubscribersResponseSchema>;

@@ -1,0 +1,49 @@
+import type { EmailMarketingSettings } from './records';
+
+/**
+ * The email rules' texts, limits and constants (spec sections 5, 8, 9, and this portal's subscriber rules).
+ * No zod here: the web app takes these values without the schemas.
+ */
+
+/** The two provider types (vendor-apis.md). */
+export const EmailMarketingProvider = {
+  Mailchimp: 'mailchimp',
+  CampaignMonitor: 'campaign-monitor',
+} as const;
+export type EmailMarketingProvider = (typeof EmailMarketingProvider)[keyof typeof EmailMarketingProvider];
+
+/** Names shown for the provider types (the spec names them by kind only). */
+export const EMAIL_MARKETING_PROVIDER_LABELS: Record<EmailMarketingProvider, string> = {
+  mailchimp: 'Mailchimp-type',
+  'campaign-monitor': 'Campaign-Monitor-type',
+};
+
+export const EMPTY_EMAIL_MARKETING_SETTINGS: EmailMarketingSettings = {
+  provider: 'mailchimp',
+  listId: '',
+  apiKey: '',
+  templateId: '',
+  replyTo: '',
+  fromName: '',
+  savedSegmentId: '',
+  clientId: '',
+  testEmailAddresses: '',
+};
+
+export const BOTH_KEYS_MESSAGE = 'You must define BOTH the product API Key and the email-marketing key';
+export const TEST_SENT_MESSAGE = 'Test sent successfully.';
+export const CAMPAIGN_CREATED_MESSAGE = 'Campaign created successfully.';
+
+/** Spec section 9: Send To Subscribers only for lists of at most this many subscribers. */
+export const SEND_TO_SUBSCRIBERS_LIMIT = 5;
+export const sendToSubscribersLimitMessage = (count: number): string =>
+  `Send To Subscribers is limited to lists of at most ${SEND_TO_SUBSCRIBERS_LIMIT} subscribers; this list has ${count}.`;
+
+export const INVALID_SUBSCRIBER_EMAIL_MESSAGE = 'Please enter a valid email address.';
+export const UNKNOWN_API_KEY_MESSAGE = 'Unknown API key.';
+export const SUBSCRIBE_RATE_LIMITED_MESSAGE = 'Too many subscription attempts. Please try again later.';
+export const CHECK_INBOX_MESSAGE = 'Thank you. Please check your inbox and confirm your subscription.';
+export const ALREADY_SUBSCRIBED_MESSAGE = 'You are already subscribed.';
+export const SUBSCRIPTION_CONFIRMED_MESSAGE = 'Your subscription is confirmed.';
+export const UNSUBSCRIBED_MESSAGE = 'You are unsubscribed and will receive no more announcements.';
+export const INVALID_LINK_MESSAGE = 'This link is not valid (it may have been used already or expired).';

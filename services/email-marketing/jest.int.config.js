@@ -1,0 +1,5 @@
+// Integration tests: the real broker and database, run serially.
+module.exports = require('../../jest.preset.js')({
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.int-spec.ts'],
+});

@@ -1,0 +1,46 @@
+import { defineService } from '@irp/platform';
+import { emailMarketingConfigSchema } from './config';
+import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
+import { Mailer } from './mail/mailer';
+import { SystemMailHandlers } from './mail/system-mail.handlers';
+import { CampaignSender } from './sending/campaign-sender';
+import { DeliveryService } from './sending/delivery.service';
+import { MailQueue } from './sending/mail-queue';
+import { SendRequestsService } from './sending/send-requests.service';
+import { SenderHandlers } from './sending/sender.handlers';
+import { DeliverySweeper } from './sending/sweeper';
+import { EmailSettingsHandlers } from './settings/email-settings.handlers';
+import { EmailSettingsService } from './settings/email-settings.service';
+import { ProjectionBootstrap, StockEventsHandlers } from './stocks/stock-events.handlers';
+import { StockProjectionService } from './stocks/stock-projection.service';
+import { SubscribersHandlers } from './subscribers/subscribers.handlers';
+import { SubscribersService } from './subscribers/subscribers.service';
+
+/**
+ * The email-marketing service (DESIGN.md): every email the product sends. Roles `api` (settings,
+ * subscriber counts and test sends through the providers, subscriptions, the stock projection, the system
+ * test email) and `sender` (any number: announcement sends expanded into deliveries and sent over pooled
+ * SMTP, campaigns, confirmation, notification and error mails, the delivery sweeper).
+ */
+export const emailMarketingService = defineService({
+  name: 'email-marketing',
+  config: emailMarketingConfigSchema,
+  database: { entities: [], migrations: [CreateEmailMarketing1795485733270] },
+  providers: [
+    StockProjectionService,
+    Mailer,
+    EmailSettingsService,
+    CampaignSender,
+    SubscribersService,
+    MailQueue,
+    DeliveryService,
+    SendRequestsService,
+  ],
+  roles: {
+    api: {
+      handlers: [StockEventsHandlers, EmailSettingsHandlers, SubscribersHandlers, SystemMailHandlers],
+      providers: [ProjectionBootstrap],
+    },
+    sender: { handlers: [SenderHandlers], providers: [DeliverySweeper] },
+  },
+});

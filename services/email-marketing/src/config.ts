@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { isPlainAddress, parseMailbox } from './mail/mime';
+
+const optionalUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
+    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
+
+/** The email-marketing service's own variables (the platform's are added by defineService). */
+export const emailMarketingConfigSchema = z.object({
+  /** The SMTP server every mail goes to (`make up`: maildev; tests: an in-process smtp-server). */
+  SMTP_URL: z
+    .string()
+    .default('smtp://127.0.0.1:1025')
+    .refine(
+      (v) => /^smtps?:\/\/[^/]+/.test(v),
+      'SMTP_URL must be smtp://host:port or smtps://user:pass@host:port',
+    ),
+  /** Connections of the pooled SMTP transport (and so the most mails in flight per sender). */
+  SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(5),
+  /** The From address of every mail. */
+  MAIL_FROM: z
+    .string()
+    .default('IR Portal <announcements@irportal.local>')
+    .refine(
+      (value) => {
+        try {
+          return isPlainAddress(parseMailbox(value).address);
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be one address like "IR Portal <announcements@example.com>"' },
+    ),
+  /** Where the web app is reached: links in mails (confirm, unsubscribe, PDFs). */
+  PUBLIC_BASE_URL: z
+    .string()
+    .default('http://127.0.0.1:3000')
+    .transform((v) => v.replace(/\/+$/, '')),
+  /** Override of the Mailchimp-type API base (the stand-in); else from the key's data centre. */
+  MAILCHIMP_BASE_URL: optionalUrl('MAILCHIMP_BASE_URL'),
+  /** Override of the Campaign-Monitor-type API base (the stand-in). */
+  CAMPAIGN_MONITOR_BASE_URL: optionalUrl('CAMPAIGN_MONITOR_BASE_URL'),
+  /** A provider call slower than this fails (and is retried with backoff). */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Mails one sender sends at once (at most the pool's connections are in flight on SMTP). */
+  SEND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  /** A claimed delivery not marked within this long is taken again (its sender died). */
+  DELIVERY_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Attempts of one delivery before it is recorded as failed with the SMTP reply. */
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** First retry delay of a failed delivery (doubling each attempt). */
+  DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  /** How often the sweeper looks for deliveries to retry or to take over from a dead sender. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  /** Subscribe attempts allowed per address and per IP within SUBSCRIBE_RATE_WINDOW_MS. */
+  SUBSCRIBE_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(3),
+  SUBSCRIBE_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
+  SUBSCRIBE_RATE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60 * 60_000),
+  /** How long a confirmation link stays valid. */
+  CONFIRM_TOKEN_TTL_HOURS: z.coerce.number().min(1).default(72),
+});
+export type EmailMarketingConfig = z.infer<typeof emailMarketingConfigSchema>;

@@ -1,0 +1,213 @@
+import { Announcement, displayTicker, escapeHtml, formatDateTime } from '@irp/proto';
+
+/**
+ * Every mail the product sends, as pure functions of what it needs: a subject, an HTML part, a text part
+ * and the headers (the subscriber mails' List-Unsubscribe, RFC 8058). Everything from outside is escaped.
+ */
+
+export interface MailContent {
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+export interface MailStock {
+  ticker: string;
+  exchange: string;
+  companyName: string;
+  companyLogoUrl: string;
+}
+
+const company = (stock: MailStock) => stock.companyName || displayTicker(stock.ticker, stock.exchange);
+
+/** The layout every mail shares: the company's logo and name on top, the body, a footer. */
+function layout(stock: MailStock | null, body: string, footer: string): string {
+  const logo =
+    stock && /^https?:\/\//.test(stock.companyLogoUrl)
+      ? `<img src="${escapeHtml(stock.companyLogoUrl)}" alt="${escapeHtml(company(stock))}" style="max-height:60px;max-width:240px">`
+      : '';
+  const header = stock
+    ? `<div style="padding:16px 0;border-bottom:1px solid #ddd">${logo}<div style="font-size:18px;font-weight:600;margin-top:8px">${escapeHtml(company(stock))} <span style="color:#666;font-weight:400">(${escapeHtml(displayTicker(stock.ticker, stock.exchange))})</span></div></div>`
+    : '';
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0;padding:0;background:#f5f5f5"><div style="max-width:600px;margin:0 auto;padding:16px;background:#fff;font-family:Arial,Helvetica,sans-serif;color:#222">
+${header}
+<div style="padding:16px 0">${body}</div>
+<div style="padding-top:12px;border-top:1px solid #ddd;font-size:12px;color:#666">${footer}</div>
+</div></body></html>`;
+}
+
+/** Where an announcement is read: its stored PDF through the portal, else the URL given (non-ASX). */
+export function announcementLink(announcement: Announcement, publicBaseUrl: string): string | null {
+  if (announcement.pdfUrl) return `${publicBaseUrl}${announcement.pdfUrl}`;
+  return /^https?:\/\//.test(announcement.remotePath) ? announcement.remotePath : null;
+}
+
+export const PRICE_SENSITIVE_MARK = 'Price sensitive';
+
+function announcementBody(announcement: Announcement, link: string | null) {
+  const when = formatDateTime(announcement.date);
+  const sensitive = announcement.priceSensitive
+    ? `<span style="display:inline-block;padding:2px 6px;border-radius:3px;background:#c92a2a;color:#fff;font-size:12px;font-weight:600">${PRICE_SENSITIVE_MARK}</span> `
+    : '';
+  const html = `${sensitive}<h2 style="font-size:20px;margin:8px 0">${escapeHtml(announcement.headline)}</h2>
+<p style="color:#555;margin:0 0 16px">${escapeHtml(when)} (Sydney time)</p>
+${link ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#1c7ed6;color:#fff;text-decoration:none;border-radius:4px">Read the announcement</a></p><p style="font-size:12px;color:#666">${escapeHtml(link)}</p>` : ''}`;
+  const text = [
+    announcement.priceSensitive ? `[${PRICE_SENSITIVE_MARK}]` : '',
+    announcement.headline,
+    `${when} (Sydney time)`,
+    link ? `Read the announcement: ${link}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return { html, text };
+}
+
+const subjectOf = (stock: MailStock, announcement: Announcement) =>
+  `${company(stock)} (${stock.ticker}): ${announcement.priceSensitive ? `${PRICE_SENSITIVE_MARK}: ` : ''}${announcement.headline}`;
+
+/** An announcement to a subscriber: with the visible unsubscribe link and the one-click headers. */
+export function announcementMail(input: {
+  stock: MailStock;
+  announcement: Announcement;
+  publicBaseUrl: string;
+  unsubscribeUrl: string;
+  oneClickUrl: string;
+}): MailContent {
+  const link = announcementLink(input.announcement, input.publicBaseUrl);
+  const body = announcementBody(input.announcement, link);
+  const why = `You receive this because you subscribed to announcements of ${company(input.stock)}.`;
+  return {
+    subject: subjectOf(input.stock, input.announcement),
+    html: layout(
+      input.stock,
+      body.html,
+      `${escapeHtml(why)} <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a>`,
+    ),
+    text: `${body.text}\n\n--\n${why}\nUnsubscribe: ${input.unsubscribeUrl}\n`,
+    headers: unsubscribeHeaders(input.oneClickUrl),
+  };
+}
+
+/** RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` to the URL. */
+export const unsubscribeHeaders = (oneClickUrl: string): Record<string, string> => ({
+  'List-Unsubscribe': `<${oneClickUrl}>`,
+  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+});
+
+/** Send Confirmation Email: the announcement as subscribers will see it, to the company's confirmation emails. */
+export function confirmationMail(input: {
+  stock: MailStock;
+  announcement: Announcement;
+  publicBaseUrl: string;
+}): MailContent {
+  const link = announcementLink(input.announcement, input.publicBaseUrl);
+  const body = announcementBody(input.announcement, link);
+  const why = `This confirmation was sent to ${company(input.stock)}'s confirmation emails from IR Portal.`;
+  return {
+    subject: `Confirmation: ${subjectOf(input.stock, input.announcement)}`,
+    html: layout(input.stock, body.html, escapeHtml(why)),
+    text: `${body.text}\n\n--\n${why}\n`,
+  };
+}
+
+/** A new announcement was detected: to the stock's announcement notification emails. */
+export function notificationMail(input: {
+  stock: MailStock;
+  announcement: Announcement;
+  publicBaseUrl: string;
+  stockPageUrl: string;
+}): MailContent {
+  const link = announcementLink(input.announcement, input.publicBaseUrl);
+  const body = announcementBody(input.announcement, link);
+  const why = `IR Portal detected this announcement of ${company(input.stock)}. Manage it: ${input.stockPageUrl}`;
+  return {
+    subject: `New announcement: ${subjectOf(input.stock, input.announcement)}`,
+    html: layout(
+      input.stock,
+      body.html,
+      `IR Portal detected this announcement of ${escapeHtml(company(input.stock))}. <a href="${escapeHtml(input.stockPageUrl)}">Open it in IR Portal</a>`,
+    ),
+    text: `${body.text}\n\n--\n${why}\n`,
+  };
+}
+
+/** Double opt-in: the single-use link that confirms a subscription. */
+export function subscriptionConfirmMail(input: {
+  stock: MailStock;
+  confirmUrl: string;
+  unsubscribeUrl: string;
+  oneClickUrl: string;
+  ttlHours: number;
+}): MailContent {
+  const name = company(input.stock);
+  const html = `<h2 style="font-size:20px;margin:8px 0">Confirm your subscription</h2>
+<p>Please confirm that you want to receive announcements of ${escapeHtml(name)} by email.</p>
+<p><a href="${escapeHtml(input.confirmUrl)}" style="display:inline-block;padding:10px 16px;background:#1c7ed6;color:#fff;text-decoration:none;border-radius:4px">Confirm subscription</a></p>
+<p style="font-size:12px;color:#666">The link works once and for ${input.ttlHours} hours. If you did not ask for this, ignore this mail: nothing will be sent to you.</p>`;
+  return {
+    subject: `Confirm your subscription to ${name} announcements`,
+    html: layout(
+      input.stock,
+      html,
+      `<a href="${escapeHtml(input.unsubscribeUrl)}">Do not send me anything</a>`,
+    ),
+    text: `Please confirm that you want to receive announcements of ${name} by email:\n${input.confirmUrl}\n\nThe link works once and for ${input.ttlHours} hours. If you did not ask for this, ignore this mail.\n`,
+    headers: unsubscribeHeaders(input.oneClickUrl),
+  };
+}
+
+export const TEST_EMAIL_SUBJECT = 'IR Portal test email';
+
+/** The system settings' test email. */
+export function systemTestMail(sentBy: string): MailContent {
+  const line = `This is a test email from IR Portal, sent by ${sentBy}. Mail delivery works.`;
+  return {
+    subject: TEST_EMAIL_SUBJECT,
+    html: layout(null, `<p>${escapeHtml(line)}</p>`, 'IR Portal system settings'),
+    text: `${line}\n`,
+  };
+}
+
+/** An error staff must hear about (to the system settings' error email). */
+export function errorMail(subject: string, message: string): MailContent {
+  return {
+    subject: `IR Portal: ${subject}`,
+    html: layout(
+      null,
+      `<pre style="white-space:pre-wrap;font-family:inherit">${escapeHtml(message)}</pre>`,
+      'IR Portal',
+    ),
+    text: `${message}\n`,
+  };
+}
+
+/**
+ * An announcement as an email-marketing campaign's content: the provider's template wraps it and adds the
+ * list's own unsubscribe footer. With no announcement yet, a sample that says so (test sends).
+ */
+export function campaignContent(input: {
+  stock: MailStock;
+  announcement: Announcement | null;
+  publicBaseUrl: string;
+}): MailContent & { title: string } {
+  const { stock, announcement } = input;
+  if (!announcement) {
+    const line = `${company(stock)} has no announcements yet: this is a sample of its announcement campaigns.`;
+    return {
+      subject: `${company(stock)} (${stock.ticker}): sample announcement`,
+      title: `${stock.ticker} sample announcement`,
+      html: layout(stock, `<p>${escapeHtml(line)}</p>`, ''),
+      text: `${line}\n`,
+    };
+  }
+  const body = announcementBody(announcement, announcementLink(announcement, input.publicBaseUrl));
+  return {
+    subject: subjectOf(stock, announcement),
+    title: `${stock.ticker} ${formatDateTime(announcement.date)} ${announcement.headline}`.slice(0, 100),
+    html: layout(stock, body.html, ''),
+    text: `${body.text}\n`,
+  };
+}

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { emailMarketingService } from './app.module';
+
+export const startEmailMarketingService = emailMarketingService.main(module);

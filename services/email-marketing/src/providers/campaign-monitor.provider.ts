@@ -1,0 +1,122 @@
+import type { EmailMarketingSettings } from '@irp/proto';
+import { callProvider } from './provider-http';
+import {
+  CampaignContent,
+  CampaignResult,
+  EmailMarketingProviderAdapter,
+  ProviderError,
+  ProviderOptions,
+  requireSettings,
+} from './provider';
+
+export const CAMPAIGN_MONITOR_BASE_URL = 'https://api.createsend.com/api/v3.3';
+
+/** Campaign Monitor's errors: `{ Code, Message, ResultData }`. */
+function describe(status: number, body: unknown): string {
+  const e = (body ?? {}) as { Code?: number; Message?: string };
+  if (e.Message) return e.Code !== undefined ? `${e.Message} (code ${e.Code})` : e.Message;
+  return typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
+}
+
+/** The Campaign-Monitor-type provider (API v3.3): campaigns belong to a client, made from a template. */
+export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
+  readonly type = 'campaign-monitor' as const;
+
+  constructor(private readonly options: ProviderOptions) {}
+
+  private call(settings: EmailMarketingSettings, method: 'GET' | 'POST', path: string, body?: unknown) {
+    const base = (this.options.baseUrl ?? CAMPAIGN_MONITOR_BASE_URL).replace(/\/+$/, '');
+    return callProvider(
+      {
+        method,
+        url: `${base}${path}`,
+        authorization: `Basic ${Buffer.from(`${settings.apiKey}:x`).toString('base64')}`,
+        body,
+        describe,
+      },
+      this.options,
+    );
+  }
+
+  async subscriberCount(settings: EmailMarketingSettings): Promise<number> {
+    requireSettings(settings, ['apiKey', 'listId']);
+    const stats = (await this.call(
+      settings,
+      'GET',
+      `/lists/${encodeURIComponent(settings.listId)}/stats.json`,
+    )) as {
+      TotalActiveSubscribers?: number;
+    };
+    if (typeof stats?.TotalActiveSubscribers !== 'number')
+      throw new ProviderError('The list statistics had no subscriber count', null, false);
+    return stats.TotalActiveSubscribers;
+  }
+
+  private async createCampaign(settings: EmailMarketingSettings, content: CampaignContent): Promise<string> {
+    requireSettings(settings, ['apiKey', 'listId', 'clientId']);
+    if (!settings.templateId.trim()) throw new ProviderError('Enter the template id', null, false);
+    const id = await this.call(
+      settings,
+      'POST',
+      `/campaigns/${encodeURIComponent(settings.clientId)}/fromtemplate.json`,
+      {
+        Name: content.title,
+        Subject: content.subject,
+        FromName: settings.fromName || 'IR Portal',
+        FromEmail: settings.replyTo,
+        ReplyTo: settings.replyTo,
+        ListIDs: [settings.listId],
+        SegmentIDs: settings.savedSegmentId ? [settings.savedSegmentId] : [],
+        TemplateID: settings.templateId,
+        TemplateContent: {
+          Singlelines: [{ Content: content.subject }],
+          Multilines: [{ Content: content.html }],
+        },
+      },
+    );
+    if (typeof id !== 'string' || !id) throw new ProviderError('The campaign answer had no id', null, false);
+    return id;
+  }
+
+  /** The draft's preview link (before sending). */
+  private async previewUrl(settings: EmailMarketingSettings, campaignId: string): Promise<string | null> {
+    const drafts = (await this.call(
+      settings,
+      'GET',
+      `/clients/${encodeURIComponent(settings.clientId)}/drafts.json`,
+    )) as Array<{
+      CampaignID?: string;
+      PreviewURL?: string;
+    }>;
+    return (Array.isArray(drafts) ? drafts : []).find((d) => d.CampaignID === campaignId)?.PreviewURL ?? null;
+  }
+
+  async testSend(
+    settings: EmailMarketingSettings,
+    content: CampaignContent,
+    to: string[],
+  ): Promise<CampaignResult> {
+    const campaignId = await this.createCampaign(settings, content);
+    await this.call(settings, 'POST', `/campaigns/${encodeURIComponent(campaignId)}/sendpreview.json`, {
+      PreviewRecipients: to,
+      Personalize: 'fallback',
+    });
+    return { campaignId, previewUrl: await this.previewUrl(settings, campaignId) };
+  }
+
+  async send(settings: EmailMarketingSettings, content: CampaignContent): Promise<CampaignResult> {
+    const campaignId = await this.createCampaign(settings, content);
+    await this.call(settings, 'POST', `/campaigns/${encodeURIComponent(campaignId)}/send.json`, {
+      ConfirmationEmail: settings.replyTo,
+      SendDate: 'immediately',
+    });
+    const summary = (await this.call(
+      settings,
+      'GET',
+      `/campaigns/${encodeURIComponent(campaignId)}/summary.json`,
+    )) as {
+      WebVersionURL?: string;
+    };
+    return { campaignId, previewUrl: summary?.WebVersionURL ?? null };
+  }
+}

@@ -1,0 +1,115 @@
+import type { EmailMarketingSettings } from '@irp/proto';
+import { callProvider } from './provider-http';
+import {
+  CampaignContent,
+  CampaignResult,
+  EmailMarketingProviderAdapter,
+  ProviderError,
+  ProviderOptions,
+  requireSettings,
+} from './provider';
+
+/** `https://{dc}.api.mailchimp.com/3.0`: the data centre is the API key's suffix after the last '-'. */
+export function mailchimpBaseUrl(apiKey: string): string {
+  const dc = apiKey.includes('-') ? apiKey.slice(apiKey.lastIndexOf('-') + 1) : '';
+  if (!/^[a-z]+\d+$/i.test(dc))
+    throw new ProviderError('The email-marketing API key has no data centre suffix (like -us1)', null, false);
+  return `https://${dc}.api.mailchimp.com/3.0`;
+}
+
+/** Mailchimp's errors are problem+json: `{ type, title, status, detail, instance }`. */
+function describe(status: number, body: unknown): string {
+  const p = (body ?? {}) as { title?: string; detail?: string };
+  if (p.title || p.detail) return [p.title, p.detail].filter(Boolean).join(': ');
+  return typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
+}
+
+const idOrString = (v: string) => (/^\d+$/.test(v) ? Number(v) : v);
+
+/** The Mailchimp-type provider (Marketing API v3). */
+export class MailchimpProvider implements EmailMarketingProviderAdapter {
+  readonly type = 'mailchimp' as const;
+
+  constructor(private readonly options: ProviderOptions) {}
+
+  private call(
+    settings: EmailMarketingSettings,
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ) {
+    const base = (this.options.baseUrl ?? mailchimpBaseUrl(settings.apiKey)).replace(/\/+$/, '');
+    return callProvider(
+      {
+        method,
+        url: `${base}${path}`,
+        authorization: `Basic ${Buffer.from(`irportal:${settings.apiKey}`).toString('base64')}`,
+        body,
+        describe,
+      },
+      this.options,
+    );
+  }
+
+  async subscriberCount(settings: EmailMarketingSettings): Promise<number> {
+    requireSettings(settings, ['apiKey', 'listId']);
+    const body = (await this.call(
+      settings,
+      'GET',
+      `/lists/${encodeURIComponent(settings.listId)}?fields=id,stats.member_count`,
+    )) as { stats?: { member_count?: number } };
+    const count = body?.stats?.member_count;
+    if (typeof count !== 'number')
+      throw new ProviderError('The list answer had no member count', null, false);
+    return count;
+  }
+
+  private async createCampaign(settings: EmailMarketingSettings, content: CampaignContent) {
+    requireSettings(settings, ['apiKey', 'listId']);
+    const campaign = (await this.call(settings, 'POST', '/campaigns', {
+      type: 'regular',
+      recipients: {
+        list_id: settings.listId,
+        ...(settings.savedSegmentId
+          ? { segment_opts: { saved_segment_id: idOrString(settings.savedSegmentId) } }
+          : {}),
+      },
+      settings: {
+        subject_line: content.subject.slice(0, 150),
+        title: content.title,
+        from_name: settings.fromName || 'IR Portal',
+        reply_to: settings.replyTo,
+        ...(settings.templateId ? { template_id: idOrString(settings.templateId) } : {}),
+      },
+    })) as { id?: string; archive_url?: string; long_archive_url?: string };
+    if (!campaign?.id) throw new ProviderError('The campaign answer had no id', null, false);
+    await this.call(
+      settings,
+      'PUT',
+      `/campaigns/${encodeURIComponent(campaign.id)}/content`,
+      settings.templateId
+        ? { template: { id: idOrString(settings.templateId), sections: { body: content.html } } }
+        : { html: content.html, plain_text: content.text },
+    );
+    return { campaignId: campaign.id, previewUrl: campaign.long_archive_url ?? campaign.archive_url ?? null };
+  }
+
+  async testSend(
+    settings: EmailMarketingSettings,
+    content: CampaignContent,
+    to: string[],
+  ): Promise<CampaignResult> {
+    const campaign = await this.createCampaign(settings, content);
+    await this.call(settings, 'POST', `/campaigns/${encodeURIComponent(campaign.campaignId)}/actions/test`, {
+      test_emails: to,
+      send_type: 'html',
+    });
+    return campaign;
+  }
+
+  async send(settings: EmailMarketingSettings, content: CampaignContent): Promise<CampaignResult> {
+    const campaign = await this.createCampaign(settings, content);
+    await this.call(settings, 'POST', `/campaigns/${encodeURIComponent(campaign.campaignId)}/actions/send`);
+    return campaign;
+  }
+}

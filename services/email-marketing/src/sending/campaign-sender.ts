@@ -1,0 +1,191 @@
+import { AppError, createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import {
+  Actor,
+  AnnouncementSendRequestedEvent,
+  BOTH_KEYS_MESSAGE,
+  CAMPAIGN_CREATED_MESSAGE,
+  EMAIL_MARKETING_PROVIDER_LABELS,
+  EmailMarketingSettings,
+  isAdmin,
+  SEND_TO_SUBSCRIBERS_LIMIT,
+  sendToSubscribersLimitMessage,
+  splitEmailList,
+  TEST_SENT_MESSAGE,
+  TestSendRequest,
+  Topics,
+} from '@irp/proto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { EmailMarketingConfig } from '../config';
+import { campaignContent } from '../mail/templates';
+import { EmailMarketingProviderAdapter, ProviderError } from '../providers/provider';
+import { providerFor } from '../providers/provider-factory';
+import { isConfigured, normaliseSettings } from '../settings/email-settings.service';
+import { EmailSettingsService } from '../settings/email-settings.service';
+import { StockProjectionService } from '../stocks/stock-projection.service';
+import type { AnnouncementSendMessage } from './send-message';
+
+const log = createLogger('campaigns');
+
+/** A provider's failure as the caller should see it: its message; 503 when it was the provider being down. */
+export function providerAppError(err: unknown): AppError {
+  if (err instanceof ProviderError)
+    return new AppError(err.retryable ? 'SERVICE_UNAVAILABLE' : 'BAD_REQUEST', err.message);
+  if (err instanceof AppError) return err;
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The email-marketing service could not be reached: ${String(err)}`,
+  );
+}
+
+/**
+ * The email-marketing channel: campaigns through the stock's provider (Mailchimp-type or
+ * Campaign-Monitor-type) with its template and saved segment; the tab's subscriber count and test sends.
+ */
+@Injectable()
+export class CampaignSender {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly settings: EmailSettingsService,
+    private readonly stocks: StockProjectionService,
+    @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig,
+  ) {}
+
+  private adapter(settings: Pick<EmailMarketingSettings, 'provider'>): EmailMarketingProviderAdapter {
+    return providerFor(settings.provider, {
+      baseUrl:
+        settings.provider === 'mailchimp'
+          ? this.config.MAILCHIMP_BASE_URL
+          : this.config.CAMPAIGN_MONITOR_BASE_URL,
+      timeoutMs: this.config.PROVIDER_TIMEOUT_MS,
+    });
+  }
+
+  async subscriberCount(input: {
+    stockId: string | null;
+    provider?: EmailMarketingSettings['provider'];
+    apiKey: string;
+    listId: string;
+    clientId: string;
+  }): Promise<number> {
+    if (!input.apiKey.trim()) throw new AppError('BAD_REQUEST', 'Enter the email-marketing API key');
+    if (!input.listId.trim()) throw new AppError('BAD_REQUEST', 'Enter the list id');
+    const saved = input.stockId ? await this.settings.get(input.stockId) : null;
+    const provider = input.provider ?? saved?.provider ?? 'mailchimp';
+    const settings = normaliseSettings({
+      ...(saved ?? {
+        templateId: '',
+        replyTo: '',
+        fromName: '',
+        savedSegmentId: '',
+        testEmailAddresses: '',
+      }),
+      provider,
+      apiKey: input.apiKey,
+      listId: input.listId,
+      clientId: input.clientId,
+    });
+    try {
+      return await this.adapter(settings).subscriberCount(settings);
+    } catch (err) {
+      throw providerAppError(err);
+    }
+  }
+
+  /** Send Test Email / Send To Subscribers from the tab, with the settings as typed. */
+  async testSend(
+    request: TestSendRequest & { actor: Actor },
+  ): Promise<{ previewUrl: string | null; message: string }> {
+    const stock = await this.stocks.get(request.stockId);
+    const settings = normaliseSettings(request.settings);
+    if (!stock.apiKey || !settings.apiKey) throw new AppError('BAD_REQUEST', BOTH_KEYS_MESSAGE);
+    const content = campaignContent({
+      stock,
+      announcement: request.announcement ?? null,
+      publicBaseUrl: this.config.PUBLIC_BASE_URL,
+    });
+    const adapter = this.adapter(settings);
+    try {
+      if (request.mode === 'test') {
+        const to = splitEmailList(settings.testEmailAddresses);
+        if (!to.length) throw new AppError('BAD_REQUEST', 'Enter at least one test email address');
+        const sent = await adapter.testSend(settings, content, to);
+        log.info({ stockId: stock.id, campaignId: sent.campaignId, to: to.length }, 'test campaign sent');
+        return { previewUrl: sent.previewUrl, message: TEST_SENT_MESSAGE };
+      }
+      if (!isAdmin(request.actor)) throw new AppError('FORBIDDEN', 'Only admins may Send To Subscribers');
+      const count = await adapter.subscriberCount(settings);
+      if (count > SEND_TO_SUBSCRIBERS_LIMIT)
+        throw new AppError('BAD_REQUEST', sendToSubscribersLimitMessage(count));
+      const sent = await adapter.send(settings, content);
+      log.info({ stockId: stock.id, campaignId: sent.campaignId, count }, 'campaign sent to subscribers');
+      return { previewUrl: sent.previewUrl, message: CAMPAIGN_CREATED_MESSAGE };
+    } catch (err) {
+      throw providerAppError(err);
+    }
+  }
+
+  /**
+   * An announcement through the stock's provider: at most once per request (a campaign sent twice reaches
+   * the whole list twice), recorded with the campaign or the failure; a sent campaign is reported into the
+   * announcement's sendHistory under the list's name.
+   */
+  async sendAnnouncement(
+    event: AnnouncementSendRequestedEvent,
+    message: AnnouncementSendMessage,
+  ): Promise<void> {
+    const settings = await this.settings.get(event.stockId);
+    const [send]: Array<{ id: string }> = await this.dataSource.query(
+      `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
+         released_at, requested_at)
+       VALUES ($1, 'announcement', 'email-marketing', $2, $3, $4, 'sending', $5, $6, $7)
+       ON CONFLICT (request_key) DO NOTHING RETURNING id`,
+      [
+        `announcement:${event.requestId}:email-marketing`,
+        event.stockId,
+        event.announcement.sendGuid,
+        event.auto,
+        JSON.stringify(message),
+        event.announcement.date,
+        event.requestedAt,
+      ],
+    );
+    if (!send) return;
+    const fail = async (error: string) => {
+      await this.dataSource.query(
+        `UPDATE email_marketing.sends SET status = 'failed', error = $2 WHERE id = $1`,
+        [send.id, error],
+      );
+      log.warn({ stockId: event.stockId, sendGuid: event.announcement.sendGuid, error }, 'campaign not sent');
+    };
+    if (!settings || !isConfigured(settings)) {
+      await fail(`Email marketing is not set up for ${event.combinedTicker} (API key and list id)`);
+      return;
+    }
+    try {
+      const content = campaignContent({
+        stock: message.stock,
+        announcement: message.announcement,
+        publicBaseUrl: this.config.PUBLIC_BASE_URL,
+      });
+      const sent = await this.adapter(settings).send(settings, content);
+      await this.dataSource.transaction(async (m) => {
+        await m.query(
+          `UPDATE email_marketing.sends SET status = 'done', campaign_id = $2, preview_url = $3, first_accepted_at = now()
+           WHERE id = $1`,
+          [send.id, sent.campaignId, sent.previewUrl],
+        );
+        await this.outbox.add(m, Topics.AnnouncementDelivered, event.stockId, {
+          stockId: event.stockId,
+          sendGuid: event.announcement.sendGuid,
+          timestamp: new Date().toISOString(),
+          emailAddresses: [`${EMAIL_MARKETING_PROVIDER_LABELS[settings.provider]} list ${settings.listId}`],
+        });
+      });
+      log.info({ stockId: event.stockId, campaignId: sent.campaignId }, 'announcement campaign sent');
+    } catch (err) {
+      await fail(providerAppError(err).message);
+    }
+  }
+}

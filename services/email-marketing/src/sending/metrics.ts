@@ -1,0 +1,15 @@
+import { Counter } from 'prom-client';
+
+/** Mails the SMTP server accepted, by kind (announcement, confirmation, notification, test, error, subscription). */
+export const mailsAccepted = new Counter({
+  name: 'email_mails_accepted_total',
+  help: 'Mails accepted by the SMTP server',
+  labelNames: ['kind'],
+});
+
+/** Mails given up on (a permanent SMTP reply, or out of attempts). */
+export const mailsFailed = new Counter({
+  name: 'email_mails_failed_total',
+  help: 'Mails recorded as failed',
+  labelNames: ['kind'],
+});

@@ -1,0 +1,36 @@
+import { chunks, retryDelayMs, Semaphore } from './send-message';
+
+describe('sending helpers', () => {
+  it('splits a list into chunks', () => {
+    expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunks([], 3)).toEqual([]);
+  });
+
+  it('backs off doubling from the base, capped at an hour', () => {
+    expect([1, 2, 3].map((a) => retryDelayMs(a, 30_000))).toEqual([30_000, 60_000, 120_000]);
+    expect(retryDelayMs(20, 30_000)).toBe(3_600_000);
+  });
+
+  it('runs at most `limit` tasks at once, the rest in order', async () => {
+    const slots = new Semaphore(2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        slots.run(async () => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((r) => setTimeout(r, 10));
+          order.push(n);
+          running--;
+        }),
+      ),
+    );
+    expect(most).toBe(2);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    // A failing task frees its slot.
+    await expect(slots.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await slots.run(async () => 'still works')).toBe('still works');
+  });
+});

@@ -1,0 +1,51 @@
+import type { Announcement } from '@irp/proto';
+import type { MailContent, MailStock } from '../mail/templates';
+
+/**
+ * What a send stores (sends.message) so every delivery renders its mail without calling back: an
+ * announcement to subscribers (each mail with its own unsubscribe links), or one finished mail for every
+ * recipient (confirmation, notification and error mails).
+ */
+export interface AnnouncementSendMessage {
+  kind: 'announcement';
+  stock: MailStock;
+  announcement: Announcement;
+}
+export interface FixedMailMessage {
+  kind: 'mail';
+  content: MailContent;
+}
+export type SendMessage = AnnouncementSendMessage | FixedMailMessage;
+
+/** Split a list into chunks of `size`. */
+export function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Delay before retry `attempt` (1-based) of a delivery: base, 2×, 4× … capped at an hour. */
+export const retryDelayMs = (attempt: number, baseMs: number): number =>
+  Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3_600_000);
+
+/** At most `limit` tasks at once; the others wait in order. */
+export class Semaphore {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.free = limit;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    }
+  }
+}

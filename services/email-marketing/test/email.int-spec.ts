@@ -1,0 +1,602 @@
+import { randomUUID } from 'node:crypto';
+import { INestApplication } from '@nestjs/common';
+import {
+  ALREADY_SUBSCRIBED_MESSAGE,
+  CHECK_INBOX_MESSAGE,
+  INVALID_LINK_MESSAGE,
+  INVALID_SUBSCRIBER_EMAIL_MESSAGE,
+  Stock,
+  SUBSCRIBE_RATE_LIMITED_MESSAGE,
+  Topics,
+} from '@irp/proto';
+import { KafkaRequester } from '@irp/platform';
+import {
+  createTestRequester,
+  dropSchema,
+  serviceTestEnv,
+  SinkMail,
+  SmtpSink,
+  startSmtpSink,
+  TopicProbe,
+} from '@irp/platform/testing';
+import { DataSource } from 'typeorm';
+import { startEmailMarketingService } from '../src/main';
+import { ProvidersStandIn, startProvidersStandIn } from '../src/standin/providers-standin';
+import {
+  addConfirmedSubscribers,
+  announcement,
+  EventSender,
+  stockEvent,
+  ticker,
+  waitForStock,
+} from './email-fixtures';
+
+jest.setTimeout(60_000);
+
+const PUBLIC = 'http://portal.example';
+
+/**
+ * The email-marketing service on the real broker, database and a real SMTP server (an in-process
+ * smtp-server whose mails are parsed): the service's health, subscriptions with double opt-in and one-click
+ * unsubscribe, announcement sends to confirmed subscribers, retries and failures with the SMTP reply, the
+ * other mails (confirmation, notification, error, system test) and the automatic-send limits.
+ */
+describe('email-marketing service', () => {
+  let app: INestApplication;
+  let db: DataSource;
+  let sink: SmtpSink;
+  let requester: KafkaRequester;
+  let events: EventSender;
+  let probe: TopicProbe;
+  let stock: Stock;
+  let providers: ProvidersStandIn;
+
+  const requests = [
+    Topics.EmailMarketingPing,
+    Topics.EmailMarketingSubscribe,
+    Topics.EmailMarketingConfirmSubscription,
+    Topics.EmailMarketingSubscription,
+    Topics.EmailMarketingUnsubscribe,
+    Topics.EmailMarketingSubscribers,
+    Topics.EmailMarketingSendSystemEmail,
+    Topics.EmailMarketingGetSettings,
+    Topics.EmailMarketingSaveSettings,
+    Topics.EmailMarketingDashboard,
+    Topics.EmailMarketingSubscriberCount,
+    Topics.EmailMarketingTestSend,
+  ] as const;
+
+  /** The request's error (code and message), or a failure when it succeeded. */
+  async function refusal(run: () => Promise<unknown>) {
+    try {
+      await run();
+    } catch (err) {
+      return { code: (err as { code?: string }).code, message: (err as Error).message };
+    }
+    throw new Error('expected the request to be refused');
+  }
+
+  const linkIn = (mail: SinkMail, path: string) => {
+    const m = new RegExp(`${PUBLIC}${path}([A-Za-z0-9_-]+)`).exec(mail.text);
+    if (!m) throw new Error(`no ${path} link in ${mail.text}`);
+    return m[1];
+  };
+
+  async function subscribeAndConfirm(email: string, s = stock) {
+    await requester.request(Topics.EmailMarketingSubscribe, {
+      stockId: s.id,
+      email,
+      ip: '198.51.100.1',
+      userAgent: 'jest',
+    });
+    const [mail] = await sink.waitFor(
+      (ms) => ms.some((m) => m.to.includes(email)),
+      `confirmation mail to ${email}`,
+    );
+    const token = linkIn(sink.to(email).at(-1) ?? mail, '/subscription/confirm/');
+    return requester.request(Topics.EmailMarketingConfirmSubscription, { token });
+  }
+
+  beforeAll(async () => {
+    await dropSchema('email_marketing');
+    sink = await startSmtpSink();
+    providers = await startProvidersStandIn({ smtp: { host: '127.0.0.1', port: sink.port } });
+    app = await startEmailMarketingService({
+      MAILCHIMP_BASE_URL: `${providers.url}/3.0`,
+      CAMPAIGN_MONITOR_BASE_URL: `${providers.url}/api/v3.3`,
+      PROVIDER_TIMEOUT_MS: '3000',
+      ...serviceTestEnv(),
+      SMTP_URL: sink.url,
+      PUBLIC_BASE_URL: PUBLIC,
+      DELIVERY_RETRY_BASE_MS: '200',
+      DELIVERY_MAX_ATTEMPTS: '3',
+      SWEEP_INTERVAL_MS: '300',
+      SUBSCRIBE_MAX_PER_EMAIL: '3',
+      SUBSCRIBE_MAX_PER_IP: '8',
+    });
+    db = app.get(DataSource);
+    requester = await createTestRequester(requests, 10_000);
+    events = await EventSender.connect();
+    probe = await TopicProbe.listen([Topics.AnnouncementDelivered]);
+    stock = stockEvent({
+      ticker: ticker('EM'),
+      companyName: 'Email Minerals <Ltd>',
+      announcementNotificationEmails: 'ir@emailminerals.example; ceo@emailminerals.example',
+    });
+    await events.stock(stock);
+    await waitForStock(db, stock.id);
+  });
+
+  afterAll(async () => {
+    await probe?.close();
+    await events?.close();
+    await requester?.close();
+    await app?.close();
+    await providers?.close();
+    await sink?.close();
+  });
+
+  beforeEach(() => sink.clear());
+
+  it('answers its ping and reports healthy on /health', async () => {
+    expect((await requester.request(Topics.EmailMarketingPing, {})).service).toBe('email-marketing');
+    const { port } = app.getHttpServer().address();
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+  });
+
+  describe('subscriptions', () => {
+    it('double opt-in: a confirmation mail with a single-use link; consent evidence kept', async () => {
+      const email = `Investor.One@Example.COM`;
+      const reply = await requester.request(Topics.EmailMarketingSubscribe, {
+        stockId: stock.id,
+        email: `  ${email} `,
+        ip: '203.0.113.9',
+        userAgent: 'Mozilla/5.0 (test)',
+      });
+      expect(reply).toEqual({ status: 'pending', message: CHECK_INBOX_MESSAGE });
+      const [mail] = await sink.waitFor((m) => m.length === 1, 'the confirmation mail');
+      expect(mail.to).toEqual(['Investor.One@example.com']);
+      expect(mail.subject).toBe('Confirm your subscription to Email Minerals <Ltd> announcements');
+      // Escaped in HTML, whole in text; the one-click headers on every mail to a subscriber.
+      expect(mail.html).toContain('Email Minerals &lt;Ltd&gt;');
+      expect(mail.rawHeaders['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+      const token = linkIn(mail, '/subscription/confirm/');
+
+      const before = await requester.request(Topics.EmailMarketingSubscribers, { stockId: stock.id });
+      expect(before.counts).toMatchObject({ pending: 1 });
+      let { subscribers } = before;
+      expect(subscribers.find((s) => s.email === 'Investor.One@example.com')).toMatchObject({
+        status: 'pending',
+        consentIp: '203.0.113.9',
+        consentUserAgent: 'Mozilla/5.0 (test)',
+        confirmedAt: null,
+      });
+
+      const confirmed = await requester.request(Topics.EmailMarketingConfirmSubscription, { token });
+      expect(confirmed).toMatchObject({
+        status: 'confirmed',
+        email: 'Investor.One@example.com',
+        combinedTicker: stock.combinedTicker,
+      });
+      // Single use: the same link again is refused.
+      expect(
+        await refusal(() => requester.request(Topics.EmailMarketingConfirmSubscription, { token })),
+      ).toEqual({
+        code: 'NOT_FOUND',
+        message: INVALID_LINK_MESSAGE,
+      });
+      ({ subscribers } = await requester.request(Topics.EmailMarketingSubscribers, { stockId: stock.id }));
+      const row = subscribers.find((s) => s.email === 'Investor.One@example.com')!;
+      expect(row.status).toBe('confirmed');
+      expect(Date.parse(row.confirmedAt!)).toBeGreaterThanOrEqual(Date.parse(row.subscribedAt));
+      // Subscribing again when confirmed sends nothing.
+      expect(
+        await requester.request(Topics.EmailMarketingSubscribe, {
+          stockId: stock.id,
+          email,
+          ip: '203.0.113.9',
+          userAgent: '',
+        }),
+      ).toEqual({ status: 'confirmed', message: ALREADY_SUBSCRIBED_MESSAGE });
+    });
+
+    it('refuses a bad address, stores nothing, and limits attempts per address', async () => {
+      for (const email of ['', 'not-an-email', 'a@b', 'x@@example.com', '<script>@example.com']) {
+        expect(
+          await refusal(() =>
+            requester.request(Topics.EmailMarketingSubscribe, {
+              stockId: stock.id,
+              email,
+              ip: '203.0.113.10',
+              userAgent: '',
+            }),
+          ),
+        ).toEqual({ code: 'BAD_REQUEST', message: INVALID_SUBSCRIBER_EMAIL_MESSAGE });
+      }
+      const email = `limit-${randomUUID().slice(0, 6)}@example.com`;
+      for (let i = 0; i < 3; i++) {
+        await requester.request(Topics.EmailMarketingSubscribe, {
+          stockId: stock.id,
+          email,
+          ip: `203.0.113.${20 + i}`,
+          userAgent: '',
+        });
+      }
+      expect(
+        await refusal(() =>
+          requester.request(Topics.EmailMarketingSubscribe, {
+            stockId: stock.id,
+            email,
+            ip: '203.0.113.99',
+            userAgent: '',
+          }),
+        ),
+      ).toEqual({ code: 'TOO_MANY_REQUESTS', message: SUBSCRIBE_RATE_LIMITED_MESSAGE });
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM email_marketing.subscribers WHERE email IN ('', 'not-an-email', 'a@b')`,
+      );
+      expect(n).toBe(0);
+    });
+
+    it('limits attempts per IP address across addresses', async () => {
+      const ip = '198.51.100.77';
+      for (let i = 0; i < 8; i++) {
+        await requester.request(Topics.EmailMarketingSubscribe, {
+          stockId: stock.id,
+          email: `ip${i}-${randomUUID().slice(0, 4)}@example.com`,
+          ip,
+          userAgent: '',
+        });
+      }
+      expect(
+        (
+          await refusal(() =>
+            requester.request(Topics.EmailMarketingSubscribe, {
+              stockId: stock.id,
+              email: 'one-more@example.com',
+              ip,
+              userAgent: '',
+            }),
+          )
+        ).code,
+      ).toBe('TOO_MANY_REQUESTS');
+    });
+
+    it('one-click unsubscribe: idempotent, no mail after it', async () => {
+      const email = `leaver-${randomUUID().slice(0, 6)}@example.com`;
+      await subscribeAndConfirm(email);
+      const [{ unsubscribe_token: token }] = await db.query(
+        `SELECT unsubscribe_token FROM email_marketing.subscribers WHERE email = $1`,
+        [email],
+      );
+      expect(await requester.request(Topics.EmailMarketingSubscription, { token })).toMatchObject({
+        email,
+        status: 'confirmed',
+      });
+      const first = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
+      const second = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
+      expect(first).toMatchObject({ email, status: 'unsubscribed' });
+      expect(second).toEqual(first);
+      const [{ unsubscribed_at: at }] = await db.query(
+        `SELECT unsubscribed_at FROM email_marketing.subscribers WHERE email = $1`,
+        [email],
+      );
+      expect(at).toBeInstanceOf(Date);
+      expect(
+        (
+          await refusal(() =>
+            requester.request(Topics.EmailMarketingUnsubscribe, { token: 'nope-nope-nope-nope' }),
+          )
+        ).code,
+      ).toBe('NOT_FOUND');
+    });
+  });
+
+  describe('announcement sends', () => {
+    let sendStock: Stock;
+
+    beforeAll(async () => {
+      sendStock = stockEvent({ ticker: ticker('SND'), companyName: 'Send Resources' });
+      await events.stock(sendStock);
+      await waitForStock(db, sendStock.id);
+      await addConfirmedSubscribers(db, sendStock.id, ['a@send.example', 'b@send.example', 'c@send.example']);
+      await db.query(
+        `INSERT INTO email_marketing.subscribers (stock_id, email, status, unsubscribe_token)
+         VALUES ($1, 'pending@send.example', 'pending', 'tok-pending-send'), ($1, 'gone@send.example', 'unsubscribed', 'tok-gone-send')`,
+        [sendStock.id],
+      );
+    });
+
+    it('mails each confirmed subscriber once, reports the addresses and the alert latency; a redelivery sends nothing', async () => {
+      const a = announcement(sendStock.id, {
+        headline: 'Half Year <Results>',
+        date: new Date(Date.now() - 5000).toISOString(),
+      });
+      const event = await events.sendRequested(sendStock.id, a);
+      const mails = await sink.waitFor((m) => m.length >= 3, 'three subscriber mails');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(sink.mails.map((m) => m.to[0]).sort()).toEqual([
+        'a@send.example',
+        'b@send.example',
+        'c@send.example',
+      ]);
+      const mail = mails[0];
+      expect(mail.subject).toBe(`Send Resources (${sendStock.ticker}): Price sensitive: Half Year <Results>`);
+      expect(mail.html).toContain('Half Year &lt;Results&gt;');
+      expect(mail.html).toContain('Price sensitive');
+      expect(mail.html).toContain(`${PUBLIC}/api/Announcement/pdf/${a.sendGuid}`);
+      expect(mail.html).toContain('https://example.com/logo.png');
+      expect(mail.text).toContain('Half Year <Results>');
+      expect(mail.text).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4} \d{1,2}:\d{2} [AP]M \(Sydney time\)/);
+      expect(mail.text).toContain(`Unsubscribe: ${PUBLIC}/subscription/unsubscribe/`);
+      expect(String(mail.rawHeaders['list-unsubscribe'])).toMatch(
+        new RegExp(`^<${PUBLIC}/api/subscription/unsubscribe/.+>$`),
+      );
+      expect(mail.rawHeaders['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+
+      const delivered = await probe.waitFor((m) => (m.value as { sendGuid: string }).sendGuid === a.sendGuid);
+      const value = delivered.value as { emailAddresses: string[]; alertLatencyMs: number; stockId: string };
+      expect(value.stockId).toBe(sendStock.id);
+      expect([...value.emailAddresses].sort()).toEqual([
+        'a@send.example',
+        'b@send.example',
+        'c@send.example',
+      ]);
+      expect(value.alertLatencyMs).toBeGreaterThanOrEqual(5000);
+      expect(value.alertLatencyMs).toBeLessThan(60_000);
+
+      // Kafka redelivers the same request: nothing more is sent.
+      await events.send(Topics.AnnouncementSendRequested, sendStock.id, event);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(sink.mails).toHaveLength(3);
+    });
+
+    it('retries a delivery the server defers (451), and records a refused one (550) with its reply', async () => {
+      sink.refuseNext(1, 451, 'Try again later');
+      const a = announcement(sendStock.id, { headline: 'Retry me', priceSensitive: false });
+      await events.sendRequested(sendStock.id, a);
+      await sink.waitFor(
+        (m) => m.filter((x) => x.subject.includes('Retry me')).length === 3,
+        'all three after a retry',
+      );
+      const [{ attempts }] = await db.query(
+        `SELECT max(d.attempts)::int AS attempts FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+         WHERE s.send_guid = $1`,
+        [a.sendGuid],
+      );
+      expect(attempts).toBe(2);
+
+      sink.clear();
+      sink.refuseNext(3, 550, 'Mailbox unavailable');
+      const b = announcement(sendStock.id, { headline: 'Refused' });
+      await events.sendRequested(sendStock.id, b);
+      const deadline = Date.now() + 15_000;
+      let rows: Array<{ status: string; last_error: string; attempts: number }> = [];
+      while (Date.now() < deadline) {
+        rows = await db.query(
+          `SELECT d.status, d.last_error, d.attempts FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+           WHERE s.send_guid = $1`,
+          [b.sendGuid],
+        );
+        if (rows.length === 3 && rows.every((r) => r.status === 'failed')) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(rows).toHaveLength(3);
+      for (const r of rows) {
+        expect(r).toMatchObject({ status: 'failed', attempts: 1 });
+        expect(r.last_error).toMatch(/550.*Mailbox unavailable/);
+      }
+    });
+
+    it('holds an automatic send over its hourly limit; manual sends are not limited', async () => {
+      const limits = { autoSendLimits: { hourly: 1, daily: 5 }, auto: true };
+      const first = announcement(sendStock.id, { headline: 'Auto one' });
+      const second = announcement(sendStock.id, { headline: 'Auto two' });
+      await events.sendRequested(sendStock.id, first, limits);
+      await sink.waitFor(
+        (m) => m.filter((x) => x.subject.includes('Auto one')).length === 3,
+        'the first automatic send',
+      );
+      await events.sendRequested(sendStock.id, second, limits);
+      const manual = announcement(sendStock.id, { headline: 'Manual three' });
+      await events.sendRequested(sendStock.id, manual);
+      await sink.waitFor(
+        (m) => m.filter((x) => x.subject.includes('Manual three')).length === 3,
+        'the manual send',
+      );
+      const [held] = await db.query(`SELECT status, error FROM email_marketing.sends WHERE send_guid = $1`, [
+        second.sendGuid,
+      ]);
+      expect(held).toEqual({ status: 'held', error: 'Hourly automatic send limit (1) reached' });
+      expect(sink.mails.filter((m) => m.subject.includes('Auto two'))).toHaveLength(0);
+    });
+  });
+
+  describe('email-marketing providers', () => {
+    const admin = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
+    const client = { id: randomUUID(), username: 'client', roles: [], stockRoles: {} };
+    const mailchimp = {
+      provider: 'mailchimp' as const,
+      listId: 'demo-list',
+      apiKey: 'demo-mailchimp-key-us1',
+      templateId: '',
+      replyTo: 'ir@emailminerals.example',
+      fromName: 'Email Minerals IR',
+      savedSegmentId: '',
+      clientId: '',
+      testEmailAddresses: 'qa@emailminerals.example; cfo@emailminerals.example',
+    };
+
+    it('counts a list and test-sends a campaign of the latest announcement with a preview link', async () => {
+      expect(
+        await requester.request(Topics.EmailMarketingSubscriberCount, {
+          stockId: stock.id,
+          apiKey: mailchimp.apiKey,
+          listId: 'demo-list',
+          clientId: '',
+        }),
+      ).toEqual({ count: 3 });
+      const reply = await requester.request(Topics.EmailMarketingTestSend, {
+        actor: client,
+        stockId: stock.id,
+        mode: 'test',
+        settings: mailchimp,
+        announcement: announcement(stock.id, { headline: 'Drilling Update' }),
+      });
+      expect(reply.message).toBe('Test sent successfully.');
+      expect(reply.previewUrl).toMatch(/\/standin\/campaigns\/.+\/preview$/);
+      const mails = await sink.waitFor((m) => m.length === 2, 'two test mails');
+      expect(mails.map((m) => m.to[0]).sort()).toEqual([
+        'cfo@emailminerals.example',
+        'qa@emailminerals.example',
+      ]);
+      expect(mails[0].subject).toContain('Drilling Update');
+    });
+
+    it('Send To Subscribers: admins only, refused over 5 subscribers, else the campaign reaches the list', async () => {
+      const send = (actor: typeof admin, listId: string) =>
+        requester.request(Topics.EmailMarketingTestSend, {
+          actor,
+          stockId: stock.id,
+          mode: 'subscribers',
+          settings: { ...mailchimp, listId },
+          announcement: null,
+        });
+      expect((await refusal(() => send(client, 'demo-list'))).code).toBe('FORBIDDEN');
+      expect(await refusal(() => send(admin, 'big-list'))).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Send To Subscribers is limited to lists of at most 5 subscribers; this list has 8.',
+      });
+      expect((await send(admin, 'demo-list')).message).toBe('Campaign created successfully.');
+      await sink.waitFor((m) => m.length === 3, 'the list mailed');
+      expect(sink.mails.map((m) => m.to[0]).sort()).toEqual([
+        'investor.one@example.com',
+        'investor.three@example.com',
+        'investor.two@example.com',
+      ]);
+    });
+
+    it('the email-marketing channel sends a campaign; a provider answering 500 is retried, then the send is recorded failed', async () => {
+      const actor = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
+      await requester.request(Topics.EmailMarketingSaveSettings, {
+        actor,
+        stockId: stock.id,
+        settings: mailchimp,
+      });
+      const a = announcement(stock.id, { headline: 'Campaign news' });
+      await events.sendRequested(stock.id, a, { channels: ['email-marketing'] });
+      const delivered = await probe.waitFor((m) => (m.value as { sendGuid: string }).sendGuid === a.sendGuid);
+      expect((delivered.value as { emailAddresses: string[] }).emailAddresses).toEqual([
+        'Mailchimp-type list demo-list',
+      ]);
+      await sink.waitFor(
+        (m) => m.filter((x) => x.subject.includes('Campaign news')).length === 3,
+        'the campaign mailed',
+      );
+
+      const before = providers.requests();
+      providers.failNext(20, 500);
+      const b = announcement(stock.id, { headline: 'Provider down' });
+      await events.sendRequested(stock.id, b, { channels: ['email-marketing'] });
+      let row: { status: string; error: string } | undefined;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        [row] = await db.query(`SELECT status, error FROM email_marketing.sends WHERE send_guid = $1`, [
+          b.sendGuid,
+        ]);
+        if (row?.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      providers.failNext(0, 500);
+      expect(row?.status).toBe('failed');
+      expect(row?.error).toMatch(/answered 500 .* after 4 attempts/);
+      expect(providers.requests() - before).toBe(4);
+    });
+  });
+
+  describe('the other mails', () => {
+    it('Send Confirmation Email: the announcement to each confirmation address', async () => {
+      const a = announcement(stock.id, { headline: 'Confirm this' });
+      await events.send(Topics.AnnouncementConfirmationRequested, stock.id, {
+        requestId: randomUUID(),
+        stockId: stock.id,
+        combinedTicker: stock.combinedTicker,
+        recipients: ['ir@confirm.example', 'cfo@confirm.example'],
+        requestedBy: 'admin',
+        requestedAt: new Date().toISOString(),
+        announcement: a,
+      });
+      const mails = await sink.waitFor((m) => m.length === 2, 'two confirmation mails');
+      expect(mails.map((m) => m.to[0]).sort()).toEqual(['cfo@confirm.example', 'ir@confirm.example']);
+      expect(mails[0].subject).toMatch(
+        /^Confirmation: Email Minerals <Ltd> \(.+\): Price sensitive: Confirm this$/,
+      );
+      expect(mails[0].rawHeaders['list-unsubscribe']).toBeUndefined();
+    });
+
+    it("tells the company's notification addresses of a polled announcement, not of an initial poll's", async () => {
+      const base = {
+        stockId: stock.id,
+        combinedTicker: stock.combinedTicker,
+        releasedAt: new Date().toISOString(),
+        detectedAt: new Date().toISOString(),
+      };
+      await events.send(Topics.AnnouncementDetected, stock.id, {
+        ...base,
+        origin: 'initial-poll',
+        announcement: announcement(stock.id, { headline: 'Old news' }),
+      });
+      await events.send(Topics.AnnouncementDetected, stock.id, {
+        ...base,
+        origin: 'poll',
+        announcement: announcement(stock.id, { headline: 'Fresh news' }),
+      });
+      const mails = await sink.waitFor((m) => m.length === 2, 'two notification mails');
+      await new Promise((r) => setTimeout(r, 700));
+      expect(sink.mails.map((m) => m.to[0]).sort()).toEqual([
+        'ceo@emailminerals.example',
+        'ir@emailminerals.example',
+      ]);
+      expect(mails[0].subject).toContain('New announcement: ');
+      expect(mails[0].subject).toContain('Fresh news');
+      expect(mails[0].text).toContain(`${PUBLIC}/client-stocks/${encodeURIComponent(stock.combinedTicker)}`);
+    });
+
+    it('error reports go to the error email once per key', async () => {
+      const event = {
+        key: `streak-${randomUUID()}`,
+        to: 'ops@portal.example',
+        subject: 'ASX feed failing',
+        message: 'The feed answered 503 <3 times>',
+        at: new Date().toISOString(),
+      };
+      await events.send(Topics.ErrorReported, 'x', event);
+      await events.send(Topics.ErrorReported, 'x', event);
+      const [mail] = await sink.waitFor((m) => m.length === 1, 'the error mail');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(sink.mails).toHaveLength(1);
+      expect(mail).toMatchObject({ to: ['ops@portal.example'], subject: 'IR Portal: ASX feed failing' });
+      expect(mail.html).toContain('503 &lt;3 times&gt;');
+    });
+
+    it('the system test email: sent at once, refused for a bad address', async () => {
+      const actor = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
+      expect(
+        await requester.request(Topics.EmailMarketingSendSystemEmail, {
+          actor,
+          to: 'ops@portal.example; dev@portal.example',
+        }),
+      ).toEqual({
+        to: ['ops@portal.example', 'dev@portal.example'],
+      });
+      expect(sink.mails.map((m) => m.subject)).toEqual(['IR Portal test email', 'IR Portal test email']);
+      expect(
+        (
+          await refusal(() =>
+            requester.request(Topics.EmailMarketingSendSystemEmail, { actor, to: 'nobody' }),
+          )
+        ).code,
+      ).toBe('BAD_REQUEST');
+    });
+  });
+});

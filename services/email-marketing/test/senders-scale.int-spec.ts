@@ -1,0 +1,168 @@
+import {
+  dropSchema,
+  loadTestEnv,
+  ServiceProcess,
+  SmtpSink,
+  startServiceProcess,
+  startSmtpSink,
+  waitUntil,
+} from '@irp/platform/testing';
+import { Client } from 'pg';
+import { addConfirmedSubscribers, announcement, EventSender, stockEvent, ticker } from './email-fixtures';
+
+jest.setTimeout(240_000);
+
+const SUBSCRIBERS = 10_000;
+/** Mails one sender has in flight at most (SEND_CONCURRENCY): the most a crash may duplicate. */
+const IN_FLIGHT = 10;
+
+/**
+ * Sending at scale, as operations run it: sender processes in one consumer group against the real broker,
+ * database and an SMTP server. Two senders split 10,000 deliveries with each subscriber mailed once; a
+ * sender killed (SIGKILL) mid-send loses no mail and duplicates no more than its in-flight mails.
+ */
+describe('senders at scale', () => {
+  let sink: SmtpSink;
+  let events: EventSender;
+  let db: Client;
+  const processes: ServiceProcess[] = [];
+
+  const env = () => ({
+    SMTP_URL: sink.url,
+    SEND_CONCURRENCY: String(IN_FLIGHT),
+    SMTP_POOL_SIZE: '5',
+    DELIVERY_LEASE_MS: '4000',
+    SWEEP_INTERVAL_MS: '1000',
+    LOG_LEVEL: 'warn',
+  });
+  const start = async (instance: string, roles: string[]) => {
+    const p = await startServiceProcess('email-marketing', {
+      roles,
+      env: { ...env(), INSTANCE_ID: instance },
+    });
+    processes.push(p);
+    return p;
+  };
+  const count = async (sql: string, params: unknown[]) =>
+    (await db.query<{ n: number }>(sql, params)).rows[0].n;
+
+  /** A stock with SUBSCRIBERS confirmed subscribers, known to the service. */
+  async function stockWithSubscribers(prefix: string) {
+    const stock = stockEvent({ ticker: ticker(prefix) });
+    await events.stock(stock);
+    await waitUntil(
+      'the stock in the projection',
+      async () =>
+        (await count(`SELECT count(*)::int AS n FROM email_marketing.stocks WHERE id = $1`, [stock.id])) ===
+        1,
+    );
+    await addConfirmedSubscribers(
+      db,
+      stock.id,
+      Array.from({ length: SUBSCRIBERS }, (_, i) => `${prefix.toLowerCase()}${i}@scale.example`),
+    );
+    return stock;
+  }
+
+  /** Per address, how many mails the SMTP server accepted for this announcement. */
+  const received = (headline: string) => {
+    const perAddress = new Map<string, number>();
+    for (const mail of sink.mails) {
+      if (!mail.subject.endsWith(headline)) continue;
+      for (const to of mail.to) perAddress.set(to, (perAddress.get(to) ?? 0) + 1);
+    }
+    return perAddress;
+  };
+
+  beforeAll(async () => {
+    await dropSchema('email_marketing');
+    sink = await startSmtpSink();
+    events = await EventSender.connect();
+    db = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+    await db.connect();
+    // One process with the api role keeps the projection and migrates; two senders share the work.
+    await start('a', ['api', 'sender']);
+    await start('b', ['sender']);
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop().catch(() => undefined)));
+    await events?.close();
+    await db?.end();
+    await sink?.close();
+  });
+
+  it('two senders split 10,000 deliveries; each subscriber is mailed once', async () => {
+    const stock = await stockWithSubscribers('SPL');
+    const a = announcement(stock.id, { headline: 'Split ten thousand' });
+    const started = Date.now();
+    await events.sendRequested(stock.id, a);
+    await sink.waitFor(() => received(a.headline).size === SUBSCRIBERS, 'every subscriber mailed', 180_000);
+    const seconds = (Date.now() - started) / 1000;
+    // Let any stragglers arrive before counting duplicates.
+    await new Promise((r) => setTimeout(r, 1500));
+    const perAddress = received(a.headline);
+    expect(perAddress.size).toBe(SUBSCRIBERS);
+    expect([...perAddress.values()].every((n) => n === 1)).toBe(true);
+    const bySender = await db.query<{ claimed_by: string; n: number }>(
+      `SELECT d.claimed_by, count(*)::int AS n FROM email_marketing.deliveries d
+       JOIN email_marketing.sends s ON s.id = d.send_id WHERE s.send_guid = $1 AND d.status = 'sent'
+       GROUP BY 1 ORDER BY 1`,
+      [a.sendGuid],
+    );
+    expect(bySender.rows.map((r) => r.claimed_by)).toEqual(['a', 'b']);
+    expect(bySender.rows.reduce((sum, r) => sum + r.n, 0)).toBe(SUBSCRIBERS);
+    // Every accepted address reaches the announcement's sendHistory (reported through the outbox).
+    await waitUntil(
+      'all deliveries reported',
+      async () =>
+        (await count(
+          `SELECT count(*)::int AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+           WHERE s.send_guid = $1 AND d.reported`,
+          [a.sendGuid],
+        )) === SUBSCRIBERS,
+      30_000,
+    );
+    console.log(
+      `10,000 deliveries by two senders in ${seconds.toFixed(1)} s: ${bySender.rows.map((r) => `${r.claimed_by} ${r.n}`).join(', ')}`,
+    );
+  });
+
+  it('a sender killed mid-send loses no mail and duplicates no more than its in-flight mails', async () => {
+    sink.clear();
+    const stock = await stockWithSubscribers('KIL');
+    const a = announcement(stock.id, { headline: 'Kill mid send' });
+    await events.sendRequested(stock.id, a);
+    const victim = processes[1]; // sender b; a carries on
+    await sink.waitFor(() => received(a.headline).size >= 2000, '2,000 mails before the kill', 120_000);
+    await victim.kill('SIGKILL');
+    await sink.waitFor(
+      () => received(a.headline).size === SUBSCRIBERS,
+      'every subscriber mailed after the kill',
+      180_000,
+    );
+    await waitUntil(
+      'no delivery left open',
+      async () =>
+        (await count(
+          `SELECT count(*)::int AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+           WHERE s.send_guid = $1 AND d.status IN ('queued', 'sending')`,
+          [a.sendGuid],
+        )) === 0,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    const perAddress = received(a.headline);
+    const mails = [...perAddress.values()].reduce((sum, n) => sum + n, 0);
+    expect(perAddress.size).toBe(SUBSCRIBERS);
+    expect(mails - SUBSCRIBERS).toBeLessThanOrEqual(IN_FLIGHT);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+         WHERE s.send_guid = $1 AND d.status = 'sent'`,
+        [a.sendGuid],
+      ),
+    ).toBe(SUBSCRIBERS);
+    console.log(`killed sender: ${mails - SUBSCRIBERS} duplicate(s) of ${SUBSCRIBERS}`);
+  });
+});

@@ -1,0 +1,116 @@
+import { AddressInfo } from 'node:net';
+import { ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A mail the sink accepted, parsed (mailparser): addresses, subject, parts and headers. */
+export interface SinkMail {
+  from: string;
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+  /** Parsed headers (mailparser folds List-* into `list`). */
+  headers: Map<string, unknown>;
+  /** Each header's raw value by lower-case name, as sent (e.g. 'list-unsubscribe'). */
+  rawHeaders: Record<string, string>;
+  messageId: string;
+  parsed: ParsedMail;
+}
+
+export interface SmtpSink {
+  /** smtp://127.0.0.1:<port>, for SMTP_URL. */
+  url: string;
+  port: number;
+  mails: SinkMail[];
+  /** Errors of client connections (e.g. ECONNRESET from a killed sender), kept rather than thrown. */
+  connectionErrors: Error[];
+  /** Mails to one address (case-insensitive). */
+  to(address: string): SinkMail[];
+  /** Resolves when `predicate` holds for the mails received, or rejects after `ms`. */
+  waitFor(predicate: (mails: SinkMail[]) => boolean, what: string, ms?: number): Promise<SinkMail[]>;
+  /** The next `n` RCPT TO are refused with this reply (e.g. 451 to test retries, 550 for a permanent failure). */
+  refuseNext(n: number, code: number, message: string): void;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server for tests (smtp-server, in-process on a free port): what the services send arrives
+ * here over SMTP and is parsed, so tests check the mails as a mail client would see them.
+ */
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
+  const mails: SinkMail[] = [];
+  let refusals: { left: number; code: number; message: string } | undefined;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 30 * 1024 * 1024,
+    onRcptTo(_address, _session, callback) {
+      if (refusals && refusals.left > 0) {
+        refusals.left -= 1;
+        const err = Object.assign(new Error(refusals.message), { responseCode: refusals.code });
+        return callback(err);
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const addresses = (v: ParsedMail['to']) =>
+            (Array.isArray(v) ? v : v ? [v] : []).flatMap((a) => a.value.map((x) => x.address ?? ''));
+          mails.push({
+            from: parsed.from?.value[0]?.address ?? '',
+            to: session.envelope.rcptTo.map((r) => r.address) ?? addresses(parsed.to),
+            subject: parsed.subject ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            text: parsed.text ?? '',
+            headers: parsed.headers,
+            rawHeaders: Object.fromEntries(
+              parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()]),
+            ),
+            messageId: parsed.messageId ?? '',
+            parsed,
+          });
+          callback();
+        })
+        .catch((err: Error) => callback(err));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // smtp-server re-emits each connection's socket errors on the server. A client that drops its connection
+  // (a sender killed mid-send resets its sockets) is what tests provoke on purpose: the sink keeps serving,
+  // and the reset is kept for a test to inspect instead of crashing the test process as an unhandled 'error'.
+  const connectionErrors: Error[] = [];
+  server.on('error', (err: Error) => connectionErrors.push(err));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    mails,
+    connectionErrors,
+    to: (address) => mails.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase())),
+    async waitFor(predicate, what, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      while (!predicate(mails)) {
+        if (Date.now() > deadline)
+          throw new Error(`${what}: not within ${ms} ms (${mails.length} mails received)`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return mails;
+    },
+    refuseNext(n, code, message) {
+      refusals = { left: n, code, message };
+    },
+    clear() {
+      mails.length = 0;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

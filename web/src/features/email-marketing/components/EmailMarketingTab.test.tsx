@@ -1,0 +1,397 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { BOTH_KEYS_MESSAGE, sendToSubscribersLimitMessage } from '@irp/proto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StaffStock } from '@/lib/tabs/stockPageTabs';
+import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
+import { mediaQueryList } from '@/test/matchMedia';
+import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
+import { confirmSendText, SEND_TO_SUBSCRIBERS_NOTE } from '../model/emailMarketingForm';
+import { errorResponse, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
+import {
+  COUNT_PATH,
+  emailMarketingRoutes,
+  SETTINGS_PATH,
+  SUBSCRIBERS_PATH,
+  TEST_EMAIL_PATH,
+  TO_SUBSCRIBERS_PATH,
+} from '../test/fakeApi';
+import { SAVED, STOCK, STOCK_ID, subscriber } from '../test/fixtures';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+const admin = sessionUser('admin', { Admin: true });
+
+const posts = (calls: ApiCall[], path: string) => calls.filter((c) => c.method === 'POST' && c.path === path);
+const gets = (calls: ApiCall[], path: string) => calls.filter((c) => c.method === 'GET' && c.path === path);
+
+describe('staff Email marketing tab', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  function open({
+    stock = STOCK,
+    stored = SAVED,
+    options = {},
+    handlers = {},
+  }: {
+    stock?: StaffStock;
+    stored?: typeof SAVED | null;
+    options?: Parameters<typeof emailMarketingRoutes>[2];
+    handlers?: Record<string, Handler>;
+  } = {}) {
+    const calls = serveApi(fetchMock, {
+      'GET /api/stock/BHP:ASX': () => jsonResponse(stock),
+      ...emailMarketingRoutes(STOCK_ID, stored, options),
+      ...handlers,
+    });
+    renderRoute('/stocks/BHP:ASX/email-marketing', { store: storeWith(admin) });
+    return calls;
+  }
+
+  const field = (label: string) => screen.getByLabelText(label);
+  const loaded = () => screen.findByDisplayValue(SAVED.fromName);
+  const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+
+  it('loads the saved settings of the stock into the form', async () => {
+    const calls = open();
+    await loaded();
+    expect(gets(calls, SETTINGS_PATH)[0]?.params.get('id')).toBe(STOCK_ID);
+    expect(field('Provider type')).toHaveValue('mailchimp');
+    expect(within(field('Provider type')).getByRole('option', { selected: true })).toHaveTextContent(
+      'Mailchimp-type',
+    );
+    expect(field('List ID')).toHaveValue('list-42');
+    expect(field('API key')).toHaveValue('em-key-us21');
+    expect(field('Template ID')).toHaveValue('tpl-7');
+    expect(field('Reply to')).toHaveValue('ir@bhp.example');
+    expect(field('From name')).toHaveValue('BHP Investor Relations');
+    expect(field('Saved segment ID')).toHaveValue('seg-3');
+    expect(field('Test email addresses')).toHaveValue('a@bhp.example; b@bhp.example');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it('starts blank on the first provider type when the stock has no settings yet', async () => {
+    open({ stored: null });
+    expect(await screen.findByLabelText('List ID')).toHaveValue('');
+    expect(field('Provider type')).toHaveValue('mailchimp');
+    expect(field('API key')).toHaveValue('');
+    expect(screen.getByTestId('subscriber-count')).toHaveTextContent(
+      'Enter the API key and list ID to see the subscriber count',
+    );
+  });
+
+  it('shows Client ID only for the Campaign-Monitor-type provider', async () => {
+    open();
+    await loaded();
+    expect(screen.queryByLabelText('Client ID')).not.toBeInTheDocument();
+    fireEvent.change(field('Provider type'), { target: { value: 'campaign-monitor' } });
+    expect(within(field('Provider type')).getByRole('option', { selected: true })).toHaveTextContent(
+      'Campaign-Monitor-type',
+    );
+    expect(field('Client ID')).toHaveValue('');
+    fireEvent.change(field('Provider type'), { target: { value: 'mailchimp' } });
+    expect(screen.queryByLabelText('Client ID')).not.toBeInTheDocument();
+  });
+
+  it("saves {StockId, Settings} through the page's Save button, says 'Saved!' and fetches the settings again", async () => {
+    const calls = open();
+    await loaded();
+    type('From name', 'BHP IR');
+    type('Template ID', ' tpl-8 ');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'Saved!' })).toBeInTheDocument();
+    expect(posts(calls, SETTINGS_PATH).map((c) => c.body)).toEqual([
+      { StockId: STOCK_ID, Settings: { ...SAVED, fromName: 'BHP IR', templateId: 'tpl-8' } },
+    ]);
+    // The save's tag refreshes the settings.
+    await waitFor(() => expect(gets(calls, SETTINGS_PATH).length).toBeGreaterThanOrEqual(2));
+    expect(field('Template ID')).toHaveValue('tpl-8');
+  });
+
+  it('saves the client ID with the second provider type and never a hidden one', async () => {
+    const calls = open();
+    await loaded();
+    fireEvent.change(field('Provider type'), { target: { value: 'campaign-monitor' } });
+    type('Client ID', 'client-9');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('button', { name: 'Saved!' });
+    expect(posts(calls, SETTINGS_PATH)[0]?.body).toEqual({
+      StockId: STOCK_ID,
+      Settings: { ...SAVED, provider: 'campaign-monitor', clientId: 'client-9' },
+    });
+  });
+
+  it("answers 'Nothing to Save' without a call when nothing changed", async () => {
+    const calls = open();
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
+    expect(posts(calls, SETTINGS_PATH)).toHaveLength(0);
+  });
+
+  it('shows a refused save’s errorMessage in the Save failed modal', async () => {
+    open({
+      handlers: {
+        [`POST ${SETTINGS_PATH}`]: () => errorResponse(400, 'Settings.replyTo: must be an email address'),
+      },
+    });
+    await loaded();
+    type('Reply to', 'nobody');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save failed' });
+    expect(dialog).toHaveTextContent('Settings.replyTo: must be an email address');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+
+  it('shows the subscriber count beside the API key, asked with the keys on load', async () => {
+    const calls = open();
+    await loaded();
+    expect(await screen.findByText('1,234 subscribers')).toBeInTheDocument();
+    expect(field('API key')).toHaveAccessibleDescription('1,234 subscribers');
+    const [count] = gets(calls, COUNT_PATH);
+    expect(Object.fromEntries(count?.params ?? [])).toEqual({
+      stockId: STOCK_ID,
+      provider: 'mailchimp',
+      apiKey: 'em-key-us21',
+      listId: 'list-42',
+      clientId: '',
+    });
+  });
+
+  it('asks the count again once the fields settle, not on every keystroke', async () => {
+    const calls = open();
+    await loaded();
+    await screen.findByText('1,234 subscribers');
+    type('List ID', 'l');
+    type('List ID', 'li');
+    type('List ID', 'list-99');
+    await waitFor(() => expect(gets(calls, COUNT_PATH)).toHaveLength(2));
+    expect(gets(calls, COUNT_PATH)[1]?.params.get('listId')).toBe('list-99');
+    await screen.findByText('1,234 subscribers');
+    // Nothing more is asked after the value settled.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 700)));
+    expect(gets(calls, COUNT_PATH)).toHaveLength(2);
+  });
+
+  it('shows a failed count’s message in red', async () => {
+    open({ options: { count: { success: false, count: null, message: 'API key is invalid' } } });
+    await loaded();
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('API key is invalid');
+    expect(failure).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+    expect(screen.queryByText(/subscribers$/)).not.toBeInTheDocument();
+  });
+
+  it('shows an HTTP failure of the count in red too', async () => {
+    open({ handlers: { [`GET ${COUNT_PATH}`]: () => errorResponse(502, 'The provider did not answer') } });
+    await loaded();
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('The provider did not answer');
+    expect(failure).toHaveStyle({ color: 'var(--mantine-color-red-text)' });
+  });
+
+  it('asks for BOTH keys without calling or confirming when the stock has no product API key', async () => {
+    const calls = open({ stock: { ...STOCK, apiKey: null } });
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    expect(await screen.findByTestId('send-result')).toHaveTextContent(BOTH_KEYS_MESSAGE);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Send To Subscribers' }));
+    expect(screen.getByTestId('send-result')).toHaveTextContent(BOTH_KEYS_MESSAGE);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(posts(calls, TEST_EMAIL_PATH)).toHaveLength(0);
+    expect(posts(calls, TO_SUBSCRIBERS_PATH)).toHaveLength(0);
+  });
+
+  it('asks for BOTH keys when the email-marketing API key is blank', async () => {
+    const calls = open();
+    await loaded();
+    type('API key', '  ');
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    expect(await screen.findByTestId('send-result')).toHaveTextContent(BOTH_KEYS_MESSAGE);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(posts(calls, TEST_EMAIL_PATH)).toHaveLength(0);
+  });
+
+  it('sends a test email only after the confirmation, then shows the message and the preview link', async () => {
+    const calls = open();
+    await loaded();
+    type('Test email addresses', 'me@bhp.example');
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send Test Email' });
+    expect(dialog).toHaveTextContent(
+      confirmSendText('test', { ...SAVED, testEmailAddresses: 'me@bhp.example' }),
+    );
+    expect(posts(calls, TEST_EMAIL_PATH)).toHaveLength(0);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    const result = await screen.findByRole('status');
+    expect(result).toHaveTextContent('Test sent successfully.');
+    const preview = within(result).getByRole('link', { name: 'Preview' });
+    expect(preview).toHaveAttribute('href', 'https://preview.example/c/1');
+    expect(preview).toHaveAttribute('target', '_blank');
+    // The settings as typed, not as saved.
+    expect(posts(calls, TEST_EMAIL_PATH).map((c) => c.body)).toEqual([
+      {
+        stockId: STOCK_ID,
+        provider: 'mailchimp',
+        apiKey: 'em-key-us21',
+        listId: 'list-42',
+        templateId: 'tpl-7',
+        replyTo: 'ir@bhp.example',
+        fromName: 'BHP Investor Relations',
+        clientId: '',
+        savedSegmentId: 'seg-3',
+        testEmailAddresses: 'me@bhp.example',
+      },
+    ]);
+  });
+
+  it('sends nothing when the confirmation is cancelled', async () => {
+    const calls = open();
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send Test Email' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts(calls, TEST_EMAIL_PATH)).toHaveLength(0);
+    expect(screen.queryByTestId('send-result')).not.toBeInTheDocument();
+  });
+
+  it('shows the errorMessage of a failed test send', async () => {
+    open({
+      options: {
+        testSend: { errorMessage: 'Template tpl-7 was not found', previewUrl: null, message: null },
+      },
+    });
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send Test Email' })).getByRole('button', {
+        name: 'Send',
+      }),
+    );
+    const failure = await screen.findByTestId('send-result');
+    expect(failure).toHaveRole('alert');
+    expect(failure).toHaveTextContent('Template tpl-7 was not found');
+    expect(screen.queryByRole('link', { name: 'Preview' })).not.toBeInTheDocument();
+  });
+
+  it('gives admins Send To Subscribers with its 5-subscriber note, confirmed, and shows the campaign', async () => {
+    const calls = open();
+    await loaded();
+    expect(screen.getByText(SEND_TO_SUBSCRIBERS_NOTE)).toBeInTheDocument();
+    expect(SEND_TO_SUBSCRIBERS_NOTE).toContain('at most 5 subscribers');
+    fireEvent.click(screen.getByRole('button', { name: 'Send To Subscribers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send To Subscribers' });
+    expect(dialog).toHaveTextContent(confirmSendText('subscribers', SAVED));
+    expect(posts(calls, TO_SUBSCRIBERS_PATH)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    const result = await screen.findByRole('status');
+    expect(result).toHaveTextContent('Campaign created successfully.');
+    expect(within(result).getByRole('link', { name: 'Preview' })).toHaveAttribute(
+      'href',
+      'https://preview.example/c/2',
+    );
+    expect(posts(calls, TO_SUBSCRIBERS_PATH)).toHaveLength(1);
+    expect(posts(calls, TEST_EMAIL_PATH)).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal of a list larger than 5 subscribers', async () => {
+    open({
+      handlers: {
+        [`POST ${TO_SUBSCRIBERS_PATH}`]: () => errorResponse(400, sendToSubscribersLimitMessage(12)),
+      },
+    });
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Send To Subscribers' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send To Subscribers' })).getByRole('button', {
+        name: 'Send',
+      }),
+    );
+    expect(await screen.findByTestId('send-result')).toHaveTextContent(sendToSubscribersLimitMessage(12));
+  });
+
+  describe('Subscribers section', () => {
+    const OLD = subscriber({
+      email: 'old@example.com',
+      status: 'unsubscribed',
+      subscribedAt: '2025-01-10T22:30:00.000Z',
+      confirmedAt: '2025-01-10T23:00:00.000Z',
+      unsubscribedAt: '2025-02-01T03:15:00.000Z',
+    });
+    const NEW = subscriber({
+      email: 'new@example.com',
+      status: 'pending',
+      subscribedAt: '2025-03-21T21:50:00.000Z',
+      confirmedAt: null,
+    });
+    const LIST = {
+      subscribers: [OLD, NEW],
+      counts: { pending: 1, confirmed: 3, unsubscribed: 1 },
+    };
+
+    it('shows the counts per status and the subscribers newest first with Sydney dates', async () => {
+      const calls = open({ options: { subscribers: LIST } });
+      const section = await screen.findByRole('region', { name: 'Subscribers' });
+      const table = await within(section).findByRole('table', { name: 'Subscribers' });
+      expect(gets(calls, SUBSCRIBERS_PATH)[0]?.params.get('combinedTicker')).toBe('BHP:ASX');
+      expect(within(section).getByTestId('subscriber-count-confirmed')).toHaveTextContent('Confirmed3');
+      expect(within(section).getByTestId('subscriber-count-pending')).toHaveTextContent('Pending1');
+      expect(within(section).getByTestId('subscriber-count-unsubscribed')).toHaveTextContent('Unsubscribed1');
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['Email', 'Status', 'Subscribed', 'Confirmed', 'Unsubscribed']);
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(
+        rows.map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ),
+      ).toEqual([
+        ['new@example.com', 'Pending', '22 Mar 2025 8:50 AM', '', ''],
+        [
+          'old@example.com',
+          'Unsubscribed',
+          '11 Jan 2025 9:30 AM',
+          '11 Jan 2025 10:00 AM',
+          '1 Feb 2025 2:15 PM',
+        ],
+      ]);
+    });
+
+    it('turns the table into cards on phones', async () => {
+      vi.mocked(window.matchMedia).mockImplementation((query) =>
+        mediaQueryList(query, (q) => q === SMALL_SCREEN_QUERY),
+      );
+      open({ options: { subscribers: LIST } });
+      const list = await screen.findByRole('list', { name: 'Subscribers' });
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(2);
+      expect(cards[0]).toHaveTextContent('Emailnew@example.com');
+      expect(cards[1]).toHaveTextContent('Unsubscribed1 Feb 2025 2:15 PM');
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    });
+
+    it('says so when the stock has no subscribers', async () => {
+      open();
+      expect(await screen.findByText('No subscribers yet')).toBeInTheDocument();
+    });
+
+    it('shows the error when the list cannot be loaded', async () => {
+      open({
+        handlers: { [`GET ${SUBSCRIBERS_PATH}`]: () => errorResponse(503, 'Email service unavailable') },
+      });
+      const section = await screen.findByRole('region', { name: 'Subscribers' });
+      expect(await within(section).findByRole('alert')).toHaveTextContent('Email service unavailable');
+    });
+  });
+});

@@ -1,0 +1,146 @@
+import {
+  Alert,
+  Badge,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { formatDateTime, type Subscriber, type SubscriberCounts, type SubscriberStatus } from '@irp/proto';
+import { useId, useMemo, useState } from 'react';
+import { DataTable, type DataColumn } from '@/components/DataTable';
+import { errorMessageOf } from '@/lib/apiError';
+import { useSubscribersQuery } from '../api/emailMarketingApi';
+import {
+  bySubscribedNewestFirst,
+  SUBSCRIBER_STATUS_LABELS,
+  SUBSCRIBER_STATUSES,
+} from '../model/emailMarketingForm';
+
+/** Rows per page of the subscriber list (a stock can have thousands). */
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+
+const STATUS_COLORS: Record<SubscriberStatus, string> = {
+  confirmed: 'green',
+  pending: 'yellow',
+  unsubscribed: 'gray',
+};
+
+const COLUMNS: readonly DataColumn<Subscriber>[] = [
+  { label: 'Email', render: (s) => s.email },
+  {
+    label: 'Status',
+    render: (s) => (
+      <Badge color={STATUS_COLORS[s.status]} variant="light" tt="none">
+        {SUBSCRIBER_STATUS_LABELS[s.status]}
+      </Badge>
+    ),
+  },
+  { label: 'Subscribed', render: (s) => formatDateTime(s.subscribedAt), nowrap: true },
+  { label: 'Confirmed', render: (s) => formatDateTime(s.confirmedAt), nowrap: true },
+  { label: 'Unsubscribed', render: (s) => formatDateTime(s.unsubscribedAt), nowrap: true },
+];
+
+/** The counts per status as a labelled row, and as one stacked bar of their shares. */
+function SubscriberCountsView({ counts }: { counts: SubscriberCounts }) {
+  const total = SUBSCRIBER_STATUSES.reduce((sum, status) => sum + counts[status], 0);
+  return (
+    <Stack gap="xs">
+      <Group component="dl" gap="lg" m={0} wrap="wrap" aria-label="Subscriber counts">
+        {SUBSCRIBER_STATUSES.map((status) => (
+          <Group key={status} gap={6} wrap="nowrap" data-testid={`subscriber-count-${status}`}>
+            <Text component="dt" size="sm" c="dimmed">
+              {SUBSCRIBER_STATUS_LABELS[status]}
+            </Text>
+            <Text component="dd" size="sm" fw={600} m={0}>
+              {counts[status]}
+            </Text>
+          </Group>
+        ))}
+      </Group>
+      {total > 0 && (
+        <Progress.Root size="lg" aria-hidden>
+          {SUBSCRIBER_STATUSES.filter((status) => counts[status] > 0).map((status) => (
+            <Tooltip key={status} label={`${SUBSCRIBER_STATUS_LABELS[status]}: ${counts[status]}`} withArrow>
+              <Progress.Section value={(counts[status] / total) * 100} color={STATUS_COLORS[status]} />
+            </Tooltip>
+          ))}
+        </Progress.Root>
+      )}
+    </Stack>
+  );
+}
+
+/** The subscribers: a table, or on phones one card per subscriber with the columns as labelled lines. */
+function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] }) {
+  return (
+    <DataTable
+      label="Subscribers"
+      columns={COLUMNS}
+      rows={subscribers}
+      rowKey={(s) => s.id}
+      empty="No subscribers yet"
+      minWidth={640}
+    />
+  );
+}
+
+/**
+ * Staff only: the stock's subscribers of the portal's own double opt-in list (GET /api/admin/subscribers),
+ * their counts per status and each subscriber with their dates in Sydney time, newest first.
+ */
+export function SubscribersSection({ combinedTicker }: { combinedTicker: string }) {
+  const headingId = useId();
+  const { data, error, isLoading } = useSubscribersQuery(combinedTicker);
+  const [page, setPage] = useState(1);
+  const sorted = useMemo(() => bySubscribedNewestFirst(data?.subscribers ?? []), [data?.subscribers]);
+  const pages = Math.max(1, Math.ceil(sorted.length / SUBSCRIBERS_PAGE_SIZE));
+  // The list may shrink on a refetch: stay on a page that exists.
+  const current = Math.min(page, pages);
+  const shown = sorted.slice((current - 1) * SUBSCRIBERS_PAGE_SIZE, current * SUBSCRIBERS_PAGE_SIZE);
+
+  return (
+    <Paper
+      component="section"
+      withBorder
+      p={{ base: 'sm', sm: 'md' }}
+      radius="md"
+      aria-labelledby={headingId}
+    >
+      <Stack gap="sm">
+        <Title order={3} id={headingId}>
+          Subscribers
+        </Title>
+        {isLoading ? (
+          <Center py="md">
+            <Loader size="sm" aria-label="Loading subscribers" />
+          </Center>
+        ) : !data ? (
+          <Alert color="red" role="alert">
+            {errorMessageOf(error)}
+          </Alert>
+        ) : (
+          <>
+            <SubscriberCountsView counts={data.counts} />
+            <SubscriberList subscribers={shown} />
+            {pages > 1 && (
+              <Pagination
+                total={pages}
+                value={current}
+                onChange={setPage}
+                size="sm"
+                aria-label="Subscriber pages"
+              />
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

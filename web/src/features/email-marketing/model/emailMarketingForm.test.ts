@@ -1,0 +1,90 @@
+import { BOTH_KEYS_MESSAGE, EMPTY_EMAIL_MARKETING_SETTINGS, type Subscriber } from '@irp/proto';
+import { describe, expect, it } from 'vitest';
+import {
+  bySubscribedNewestFirst,
+  formValuesOf,
+  missingKeysProblem,
+  PROVIDER_OPTIONS,
+  saveBodyOf,
+  settingsChanged,
+  subscriberCountArgsOf,
+  subscriberCountText,
+  testSendBodyOf,
+} from './emailMarketingForm';
+
+const VALUES = {
+  ...EMPTY_EMAIL_MARKETING_SETTINGS,
+  listId: 'list-1',
+  apiKey: 'key-1',
+  clientId: 'client-1',
+};
+
+describe('email marketing form rules', () => {
+  it('offers the two provider types with their labels', () => {
+    expect(PROVIDER_OPTIONS).toEqual([
+      { value: 'mailchimp', label: 'Mailchimp-type' },
+      { value: 'campaign-monitor', label: 'Campaign-Monitor-type' },
+    ]);
+  });
+
+  it('starts blank without saved settings and drops the stock id of saved ones', () => {
+    expect(formValuesOf(null)).toEqual(EMPTY_EMAIL_MARKETING_SETTINGS);
+    expect(formValuesOf({ ...VALUES, stockId: 'id-1' })).toEqual(VALUES);
+  });
+
+  it('sends the client ID only for the second provider type, trimmed', () => {
+    expect(saveBodyOf('id-1', { ...VALUES, listId: ' list-1 ' })).toEqual({
+      StockId: 'id-1',
+      Settings: { ...VALUES, clientId: '' },
+    });
+    expect(testSendBodyOf('id-1', { ...VALUES, provider: 'campaign-monitor' })).toEqual({
+      stockId: 'id-1',
+      ...VALUES,
+      provider: 'campaign-monitor',
+    });
+  });
+
+  it('counts as changed only what would be saved differently', () => {
+    expect(settingsChanged(VALUES, { ...VALUES, fromName: '  ' })).toBe(false);
+    expect(settingsChanged(VALUES, { ...VALUES, clientId: 'other' })).toBe(false);
+    expect(settingsChanged(VALUES, { ...VALUES, fromName: 'IR' })).toBe(true);
+    expect(settingsChanged(VALUES, { ...VALUES, provider: 'campaign-monitor' })).toBe(true);
+  });
+
+  it('needs BOTH keys to send', () => {
+    expect(missingKeysProblem('product', VALUES)).toBeNull();
+    expect(missingKeysProblem(null, VALUES)).toBe(BOTH_KEYS_MESSAGE);
+    expect(missingKeysProblem(' ', VALUES)).toBe(BOTH_KEYS_MESSAGE);
+    expect(missingKeysProblem('product', { ...VALUES, apiKey: '' })).toBe(BOTH_KEYS_MESSAGE);
+  });
+
+  it('asks the count only with a key and a list', () => {
+    expect(subscriberCountArgsOf('id-1', VALUES)).toEqual({
+      stockId: 'id-1',
+      provider: 'mailchimp',
+      apiKey: 'key-1',
+      listId: 'list-1',
+      clientId: '',
+    });
+    expect(subscriberCountArgsOf('id-1', { ...VALUES, provider: 'campaign-monitor' })?.clientId).toBe(
+      'client-1',
+    );
+    expect(subscriberCountArgsOf('id-1', { ...VALUES, apiKey: ' ' })).toBeNull();
+    expect(subscriberCountArgsOf('id-1', { ...VALUES, listId: '' })).toBeNull();
+  });
+
+  it('writes counts with thousands separators', () => {
+    expect(subscriberCountText(1234)).toBe('1,234 subscribers');
+    expect(subscriberCountText(1)).toBe('1 subscriber');
+    expect(subscriberCountText(0)).toBe('0 subscribers');
+  });
+
+  it('orders subscribers newest first', () => {
+    const at = (subscribedAt: string) => ({ subscribedAt }) as Subscriber;
+    expect(
+      bySubscribedNewestFirst([at('2025-01-01T00:00:00Z'), at('2025-03-01T00:00:00Z')]).map(
+        (s) => s.subscribedAt,
+      ),
+    ).toEqual(['2025-03-01T00:00:00Z', '2025-01-01T00:00:00Z']);
+  });
+});

@@ -1,0 +1,58 @@
+import type {
+  EmailMarketingSettings,
+  EmailMarketingSettingsDto,
+  SubscriberCountResponseDto,
+  SubscribersResponseDto,
+  TestSendResponseDto,
+} from '@irp/proto';
+import { jsonResponse } from '@/test/render';
+import type { Handler } from '@/test/fakeApi';
+
+export const SETTINGS_PATH = '/api/emailMarketingSettings/';
+export const COUNT_PATH = '/api/EmailMarketingSubscriberCount';
+export const TEST_EMAIL_PATH = '/api/TestSendAnnouncement/sendTestEmail';
+export const TO_SUBSCRIBERS_PATH = '/api/TestSendAnnouncement/sendToSubscribers';
+export const SUBSCRIBERS_PATH = '/api/admin/subscribers';
+
+/**
+ * The email-marketing routes as the gateway answers them, over one stock's stored settings: GET and POST
+ * settings (a POST stores what it is sent), the count, both sends and the subscriber list. `overrides`
+ * replace any of them.
+ */
+export function emailMarketingRoutes(
+  stockId: string,
+  stored: EmailMarketingSettings | null,
+  {
+    count = { success: true, count: 1234, message: '' },
+    testSend = {
+      errorMessage: null,
+      previewUrl: 'https://preview.example/c/1',
+      message: 'Test sent successfully.',
+    },
+    toSubscribers = {
+      errorMessage: null,
+      previewUrl: 'https://preview.example/c/2',
+      message: 'Campaign created successfully.',
+    },
+    subscribers = { subscribers: [], counts: { pending: 0, confirmed: 0, unsubscribed: 0 } },
+  }: {
+    count?: SubscriberCountResponseDto;
+    testSend?: TestSendResponseDto;
+    toSubscribers?: TestSendResponseDto;
+    subscribers?: SubscribersResponseDto;
+  } = {},
+): Record<string, Handler> {
+  let settings: EmailMarketingSettingsDto | null = stored ? { ...stored, stockId } : null;
+  return {
+    [`GET ${SETTINGS_PATH}`]: () => jsonResponse({ success: true, settings, errorMessage: null }),
+    [`POST ${SETTINGS_PATH}`]: (call) => {
+      const body = call.body as { StockId: string; Settings: EmailMarketingSettings };
+      settings = { ...body.Settings, stockId: body.StockId };
+      return jsonResponse({ success: true, settings, errorMessage: null });
+    },
+    [`GET ${COUNT_PATH}`]: () => jsonResponse(count),
+    [`POST ${TEST_EMAIL_PATH}`]: () => jsonResponse(testSend),
+    [`POST ${TO_SUBSCRIBERS_PATH}`]: () => jsonResponse(toSubscribers),
+    [`GET ${SUBSCRIBERS_PATH}`]: () => jsonResponse(subscribers),
+  };
+}

@@ -1,0 +1,73 @@
+import type { EmailMarketingSettings, Subscriber } from '@irp/proto';
+import type { StaffStock } from '@/lib/tabs/stockPageTabs';
+
+export const STOCK_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890';
+
+/** A stock as GET /api/stock/{combinedTicker} answers an admin, with a product API key. */
+export const STOCK: StaffStock = {
+  id: STOCK_ID,
+  ticker: 'BHP',
+  exchange: 'ASX',
+  combinedTicker: 'BHP:ASX',
+  isin: '',
+  companyName: 'BHP Group',
+  created: '2025-03-21T21:50:00.000Z',
+  archived: false,
+  pollAsx: true,
+  completedInitialPoll: true,
+  sendPriceSensitiveAnnouncements: true,
+  sendNonPriceSensitiveAnnouncements: false,
+  autoSendAnnouncementEmail: false,
+  autoSendNonPriceSensitiveAnnouncements: false,
+  autoSendFilter: '',
+  announcementStartYear: 2019,
+  confirmationEmail: 'ir@bhp.example',
+  moderatorEmail: '',
+  contactEmail: '',
+  billingDate: '2025-06-30T14:00:00.000Z',
+  websiteUrl: 'www.bhp.example',
+  apiKey: 'product-key-1',
+  announcementNotificationEmails: '',
+  accountingReference: 'BHP-1',
+  subscriptionExpired: false,
+  companyLogoUrl: '',
+  announcementCommentTemplate: '',
+  disableMarketData: false,
+  version: 3,
+  updatedAt: '2025-07-01T00:00:00.000Z',
+  announcements: [],
+  initialPoll: null,
+  unavailable: [],
+};
+
+/** Settings saved for the first provider type (its client ID left over from the second). */
+export const SAVED: EmailMarketingSettings = {
+  provider: 'mailchimp',
+  listId: 'list-42',
+  apiKey: 'em-key-us21',
+  templateId: 'tpl-7',
+  replyTo: 'ir@bhp.example',
+  fromName: 'BHP Investor Relations',
+  savedSegmentId: 'seg-3',
+  clientId: '',
+  testEmailAddresses: 'a@bhp.example; b@bhp.example',
+};
+
+let next = 0;
+
+/** A subscriber as the staff list answers it. */
+export function subscriber(overrides: Partial<Subscriber> = {}): Subscriber {
+  next += 1;
+  return {
+    id: `c1b2c3d4-0000-4000-8000-${String(next).padStart(12, '0')}`,
+    stockId: STOCK_ID,
+    email: `investor${next}@example.com`,
+    status: 'confirmed',
+    subscribedAt: '2025-03-21T21:50:00.000Z',
+    consentIp: '203.0.113.9',
+    consentUserAgent: 'Mozilla/5.0',
+    confirmedAt: '2025-03-21T22:05:00.000Z',
+    unsubscribedAt: null,
+    ...overrides,
+  };
+}
