@@ -163,6 +163,8 @@ describe('senders at scale', () => {
         [a.sendGuid],
       ),
     ).toBe(SUBSCRIBERS);
-    console.log(`killed sender: ${mails - SUBSCRIBERS} duplicate(s) of ${SUBSCRIBERS}`);
+    console.log(
+      `killed sender: ${mails - SUBSCRIBERS} duplicate(s) of ${SUBSCRIBERS}; ${sink.connectionErrors.length} connection(s) dropped at the SMTP server`,
+    );
   });
 });
