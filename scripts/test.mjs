@@ -170,11 +170,14 @@ async function browserSuite(testInfraEnvFile) {
     E2E_DATABASE,
     path.join(ROOT, '.local', 'test-browser.env'),
   );
-  // Browser tests sign in many times a minute from one address: a higher throttle limit than production.
+  // Browser tests sign in (and post widget comments) many times a minute from one address: higher limits
+  // than production.
   const stackEnv = {
     GATEWAY_PORT: E2E_GATEWAY_PORT,
     HEALTH_PORT_OFFSET: E2E_HEALTH_PORT_OFFSET,
     LOGIN_THROTTLE_LIMIT: '200',
+    // Every comment the browser tests post comes from one address.
+    COMMENT_RATE_PER_ADDRESS: '100',
   };
   const upCode = await run(
     process.execPath,

@@ -60,11 +60,25 @@ async function growPartitions(admin, plan, existing) {
   return grow.map((t) => `${t.name} ${counts.get(t.name)}->${t.partitions}`);
 }
 
+/**
+ * The planned topics' metadata. Right after a creation the broker may not yet list a new topic in its
+ * metadata and answers UNKNOWN_TOPIC_OR_PARTITION ("This server does not host this topic-partition"); that
+ * is "not ready yet", not a failure, so it reads as no topics and the caller looks again.
+ */
+async function metadataOf(admin, plan) {
+  try {
+    return (await admin.fetchTopicMetadata({ topics: plan.map((t) => t.name) })).topics;
+  } catch (err) {
+    if (err?.type === 'UNKNOWN_TOPIC_OR_PARTITION' || err?.retriable) return [];
+    throw err;
+  }
+}
+
 /** Waits for a leader on every planned partition (createPartitions does not wait by itself). */
 async function waitForLeaders(admin, plan, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { topics } = await admin.fetchTopicMetadata({ topics: plan.map((t) => t.name) });
+    const topics = await metadataOf(admin, plan);
     const byName = new Map(topics.map((t) => [t.name, t]));
     const notReady = plan.filter((t) => {
       const md = byName.get(t.name);

@@ -44,6 +44,13 @@ export const gatewayConfigSchema = baseConfigSchema
     /** Widget API requests allowed per API key per window, per gateway instance. */
     WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    /**
+     * Comments posted through the widget per client address, and per API key, each COMMENT_RATE_WINDOW_MS
+     * (per gateway instance): a person asks a few questions; a script posting more is refused with 429.
+     */
+    COMMENT_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
+    COMMENT_RATE_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    COMMENT_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {

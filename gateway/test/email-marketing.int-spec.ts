@@ -8,18 +8,20 @@ import {
   StockRole,
   SubscribersResponseSchema,
 } from '@irp/proto';
-import {
-  dropSchema,
-  runServiceSeed,
-  ServiceProcess,
-  SmtpSink,
-  startServiceProcess,
-  startSmtpSink,
-} from '@irp/platform/testing';
+import { SmtpSink } from '@irp/platform/testing';
 import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import { createGateway } from '../src/main';
-import { clientOf, seedTestUsers, Session, signIn, until } from './gateway-harness';
+import {
+  clientOf,
+  createStockAsAdmin,
+  MailBackend,
+  seedTestUsers,
+  Session,
+  signIn,
+  startMailBackend,
+  until,
+} from './gateway-harness';
 
 jest.setTimeout(60_000);
 
@@ -35,10 +37,7 @@ const PUBLIC = 'http://portal.example';
  * Announcements route reaching a subscriber's inbox and its sendHistory.
  */
 describe('gateway email routes against the real services', () => {
-  let users: ServiceProcess;
-  let stocks: ServiceProcess;
-  let announcements: ServiceProcess;
-  let email: ServiceProcess;
+  let backend: MailBackend;
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   let sink: SmtpSink;
@@ -67,18 +66,8 @@ describe('gateway email routes against the real services', () => {
     ).settings;
 
   beforeAll(async () => {
-    await Promise.all([dropSchema('stocks'), dropSchema('announcements'), dropSchema('email_marketing')]);
-    sink = await startSmtpSink();
-    [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
-    await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
-    [announcements, email] = await Promise.all([
-      startServiceProcess('announcements', {
-        env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '' },
-      }),
-      startServiceProcess('email-marketing', {
-        env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: PUBLIC, SWEEP_INTERVAL_MS: '500' },
-      }),
-    ]);
+    backend = await startMailBackend(PUBLIC);
+    ({ sink } = backend);
     gateway = await createGateway({
       ...process.env,
       PORT: '0',
@@ -91,11 +80,7 @@ describe('gateway email routes against the real services', () => {
     sessions.admin = await signIn(http, 'admin', 'Admin!2026');
     sessions.reports = await signIn(http, 'reports', 'Reports!2026');
 
-    const create = async (fields: Record<string, unknown>) => {
-      const res = await post('/api/admin/stocks', fields, 'admin');
-      expect(res.body).toMatchObject({ success: true });
-      return res.body.stock as Stock;
-    };
+    const create = (fields: Record<string, unknown>) => createStockAsAdmin(post, fields);
     const newApiKey = async () => (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
     A = await create({
       ticker: `EA${RUN}`,
@@ -138,9 +123,7 @@ describe('gateway email routes against the real services', () => {
 
   afterAll(async () => {
     await gateway?.close();
-    await Promise.all([email?.stop(), announcements?.stop(), stocks?.stop(), users?.stop()]);
-    await sink?.close();
-    await Promise.all([dropSchema('stocks'), dropSchema('announcements'), dropSchema('email_marketing')]);
+    await backend?.stop();
   });
 
   describe('roles: signed out 401, wrong role 403, nothing changed', () => {

@@ -1,8 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, StockRole } from '@irp/proto';
-import { runServiceSeed } from '@irp/platform/testing';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Stock, StockRole } from '@irp/proto';
+import {
+  dropSchema,
+  runServiceSeed,
+  ServiceProcess,
+  SmtpSink,
+  startServiceProcess,
+  startSmtpSink,
+} from '@irp/platform/testing';
 import request from 'supertest';
 
 /** What the gateway contract tests share: sign-ins, session-bound requests, test users, polling. */
@@ -74,4 +81,59 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms; last ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The four services behind the email and comment routes, each its own process, and the SMTP sink. */
+export interface MailBackend {
+  sink: SmtpSink;
+  users: ServiceProcess;
+  stocks: ServiceProcess;
+  announcements: ServiceProcess;
+  email: ServiceProcess;
+  /** Stops every process and the sink, and drops the schemas the backend wrote. */
+  stop(): Promise<void>;
+}
+
+const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing'] as const;
+
+/**
+ * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty) and
+ * email-marketing (mailing to an in-process SMTP sink, links on `publicBaseUrl`), on fresh schemas.
+ */
+export async function startMailBackend(publicBaseUrl: string): Promise<MailBackend> {
+  await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
+  const sink = await startSmtpSink();
+  const [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
+  await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
+  const [announcements, email] = await Promise.all([
+    startServiceProcess('announcements', {
+      env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '' },
+    }),
+    startServiceProcess('email-marketing', {
+      env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: publicBaseUrl, SWEEP_INTERVAL_MS: '500' },
+    }),
+  ]);
+  return {
+    sink,
+    users,
+    stocks,
+    announcements,
+    email,
+    async stop() {
+      await Promise.all([email.stop(), announcements.stop(), stocks.stop(), users.stop()]);
+      await sink.close();
+      await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
+    },
+  };
+}
+
+/** A stock created by an admin through POST /api/admin/stocks (`post` signed in as 'admin'). */
+export async function createStockAsAdmin(
+  post: ReturnType<typeof clientOf>['post'],
+  fields: Record<string, unknown>,
+): Promise<Stock> {
+  const res = await post('/api/admin/stocks', fields, 'admin');
+  if (res.body?.success !== true)
+    throw new Error(`creating ${String(fields.ticker)} answered ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.stock as Stock;
 }

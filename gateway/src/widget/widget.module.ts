@@ -3,6 +3,7 @@ import { widgetCors } from './widget-cors.middleware';
 import { WidgetKeyGuard } from './widget-key.guard';
 import { WidgetRateLimiter, WidgetUnknownKeyLimiter, WidgetUnknownKeys } from './widget-rate-limiter';
 import { WidgetAnnouncementsController } from './widget-announcements.controller';
+import { CommentPostLimiter, WidgetCommentsController } from './widget-comments.controller';
 import { WidgetController } from './widget.controller';
 
 /**
@@ -11,8 +12,14 @@ import { WidgetController } from './widget.controller';
  * with @WidgetApi() here, or import this module for the guard and the shared limiter.
  */
 @Module({
-  controllers: [WidgetController, WidgetAnnouncementsController],
-  providers: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
+  controllers: [WidgetController, WidgetAnnouncementsController, WidgetCommentsController],
+  providers: [
+    WidgetRateLimiter,
+    WidgetUnknownKeys,
+    WidgetUnknownKeyLimiter,
+    WidgetKeyGuard,
+    CommentPostLimiter,
+  ],
   exports: [WidgetRateLimiter, WidgetUnknownKeys, WidgetUnknownKeyLimiter, WidgetKeyGuard],
 })
 export class WidgetModule implements NestModule {

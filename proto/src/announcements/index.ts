@@ -42,7 +42,24 @@ import {
   WidgetOpenAnnouncementRequestSchema,
 } from './messages';
 import { WidgetAnnouncementListSchema, WidgetAnnouncementReplySchema } from './rest';
+import {
+  CommentGroupsRequestSchema,
+  CommentPostedEventSchema,
+  CommentRespondedEventSchema,
+  CommentsResultSchema,
+  GetCommentReplySchema,
+  GetCommentRequestSchema,
+  PostCommentReplySchema,
+  PostCommentRequestSchema,
+  RespondToCommentRequestSchema,
+  WidgetCommentGroupsRequestSchema,
+  WidgetCommentGroupsSchema,
+  WidgetCommentListSchema,
+  WidgetCommentsRequestSchema,
+} from './comments';
 
+export * from './comment-rules';
+export * from './comments';
 export * from './events';
 export * from './messages';
 export * from './records';
@@ -151,6 +168,38 @@ export const announcementsContract = defineServiceContract({
       reply: ReconcileReplySchema,
       mutates: true,
     },
+    CommentsPost: {
+      topic: 'announcements.post-comment',
+      request: PostCommentRequestSchema,
+      reply: PostCommentReplySchema,
+      mutates: true,
+    },
+    CommentsWidgetList: {
+      topic: 'announcements.widget-comments',
+      request: WidgetCommentsRequestSchema,
+      reply: WidgetCommentListSchema,
+    },
+    CommentsWidgetGroups: {
+      topic: 'announcements.widget-comment-groups',
+      request: WidgetCommentGroupsRequestSchema,
+      reply: WidgetCommentGroupsSchema,
+    },
+    CommentsGroups: {
+      topic: 'announcements.comment-groups',
+      request: CommentGroupsRequestSchema,
+      reply: CommentsResultSchema,
+    },
+    CommentsGet: {
+      topic: 'announcements.get-comment',
+      request: GetCommentRequestSchema,
+      reply: GetCommentReplySchema,
+    },
+    CommentsRespond: {
+      topic: 'announcements.respond-to-comment',
+      request: RespondToCommentRequestSchema,
+      reply: GetCommentReplySchema,
+      mutates: true,
+    },
     AnnouncementsReconcileLast: {
       topic: 'announcements.reconcile-last',
       request: ReconcileLastRequestSchema,
@@ -174,5 +223,7 @@ export const announcementsContract = defineServiceContract({
     },
     AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
     ErrorReported: { topic: 'error.reported', schema: ErrorReportedEventSchema },
+    CommentPosted: { topic: 'comment.posted', schema: CommentPostedEventSchema },
+    CommentResponded: { topic: 'comment.responded', schema: CommentRespondedEventSchema },
   },
 });

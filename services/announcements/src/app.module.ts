@@ -3,8 +3,12 @@ import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsService } from './announcements/announcements.service';
 import { UploadPartEntity } from './announcements/upload-part.entity';
+import { CommentEntity } from './comments/comment.entity';
+import { CommentsHandlers } from './comments/comments.handlers';
+import { CommentsService } from './comments/comments.service';
 import { announcementsConfigSchema } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
+import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './polling/announcement-store';
 import { AutoSendHandlers } from './polling/auto-send.handlers';
@@ -35,7 +39,7 @@ import { ToolsService } from './tools/tools.service';
 
 /**
  * The announcements service (DESIGN.md): roles `api` (requests, the stock projection, resync, reconcile,
- * tools), `scheduler` (one active: publishes poll work every POLL_INTERVAL_MS) and `poller` (any number:
+ * tools, comments), `scheduler` (one active: publishes poll work every POLL_INTERVAL_MS) and `poller` (any number:
  * polls, stores, downloads PDFs, runs initial polls, decides auto-sends).
  */
 export const announcementsService = defineService({
@@ -50,8 +54,13 @@ export const announcementsService = defineService({
       InitialPollEntity,
       SourceHealthEntity,
       ReconcileEntity,
+      CommentEntity,
     ],
-    migrations: [CreateAnnouncements1795468640785, AlertLatency1795490000000],
+    migrations: [
+      CreateAnnouncements1795468640785,
+      AlertLatency1795490000000,
+      AnnouncementComments1795500000000,
+    ],
   },
   providers: [
     FileStorageProvider,
@@ -66,6 +75,7 @@ export const announcementsService = defineService({
     AutoSendService,
     ReconcileService,
     ToolsService,
+    CommentsService,
   ],
   roles: {
     api: {
@@ -76,6 +86,7 @@ export const announcementsService = defineService({
         InitialPollRequestHandlers,
         ReconcileHandlers,
         ToolsHandlers,
+        CommentsHandlers,
       ],
       providers: [ProjectionBootstrap],
     },

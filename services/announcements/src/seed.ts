@@ -3,6 +3,8 @@ import { createLogger, runMain } from '@irp/platform';
 import { combinedTickerOf } from '@irp/proto';
 import { DataSource, In } from 'typeorm';
 import { announcementsService } from './app.module';
+import { CommentsService } from './comments/comments.service';
+import { seedDemoComments } from './comments/demo-comments';
 import { AnnouncementStore } from './polling/announcement-store';
 import { sydneyYear } from './polling/poll-rules';
 import { SourceProvider } from './polling/source-provider';
@@ -31,12 +33,13 @@ async function waitForProjection(dataSource: DataSource, combinedTickers: string
  * poll would (origin 'initial-poll': nothing is sent). They come from the source the system settings
  * choose: with `make up` the ASX stand-in, which holds the mock generator's history of these tickers, so
  * the natural keys are the ones live polling sees and the first poll finds them stored. Idempotent.
- * Waits (up to `timeoutMs`) for the running service to have filled its stock projection.
+ * Waits (up to `timeoutMs`) for the running service to have filled its stock projection. Then seeds the
+ * demo comments on the latest announcements (comments/demo-comments.ts).
  */
 export async function seedDemoAnnouncements(
   env: NodeJS.ProcessEnv = process.env,
   { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
-): Promise<{ stored: number; stocks: string[] }> {
+): Promise<{ stored: number; comments: number; stocks: string[] }> {
   if (announcementsService.loadConfig(env).NODE_ENV === 'production')
     throw new Error('Refusing to seed demo announcements when NODE_ENV=production');
   const app = await announcementsService.context(env);
@@ -69,7 +72,8 @@ export async function seedDemoAnnouncements(
         'demo announcements seeded',
       );
     }
-    return { stored, stocks: stocks.map((s) => s.combinedTicker) };
+    const comments = await seedDemoComments(dataSource, app.get(CommentsService));
+    return { stored, comments, stocks: stocks.map((s) => s.combinedTicker) };
   } finally {
     await app.close();
   }

@@ -15,7 +15,8 @@ export function toWidgetAnnouncement(e: AnnouncementEntity): WidgetAnnouncement 
     videoUrl: e.videoUrl,
     videoDescription: e.videoDescription,
     thumbnailPageNum: e.thumbnailPageNum,
-    numComments: e.numComments,
+    // The widget counts what it can show: the comments made public.
+    numComments: e.numPublicComments,
     hits: e.hits,
   };
 }

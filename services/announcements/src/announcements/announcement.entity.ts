@@ -77,8 +77,13 @@ export class AnnouncementEntity {
   @Column({ name: 'send_requested_at', type: 'timestamptz', nullable: true })
   sendRequestedAt!: Date | null;
 
+  /** Every comment investors posted on it (the staff Announcements tab's Comments column). */
   @Column({ name: 'num_comments', type: 'int', default: 0 })
   numComments!: number;
+
+  /** The comments moderators made public (what the widget counts). */
+  @Column({ name: 'num_public_comments', type: 'int', default: 0 })
+  numPublicComments!: number;
 
   @Column({ type: 'int', default: 0 })
   hits!: number;

@@ -63,6 +63,14 @@ export class StockProjectionEntity {
   @Column({ name: 'announcement_notification_emails', type: 'text', default: '' })
   announcementNotificationEmails!: string;
 
+  /** Who hears of each new announcement comment (comma or semicolon separated). */
+  @Column({ name: 'moderator_email', type: 'text', default: '' })
+  moderatorEmail!: string;
+
+  /** Fills the mail a commenter receives when a response is posted publicly. */
+  @Column({ name: 'announcement_comment_template', type: 'text', default: '' })
+  announcementCommentTemplate!: string;
+
   /** The stock's `updatedAt` of the last event applied; older events are ignored. */
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;

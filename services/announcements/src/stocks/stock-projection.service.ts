@@ -42,6 +42,8 @@ export class StockProjectionService {
       autoSendFilter: stock.autoSendFilter,
       confirmationEmail: stock.confirmationEmail,
       announcementNotificationEmails: stock.announcementNotificationEmails,
+      moderatorEmail: stock.moderatorEmail,
+      announcementCommentTemplate: stock.announcementCommentTemplate,
       updatedAt: new Date(stock.updatedAt),
     });
     const columns = this.repo.metadata.columns.map((c) => c.databaseName).filter((c) => c !== 'id');

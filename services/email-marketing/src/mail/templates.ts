@@ -211,3 +211,97 @@ export function campaignContent(input: {
     text: `${body.text}\n`,
   };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Announcement comments
+
+const paragraphs = (text: string) => `<div style="white-space:pre-wrap">${escapeHtml(text)}</div>`;
+const quoted = (text: string) =>
+  `<blockquote style="margin:8px 0;padding:8px 12px;border-left:3px solid #ccc;color:#444;white-space:pre-wrap">${escapeHtml(text)}</blockquote>`;
+
+/** A new comment: to the stock's moderator emails, with the flags and the link to the response page. */
+export function commentModerationMail(input: {
+  stock: MailStock;
+  headline: string;
+  name: string;
+  email: string;
+  comment: string;
+  flags: Array<{ reason: string; match: string }>;
+  responseUrl: string;
+}): MailContent {
+  const { stock } = input;
+  const flagged = input.flags.length > 0;
+  const flagsHtml = flagged
+    ? `<div style="margin:12px 0;padding:8px 12px;background:#fff4e6;border:1px solid #ffa94d;border-radius:4px"><strong>Flagged for review</strong><ul style="margin:4px 0 0;padding-left:20px">${input.flags
+        .map((f) => `<li>${escapeHtml(f.reason)} (“${escapeHtml(f.match)}”)</li>`)
+        .join('')}</ul></div>`
+    : '';
+  const html = `<p>${escapeHtml(input.name)} &lt;${escapeHtml(input.email)}&gt; commented on <strong>${escapeHtml(input.headline)}</strong>:</p>
+${quoted(input.comment)}
+${flagsHtml}
+<p><a href="${escapeHtml(input.responseUrl)}" style="display:inline-block;padding:10px 16px;background:#1c7ed6;color:#fff;text-decoration:none;border-radius:4px">Respond</a></p>
+<p style="font-size:12px;color:#666">${escapeHtml(input.responseUrl)}</p>`;
+  const text = [
+    `${input.name} <${input.email}> commented on "${input.headline}":`,
+    '',
+    input.comment,
+    '',
+    ...(flagged
+      ? ['Flagged for review:', ...input.flags.map((f) => `- ${f.reason} ("${f.match}")`), '']
+      : []),
+    `Respond: ${input.responseUrl}`,
+  ].join('\n');
+  return {
+    subject: `${flagged ? '[Flagged] ' : ''}New comment on ${company(stock)} (${stock.ticker}): ${input.headline}`,
+    html: layout(
+      stock,
+      html,
+      `You receive this as a moderator of ${escapeHtml(company(stock))}'s announcement comments.`,
+    ),
+    text: `${text}\n\n--\nYou receive this as a moderator of ${company(stock)}'s announcement comments.\n`,
+  };
+}
+
+export const DEFAULT_COMMENT_TEMPLATE = `Dear {name},
+
+Thank you for your question about "{headline}". {company} responds below.`;
+
+/** The stock's announcement comment template with its fields filled; unknown braces are left as written. */
+export function fillCommentTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** A public response: to the commenter, in the stock's comment template, with their question and the answer. */
+export function commentResponseMail(input: {
+  stock: MailStock;
+  template: string;
+  headline: string;
+  name: string;
+  comment: string;
+  response: string;
+}): MailContent {
+  const { stock } = input;
+  const values = {
+    name: input.name,
+    headline: input.headline,
+    comment: input.comment,
+    response: input.response,
+    company: company(stock),
+    ticker: stock.ticker,
+  };
+  const template = input.template.trim() ? input.template : DEFAULT_COMMENT_TEMPLATE;
+  const intro = fillCommentTemplate(template, values);
+  // A template that places {response} itself decides where the answer goes; otherwise it follows.
+  const placesResponse = /\{response\}/.test(template);
+  const html = `${paragraphs(intro)}
+${placesResponse ? '' : `<h3 style="font-size:15px;margin:16px 0 4px">Your question</h3>${quoted(input.comment)}<h3 style="font-size:15px;margin:16px 0 4px">Our response</h3>${paragraphs(input.response)}`}`;
+  const text = placesResponse
+    ? intro
+    : `${intro}\n\nYour question:\n${input.comment}\n\nOur response:\n${input.response}`;
+  const why = `You receive this because you commented on an announcement of ${company(stock)}.`;
+  return {
+    subject: `${company(stock)} responded to your comment on ${input.headline}`,
+    html: layout(stock, html, escapeHtml(why)),
+    text: `${text}\n\n--\n${why}\n`,
+  };
+}

@@ -1,13 +1,24 @@
-import { HandleEvent, SERVICE_CONFIG } from '@irp/platform';
-import { EventOf, splitEmailList, Topics } from '@irp/proto';
+import { createLogger, HandleEvent, SERVICE_CONFIG } from '@irp/platform';
+import { EventOf, isEmailAddress, splitEmailList, Topics } from '@irp/proto';
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import type { EmailMarketingConfig } from '../config';
-import { confirmationMail, errorMail, notificationMail } from '../mail/templates';
+import {
+  commentModerationMail,
+  commentResponseMail,
+  confirmationMail,
+  errorMail,
+  MailStock,
+  notificationMail,
+} from '../mail/templates';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { DeliveryService } from './delivery.service';
 import { MailQueue } from './mail-queue';
 import { SendRequestsService } from './send-requests.service';
+
+const log = createLogger('sender');
+
+type CommentEventStock = EventOf<typeof Topics.CommentPosted>['stock'];
 
 /**
  * The `sender` role (a consumer group; any number of instances): announcement sends expanded into
@@ -85,5 +96,71 @@ export class SenderHandlers {
       recipients: splitEmailList(event.to),
       content: errorMail(event.subject, event.message),
     });
+  }
+
+  /** A new announcement comment: the stock's moderator emails, with the link to respond. */
+  @HandleEvent(Topics.CommentPosted)
+  async commentPosted(@Payload() event: EventOf<typeof Topics.CommentPosted>) {
+    const recipients = splitEmailList(event.moderatorEmails).filter(isEmailAddress);
+    if (!recipients.length) {
+      log.warn(
+        { stockId: event.stock.id, guid: event.guid },
+        'comment posted; the stock has no moderator emails',
+      );
+      return;
+    }
+    await this.queue.enqueue({
+      requestKey: `comment:${event.guid}`,
+      kind: 'comment-moderation',
+      stockId: event.stock.id,
+      sendGuid: event.announcement.sendGuid,
+      recipients,
+      content: commentModerationMail({
+        stock: await this.mailStock(event.stock),
+        headline: event.announcement.headline,
+        name: event.name,
+        email: event.email,
+        comment: event.comment,
+        flags: event.flags,
+        responseUrl: `${this.config.PUBLIC_BASE_URL}${event.responsePath}`,
+      }),
+    });
+  }
+
+  /** A response posted publicly: the commenter, in the stock's announcement comment template. */
+  @HandleEvent(Topics.CommentResponded)
+  async commentResponded(@Payload() event: EventOf<typeof Topics.CommentResponded>) {
+    if (!isEmailAddress(event.email)) {
+      log.warn({ guid: event.guid }, 'comment response not mailed: the commenter gave no valid address');
+      return;
+    }
+    await this.queue.enqueue({
+      requestKey: `comment-response:${event.guid}:${event.version}`,
+      kind: 'comment-response',
+      stockId: event.stock.id,
+      sendGuid: event.announcement.sendGuid,
+      recipients: [event.email],
+      content: commentResponseMail({
+        stock: await this.mailStock(event.stock),
+        template: event.template,
+        headline: event.announcement.headline,
+        name: event.name,
+        comment: event.comment,
+        response: event.response,
+      }),
+    });
+  }
+
+  /** The stock as mails show it: this service's projection (logo), else what the event says. */
+  private async mailStock(stock: CommentEventStock): Promise<MailStock> {
+    const projected = await this.stocks.byId(stock.id);
+    return (
+      projected ?? {
+        ticker: stock.ticker,
+        exchange: stock.combinedTicker.split(':')[1] ?? 'ASX',
+        companyName: stock.companyName,
+        companyLogoUrl: '',
+      }
+    );
   }
 }

@@ -1,6 +1,7 @@
-import { TabPlaceholder } from '@/components/TabPlaceholder';
+import type { ClientStockTabProps } from '@/lib/tabs/stockPageTabs';
+import { AnnouncementComments } from './AnnouncementComments';
 
-/** Client stock page, Comments tab (ReplyToComment); its screen arrives with the comments issue. */
-export function ClientCommentsTab() {
-  return <TabPlaceholder text="Comments arrive with the comments feature." />;
+/** Client stock page, Comments tab (ReplyToComment on the stock): the stock's comment groups; no save. */
+export function ClientCommentsTab({ stock }: ClientStockTabProps) {
+  return <AnnouncementComments combinedTicker={stock.combinedTicker} />;
 }

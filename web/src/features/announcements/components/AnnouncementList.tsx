@@ -1,9 +1,11 @@
 import { Anchor, Button, Group, Menu, Paper, Stack, Table, Text } from '@mantine/core';
 import { formatDateTime, type Announcement } from '@irp/proto';
 import type { CSSProperties } from 'react';
+import { Link } from 'react-router-dom';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
 import {
   ALERT_LATENCY_HINT,
+  commentsHref,
   documentHref,
   formatAlertLatency,
   ROW_ACTION_LABELS,
@@ -14,6 +16,8 @@ import {
 import { AnnouncementIcons } from './AnnouncementIcons';
 
 interface AnnouncementListProps {
+  /** The stock's ticker:exchange (the Comments count links to its comments screen). */
+  combinedTicker: string;
   /** Newest first. */
   announcements: readonly Announcement[];
   permissions: AnnouncementPermissions;
@@ -44,6 +48,33 @@ function Headline({ announcement }: { announcement: Announcement }) {
   );
 }
 
+/**
+ * The Comments count: a link to the announcement's comments (spec section 2) when it has any and the user
+ * may read them; otherwise the number alone.
+ */
+function CommentsCount({
+  combinedTicker,
+  announcement,
+  permissions,
+}: {
+  combinedTicker: string;
+  announcement: Announcement;
+  permissions: AnnouncementPermissions;
+}) {
+  const count = announcement.numComments;
+  if (count <= 0 || !permissions.viewComments) return <>{count}</>;
+  return (
+    <Anchor
+      component={Link}
+      to={commentsHref(combinedTicker, announcement)}
+      inherit
+      aria-label={`${count} ${count === 1 ? 'comment' : 'comments'} on ${announcement.headline}`}
+    >
+      {count}
+    </Anchor>
+  );
+}
+
 function RowMenu({ announcement, permissions, onAction }: RowProps) {
   const actions = rowActions(announcement, permissions);
   if (actions.length === 0) return null;
@@ -69,7 +100,7 @@ function RowMenu({ announcement, permissions, onAction }: RowProps) {
   );
 }
 
-function AnnouncementTable({ announcements, permissions, onAction }: AnnouncementListProps) {
+function AnnouncementTable({ combinedTicker, announcements, permissions, onAction }: AnnouncementListProps) {
   return (
     <Table.ScrollContainer minWidth={640} type="native">
       <Table striped verticalSpacing="xs" aria-label="Announcements">
@@ -102,7 +133,13 @@ function AnnouncementTable({ announcements, permissions, onAction }: Announcemen
                 </Stack>
               </Table.Td>
               <Table.Td>{announcement.hits}</Table.Td>
-              <Table.Td>{announcement.numComments}</Table.Td>
+              <Table.Td>
+                <CommentsCount
+                  combinedTicker={combinedTicker}
+                  announcement={announcement}
+                  permissions={permissions}
+                />
+              </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }} title={ALERT_LATENCY_HINT}>
                 {formatAlertLatency(announcement.alertLatencyMs)}
               </Table.Td>
@@ -118,7 +155,7 @@ function AnnouncementTable({ announcements, permissions, onAction }: Announcemen
 }
 
 /** Phones: one card per announcement, the table's columns as labelled lines. */
-function AnnouncementCards({ announcements, permissions, onAction }: AnnouncementListProps) {
+function AnnouncementCards({ combinedTicker, announcements, permissions, onAction }: AnnouncementListProps) {
   return (
     <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Announcements">
       {announcements.map((announcement) => (
@@ -141,7 +178,12 @@ function AnnouncementCards({ announcements, permissions, onAction }: Announcemen
           <Group justify="space-between" mt={4} gap="xs">
             <AnnouncementIcons announcement={announcement} />
             <Text size="xs" c="dimmed">
-              Views {announcement.hits} · Comments {announcement.numComments}
+              Views {announcement.hits} · Comments{' '}
+              <CommentsCount
+                combinedTicker={combinedTicker}
+                announcement={announcement}
+                permissions={permissions}
+              />
               {announcement.alertLatencyMs !== null &&
                 ` · Alert ${formatAlertLatency(announcement.alertLatencyMs)}`}
             </Text>

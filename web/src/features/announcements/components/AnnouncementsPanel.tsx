@@ -168,7 +168,12 @@ export function AnnouncementsPanel({
         </Alert>
       )}
 
-      <AnnouncementList announcements={sorted} permissions={permissions} onAction={onAction} />
+      <AnnouncementList
+        combinedTicker={combinedTicker}
+        announcements={sorted}
+        permissions={permissions}
+        onAction={onAction}
+      />
 
       <AnnouncementFormModal
         editing={editing}

@@ -445,6 +445,20 @@ describe('staff Announcements tab', () => {
     expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
   });
 
+  it("links a Comments count to the announcement's comments, and leaves 0 as plain text", async () => {
+    open(withAnnouncements([OLDER, NEWEST]));
+    const [newest, older] = await rows();
+    const link = within(older as HTMLElement).getByRole('link', { name: `3 comments on ${OLDER.headline}` });
+    expect(link).toHaveTextContent('3');
+    expect(link).toHaveAttribute('href', `/AnnouncementComments/BHP:ASX/${OLDER.sendGuid}`);
+    const newestComments = within(newest as HTMLElement).getAllByRole('cell')[3];
+    expect(newestComments).toHaveTextContent('0');
+    expect(within(newestComments as HTMLElement).queryByRole('link')).not.toBeInTheDocument();
+
+    fireEvent.click(link);
+    expect(await screen.findByRole('heading', { name: 'Announcement Comments' })).toBeInTheDocument();
+  });
+
   it('lists cards instead of the table on phones', async () => {
     vi.mocked(window.matchMedia).mockImplementation((query) =>
       mediaQueryList(query, (q) => q === SMALL_SCREEN_QUERY),
@@ -455,6 +469,9 @@ describe('staff Announcements tab', () => {
     expect(cards).toHaveLength(2);
     expect(cards[0]).toHaveTextContent(NEWEST.headline);
     expect(cards[1]).toHaveTextContent('Views 12 · Comments 3 · Alert 30 min');
+    expect(
+      within(cards[1] as HTMLElement).getByRole('link', { name: `3 comments on ${OLDER.headline}` }),
+    ).toHaveAttribute('href', `/AnnouncementComments/BHP:ASX/${OLDER.sendGuid}`);
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(
       within(cards[1] as HTMLElement).getByRole('button', { name: `Actions for ${OLDER.headline}` }),

@@ -39,6 +39,7 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
     send: admin,
     sendConfirmation: admin,
     resync: admin,
+    viewComments: admin,
   };
   return (
     <AnnouncementsPanel
@@ -100,6 +101,7 @@ export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
     send: stock.roles.includes(StockRole.SendMailchimp),
     sendConfirmation: false,
     resync: false,
+    viewComments: stock.roles.includes(StockRole.ReplyToComment),
   };
   return (
     <AnnouncementsPanel

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Announcement, AnnouncementList, ClientStockDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
@@ -150,6 +150,21 @@ describe('client Announcements tab', () => {
       'Sync in Progress: 2019 of 2026, 340 announcements',
     );
     expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
+  });
+
+  it('links the Comments count only for ReplyToComment holders on the stock', async () => {
+    const commented = announcement({ headline: 'Half Year Results', numComments: 2 });
+    open(['EditAnnouncements', 'ReplyToComment'], { announcements: [commented], initialPoll: null });
+    expect(await screen.findByRole('link', { name: `2 comments on ${commented.headline}` })).toHaveAttribute(
+      'href',
+      `/AnnouncementComments/BHP:ASX/${commented.sendGuid}`,
+    );
+    cleanup();
+
+    open(['EditAnnouncements'], { announcements: [commented], initialPoll: null });
+    const [row] = within(await screen.findByTestId('announcement-rows')).getAllByRole('row');
+    expect(within(row as HTMLElement).getAllByRole('cell')[3]).toHaveTextContent('2');
+    expect(within(row as HTMLElement).queryByRole('link', { name: /comments on/ })).not.toBeInTheDocument();
   });
 
   it('shows the error when the list cannot be loaded', async () => {

@@ -13,8 +13,20 @@ import {
   type AnnouncementPermissions,
 } from './announcements';
 
-const ADMIN: AnnouncementPermissions = { edit: true, send: true, sendConfirmation: true, resync: true };
-const EDITOR: AnnouncementPermissions = { edit: true, send: false, sendConfirmation: false, resync: false };
+const ADMIN: AnnouncementPermissions = {
+  edit: true,
+  send: true,
+  sendConfirmation: true,
+  resync: true,
+  viewComments: true,
+};
+const EDITOR: AnnouncementPermissions = {
+  edit: true,
+  send: false,
+  sendConfirmation: false,
+  resync: false,
+  viewComments: false,
+};
 const EDITOR_SENDER: AnnouncementPermissions = { ...EDITOR, send: true };
 
 describe('announcement rules of the tab', () => {

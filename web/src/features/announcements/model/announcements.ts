@@ -27,6 +27,8 @@ export interface AnnouncementPermissions {
   sendConfirmation: boolean;
   /** Resync (Admin, staff page). */
   resync: boolean;
+  /** The Comments count links to the announcement's comments (Admin, or ReplyToComment on the stock). */
+  viewComments: boolean;
 }
 
 export type RowAction = 'edit' | 'send' | 'sendConfirmation' | 'delete';
@@ -184,6 +186,10 @@ export function announcementFormData(
   if (values.file) form.append('file', values.file);
   return form;
 }
+
+/** The announcement comments screen of one announcement (spec section 2). */
+export const commentsHref = (combinedTicker: string, announcement: Pick<Announcement, 'sendGuid'>): string =>
+  `/AnnouncementComments/${combinedTicker}/${announcement.sendGuid}`;
 
 /** Where the headline links: the stored PDF, else (non-ASX) the announcement's http(s) address. */
 export function documentHref(announcement: Announcement): string | null {

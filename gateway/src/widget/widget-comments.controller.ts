@@ -1,0 +1,124 @@
+import { AppError } from '@irp/platform';
+import {
+  COMMENT_TEXTS,
+  ErrorCode,
+  Topics,
+  WidgetCommentBodySchema,
+  WidgetCommentGroupsSchema,
+  WidgetCommentListSchema,
+  WidgetCommentPostedSchema,
+  WidgetCommentsQuerySchema,
+} from '@irp/proto';
+import { Body, Controller, Get, Inject, Injectable, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { Contract } from '../common/contract';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ServicesClient } from '../kafka/services.client';
+import { FixedWindowRateLimiter, RateDecision } from './rate-limiter';
+import { ApiKeyQuery, Widget, WidgetApi, WidgetContext } from './widget-context';
+import { WIDGET_RATE_MAX_KEYS } from './widget-rate-limiter';
+
+type CommentRateConfig = Pick<
+  GatewayConfig,
+  'COMMENT_RATE_PER_ADDRESS' | 'COMMENT_RATE_PER_KEY' | 'COMMENT_RATE_WINDOW_MS'
+>;
+
+/**
+ * Comment posts through the widget: COMMENT_RATE_PER_ADDRESS per client address and COMMENT_RATE_PER_KEY
+ * per API key each COMMENT_RATE_WINDOW_MS (per gateway instance), on top of the widget's own per-key budget.
+ * Only posts that passed validation are counted, so a person correcting a form is not held back.
+ */
+@Injectable()
+export class CommentPostLimiter {
+  private readonly byAddress: FixedWindowRateLimiter;
+  private readonly byKey: FixedWindowRateLimiter;
+
+  constructor(@Inject(GATEWAY_CONFIG) config: CommentRateConfig) {
+    this.byAddress = new FixedWindowRateLimiter(
+      config.COMMENT_RATE_PER_ADDRESS,
+      config.COMMENT_RATE_WINDOW_MS,
+      WIDGET_RATE_MAX_KEYS,
+    );
+    this.byKey = new FixedWindowRateLimiter(
+      config.COMMENT_RATE_PER_KEY,
+      config.COMMENT_RATE_WINDOW_MS,
+      WIDGET_RATE_MAX_KEYS,
+    );
+  }
+
+  /** Counts one post of this address with this key; the refusal that applies, if any. */
+  hit(address: string, apiKey: string): RateDecision | null {
+    const perAddress = this.byAddress.hit(address);
+    if (!perAddress.allowed) return perAddress;
+    const perKey = this.byKey.hit(apiKey);
+    return perKey.allowed ? null : perKey;
+  }
+}
+
+/**
+ * Investors' comments on the API key's stock's announcements (public, CORS * like every widget route):
+ * post a question (plain text; checked here and again by the service), list an announcement's public
+ * comments with their responses, and the stock's comment groups for the interactive announcements widget.
+ */
+@WidgetApi()
+@Controller('api/widget')
+export class WidgetCommentsController {
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly limiter: CommentPostLimiter,
+  ) {}
+
+  @Post('comments')
+  @ApiKeyQuery()
+  @Contract({ body: WidgetCommentBodySchema, response: WidgetCommentPostedSchema })
+  @ApiOperation({
+    summary:
+      "Post a comment on one of the API key's stock's announcements (name, email, comment; plain text): 201; 400 bad input, 404 unknown announcement, 429 too many comments",
+  })
+  async post(
+    @Widget() widget: WidgetContext,
+    @Body() body: z.output<typeof WidgetCommentBodySchema>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const refused = this.limiter.hit(req.ip ?? req.socket?.remoteAddress ?? 'unknown', widget.apiKey);
+    if (refused) {
+      res.setHeader('Retry-After', String(refused.retryAfterSeconds));
+      throw new AppError(
+        ErrorCode.TooManyRequests,
+        `Too many comments: try again in ${refused.retryAfterSeconds} seconds`,
+      );
+    }
+    const { guid } = await this.services.request(Topics.CommentsPost, {
+      stockId: widget.stockId,
+      sendGuid: body.sendGuid,
+      name: body.name,
+      email: body.email,
+      comment: body.comment,
+    });
+    return { success: true as const, guid, message: COMMENT_TEXTS.received };
+  }
+
+  @Get('comments')
+  @ApiKeyQuery()
+  @Contract({ query: WidgetCommentsQuerySchema, response: WidgetCommentListSchema })
+  @ApiOperation({ summary: "An announcement's public comments with their public responses, newest first" })
+  list(@Widget() widget: WidgetContext, @Query() query: z.output<typeof WidgetCommentsQuerySchema>) {
+    return this.services.request(Topics.CommentsWidgetList, {
+      stockId: widget.stockId,
+      sendGuid: query.sendGuid,
+    });
+  }
+
+  @Get('comment-groups')
+  @ApiKeyQuery()
+  @Contract({ response: WidgetCommentGroupsSchema })
+  @ApiOperation({
+    summary: "The stock's public comment groups, newest announcement first (interactive widget)",
+  })
+  groups(@Widget() widget: WidgetContext) {
+    return this.services.request(Topics.CommentsWidgetGroups, { stockId: widget.stockId });
+  }
+}

@@ -1,0 +1,37 @@
+import type { CommentResponse, CommentResponseBody, CommentResponseSaved } from '@irp/proto';
+import { baseApi } from '@/api/baseApi';
+
+/**
+ * 'CommentResponse' (one per comment guid) is this feature's. A submitted response also changes the comment
+ * groups of the announcement-comments feature ('CommentGroups', one per combinedTicker): shared by name,
+ * never by import (web/README.md).
+ */
+const commentResponseTaggedApi = baseApi.enhanceEndpoints({
+  addTagTypes: ['CommentResponse', 'CommentGroups'],
+});
+
+const path = (guid: string) => `/AnnouncementCommentResponse/${encodeURIComponent(guid)}`;
+
+/** The comment response calls of spec section 7 (docs/api/announcements.md), typed with proto's shapes. */
+export const commentResponseApi = commentResponseTaggedApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** GET /api/AnnouncementCommentResponse/{guid}: 404 'Comment not found', 403 without ReplyToComment. */
+    commentResponse: build.query<CommentResponse, string>({
+      query: path,
+      providesTags: (_result, _error, guid) => [{ type: 'CommentResponse', id: guid }],
+    }),
+    /** POST /api/AnnouncementCommentResponse/{guid} (guid, comment, isPublic): answers the comment as saved. */
+    respondToComment: build.mutation<CommentResponseSaved, CommentResponseBody>({
+      query: (body) => ({ url: path(body.guid), method: 'POST', body }),
+      invalidatesTags: (result, _error, body) =>
+        result
+          ? [
+              { type: 'CommentResponse', id: body.guid },
+              { type: 'CommentGroups', id: result.comment.combinedTicker },
+            ]
+          : [],
+    }),
+  }),
+});
+
+export const { useCommentResponseQuery, useRespondToCommentMutation } = commentResponseApi;
