@@ -27,13 +27,23 @@ async function bhpTarget(request: APIRequestContext): Promise<Target> {
   return { apiKey: body.apiKey, sendGuid: latest.sendGuid, headline: latest.headline };
 }
 
-/** An investor's comment through the widget API, as the company's IR site posts it (no session). */
-async function postThroughWidget(page: Page, target: Target, name: string, email: string, comment: string) {
-  const res = await page.request.post(`/api/widget/comments?apiKey=${encodeURIComponent(target.apiKey)}`, {
+/**
+ * An investor's comment through the widget API, as the company's IR site posts it: from another origin,
+ * with none of the portal's cookies (a request context of its own).
+ */
+async function postThroughWidget(
+  site: APIRequestContext,
+  target: Target,
+  name: string,
+  email: string,
+  comment: string,
+) {
+  const res = await site.post(`/api/widget/comments?apiKey=${encodeURIComponent(target.apiKey)}`, {
     data: { sendGuid: target.sendGuid, name, email, comment },
     headers: { Origin: 'https://www.bhp.example.com' },
   });
   expect(res.status(), await res.text()).toBe(201);
+  expect(res.headers()['access-control-allow-origin']).toBe('*');
   return ((await res.json()) as { guid: string }).guid;
 }
 
@@ -42,6 +52,14 @@ const rowOf = (page: Page, name: string) =>
   page.getByTestId('comment-group').locator('tbody tr, li').filter({ hasText: name });
 
 test.describe('announcement comments', () => {
+  let site: APIRequestContext;
+  test.beforeEach(async ({ playwright, baseURL }) => {
+    site = await playwright.request.newContext({ baseURL });
+  });
+  test.afterEach(async () => {
+    await site.dispose();
+  });
+
   test('a widget comment is flagged or not, answered publicly, prefilled on reopening, and listed on the widget', async ({
     page,
     signIn,
@@ -52,14 +70,14 @@ test.describe('announcement comments', () => {
     const flaggedName = `Curious Trader ${RUN}`;
     const commenter = `trader-${RUN}@investor.example`;
     await postThroughWidget(
-      page,
+      site,
       target,
       plainName,
       `plain-${RUN}@investor.example`,
       'Could you explain the change in unit costs shown in this report?',
     );
     const guid = await postThroughWidget(
-      page,
+      site,
       target,
       flaggedName,
       commenter,
@@ -67,8 +85,10 @@ test.describe('announcement comments', () => {
     );
 
     // The moderators hear of it, with the link to respond.
-    const moderation = await inboxMail(page, 'moderator@bhp.example.com');
+    const moderation = await inboxMail(page, 'moderator@bhp.example.com', 30_000, flaggedName);
+    expect(moderation.subject).toMatch(/^\[Flagged\] New comment on .*BHP/);
     expect(moderation.subject).toContain(target.headline);
+    expect(moderation.text).toContain(`/AnnouncementCommentResponse/${guid}`);
 
     // The announcement's comments: the flagged one with its reasons, the plain one without.
     await page.goto(`/AnnouncementComments/BHP:ASX/${target.sendGuid}`);
@@ -92,7 +112,7 @@ test.describe('announcement comments', () => {
     const answer = `We do not comment ahead of our results. <script>window.__pwned = true</script> ${RUN}`;
     await expect(page.getByLabel('Your response')).toHaveAttribute('rows', '10');
     await page.getByLabel('Your response').fill(answer);
-    await page.getByText('Post publicly').click();
+    await page.getByRole('switch', { name: 'Post publicly' }).click();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByText('Response submitted successfully')).toBeVisible();
 
@@ -109,7 +129,7 @@ test.describe('announcement comments', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
 
     // The widget lists it with its response; the plain one is not public yet.
-    const listing = await page.request.get(
+    const listing = await site.get(
       `/api/widget/comments?apiKey=${encodeURIComponent(target.apiKey)}&sendGuid=${target.sendGuid}`,
     );
     expect(listing.headers()['content-type']).toMatch(/^application\/json/);
@@ -122,7 +142,7 @@ test.describe('announcement comments', () => {
     expect(group.comments.some((c) => c.name === plainName)).toBe(false);
 
     // The commenter receives the response in the stock's template.
-    const reply = await inboxMail(page, commenter);
+    const reply = await inboxMail(page, commenter, 30_000, RUN);
     expect(reply.subject).toContain('responded to your comment');
     expect(reply.html ?? '').not.toContain('<script>window.__pwned');
   });
@@ -134,14 +154,14 @@ test.describe('announcement comments', () => {
     await signIn('admin');
     const target = await bhpTarget(page.request);
     const guid = await postThroughWidget(
-      page,
+      site,
       target,
       `Rumour Hunter ${RUN}`,
       `rumour-${RUN}@investor.example`,
       'Is there a takeover approach being discussed right now? Email me at rumour@example.com',
     );
     await page.goto(`/AnnouncementCommentResponse/${guid}`);
-    await page.getByText('Post publicly').click();
+    await page.getByRole('switch', { name: 'Post publicly' }).click();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(
       page.getByRole('alert').filter({ hasText: 'write a response before posting it publicly' }),
@@ -179,5 +199,26 @@ test.describe('announcement comments', () => {
     // And the server refuses what the page hides.
     const refused = await page.request.get('/api/AnnouncementComments/?combinedTicker=VOD:LSE');
     expect(refused.status()).toBe(403);
+  });
+});
+
+test.describe('announcement comments on a phone', () => {
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+  test('the comments are cards and both pages fit the screen', async ({ page, signIn }) => {
+    await signIn('admin');
+    await page.goto('/AnnouncementComments/BHP:ASX');
+    const group = page.getByTestId('comment-group').first();
+    await expect(group).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+
+    await group
+      .getByRole('link', { name: /^Edit response to / })
+      .first()
+      .click();
+    await expect(page.getByLabel('Your response')).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
   });
 });

@@ -14,8 +14,16 @@ export interface InboxMail {
   headers?: Record<string, string>;
 }
 
-/** The newest mail to `address` in the inbox, waiting up to `timeout` ms for it to arrive. */
-export async function inboxMail(page: Page, address: string, timeout = 30_000): Promise<InboxMail> {
+/**
+ * The newest mail to `address` in the inbox (with `containing`: the newest whose text or HTML holds it),
+ * waiting up to `timeout` ms for it to arrive.
+ */
+export async function inboxMail(
+  page: Page,
+  address: string,
+  timeout = 30_000,
+  containing?: string,
+): Promise<InboxMail> {
   let found: InboxMail | undefined;
   await expect
     .poll(
@@ -26,10 +34,14 @@ export async function inboxMail(page: Page, address: string, timeout = 30_000): 
         const mails = Array.isArray(body) ? body : (body.data ?? body.emails ?? []);
         found = mails
           .filter((m) => m.to?.some((t) => t.address?.toLowerCase() === address.toLowerCase()))
+          .filter((m) => !containing || `${m.text ?? ''}${m.html ?? ''}`.includes(containing))
           .at(-1);
         return found ? 'arrived' : `${mails.length} mails, none to ${address}`;
       },
-      { timeout, message: `a mail to ${address} in the inbox (${INBOX_URL})` },
+      {
+        timeout,
+        message: `a mail to ${address}${containing ? ` holding '${containing}'` : ''} in the inbox (${INBOX_URL})`,
+      },
     )
     .toBe('arrived');
   return found!;
