@@ -6,7 +6,10 @@ import {
   dropSchema,
   ReceivedMessage,
   serviceTestEnv,
+  topicEnds,
   TopicProbe,
+  untilOutboxPublished,
+  untilProbeAtEnd,
   waitUntil,
 } from '@irp/platform/testing';
 import { createHash, randomUUID } from 'node:crypto';
@@ -52,6 +55,7 @@ describe('announcements service on the real broker and database', () => {
   let probe: TopicProbe;
   let db: DataSource;
   let dataDir: string;
+  let sendRequestsAtJoin: Map<number, bigint>;
 
   // ABC: ASX, price-sensitive email on, three confirmation emails. VOD: LSE, nothing switched on.
   // MKT: ASX, only email marketing for non-price-sensitive announcements (the manual send's fallback).
@@ -109,6 +113,7 @@ describe('announcements service on the real broker and database', () => {
       Topics.AnnouncementSendRequested,
       Topics.AnnouncementConfirmationRequested,
     ]);
+    sendRequestsAtJoin = await topicEnds(Topics.AnnouncementSendRequested);
     app = await startAnnouncementsService({
       ...serviceTestEnv(),
       DATA_DIR: dataDir,
@@ -629,10 +634,12 @@ describe('announcements service on the real broker and database', () => {
         .map((r) => refusalOf(Promise.reject((r as PromiseRejectedResult).reason))),
     );
     expect(refusals.map((e) => e.code)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT']);
+    // Every send has returned, so the outbox (what the relay publishes from) holds every request they wrote:
+    // one, and once it is published the probe has read the topic as far as it could be.
     expect(await outboxCount(Topics.AnnouncementSendRequested, fresh.sendGuid)).toBe(1);
     await eventFor(Topics.AnnouncementSendRequested, fresh.sendGuid);
-    // Give a duplicate time to arrive before counting what the topic carried.
-    await new Promise((r) => setTimeout(r, 1500));
+    await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested);
+    await untilProbeAtEnd(probe, Topics.AnnouncementSendRequested, sendRequestsAtJoin);
     expect(eventsFor(Topics.AnnouncementSendRequested, fresh.sendGuid)).toHaveLength(1);
   });
 
