@@ -171,11 +171,12 @@ describe('gateway announcement routes against the real users, stocks and announc
   const find = async (combinedTicker: string, sendGuid: string) =>
     (await listOf(combinedTicker)).announcements.find((a) => a.sendGuid === sendGuid);
   /**
-   * What an upload can leave behind, read where the service keeps it: the stock's announcement rows, the
-   * staged chunks of every upload, and every file under the service's data folder (a PDF, or the temp file
-   * it is written through).
+   * What an upload to a stock can leave behind, read where the service keeps it: the stock's announcement
+   * rows, the staged chunks of every upload, and every file in the stock's folder of the service's data
+   * folder (a PDF, or the temp file it is written through; the demo stocks' initial polls write elsewhere).
    */
-  const leftovers = async (stockId: string) => {
+  const leftovers = async ({ id: stockId, combinedTicker }: Stock) => {
+    const folder = join(dataDir, combinedTicker.replace(/[^A-Za-z0-9]+/g, '-'));
     const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
     await pg.connect();
     try {
@@ -186,7 +187,7 @@ describe('gateway announcement routes against the real users, stocks and announc
           [stockId],
         )
       ).rows;
-      const files = (readdirSync(dataDir, { recursive: true, withFileTypes: true }) as Dirent[])
+      const files = (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
         .filter((d) => !d.isDirectory())
         .map((d) => join(d.parentPath ?? d.path, d.name))
         .sort();
@@ -588,7 +589,7 @@ describe('gateway announcement routes against the real users, stocks and announc
         ],
         [{ headline: 'x', date: DATE, sendGuid: 'nope' }, undefined, 'sendGuid: must be an announcement id'],
       ];
-      const kept = await leftovers(A.id);
+      const kept = await leftovers(A);
       expect(kept.parts).toBe(0);
       for (const [fields, file, message] of cases) {
         const res = await saveForm(A.combinedTicker, fields, 'admin', file);
@@ -597,7 +598,7 @@ describe('gateway announcement routes against the real users, stocks and announc
           fields,
           status: res.status,
           errorMessage: res.body.errorMessage,
-          left: await leftovers(A.id),
+          left: await leftovers(A),
         }).toEqual({ fields, status: 400, errorMessage: message, left: kept });
       }
       expect(await listOf(A.combinedTicker)).toEqual(before);
@@ -626,11 +627,11 @@ describe('gateway announcement routes against the real users, stocks and announc
         data: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20 * 1024 * 1024)]),
         name: 'huge.pdf',
       };
-      const kept = await leftovers(A.id);
+      const kept = await leftovers(A);
       const res = await saveForm(A.combinedTicker, { headline: 'Huge', date: DATE }, 'admin', huge);
       expect(res.status).toBe(400);
       expect(res.body.errorMessage).toBe('The file is larger than 20 MB');
-      expect(await leftovers(A.id)).toEqual(kept);
+      expect(await leftovers(A)).toEqual(kept);
       expect(await listOf(A.combinedTicker)).toEqual(before);
     });
 

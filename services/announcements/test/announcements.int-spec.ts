@@ -230,10 +230,18 @@ describe('announcements service on the real broker and database', () => {
   it("refuses a save that breaks the spec's rules with its exact messages, changing nothing", async () => {
     const before = await announcementCount();
     const filesBefore = filesUnder(dataDir);
-    const pdf = await uploadFile(requester, await makePdf('Refused'));
-    await expectRefusal(save('ABC', { headline: '  ', upload: pdf }), 'BAD_REQUEST', 'Headline not defined');
+    const stagedParts = () => count(`SELECT count(*)::int AS n FROM announcements.upload_parts`);
+    const partsBefore = await stagedParts();
+    const refusedPdf = await makePdf('Refused');
+    // A fresh upload for each save, as the gateway stages one per request: a refused save discards its own.
+    const pdf = () => uploadFile(requester, refusedPdf);
     await expectRefusal(
-      save('ABC', { date: 'someday', upload: pdf }),
+      save('ABC', { headline: '  ', upload: await pdf() }),
+      'BAD_REQUEST',
+      'Headline not defined',
+    );
+    await expectRefusal(
+      save('ABC', { date: 'someday', upload: await pdf() }),
       'BAD_REQUEST',
       'Unable to parse date someday',
     );
@@ -244,7 +252,7 @@ describe('announcements service on the real broker and database', () => {
       'The file is not a PDF',
     );
     await expectRefusal(
-      save('ABC', { upload: { ...pdf, parts: 2 } }),
+      save('ABC', { upload: { ...(await pdf()), parts: 2 } }),
       'BAD_REQUEST',
       'The upload is incomplete',
     );
@@ -254,20 +262,33 @@ describe('announcements service on the real broker and database', () => {
       'The upload is incomplete',
     );
     await expectRefusal(
-      save('ABC', { upload: pdf }, sender),
+      save('ABC', { upload: await pdf() }, sender),
       'FORBIDDEN',
       'You may not edit the announcements of ABC',
     );
     await expectRefusal(
-      save('ABC', { upload: pdf }, outsider),
+      save('ABC', { upload: await pdf() }, outsider),
       'FORBIDDEN',
       'You may not edit the announcements of ABC',
     );
-    await expectRefusal(save('NOPE', { upload: pdf }, ADMIN), 'NOT_FOUND', 'Stock NOPE:ASX not found');
+    await expectRefusal(
+      save('NOPE', { upload: await pdf() }, ADMIN),
+      'NOT_FOUND',
+      'Stock NOPE:ASX not found',
+    );
+    // No row, no file (nor the temp file it is written through), no staged chunk left by any of them.
     expect(await announcementCount()).toBe(before);
     expect(filesUnder(dataDir)).toEqual(filesBefore);
-    // The refused saves left the good upload staged: it still saves.
-    const saved = await save('ABC', { headline: 'Saved after refusals', upload: pdf });
+    expect(await stagedParts()).toBe(partsBefore);
+    // A refused save's upload is gone: naming it again is refused, not saved.
+    const once = await pdf();
+    await expectRefusal(save('ABC', { headline: '  ', upload: once }), 'BAD_REQUEST', 'Headline not defined');
+    await expectRefusal(
+      save('ABC', { headline: 'Saved after refusals', upload: once }),
+      'BAD_REQUEST',
+      'The upload is incomplete',
+    );
+    const saved = await save('ABC', { headline: 'Saved after refusals', upload: await pdf() });
     expect(saved.pdfUrl).not.toBeNull();
   });
 
