@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
@@ -23,7 +23,14 @@ import {
   WidgetAnnouncementListSchema,
   WidgetAnnouncementSchema,
 } from '@irp/proto';
-import { dropSchema, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
+import {
+  dropSchema,
+  loadTestEnv,
+  runServiceSeed,
+  ServiceProcess,
+  startServiceProcess,
+} from '@irp/platform/testing';
+import { Client } from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import { createGateway } from '../src/main';
@@ -163,6 +170,32 @@ describe('gateway announcement routes against the real users, stocks and announc
   };
   const find = async (combinedTicker: string, sendGuid: string) =>
     (await listOf(combinedTicker)).announcements.find((a) => a.sendGuid === sendGuid);
+  /**
+   * What an upload to a stock can leave behind, read where the service keeps it: the stock's announcement
+   * rows, the staged chunks of every upload, and every file in the stock's folder of the service's data
+   * folder (a PDF, or the temp file it is written through; the demo stocks' initial polls write elsewhere).
+   */
+  const leftovers = async ({ id: stockId, combinedTicker }: Stock) => {
+    const folder = join(dataDir, combinedTicker.replace(/[^A-Za-z0-9]+/g, '-'));
+    const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+    await pg.connect();
+    try {
+      const [{ rows, parts }] = (
+        await pg.query<{ rows: number; parts: number }>(
+          `SELECT (SELECT count(*)::int FROM announcements.announcements WHERE stock_id = $1) AS rows,
+                  (SELECT count(*)::int FROM announcements.upload_parts) AS parts`,
+          [stockId],
+        )
+      ).rows;
+      const files = (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
+        .filter((d) => !d.isDirectory())
+        .map((d) => join(d.parentPath ?? d.path, d.name))
+        .sort();
+      return { rows, parts, files };
+    } finally {
+      await pg.end();
+    }
+  };
 
   beforeAll(async () => {
     // Fresh stocks and announcements schemas: the stocks seed makes the demo stocks with their fixed ids,
@@ -556,13 +589,17 @@ describe('gateway announcement routes against the real users, stocks and announc
         ],
         [{ headline: 'x', date: DATE, sendGuid: 'nope' }, undefined, 'sendGuid: must be an announcement id'],
       ];
+      const kept = await leftovers(A);
+      expect(kept.parts).toBe(0);
       for (const [fields, file, message] of cases) {
         const res = await saveForm(A.combinedTicker, fields, 'admin', file);
-        expect({ fields, status: res.status, errorMessage: res.body.errorMessage }).toEqual({
+        // No row, no file, no staged chunk: each refusal, the file's too, leaves what was there before.
+        expect({
           fields,
-          status: 400,
-          errorMessage: message,
-        });
+          status: res.status,
+          errorMessage: res.body.errorMessage,
+          left: await leftovers(A),
+        }).toEqual({ fields, status: 400, errorMessage: message, left: kept });
       }
       expect(await listOf(A.combinedTicker)).toEqual(before);
     });
@@ -590,9 +627,11 @@ describe('gateway announcement routes against the real users, stocks and announc
         data: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20 * 1024 * 1024)]),
         name: 'huge.pdf',
       };
+      const kept = await leftovers(A);
       const res = await saveForm(A.combinedTicker, { headline: 'Huge', date: DATE }, 'admin', huge);
       expect(res.status).toBe(400);
       expect(res.body.errorMessage).toBe('The file is larger than 20 MB');
+      expect(await leftovers(A)).toEqual(kept);
       expect(await listOf(A.combinedTicker)).toEqual(before);
     });
 

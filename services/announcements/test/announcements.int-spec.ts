@@ -6,7 +6,10 @@ import {
   dropSchema,
   ReceivedMessage,
   serviceTestEnv,
+  topicEnds,
   TopicProbe,
+  untilOutboxPublished,
+  untilProbeAtEnd,
   waitUntil,
 } from '@irp/platform/testing';
 import { createHash, randomUUID } from 'node:crypto';
@@ -52,6 +55,7 @@ describe('announcements service on the real broker and database', () => {
   let probe: TopicProbe;
   let db: DataSource;
   let dataDir: string;
+  let sendRequestsAtJoin: Map<number, bigint>;
 
   // ABC: ASX, price-sensitive email on, three confirmation emails. VOD: LSE, nothing switched on.
   // MKT: ASX, only email marketing for non-price-sensitive announcements (the manual send's fallback).
@@ -109,6 +113,7 @@ describe('announcements service on the real broker and database', () => {
       Topics.AnnouncementSendRequested,
       Topics.AnnouncementConfirmationRequested,
     ]);
+    sendRequestsAtJoin = await topicEnds(Topics.AnnouncementSendRequested);
     app = await startAnnouncementsService({
       ...serviceTestEnv(),
       DATA_DIR: dataDir,
@@ -225,10 +230,18 @@ describe('announcements service on the real broker and database', () => {
   it("refuses a save that breaks the spec's rules with its exact messages, changing nothing", async () => {
     const before = await announcementCount();
     const filesBefore = filesUnder(dataDir);
-    const pdf = await uploadFile(requester, await makePdf('Refused'));
-    await expectRefusal(save('ABC', { headline: '  ', upload: pdf }), 'BAD_REQUEST', 'Headline not defined');
+    const stagedParts = () => count(`SELECT count(*)::int AS n FROM announcements.upload_parts`);
+    const partsBefore = await stagedParts();
+    const refusedPdf = await makePdf('Refused');
+    // A fresh upload for each save, as the gateway stages one per request: a refused save discards its own.
+    const pdf = () => uploadFile(requester, refusedPdf);
     await expectRefusal(
-      save('ABC', { date: 'someday', upload: pdf }),
+      save('ABC', { headline: '  ', upload: await pdf() }),
+      'BAD_REQUEST',
+      'Headline not defined',
+    );
+    await expectRefusal(
+      save('ABC', { date: 'someday', upload: await pdf() }),
       'BAD_REQUEST',
       'Unable to parse date someday',
     );
@@ -239,7 +252,7 @@ describe('announcements service on the real broker and database', () => {
       'The file is not a PDF',
     );
     await expectRefusal(
-      save('ABC', { upload: { ...pdf, parts: 2 } }),
+      save('ABC', { upload: { ...(await pdf()), parts: 2 } }),
       'BAD_REQUEST',
       'The upload is incomplete',
     );
@@ -249,20 +262,33 @@ describe('announcements service on the real broker and database', () => {
       'The upload is incomplete',
     );
     await expectRefusal(
-      save('ABC', { upload: pdf }, sender),
+      save('ABC', { upload: await pdf() }, sender),
       'FORBIDDEN',
       'You may not edit the announcements of ABC',
     );
     await expectRefusal(
-      save('ABC', { upload: pdf }, outsider),
+      save('ABC', { upload: await pdf() }, outsider),
       'FORBIDDEN',
       'You may not edit the announcements of ABC',
     );
-    await expectRefusal(save('NOPE', { upload: pdf }, ADMIN), 'NOT_FOUND', 'Stock NOPE:ASX not found');
+    await expectRefusal(
+      save('NOPE', { upload: await pdf() }, ADMIN),
+      'NOT_FOUND',
+      'Stock NOPE:ASX not found',
+    );
+    // No row, no file (nor the temp file it is written through), no staged chunk left by any of them.
     expect(await announcementCount()).toBe(before);
     expect(filesUnder(dataDir)).toEqual(filesBefore);
-    // The refused saves left the good upload staged: it still saves.
-    const saved = await save('ABC', { headline: 'Saved after refusals', upload: pdf });
+    expect(await stagedParts()).toBe(partsBefore);
+    // A refused save's upload is gone: naming it again is refused, not saved.
+    const once = await pdf();
+    await expectRefusal(save('ABC', { headline: '  ', upload: once }), 'BAD_REQUEST', 'Headline not defined');
+    await expectRefusal(
+      save('ABC', { headline: 'Saved after refusals', upload: once }),
+      'BAD_REQUEST',
+      'The upload is incomplete',
+    );
+    const saved = await save('ABC', { headline: 'Saved after refusals', upload: await pdf() });
     expect(saved.pdfUrl).not.toBeNull();
   });
 
@@ -629,10 +655,12 @@ describe('announcements service on the real broker and database', () => {
         .map((r) => refusalOf(Promise.reject((r as PromiseRejectedResult).reason))),
     );
     expect(refusals.map((e) => e.code)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT']);
+    // Every send has returned, so the outbox (what the relay publishes from) holds every request they wrote:
+    // one, and once it is published the probe has read the topic as far as it could be.
     expect(await outboxCount(Topics.AnnouncementSendRequested, fresh.sendGuid)).toBe(1);
     await eventFor(Topics.AnnouncementSendRequested, fresh.sendGuid);
-    // Give a duplicate time to arrive before counting what the topic carried.
-    await new Promise((r) => setTimeout(r, 1500));
+    await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested);
+    await untilProbeAtEnd(probe, Topics.AnnouncementSendRequested, sendRequestsAtJoin);
     expect(eventsFor(Topics.AnnouncementSendRequested, fresh.sendGuid)).toHaveLength(1);
   });
 

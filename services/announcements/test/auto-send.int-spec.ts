@@ -3,10 +3,13 @@ import { consumerGroupOf } from '@irp/platform';
 import { STANDARD_AUTO_SEND_FILTER, Topics, type Stock, type SystemSettings } from '@irp/proto';
 import {
   dropSchema,
+  handledMessages,
   rawProducer,
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
+  untilHandled,
+  untilOutboxPublished,
   waitUntil,
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
@@ -86,14 +89,16 @@ describe('auto-send on the real broker and database', () => {
     );
     return rows(stockId);
   };
-  const handledDetected = async () => {
-    const text = await (await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) =>
-        l.startsWith(`irp_kafka_handled_messages_total{topic="${Topics.AnnouncementDetected}",outcome="ok"`),
-      );
-    return line ? Number(line.split(' ').pop()) : 0;
+  const metricsUrl = () => `http://127.0.0.1:${app.getHttpServer().address().port}`;
+  /**
+   * The headlines of the stock's send requests, once every one is published and the probe has it. Called after
+   * every decision is taken: a send request is written with its decision, so the outbox holds all there are.
+   */
+  const sentHeadlines = async (stockId: string) => {
+    const events = await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested, stockId);
+    await waitUntil('the probe has them', () => sendRequests(stockId).length >= events.length);
+    expect(sendRequests(stockId)).toHaveLength(events.length);
+    return events.map((e) => (e.payload as { announcement: { headline: string } }).announcement.headline);
   };
 
   beforeAll(async () => {
@@ -167,7 +172,7 @@ describe('auto-send on the real broker and database', () => {
         expect(row.auto_send_at).not.toBeNull();
         expect(row.send_requested_at).not.toBeNull();
       }
-      await waitUntil('send requests published', () => sendRequests(c.stock.id).length === requested.length);
+      expect((await sentHeadlines(c.stock.id)).sort()).toEqual(requested.map((r) => r.headline).sort());
       for (const m of sendRequests(c.stock.id)) {
         const channels = announcementOf(m).headline === 'Full Year Results' ? c.sensitive : c.other;
         expect(value(m)).toMatchObject({
@@ -205,11 +210,7 @@ describe('auto-send on the real broker and database', () => {
       send_requested_at: null,
     });
     expect(report).toMatchObject({ headline: 'Quarterly Activities Report', auto_send: 'requested' });
-    await waitUntil('the normal one requested', () => sendRequests(stock.id).length === 1);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sendRequests(stock.id).map((m) => announcementOf(m).headline)).toEqual([
-      'Quarterly Activities Report',
-    ]);
+    expect(await sentHeadlines(stock.id)).toEqual(['Quarterly Activities Report']);
   });
 
   it('never mails old news: a poll finding an announcement released two days ago marks it stale', async () => {
@@ -224,9 +225,7 @@ describe('auto-send on the real broker and database', () => {
     const [old, fresh] = await decided(stock.id, 2);
     expect(old).toMatchObject({ headline: 'Half Year Results', auto_send: 'stale', send_requested_at: null });
     expect(fresh).toMatchObject({ headline: 'Trading Halt', auto_send: 'requested' });
-    await waitUntil('the fresh one requested', () => sendRequests(stock.id).length === 1);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sendRequests(stock.id).map((m) => announcementOf(m).headline)).toEqual(['Trading Halt']);
+    expect(await sentHeadlines(stock.id)).toEqual(['Trading Halt']);
   });
 
   it('holds back over the hourly limit and reports it', async () => {
@@ -253,7 +252,7 @@ describe('auto-send on the real broker and database', () => {
       to: ERROR_EMAIL,
       message: 'HOUR: automatic send of "Response to ASX Price Query" held back: hourly limit of 2 reached',
     });
-    await waitUntil('two sends requested', () => sendRequests(stock.id).length === 2);
+    expect(await sentHeadlines(stock.id)).toEqual(['Trading Halt', 'Reinstatement to Official Quotation']);
   });
 
   it('holds back over the daily limit, counting the sends of the last day, and reports it', async () => {
@@ -303,7 +302,7 @@ describe('auto-send on the real broker and database', () => {
       (m) => m.topic === Topics.AnnouncementDetected && m.key === stock.id,
     );
 
-    const handledBefore = await handledDetected();
+    const handledBefore = await handledMessages(metricsUrl(), Topics.AnnouncementDetected);
     const producer = await rawProducer();
     try {
       for (let i = 0; i < 3; i++)
@@ -314,9 +313,9 @@ describe('auto-send on the real broker and database', () => {
     } finally {
       await producer.disconnect();
     }
-    await waitUntil('the copies handled', async () => (await handledDetected()) >= handledBefore + 3);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sendRequests(stock.id)).toHaveLength(1);
+    await untilHandled(metricsUrl(), Topics.AnnouncementDetected, handledBefore + 3);
+    // Handled, and a send request is written with the decision: the outbox holds every one there is.
+    expect(await sentHeadlines(stock.id)).toEqual(['Full Year Results']);
     expect((await rows(stock.id))[0].auto_send_at).toEqual(row.auto_send_at);
   });
 });

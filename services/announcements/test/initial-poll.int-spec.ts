@@ -4,10 +4,14 @@ import { Topics, type Stock } from '@irp/proto';
 import {
   createTestRequester,
   dropSchema,
+  handledMessages,
+  outboxEvents,
   rawProducer,
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
+  untilHandled,
+  untilOutboxPublished,
   waitUntil,
 } from '@irp/platform/testing';
 import { randomUUID } from 'node:crypto';
@@ -58,6 +62,7 @@ describe('initial polls on the real broker and database', () => {
   let init: Stock;
 
   const value = (m: ReceivedMessage) => m.value as Record<string, unknown>;
+  const metricsUrl = () => `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const events = (topic: string, stockId: string, since = 0) =>
     probe.received.slice(since).filter((m) => m.topic === topic && m.key === stockId);
   const rows = async (stockId: string): Promise<Row[]> =>
@@ -113,6 +118,7 @@ describe('initial polls on the real broker and database', () => {
       autoSendAnnouncementEmail: true,
       autoSendNonPriceSensitiveAnnouncements: true,
     });
+    const detectedHandled = await handledMessages(metricsUrl(), Topics.AnnouncementDetected);
     await upserted(init);
     await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === init.id, 60_000);
     // Start, progress, completion and detections are topics of their own: they may arrive in any order.
@@ -150,7 +156,9 @@ describe('initial polls on the real broker and database', () => {
       error: null,
     });
 
-    await new Promise((r) => setTimeout(r, 1000));
+    // Every detection handled by the auto-send decision, which writes a send request with its decision: none.
+    await untilHandled(metricsUrl(), Topics.AnnouncementDetected, detectedHandled + history.length);
+    expect(await outboxEvents('announcements', Topics.AnnouncementSendRequested, init.id)).toEqual([]);
     expect(events(Topics.AnnouncementSendRequested, init.id)).toEqual([]);
   });
 
@@ -209,6 +217,8 @@ describe('initial polls on the real broker and database', () => {
       init.id,
     ]);
     const since = probe.received.length;
+    const progressedBefore = await outboxEvents('announcements', Topics.InitialPollProgressed, init.id);
+    const requestsHandled = await handledMessages(metricsUrl(), Topics.InitialPollRequested);
     const producer = await rawProducer();
     try {
       await producer.send({
@@ -229,7 +239,10 @@ describe('initial polls on the real broker and database', () => {
     } finally {
       await producer.disconnect();
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    await untilHandled(metricsUrl(), Topics.InitialPollRequested, requestsHandled + 1);
+    expect(await outboxEvents('announcements', Topics.InitialPollProgressed, init.id)).toHaveLength(
+      progressedBefore.length,
+    );
     expect(events(Topics.InitialPollProgressed, init.id, since)).toEqual([]);
     const [after] = await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [
       init.id,
@@ -252,8 +265,9 @@ describe('initial polls on the real broker and database', () => {
     ]);
     await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === dual.id, 60_000);
     await waitUntil('its progress', () => events(Topics.InitialPollProgressed, dual.id).length >= 1);
+    // The three calls have returned: the outbox holds every start they wrote.
+    expect(await untilOutboxPublished('announcements', Topics.InitialPollStarted, dual.id)).toHaveLength(1);
     await waitUntil('its start', () => events(Topics.InitialPollStarted, dual.id).length >= 1);
-    await new Promise((r) => setTimeout(r, 500));
     expect(events(Topics.InitialPollStarted, dual.id)).toHaveLength(1);
     expect(events(Topics.InitialPollProgressed, dual.id).map((m) => value(m).currentYear)).toEqual([
       THIS_YEAR,

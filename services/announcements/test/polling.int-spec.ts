@@ -3,11 +3,24 @@ import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { consumerGroupOf } from '@irp/platform';
 import { Topics, type Stock, type SystemSettings } from '@irp/proto';
-import { dropSchema, ReceivedMessage, serviceTestEnv, TopicProbe, waitUntil } from '@irp/platform/testing';
+import {
+  dropSchema,
+  handledMessages,
+  readCounter,
+  ReceivedMessage,
+  serviceTestEnv,
+  topicEnds,
+  TopicProbe,
+  untilHandled,
+  untilOutboxPublished,
+  untilProbeAtEnd,
+  waitUntil,
+} from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
-import { PollScheduler } from '../src/polling/poll-scheduler';
+import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/polling/poll-scheduler';
+import { PollService } from '../src/polling/poll.service';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
@@ -51,6 +64,8 @@ describe('polling on the real broker and database', () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
   let alpha: Stock;
+  let pollRequestsAtJoin: Map<number, bigint>;
+  const metricsUrl = () => `http://127.0.0.1:${app.getHttpServer().address().port}`;
 
   const apply = (stock: Stock) => app.get(StockProjectionService).apply(stock);
   const rows = async (stockId: string): Promise<Row[]> =>
@@ -80,6 +95,7 @@ describe('polling on the real broker and database', () => {
       Topics.AnnouncementDetected,
       Topics.ErrorReported,
     ]);
+    pollRequestsAtJoin = await topicEnds(Topics.AnnouncementsPollRequested);
     // The roles under test; the api role's projection bootstrap would wait for a stocks service.
     env = {
       ...serviceTestEnv(),
@@ -140,14 +156,14 @@ describe('polling on the real broker and database', () => {
     expect(file.subarray(0, 4).toString('latin1')).toBe('%PDF');
     expect(Number(row.file_size)).toBe(file.length);
 
-    // Later ticks poll it again and find it stored: one row, one event.
-    const polls = received(Topics.AnnouncementsPollRequested, (m) => m.key === alpha.id).length;
-    await waitUntil(
-      'two more polls of the stock',
-      () => received(Topics.AnnouncementsPollRequested, (m) => m.key === alpha.id).length >= polls + 2,
-    );
-    await new Promise((r) => setTimeout(r, 500));
+    // Later polls (ALPHA is the only stock) handled to the end find it stored: one row, and one event in the
+    // outbox the relay publishes from, which would hold a second one.
+    const handled = await handledMessages(metricsUrl(), Topics.AnnouncementsPollRequested);
+    await untilHandled(metricsUrl(), Topics.AnnouncementsPollRequested, handled + 2);
     expect(await rows(alpha.id)).toHaveLength(1);
+    expect(await untilOutboxPublished('announcements', Topics.AnnouncementDetected, alpha.id)).toHaveLength(
+      1,
+    );
     expect(detectedOf(alpha.id)).toHaveLength(1);
     const metrics = await (
       await fetch(`http://127.0.0.1:${app.getHttpServer().address().port}/metrics`)
@@ -183,9 +199,31 @@ describe('polling on the real broker and database', () => {
     await settings({ disablePollUntil: new Date(Date.now() + 3_600_000).toISOString() });
     const disabledAt = Date.now();
     expect(await app.get(PollScheduler).tick()).toMatchObject({ published: 0, skipped: 'polling-disabled' });
-    standIn.publish({ ticker: 'ALPHA', headline: 'Response to ASX Price Query', priceSensitive: true });
-    await new Promise((r) => setTimeout(r, 2500));
-    // No tick since publishes; requests of earlier ticks still queued are not polled either.
+    const published = standIn.publish({
+      ticker: 'ALPHA',
+      headline: 'Response to ASX Price Query',
+      priceSensitive: true,
+    });
+    // Two of the scheduler's own ticks run to their end meanwhile, and the probe reads the topic as far as
+    // they could have written: no tick since publishes.
+    const ticks = await readCounter(metricsUrl(), 'irp_singleton_job_runs_total', {
+      job: POLL_SCHEDULER_JOB,
+    });
+    await waitUntil(
+      'two scheduler ticks',
+      async () =>
+        (await readCounter(metricsUrl(), 'irp_singleton_job_runs_total', { job: POLL_SCHEDULER_JOB })) >=
+        ticks + 2,
+    );
+    await untilProbeAtEnd(probe, Topics.AnnouncementsPollRequested, pollRequestsAtJoin);
+    // A request queued before the switch, handled now, polls nothing either.
+    await app.get(PollService).handle({
+      stockId: alpha.id,
+      ticker: 'ALPHA',
+      market: false,
+      requestedAt: new Date().toISOString(),
+    });
+    expect((await rows(alpha.id)).some((r) => r.source_key === published.id)).toBe(false);
     expect(
       received(
         Topics.AnnouncementsPollRequested,
@@ -313,8 +351,15 @@ describe('polling on the real broker and database', () => {
       detectedOf(alpha.id).filter(
         (m) => (value(m).announcement as { headline: string }).headline === 'Change of Registered Address',
       );
+    const outboxed = (
+      await untilOutboxPublished('announcements', Topics.AnnouncementDetected, alpha.id)
+    ).filter(
+      (e) =>
+        (e.payload as { announcement: { headline: string } }).announcement.headline ===
+        'Change of Registered Address',
+    );
+    expect(outboxed).toHaveLength(1);
     await waitUntil('its announcement.detected', () => detectedRefused().length > 0, 10_000);
-    await new Promise((r) => setTimeout(r, 500));
     expect(detectedRefused()).toHaveLength(1);
   });
 

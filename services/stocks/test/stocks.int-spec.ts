@@ -14,10 +14,12 @@ import { AppError, KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
   dropSchema,
+  handledMessages,
   rawProducer,
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
+  untilHandled as untilHandledBy,
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { DEMO_API_KEYS } from '../src/demo-stocks';
@@ -108,21 +110,9 @@ describe('stocks service on the real broker and database', () => {
         probe.received.indexOf(m) >= since &&
         test(m.value as Record<string, unknown>),
     );
-  /** Messages the service finished handling on a topic (its /metrics counter). */
-  const handled = async (topic: string) => {
-    const text = await (await fetch(`${healthUrl}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith(`irp_kafka_handled_messages_total{topic="${topic}",outcome="ok"`));
-    return line ? Number(line.split(' ').pop()) : 0;
-  };
-  const untilHandled = async (topic: string, atLeast: number) => {
-    const deadline = Date.now() + 15_000;
-    while ((await handled(topic)) < atLeast) {
-      if (Date.now() > deadline) throw new Error(`${topic} not handled ${atLeast} times`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  /** Messages the service finished handling on a topic (the kit's /metrics reader). */
+  const handled = (topic: string) => handledMessages(healthUrl, topic);
+  const untilHandled = (topic: string, atLeast: number) => untilHandledBy(healthUrl, topic, atLeast, 15_000);
   const sendEvent = async (topic: string, key: string, value: unknown) => {
     const producer = await rawProducer();
     try {

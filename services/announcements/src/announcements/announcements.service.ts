@@ -142,8 +142,24 @@ export class AnnouncementsService {
     return this.dataSource.transaction((m) => stageUploadPart(m, part, this.config.MAX_PDF_BYTES));
   }
 
-  /** Add or edit (spec sections 2 and 5); an add publishes `announcement.detected` (origin manual). */
+  /**
+   * Add or edit (spec sections 2 and 5); an add publishes `announcement.detected` (origin manual). A refused
+   * save discards its upload's staged parts at once: an upload id is used by one save only.
+   */
   async save(req: SaveRequest): Promise<Announcement> {
+    try {
+      return await this.saveChecked(req);
+    } catch (error) {
+      const upload = req.upload;
+      if (upload)
+        await dropUpload(this.dataSource.manager, upload.uploadId).catch((err: unknown) =>
+          log.warn({ err, uploadId: upload.uploadId }, 'staged upload not discarded'),
+        );
+      throw error;
+    }
+  }
+
+  private async saveChecked(req: SaveRequest): Promise<Announcement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireEditAnnouncements(req.actor, stock);
     const checked = checkSave({

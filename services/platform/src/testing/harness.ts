@@ -53,6 +53,9 @@ export interface ReceivedMessage {
   key: string | null;
   value: unknown;
   headers: Record<string, string>;
+  /** Where it was read from: with `topicEnds`, what shows a probe has read everything written so far. */
+  partition: number;
+  offset: string;
 }
 
 /** Listens on topics from now on and lets a test wait for a message it expects. */
@@ -81,7 +84,7 @@ export class TopicProbe {
     return probe;
   }
 
-  private push({ topic, message }: EachMessagePayload) {
+  private push({ topic, partition, message }: EachMessagePayload) {
     const text = message.value?.toString('utf8') ?? 'null';
     let value: unknown = text;
     try {
@@ -91,7 +94,14 @@ export class TopicProbe {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = v?.toString() ?? '';
-    this.received.push({ topic, key: message.key?.toString() ?? null, value, headers });
+    this.received.push({
+      topic,
+      key: message.key?.toString() ?? null,
+      value,
+      headers,
+      partition,
+      offset: message.offset,
+    });
     for (const w of this.waiters.splice(0)) w();
   }
 
