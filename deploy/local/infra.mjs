@@ -83,11 +83,13 @@ export async function up({
   controllerPort = intEnv('KAFKA_CONTROLLER_PORT', 9093),
   pgPort = intEnv('PG_PORT', 5432),
   topics = true,
+  // Where the local broker (and an embedded PostgreSQL) keep their files; a second `up` with another dir and
+  // other ports runs a second broker beside the first (scripts/test.mjs: one for each concurrent suite).
+  dir = infraDir(),
   log,
 } = {}) {
   const say = makeLog(log);
   const file = resolveEnvFile(envFile);
-  const dir = infraDir();
   const tStart = Date.now();
   return withLock(dir, async () => {
     const prev = readEnvFile(file);
