@@ -53,10 +53,14 @@ module.exports = {
     },
     {
       name: 'web-imports-no-server-code',
-      comment: 'The web app may import proto (the contract) and npm packages, never server code.',
+      comment:
+        "The web app may import proto (the contract) and npm packages, never server code; its tests may import the declared skip conditions (scripts/testing/skip-conditions.js).",
       severity: 'error',
       from: { path: '^web/' },
-      to: { path: '^(services|gateway|scripts|deploy)/' },
+      to: {
+        path: '^(services|gateway|scripts|deploy)/',
+        pathNot: '^scripts/testing/skip-conditions\\.(js|d\\.ts)$',
+      },
     },
     {
       name: 'no-unresolvable-imports',

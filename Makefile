@@ -7,11 +7,12 @@ export KAFKAJS_NO_PARTITIONER_WARNING := 1
 WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json gateway/package.json web/package.json \
 	$(wildcard services/*/package.json)
 
-.PHONY: help up test install build chromium bench lint down clean
+.PHONY: help up test test-changed install build chromium bench lint down clean
 
 help:
 	@echo "make up     install, start Kafka + PostgreSQL + services + gateway + web app with demo data"
 	@echo "make test   install, start what the tests need, run every suite, stop it again"
+	@echo "make test-changed  only the suites and spec files that the working tree's changes touch"
 	@echo "make bench  run the benchmarks in bench/"
 
 ## npm packages, reinstalled only when a manifest or the lockfile changes.
@@ -38,6 +39,11 @@ up:
 
 test: build chromium
 	node scripts/test.mjs
+
+## The inner loop: the suites and spec files the working tree's changes touch (scripts/test-changed.mjs).
+## A subset, and says so; `make test` stays the full run.
+test-changed: build chromium
+	node scripts/test.mjs --changed
 
 bench: build
 	node bench/run.mjs

@@ -24,7 +24,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'tests/no-focused-tests': 'error',
-      'tests/no-unexplained-skip': 'error',
+      'tests/no-undeclared-skip': 'error',
     },
   },
   {

@@ -2,11 +2,31 @@
 // `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
 // deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
 // The tests get their own broker (INFRA_DIR .local/test, port 19092), so a running `make up` is untouched.
+// A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
+// a focused sibling fails the run; the summary prints each suite's time and the ten slowest tests. The pure
+// parts (arguments, reading each runner's results, the summary) are scripts/test-report.mjs.
+//   node scripts/test.mjs [suite ...]   a subset of suites, said so in the last line
+//   node scripts/test.mjs --changed     the suites and specs the working tree's changes touch (make test-changed)
+//   TEST_FULL_RUN=1 (.ci/run)           refuses any subset
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import {
+  brokenSuite,
+  finalLine,
+  fromJestJson,
+  fromLintChecks,
+  fromNodeTestLines,
+  fromPlaywrightJson,
+  parseRun,
+  suiteLine,
+  summaryText,
+  totals,
+  withExitCode,
+} from './test-report.mjs';
+import { changedFiles, planChanged, planText } from './test-changed.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, '.local', 'test-results');
@@ -38,15 +58,17 @@ const E2E_MAIL_INBOX_URL = mailInbox
   ? `http://127.0.0.1:${mailInbox.port + Number(E2E_HEALTH_PORT_OFFSET)}`
   : undefined;
 
-export const SUITES = ['lint', 'unit', 'web', 'infra', 'integration', 'browser'];
-const only = process.argv.slice(2);
-const unknown = only.filter((s) => !SUITES.includes(s));
-if (unknown.length) {
-  console.error(`[test] no suite named ${unknown.join(', ')}; the suites are ${SUITES.join(', ')}`);
+const RUN = parseRun(process.argv.slice(2), process.env);
+if (RUN.problems.length) {
+  for (const p of RUN.problems) console.error(`[test] ${p}`);
   console.log('0 passed, 1 failed');
   process.exit(2);
 }
-const wanted = (name) => only.length === 0 || only.includes(name);
+/** `--changed`: what the working tree's changes touch (scripts/test-changed.mjs), else the suites asked for. */
+const CHANGED = RUN.changed ? changedFiles(ROOT) : undefined;
+const PLAN = CHANGED ? planChanged(CHANGED.files) : undefined;
+if (PLAN) console.log(planText(PLAN, CHANGED.base));
+const wanted = (name) => (PLAN ? PLAN.suites : RUN.suites).includes(name);
 const results = [];
 
 function run(cmd, args, env = {}, cwd = ROOT) {
@@ -58,14 +80,14 @@ function run(cmd, args, env = {}, cwd = ROOT) {
 
 const readJson = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
 
-function record(name, passed, failed, skipped = 0, note = '') {
-  results.push({ name, passed, failed, skipped });
-  console.log(
-    `\n[test] ${name}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note ? ` (${note})` : ''}\n`,
-  );
+function record(result, startedAt) {
+  result.wallMs = Date.now() - startedAt;
+  results.push(result);
+  console.log(`\n${suiteLine(result)}\n`);
 }
 
 async function jestSuite(name, args, env) {
+  const started = Date.now();
   const out = path.join(RESULTS, `${name}.json`);
   fs.rmSync(out, { force: true });
   const code = await run(
@@ -74,25 +96,20 @@ async function jestSuite(name, args, env) {
     env,
   );
   const r = readJson(out);
-  if (!r) return record(name, 0, 1, 0, `jest exited ${code} without results`);
-  const broken = r.numRuntimeErrorTestSuites ?? 0;
-  record(
-    name,
-    r.numPassedTests,
-    r.numFailedTests + broken + (code !== 0 && r.numFailedTests + broken === 0 ? 1 : 0),
-    r.numPendingTests,
-    broken ? `${broken} suite(s) failed to run` : '',
-  );
+  if (!r) return record(brokenSuite(name, `jest exited ${code} without results`), started);
+  record(withExitCode(fromJestJson(name, r, ROOT), code, 'jest'), started);
 }
 
-async function vitestSuite() {
+/** `related`: only the web tests that import these files (`vitest related`, paths relative to web/). */
+async function vitestSuite(related) {
+  const started = Date.now();
   const out = path.join(RESULTS, 'web-unit.json');
   fs.rmSync(out, { force: true });
   const code = await run(
     process.execPath,
     [
       path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
-      'run',
+      ...(related ? ['related', '--run', '--passWithNoTests', ...related] : ['run']),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${out}`,
@@ -101,33 +118,28 @@ async function vitestSuite() {
     path.join(ROOT, 'web'),
   );
   const r = readJson(out);
-  if (!r) return record('web unit', 0, 1, 0, `vitest exited ${code} without results`);
-  record(
-    'web unit',
-    r.numPassedTests,
-    r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0),
-    r.numPendingTests + (r.numTodoTests ?? 0),
-  );
+  if (!r) return record(brokenSuite('web unit', `vitest exited ${code} without results`), started);
+  record(withExitCode(fromJestJson('web unit', r, ROOT), code, 'vitest'), started);
 }
 
 async function nodeTestSuite(name, dirs) {
-  const out = path.join(RESULTS, `${name}.tap`);
-  const code = await new Promise((resolve) => {
-    const p = spawn(
-      process.execPath,
-      ['--test', '--test-reporter=tap', '--test-reporter-destination=stdout', ...dirs],
-      { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const file = fs.createWriteStream(out);
-    p.stdout.on('data', (d) => {
-      process.stdout.write(d);
-      file.write(d);
-    });
-    p.on('exit', (c) => file.end(() => resolve(c ?? 1)));
-  });
-  const tap = fs.readFileSync(out, 'utf8');
-  const num = (k) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
-  record(name, num('pass'), num('fail') + (code !== 0 && num('fail') === 0 ? 1 : 0), num('skipped'));
+  const started = Date.now();
+  const out = path.join(RESULTS, `${name.replace(/\s+/g, '-')}.jsonl`);
+  fs.rmSync(out, { force: true });
+  const code = await run(process.execPath, [
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/testing/node-test-reporter.mjs',
+    `--test-reporter-destination=${out}`,
+    ...dirs,
+  ]);
+  if (!fs.existsSync(out))
+    return record(brokenSuite(name, `node --test exited ${code} without results`), started);
+  record(
+    withExitCode(fromNodeTestLines(name, fs.readFileSync(out, 'utf8'), ROOT), code, 'node --test'),
+    started,
+  );
 }
 
 /**
@@ -162,7 +174,8 @@ async function freshDatabaseEnv(infraEnvFile, name, file) {
   return file;
 }
 
-async function browserSuite(testInfraEnvFile) {
+async function browserSuite(testInfraEnvFile, specs) {
+  const started = Date.now();
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
   const infraEnvFile = await freshDatabaseEnv(
@@ -186,7 +199,7 @@ async function browserSuite(testInfraEnvFile) {
   );
   if (upCode !== 0) {
     await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
-    return record('browser', 0, 1, 0, 'the stack did not start');
+    return record(brokenSuite('browser', 'the stack did not start'), started);
   }
   try {
     const code = await run(
@@ -197,7 +210,7 @@ async function browserSuite(testInfraEnvFile) {
         '-c',
         'e2e/playwright.config.ts',
         // E2E_SPECS="email-marketing system-settings": only the spec files matching these (while working on them).
-        ...(process.env.E2E_SPECS ?? '').split(/\s+/).filter(Boolean),
+        ...specs,
       ],
       {
         E2E_BASE_URL: `http://127.0.0.1:${E2E_GATEWAY_PORT}`,
@@ -207,15 +220,8 @@ async function browserSuite(testInfraEnvFile) {
       },
     );
     const r = readJson(out);
-    if (!r) return record('browser', 0, 1, 0, `playwright exited ${code} without results`);
-    const s = r.stats;
-    record(
-      'browser',
-      s.expected + (s.flaky ?? 0),
-      s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0),
-      s.skipped,
-      s.flaky ? `${s.flaky} flaky` : '',
-    );
+    if (!r) return record(brokenSuite('browser', `playwright exited ${code} without results`), started);
+    record(withExitCode(fromPlaywrightJson('browser', r, ROOT), code, 'playwright'), started);
   } finally {
     await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
   }
@@ -229,25 +235,27 @@ async function main() {
   try {
     if (wanted('lint')) {
       // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
+      const lintStarted = Date.now();
       const out = path.join(RESULTS, 'lint.json');
       fs.rmSync(out, { force: true });
       const code = await run(process.execPath, ['scripts/lint.mjs', '--json', out]);
       const checks = readJson(out);
-      if (!checks) record('lint', 0, 1, 0, `scripts/lint.mjs exited ${code} without results`);
-      else
-        record(
-          'lint',
-          checks.filter((c) => c.ok).length,
-          checks.filter((c) => !c.ok).length,
-          0,
-          checks
-            .filter((c) => !c.ok)
-            .map((c) => c.name)
-            .join(', '),
-        );
+      record(
+        checks
+          ? fromLintChecks('lint', checks)
+          : brokenSuite('lint', `scripts/lint.mjs exited ${code} without results`),
+        lintStarted,
+      );
     }
-    if (wanted('unit')) await jestSuite('unit', []);
-    if (wanted('web')) await vitestSuite();
+    if (wanted('unit')) {
+      // --changed: the unit tests related to the changed sources (jest --findRelatedTests), else all of them.
+      const related =
+        PLAN && !PLAN.unit.all
+          ? PLAN.unit.related.filter((f) => fs.existsSync(path.join(ROOT, f)))
+          : undefined;
+      await jestSuite('unit', related ? ['--passWithNoTests', '--findRelatedTests', ...related] : []);
+    }
+    if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
     if (wanted('integration') || wanted('browser')) {
       const { env } = await infra.up({ envFile: ENV_FILE, database: TEST_DATABASE });
@@ -262,10 +270,10 @@ async function main() {
       if (wanted('integration')) {
         await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
         // INT_SPECS="senders-scale subscribers": only the test files matching these (while working on them).
-        const specs = (process.env.INT_SPECS ?? '').split(/\s+/).filter(Boolean);
+        const specs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
         await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand', ...specs], testEnv);
       }
-      if (wanted('browser')) await browserSuite(ENV_FILE);
+      if (wanted('browser')) await browserSuite(ENV_FILE, PLAN ? PLAN.browser.specs : RUN.e2eSpecs);
     }
   } finally {
     if (infraUp)
@@ -273,24 +281,12 @@ async function main() {
         .down({ envFile: ENV_FILE })
         .catch((err) => console.error(`[test] infra down failed: ${err.message}`));
   }
-  const total = results.reduce(
-    (t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }),
-    { passed: 0, failed: 0, skipped: 0 },
-  );
-  console.log('\n[test] summary');
-  for (const r of results)
-    console.log(
-      `[test]   ${r.name.padEnd(14)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`,
-    );
-  console.log(`[test] took ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  console.log(
-    `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
-  );
-  process.exit(total.failed > 0 || results.length === 0 ? 1 : 0);
+  console.log(`\n${summaryText(results, { subset: RUN.subset, tookMs: Date.now() - started })}`);
+  process.exit(totals(results).failed > 0 || results.length === 0 ? 1 : 0);
 }
 
 main().catch((err) => {
   console.error(err.stack ?? err);
-  console.log('0 passed, 1 failed');
+  console.log(finalLine([brokenSuite('run', err.message)], RUN.subset));
   process.exit(1);
 });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { skipUnless } from '../../../scripts/testing/skip-conditions.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..', '..', '..');
@@ -157,7 +158,8 @@ test(
   'run as root from a clone inside a mode-700 folder, the embedded PostgreSQL starts and stops',
   {
     timeout: 120_000,
-    skip: process.getuid?.() !== 0 && 'only root runs PostgreSQL as another user (postgres)',
+    // Only root runs PostgreSQL as another user (postgres).
+    skip: skipUnless('root', process.getuid?.() === 0),
   },
   async () => {
     const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-infra-700-'));
