@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
 // deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
-// The tests get their own broker (INFRA_DIR .local/test, port 19092), so a running `make up` is untouched.
+// The tests get their own brokers, so a running `make up` is untouched: the integration suite's (INFRA_DIR
+// .local/test, port 19092) and the browser suite's (.local/test-browser, port 19102). Two lanes run side by
+// side, because most of a suite's time is waiting on brokers, databases and browsers, not the CPU:
+//   lint, unit, web, infra script, browser      (output as it comes)
+//   integration                                  (output prefixed "[integration]")
+// TEST_LANES=1 runs them one after the other (as does a machine whose infrastructure is Docker's).
 // A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
 // a focused sibling fails the run; the summary prints each suite's time and the ten slowest tests. The pure
 // parts (arguments, reading each runner's results, the summary) are scripts/test-report.mjs.
 //   node scripts/test.mjs [suite ...]   a subset of suites, said so in the last line
 //   node scripts/test.mjs --changed     the suites and specs the working tree's changes touch (make test-changed)
 //   TEST_FULL_RUN=1 (.ci/run)           refuses any subset
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +44,14 @@ process.env.KAFKA_CONTROLLER_PORT ??= '19093';
 // Databases and ports can be moved (e.g. two checkouts testing side by side on one machine).
 const TEST_DATABASE = process.env.TEST_DATABASE ?? 'irportal_test';
 const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';
+// The browser suite's own broker, beside the integration suite's (the same topics and consumer groups: one
+// broker each keeps the two suites' services from taking each other's messages).
+const E2E_INFRA_DIR = process.env.E2E_INFRA_DIR ?? `${process.env.INFRA_DIR}-browser`;
+const E2E_KAFKA_PORT = Number(process.env.E2E_KAFKA_PORT ?? Number(process.env.KAFKA_PORT) + 10);
+const E2E_KAFKA_CONTROLLER_PORT = Number(
+  process.env.E2E_KAFKA_CONTROLLER_PORT ?? Number(process.env.KAFKA_CONTROLLER_PORT) + 10,
+);
+const E2E_INFRA_ENV_FILE = path.join(ROOT, '.local', 'test-browser-infra.env');
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 // The browser suite's services listen on their manifest health port plus this offset (3101 -> 3401 ...).
 const E2E_HEALTH_PORT_OFFSET = process.env.E2E_HEALTH_PORT_OFFSET ?? '300';
@@ -71,10 +85,36 @@ if (PLAN) console.log(planText(PLAN, CHANGED.base));
 const wanted = (name) => (PLAN ? PLAN.suites : RUN.suites).includes(name);
 const results = [];
 
-function run(cmd, args, env = {}, cwd = ROOT) {
+/**
+ * The lane a suite runs in: `prefix` set, its children's output is written line by line with it (a lane
+ * beside the one whose output comes as it is).
+ */
+const lane = new AsyncLocalStorage();
+
+/** Copies a child's stream to ours, each whole line with the lane's prefix. */
+function prefixed(stream, out, prefix) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    for (const line of lines) out.write(`${prefix} ${line}\n`);
+  });
+  stream.on('end', () => rest && out.write(`${prefix} ${rest}\n`));
+}
+
+function run(cmd, args, env = {}, cwd = ROOT, prefix = lane.getStore()) {
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
-    p.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const p = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (prefix) {
+      prefixed(p.stdout, process.stdout, prefix);
+      prefixed(p.stderr, process.stderr, prefix);
+    }
+    p.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
@@ -227,26 +267,70 @@ async function browserSuite(testInfraEnvFile, specs) {
   }
 }
 
+/** Starts a broker (and the database) for one lane, runs `fn(env)`, and stops what it started. */
+async function withInfra(infra, options, fn) {
+  const { env } = await infra.up(options);
+  try {
+    return await fn(env);
+  } finally {
+    await infra
+      .down({ envFile: options.envFile })
+      .catch((err) => console.error(`[test] infra down (${options.envFile}) failed: ${err.message}`));
+  }
+}
+
+async function lintSuite() {
+  // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
+  const lintStarted = Date.now();
+  const out = path.join(RESULTS, 'lint.json');
+  fs.rmSync(out, { force: true });
+  const code = await run(process.execPath, ['scripts/lint.mjs', '--json', out]);
+  const checks = readJson(out);
+  record(
+    checks
+      ? fromLintChecks('lint', checks)
+      : brokenSuite('lint', `scripts/lint.mjs exited ${code} without results`),
+    lintStarted,
+  );
+}
+
+async function integrationSuite(infra) {
+  await withInfra(infra, { envFile: ENV_FILE, database: TEST_DATABASE }, async (env) => {
+    await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
+    // INT_SPECS="senders-scale subscribers": only the test files matching these (while working on them).
+    const specs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
+    await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand', ...specs], {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      DATABASE_URL: env.DATABASE_URL,
+      INFRA_ENV_FILE: ENV_FILE,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    });
+  });
+}
+
+async function browserLane(infra) {
+  await withInfra(
+    infra,
+    {
+      envFile: E2E_INFRA_ENV_FILE,
+      database: E2E_DATABASE,
+      dir: path.resolve(ROOT, E2E_INFRA_DIR),
+      kafkaPort: E2E_KAFKA_PORT,
+      controllerPort: E2E_KAFKA_CONTROLLER_PORT,
+    },
+    () => browserSuite(E2E_INFRA_ENV_FILE, PLAN ? PLAN.browser.specs : RUN.e2eSpecs),
+  );
+}
+
 async function main() {
   const started = Date.now();
   fs.mkdirSync(RESULTS, { recursive: true });
   const infra = await import('../deploy/local/infra.mjs');
-  let infraUp = false;
-  try {
-    if (wanted('lint')) {
-      // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
-      const lintStarted = Date.now();
-      const out = path.join(RESULTS, 'lint.json');
-      fs.rmSync(out, { force: true });
-      const code = await run(process.execPath, ['scripts/lint.mjs', '--json', out]);
-      const checks = readJson(out);
-      record(
-        checks
-          ? fromLintChecks('lint', checks)
-          : brokenSuite('lint', `scripts/lint.mjs exited ${code} without results`),
-        lintStarted,
-      );
-    }
+  const { dockerAnswers } = await import('../deploy/local/docker.mjs');
+  const foreground = async () => {
+    if (wanted('lint')) await lintSuite();
     if (wanted('unit')) {
       // --changed: the unit tests related to the changed sources (jest --findRelatedTests), else all of them.
       const related =
@@ -257,29 +341,23 @@ async function main() {
     }
     if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
-    if (wanted('integration') || wanted('browser')) {
-      const { env } = await infra.up({ envFile: ENV_FILE, database: TEST_DATABASE });
-      infraUp = true;
-      const testEnv = {
-        KAFKA_BROKERS: env.KAFKA_BROKERS,
-        DATABASE_URL: env.DATABASE_URL,
-        NODE_ENV: 'test',
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-        KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      };
-      if (wanted('integration')) {
-        await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
-        // INT_SPECS="senders-scale subscribers": only the test files matching these (while working on them).
-        const specs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
-        await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand', ...specs], testEnv);
-      }
-      if (wanted('browser')) await browserSuite(ENV_FILE, PLAN ? PLAN.browser.specs : RUN.e2eSpecs);
-    }
-  } finally {
-    if (infraUp)
-      await infra
-        .down({ envFile: ENV_FILE })
-        .catch((err) => console.error(`[test] infra down failed: ${err.message}`));
+    if (wanted('browser')) await browserLane(infra);
+  };
+  const beside = async () => {
+    if (wanted('integration')) await integrationSuite(infra);
+  };
+  // Side by side only with brokers of our own (Docker's compose file has one broker for both).
+  const together = process.env.TEST_LANES !== '1' && wanted('integration') && !dockerAnswers();
+  const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
+  if (together) {
+    console.log('[test] two lanes: lint, unit, web, infra script, browser | integration (prefixed)');
+    await Promise.all([
+      foreground().catch(failedLane('run')),
+      lane.run('[integration]', beside).catch(failedLane('integration')),
+    ]);
+  } else {
+    await foreground();
+    await beside();
   }
   console.log(`\n${summaryText(results, { subset: RUN.subset, tookMs: Date.now() - started })}`);
   process.exit(totals(results).failed > 0 || results.length === 0 ? 1 : 0);
