@@ -1,5 +1,7 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
+export * from './deliveries';
 export * from './harness';
 export * from './metrics';
 export * from './service-process';
 export * from './smtp-sink';
+export * from './standin-process';
