@@ -6,23 +6,25 @@ import {
   CommentsResultSchema,
   Stock,
   StockRole,
+  Topics,
   WidgetAnnouncementListSchema,
   WidgetCommentGroupsSchema,
   WidgetCommentListSchema,
 } from '@irp/proto';
-import { loadTestEnv, SinkMail, SmtpSink } from '@irp/platform/testing';
+import { SinkMail, SmtpSink } from '@irp/platform/testing';
 import { Client } from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
-import { createGateway } from '../src/main';
 import {
   clientOf,
+  connectTestDatabase,
   createStockAsAdmin,
   MailBackend,
   seedTestUsers,
   Session,
   signIn,
   startMailBackend,
+  startTestGateway,
   until,
 } from './gateway-harness';
 
@@ -72,6 +74,18 @@ describe('announcement comments through the gateway against the real services', 
     http.get(`/api/widget/${path}${path.includes('?') ? '&' : '?'}apiKey=${encodeURIComponent(apiKey)}`);
   const commentRows = async () =>
     (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM announcements.comments`)).rows[0].n;
+  /**
+   * The comment.responded events the announcements service wrote for a comment: its outbox rows, written
+   * in the transaction that saves the response and committed before the reply. They are the only way a
+   * response mail comes about, so no new row after a request means no mail from it, ever.
+   */
+  const respondedEvents = async (guid: string) =>
+    (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM announcements.outbox WHERE topic = $1 AND payload->>'guid' = $2`,
+        [Topics.CommentResponded, guid],
+      )
+    ).rows[0].n;
   const mailsTo = (address: string, subjectPart: string) =>
     sink.to(address).filter((m: SinkMail) => m.subject.includes(subjectPart));
   const groupsOf = async (stock: Stock, who = 'admin', announcementGuid = '') =>
@@ -120,19 +134,12 @@ describe('announcement comments through the gateway against the real services', 
   beforeAll(async () => {
     backend = await startMailBackend(PUBLIC);
     ({ sink } = backend);
-    db = new Client({ connectionString: loadTestEnv().DATABASE_URL });
-    await db.connect();
-    gateway = await createGateway({
-      ...process.env,
-      PORT: '0',
-      KAFKA_REQUEST_TIMEOUT_MS: '8000',
-      LOGIN_THROTTLE_LIMIT: '50',
-      SESSION_CACHE_MS: '0',
+    db = await connectTestDatabase();
+    ({ gateway, http } = await startTestGateway({
       COMMENT_RATE_PER_ADDRESS: String(PER_ADDRESS),
       COMMENT_RATE_PER_KEY: '1000',
       COMMENT_RATE_WINDOW_MS: '3600000',
-    });
-    http = request(gateway.getHttpServer());
+    }));
     ({ get, post } = clientOf(http, sessions));
     sessions.admin = await signIn(http, 'admin', 'Admin!2026');
 
@@ -387,6 +394,7 @@ describe('announcement comments through the gateway against the real services', 
       ['an announcement editor of the stock', 'editor', 403],
     ])('POST a response: %s is refused and nothing changes', async (_n, who, status) => {
       const before = await responsePage(guid);
+      const events = await respondedEvents(guid);
       const mails = sink.mails.length;
       const res = await post(
         `/api/AnnouncementCommentResponse/${guid}`,
@@ -395,7 +403,7 @@ describe('announcement comments through the gateway against the real services', 
       );
       expect(res.status).toBe(status);
       expect(await responsePage(guid)).toEqual(before);
-      await new Promise((r) => setTimeout(r, 300));
+      expect(await respondedEvents(guid)).toBe(events);
       expect(sink.mails.length).toBe(mails);
     });
 
@@ -453,6 +461,7 @@ describe('announcement comments through the gateway against the real services', 
     });
 
     // The commenter's mail: the stock's template filled, the question and the response, all escaped.
+    expect(await respondedEvents(guid)).toBe(1);
     await sink.waitFor(() => sink.to('lee@holder.example').length === 1, 'the response mail');
     const [mail] = sink.to('lee@holder.example');
     expect(mail.subject).toBe(`Alpha Comments responded to your comment on ${onA.headline}`);
@@ -481,7 +490,7 @@ describe('announcement comments through the gateway against the real services', 
       { guid, comment: answer, isPublic: true },
       'moderator',
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    expect(await respondedEvents(guid)).toBe(1);
     expect(sink.to('lee@holder.example')).toHaveLength(1);
     expect((await responsePage(guid)).response!.date).toBe(reopened.response!.date);
     await post(
@@ -489,7 +498,9 @@ describe('announcement comments through the gateway against the real services', 
       { guid, comment: `${answer} Updated.`, isPublic: true },
       'admin',
     );
+    expect(await respondedEvents(guid)).toBe(2);
     await sink.waitFor(() => sink.to('lee@holder.example').length === 2, 'the edited response mail');
+    expect(sink.to('lee@holder.example')[1].text).toContain(`${answer} Updated.`);
 
     // Toggled to 'No': out of public view, nobody mailed.
     await post(
@@ -502,7 +513,8 @@ describe('announcement comments through the gateway against the real services', 
         .comments,
     ).toEqual([]);
     expect(await widgetNumComments(A, onA.sendGuid)).toBe(0);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Still the two events, and both of their mails have arrived: no further mail can come.
+    expect(await respondedEvents(guid)).toBe(2);
     expect(sink.to('lee@holder.example')).toHaveLength(2);
   });
 

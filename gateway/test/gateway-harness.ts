@@ -2,15 +2,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Stock, StockRole } from '@irp/proto';
+import { INestApplication } from '@nestjs/common';
 import {
   dropSchema,
+  loadTestEnv,
   runServiceSeed,
   ServiceProcess,
   SmtpSink,
   startServiceProcess,
   startSmtpSink,
 } from '@irp/platform/testing';
+import { Client } from 'pg';
 import request from 'supertest';
+import { createGateway } from '../src/main';
 
 /** What the gateway contract tests share: sign-ins, session-bound requests, test users, polling. */
 
@@ -97,17 +101,21 @@ export interface MailBackend {
 const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing'] as const;
 
 /**
- * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty) and
- * email-marketing (mailing to an in-process SMTP sink, links on `publicBaseUrl`), on fresh schemas.
+ * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty, unless
+ * `announcementsEnv` points them somewhere) and email-marketing (mailing to an in-process SMTP sink, links
+ * on `publicBaseUrl`), on fresh schemas.
  */
-export async function startMailBackend(publicBaseUrl: string): Promise<MailBackend> {
+export async function startMailBackend(
+  publicBaseUrl: string,
+  options: { announcementsEnv?: NodeJS.ProcessEnv } = {},
+): Promise<MailBackend> {
   await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
   const sink = await startSmtpSink();
   const [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
   await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
   const [announcements, email] = await Promise.all([
     startServiceProcess('announcements', {
-      env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '' },
+      env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '', ...options.announcementsEnv },
     }),
     startServiceProcess('email-marketing', {
       env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: publicBaseUrl, SWEEP_INTERVAL_MS: '500' },
@@ -136,4 +144,26 @@ export async function createStockAsAdmin(
   if (res.body?.success !== true)
     throw new Error(`creating ${String(fields.ticker)} answered ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.stock as Stock;
+}
+
+/** The gateway in this process on a free port, with the settings the contract tests share, and its client. */
+export async function startTestGateway(
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ gateway: INestApplication; http: ReturnType<typeof request> }> {
+  const gateway = await createGateway({
+    ...process.env,
+    PORT: '0',
+    KAFKA_REQUEST_TIMEOUT_MS: '8000',
+    LOGIN_THROTTLE_LIMIT: '50',
+    SESSION_CACHE_MS: '0',
+    ...env,
+  });
+  return { gateway, http: request(gateway.getHttpServer()) };
+}
+
+/** A connection to the test database, for reading the durable state a test's proof rests on. */
+export async function connectTestDatabase(): Promise<Client> {
+  const db = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+  await db.connect();
+  return db;
 }

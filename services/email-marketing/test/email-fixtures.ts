@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Announcement, Stock, Topics } from '@irp/proto';
-import { rawProducer } from '@irp/platform/testing';
+import { rawProducer, waitUntil } from '@irp/platform/testing';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 
@@ -121,13 +121,14 @@ interface Queryable {
 
 /** Waits until the projection knows the stock (events arrive asynchronously). */
 export async function waitForStock(db: DataSource, stockId: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const rows: unknown[] = await db.query(`SELECT 1 FROM email_marketing.stocks WHERE id = $1`, [stockId]);
-    if (rows.length) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`stock ${stockId} not in the projection within ${ms} ms`);
+  await waitUntil(
+    `stock ${stockId} in the projection`,
+    async () =>
+      ((await db.query(`SELECT 1 FROM email_marketing.stocks WHERE id = $1`, [stockId])) as unknown[])
+        .length > 0,
+    ms,
+    100,
+  );
 }
 
 /** Confirmed subscribers written straight to the table (for sends; the double opt-in has its own tests). */

@@ -13,11 +13,15 @@ import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
   dropSchema,
+  handledMessages,
   serviceTestEnv,
+  settledDeliveries,
   SinkMail,
   SmtpSink,
   startSmtpSink,
   TopicProbe,
+  untilHandled,
+  waitUntil,
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
@@ -50,6 +54,14 @@ describe('email-marketing service', () => {
   let probe: TopicProbe;
   let stock: Stock;
   let providers: ProvidersStandIn;
+  /** The service's /health and /metrics (the handled-messages counter). */
+  let metricsUrl: string;
+  /** Every event of `topic` sent so far has been handled, then `send` is, and then it is handled too. */
+  async function handledAfter(topic: string, send: () => Promise<unknown>, times = 1) {
+    const before = await handledMessages(metricsUrl, topic);
+    await send();
+    await untilHandled(metricsUrl, topic, before + times);
+  }
 
   const requests = [
     Topics.EmailMarketingPing,
@@ -115,6 +127,7 @@ describe('email-marketing service', () => {
       SUBSCRIBE_MAX_PER_IP: '8',
     });
     db = app.get(DataSource);
+    metricsUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
     requester = await createTestRequester(requests, 10_000);
     events = await EventSender.connect();
     probe = await TopicProbe.listen([Topics.AnnouncementDelivered]);
@@ -264,7 +277,9 @@ describe('email-marketing service', () => {
 
     it('one-click unsubscribe: idempotent, no mail after it', async () => {
       const email = `leaver-${randomUUID().slice(0, 6)}@example.com`;
+      const stayer = `stayer-${randomUUID().slice(0, 6)}@example.com`;
       await subscribeAndConfirm(email);
+      await subscribeAndConfirm(stayer);
       const [{ unsubscribe_token: token }] = await db.query(
         `SELECT unsubscribe_token FROM email_marketing.subscribers WHERE email = $1`,
         [email],
@@ -289,6 +304,15 @@ describe('email-marketing service', () => {
           )
         ).code,
       ).toBe('NOT_FOUND');
+
+      // An announcement sent after it: the other subscriber is mailed, this address is not even a delivery.
+      const a = announcement(stock.id, { headline: `After leaving ${randomUUID().slice(0, 6)}` });
+      await events.sendRequested(stock.id, a);
+      const settled = await settledDeliveries(db, { sendGuid: a.sendGuid });
+      expect(settled).toContainEqual({ email: stayer, status: 'sent' });
+      expect(settled.map((d) => d.email)).not.toContain(email);
+      expect(sink.to(stayer).filter((m) => m.subject.endsWith(a.headline))).toHaveLength(1);
+      expect(sink.to(email).filter((m) => m.subject.endsWith(a.headline))).toEqual([]);
     });
   });
 
@@ -314,7 +338,13 @@ describe('email-marketing service', () => {
       });
       const event = await events.sendRequested(sendStock.id, a);
       const mails = await sink.waitFor((m) => m.length >= 3, 'three subscriber mails');
-      await new Promise((r) => setTimeout(r, 500));
+      const sent = [
+        { email: 'a@send.example', status: 'sent' },
+        { email: 'b@send.example', status: 'sent' },
+        { email: 'c@send.example', status: 'sent' },
+      ];
+      // Pending and unsubscribed subscribers are no delivery at all; the send is over.
+      expect(await settledDeliveries(db, { sendGuid: a.sendGuid })).toEqual(sent);
       expect(sink.mails.map((m) => m.to[0]).sort()).toEqual([
         'a@send.example',
         'b@send.example',
@@ -345,9 +375,24 @@ describe('email-marketing service', () => {
       expect(value.alertLatencyMs).toBeGreaterThanOrEqual(5000);
       expect(value.alertLatencyMs).toBeLessThan(60_000);
 
-      // Kafka redelivers the same request: nothing more is sent.
-      await events.send(Topics.AnnouncementSendRequested, sendStock.id, event);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Kafka redelivers the same request: once the service has handled it, nothing more was queued (one
+      // send, the same three deliveries, no new batch in the outbox), so nothing more can be mailed.
+      const [{ id: sendId }] = await db.query(`SELECT id FROM email_marketing.sends WHERE send_guid = $1`, [
+        a.sendGuid,
+      ]);
+      const batches = async () =>
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM email_marketing.outbox WHERE topic = $1 AND payload->>'sendId' = $2`,
+            [Topics.EmailDeliveriesQueued, sendId],
+          )
+        )[0].n;
+      expect(await batches()).toBe(1);
+      await handledAfter(Topics.AnnouncementSendRequested, () =>
+        events.send(Topics.AnnouncementSendRequested, sendStock.id, event),
+      );
+      expect(await settledDeliveries(db, { sendGuid: a.sendGuid })).toEqual(sent);
+      expect(await batches()).toBe(1);
       expect(sink.mails).toHaveLength(3);
     });
 
@@ -370,17 +415,20 @@ describe('email-marketing service', () => {
       sink.refuseNext(3, 550, 'Mailbox unavailable');
       const b = announcement(sendStock.id, { headline: 'Refused' });
       await events.sendRequested(sendStock.id, b);
-      const deadline = Date.now() + 15_000;
       let rows: Array<{ status: string; last_error: string; attempts: number }> = [];
-      while (Date.now() < deadline) {
-        rows = await db.query(
-          `SELECT d.status, d.last_error, d.attempts FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
-           WHERE s.send_guid = $1`,
-          [b.sendGuid],
-        );
-        if (rows.length === 3 && rows.every((r) => r.status === 'failed')) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await waitUntil(
+        'three deliveries failed',
+        async () => {
+          rows = await db.query(
+            `SELECT d.status, d.last_error, d.attempts FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+             WHERE s.send_guid = $1`,
+            [b.sendGuid],
+          );
+          return rows.length === 3 && rows.every((r) => r.status === 'failed');
+        },
+        15_000,
+        200,
+      );
       expect(rows).toHaveLength(3);
       for (const r of rows) {
         expect(r).toMatchObject({ status: 'failed', attempts: 1 });
@@ -499,14 +547,17 @@ describe('email-marketing service', () => {
       const b = announcement(stock.id, { headline: 'Provider down' });
       await events.sendRequested(stock.id, b, { channels: ['email-marketing'] });
       let row: { status: string; error: string } | undefined;
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
-        [row] = await db.query(`SELECT status, error FROM email_marketing.sends WHERE send_guid = $1`, [
-          b.sendGuid,
-        ]);
-        if (row?.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await waitUntil(
+        'the campaign send recorded failed',
+        async () => {
+          [row] = await db.query(`SELECT status, error FROM email_marketing.sends WHERE send_guid = $1`, [
+            b.sendGuid,
+          ]);
+          return row?.status === 'failed';
+        },
+        30_000,
+        200,
+      );
       providers.failNext(0, 500);
       expect(row?.status).toBe('failed');
       expect(row?.error).toMatch(/answered 500 .* after 4 attempts/);
@@ -541,18 +592,35 @@ describe('email-marketing service', () => {
         releasedAt: new Date().toISOString(),
         detectedAt: new Date().toISOString(),
       };
-      await events.send(Topics.AnnouncementDetected, stock.id, {
-        ...base,
-        origin: 'initial-poll',
-        announcement: announcement(stock.id, { headline: 'Old news' }),
-      });
-      await events.send(Topics.AnnouncementDetected, stock.id, {
-        ...base,
-        origin: 'poll',
-        announcement: announcement(stock.id, { headline: 'Fresh news' }),
-      });
-      const mails = await sink.waitFor((m) => m.length === 2, 'two notification mails');
-      await new Promise((r) => setTimeout(r, 700));
+      const old = announcement(stock.id, { headline: 'Old news' });
+      const fresh = announcement(stock.id, { headline: 'Fresh news' });
+      await handledAfter(
+        Topics.AnnouncementDetected,
+        async () => {
+          await events.send(Topics.AnnouncementDetected, stock.id, {
+            ...base,
+            origin: 'initial-poll',
+            announcement: old,
+          });
+          await events.send(Topics.AnnouncementDetected, stock.id, {
+            ...base,
+            origin: 'poll',
+            announcement: fresh,
+          });
+        },
+        2,
+      );
+      // Both handled: the initial poll's queued no mail at all, the poll's is over after its two mails.
+      expect(
+        await db.query(`SELECT 1 FROM email_marketing.sends WHERE request_key = $1`, [
+          `notification:${old.id}`,
+        ]),
+      ).toEqual([]);
+      expect(await settledDeliveries(db, { requestKey: `notification:${fresh.id}` })).toEqual([
+        { email: 'ceo@emailminerals.example', status: 'sent' },
+        { email: 'ir@emailminerals.example', status: 'sent' },
+      ]);
+      const mails = sink.mails;
       expect(sink.mails.map((m) => m.to[0]).sort()).toEqual([
         'ceo@emailminerals.example',
         'ir@emailminerals.example',
@@ -570,10 +638,19 @@ describe('email-marketing service', () => {
         message: 'The feed answered 503 <3 times>',
         at: new Date().toISOString(),
       };
-      await events.send(Topics.ErrorReported, 'x', event);
-      await events.send(Topics.ErrorReported, 'x', event);
-      const [mail] = await sink.waitFor((m) => m.length === 1, 'the error mail');
-      await new Promise((r) => setTimeout(r, 1000));
+      await handledAfter(
+        Topics.ErrorReported,
+        async () => {
+          await events.send(Topics.ErrorReported, 'x', event);
+          await events.send(Topics.ErrorReported, 'x', event);
+        },
+        2,
+      );
+      // Both handled: one send with one delivery, over; one mail.
+      expect(await settledDeliveries(db, { requestKey: `error:${event.key}` })).toEqual([
+        { email: 'ops@portal.example', status: 'sent' },
+      ]);
+      const [mail] = sink.mails;
       expect(sink.mails).toHaveLength(1);
       expect(mail).toMatchObject({ to: ['ops@portal.example'], subject: 'IR Portal: ASX feed failing' });
       expect(mail.html).toContain('503 &lt;3 times&gt;');

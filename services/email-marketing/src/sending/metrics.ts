@@ -1,3 +1,4 @@
+import { metricsRegistry } from '@irp/platform';
 import { Counter } from 'prom-client';
 
 /** Mails the SMTP server accepted, by kind (announcement, confirmation, notification, test, error, subscription). */
@@ -5,6 +6,8 @@ export const mailsAccepted = new Counter({
   name: 'email_mails_accepted_total',
   help: 'Mails accepted by the SMTP server',
   labelNames: ['kind'],
+  // The process's /metrics serves the platform's registry, not prom-client's global one.
+  registers: [metricsRegistry],
 });
 
 /** Mails given up on (a permanent SMTP reply, or out of attempts). */
@@ -12,4 +15,6 @@ export const mailsFailed = new Counter({
   name: 'email_mails_failed_total',
   help: 'Mails recorded as failed',
   labelNames: ['kind'],
+  // The process's /metrics serves the platform's registry, not prom-client's global one.
+  registers: [metricsRegistry],
 });

@@ -1,7 +1,9 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
+export * from './deliveries';
 export * from './harness';
 export * from './metrics';
 export * from './outbox';
 export * from './service-process';
 export * from './smtp-sink';
+export * from './standin-process';
 export * from './topic-ends';

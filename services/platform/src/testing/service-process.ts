@@ -43,7 +43,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Keeps the last lines a child writes, and drains its pipes so it never blocks on a full one. */
-function tail(child: ChildProcess, keep = 80): () => string {
+export function outputOf(child: ChildProcess, keep = 80): () => string {
   const lines: string[] = [];
   const take = (chunk: Buffer) => {
     lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -64,7 +64,7 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-function adopt(child: ChildProcess): void {
+export function adopt(child: ChildProcess): void {
   running.add(child);
   child.once('exit', () => running.delete(child));
   child.unref();
@@ -99,7 +99,7 @@ export async function startServiceProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   adopt(child);
-  const output = tail(child);
+  const output = outputOf(child);
   const exited = exitOf(child);
   const healthUrl = `http://127.0.0.1:${port}`;
   const stopWith = async (signal: NodeJS.Signals) => {
@@ -149,7 +149,7 @@ export async function runServiceSeed(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   adopt(child);
-  const output = tail(child);
+  const output = outputOf(child);
   const code = await exitOf(child);
   if (code !== 0) throw new Error(`${name} seed ${args.join(' ')} exited ${code}:\n${output()}`);
 }
