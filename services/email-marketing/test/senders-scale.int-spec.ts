@@ -32,9 +32,10 @@ describe('senders at scale', () => {
     SMTP_URL: sink.url,
     SEND_CONCURRENCY: String(IN_FLIGHT),
     SMTP_POOL_SIZE: '5',
-    // Longer than a claimed chunk (250) can wait for its SMTP slots on a busy machine: a live sender's
-    // claim that expires is sent again by the other (a duplicate the in-flight bound does not cover).
-    DELIVERY_LEASE_MS: '30000',
+    // Short, so the killed sender's claims come back within the test. A live sender claims a delivery only
+    // when an SMTP slot is free for it, so its claims never wait out a lease in a queue (with claims made
+    // ahead of the slots, a busy machine let the other sender take and send them again).
+    DELIVERY_LEASE_MS: '4000',
     SWEEP_INTERVAL_MS: '1000',
     LOG_LEVEL: 'warn',
   });

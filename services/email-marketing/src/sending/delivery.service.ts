@@ -17,8 +17,8 @@ const log = createLogger('sender');
  */
 export const ALERT_LATENCY_MAX_DAYS = 7;
 
-/** Deliveries claimed at once (a batch message holds at most DELIVERY_BATCH, so usually one claim). */
-const CLAIM_CHUNK = 250;
+/** Accepted deliveries of a batch are reported (sendHistory) after every this many. */
+const REPORT_EVERY = 250;
 
 interface ClaimedDelivery {
   id: string;
@@ -58,12 +58,39 @@ export class DeliveryService {
     this.slots = new Semaphore(config.SEND_CONCURRENCY);
   }
 
+  /**
+   * A delivery is claimed only when an SMTP slot is free for it (the slots free at one moment are claimed in
+   * one statement), so a sender never holds more claims than mails in flight: a claim cannot outlive its
+   * lease waiting in a queue and be taken and sent again by a second sender while this one still sends it.
+   */
   async sendBatch(sendId: string, deliveryIds: string[]): Promise<void> {
-    for (const ids of chunks(deliveryIds, CLAIM_CHUNK)) {
-      const claimed = await this.claim(ids);
-      if (!claimed.length) continue;
-      const message = await this.messageOf(sendId);
-      await Promise.all(claimed.map((d) => this.slots.run(() => this.deliver(d, message))));
+    const message = await this.messageOf(sendId);
+    for (const ids of chunks(deliveryIds, REPORT_EVERY)) {
+      const inFlight: Array<Promise<void>> = [];
+      const waiting = [...ids];
+      let failure: { error: unknown } | undefined;
+      while (waiting.length && !failure) {
+        const slots = await this.slots.acquire(waiting.length);
+        let claimed: ClaimedDelivery[];
+        try {
+          claimed = await this.claim(waiting.splice(0, slots));
+        } catch (error) {
+          this.slots.release(slots);
+          failure = { error };
+          break;
+        }
+        // Ids sent or claimed elsewhere already need no slot.
+        this.slots.release(slots - claimed.length);
+        for (const d of claimed)
+          inFlight.push(
+            this.deliver(d, message)
+              .catch((error: unknown) => void (failure ??= { error }))
+              .finally(() => this.slots.release(1)),
+          );
+      }
+      // A failed mark or claim fails the batch (Kafka redelivers it) once what is in flight has settled.
+      await Promise.all(inFlight);
+      if (failure) throw failure.error;
       await this.report(sendId);
     }
   }

@@ -33,4 +33,21 @@ describe('sending helpers', () => {
     await expect(slots.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await slots.run(async () => 'still works')).toBe('still works');
   });
+
+  it('acquire takes one slot when it must wait, and every free one (up to max) when it need not', async () => {
+    const slots = new Semaphore(3);
+    expect(await slots.acquire(2)).toBe(2);
+    expect(await slots.acquire(5)).toBe(1);
+    let got = 0;
+    const waiting = slots.acquire(5).then((n) => (got = n));
+    await Promise.resolve();
+    expect(got).toBe(0);
+    slots.release(2);
+    await waiting;
+    // The first release handed one slot to the waiter; the second came back free and was taken with it.
+    expect(got).toBe(2);
+    slots.release(3);
+    expect(await slots.acquire(3)).toBe(3);
+  });
 });
+

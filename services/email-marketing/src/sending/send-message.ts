@@ -37,15 +37,33 @@ export class Semaphore {
     this.free = limit;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Waits for one slot, then takes as many more as are free right now, up to `max` in all: the slots are
+   * the caller's until it gives each back with `release`.
+   */
+  async acquire(max = 1): Promise<number> {
     if (this.free > 0) this.free -= 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // handed over by a release
+    const more = Math.max(0, Math.min(this.free, max - 1));
+    this.free -= more;
+    return 1 + more;
+  }
+
+  /** Gives `count` slots back, each to the longest waiting caller first. */
+  release(count = 1): void {
+    for (let i = 0; i < count; i++) {
       const next = this.waiting.shift();
       if (next) next();
       else this.free += 1;
+    }
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.acquire(1);
+    try {
+      return await task();
+    } finally {
+      this.release(1);
     }
   }
 }
