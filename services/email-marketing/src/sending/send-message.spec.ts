@@ -50,4 +50,3 @@ describe('sending helpers', () => {
     expect(await slots.acquire(3)).toBe(3);
   });
 });
-
