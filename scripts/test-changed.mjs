@@ -53,6 +53,11 @@ export function planChanged(files) {
       add('unit', { related: file });
       add('integration', { spec: `${m[1]}/test/` });
       because.push(`unit tests related to it`, `the integration specs of ${m[1]}`);
+      // The gateway's integration specs run the services as processes: a service's change reaches them.
+      if (m[1] !== 'gateway') {
+        add('integration', { spec: 'gateway/test/' });
+        because.push('the gateway integration specs (they run it)');
+      }
     } else if ((m = /^(services\/[^/]+|gateway)\//.exec(file))) {
       all('unit');
       add('integration', { spec: `${m[1]}/test/` });

@@ -9,7 +9,7 @@ test('nothing but docs changed: lint only', () => {
   assert.deepEqual(plan.why, ['docs/architecture.md → lint only', 'README.md → lint only']);
 });
 
-test("a service's source: its related unit tests and its integration specs", () => {
+test("a service's source: its related unit tests, its integration specs and the gateway's", () => {
   const plan = planChanged([
     'services/announcements/src/polling/poll-rules.ts',
     'services/announcements/src/comments/comments.service.ts',
@@ -22,8 +22,14 @@ test("a service's source: its related unit tests and its integration specs", () 
       'services/announcements/src/comments/comments.service.ts',
     ],
   });
-  assert.deepEqual(plan.integration, { all: false, specs: ['services/announcements/test/'] });
-  assert.match(plan.why[0], /→ unit tests related to it, the integration specs of services\/announcements$/);
+  assert.deepEqual(plan.integration, {
+    all: false,
+    specs: ['services/announcements/test/', 'gateway/test/'],
+  });
+  assert.match(
+    plan.why[0],
+    /→ unit tests related to it, the integration specs of services\/announcements, the gateway integration specs \(they run it\)$/,
+  );
 });
 
 test('an integration spec: that spec; a helper beside the specs: every spec of its service; the folder covers the spec', () => {
@@ -97,8 +103,8 @@ test('the plan as printed names each file, why, and what runs', () => {
     text,
     [
       '[test] changed files (against HEAD, plus uncommitted and untracked):',
-      '[test]   services/stocks/src/notes/notes.service.ts → unit tests related to it, the integration specs of services/stocks',
-      '[test] runs: lint, unit (services/stocks/src/notes/notes.service.ts), integration (services/stocks/test/)',
+      '[test]   services/stocks/src/notes/notes.service.ts → unit tests related to it, the integration specs of services/stocks, the gateway integration specs (they run it)',
+      '[test] runs: lint, unit (services/stocks/src/notes/notes.service.ts), integration (services/stocks/test/ gateway/test/)',
     ].join('\n'),
   );
 });
