@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { browserStackEnv } from '../e2e/stack-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, '.local', 'test-results');
@@ -178,6 +179,7 @@ async function browserSuite(testInfraEnvFile) {
     LOGIN_THROTTLE_LIMIT: '200',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
+    ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),
   };
   const upCode = await run(
     process.execPath,

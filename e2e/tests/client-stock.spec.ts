@@ -4,6 +4,10 @@ import { expect, test } from '../fixtures';
 // BHP and ViewConfig only on VOD:LSE; `announcer` holds EditAnnouncements and EditMailchimp on BHP, no
 // ViewConfig. The browser suite runs on a database of its own with exactly the demo data.
 
+// In order, in one worker: one test saves BHP's config (and puts it back), another reads it twice to show a
+// refused save changed nothing.
+test.describe.configure({ mode: 'default' });
+
 test.describe('client stock page', () => {
   test('the client edits and saves Config; a reload shows the saved value', async ({ page, signIn }) => {
     await signIn('client');
