@@ -22,7 +22,7 @@ export interface InboxWait {
   /** Only a mail whose text or HTML holds this. */
   containing?: string;
   /**
-   * Only a mail received at or after this time: the inbox keeps the mails of earlier runs, so a mail a test
+   * Only a mail sent at or after this time (its Date header, to the second): the inbox keeps the mails of earlier runs, so a mail a test
    * makes the portal send again (same address, same content) is told apart from the last run's.
    */
   since?: Date;
@@ -38,6 +38,8 @@ export async function inboxMail(
   { timeout = 30_000, containing, since }: InboxWait = {},
 ): Promise<InboxMail> {
   let found: InboxMail | undefined;
+  // maildev dates a mail by its Date header, to the whole second.
+  const sinceSecond = since ? Math.floor(since.getTime() / 1000) * 1000 : 0;
   await expect
     .poll(
       async () => {
@@ -48,7 +50,7 @@ export async function inboxMail(
         found = mails
           .filter((m) => m.to?.some((t) => t.address?.toLowerCase() === address.toLowerCase()))
           .filter((m) => !containing || `${m.text ?? ''}${m.html ?? ''}`.includes(containing))
-          .filter((m) => !since || (m.time !== undefined && Date.parse(m.time) >= since.getTime()))
+          .filter((m) => !since || (m.time !== undefined && Date.parse(m.time) >= sinceSecond))
           .at(-1);
         return found ? 'arrived' : `${mails.length} mails, none to ${address}`;
       },
