@@ -1,5 +1,11 @@
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
+/**
+ * How long a Save button says 'Saved!' before it reads 'Save' again (web/src/components/save/SaveFlow.tsx):
+ * tests move the page's clock (`page.clock.install()` before the page loads) on by this much.
+ */
+export const SAVED_TEXT_MS = 3000;
+
 /** The demo users the backend seeds (scripts/stack.mjs DEMO_LOGINS). */
 export const DEMO_USERS = {
   admin: { username: 'admin', password: 'Admin!2026' },

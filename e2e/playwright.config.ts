@@ -2,14 +2,22 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /**
+ * Specs that change what every other spec relies on (system settings: polling switched off, the ASX
+ * stand-in's feeds read by a reconcile of every polled stock): run on their own, after the others.
+ */
+const SHARED_STATE = /system-settings\.spec\.ts$/;
+
+/**
  * Browser tests against the whole running system (node scripts/stack.mjs up --detach --web dist).
- * Debian's Chromium, never a downloaded browser.
+ * Debian's Chromium, never a downloaded browser. Tests run in parallel (E2E_WORKERS, default 2): each makes
+ * its own stock or subscriber where it changes one, or reads demo data no other test changes; a file whose
+ * tests share a demo record in order says so with `test.describe.configure({ mode: 'default' })`.
  */
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
@@ -36,7 +44,7 @@ export default defineConfig({
   projects: [
     {
       name: 'desktop',
-      testIgnore: /phone\.spec\.ts$/,
+      testIgnore: [/phone\.spec\.ts$/, SHARED_STATE],
       use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } },
     },
     {
@@ -50,6 +58,14 @@ export default defineConfig({
         isMobile: true,
         hasTouch: true,
       },
+    },
+    {
+      // After the parallel projects, one file at a time in file order.
+      name: 'desktop-shared-state',
+      testMatch: SHARED_STATE,
+      dependencies: ['desktop', 'phone'],
+      fullyParallel: false,
+      use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } },
     },
   ],
 });

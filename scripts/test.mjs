@@ -33,6 +33,7 @@ import {
   withExitCode,
 } from './test-report.mjs';
 import { changedFiles, planChanged, planText } from './test-changed.mjs';
+import { browserStackEnv } from '../e2e/stack-env.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, '.local', 'test-results');
@@ -231,6 +232,7 @@ async function browserSuite(testInfraEnvFile, specs) {
     LOGIN_THROTTLE_LIMIT: '200',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
+    ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),
   };
   const upCode = await run(
     process.execPath,

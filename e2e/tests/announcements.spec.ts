@@ -1,7 +1,6 @@
 import type { APIResponse, Locator, Page } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect, test } from '../fixtures';
-import { createStock, uniqueTicker } from './stock-helpers';
+import { createStock, pdfFile, uniqueTicker } from './stock-helpers';
 
 // Demo data: BHP, CBA, CSL and PLS are polled ASX stocks whose announcements (with PDFs) come from the ASX
 // stand-in; VOD:LSE is not on the ASX. Demo users (services/users/src/demo-users.ts): `client` holds
@@ -21,15 +20,6 @@ function sortKey(text: string): number {
   const [, day, month, year, hour, minute, half] = m;
   const h = (Number(hour) % 12) + (half === 'PM' ? 12 : 0);
   return Date.UTC(Number(year), MONTHS.indexOf(month ?? ''), Number(day), h, Number(minute));
-}
-
-/** A small real PDF made here, so the upload goes through the service's PDF check. */
-async function pdfFile(title: string): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([595, 842]).drawText(title, { x: 50, y: 780, size: 18, font });
-  doc.addPage([595, 842]).drawText('Page 2', { x: 50, y: 780, size: 12, font });
-  return { name: 'announcement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) };
 }
 
 /** Accepts every confirm() and keeps what each asked. */

@@ -1,12 +1,17 @@
-import { expect, test } from '../fixtures';
+import { expect, SAVED_TEXT_MS, test } from '../fixtures';
 
 // Demo users: `client` holds ViewConfig, EditAnnouncements, EditMailchimp, ReplyToComment and Invoicing on
 // BHP and ViewConfig only on VOD:LSE; `announcer` holds EditAnnouncements and EditMailchimp on BHP, no
 // ViewConfig. The browser suite runs on a database of its own with exactly the demo data.
 
+// In order, in one worker: one test saves BHP's config (and puts it back), another reads it twice to show a
+// refused save changed nothing.
+test.describe.configure({ mode: 'default' });
+
 test.describe('client stock page', () => {
   test('the client edits and saves Config; a reload shows the saved value', async ({ page, signIn }) => {
     await signIn('client');
+    await page.clock.install();
     await page.goto('/client-stocks/BHP:ASX');
     await expect(page.getByTestId('route-param-combinedTicker')).toHaveText('BHP:ASX');
     await expect(page.getByRole('tab', { name: 'Config' })).toHaveAttribute('aria-selected', 'true');
@@ -17,8 +22,10 @@ test.describe('client stock page', () => {
     await field.fill(value);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('button', { name: 'Saved!' })).toBeVisible();
-    // Back to Save after 3 seconds.
-    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible({ timeout: 5000 });
+    // Back to Save after 3 seconds: the page's clock (installed before it loaded) moves on instead of the test
+    // waiting for it.
+    await page.clock.fastForward(SAVED_TEXT_MS);
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
 
     await page.reload();
     await expect(page.getByLabel('Announcement notification emails')).toHaveValue(value);

@@ -85,7 +85,7 @@ test.describe('announcement comments', () => {
     );
 
     // The moderators hear of it, with the link to respond.
-    const moderation = await inboxMail(page, 'moderator@bhp.example.com', 30_000, flaggedName);
+    const moderation = await inboxMail(page, 'moderator@bhp.example.com', { containing: flaggedName });
     expect(moderation.subject).toMatch(/^\[Flagged\] New comment on .*BHP/);
     expect(moderation.subject).toContain(target.headline);
     expect(moderation.text).toContain(`/AnnouncementCommentResponse/${guid}`);
@@ -142,7 +142,7 @@ test.describe('announcement comments', () => {
     expect(group.comments.some((c) => c.name === plainName)).toBe(false);
 
     // The commenter receives the response in the stock's template.
-    const reply = await inboxMail(page, commenter, 30_000, RUN);
+    const reply = await inboxMail(page, commenter, { containing: RUN });
     expect(reply.subject).toContain('responded to your comment');
     expect(reply.html ?? '').not.toContain('<script>window.__pwned');
   });

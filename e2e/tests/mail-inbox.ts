@@ -11,20 +11,35 @@ export interface InboxMail {
   to: Array<{ address: string }>;
   html?: string;
   text?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
+  /** When the inbox received it (ISO). */
+  time?: string;
+}
+
+export interface InboxWait {
+  /** How long to wait for the mail (ms). */
+  timeout?: number;
+  /** Only a mail whose text or HTML holds this. */
+  containing?: string;
+  /**
+   * Only a mail sent at or after this time (its Date header, to the second): the inbox keeps the mails of earlier runs, so a mail a test
+   * makes the portal send again (same address, same content) is told apart from the last run's.
+   */
+  since?: Date;
 }
 
 /**
- * The newest mail to `address` in the inbox (with `containing`: the newest whose text or HTML holds it),
- * waiting up to `timeout` ms for it to arrive.
+ * The newest mail to `address` in the inbox that matches `wait` (its text, the time it arrived), waiting up to
+ * `wait.timeout` ms (30 s) for it to arrive.
  */
 export async function inboxMail(
   page: Page,
   address: string,
-  timeout = 30_000,
-  containing?: string,
+  { timeout = 30_000, containing, since }: InboxWait = {},
 ): Promise<InboxMail> {
   let found: InboxMail | undefined;
+  // maildev dates a mail by its Date header, to the whole second.
+  const sinceSecond = since ? Math.floor(since.getTime() / 1000) * 1000 : 0;
   await expect
     .poll(
       async () => {
@@ -35,14 +50,36 @@ export async function inboxMail(
         found = mails
           .filter((m) => m.to?.some((t) => t.address?.toLowerCase() === address.toLowerCase()))
           .filter((m) => !containing || `${m.text ?? ''}${m.html ?? ''}`.includes(containing))
+          .filter((m) => !since || (m.time !== undefined && Date.parse(m.time) >= sinceSecond))
           .at(-1);
         return found ? 'arrived' : `${mails.length} mails, none to ${address}`;
       },
       {
         timeout,
-        message: `a mail to ${address}${containing ? ` holding '${containing}'` : ''} in the inbox (${INBOX_URL})`,
+        message: `a mail to ${address}${containing ? ` holding '${containing}'` : ''}${since ? ` since ${since.toISOString()}` : ''} in the inbox (${INBOX_URL})`,
       },
     )
     .toBe('arrived');
   return found!;
+}
+
+/**
+ * A header of the mail as it was sent (its raw source from the inbox, folded lines unfolded): e.g. the
+ * List-Unsubscribe a mail client reads. Undefined when the mail has none.
+ */
+export async function inboxMailHeader(
+  page: Page,
+  mail: InboxMail,
+  name: string,
+): Promise<string | undefined> {
+  const res = await page.request.get(`${INBOX_URL}/api/email/${encodeURIComponent(mail.id)}/source`);
+  expect(res.status(), `the source of mail ${mail.id}`).toBe(200);
+  const source = await res.text();
+  const head = source.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const lines = head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/);
+  const prefix = `${name.toLowerCase()}:`;
+  return lines
+    .find((line) => line.toLowerCase().startsWith(prefix))
+    ?.slice(prefix.length)
+    .trim();
 }

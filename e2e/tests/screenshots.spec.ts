@@ -10,8 +10,12 @@ test('screenshot of the signed-in shell', async ({ page, signIn }, testInfo) => 
   await page.screenshot({ path: path.join(DIR, `shell-${testInfo.project.name}.png`) });
 
   if (testInfo.project.name === 'phone') {
-    await openMenu(page);
-    await page.waitForTimeout(300); // the drawer's slide-in transition
+    const drawer = await openMenu(page);
+    // The drawer slides in: the picture is taken once it is wholly on the screen and its transitions ended.
+    await expect(drawer).toBeInViewport({ ratio: 1 });
+    await drawer.evaluate((el) =>
+      Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+    );
     await page.screenshot({ path: path.join(DIR, 'shell-phone-menu.png') });
   }
 });

@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from '../fixtures';
 
 /** A ticker no other run has used: letters and digits from the clock plus a little randomness. */
@@ -6,22 +7,47 @@ export function uniqueTicker(prefix = 'E'): string {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
 }
 
+/** A page (its context's cookies) or a request context signed in through `storageState`. */
+export type Session = Page | APIRequestContext;
+
+const requestOf = (session: Session): APIRequestContext => ('request' in session ? session.request : session);
+
+/** The XSRF-TOKEN cookie echoed as the app does, for a POST with the session. */
+export async function csrfHeader(session: Session): Promise<Record<string, string>> {
+  const cookies =
+    'context' in session ? await session.context().cookies() : (await session.storageState()).cookies;
+  return { 'x-xsrf-token': cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '' };
+}
+
 /**
- * Creates an ASX stock through POST /api/admin/stocks with the page's (admin) session, echoing the
- * XSRF-TOKEN cookie as the app does. Quicker than /create where the form is not what a test is about.
+ * Creates an ASX stock through POST /api/admin/stocks with the (admin) session. Quicker than /create where
+ * the form is not what a test is about.
  */
 export async function createStock(
-  page: Page,
+  session: Session,
   ticker: string,
   fields: Record<string, unknown> = {},
-): Promise<{ id: string; combinedTicker: string }> {
-  const cookies = await page.context().cookies();
-  const csrf = cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const response = await page.request.post('/api/admin/stocks', {
-    headers: { 'x-xsrf-token': csrf },
+): Promise<{ id: string; combinedTicker: string; companyName: string }> {
+  const response = await requestOf(session).post('/api/admin/stocks', {
+    headers: await csrfHeader(session),
+    // A pooled keep-alive connection the gateway closed as idle (Node's 5 s keepAliveTimeout) just as it is
+    // reused answers ECONNRESET before the request is read: sent again on a new connection. A create that
+    // did arrive twice would fail visibly ('ticker taken'), never pass silently.
+    maxRetries: 2,
     data: { ticker, exchange: 'ASX', companyName: `${ticker} Holdings`, ...fields },
   });
   expect(response.status(), await response.text()).toBe(200);
-  const body = (await response.json()) as { stock: { id: string; combinedTicker: string } };
+  const body = (await response.json()) as {
+    stock: { id: string; combinedTicker: string; companyName: string };
+  };
   return body.stock;
+}
+
+/** A small real PDF made here, so an upload goes through the service's PDF check. */
+export async function pdfFile(title: string): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([595, 842]).drawText(title, { x: 50, y: 780, size: 18, font });
+  doc.addPage([595, 842]).drawText('Page 2', { x: 50, y: 780, size: 12, font });
+  return { name: 'announcement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) };
 }

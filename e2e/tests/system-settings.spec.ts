@@ -1,9 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from '../fixtures';
+import { expect, SAVED_TEXT_MS, test } from '../fixtures';
 import { inboxMail } from './mail-inbox';
+import { csrfHeader } from './stock-helpers';
 
 /** The ASX stand-in's control API (services/announcements/src/standin), started by the stack. */
 const STANDIN_URL = process.env.E2E_STANDIN_URL ?? `http://127.0.0.1:${process.env.ASX_STANDIN_PORT ?? 3251}`;
+
+/**
+ * The announcements process's /metrics in the stack under test: its manifest health port, moved by the same
+ * offset as the ASX stand-in's port (scripts/test.mjs moves every port of the browser stack by one offset).
+ */
+function announcementsMetricsUrl(): string {
+  interface Entry {
+    name: string;
+    healthPort: number;
+    standIns?: Array<{ name: string; port: number }>;
+  }
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '..', '..', 'services', 'manifest.json'), 'utf8'),
+  ) as { services: Entry[] };
+  const service = manifest.services.find((s) => s.name === 'announcements')!;
+  const standIn = service.standIns!.find((s) => s.name === 'asx-standin')!;
+  const offset = Number(new URL(STANDIN_URL).port) - standIn.port;
+  return `http://127.0.0.1:${service.healthPort + offset}/metrics`;
+}
+
+/** A counter of the announcements process, summed over its series that carry `labels`. */
+async function announcementsCounter(
+  request: APIRequestContext,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const response = await request.get(announcementsMetricsUrl());
+  expect(response.status(), 'the announcements /metrics').toBe(200);
+  let sum = 0;
+  for (const line of (await response.text()).split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = /\{(.*)\}/.exec(line)?.[1] ?? '';
+    if (Object.entries(labels).every(([k, v]) => labelText.includes(`${k}="${v}"`)))
+      sum += Number(line.split(' ').pop());
+  }
+  return sum;
+}
+
+/**
+ * Every poll request the scheduler published until now has been handled (polled, or skipped because
+ * polling is off): after polling is switched off, no poll that started before is still reading a feed.
+ */
+async function untilPollsHandled(request: APIRequestContext): Promise<void> {
+  const published = await announcementsCounter(request, 'irp_announcements_poll_requests_published_total');
+  await expect
+    .poll(
+      () =>
+        announcementsCounter(request, 'irp_kafka_handled_messages_total', {
+          topic: 'announcements.poll-requested',
+        }),
+      { message: `the ${published} poll requests published so far handled`, timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(published);
+}
 
 interface Settings {
   announcementService: string;
@@ -12,11 +69,6 @@ interface Settings {
   dailyAutoSendLimit: number;
   disablePollUntil: string | null;
   useNightmare: boolean;
-}
-
-async function csrfHeader(page: Page): Promise<Record<string, string>> {
-  const cookies = await page.context().cookies();
-  return { 'x-xsrf-token': cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '' };
 }
 
 async function readSettings(request: APIRequestContext): Promise<Settings> {
@@ -56,6 +108,7 @@ test.describe('system settings', () => {
 
   test.beforeEach(async ({ page, signIn }) => {
     await signIn('admin');
+    await page.clock.install();
     await page.goto('/system-settings');
     await expect(page.getByRole('heading', { name: 'System Settings' })).toBeVisible();
     original = await readSettings(page.request);
@@ -88,7 +141,10 @@ test.describe('system settings', () => {
     await settings.getByLabel('Disable poll until').fill('1 Jan 2020 9:00 AM');
     await save.click();
     await expect(save).toHaveText('Saved!');
-    await expect(save).toHaveText('Save', { timeout: 5_000 });
+    // Back to Save after 3 seconds: the page's clock (installed before it loaded) moves on instead of the test
+    // waiting for it.
+    await page.clock.fastForward(SAVED_TEXT_MS);
+    await expect(save).toHaveText('Save');
 
     await page.reload();
     await expect(hourly).toHaveValue(String(next));
@@ -154,12 +210,13 @@ test.describe('system settings', () => {
   test('reconcile finds what the poller missed; apply stores it (never sends it)', async ({ page }) => {
     test.setTimeout(120_000);
     // Hold polling back so only the reconcile can find the new announcement; a poll that passed its check
-    // just before the save finishes its feed read within moments, so the announcement is published after.
+    // just before the save may still be reading the feed, so the announcement is published once every poll
+    // requested so far has been handled.
     await writeSettings(page, {
       ...original,
       disablePollUntil: sydneyText(new Date(Date.now() + 86_400_000)),
     });
-    await page.waitForTimeout(3000);
+    await untilPollsHandled(page.request);
     const headline = `Reconcile check ${Date.now().toString(36)}`;
     const published = await page.request.post(`${STANDIN_URL}/standin/announcements`, {
       data: {
