@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { createLogger, initMetrics, PinoNestLogger, repoRoot, runMain } from '@irp/platform';
 import { NestFactory } from '@nestjs/core';
@@ -12,6 +13,8 @@ import { loadGatewayConfig } from './config';
 import { webApp } from './web/static';
 
 process.env.SERVICE_NAME ??= 'gateway';
+/** Longer than the idle timeout of the clients and load balancers in front of the gateway (60 s is common). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 const log = createLogger('gateway');
 
 export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promise<NestExpressApplication> {
@@ -53,6 +56,11 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   if (dist) app.use(webApp(dist));
 
   await app.listen(config.PORT, config.HOST);
+  // Idle keep-alive connections are closed by the server later than any client or proxy in front of it
+  // closes them (Node's default is 5 s): else a client reusing one as the server closes it gets ECONNRESET.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   log.info(
     {
       port: (app.getHttpServer().address() as { port: number }).port,

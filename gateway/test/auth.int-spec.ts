@@ -181,6 +181,12 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     expect(other.status).toBe(200);
   });
 
+  it('keeps idle keep-alive connections longer than the clients in front of it (no ECONNRESET on reuse)', () => {
+    const server = gateway.getHttpServer() as import('node:http').Server;
+    expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
+    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+  });
+
   it('sets security headers and echoes a correlation id', async () => {
     const res = await http.get('/api/admin/refreshtoken').set('x-correlation-id', 'test-corr-1');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
