@@ -30,10 +30,6 @@ export async function createStock(
 ): Promise<{ id: string; combinedTicker: string; companyName: string }> {
   const response = await requestOf(session).post('/api/admin/stocks', {
     headers: await csrfHeader(session),
-    // A pooled keep-alive connection the gateway closed as idle (Node's 5 s keepAliveTimeout) just as it is
-    // reused answers ECONNRESET before the request is read: sent again on a new connection. A create that
-    // did arrive twice would fail visibly ('ticker taken'), never pass silently.
-    maxRetries: 2,
     data: { ticker, exchange: 'ASX', companyName: `${ticker} Holdings`, ...fields },
   });
   expect(response.status(), await response.text()).toBe(200);
