@@ -4,7 +4,7 @@ const path = require('node:path');
 
 const src = (workspace, file = 'index.ts') => path.join(__dirname, workspace, 'src', file);
 
-module.exports = (overrides = {}) => ({
+const preset = (overrides = {}) => ({
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [
@@ -31,3 +31,19 @@ module.exports = (overrides = {}) => ({
   testMatch: ['**/*.spec.ts'],
   ...overrides,
 });
+
+module.exports = preset;
+
+/**
+ * An integration project (`<workspace>/jest.int.config.js`): its test/ folder's `*.int-spec.ts`, each file
+ * starting with the services' consumer groups at the end of every topic (nothing an earlier file left
+ * behind is done by this one's services).
+ */
+module.exports.integration = (overrides = {}) =>
+  preset({
+    roots: ['<rootDir>/test'],
+    testMatch: ['**/*.int-spec.ts'],
+    setupFilesAfterEnv: [src('services/platform', 'testing/fresh-backlog.setup.ts')],
+    ...overrides,
+  });
+

@@ -1,5 +1,2 @@
 // Gateway contract tests: supertest against the gateway and the real services on the real broker.
-module.exports = require('../jest.preset.js')({
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.int-spec.ts'],
-});
+module.exports = require('../jest.preset.js').integration();

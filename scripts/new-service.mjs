@@ -102,10 +102,7 @@ export function serviceFiles(n, { migrationTimestamp = Date.now() } = {}) {
 `;
 
   files[svc('jest.int.config.js')] = `// Integration tests: the real broker and database, run serially.
-module.exports = require('../../jest.preset.js')({
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.int-spec.ts'],
-});
+module.exports = require('../../jest.preset.js').integration();
 `;
 
   files[svc('README.md')] = `# ${n.name} service

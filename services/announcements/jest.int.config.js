@@ -1,5 +1,2 @@
 // Integration tests: the real broker and database, run serially.
-module.exports = require('../../jest.preset.js')({
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.int-spec.ts'],
-});
+module.exports = require('../../jest.preset.js').integration();

@@ -1,4 +1,5 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
+export * from './backlog';
 export * from './deliveries';
 export * from './harness';
 export * from './metrics';
