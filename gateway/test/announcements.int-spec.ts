@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Dirent, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
@@ -34,6 +34,7 @@ import { Client } from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import { createGateway } from '../src/main';
+import { seedTestUsers, until } from './gateway-harness';
 
 /**
  * Contract tests of the announcement routes (docs/api/announcements.md): the gateway in front of the real
@@ -71,23 +72,6 @@ async function makePdf(text: string, padding = 0): Promise<Buffer> {
   doc.addPage([300, 200]).drawText(text, { x: 20, y: 100, size: 12 });
   if (padding) await doc.attach(randomBytes(padding), 'data.bin', { mimeType: 'application/octet-stream' });
   return Buffer.from(await doc.save());
-}
-
-/** Creates or updates users of this test through the users service's seed and its fixture file. */
-async function seedTestUsers(users: Array<{ username: string; stockRoles: Record<string, StockRole[]> }>) {
-  const file = join(mkdtempSync(join(tmpdir(), 'irp-gateway-users-')), 'users.json');
-  writeFileSync(file, JSON.stringify(users.map((u) => ({ ...u, password: PASSWORD, roles: [] }))));
-  await runServiceSeed('users', [`--fixture=${file}`]);
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms; last ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('gateway announcement routes against the real users, stocks and announcements services', () => {
@@ -230,7 +214,7 @@ describe('gateway announcement routes against the real users, stocks and announc
     });
     B = await createStock({ ticker: T('BN'), companyName: 'Beta Announcements', apiKey: await newApiKey() });
     R = await createStock({ ticker: T('RN'), companyName: 'Resync Resources' });
-    await seedTestUsers([
+    await seedTestUsers(PASSWORD, [
       { username: 'ann-test-editor', stockRoles: { [A.id]: [StockRole.EditAnnouncements] } },
       { username: 'ann-test-sender', stockRoles: { [A.id]: [StockRole.SendMailchimp] } },
       { username: 'ann-test-viewer', stockRoles: { [A.id]: [StockRole.ViewConfig] } },
