@@ -79,12 +79,20 @@ export class TopicProbe {
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: false });
-    await consumer.run({ eachMessage: async (p) => probe.push(p) });
+    // Every message's offset committed at once: a probe that rejoins after a broker restart resumes where it
+    // was (with nothing committed, a rejoin starts at the newest message and skips what came meanwhile).
+    await consumer.run({ autoCommitThreshold: 1, eachMessage: async (p) => probe.push(p) });
     await joined;
     return probe;
   }
 
+  /** topic/partition/offset of every message received: one read again after a rejoin is kept once. */
+  private readonly seen = new Set<string>();
+
   private push({ topic, partition, message }: EachMessagePayload) {
+    const at = `${topic}/${partition}/${message.offset}`;
+    if (this.seen.has(at)) return;
+    this.seen.add(at);
     const text = message.value?.toString('utf8') ?? 'null';
     let value: unknown = text;
     try {
