@@ -4,6 +4,8 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { EmailMarketingModule } from './email-marketing/email-marketing.module';
 import { AuthController } from './auth/auth.controller';
+import { ServicesStockResolver } from './routing/services-stock-resolver';
+import { STOCK_RESOLVER } from './routing/stock-resolver';
 import { AuthGuard } from './auth/auth.guard';
 import { SessionService } from './auth/session.service';
 import { HttpErrorFilter } from './common/http-exception.filter';
@@ -34,6 +36,7 @@ export class AppModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         ServicesClient,
         SessionService,
+        { provide: STOCK_RESOLVER, useClass: ServicesStockResolver },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],

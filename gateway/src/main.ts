@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { SESSION_COOKIE } from '@irp/proto';
 import { createLogger, initMetrics, PinoNestLogger, repoRoot, runMain } from '@irp/platform';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -10,6 +11,8 @@ import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
+import { SECURITY } from './routing/route';
+import { unboundHandlers } from './routing/unbound-handlers';
 import { webApp } from './web/static';
 
 process.env.SERVICE_NAME ??= 'gateway';
@@ -25,6 +28,13 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     logger: new PinoNestLogger(),
     abortOnError: false,
   });
+  const unbound = unboundHandlers(app);
+  if (unbound.length) {
+    await app.close();
+    throw new Error(
+      `Handlers without a route table entry (bind each with @Route(routes.<group>.<name>)): ${unbound.join(', ')}`,
+    );
+  }
   app.enableShutdownHooks();
   app.set('trust proxy', 'loopback');
   app.use(requestContext);
@@ -44,8 +54,9 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
       'The REST contract of the portal (spec section 7). Sign in with GET /api/login (Basic auth); state-changing calls need the X-XSRF-TOKEN header.',
     )
     .setVersion('1')
-    .addBasicAuth()
-    .addCookieAuth('irp_session')
+    .addBasicAuth(undefined, SECURITY.basic)
+    .addCookieAuth(SESSION_COOKIE, undefined, SECURITY.session)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, SECURITY.widgetKey)
     .build();
   SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs), {
     jsonDocumentUrl: 'api/docs-json',

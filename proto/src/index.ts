@@ -8,7 +8,15 @@
  * from each `proto/src/<name>/index.ts`. Adding a service (npm run new:service) is its folder and its
  * manifest entry; nothing here changes.
  */
-import { assembleCatalogue, planTopics, TopicPlan, TopicPlanOptions } from './common/index';
+import {
+  assembleCatalogue,
+  gatewayRoutes,
+  planTopics,
+  RouteEntry,
+  routeList,
+  TopicPlan,
+  TopicPlanOptions,
+} from './common/index';
 import { z } from 'zod';
 import { SERVICE_CONTRACTS } from './services.generated';
 
@@ -33,6 +41,16 @@ export type ServiceName = keyof typeof Services;
 export function pingTopicOf(service: string): RequestTopic | undefined {
   return (Services as Readonly<Record<string, { ping: RequestTopic }>>)[service]?.ping;
 }
+
+/**
+ * The route table: service group (camelCase) -> route name -> entry, e.g. `routes.stocks.save`
+ * (common/routes.ts). The gateway binds each handler to its entry; the web app calls through its mirror.
+ */
+export const routes = { ...catalogue.Routes, gateway: gatewayRoutes } as const;
+export type RouteTable = typeof routes;
+
+/** Every entry of the table. */
+export const allRoutes = (): RouteEntry[] => routeList(routes);
 
 /** Request topic -> { service, request schema, reply schema, mutates? }. */
 export const RequestCatalogue = catalogue.RequestCatalogue;

@@ -2,22 +2,17 @@ import {
   Announcement,
   AnnouncementBodySchema,
   AnnouncementChangeResponse,
-  AnnouncementChangeResponseSchema,
-  AnnouncementListSchema,
-  CombinedTickerParamsSchema,
   SaveAnnouncementFormSchema,
-  SendGuidParamsSchema,
   SendOverrideQuerySchema,
   SessionUser,
-  StockRole,
   Topics,
+  routes,
 } from '@irp/proto';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UploadedFile } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res, UploadedFile } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { Response } from 'express';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/decorators';
 import type { z } from 'zod';
-import { CurrentUser, Public, StockRoles } from '../auth/decorators';
-import { Contract, FileResponseSchema } from '../common/contract';
 import { ServicesClient } from '../kafka/services.client';
 import { openStoredPdf } from './pdf-download';
 import { ReceivedFile, stageUpload } from './pdf-upload';
@@ -36,39 +31,16 @@ const given = (text: string): string | undefined => (text.trim() ? text : undefi
  * page's Announcements tab, and the public PDF. Roles per stock are the guard's (@StockRoles; Admin passes);
  * every rule (PDF for ASX, date format, resend confirmation...) is the announcements service's.
  */
-@ApiTags('announcements')
-@Controller('api/Announcement')
+@Controller()
 export class AnnouncementsController {
   constructor(private readonly services: ServicesClient) {}
 
-  @Get('list/:combinedTicker')
-  @StockRoles([StockRole.EditAnnouncements, StockRole.SendMailchimp])
-  @Contract({ params: CombinedTickerParamsSchema, response: AnnouncementListSchema })
-  @ApiOperation({
-    summary: "A stock's announcements, newest first (deleted ones included), with its latest initial poll",
-  })
+  @Route(routes.announcements.list)
   list(@Param('combinedTicker') combinedTicker: string) {
     return this.services.request(Topics.AnnouncementsList, { combinedTicker, includeDeleted: true });
   }
 
-  @Post('save/:combinedTicker')
-  @HttpCode(200)
-  @StockRoles([StockRole.EditAnnouncements])
-  @Contract({
-    params: CombinedTickerParamsSchema,
-    body: SaveAnnouncementFormSchema,
-    multipart: {
-      file: 'file',
-      maxBytes: 'ANNOUNCEMENT_MAX_PDF_BYTES',
-      description: 'The announcement PDF (needed for a new ASX announcement)',
-    },
-    response: AnnouncementChangeResponseSchema,
-  })
-  @ApiOperation({
-    summary: 'Add or edit an announcement (multipart: the PDF as `file` plus the text fields)',
-    description:
-      'An edit names the announcement by sendGuid, or by existingAnnouncementHeadline + existingAnnouncementDate.',
-  })
+  @Route(routes.announcements.save)
   async save(
     @CurrentUser() actor: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
@@ -94,15 +66,7 @@ export class AnnouncementsController {
     return changed(announcement);
   }
 
-  @Post('delete/:combinedTicker')
-  @HttpCode(200)
-  @StockRoles([StockRole.EditAnnouncements])
-  @Contract({
-    params: CombinedTickerParamsSchema,
-    body: AnnouncementBodySchema,
-    response: AnnouncementChangeResponseSchema,
-  })
-  @ApiOperation({ summary: 'Delete an announcement (kept, marked deleted; cannot be deleted twice)' })
+  @Route(routes.announcements.delete)
   async delete(
     @CurrentUser() actor: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
@@ -116,18 +80,7 @@ export class AnnouncementsController {
     return changed(announcement);
   }
 
-  @Post('send/:combinedTicker')
-  @HttpCode(200)
-  @StockRoles([StockRole.SendMailchimp])
-  @Contract({
-    params: CombinedTickerParamsSchema,
-    query: SendOverrideQuerySchema,
-    body: AnnouncementBodySchema,
-    response: AnnouncementChangeResponseSchema,
-  })
-  @ApiOperation({
-    summary: 'Send an announcement to subscribers; one already sent needs ?sendOverride (409 without it)',
-  })
+  @Route(routes.announcements.send)
   async send(
     @CurrentUser() actor: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
@@ -147,14 +100,7 @@ export class AnnouncementsController {
    * Public: announcements are public market disclosures, the guid is unguessable, and emails and client
    * websites' widgets link it. Read from the service in chunks (a PDF may not fit one Kafka message).
    */
-  @Get('pdf/:sendGuid')
-  @Public()
-  @Contract({
-    params: SendGuidParamsSchema,
-    response: FileResponseSchema,
-    produces: { mediaType: 'application/pdf', description: 'The stored PDF (inline)' },
-  })
-  @ApiOperation({ summary: 'The PDF of an announcement (public); 404 when there is none' })
+  @Route(routes.announcements.pdf)
   async pdf(@Param('sendGuid') sendGuid: string, @Res({ passthrough: true }) res: Response) {
     const file = await openStoredPdf(this.services, sendGuid);
     // Set here, not with @Header (which Nest also puts on errors): a 404 or 503 must not be cached.

@@ -1,38 +1,25 @@
-import { ErrorCode, SessionUserDtoSchema, SuccessSchema, Topics } from '@irp/proto';
+import { ErrorCode, Topics, routes } from '@irp/proto';
 import { AppError } from '@irp/platform';
-import { Controller, Delete, Get, HttpCode, Req, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBasicAuth,
-  ApiCookieAuth,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Controller, Req, Res, UseGuards } from '@nestjs/common';
+import { Route } from '../routing/route';
+import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Contract } from '../common/contract';
 import { ServicesClient } from '../kafka/services.client';
 import { parseBasicAuth } from './basic-auth';
-import { Public } from './decorators';
 import { LoginThrottlerGuard } from './login-throttler.guard';
-import { REFRESH_PATH, SessionService, toSessionUserDto } from './session.service';
+import { SessionService, toSessionUserDto } from './session.service';
 
 const INVALID_LOGIN = 'Invalid username/password';
 
-@ApiTags('auth')
-@Controller('api')
+@Controller()
 export class AuthController {
   constructor(
     private readonly services: ServicesClient,
     private readonly sessions: SessionService,
   ) {}
 
-  @Get('login')
-  @Public()
+  @Route(routes.users.login)
   @UseGuards(LoginThrottlerGuard)
-  @ApiBasicAuth()
-  @Contract({ response: SessionUserDtoSchema })
-  @ApiOperation({ summary: 'Sign in with Basic auth; sets the session, refresh and CSRF cookies' })
   @ApiUnauthorizedResponse({ description: 'Invalid username/password' })
   @ApiTooManyRequestsResponse({ description: 'Too many sign-in attempts' })
   async login(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -47,11 +34,7 @@ export class AuthController {
     return toSessionUserDto(grant.user);
   }
 
-  @Delete('login')
-  @Public()
-  @HttpCode(200)
-  @Contract({ response: SuccessSchema })
-  @ApiOperation({ summary: 'Sign out: revokes the session and clears the cookies' })
+  @Route(routes.users.logout)
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { session, refresh } = this.sessions.tokensOf(req);
     this.sessions.forget(session);
@@ -61,11 +44,7 @@ export class AuthController {
     return { success: true as const };
   }
 
-  @Get(REFRESH_PATH.replace(/^\/api\//, ''))
-  @Public()
-  @ApiCookieAuth()
-  @Contract({ response: SessionUserDtoSchema })
-  @ApiOperation({ summary: 'The session user; renews an expired session from the refresh cookie' })
+  @Route(routes.users.refreshToken)
   @ApiUnauthorizedResponse({ description: 'Not signed in' })
   async refreshToken(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const { session, refresh } = this.sessions.tokensOf(req);

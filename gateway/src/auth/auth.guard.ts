@@ -1,18 +1,33 @@
-import { CSRF_HEADER, ErrorCode, hasGlobalRole, hasStockRole, isAdmin } from '@irp/proto';
+import {
+  CSRF_HEADER,
+  ErrorCode,
+  hasGlobalRole,
+  hasStockRole,
+  isAdmin,
+  RouteEntry,
+  SessionUser,
+  StockRef,
+} from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ROUTE_KEY } from '../routing/route';
+import { STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
+import { WidgetKeyGuard } from '../widget/widget-key.guard';
 import { csrfTokenValid, STATE_CHANGING } from './csrf';
-import { PUBLIC_KEY, ROLES_KEY, STOCK_ROLES_KEY, StockRoleRequirement } from './decorators';
 import { AuthedRequest, SessionService } from './session.service';
-import { STOCK_DIRECTORY, StockDirectory } from './stock-directory';
+
+/** The refusal of a handler that has no route entry: denied, whatever it is (deny by default). */
+export const NO_ROUTE_ENTRY = 'This handler has no entry in the route table';
 
 /**
- * The one guard every route goes through (registered globally): signed in unless @Public, CSRF on
- * state-changing requests of a session, then @Roles and @StockRoles (proto's role predicates). The server enforces every rule,
- * whatever the web app shows or hides.
+ * The one guard every route goes through (registered globally). It applies the access rule of the
+ * handler's route table entry (@Route) and refuses a handler without one. In order: CSRF on
+ * state-changing requests of a session; `public` passes; `widget` resolves the API key (WidgetKeyGuard);
+ * `signedIn` needs a session, then any of the entry's global roles, or any of its stock roles on the stock
+ * the request names (Admin passes both). The server enforces every rule, whatever the web app shows.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -20,13 +35,15 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-    @Optional() @Inject(STOCK_DIRECTORY) private readonly stocks?: StockDirectory,
+    @Optional() @Inject(STOCK_RESOLVER) private readonly stocks?: StockResolver,
+    @Optional() private readonly widget?: WidgetKeyGuard,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request & AuthedRequest>();
-    const targets = [context.getHandler(), context.getClass()];
+    const entry = this.reflector.get<RouteEntry | undefined>(ROUTE_KEY, context.getHandler());
+    if (!entry) throw new AppError(ErrorCode.Forbidden, NO_ROUTE_ENTRY);
     const { session } = this.sessions.tokensOf(req);
 
     if (
@@ -36,55 +53,63 @@ export class AuthGuard implements CanActivate {
     ) {
       throw new AppError(ErrorCode.Forbidden, 'Missing or invalid CSRF token (X-XSRF-TOKEN header)');
     }
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const rule = entry.access;
+    if (rule.kind === 'public') return true;
+    if (rule.kind === 'widget') {
+      if (!this.widget) throw new AppError(ErrorCode.ServiceUnavailable, 'The widget API is not set up');
+      return this.widget.canActivate(context);
+    }
 
     const user = await this.sessions.tryUserOf(session);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, 'Not signed in');
     req.user = user;
     req.sessionToken = session;
 
-    const roles = this.reflector.getAllAndOverride<string[] | undefined>(ROLES_KEY, targets);
-    if (roles?.length && !hasGlobalRole(user, roles)) {
-      throw new AppError(ErrorCode.Forbidden, `This needs the ${roles.join(' or ')} role`);
-    }
+    const { globalRoles = [], stock } = rule;
+    if (!globalRoles.length && !stock) return true;
+    if (isAdmin(user) || (globalRoles.length && hasGlobalRole(user, globalRoles))) return true;
+    if (!stock) throw new AppError(ErrorCode.Forbidden, `This needs the ${globalRoles.join(' or ')} role`);
+    return this.checkStockRoles(req, user, stock.roles, stock.ref);
+  }
 
-    const stockRule = this.reflector.getAllAndOverride<StockRoleRequirement | undefined>(
-      STOCK_ROLES_KEY,
-      targets,
-    );
-    if (stockRule && !isAdmin(user)) {
-      const source = (
-        stockRule.from === 'param' ? req.params : stockRule.from === 'query' ? req.query : req.body
-      ) as Record<string, unknown> | undefined;
-      const combinedTicker = source?.[stockRule.key];
-      if (typeof combinedTicker !== 'string' || !combinedTicker.trim()) {
-        throw new AppError(ErrorCode.BadRequest, `${stockRule.key} is required`);
-      }
-      if (stockRule.by === 'stockId') {
-        // Stock roles are keyed by stock id: no lookup needed. A stock the user has no roles on is refused
-        // alike whether or not it exists.
-        if (!hasStockRole(user, combinedTicker.trim(), stockRule.roles)) {
-          throw new AppError(
-            ErrorCode.Forbidden,
-            `You do not have the ${stockRule.roles.join(' or ')} permission on this stock`,
-          );
-        }
-        return true;
-      }
-      if (!this.stocks)
-        throw new AppError(
-          ErrorCode.ServiceUnavailable,
-          'Stock permissions cannot be checked: no stock directory',
-        );
-      const stockId = await this.stocks.stockIdOf(combinedTicker.trim());
-      if (!stockId) throw new AppError(ErrorCode.NotFound, `Stock ${combinedTicker} not found`);
-      if (!hasStockRole(user, stockId, stockRule.roles)) {
-        throw new AppError(
-          ErrorCode.Forbidden,
-          `You do not have the ${stockRule.roles.join(' or ')} permission on ${combinedTicker}`,
-        );
-      }
+  private async checkStockRoles(
+    req: Request,
+    user: SessionUser,
+    roles: readonly string[],
+    ref: StockRef,
+  ): Promise<true> {
+    const source = (ref.from === 'param' ? req.params : ref.from === 'query' ? req.query : req.body) as
+      Record<string, unknown> | undefined;
+    const raw = source?.[ref.key];
+    const value = typeof raw === 'string' ? raw.trim() : '';
+    if (!value) throw new AppError(ErrorCode.BadRequest, `${ref.key} is required`);
+    const by = ref.by ?? 'combinedTicker';
+    // Stock roles are keyed by stock id: a stock the user has no roles on is refused alike whether or not
+    // it exists.
+    const stockId = by === 'stockId' ? value : await this.resolve(by, value);
+    if (!hasStockRole(user, stockId, roles)) {
+      const on =
+        by === 'combinedTicker' ? value : by === 'commentGuid' ? "this comment's stock" : 'this stock';
+      throw new AppError(
+        ErrorCode.Forbidden,
+        `You do not have the ${roles.join(' or ')} permission on ${on}`,
+      );
     }
     return true;
+  }
+
+  private async resolve(by: Exclude<StockRef['by'], 'stockId' | undefined>, value: string): Promise<string> {
+    if (!this.stocks)
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'Stock permissions cannot be checked: no stock resolver',
+      );
+    const stockId = await this.stocks.stockIdOf(by, value);
+    if (!stockId)
+      throw new AppError(
+        ErrorCode.NotFound,
+        by === 'combinedTicker' ? `Stock ${value} not found` : 'Not found',
+      );
+    return stockId;
   }
 }

@@ -7,7 +7,6 @@ import {
   Injectable,
   NestInterceptor,
   PipeTransform,
-  StreamableFile,
   UseFilters,
   UseInterceptors,
   UsePipes,
@@ -34,15 +33,6 @@ class NullAsJsonInterceptor implements NestInterceptor {
     return next.handle().pipe(map((value: unknown) => (value === null ? JSON_NULL : value)));
   }
 }
-
-/**
- * The body of a POST that takes none (it acts on its path and query). Routes still name one, so the OpenAPI
- * document says so instead of leaving the body undescribed; whatever is sent is ignored.
- */
-export const NoBodySchema = z.object({}).describe('No body is needed: send nothing or {}');
-
-/** The 2xx answer of a route that streams a file (with `produces`): the handler returns a StreamableFile. */
-export const FileResponseSchema = z.instanceof(StreamableFile);
 
 /**
  * The REST contract of one route, in proto schemas: what it accepts (path params, query, body) and what

@@ -13,20 +13,14 @@ import {
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
+import type { MultipartSpec } from '@irp/proto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
-/** The gateway settings that are byte sizes a multipart route may be capped by. */
-export type SizeSetting = 'ANNOUNCEMENT_MAX_PDF_BYTES';
-
-/** A multipart/form-data body: text fields (the contract's `body` schema) and one file. */
-export interface MultipartBody {
-  /** The form field that carries the file; the handler reads it with @UploadedFile(). */
-  file: string;
-  /** The setting that caps the file's size (a bigger file is a 400, never a crash). */
-  maxBytes: SizeSetting;
-  /** What the file is, for the OpenAPI document. */
-  description: string;
-}
+/**
+ * A multipart/form-data body (the route entry's `multipart`): text fields (the entry's `body` schema) and
+ * one file, capped by a gateway setting.
+ */
+export type MultipartBody = MultipartSpec;
 
 export const NOT_MULTIPART = 'This route takes a multipart/form-data body';
 
@@ -59,7 +53,7 @@ export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor>
     private readonly files: NestInterceptor;
     private readonly maxBytes: number;
 
-    constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, SizeSetting>) {
+    constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, MultipartSpec['maxBytes']>) {
       this.maxBytes = config[spec.maxBytes];
       const Files = FileInterceptor(spec.file, {
         limits: { ...FIELD_LIMITS, fileSize: this.maxBytes },

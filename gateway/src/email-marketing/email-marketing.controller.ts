@@ -2,22 +2,17 @@ import { AppError } from '@irp/platform';
 import {
   Announcement,
   EmailMarketingSettingsQuerySchema,
-  EmailMarketingSettingsResponseSchema,
-  GlobalRole,
   SaveEmailMarketingSettingsBodySchema,
   SessionUser,
-  StockRole,
   SubscriberCountQuerySchema,
-  SubscriberCountResponseSchema,
   TestSendBodySchema,
-  TestSendResponseSchema,
   Topics,
+  routes,
 } from '@irp/proto';
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { z } from 'zod';
-import { CurrentUser, Roles, StockRolesById } from '../auth/decorators';
-import { Contract } from '../common/contract';
+import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
 
 /** What the tab may show as the provider's answer: its own problems (bad key, unknown list, provider down). */
@@ -28,18 +23,11 @@ const PROVIDER_ANSWERS = new Set(['BAD_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILAB
  * Email and Send To Subscribers. Stocks are named by id here (as the spec's calls do); EditMailchimp on the
  * stock (or Admin) reads and saves, TestSendAnnouncement test-sends, only admins send to subscribers.
  */
-@ApiTags('email-marketing')
-@Controller('api')
+@Controller()
 export class EmailMarketingController {
   constructor(private readonly services: ServicesClient) {}
 
-  @Get('EmailMarketingSubscriberCount')
-  @StockRolesById([StockRole.EditMailchimp], 'query', 'stockId')
-  @Contract({ query: SubscriberCountQuerySchema, response: SubscriberCountResponseSchema })
-  @ApiOperation({
-    summary:
-      "The provider's subscriber count of a list, with the keys as typed; success false with the message",
-  })
+  @Route(routes.emailMarketing.subscriberCount)
   async subscriberCount(@Query() query: z.output<typeof SubscriberCountQuerySchema>) {
     try {
       const { count } = await this.services.request(Topics.EmailMarketingSubscriberCount, {
@@ -57,12 +45,7 @@ export class EmailMarketingController {
     }
   }
 
-  @Get('emailMarketingSettings')
-  @StockRolesById([StockRole.EditMailchimp], 'query', 'id')
-  @Contract({ query: EmailMarketingSettingsQuerySchema, response: EmailMarketingSettingsResponseSchema })
-  @ApiOperation({
-    summary: "A stock's email-marketing settings (id = stock id); settings null when none saved",
-  })
+  @Route(routes.emailMarketing.settings)
   async settings(@Query() query: z.output<typeof EmailMarketingSettingsQuerySchema>) {
     const { settings } = await this.services.request(Topics.EmailMarketingGetSettings, { stockId: query.id });
     return {
@@ -72,11 +55,7 @@ export class EmailMarketingController {
     };
   }
 
-  @Post('emailMarketingSettings')
-  @HttpCode(200)
-  @StockRolesById([StockRole.EditMailchimp], 'body', 'StockId')
-  @Contract({ body: SaveEmailMarketingSettingsBodySchema, response: EmailMarketingSettingsResponseSchema })
-  @ApiOperation({ summary: "Save a stock's email-marketing settings (body StockId, Settings)" })
+  @Route(routes.emailMarketing.saveSettings)
   async save(
     @CurrentUser() actor: SessionUser,
     @Body() body: z.output<typeof SaveEmailMarketingSettingsBodySchema>,
@@ -93,25 +72,12 @@ export class EmailMarketingController {
     };
   }
 
-  @Post('TestSendAnnouncement/sendTestEmail')
-  @HttpCode(200)
-  @StockRolesById([StockRole.TestSendAnnouncement], 'body', 'stockId')
-  @Contract({ body: TestSendBodySchema, response: TestSendResponseSchema })
-  @ApiOperation({
-    summary:
-      "Send Test Email: a campaign of the stock's latest announcement, test-sent to the test addresses",
-  })
+  @Route(routes.emailMarketing.sendTestEmail)
   sendTestEmail(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof TestSendBodySchema>) {
     return this.testSend(actor, body, 'test');
   }
 
-  @Post('TestSendAnnouncement/sendToSubscribers')
-  @HttpCode(200)
-  @Roles(GlobalRole.Admin)
-  @Contract({ body: TestSendBodySchema, response: TestSendResponseSchema })
-  @ApiOperation({
-    summary: 'Send To Subscribers (admins): refused when the list has more than 5 subscribers',
-  })
+  @Route(routes.emailMarketing.sendToSubscribers)
   sendToSubscribers(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof TestSendBodySchema>) {
     return this.testSend(actor, body, 'subscribers');
   }

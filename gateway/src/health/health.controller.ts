@@ -1,15 +1,12 @@
-import { GatewayHealthDto, pingTopicOf } from '@irp/proto';
+import { GatewayHealthDto, pingTopicOf, routes } from '@irp/proto';
 import { metricsRegistry, serviceManifest } from '@irp/platform';
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Header, Inject, Res } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { Response } from 'express';
-import { Public } from '../auth/decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 
-@ApiTags('operations')
 @Controller()
-@Public()
 export class HealthController {
   constructor(
     private readonly services: ServicesClient,
@@ -20,9 +17,8 @@ export class HealthController {
    * Pings every service of services/manifest.json through Kafka (its `<service>.ping`, answered by the
    * platform); 503 when any is down, so a monitor sees which.
    */
-  @Get('health')
-  @ApiOperation({ summary: 'Each service pinged through Kafka: up or down' })
-  async health(@Res() res: Response) {
+  @Route(routes.gateway.health)
+  async health(@Res({ passthrough: true }) res: Response): Promise<GatewayHealthDto> {
     const entries = await Promise.all(
       serviceManifest().map(async ({ name }) => {
         const started = Date.now();
@@ -43,16 +39,17 @@ export class HealthController {
       status: entries.every(([, s]) => s.status === 'up') ? 'ok' : 'degraded',
       services: Object.fromEntries(entries),
     };
-    res.status(body.status === 'ok' ? 200 : 503).json(body);
+    res.status(body.status === 'ok' ? 200 : 503);
+    return body;
   }
 
   /** Liveness of the gateway process alone. */
-  @Get('health/live')
+  @Route(routes.gateway.live)
   live() {
-    return { status: 'ok' };
+    return { status: 'ok' as const };
   }
 
-  @Get('metrics')
+  @Route(routes.gateway.metrics)
   @Header('Content-Type', metricsRegistry.contentType)
   metrics() {
     return metricsRegistry.metrics();

@@ -1,44 +1,35 @@
 import {
-  ClientDashboardSchema,
   ClientSaveStockSchema,
-  ClientStockChangeResponseSchema,
   ClientStockDto,
-  ClientStockSchema,
   CombinedTickerQuery,
-  CombinedTickerQuerySchema,
   currentMonthRange,
   ErrorCode,
   hasStockRole,
   SessionUser,
   Stock,
   STOCK_ROLES,
-  StockRole,
   stockRolesOf,
   Topics,
+  routes,
 } from '@irp/proto';
 import { AppError } from '@irp/platform';
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { z } from 'zod';
-import { CurrentUser, StockRoles } from '../auth/decorators';
-import { Contract } from '../common/contract';
+import { CurrentUser } from '../auth/decorators';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
 import { toClientStockDto } from './stock-views';
 
 /** The client user's stocks: the client dashboard and the client stock page. */
-@ApiTags('client stocks')
-@Controller('api')
+@Controller()
 export class ClientStockController {
   constructor(
     private readonly services: ServicesClient,
     private readonly composer: DashboardComposer,
   ) {}
 
-  @Get('ClientStock')
-  @StockRoles([...STOCK_ROLES], 'query')
-  @Contract({ query: CombinedTickerQuerySchema, response: ClientStockSchema })
-  @ApiOperation({ summary: 'The client form of a stock; needs any role on it' })
+  @Route(routes.stocks.clientGet)
   async get(@CurrentUser() user: SessionUser, @Query() q: CombinedTickerQuery) {
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker: q.combinedTicker });
     // The guard checked the id its cache holds for this name; after a ticker change elsewhere that may be
@@ -51,14 +42,7 @@ export class ClientStockController {
     return (await this.toClientStocks(user, [stock]))[0];
   }
 
-  @Post('ClientStock')
-  @HttpCode(200)
-  @StockRoles([StockRole.ViewConfig], 'body')
-  @Contract({ body: ClientSaveStockSchema, response: ClientStockChangeResponseSchema, save: true })
-  @ApiOperation({
-    summary:
-      'Client save of the client Config fields; needs ViewConfig, and ReplyToComment for moderator emails, logo and comment template',
-  })
+  @Route(routes.stocks.clientSave)
   async save(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ClientSaveStockSchema>) {
     const { combinedTicker, ...fields } = body;
     const { stock } = await this.services.request(Topics.StocksSave, {
@@ -74,11 +58,7 @@ export class ClientStockController {
     };
   }
 
-  @Get('clientDashboard')
-  @Contract({ response: ClientDashboardSchema })
-  @ApiOperation({
-    summary: "The signed-in user's stocks (those in their stockRoles), archived ones left out",
-  })
+  @Route(routes.stocks.clientDashboard)
   async dashboard(@CurrentUser() user: SessionUser) {
     const ids = Object.keys(user.stockRoles);
     if (!ids.length) return { stocks: [] };

@@ -3,27 +3,19 @@ import {
   AdminStockPage,
   ArchiveStockSchema,
   ChangeTickerSchema,
-  CombinedTickerParamsSchema,
   DateRange,
-  DateRangeQuerySchema,
-  ExchangeListSchema,
-  GlobalRole,
   isAdmin,
-  NewApiKeyReplySchema,
   ReportRunnerStock,
   SessionUser,
   Stock,
   StockChangeResponse,
-  StockChangeResponseSchema,
-  StockListSchema,
-  StockPageSchema,
   Topics,
+  routes,
 } from '@irp/proto';
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { z } from 'zod';
-import { CurrentUser, Roles } from '../auth/decorators';
-import { Contract } from '../common/contract';
+import { CurrentUser } from '../auth/decorators';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
 import { CachedStockDirectory } from './stock-directory.cache';
@@ -33,8 +25,7 @@ import { toAdminStockRow, toReportRunnerStock, toStockSummary } from './stock-vi
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
 
 /** Staff routes of the stock list and the stock page's Config tab (docs/api/stocks.md). */
-@ApiTags('stocks')
-@Controller('api')
+@Controller()
 export class StocksController {
   constructor(
     private readonly services: ServicesClient,
@@ -43,14 +34,7 @@ export class StocksController {
     private readonly stockPage: StockPageComposer,
   ) {}
 
-  @Get('admin/stocks')
-  @Roles(GlobalRole.Admin, GlobalRole.RunReports)
-  @Contract({ query: DateRangeQuerySchema, response: StockListSchema })
-  @ApiOperation({
-    summary: 'The staff dashboard: every stock, with composed email-marketing and invoice columns',
-    description:
-      'Report-runners get only id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived.',
-  })
+  @Route(routes.stocks.list)
   async list(@CurrentUser() user: SessionUser, @Query() range: DateRange) {
     const { stocks } = await this.services.shared(Topics.StocksList, {});
     // Report-runners see no composed column, so the other services are not asked for them.
@@ -65,11 +49,7 @@ export class StocksController {
     };
   }
 
-  @Post('admin/stocks')
-  @HttpCode(200)
-  @Roles(GlobalRole.Admin)
-  @Contract({ body: AdminSaveStockSchema, response: StockChangeResponseSchema, save: true })
-  @ApiOperation({ summary: 'Create (no id) or update a stock; errors carry success: false, stock: null' })
+  @Route(routes.stocks.save)
   async save(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof AdminSaveStockSchema>) {
     const { id, ...fields } = body;
     // A save never changes the ticker, exchange or id, so the combinedTicker -> id cache stays right.
@@ -77,13 +57,7 @@ export class StocksController {
     return changed(stock);
   }
 
-  @Get('stock/:combinedTicker')
-  @Roles(GlobalRole.Admin, GlobalRole.RunReports)
-  @Contract({ params: CombinedTickerParamsSchema, response: StockPageSchema })
-  @ApiOperation({
-    summary:
-      'One stock; for an admin with its announcements and initial poll (null, and named in unavailable, when the announcements service does not answer); report-runners get the summary fields plus completedInitialPoll',
-  })
+  @Route(routes.stocks.get)
   async get(
     @CurrentUser() user: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
@@ -95,11 +69,7 @@ export class StocksController {
     return announcements ? { ...stock, ...(await announcements) } : toReportRunnerStock(stock);
   }
 
-  @Post('admin/changeTicker')
-  @HttpCode(200)
-  @Roles(GlobalRole.Admin)
-  @Contract({ body: ChangeTickerSchema, response: StockChangeResponseSchema, save: true })
-  @ApiOperation({ summary: 'Change the ticker of a stock (its exchange stays)' })
+  @Route(routes.stocks.changeTicker)
   async changeTicker(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ChangeTickerSchema>) {
     try {
       const { stock } = await this.services.request(Topics.StocksChangeTicker, { actor, ...body });
@@ -110,11 +80,7 @@ export class StocksController {
     }
   }
 
-  @Post('admin/archiveStock')
-  @HttpCode(200)
-  @Roles(GlobalRole.Admin)
-  @Contract({ body: ArchiveStockSchema, response: StockChangeResponseSchema, save: true })
-  @ApiOperation({ summary: 'Archive or unarchive a stock (archived absent toggles)' })
+  @Route(routes.stocks.archive)
   async archive(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ArchiveStockSchema>) {
     try {
       const { stock } = await this.services.request(Topics.StocksArchive, { actor, ...body });
@@ -124,18 +90,12 @@ export class StocksController {
     }
   }
 
-  @Get('admin/apiKey')
-  @Roles(GlobalRole.Admin)
-  @Contract({ response: NewApiKeyReplySchema })
-  @ApiOperation({ summary: 'A new unused API key; stored only when the stock is saved with it' })
+  @Route(routes.stocks.newApiKey)
   apiKey() {
     return this.services.request(Topics.StocksNewApiKey, {});
   }
 
-  @Get('admin/exchanges')
-  @Roles(GlobalRole.Admin)
-  @Contract({ response: ExchangeListSchema })
-  @ApiOperation({ summary: 'The exchanges a stock can be on, with the [View on Exchange] URL template' })
+  @Route(routes.stocks.exchanges)
   async exchanges() {
     return (await this.services.request(Topics.StocksExchanges, {})).exchanges;
   }

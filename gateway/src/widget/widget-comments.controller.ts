@@ -4,20 +4,17 @@ import {
   ErrorCode,
   Topics,
   WidgetCommentBodySchema,
-  WidgetCommentGroupsSchema,
-  WidgetCommentListSchema,
-  WidgetCommentPostedSchema,
   WidgetCommentsQuerySchema,
+  routes,
 } from '@irp/proto';
-import { Body, Controller, Get, Inject, Injectable, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Inject, Injectable, Query, Req, Res } from '@nestjs/common';
+import { Route } from '../routing/route';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { Contract } from '../common/contract';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { FixedWindowRateLimiter, RateDecision } from './rate-limiter';
-import { ApiKeyQuery, Widget, WidgetApi, WidgetContext } from './widget-context';
+import { Widget, WidgetContext } from './widget-context';
 import { WIDGET_RATE_MAX_KEYS } from './widget-rate-limiter';
 
 type CommentRateConfig = Pick<
@@ -62,21 +59,14 @@ export class CommentPostLimiter {
  * post a question (plain text; checked here and again by the service), list an announcement's public
  * comments with their responses, and the stock's comment groups for the interactive announcements widget.
  */
-@WidgetApi()
-@Controller('api/widget')
+@Controller()
 export class WidgetCommentsController {
   constructor(
     private readonly services: ServicesClient,
     private readonly limiter: CommentPostLimiter,
   ) {}
 
-  @Post('comments')
-  @ApiKeyQuery()
-  @Contract({ body: WidgetCommentBodySchema, response: WidgetCommentPostedSchema })
-  @ApiOperation({
-    summary:
-      "Post a comment on one of the API key's stock's announcements (name, email, comment; plain text): 201; 400 bad input, 404 unknown announcement, 429 too many comments",
-  })
+  @Route(routes.announcements.widgetPostComment)
   async post(
     @Widget() widget: WidgetContext,
     @Body() body: z.output<typeof WidgetCommentBodySchema>,
@@ -101,10 +91,7 @@ export class WidgetCommentsController {
     return { success: true as const, guid, message: COMMENT_TEXTS.received };
   }
 
-  @Get('comments')
-  @ApiKeyQuery()
-  @Contract({ query: WidgetCommentsQuerySchema, response: WidgetCommentListSchema })
-  @ApiOperation({ summary: "An announcement's public comments with their public responses, newest first" })
+  @Route(routes.announcements.widgetComments)
   list(@Widget() widget: WidgetContext, @Query() query: z.output<typeof WidgetCommentsQuerySchema>) {
     return this.services.request(Topics.CommentsWidgetList, {
       stockId: widget.stockId,
@@ -112,12 +99,7 @@ export class WidgetCommentsController {
     });
   }
 
-  @Get('comment-groups')
-  @ApiKeyQuery()
-  @Contract({ response: WidgetCommentGroupsSchema })
-  @ApiOperation({
-    summary: "The stock's public comment groups, newest announcement first (interactive widget)",
-  })
+  @Route(routes.announcements.widgetCommentGroups)
   groups(@Widget() widget: WidgetContext) {
     return this.services.request(Topics.CommentsWidgetGroups, { stockId: widget.stockId });
   }

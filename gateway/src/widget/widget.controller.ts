@@ -1,19 +1,12 @@
-import { WidgetStockSchema } from '@irp/proto';
-import { Controller, Get } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
-import { Contract } from '../common/contract';
-import { ApiKeyQuery, Widget, WidgetApi, WidgetContext } from './widget-context';
+import { routes } from '@irp/proto';
+import { Controller } from '@nestjs/common';
+import { Route } from '../routing/route';
+import { Widget, WidgetContext } from './widget-context';
 
 /** The public widget API: what a client website's widget shows about its stock. */
-@WidgetApi()
-@Controller('api/widget')
+@Controller()
 export class WidgetController {
-  @Get('stock')
-  @ApiKeyQuery()
-  @Contract({ response: WidgetStockSchema })
-  @ApiOperation({
-    summary: 'The stock of an API key (public, CORS *); 401 no or unknown key, 404 archived, 429 rate limit',
-  })
+  @Route(routes.stocks.widgetStock)
   stock(@Widget() widget: WidgetContext) {
     return widget.stock;
   }

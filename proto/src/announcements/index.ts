@@ -1,4 +1,5 @@
 import { defineServiceContract } from '../common/contract';
+import { announcementRoutes } from './routes';
 import {
   AnnouncementConfirmationRequestedEventSchema,
   AnnouncementDetectedEventSchema,
@@ -64,6 +65,7 @@ export * from './events';
 export * from './messages';
 export * from './records';
 export * from './rest';
+export * from './routes';
 export * from './rules';
 
 /**
@@ -72,6 +74,7 @@ export * from './rules';
  */
 export const announcementsContract = defineServiceContract({
   service: 'announcements',
+  routes: announcementRoutes,
   requests: {
     AnnouncementsList: {
       topic: 'announcements.list',

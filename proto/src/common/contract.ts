@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RouteEntry } from './routes';
 
 /**
  * How a service states its side of the protocol. Each `proto/src/<service>/index.ts` exports one
@@ -66,12 +67,18 @@ type EventsByTopic<E extends Record<string, EventDefinition>> = {
   [K in keyof E as E[K]['topic']]: { schema: E[K]['schema'] };
 };
 
+/** A service's REST routes (its route table group; see routes.ts). */
+export type RouteGroup = Readonly<Record<string, RouteEntry>>;
+
 export interface ServiceContract<
   S extends string = string,
   R extends Record<string, RequestDefinition> = Record<string, RequestDefinition>,
   E extends Record<string, EventDefinition> = Record<string, EventDefinition>,
+  Rt extends RouteGroup = RouteGroup,
 > {
   service: S;
+  /** The gateway routes this service's contract declares, by name (`routes.stocks.save`). */
+  routes: Rt;
   ping: `${S}.ping`;
   /** Constant name -> topic, for `Topics`. */
   topics: TopicsOf<PingDefinitions<S> & R> & TopicsOf<E>;
@@ -88,7 +95,8 @@ export function defineServiceContract<
   const S extends string,
   const R extends Record<string, RequestDefinition>,
   const E extends Record<string, EventDefinition> = Record<never, EventDefinition>,
->(definition: { service: S; requests: R; events?: E }): ServiceContract<S, R, E> {
+  const Rt extends RouteGroup = Record<never, RouteEntry>,
+>(definition: { service: S; requests: R; events?: E; routes?: Rt }): ServiceContract<S, R, E, Rt> {
   const { service } = definition;
   const ping = `${service}.ping` as const;
   const all: Record<string, RequestDefinition> = {
@@ -107,7 +115,14 @@ export function defineServiceContract<
     topics[name] = topic;
     eventSpecs[topic] = { schema };
   }
-  return { service, ping, topics, requests, events: eventSpecs } as unknown as ServiceContract<S, R, E>;
+  return {
+    service,
+    ping,
+    topics,
+    requests,
+    events: eventSpecs,
+    routes: definition.routes ?? {},
+  } as unknown as ServiceContract<S, R, E, Rt>;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
@@ -123,6 +138,8 @@ export interface Catalogue<C extends readonly ServiceContract[]> {
   Services: { [K in C[number] as K['service']]: { ping: K['ping'] } };
   RequestCatalogue: Merged<C, 'requests'>;
   EventCatalogue: Merged<C, 'events'>;
+  /** Service name -> its route group. */
+  Routes: { [K in C[number] as Uncapitalize<PascalCase<K['service']>>]: K['routes'] };
 }
 
 /** Merges the service contracts into the catalogues; a topic or constant defined twice is a bug. */
@@ -131,6 +148,8 @@ export function assembleCatalogue<const C extends readonly ServiceContract[]>(co
   const services: Record<string, { ping: string }> = {};
   const requests: Record<string, RequestSpec> = {};
   const events: Record<string, { schema: z.ZodTypeAny }> = {};
+  const routes: Record<string, RouteGroup> = {};
+  const served: Record<string, string> = {};
   const once = (kind: string, table: Record<string, unknown>, key: string) => {
     if (key in table) throw new Error(`proto: ${kind} ${key} is defined by two service contracts`);
   };
@@ -149,8 +168,16 @@ export function assembleCatalogue<const C extends readonly ServiceContract[]>(co
       once('topic', events, topic);
       events[topic] = spec;
     }
+    const group = pascalCase(contract.service);
+    routes[group.charAt(0).toLowerCase() + group.slice(1)] = contract.routes;
+    for (const entry of Object.values(contract.routes)) {
+      const route = `${entry.method} ${entry.path.replace(/\/$/, '').toLowerCase()}`;
+      if (route in served) throw new Error(`proto: ${route} is both ${served[route]} and ${entry.id}`);
+      served[route] = entry.id;
+    }
   }
   return {
+    Routes: routes,
     Topics: topics,
     Services: services,
     RequestCatalogue: requests,

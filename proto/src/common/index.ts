@@ -12,3 +12,5 @@ export * from './topics';
 export * from './zod-issues';
 export * from './date-range';
 export * from './html';
+export * from './routes';
+export * from './gateway-routes';

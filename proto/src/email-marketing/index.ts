@@ -1,4 +1,5 @@
 import { defineServiceContract } from '../common/contract';
+import { emailMarketingRoutes } from './routes';
 import { DeliveriesQueuedEventSchema } from './events';
 import {
   EmailMarketingDashboardReplySchema,
@@ -24,6 +25,7 @@ export * from './events';
 export * from './messages';
 export * from './records';
 export * from './rest';
+export * from './routes';
 export * from './rules';
 
 /**
@@ -35,6 +37,7 @@ export * from './rules';
  */
 export const emailMarketingContract = defineServiceContract({
   service: 'email-marketing',
+  routes: emailMarketingRoutes,
   requests: {
     EmailMarketingGetSettings: {
       topic: 'email-marketing.get-settings',

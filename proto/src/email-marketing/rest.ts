@@ -125,3 +125,11 @@ export const SubscribersResponseSchema = z.object({
   counts: SubscriberCountsSchema,
 });
 export type SubscribersResponseDto = z.infer<typeof SubscribersResponseSchema>;
+
+/** `{token}` of the confirm and unsubscribe links. */
+export const TokenParamsSchema = z.object({ token: z.string().min(16).max(200) });
+
+/** POST /api/subscription/unsubscribe/{token}: RFC 8058's one-click form body (any other fields ignored). */
+export const OneClickBodySchema = z
+  .object({ 'List-Unsubscribe': z.string().max(50).optional() })
+  .passthrough();

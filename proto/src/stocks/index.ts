@@ -1,4 +1,5 @@
 import { defineServiceContract } from '../common/contract';
+import { stockRoutes } from './routes';
 import { StockArchivedEventSchema, StockTickerChangedEventSchema, StockUpsertedEventSchema } from './events';
 import {
   AllReferersReplySchema,
@@ -35,12 +36,14 @@ export * from './fields';
 export * from './messages';
 export * from './records';
 export * from './rest';
+export * from './routes';
 export * from './rules';
 export * from './stock';
 
 /** The stocks service: stocks, API keys, notes, version history, referers, the widget API's data. */
 export const stocksContract = defineServiceContract({
   service: 'stocks',
+  routes: stockRoutes,
   requests: {
     StocksList: { topic: 'stocks.list', request: ListStocksRequestSchema, reply: StockListReplySchema },
     StocksGet: { topic: 'stocks.get', request: GetStockRequestSchema, reply: StockReplySchema },

@@ -1,4 +1,5 @@
 import { defineServiceContract } from '../common/contract';
+import { userRoutes } from './routes';
 import { SessionUserSchema } from '../common/session';
 import { UserUpsertedEventSchema } from './events';
 import {
@@ -13,10 +14,12 @@ import {
 export * from './events';
 export * from './messages';
 export * from './rest';
+export * from './routes';
 
 /** The users service: users, password hashes, roles, sessions. */
 export const usersContract = defineServiceContract({
   service: 'users',
+  routes: userRoutes,
   requests: {
     UsersAuthenticate: {
       topic: 'users.authenticate',

@@ -1,0 +1,123 @@
+import { StockRole } from '../common/roles';
+import { access, defineRoutes } from '../common/routes';
+import { NoBodySchema } from '../common/rest';
+import { SendEmailBodySchema } from '../announcements/rest';
+import {
+  EmailMarketingSettingsQuerySchema,
+  EmailMarketingSettingsResponseSchema,
+  SaveEmailMarketingSettingsBodySchema,
+  SendSystemEmailResponseSchema,
+  SubscriberCountQuerySchema,
+  SubscriberCountResponseSchema,
+  SubscribersQuerySchema,
+  SubscribersResponseSchema,
+  SubscriptionResponseSchema,
+  TestSendBodySchema,
+  TestSendResponseSchema,
+  TokenParamsSchema,
+  OneClickBodySchema,
+  WidgetSubscribeBodySchema,
+  WidgetSubscribeResponseSchema,
+} from './rest';
+
+/**
+ * The email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls, the system
+ * test email, and the subscriber routes (widget subscribe, confirm, one-click unsubscribe, the staff list).
+ */
+export const emailMarketingRoutes = defineRoutes('emailMarketing', {
+  subscriberCount: {
+    method: 'GET',
+    path: '/api/EmailMarketingSubscriberCount',
+    access: access.stock([StockRole.EditMailchimp], { from: 'query', key: 'stockId', by: 'stockId' }),
+    summary:
+      "The provider's subscriber count of a list, with the keys as typed; success false with the message",
+    query: SubscriberCountQuerySchema,
+    response: SubscriberCountResponseSchema,
+  },
+  settings: {
+    method: 'GET',
+    path: '/api/emailMarketingSettings/',
+    access: access.stock([StockRole.EditMailchimp], { from: 'query', key: 'id', by: 'stockId' }),
+    summary: "A stock's email-marketing settings (id = stock id); settings null when none saved",
+    query: EmailMarketingSettingsQuerySchema,
+    response: EmailMarketingSettingsResponseSchema,
+  },
+  saveSettings: {
+    method: 'POST',
+    path: '/api/emailMarketingSettings/',
+    access: access.stock([StockRole.EditMailchimp], { from: 'body', key: 'StockId', by: 'stockId' }),
+    summary: "Save a stock's email-marketing settings (body StockId, Settings)",
+    body: SaveEmailMarketingSettingsBodySchema,
+    response: EmailMarketingSettingsResponseSchema,
+  },
+  sendTestEmail: {
+    method: 'POST',
+    path: '/api/TestSendAnnouncement/sendTestEmail',
+    access: access.stock([StockRole.TestSendAnnouncement], { from: 'body', key: 'stockId', by: 'stockId' }),
+    summary:
+      "Send Test Email: a campaign of the stock's latest announcement, test-sent to the test addresses",
+    body: TestSendBodySchema,
+    response: TestSendResponseSchema,
+  },
+  sendToSubscribers: {
+    method: 'POST',
+    path: '/api/TestSendAnnouncement/sendToSubscribers',
+    access: access.admin(),
+    summary: 'Send To Subscribers (admins): refused when the list has more than 5 subscribers',
+    body: TestSendBodySchema,
+    response: TestSendResponseSchema,
+  },
+  widgetSubscribe: {
+    method: 'POST',
+    path: '/api/widget/subscribe',
+    access: access.widget(),
+    summary:
+      "Subscribe an address to the API key's stock's announcements: a confirmation mail is sent (public, CORS *); 400 bad address, 429 too many attempts",
+    body: WidgetSubscribeBodySchema,
+    response: WidgetSubscribeResponseSchema,
+  },
+  confirm: {
+    method: 'POST',
+    path: '/api/subscription/confirm/{token}',
+    access: access.public('the token of the confirmation mail is the proof; it works once'),
+    summary: 'Confirm a subscription (the link of the confirmation mail; works once)',
+    params: TokenParamsSchema,
+    body: NoBodySchema,
+    response: SubscriptionResponseSchema,
+  },
+  subscription: {
+    method: 'GET',
+    path: '/api/subscription/unsubscribe/{token}',
+    access: access.public(
+      'the token of the unsubscribe link is the proof; it shows only the masked address and the company',
+    ),
+    summary: 'Who an unsubscribe link is for (changes nothing)',
+    params: TokenParamsSchema,
+    response: SubscriptionResponseSchema,
+  },
+  unsubscribe: {
+    method: 'POST',
+    path: '/api/subscription/unsubscribe/{token}',
+    access: access.public('the token of the unsubscribe link is the proof (RFC 8058 one-click)'),
+    summary: 'Unsubscribe (one click, RFC 8058; idempotent)',
+    params: TokenParamsSchema,
+    body: OneClickBodySchema,
+    response: SubscriptionResponseSchema,
+  },
+  subscribers: {
+    method: 'GET',
+    path: '/api/admin/subscribers',
+    access: access.admin(),
+    summary: "A stock's subscribers (combinedTicker), newest first, with counts by status",
+    query: SubscribersQuerySchema,
+    response: SubscribersResponseSchema,
+  },
+  sendSystemEmail: {
+    method: 'POST',
+    path: '/api/admin/sendEmail',
+    access: access.admin(),
+    summary: 'Send a test email to the address(es) given (comma or semicolon separated)',
+    body: SendEmailBodySchema,
+    response: SendSystemEmailResponseSchema,
+  },
+});
