@@ -629,28 +629,43 @@ describe('gateway stocks routes against the real users and stocks services over 
         id: A.id,
         combinedTicker: A.combinedTicker,
         companyName: 'Alpha Resources',
+        apiKey: A.apiKey,
         confirmationEmail: 'ir@alpha.example.com',
         completedInitialPoll: true,
         emailMarketing: null,
-        invoiceId: null,
-        invoiceTotal: null,
-        invoiceStatus: null,
-        invoiceDate: null,
-        invoiceNumber: null,
       });
       expect(res.body.roles.sort()).toEqual(
         [StockRole.EditAnnouncements, StockRole.ReplyToComment, StockRole.ViewConfig].sort(),
       );
       expect(res.body).not.toHaveProperty('accountingReference');
+      // No Invoicing on A: the invoice columns are not sent at all (least privilege, the route's entry).
+      for (const field of ['invoiceId', 'invoiceTotal', 'invoiceStatus', 'invoiceDate', 'invoiceNumber'])
+        expect(res.body).not.toHaveProperty(field);
     });
 
-    it('lets any role on the stock read it, and gives an admin every role', async () => {
+    it('lets any role on the stock read it, showing only what that role allows; an admin gets every role and field', async () => {
       const viewer = await get(`/api/ClientStock?combinedTicker=${A.combinedTicker}`, 'tviewer');
       expect(viewer.status).toBe(200);
       expect(viewer.body.roles).toEqual([StockRole.EditAnnouncements]);
+      expect(viewer.body).toMatchObject({ id: A.id, companyName: 'Alpha Resources' });
+      // EditAnnouncements alone: no configuration (ViewConfig), moderator (ReplyToComment) or invoice fields.
+      for (const field of [
+        'apiKey',
+        'confirmationEmail',
+        'contactEmail',
+        'autoSendFilter',
+        'moderatorEmail',
+        'invoiceId',
+      ])
+        expect(viewer.body).not.toHaveProperty(field);
       const admin = await get(`/api/ClientStock/?combinedTicker=${C.combinedTicker}`, 'admin');
       expect(admin.status).toBe(200);
       expect(admin.body.roles).toEqual([...STOCK_ROLES]);
+      expect(admin.body).toMatchObject({
+        apiKey: C.apiKey,
+        invoiceId: null,
+        moderatorEmail: expect.anything(),
+      });
     });
 
     it('refuses a missing combinedTicker with 400 and an unknown stock with 404', async () => {
@@ -806,9 +821,10 @@ describe('gateway stocks routes against the real users and stocks services over 
         combinedTicker: A.combinedTicker,
         apiKey: A.apiKey,
         emailMarketing: null,
-        invoiceId: null,
       });
       expect(a.roles).toContain(StockRole.ViewConfig);
+      // No Invoicing on A: no invoice columns.
+      expect(a).not.toHaveProperty('invoiceId');
     });
 
     it('is empty for a user without stock roles', async () => {
