@@ -3,7 +3,8 @@
 //
 // It writes services/<name>/ (boot through the platform's defineService, its schema's first migration with
 // the outbox table, an integration test on the real broker and database, a README) and proto/src/<name>/
-// (its contract: the ping the platform answers; add requests and events there), then registers it:
+// (its contract: the ping the platform answers; add requests and events there; and routes.ts, its empty
+// group of the route table), then registers it:
 //   services/manifest.json   a new entry (next free health port, schema, roles ["api"])
 //   package-lock.json        npm links the new workspace
 //   docker-compose.yml       regenerated from the manifest (deploy/compose.mjs)
@@ -110,7 +111,8 @@ module.exports = require('../../jest.preset.js').integration();
 Owns: (say what this service owns, in the spec's words, and which topics it answers and emits).
 
 - Schema \`${n.schema}\` (migrations in \`src/database/migrations/\`, the outbox table included).
-- Contract: \`proto/src/${n.name}/\` (topics, messages, events, REST shapes).
+- Contract: \`proto/src/${n.name}/\` (topics, messages, events, REST shapes, its route table entries in
+  \`routes.ts\`).
 - Roles: \`api\` (see services/manifest.json; add roles there and in \`src/app.module.ts\`).
 - Tests: \`test/${n.name}.int-spec.ts\` on the real broker and database (\`node scripts/test.mjs integration\`).
 
@@ -195,15 +197,30 @@ describe('${n.name} service on the real broker and database', () => {
 });
 `;
 
+  files[`proto/src/${n.name}/routes.ts`] = `import { defineRoutes } from '../common/routes';
+
+/**
+ * The ${n.name} service's REST routes: one entry per route the gateway serves for it (method, the spec's
+ * path, the access rule built with \`access\` from '../common/routes', the request and response schemas).
+ * The gateway binds each handler with \`@Route(routes.${n.camel}.<name>)\`; see docs/adding-a-service.md.
+ */
+export const ${n.camel}Routes = defineRoutes('${n.camel}', {});
+`;
+
   files[`proto/src/${n.name}/index.ts`] = `import { defineServiceContract } from '../common/contract';
+import { ${n.camel}Routes } from './routes';
+
+export * from './routes';
 
 /**
  * The ${n.name} service's side of the protocol: its request topics (\`${n.name}.<verb-noun>\`, request and
- * reply schemas) and its events (\`<entity>.<past-tense>\`). The \`${n.name}.ping\` request comes with
- * every contract. Put message schemas beside this file (messages.ts, events.ts, rest.ts).
+ * reply schemas), its events (\`<entity>.<past-tense>\`) and its REST routes (routes.ts). The
+ * \`${n.name}.ping\` request comes with every contract. Put message schemas beside this file (messages.ts,
+ * events.ts, rest.ts).
  */
 export const ${n.camel}Contract = defineServiceContract({
   service: '${n.name}',
+  routes: ${n.camel}Routes,
   requests: {},
   events: {},
 });

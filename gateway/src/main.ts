@@ -11,7 +11,7 @@ import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
-import { SECURITY } from './routing/route';
+import { DOCUMENT_OPTIONS, SECURITY } from './routing/route';
 import { unboundHandlers } from './routing/unbound-handlers';
 import { webApp } from './web/static';
 
@@ -58,7 +58,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     .addCookieAuth(SESSION_COOKIE, undefined, SECURITY.session)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, SECURITY.widgetKey)
     .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs), {
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs, DOCUMENT_OPTIONS), {
     jsonDocumentUrl: 'api/docs-json',
   });
 

@@ -3,8 +3,12 @@
 // test` on a fresh clone (docs/adding-a-service.md); these pin its rules.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { parseRoles, serviceEntry } from '../manifest.mjs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseRoles, ROOT, serviceEntry } from '../manifest.mjs';
 import { namesOf, nameProblem, serviceFiles, withService } from '../new-service.mjs';
 import { servicesModule } from '../proto-services.mjs';
 
@@ -104,6 +108,7 @@ test('the scaffold writes the boot, the first migration with the outbox, an inte
   const files = serviceFiles(namesOf('email-marketing'), { migrationTimestamp: 1800000000000 });
   assert.deepEqual(Object.keys(files).sort(), [
     'proto/src/email-marketing/index.ts',
+    'proto/src/email-marketing/routes.ts',
     'services/email-marketing/README.md',
     'services/email-marketing/jest.config.js',
     'services/email-marketing/jest.int.config.js',
@@ -131,9 +136,69 @@ test('the scaffold writes the boot, the first migration with the outbox, an inte
     files['proto/src/email-marketing/index.ts'],
     /export const emailMarketingContract = defineServiceContract/,
   );
+  assert.match(
+    files['proto/src/email-marketing/routes.ts'],
+    /export const emailMarketingRoutes = defineRoutes\('emailMarketing', \{\}\);/,
+  );
+  assert.match(files['proto/src/email-marketing/index.ts'], /^export \* from '\.\/routes';$/m);
+  assert.match(files['proto/src/email-marketing/index.ts'], /\n {2}routes: emailMarketingRoutes,\n/);
   const pkg = JSON.parse(files['services/email-marketing/package.json']);
   assert.equal(pkg.name, '@irp/email-marketing');
   assert.ok(pkg.dependencies['@irp/platform'] && pkg.dependencies['@nestjs/microservices']);
+});
+
+test("the scaffold's proto folder compiles against proto's common/ and puts its empty route group in the catalogue", () => {
+  // The generated folder beside a copy of proto/src/common, compiled and run: its contract's routes are the
+  // group routes.ts defines, under the service's camelCase name, and the group is empty.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'new-service-'));
+  try {
+    const n = namesOf('market-data');
+    const files = serviceFiles(n, { migrationTimestamp: 1 });
+    for (const [file, text] of Object.entries(files)) {
+      if (!file.startsWith('proto/src/')) continue;
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+    fs.cpSync(path.join(ROOT, 'proto/src/common'), path.join(dir, 'proto/src/common'), {
+      recursive: true,
+      filter: (source) => !source.endsWith('.spec.ts'),
+    });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    fs.writeFileSync(
+      path.join(dir, 'proto/src/check.ts'),
+      `import assert from 'node:assert/strict';
+import { assembleCatalogue } from './common/contract';
+import { routeList } from './common/routes';
+import { marketDataContract, marketDataRoutes } from './market-data/index';
+
+const catalogue = assembleCatalogue([marketDataContract]);
+assert.equal(catalogue.Routes.marketData, marketDataRoutes);
+assert.deepEqual(routeList(catalogue.Routes), []);
+`,
+    );
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: path.join(ROOT, 'tsconfig.base.json'),
+        compilerOptions: {
+          rootDir: 'proto/src',
+          outDir: 'dist',
+          composite: false,
+          incremental: false,
+          types: ['node'],
+        },
+        include: ['proto/src'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      encoding: 'utf8',
+    });
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+    const run = spawnSync(process.execPath, [path.join(dir, 'dist/check.js')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("proto's generated service list imports and lists each manifest service's contract, in order", () => {

@@ -28,8 +28,9 @@ const given = (text: string): string | undefined => (text.trim() ? text : undefi
 
 /**
  * The announcement routes of a stock (docs/api/announcements.md): the stock page's and the client stock
- * page's Announcements tab, and the public PDF. Roles per stock are the guard's (@StockRoles; Admin passes);
- * every rule (PDF for ASX, date format, resend confirmation...) is the announcements service's.
+ * page's Announcements tab, and the public PDF. Roles per stock are the guard's (each route entry's access;
+ * Admin passes); every rule (PDF for ASX, date format, resend confirmation...) is the announcements
+ * service's.
  */
 @Controller()
 export class AnnouncementsController {

@@ -1,12 +1,18 @@
-import { Body, Controller, Get, HttpCode, INestApplication, Param, Post, UploadedFile } from '@nestjs/common';
+import { Body, Controller, INestApplication, Param, UploadedFile } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
-import { SaveAnnouncementFormSchema } from '@irp/proto';
+import {
+  access,
+  defineRoutes,
+  FileResponseSchema,
+  NoBodySchema,
+  SaveAnnouncementFormSchema,
+} from '@irp/proto';
 import request from 'supertest';
 import { z } from 'zod';
 import { GATEWAY_CONFIG } from '../config';
-import { Contract, FileResponseSchema, NoBodySchema } from './contract';
+import { Route } from '../routing/route';
 import { HttpErrorFilter } from './http-exception.filter';
 import { fileTooLargeMessage, NOT_MULTIPART, sizeText } from './multipart';
 
@@ -19,16 +25,47 @@ const EchoSchema = z.object({
   file: z.object({ name: z.string(), size: z.number() }).nullable(),
 });
 
-@Controller('t')
-class UploadProbeController {
-  @Post('save/:id')
-  @HttpCode(200)
-  @Contract({
+/** Probe entries: @Route hands each one's request and response schemas to Contract. */
+const probe = defineRoutes('probe', {
+  save: {
+    method: 'POST',
+    path: '/t/save/{id}',
+    access: access.public('a probe'),
+    summary: 'A multipart save',
     params: z.object({ id: z.string().min(2, 'id is too short') }),
     body: SaveAnnouncementFormSchema,
     multipart: { file: 'file', maxBytes: 'ANNOUNCEMENT_MAX_PDF_BYTES', description: 'The PDF' },
     response: EchoSchema,
-  })
+  },
+  nobody: {
+    method: 'POST',
+    path: '/t/nobody',
+    access: access.public('a probe'),
+    summary: 'Takes no body',
+    body: NoBodySchema,
+    response: z.object({ ok: z.literal(true) }),
+  },
+  maybe: {
+    method: 'GET',
+    path: '/t/maybe/{some}',
+    access: access.public('a probe'),
+    summary: 'Answers null or an object',
+    params: z.object({ some: z.enum(['yes', 'no']) }),
+    response: z.object({ a: z.number() }).nullable(),
+  },
+  file: {
+    method: 'GET',
+    path: '/t/file',
+    access: access.public('a probe'),
+    summary: 'Answers a file',
+    response: FileResponseSchema,
+    produces: { mediaType: 'application/pdf', description: 'A PDF' },
+  },
+});
+
+@Controller()
+class UploadProbeController {
+  @Route(probe.save)
   save(
     @Param('id') _id: string,
     @Body() form: z.output<typeof SaveAnnouncementFormSchema>,
@@ -42,33 +79,23 @@ class UploadProbeController {
     };
   }
 
-  @Post('nobody')
-  @HttpCode(200)
-  @Contract({ body: NoBodySchema, response: z.object({ ok: z.literal(true) }) })
+  @Route(probe.nobody)
   nobody() {
     return { ok: true as const };
   }
 
-  @Get('maybe/:some')
-  @Contract({
-    params: z.object({ some: z.enum(['yes', 'no']) }),
-    response: z.object({ a: z.number() }).nullable(),
-  })
+  @Route(probe.maybe)
   maybe(@Param('some') some: string) {
     return some === 'yes' ? { a: 1 } : null;
   }
 
-  @Get('file')
-  @Contract({
-    response: FileResponseSchema,
-    produces: { mediaType: 'application/pdf', description: 'A PDF' },
-  })
+  @Route(probe.file)
   file() {
     return undefined as never;
   }
 }
 
-describe('@Contract with a multipart body', () => {
+describe('Contract (through @Route) with a multipart body', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
@@ -190,7 +217,7 @@ describe('@Contract with a multipart body', () => {
   });
 });
 
-describe('@Contract with a nullable answer', () => {
+describe('Contract (through @Route) with a nullable answer', () => {
   let app: INestApplication;
 
   beforeAll(async () => {

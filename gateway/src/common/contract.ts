@@ -36,8 +36,9 @@ class NullAsJsonInterceptor implements NestInterceptor {
 
 /**
  * The REST contract of one route, in proto schemas: what it accepts (path params, query, body) and what
- * it answers. `@Contract` validates the request with them and writes them into the OpenAPI document, so
- * the document at /api/docs cannot drift from what the gateway enforces.
+ * it answers (a route table entry's schemas; @Route applies `Contract`). It validates the request with
+ * them and writes them into the OpenAPI document, so the document at /api/docs cannot drift from what the
+ * gateway enforces.
  */
 export interface RouteContract<R extends z.ZodTypeAny> {
   /** An object schema: each path parameter is validated on its own by its property's schema. */

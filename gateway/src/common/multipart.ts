@@ -40,7 +40,7 @@ export const fileTooLargeMessage = (maxBytes: number): string =>
 const FIELD_LIMITS = { fields: 40, fieldSize: 64 * 1024, parts: 48, files: 1 } as const;
 
 /**
- * Reads a multipart/form-data body into memory before the route's pipes run, so @Contract validates the
+ * Reads a multipart/form-data body into memory before the route's pipes run, so Contract validates the
  * text fields in `req.body` like any body, and the handler gets the file with @UploadedFile(). Built on
  * Nest's FileInterceptor (multer: drains a refused body, stops reading a file past its limit), with the
  * limit taken from the gateway config at start and the answers worded for people:

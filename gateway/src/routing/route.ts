@@ -19,6 +19,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import type { SwaggerDocumentOptions } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Contract } from '../common/contract';
 import { RestrictedFieldsInterceptor } from './restricted-fields';
@@ -31,6 +32,12 @@ export const nestPathOf = (path: string): string => path.replace(/\{([A-Za-z0-9_
 
 /** The security scheme names of the OpenAPI document (main.ts declares them). */
 export const SECURITY = { session: 'session', widgetKey: 'apiKey', basic: 'basic' } as const;
+
+/**
+ * How the OpenAPI document is made from the routes: each operation is tagged by its entry's group
+ * (@Route's ApiTags) alone, not also by its controller's name.
+ */
+export const DOCUMENT_OPTIONS: SwaggerDocumentOptions = { autoTagControllers: false };
 
 /** `x-access`: the access rule as data plus the sentence people read. */
 export function accessExtension(rule: Access) {

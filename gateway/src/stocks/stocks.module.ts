@@ -8,9 +8,9 @@ import { StockRecordsController } from './stock-records.controller';
 import { StocksController } from './stocks.controller';
 
 /**
- * The stocks routes of docs/api/stocks.md, and the Kafka-backed STOCK_DIRECTORY the global AuthGuard
- * uses for @StockRoles. Every route asks the stocks service; this module only checks shapes and roles,
- * composes the dashboards' columns and shapes answers per audience.
+ * The stocks routes of docs/api/stocks.md, and the Kafka-backed STOCK_DIRECTORY through which the global
+ * AuthGuard resolves a route's combinedTicker. Every route asks the stocks service; this module only checks
+ * shapes and roles, composes the dashboards' columns and shapes answers per audience.
  */
 @Module({
   imports: [DashboardModule],

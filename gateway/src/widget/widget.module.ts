@@ -8,8 +8,9 @@ import { WidgetController } from './widget.controller';
 
 /**
  * The public widget API under /api/widget/: CORS for every path beneath it (errors and unknown paths
- * included), the API-key guard, the per-key rate limiter and the unknown-key defences. Later widget endpoints add a controller
- * with @WidgetApi() here, or import this module for the guard and the shared limiter.
+ * included), the API-key guard, the per-key rate limiter and the unknown-key defences. Later widget
+ * endpoints add a controller with `@Route` handlers of `access.widget()` entries here, or import this module
+ * for the guard and the shared limiter.
  */
 @Module({
   controllers: [WidgetController, WidgetAnnouncementsController, WidgetCommentsController],
