@@ -7,6 +7,7 @@ import type { WidgetRequest } from './widget-context';
 import {
   API_KEY_REQUIRED,
   STOCK_ARCHIVED,
+  SUBSCRIPTION_EXPIRED,
   tooManyUnknownKeysMessage,
   UNKNOWN_API_KEY,
   widgetBusyMessage,
@@ -30,6 +31,7 @@ const STOCK: WidgetStock = {
 };
 const KNOWN = 'known_key-1';
 const ARCHIVED = 'archived-key';
+const EXPIRED = 'expired-key';
 const CONFIG = { WIDGET_RATE_LIMIT: 3, WIDGET_RATE_WINDOW_MS: 60_000 };
 
 /** A per-key limiter whose window holds one key, to reach the full map without 100,000 keys. */
@@ -50,8 +52,12 @@ function setup(limiter: WidgetRateLimiter = new WidgetRateLimiter(CONFIG)) {
     request: async (topic: string, payload: { apiKey: string }) => {
       expect(topic).toBe(Topics.StocksWidgetLookup);
       lookups.push(payload.apiKey);
-      if (payload.apiKey === KNOWN) return { stockId: 'id-1', archived: false, stock: STOCK };
-      if (payload.apiKey === ARCHIVED) return { stockId: 'id-2', archived: true, stock: STOCK };
+      if (payload.apiKey === KNOWN)
+        return { stockId: 'id-1', archived: false, subscriptionExpired: false, stock: STOCK };
+      if (payload.apiKey === ARCHIVED)
+        return { stockId: 'id-2', archived: true, subscriptionExpired: false, stock: STOCK };
+      if (payload.apiKey === EXPIRED)
+        return { stockId: 'id-3', archived: false, subscriptionExpired: true, stock: STOCK };
       throw new AppError(ErrorCode.Unauthenticated, 'Unknown API key');
     },
   } as unknown as ServicesClient;
@@ -92,6 +98,8 @@ describe('WidgetKeyGuard', () => {
     expect(lookups).toEqual([KNOWN]);
     expect(await call(undefined)).toMatchObject({ status: 401, message: API_KEY_REQUIRED });
     expect(await call(ARCHIVED)).toMatchObject({ status: 404, message: STOCK_ARCHIVED });
+    expect(await call(EXPIRED)).toMatchObject({ status: 404, message: SUBSCRIPTION_EXPIRED });
+    expect((await call(EXPIRED)).widget).toBeUndefined();
   });
 
   it.each([

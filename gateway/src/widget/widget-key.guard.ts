@@ -11,6 +11,7 @@ export const API_KEY_HEADER = 'x-api-key';
 export const API_KEY_REQUIRED = 'An API key is required: pass apiKey or the X-Api-Key header';
 export const UNKNOWN_API_KEY = 'Unknown API key';
 export const STOCK_ARCHIVED = 'This stock is archived';
+export const SUBSCRIPTION_EXPIRED = 'The subscription of this stock has expired';
 export const widgetBusyMessage = (retryAfterSeconds: number) =>
   `The widget API is busy. Please retry after ${retryAfterSeconds} seconds.`;
 export const tooManyUnknownKeysMessage = (retryAfterSeconds: number) =>
@@ -35,7 +36,8 @@ const tooMany = (res: Response, retryAfterSeconds: number, message: string) => {
  * 2. a key the stocks service called unknown within the last minute is 401 from WidgetUnknownKeys;
  * 3. an address past its budget of unknown-key lookups is 429 (WidgetUnknownKeyLimiter);
  * 4. the per-key rate limit (429), which also refuses new keys once a window holds its maximum;
- * 5. `stocks.widget-lookup`, which finds the stock and records the hit and the page's referer.
+ * 5. `stocks.widget-lookup`, which finds the stock and records the hit and the page's referer; an
+ *    archived stock's key or an expired subscription's is 404.
  * Every distinct well-formed guess still costs one lookup, but only UNKNOWN_KEY_LOOKUPS_PER_ADDRESS of
  * them per address and window, and a repeated one none. Puts the stock on the request for the handler.
  */
@@ -87,7 +89,9 @@ export class WidgetKeyGuard implements CanActivate {
         this.unknownKeys.add(apiKey);
         throw unknownKey();
       }
+      // A stock that is archived or whose subscription expired serves no widget, as if it had none (404).
       if (found.archived) throw new AppError(ErrorCode.NotFound, STOCK_ARCHIVED);
+      if (found.subscriptionExpired) throw new AppError(ErrorCode.NotFound, SUBSCRIPTION_EXPIRED);
       req.widget = { apiKey, stockId: found.stockId, stock: found.stock };
       return true;
     } finally {

@@ -87,5 +87,7 @@ export const WidgetLookupRequestSchema = z.object({
 export const WidgetLookupReplySchema = z.object({
   stockId: StockId,
   archived: z.boolean(),
+  /** The stock's Subscription Expired switch: the gateway refuses its key as it does an archived stock's. */
+  subscriptionExpired: z.boolean(),
   stock: WidgetStockSchema,
 });

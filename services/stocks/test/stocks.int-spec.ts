@@ -439,6 +439,7 @@ describe('stocks service on the real broker and database', () => {
     expect(first).toEqual({
       stockId: abc.id,
       archived: false,
+      subscriptionExpired: false,
       stock: {
         ticker: 'ABC',
         exchange: 'ASX',

@@ -46,7 +46,8 @@ const toReferer = (r: RefererRow): Referer => ({
  */
 const WIDGET_LOOKUP_SQL = `
   WITH s AS (
-    SELECT id, ticker, exchange, isin, company_name, website_url, company_logo_url, archived
+    SELECT id, ticker, exchange, isin, company_name, website_url, company_logo_url, archived,
+      subscription_expired
     FROM stocks.stocks WHERE api_key = $1
   ), hit AS (
     INSERT INTO stocks.api_hits (stock_id, day, count)
@@ -148,13 +149,14 @@ export class ReferersService {
   }
 
   /**
-   * The stock of an API key, recording the hit and its referer. Archived stocks are recorded too (the
-   * request was answered, with 404 by the gateway), so staff can see who still calls the API.
+   * The stock of an API key, recording the hit and its referer. Archived and expired-subscription stocks
+   * are recorded too (the request was answered, with 404 by the gateway), so staff can see who still
+   * calls the API.
    */
   async widgetLookup(
     apiKey: string,
     referer?: string,
-  ): Promise<{ stockId: string; archived: boolean; stock: WidgetStock }> {
+  ): Promise<{ stockId: string; archived: boolean; subscriptionExpired: boolean; stock: WidgetStock }> {
     // The gateway sends origin + path already cut; cut here too, as the table's bound must not depend on it.
     const url = referer?.trim().slice(0, MAX_REFERER_URL_LENGTH) || null;
     const rows: Array<{
@@ -166,6 +168,7 @@ export class ReferersService {
       website_url: string;
       company_logo_url: string;
       archived: boolean;
+      subscription_expired: boolean;
     }> = await this.dataSource.query(WIDGET_LOOKUP_SQL, [
       apiKey.trim(),
       url,
@@ -177,6 +180,7 @@ export class ReferersService {
     return {
       stockId: s.id,
       archived: s.archived,
+      subscriptionExpired: s.subscription_expired,
       stock: {
         ticker: s.ticker,
         exchange: s.exchange,

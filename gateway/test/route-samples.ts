@@ -1,0 +1,421 @@
+import { Stock, Topics } from '@irp/proto';
+import type { SinkMail } from '@irp/platform/testing';
+import type { Client } from 'pg';
+
+/**
+ * The route matrix's fixtures (route-matrix.int-spec.ts): for every entry of the route table, by its id
+ * (`stocks.save`), a valid request and, for a route that changes something, a read of what it changes.
+ * The matrix calls each route the gateway serves as seven callers and fails on a route without a sample
+ * here, so a new route brings its sample with it.
+ *
+ * A sample that names a stock with per-stock roles names stock A (the matrix's clients hold their roles
+ * there, and it checks the sample does). Mutating samples must not break each other or the samples after
+ * them: each caller changes its own record or sets its own value, dedicated stocks take ticker changes
+ * and archiving, and what is shared is put back (`after`).
+ */
+
+/** Who calls: signed out, the demo staff, and the route's three clients (see the spec). */
+export type CallerName =
+  'signedOut' | 'admin' | 'reports' | 'useradmin' | 'holder' | 'otherStock' | 'lacking';
+
+export const CALLERS: readonly CallerName[] = [
+  'signedOut',
+  'admin',
+  'reports',
+  'useradmin',
+  'holder',
+  'otherStock',
+  'lacking',
+];
+
+export interface SampleRequest {
+  /** `{name}` path parameters. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: object;
+  /** A multipart form instead of `body`: its text fields and one file. */
+  form?: { fields: Record<string, string>; file: { field: string; data: Buffer; filename: string } };
+  headers?: Record<string, string>;
+}
+
+/** What the samples reach: the test's stocks and records, set up by the spec's beforeAll. */
+export interface MatrixContext {
+  /** Unique to this run (tickers, addresses). */
+  run: string;
+  /** The stock the clients' roles are on (`holder`, `lacking`); its API key is the widget's. */
+  A: Stock;
+  /** The other client's stock (`otherStock` holds every role here). */
+  B: Stock;
+  /** Stocks that only one sample changes: a ticker change, archiving, a resync. */
+  tickerStock: Stock;
+  archiveStock: Stock;
+  resyncStock: Stock;
+  /** Announcements (sendGuid) with a stored PDF on A and on B. */
+  announcementA: string;
+  announcementB: string;
+  /** Comments (guid) posted through the widget on A's and B's announcements. */
+  commentA: string;
+  commentB: string;
+  /** A one-page PDF. */
+  pdf: Buffer;
+  /** The email-marketing providers' stand-in (the demo lists: demo-mailchimp-key-us1 / demo-list). */
+  providersUrl: string;
+  db: Client;
+  mails: () => SinkMail[];
+  /** GET or POST as the admin; the parsed body, failing on any status but 2xx. */
+  adminGet(path: string): Promise<unknown>;
+  adminPost(path: string, body: object): Promise<unknown>;
+  /** An announcement saved on the stock by the admin (with the PDF); its sendGuid. */
+  saveAnnouncement(stock: Stock, headline: string): Promise<string>;
+  /** A subscription of `email` to the stock through the widget: its confirm and unsubscribe tokens. */
+  subscribe(stock: Stock, email: string): Promise<{ confirm: string; unsubscribe: string }>;
+  /** A completed reconcile run (one is run and waited for when none is known); its id. */
+  completedReconcile(): Promise<string>;
+  /** What a sample's `prepare` keeps for its requests. */
+  state: Record<string, unknown>;
+}
+
+export interface RouteSample {
+  /** The request of one caller (each caller may get its own record or value). */
+  request(ctx: MatrixContext, caller: CallerName): SampleRequest | Promise<SampleRequest>;
+  /** Once, before the route's calls. */
+  prepare?(ctx: MatrixContext): Promise<void>;
+  /** What the route changes, read before and after the refused calls: it must not differ. */
+  read?(ctx: MatrixContext): Promise<unknown>;
+  /** Once, after the route's calls: puts back what later samples rely on. */
+  after?(ctx: MatrixContext): Promise<void>;
+  /**
+   * A status other than the access rule's for a caller, and why (e.g. the public session route answers
+   * 401 to no session). Refusals are never overridden to a success.
+   */
+  status?: Partial<Record<CallerName, { status: number; why: string }>>;
+  /** Each signed-in caller calls with a session of its own, signed in for this call (signing out ends it). */
+  freshSession?: true;
+}
+
+const DATE = '22 Mar 2025 8:50 AM';
+const DEMO_KEY = 'demo-mailchimp-key-us1';
+const DEMO_LIST = 'demo-list';
+
+const rowOf = async (db: Client, sql: string, params: unknown[]) => (await db.query(sql, params)).rows;
+/** A stock's row as the stocks service stores it: every column. */
+const stockRow = (ctx: MatrixContext, stock: Stock) =>
+  rowOf(ctx.db, 'SELECT * FROM stocks.stocks WHERE id = $1', [stock.id]);
+const announcementsOf = async (ctx: MatrixContext, stock: Stock) =>
+  (
+    (await ctx.adminGet(`/api/Announcement/list/${encodeURIComponent(stock.combinedTicker)}`)) as {
+      announcements: Array<{ sendGuid: string } & Record<string, unknown>>;
+    }
+  ).announcements;
+/** Outbox rows of the announcements service of one topic about one stock: each a requested effect. */
+const outboxCount = async (ctx: MatrixContext, topic: string, stock: Stock) =>
+  (
+    await rowOf(
+      ctx.db,
+      `SELECT count(*)::int AS n FROM announcements.outbox WHERE topic = $1 AND payload->>'stockId' = $2`,
+      [topic, stock.id],
+    )
+  )[0];
+/** The campaigns the providers' stand-in made from the samples' test sends (fromName 'Matrix send ...'). */
+const testSends = async (ctx: MatrixContext) =>
+  (
+    (await (await fetch(`${ctx.providersUrl}/standin/campaigns`)).json()) as Array<{
+      fromName: string;
+      testSentTo: string[];
+      sentTo: string[];
+    }>
+  ).filter((c) => c.fromName.startsWith('Matrix send'));
+const address = (ctx: MatrixContext, what: string, caller: CallerName) =>
+  `${what}-${caller.toLowerCase()}-${ctx.run.toLowerCase()}@example.com`;
+const perCaller = <T>(ctx: MatrixContext, key: string) => ctx.state[key] as Record<CallerName, T>;
+const providerSettings = (ctx: MatrixContext, caller: CallerName, use: 'send' | 'settings') => ({
+  provider: 'mailchimp',
+  apiKey: DEMO_KEY,
+  listId: DEMO_LIST,
+  fromName: `Matrix ${use} (${caller})`,
+  replyTo: 'ir@matrix.example',
+  testEmailAddresses: address(ctx, 'test', caller),
+});
+
+export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
+  // ----------------------------------------------------------------------------------------------- users
+  'users.login': {
+    // Signing in is public: every caller signs in the demo announcer (a session of its own).
+    request: () => ({
+      headers: { Authorization: `Basic ${Buffer.from('announcer:Announcer!2026').toString('base64')}` },
+    }),
+  },
+  'users.logout': { request: () => ({}), freshSession: true },
+  'users.refreshToken': {
+    request: () => ({}),
+    status: { signedOut: { status: 401, why: 'no session and no refresh cookie: nobody to answer for' } },
+  },
+
+  // ---------------------------------------------------------------------------------------------- stocks
+  'stocks.list': { request: () => ({ query: { startDate: '2025-01-01', endDate: '2025-12-31' } }) },
+  'stocks.save': {
+    request: (ctx, caller) => ({ body: { id: ctx.A.id, companyName: `Alpha Matrix (${caller})` } }),
+    read: (ctx) => stockRow(ctx, ctx.A),
+    after: async (ctx) => {
+      await ctx.adminPost('/api/admin/stocks', { id: ctx.A.id, companyName: ctx.A.companyName });
+    },
+  },
+  'stocks.get': { request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker } }) },
+  'stocks.changeTicker': {
+    request: (ctx) => ({
+      body: {
+        exchange: ctx.tickerStock.exchange,
+        ticker: ctx.tickerStock.ticker,
+        newTicker: `${ctx.tickerStock.ticker}N`.slice(0, 20),
+      },
+    }),
+    read: (ctx) => stockRow(ctx, ctx.tickerStock),
+  },
+  'stocks.archive': {
+    request: (ctx) => ({
+      body: { exchange: ctx.archiveStock.exchange, ticker: ctx.archiveStock.ticker, archived: true },
+    }),
+    read: (ctx) => stockRow(ctx, ctx.archiveStock),
+    after: async (ctx) => {
+      await ctx.adminPost('/api/admin/archiveStock', {
+        exchange: ctx.archiveStock.exchange,
+        ticker: ctx.archiveStock.ticker,
+        archived: false,
+      });
+    },
+  },
+  'stocks.newApiKey': { request: () => ({}) },
+  'stocks.exchanges': { request: () => ({}) },
+  'stocks.clientGet': { request: (ctx) => ({ query: { combinedTicker: ctx.A.combinedTicker } }) },
+  'stocks.clientSave': {
+    request: (ctx, caller) => ({
+      body: { combinedTicker: ctx.A.combinedTicker, websiteUrl: `https://alpha-${caller}.example` },
+    }),
+    read: (ctx) => stockRow(ctx, ctx.A),
+    after: async (ctx) => {
+      await ctx.adminPost('/api/admin/stocks', { id: ctx.A.id, websiteUrl: ctx.A.websiteUrl });
+    },
+  },
+  'stocks.clientDashboard': { request: () => ({}) },
+  'stocks.notes': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
+  'stocks.saveNote': {
+    request: (ctx, caller) => ({
+      body: { ticker: ctx.A.combinedTicker, details: `Matrix note (${caller})` },
+    }),
+    read: (ctx) => ctx.adminGet(`/api/admin/getNotes?ticker=${encodeURIComponent(ctx.A.combinedTicker)}`),
+  },
+  'stocks.versionHistory': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
+  'stocks.stockReferers': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
+  'stocks.referers': { request: () => ({}) },
+  'stocks.widgetStock': { request: (ctx) => ({ query: { apiKey: ctx.A.apiKey! } }) },
+
+  // --------------------------------------------------------------------------------------- announcements
+  'announcements.list': { request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker } }) },
+  'announcements.save': {
+    request: (ctx, caller) => ({
+      params: { combinedTicker: ctx.A.combinedTicker },
+      form: {
+        fields: { headline: `Matrix Report (${caller})`, date: DATE, priceSensitive: 'false' },
+        file: { field: 'file', data: ctx.pdf, filename: 'matrix.pdf' },
+      },
+    }),
+    read: async (ctx) => (await announcementsOf(ctx, ctx.A)).map((a) => [a.sendGuid, a.headline]),
+  },
+  'announcements.delete': {
+    // Each caller deletes an announcement of its own (one cannot be deleted twice).
+    prepare: async (ctx) => {
+      const own: Partial<Record<CallerName, string>> = {};
+      for (const caller of CALLERS) own[caller] = await ctx.saveAnnouncement(ctx.A, `To delete (${caller})`);
+      ctx.state.toDelete = own;
+    },
+    request: (ctx, caller) => ({
+      params: { combinedTicker: ctx.A.combinedTicker },
+      body: { sendGuid: perCaller<string>(ctx, 'toDelete')[caller] },
+    }),
+    read: async (ctx) => {
+      const own = Object.values(perCaller<string>(ctx, 'toDelete'));
+      return (await announcementsOf(ctx, ctx.A))
+        .filter((a) => own.includes(a.sendGuid))
+        .map((a) => [a.sendGuid, a.deletedOn]);
+    },
+  },
+  'announcements.send': {
+    request: (ctx) => ({
+      params: { combinedTicker: ctx.A.combinedTicker },
+      query: { sendOverride: 'true' },
+      body: { sendGuid: ctx.announcementA },
+    }),
+    read: async (ctx) => ({
+      requested: await outboxCount(ctx, Topics.AnnouncementSendRequested, ctx.A),
+      announcement: (await announcementsOf(ctx, ctx.A))
+        .filter((a) => a.sendGuid === ctx.announcementA)
+        .map((a) => a.sendRequestedAt),
+    }),
+  },
+  'announcements.pdf': { request: (ctx) => ({ params: { sendGuid: ctx.announcementA } }) },
+  'announcements.sendConfirmation': {
+    request: (ctx) => ({
+      params: { combinedTicker: ctx.A.combinedTicker },
+      body: { sendGuid: ctx.announcementA },
+    }),
+    read: (ctx) => outboxCount(ctx, Topics.AnnouncementConfirmationRequested, ctx.A),
+  },
+  'announcements.resync': {
+    request: (ctx) => ({ query: { ticker: ctx.resyncStock.combinedTicker }, body: {} }),
+    read: async (ctx) =>
+      (
+        (await ctx.adminGet(`/api/stock/${encodeURIComponent(ctx.resyncStock.combinedTicker)}`)) as {
+          initialPoll: unknown;
+        }
+      ).initialPoll,
+  },
+  'announcements.systemSettings': { request: () => ({}) },
+  'announcements.saveSystemSettings': {
+    prepare: async (ctx) => {
+      ctx.state.settings = await ctx.adminGet('/api/admin/systemSettings');
+    },
+    request: (ctx, caller) => {
+      const settings = ctx.state.settings as Record<string, unknown>;
+      return {
+        body: {
+          ...settings,
+          disablePollUntil: settings.disablePollUntil ?? '',
+          errorEmail: address(ctx, 'errors', caller),
+        },
+      };
+    },
+    read: (ctx) => ctx.adminGet('/api/admin/systemSettings'),
+    after: async (ctx) => {
+      const settings = ctx.state.settings as Record<string, unknown>;
+      await ctx.adminPost('/api/admin/systemSettings', {
+        ...settings,
+        disablePollUntil: settings.disablePollUntil ?? '',
+      });
+    },
+  },
+  'announcements.fileCleanup': { request: () => ({}) },
+  'announcements.diskReport': { request: () => ({ query: { includeBillable: 'true' } }) },
+  'announcements.reconcileRun': {
+    // Before the others' prepare runs one: a run started here is the one they wait for.
+    request: () => ({ query: { numDays: '1' }, body: {} }),
+    read: (ctx) => ctx.adminGet('/api/reconcile/last'),
+    after: async (ctx) => {
+      await ctx.completedReconcile();
+    },
+  },
+  'announcements.reconcileGet': {
+    prepare: async (ctx) => {
+      ctx.state.reconcile = await ctx.completedReconcile();
+    },
+    request: (ctx) => ({ params: { id: ctx.state.reconcile as string } }),
+  },
+  'announcements.reconcileApply': {
+    prepare: async (ctx) => {
+      ctx.state.reconcile = await ctx.completedReconcile();
+    },
+    request: (ctx) => ({ params: { id: ctx.state.reconcile as string }, body: {} }),
+    read: (ctx) => ctx.adminGet(`/api/reconcile/get/${ctx.state.reconcile as string}`),
+  },
+  'announcements.reconcileLast': { request: () => ({}) },
+  'announcements.comments': { request: (ctx) => ({ query: { combinedTicker: ctx.A.combinedTicker } }) },
+  'announcements.commentResponse': { request: (ctx) => ({ params: { guid: ctx.commentA } }) },
+  'announcements.respondToComment': {
+    request: (ctx, caller) => ({
+      params: { guid: ctx.commentA },
+      body: { guid: ctx.commentA, comment: `Matrix response (${caller})`, isPublic: false },
+    }),
+    read: (ctx) => ctx.adminGet(`/api/AnnouncementCommentResponse/${ctx.commentA}`),
+  },
+  'announcements.widgetAnnouncements': { request: (ctx) => ({ query: { apiKey: ctx.A.apiKey! } }) },
+  'announcements.widgetPostComment': {
+    request: (ctx, caller) => ({
+      query: { apiKey: ctx.A.apiKey! },
+      body: {
+        sendGuid: ctx.announcementA,
+        name: `Matrix ${caller}`,
+        email: address(ctx, 'commenter', caller),
+        comment: 'What does the matrix say about this announcement?',
+      },
+    }),
+  },
+  'announcements.widgetComments': {
+    request: (ctx) => ({ query: { apiKey: ctx.A.apiKey!, sendGuid: ctx.announcementA } }),
+  },
+  'announcements.widgetCommentGroups': { request: (ctx) => ({ query: { apiKey: ctx.A.apiKey! } }) },
+  'announcements.widgetAnnouncement': {
+    request: (ctx) => ({ query: { apiKey: ctx.A.apiKey!, sendGuid: ctx.announcementA } }),
+  },
+
+  // ------------------------------------------------------------------------------------- email marketing
+  'emailMarketing.subscriberCount': {
+    request: (ctx) => ({
+      query: { stockId: ctx.A.id, apiKey: DEMO_KEY, listId: DEMO_LIST, clientId: '' },
+    }),
+  },
+  'emailMarketing.settings': { request: (ctx) => ({ query: { id: ctx.A.id } }) },
+  'emailMarketing.saveSettings': {
+    request: (ctx, caller) => ({
+      body: { StockId: ctx.A.id, Settings: providerSettings(ctx, caller, 'settings') },
+    }),
+    read: (ctx) => ctx.adminGet(`/api/emailMarketingSettings/?id=${ctx.A.id}`),
+  },
+  'emailMarketing.sendTestEmail': {
+    request: (ctx, caller) => ({ body: { stockId: ctx.A.id, ...providerSettings(ctx, caller, 'send') } }),
+    read: (ctx) => testSends(ctx),
+  },
+  'emailMarketing.sendToSubscribers': {
+    request: (ctx, caller) => ({ body: { stockId: ctx.A.id, ...providerSettings(ctx, caller, 'send') } }),
+    read: (ctx) => testSends(ctx),
+  },
+  'emailMarketing.widgetSubscribe': {
+    request: (ctx, caller) => ({
+      query: { apiKey: ctx.A.apiKey! },
+      body: { email: address(ctx, 'subscriber', caller) },
+    }),
+  },
+  'emailMarketing.confirm': {
+    // A confirmation link works once: each caller confirms a subscription of its own.
+    prepare: async (ctx) => {
+      const subscribed = await Promise.all(
+        CALLERS.map(
+          async (caller) => [caller, await ctx.subscribe(ctx.A, address(ctx, 'confirmer', caller))] as const,
+        ),
+      );
+      ctx.state.confirmTokens = Object.fromEntries(subscribed.map(([caller, s]) => [caller, s.confirm]));
+    },
+    request: (ctx, caller) => ({
+      params: { token: perCaller<string>(ctx, 'confirmTokens')[caller] },
+      body: {},
+    }),
+  },
+  'emailMarketing.subscription': {
+    prepare: async (ctx) => {
+      ctx.state.unsubscribeToken = (await ctx.subscribe(ctx.A, address(ctx, 'reader', 'admin'))).unsubscribe;
+    },
+    request: (ctx) => ({ params: { token: ctx.state.unsubscribeToken as string } }),
+  },
+  'emailMarketing.unsubscribe': {
+    // Idempotent: every caller may unsubscribe the same address.
+    prepare: async (ctx) => {
+      ctx.state.leaverToken = (await ctx.subscribe(ctx.A, address(ctx, 'leaver', 'admin'))).unsubscribe;
+    },
+    request: (ctx) => ({
+      params: { token: ctx.state.leaverToken as string },
+      body: { 'List-Unsubscribe': 'One-Click' },
+    }),
+  },
+  'emailMarketing.subscribers': { request: (ctx) => ({ query: { combinedTicker: ctx.A.combinedTicker } }) },
+  'emailMarketing.sendSystemEmail': {
+    request: (ctx, caller) => ({ body: { email: address(ctx, 'system', caller) } }),
+    read: async (ctx) =>
+      ctx
+        .mails()
+        .flatMap((m) => m.to)
+        .filter((to) => to.startsWith('system-')).length,
+  },
+
+  // --------------------------------------------------------------------------------------------- gateway
+  'gateway.health': { request: () => ({}) },
+  'gateway.live': { request: () => ({}) },
+  'gateway.metrics': { request: () => ({}) },
+};
