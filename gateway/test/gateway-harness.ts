@@ -9,8 +9,10 @@ import {
   runServiceSeed,
   ServiceProcess,
   SmtpSink,
+  StandInProcess,
   startServiceProcess,
   startSmtpSink,
+  startStandInProcess,
 } from '@irp/platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -94,6 +96,8 @@ export interface MailBackend {
   stocks: ServiceProcess;
   announcements: ServiceProcess;
   email: ServiceProcess;
+  /** The email-marketing providers' stand-in (its demo lists), when asked for: its mails go to the sink. */
+  providers: StandInProcess | null;
   /** Stops every process and the sink, and drops the schemas the backend wrote. */
   stop(): Promise<void>;
 }
@@ -103,14 +107,24 @@ const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing'] as c
 /**
  * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty, unless
  * `announcementsEnv` points them somewhere) and email-marketing (mailing to an in-process SMTP sink, links
- * on `publicBaseUrl`), on fresh schemas.
+ * on `publicBaseUrl`; with `providers`, its provider URLs on the providers' stand-in, which mails its sent
+ * campaigns to the same sink), on fresh schemas.
  */
 export async function startMailBackend(
   publicBaseUrl: string,
-  options: { announcementsEnv?: NodeJS.ProcessEnv } = {},
+  options: { announcementsEnv?: NodeJS.ProcessEnv; providers?: boolean } = {},
 ): Promise<MailBackend> {
   await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
   const sink = await startSmtpSink();
+  const providers = options.providers
+    ? await startStandInProcess('email-marketing', 'email-providers', { SMTP_URL: sink.url })
+    : null;
+  const providerEnv: NodeJS.ProcessEnv = providers
+    ? {
+        MAILCHIMP_BASE_URL: `${providers.url}/3.0`,
+        CAMPAIGN_MONITOR_BASE_URL: `${providers.url}/api/v3.3`,
+      }
+    : {};
   const [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
   await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
   const [announcements, email] = await Promise.all([
@@ -118,7 +132,7 @@ export async function startMailBackend(
       env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '', ...options.announcementsEnv },
     }),
     startServiceProcess('email-marketing', {
-      env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: publicBaseUrl, SWEEP_INTERVAL_MS: '500' },
+      env: { SMTP_URL: sink.url, PUBLIC_BASE_URL: publicBaseUrl, SWEEP_INTERVAL_MS: '500', ...providerEnv },
     }),
   ]);
   return {
@@ -127,8 +141,9 @@ export async function startMailBackend(
     stocks,
     announcements,
     email,
+    providers,
     async stop() {
-      await Promise.all([email.stop(), announcements.stop(), stocks.stop(), users.stop()]);
+      await Promise.all([email.stop(), announcements.stop(), stocks.stop(), users.stop(), providers?.stop()]);
       await sink.close();
       await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
     },

@@ -222,6 +222,7 @@ export const announcementRoutes = defineRoutes('announcements', {
       "Post a comment on one of the API key's stock's announcements (name, email, comment; plain text): 201; 400 bad input, 404 unknown announcement, 429 too many comments",
     body: WidgetCommentBodySchema,
     response: WidgetCommentPostedSchema,
+    status: 201,
   },
   widgetComments: {
     method: 'GET',
