@@ -40,7 +40,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],
-      exports: [GATEWAY_CONFIG, ServicesClient, SessionService],
+      exports: [GATEWAY_CONFIG, ServicesClient, SessionService, STOCK_RESOLVER],
     };
   }
 }

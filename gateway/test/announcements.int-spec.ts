@@ -723,6 +723,13 @@ describe('gateway announcement routes against the real users, stocks and announc
         'admin',
       );
       expect(notOverride.status).toBe(409);
+      // An ASP.NET-style client's False is no override either.
+      const notOverrideCapital = await post(
+        `/api/Announcement/send/${A.combinedTicker}?sendOverride=False`,
+        { sendGuid: fresh.sendGuid },
+        'admin',
+      );
+      expect(notOverrideCapital.status).toBe(409);
 
       // As the web app sends it: the bare flag.
       const override = await post(
@@ -902,6 +909,14 @@ describe('gateway announcement routes against the real users, stocks and announc
       expect(Array.isArray(res.body)).toBe(true);
       expect(items.find((i) => i.ticker === A.ticker)).toMatchObject({ apiKey: A.apiKey });
       expect(items.find((i) => i.ticker === A.ticker)?.diskSpace).toBeGreaterThan(UPLOAD_CHUNK_BYTES * 2);
+      // As an ASP.NET-style client writes it, and as the bare flag.
+      for (const flag of ['includeBillable=True', 'includeBillable']) {
+        const asked = DiskReportSchema.parse((await get(`/api/admin/diskReport?${flag}`, 'admin')).body);
+        expect({ flag, tickers: asked.map((i) => i.ticker) }).toEqual({
+          flag,
+          tickers: expect.arrayContaining([A.ticker]),
+        });
+      }
       // Without it, only the stocks that do not pay (A has an API key; R has none).
       const unpaid = DiskReportSchema.parse((await get('/api/admin/diskReport', 'admin')).body);
       expect(unpaid.map((i) => i.ticker)).toEqual(expect.arrayContaining([R.ticker]));

@@ -5,6 +5,7 @@ import {
   CHECK_INBOX_MESSAGE,
   EmailMarketingSettingsResponseSchema,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
+  sendToSubscribersLimitMessage,
   Stock,
   StockRole,
   SubscribersResponseSchema,
@@ -50,6 +51,7 @@ describe('gateway email routes against the real services', () => {
   let A: Stock; // editor: EditMailchimp; tester: EditMailchimp + TestSendAnnouncement
   let B: Stock; // other: EditMailchimp on B only
   let N: Stock; // no product API key
+  let C: Stock; // tester: TestSendAnnouncement; its saved settings are a list of the providers' stand-in
   let db: Client;
 
   const settingsBody = (stockId: string, fields: Record<string, string> = {}) => ({
@@ -64,13 +66,27 @@ describe('gateway email routes against the real services', () => {
       ...fields,
     },
   });
+  /**
+   * Spec section 7's body of the test sends, exactly: apiKey (the stock's product API key), listId,
+   * templateId, replyTo, fromName, clientId, testEmailAddresses. No stock id, no email-marketing key.
+   */
+  const specTestSendBody = (stock: Stock, fields: Record<string, string> = {}) => ({
+    apiKey: stock.apiKey ?? '',
+    listId: 'demo-list',
+    templateId: '',
+    replyTo: 'ir@campaign.example',
+    fromName: 'Campaign IR',
+    clientId: '',
+    testEmailAddresses: 'qa@campaign.example',
+    ...fields,
+  });
   const settingsOf = async (stockId: string) =>
     EmailMarketingSettingsResponseSchema.parse(
       (await get(`/api/emailMarketingSettings/?id=${stockId}`, 'admin')).body,
     ).settings;
 
   beforeAll(async () => {
-    backend = await startMailBackend(PUBLIC);
+    backend = await startMailBackend(PUBLIC, { providers: true });
     ({ sink } = backend);
     db = await connectTestDatabase();
     ({ gateway, http } = await startTestGateway());
@@ -88,6 +104,7 @@ describe('gateway email routes against the real services', () => {
     });
     B = await create({ ticker: `EB${RUN}`, companyName: 'Beta Email', apiKey: await newApiKey() });
     N = await create({ ticker: `EN${RUN}`, companyName: 'No Key Email' });
+    C = await create({ ticker: `EC${RUN}`, companyName: 'Campaign Email', apiKey: await newApiKey() });
     await seedTestUsers(PASSWORD, [
       { username: 'em-test-editor', stockRoles: { [A.id]: [StockRole.EditMailchimp] } },
       {
@@ -95,6 +112,7 @@ describe('gateway email routes against the real services', () => {
         stockRoles: {
           [A.id]: [StockRole.EditMailchimp, StockRole.TestSendAnnouncement],
           [N.id]: [StockRole.EditMailchimp, StockRole.TestSendAnnouncement],
+          [C.id]: [StockRole.TestSendAnnouncement],
         },
       },
       {
@@ -105,7 +123,7 @@ describe('gateway email routes against the real services', () => {
     for (const who of ['editor', 'tester', 'other'])
       sessions[who] = await signIn(http, `em-test-${who}`, PASSWORD);
     // The services learn of stocks from stock.upserted: wait until both know ours.
-    for (const stock of [A, B, N]) {
+    for (const stock of [A, B, N, C]) {
       await until(
         () => post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '' }), 'admin'),
         (r) => r.status === 200,
@@ -146,14 +164,12 @@ describe('gateway email routes against the real services', () => {
       },
       {
         name: 'POST sendTestEmail',
-        call: (w?: string) =>
-          post('/api/TestSendAnnouncement/sendTestEmail', { stockId: A.id, apiKey: 'k' }, w),
+        call: (w?: string) => post('/api/TestSendAnnouncement/sendTestEmail', specTestSendBody(A), w),
         wrong: ['reports', 'other', 'editor'],
       },
       {
         name: 'POST sendToSubscribers',
-        call: (w?: string) =>
-          post('/api/TestSendAnnouncement/sendToSubscribers', { stockId: A.id, apiKey: 'k' }, w),
+        call: (w?: string) => post('/api/TestSendAnnouncement/sendToSubscribers', specTestSendBody(A), w),
         wrong: ['reports', 'other', 'editor', 'tester'],
       },
       {
@@ -248,20 +264,106 @@ describe('gateway email routes against the real services', () => {
     });
 
     it('test sends need both keys (the product API key and the email-marketing key)', async () => {
-      const noProductKey = await post(
+      sink.clear();
+      // A blank product API key names no stock: the spec's message, for a stock-role user (the guard) and an
+      // admin (who passes the guard) alike.
+      for (const who of ['tester', 'admin']) {
+        const noProductKey = await post('/api/TestSendAnnouncement/sendTestEmail', specTestSendBody(N), who);
+        expect({ who, status: noProductKey.status, body: noProductKey.body }).toEqual({
+          who,
+          status: 400,
+          body: expect.objectContaining({ errorMessage: BOTH_KEYS_MESSAGE }),
+        });
+      }
+      // The spec's body carries no email-marketing key: the stock's saved one is used, and B has none saved.
+      expect(
+        (
+          await post(
+            '/api/emailMarketingSettings/',
+            settingsBody(B.id, { apiKey: '', listId: 'demo-list' }),
+            'admin',
+          )
+        ).status,
+      ).toBe(200);
+      const noSavedKey = await post('/api/TestSendAnnouncement/sendTestEmail', specTestSendBody(B), 'other');
+      expect(noSavedKey.status).toBe(400);
+      expect(noSavedKey.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
+      // A key typed but not saved (emailMarketingApiKey, this portal's addition) left blank: the same.
+      const blankTyped = await post(
         '/api/TestSendAnnouncement/sendTestEmail',
-        { stockId: N.id, apiKey: 'key-us1', listId: 'l' },
+        { ...specTestSendBody(A), emailMarketingApiKey: ' ' },
         'tester',
       );
-      expect(noProductKey.status).toBe(400);
-      expect(noProductKey.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
-      const noProviderKey = await post(
-        '/api/TestSendAnnouncement/sendTestEmail',
-        { stockId: A.id, apiKey: '', listId: 'l' },
+      expect(blankTyped.status).toBe(400);
+      expect(blankTyped.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
+      // A product key no stock has: 404, whoever asks.
+      for (const who of ['tester', 'admin']) {
+        const unknown = await post(
+          '/api/TestSendAnnouncement/sendTestEmail',
+          specTestSendBody(A, { apiKey: 'no-stock-has-this-key' }),
+          who,
+        );
+        expect({ who, status: unknown.status, message: unknown.body.errorMessage }).toEqual({
+          who,
+          status: 404,
+          message: 'No stock has this product API key',
+        });
+      }
+      expect(sink.mails).toHaveLength(0);
+    });
+
+    it("Send Test Email with exactly the spec's body: the product API key names the stock, its saved email-marketing key is used", async () => {
+      expect(
+        (
+          await post(
+            '/api/emailMarketingSettings/',
+            settingsBody(C.id, {
+              apiKey: 'demo-mailchimp-key-us1',
+              listId: 'demo-list',
+              testEmailAddresses: 'saved@campaign.example',
+            }),
+            'admin',
+          )
+        ).status,
+      ).toBe(200);
+      sink.clear();
+      const res = await post('/api/TestSendAnnouncement/sendTestEmail', specTestSendBody(C), 'tester');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        errorMessage: null,
+        previewUrl: expect.stringMatching(/\/standin\/campaigns\/.+\/preview$/),
+        message: 'Test sent successfully.',
+      });
+      // The test addresses as typed in the body, not as saved.
+      const [mail] = await sink.waitFor((m) => m.length === 1, 'the test campaign mail');
+      expect(mail.to).toEqual(['qa@campaign.example']);
+      expect(mail.subject).toContain('Campaign Email');
+    });
+
+    it("Send To Subscribers with the spec's body: admins only; the list is mailed, a list over 5 refused", async () => {
+      sink.clear();
+      const asTester = await post(
+        '/api/TestSendAnnouncement/sendToSubscribers',
+        specTestSendBody(C),
         'tester',
       );
-      expect(noProviderKey.status).toBe(400);
-      expect(noProviderKey.body.errorMessage).toBe(BOTH_KEYS_MESSAGE);
+      expect(asTester.status).toBe(403);
+      const tooBig = await post(
+        '/api/TestSendAnnouncement/sendToSubscribers',
+        specTestSendBody(C, { listId: 'big-list' }),
+        'admin',
+      );
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.body.errorMessage).toBe(sendToSubscribersLimitMessage(8));
+      const res = await post('/api/TestSendAnnouncement/sendToSubscribers', specTestSendBody(C), 'admin');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ errorMessage: null, message: 'Campaign created successfully.' });
+      const mails = await sink.waitFor((m) => m.length === 3, 'the list mailed');
+      expect(mails.map((m) => m.to[0]).sort()).toEqual([
+        'investor.one@example.com',
+        'investor.three@example.com',
+        'investor.two@example.com',
+      ]);
     });
 
     it('the subscriber count answers success false with the reason', async () => {

@@ -14,7 +14,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ROUTE_KEY } from '../routing/route';
-import { STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
+import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
 import { WidgetKeyGuard } from '../widget/widget-key.guard';
 import { csrfTokenValid, STATE_CHANGING } from './csrf';
 import { AuthedRequest, SessionService } from './session.service';
@@ -82,7 +82,7 @@ export class AuthGuard implements CanActivate {
       Record<string, unknown> | undefined;
     const raw = source?.[ref.key];
     const value = typeof raw === 'string' ? raw.trim() : '';
-    if (!value) throw new AppError(ErrorCode.BadRequest, `${ref.key} is required`);
+    if (!value) throw new AppError(ErrorCode.BadRequest, ref.missingMessage ?? `${ref.key} is required`);
     const by = ref.by ?? 'combinedTicker';
     // Stock roles are keyed by stock id: a stock the user has no roles on is refused alike whether or not
     // it exists.
@@ -105,11 +105,7 @@ export class AuthGuard implements CanActivate {
         'Stock permissions cannot be checked: no stock resolver',
       );
     const stockId = await this.stocks.stockIdOf(by, value);
-    if (!stockId)
-      throw new AppError(
-        ErrorCode.NotFound,
-        by === 'combinedTicker' ? `Stock ${value} not found` : 'Not found',
-      );
+    if (!stockId) throw new AppError(ErrorCode.NotFound, notFoundMessage(by, value));
     return stockId;
   }
 }

@@ -1,7 +1,9 @@
 import { AppError } from '@irp/platform';
 import {
   Announcement,
+  BOTH_KEYS_MESSAGE,
   EmailMarketingSettingsQuerySchema,
+  ErrorCode,
   SaveEmailMarketingSettingsBodySchema,
   SessionUser,
   SubscriberCountQuerySchema,
@@ -9,8 +11,9 @@ import {
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Query } from '@nestjs/common';
 import { Route } from '../routing/route';
+import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
@@ -20,12 +23,16 @@ const PROVIDER_ANSWERS = new Set(['BAD_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILAB
 
 /**
  * Spec section 7's email-marketing calls: a stock's settings, the provider's subscriber count, Send Test
- * Email and Send To Subscribers. Stocks are named by id here (as the spec's calls do); EditMailchimp on the
- * stock (or Admin) reads and saves, TestSendAnnouncement test-sends, only admins send to subscribers.
+ * Email and Send To Subscribers. Stocks are named by id, as the spec's calls do, except the test sends,
+ * whose body names the stock by its product API key; EditMailchimp on the stock (or Admin) reads and
+ * saves, TestSendAnnouncement test-sends, only admins send to subscribers.
  */
 @Controller()
 export class EmailMarketingController {
-  constructor(private readonly services: ServicesClient) {}
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(STOCK_RESOLVER) private readonly stocks: StockResolver,
+  ) {}
 
   @Route(routes.emailMarketing.subscriberCount)
   async subscriberCount(@Query() query: z.output<typeof SubscriberCountQuerySchema>) {
@@ -82,12 +89,25 @@ export class EmailMarketingController {
     return this.testSend(actor, body, 'subscribers');
   }
 
+  /**
+   * Spec section 7's body: `apiKey` is the stock's product API key and names the stock (the guard checked
+   * the caller's role on that stock; an admin passes without it, so it is resolved here). The settings as
+   * typed, `emailMarketingApiKey` as their key; what the body leaves out the service takes from the saved
+   * settings. Either key missing: 400 with the spec's message (the email-marketing key is checked by the
+   * service, which knows the saved one).
+   */
   private async testSend(
     actor: SessionUser,
     body: z.output<typeof TestSendBodySchema>,
     mode: 'test' | 'subscribers',
   ) {
-    const { stockId, ...settings } = body;
+    const { apiKey: productApiKey, emailMarketingApiKey, ...typed } = body;
+    if (!productApiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
+    const stockId = await this.stocks.stockIdOf('apiKey', productApiKey);
+    if (!stockId) throw new AppError(ErrorCode.NotFound, notFoundMessage('apiKey', productApiKey));
+    const settings = Object.fromEntries(
+      Object.entries({ ...typed, apiKey: emailMarketingApiKey }).filter(([, value]) => value !== undefined),
+    );
     const reply = await this.services.request(Topics.EmailMarketingTestSend, {
       actor,
       stockId,

@@ -5,7 +5,13 @@ import { STOCK_DIRECTORY, StockDirectory } from '../auth/stock-directory';
 import { ServicesClient } from '../kafka/services.client';
 import { StockResolver } from './stock-resolver';
 
-/** The gateway's StockResolver: the cached directory for combinedTickers, the services for the rest. */
+/** The longest product API key the stocks service resolves (its request schema's limit). */
+export const MAX_API_KEY_LENGTH = 100;
+
+/**
+ * The gateway's StockResolver: the cached directory for combinedTickers, the services for the rest (a
+ * product API key through `stocks.resolve`, which records no widget hit).
+ */
 @Injectable()
 export class ServicesStockResolver implements StockResolver {
   constructor(
@@ -22,7 +28,10 @@ export class ServicesStockResolver implements StockResolver {
           async () => (await this.services.request(Topics.CommentsGet, { guid: value })).stockId,
         );
       case 'apiKey':
-        throw new AppError(ErrorCode.BadRequest, 'A stock named by its API key cannot be checked yet');
+        // Not cached: a replaced key must stop naming its stock at once. No stock's key is longer (and
+        // asking would be refused with a 400 that names the topic).
+        if (value.length > MAX_API_KEY_LENGTH) return null;
+        return (await this.services.request(Topics.StocksResolve, { apiKey: value })).id;
     }
   }
 

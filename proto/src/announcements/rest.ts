@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryFlag } from '../common/rest';
 import {
   AnnouncementSchema,
   InitialPollProgressSchema,
@@ -67,13 +68,8 @@ export const AnnouncementBodySchema = z
   .passthrough();
 export type AnnouncementBody = z.input<typeof AnnouncementBodySchema>;
 
-/** `?sendOverride` of the send route: present (any value but 'false') means override. */
-export const SendOverrideQuerySchema = z.object({
-  sendOverride: z
-    .string()
-    .optional()
-    .transform((v) => v !== undefined && v !== 'false' && v !== '0'),
-});
+/** `?sendOverride` of the send route: present (any value but false, 0, no, off in any case) means override. */
+export const SendOverrideQuerySchema = z.object({ sendOverride: queryFlag() });
 
 export const ResyncQuerySchema = z.object({
   ticker: z.string({ required_error: 'Required' }).trim().min(1, 'Required').max(40),
@@ -105,12 +101,8 @@ export const SystemSettingsBodySchema = z.object({
 });
 export type SystemSettingsBody = z.input<typeof SystemSettingsBodySchema>;
 
-export const DiskReportQuerySchema = z.object({
-  includeBillable: z
-    .string()
-    .optional()
-    .transform((v) => v === 'true' || v === '1'),
-});
+/** `?includeBillable`: as `?sendOverride` (true, True, 1 or the bare flag include them). */
+export const DiskReportQuerySchema = z.object({ includeBillable: queryFlag() });
 
 export const ReconcileRunQuerySchema = z.object({
   numDays: z.coerce

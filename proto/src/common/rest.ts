@@ -30,6 +30,17 @@ export const savedResponse = <T extends z.ZodTypeAny>(stock: T) =>
 export const SuccessSchema = z.object({ success: z.literal(true) });
 export type SuccessDto = z.infer<typeof SuccessSchema>;
 
+/**
+ * A yes/no query parameter as spec section 7's clients send it (`?sendOverride`, `?includeBillable`): absent
+ * is false; 'false', '0', 'no' or 'off' in any case (an ASP.NET-style client sends 'False') is false;
+ * anything else, the bare `?flag` included, is true.
+ */
+export const queryFlag = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined && !['false', '0', 'no', 'off'].includes(v.trim().toLowerCase()));
+
 /** GET /health of the gateway. */
 export const GatewayHealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -22,9 +22,12 @@ export interface StockRef {
   key: string;
   /**
    * What the value names the stock by: its combinedTicker (TICKER:EXCHANGE, the default), its id, the
-   * stock's product API key, or a comment's guid (the stock the comment was posted on).
+   * stock's product API key (archived stocks too; no widget hit is recorded), or a comment's guid (the stock
+   * the comment was posted on).
    */
   by?: 'combinedTicker' | 'stockId' | 'apiKey' | 'commentGuid';
+  /** The 400's message when the request leaves the value out or blank (default '{key} is required'). */
+  missingMessage?: string;
 }
 
 /**

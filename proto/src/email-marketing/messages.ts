@@ -42,13 +42,14 @@ export const SubscriberCountReplySchema = z.object({ count: z.number().int() });
 /**
  * Send Test Email (`mode: 'test'`: a campaign of the stock's latest announcement, test-sent to the test
  * addresses) or Send To Subscribers (`mode: 'subscribers'`, admins: the campaign sent to the list, refused
- * when the list has more than 5 subscribers). The settings as typed on the tab.
+ * when the list has more than 5 subscribers). The settings as typed on the tab; a field left out is the
+ * stock's saved one (spec section 7's body carries no email-marketing key: the saved key is used).
  */
 export const TestSendRequestSchema = z.object({
   actor: ActorSchema,
   stockId: StockId,
   mode: z.enum(['test', 'subscribers']),
-  settings: EmailMarketingSettingsSchema,
+  settings: EmailMarketingSettingsSchema.partial(),
   /** The campaign's content: the stock's latest announcement (the gateway looks it up), or null for a sample. */
   announcement: AnnouncementSchema.nullable(),
 });

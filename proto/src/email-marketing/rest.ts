@@ -77,12 +77,30 @@ export const SaveEmailMarketingSettingsBodySchema = z.object({
 });
 export type SaveEmailMarketingSettingsBody = z.input<typeof SaveEmailMarketingSettingsBodySchema>;
 
+/** A field a client may leave out: absent stays absent (the saved value is used), '' is blank as typed. */
+const typed = (max: number) =>
+  z.string({ invalid_type_error: 'must be text' }).max(max, `must be at most ${max} characters`).optional();
+
 /**
- * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers (spec: apiKey, listId, templateId,
- * replyTo, fromName, clientId, testEmailAddresses), plus the stock (`stockId`), its provider type and saved
- * segment as on the tab.
+ * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers, as spec section 7 sends it: apiKey,
+ * listId, templateId, replyTo, fromName, clientId, testEmailAddresses. `apiKey` is the stock's product API
+ * key and names the stock (a blank one answers 400 with BOTH_KEYS_MESSAGE); the rest are the stock's
+ * email-marketing settings as typed on the tab. The email-marketing key is not in the spec's body: it is the
+ * stock's saved one, or `emailMarketingApiKey` when given (this portal's addition: the key as typed, not yet
+ * saved). `provider` and `savedSegmentId` are additions too; any settings field left out is the saved one.
  */
-export const TestSendBodySchema = EmailMarketingSettingsInputSchema.extend({ stockId: StockId });
+export const TestSendBodySchema = z.object({
+  apiKey: typed(200).transform((v) => v?.trim() ?? ''),
+  listId: typed(100),
+  templateId: typed(100),
+  replyTo: typed(320),
+  fromName: typed(200),
+  clientId: typed(100),
+  testEmailAddresses: typed(2000),
+  emailMarketingApiKey: typed(200),
+  provider: EmailMarketingProviderSchema.optional(),
+  savedSegmentId: typed(100),
+});
 export type TestSendBody = z.input<typeof TestSendBodySchema>;
 export const TestSendResponseSchema = z.object({
   errorMessage: z.string().nullable(),

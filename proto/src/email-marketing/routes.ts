@@ -1,6 +1,7 @@
 import { StockRole } from '../common/roles';
 import { access, defineRoutes } from '../common/routes';
 import { NoBodySchema } from '../common/rest';
+import { BOTH_KEYS_MESSAGE } from './rules';
 import { SendEmailBodySchema } from '../announcements/rest';
 import {
   EmailMarketingSettingsQuerySchema,
@@ -19,6 +20,19 @@ import {
   WidgetSubscribeBodySchema,
   WidgetSubscribeResponseSchema,
 } from './rest';
+
+/** The test sends name their stock by the product API key in the body (spec section 7's body). */
+const TEST_SEND_STOCK = {
+  from: 'body',
+  key: 'apiKey',
+  by: 'apiKey',
+  missingMessage: BOTH_KEYS_MESSAGE,
+} as const;
+const TEST_SEND_DESCRIPTION =
+  "Spec section 7's body: apiKey (the stock's product API key; it names the stock), listId, templateId, replyTo, " +
+  "fromName, clientId, testEmailAddresses. The email-marketing key is the stock's saved one unless " +
+  'emailMarketingApiKey is given; provider and savedSegmentId may be given too; a settings field left out is ' +
+  `the saved one. Either key blank: 400 '${BOTH_KEYS_MESSAGE}'. No stock has the product key: 404.`;
 
 /**
  * The email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls, the system
@@ -53,9 +67,10 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
   sendTestEmail: {
     method: 'POST',
     path: '/api/TestSendAnnouncement/sendTestEmail',
-    access: access.stock([StockRole.TestSendAnnouncement], { from: 'body', key: 'stockId', by: 'stockId' }),
+    access: access.stock([StockRole.TestSendAnnouncement], TEST_SEND_STOCK),
     summary:
-      "Send Test Email: a campaign of the stock's latest announcement, test-sent to the test addresses",
+      'Send Test Email: a campaign of the latest announcement of the stock whose product API key is `apiKey`, test-sent to the test addresses',
+    description: TEST_SEND_DESCRIPTION,
     body: TestSendBodySchema,
     response: TestSendResponseSchema,
   },
@@ -63,7 +78,9 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     method: 'POST',
     path: '/api/TestSendAnnouncement/sendToSubscribers',
     access: access.admin(),
-    summary: 'Send To Subscribers (admins): refused when the list has more than 5 subscribers',
+    summary:
+      "Send To Subscribers (admins): the campaign of the `apiKey` stock's latest announcement sent to the list; refused when it has more than 5 subscribers",
+    description: TEST_SEND_DESCRIPTION,
     body: TestSendBodySchema,
     response: TestSendResponseSchema,
   },

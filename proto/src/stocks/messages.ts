@@ -21,7 +21,15 @@ export const StockReplySchema = z.object({ stock: StockSchema });
 
 export const GetStocksByIdRequestSchema = z.object({ ids: z.array(StockId).max(10000) });
 
-export const ResolveStockRequestSchema = CombinedTickerRequest;
+/**
+ * The id of the stock a combinedTicker names, or the stock whose product API key this is (a signed-in
+ * route that names its stock by the key, e.g. spec section 7's test sends). Archived stocks too; null when
+ * none. Unlike `stocks.widget-lookup`, it records no widget hit or referer.
+ */
+export const ResolveStockRequestSchema = z.union([
+  CombinedTickerRequest,
+  z.object({ apiKey: z.string().trim().min(1).max(100) }),
+]);
 export const ResolveStockReplySchema = z.object({ id: StockId.nullable() });
 
 /**

@@ -429,6 +429,11 @@ describe('stocks service on the real broker and database', () => {
   });
 
   it('records widget hits and referers in one cheap lookup; unknown keys are refused', async () => {
+    // Resolving a stock by its product API key (a signed-in route naming its stock by the key) records no
+    // hit: the count below is the widget lookups' alone.
+    expect((await requester.request(Topics.StocksResolve, { apiKey: abc.apiKey! })).id).toBe(abc.id);
+    expect((await requester.request(Topics.StocksResolve, { apiKey: ` ${abc.apiKey!} ` })).id).toBe(abc.id);
+    expect((await requester.request(Topics.StocksResolve, { apiKey: 'not-a-key' })).id).toBeNull();
     await expectAppError(
       requester.request(Topics.StocksWidgetLookup, { apiKey: 'not-a-key' }),
       'UNAUTHENTICATED',

@@ -5,6 +5,7 @@ import {
   BOTH_KEYS_MESSAGE,
   CAMPAIGN_CREATED_MESSAGE,
   EMAIL_MARKETING_PROVIDER_LABELS,
+  EMPTY_EMAIL_MARKETING_SETTINGS,
   EmailMarketingSettings,
   isAdmin,
   SEND_TO_SUBSCRIBERS_LIMIT,
@@ -93,12 +94,19 @@ export class CampaignSender {
     }
   }
 
-  /** Send Test Email / Send To Subscribers from the tab, with the settings as typed. */
+  /**
+   * Send Test Email / Send To Subscribers with the settings as typed; a field the request leaves out is the
+   * stock's saved one (spec section 7's body has no email-marketing key: the saved key is used).
+   */
   async testSend(
     request: TestSendRequest & { actor: Actor },
   ): Promise<{ previewUrl: string | null; message: string }> {
     const stock = await this.stocks.get(request.stockId);
-    const settings = normaliseSettings(request.settings);
+    const typed = Object.fromEntries(
+      Object.entries(request.settings).filter(([, value]) => value !== undefined),
+    ) as Partial<EmailMarketingSettings>;
+    const saved = await this.settings.get(request.stockId);
+    const settings = normaliseSettings({ ...EMPTY_EMAIL_MARKETING_SETTINGS, ...saved, ...typed });
     if (!stock.apiKey || !settings.apiKey) throw new AppError('BAD_REQUEST', BOTH_KEYS_MESSAGE);
     const content = campaignContent({
       stock,

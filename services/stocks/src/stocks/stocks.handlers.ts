@@ -26,7 +26,12 @@ export class StocksHandlers {
 
   @HandleRequest(Topics.StocksResolve)
   async resolve(@Payload() req: HandledRequest<typeof Topics.StocksResolve>) {
-    return { id: await this.stocks.resolve(req.combinedTicker) };
+    return {
+      id:
+        'apiKey' in req
+          ? await this.stocks.resolveByApiKey(req.apiKey)
+          : await this.stocks.resolve(req.combinedTicker),
+    };
   }
 
   @HandleRequest(Topics.StocksSave)

@@ -123,6 +123,19 @@ export class StocksService {
     return row?.id ?? null;
   }
 
+  /**
+   * The stock whose product API key this is (archived too), or null. Records nothing: a widget request's
+   * hit and referer are `widgetLookup`'s (referers.service.ts).
+   */
+  async resolveByApiKey(apiKey: string): Promise<string | null> {
+    const key = apiKey.trim();
+    if (!key) return null;
+    const row = await this.dataSource
+      .getRepository(StockEntity)
+      .findOne({ select: { id: true }, where: { apiKey: key } });
+    return row?.id ?? null;
+  }
+
   /** The stock a `TICKER:EXCHANGE` (or bare ASX `TICKER`) names, or 404 'Stock {combinedTicker} not found'. */
   async requireByCombinedTicker(
     combinedTicker: string,

@@ -15,6 +15,7 @@ import { SAVED, STOCK_ID } from '../test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
+const PRODUCT_API_KEY = 'product-key-1';
 const posts = (calls: ApiCall[], path: string) => calls.filter((c) => c.method === 'POST' && c.path === path);
 
 describe('client email-marketing tab', () => {
@@ -26,7 +27,7 @@ describe('client email-marketing tab', () => {
   });
 
   function open(roles: string[], overrides: Partial<ClientStockDto> = {}) {
-    const stock = clientStockDto('BHP', { id: STOCK_ID, apiKey: 'product-key-1', roles, ...overrides });
+    const stock = clientStockDto('BHP', { id: STOCK_ID, apiKey: PRODUCT_API_KEY, roles, ...overrides });
     const user = sessionUser('client', {}, { [stock.id]: roles });
     const calls = serveApi(fetchMock, {
       'GET /api/ClientStock/': () => jsonResponse(stock),
@@ -60,7 +61,10 @@ describe('client email-marketing tab', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Send Test Email' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Test sent successfully.');
-    expect(posts(calls, TEST_EMAIL_PATH)[0]?.body).toMatchObject({ stockId: STOCK_ID, apiKey: SAVED.apiKey });
+    expect(posts(calls, TEST_EMAIL_PATH)[0]?.body).toMatchObject({
+      apiKey: PRODUCT_API_KEY,
+      emailMarketingApiKey: SAVED.apiKey,
+    });
   });
 
   it('asks for BOTH keys when the client stock has no product API key', async () => {

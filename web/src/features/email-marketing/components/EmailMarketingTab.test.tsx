@@ -234,12 +234,12 @@ describe('staff Email marketing tab', () => {
     const preview = within(result).getByRole('link', { name: 'Preview' });
     expect(preview).toHaveAttribute('href', 'https://preview.example/c/1');
     expect(preview).toHaveAttribute('target', '_blank');
-    // The settings as typed, not as saved.
+    // Spec section 7's body: the product API key names the stock; the settings as typed, not as saved.
     expect(posts(calls, TEST_EMAIL_PATH).map((c) => c.body)).toEqual([
       {
-        stockId: STOCK_ID,
+        apiKey: STOCK.apiKey,
+        emailMarketingApiKey: 'em-key-us21',
         provider: 'mailchimp',
-        apiKey: 'em-key-us21',
         listId: 'list-42',
         templateId: 'tpl-7',
         replyTo: 'ir@bhp.example',

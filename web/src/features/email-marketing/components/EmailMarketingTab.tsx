@@ -63,7 +63,6 @@ function SettingsEditor({
         onChange={(patch) => setValues((current) => ({ ...current, ...patch }))}
       />
       <SendActions
-        stockId={stockId}
         productApiKey={productApiKey}
         values={values}
         canTestSend={canTestSend}

@@ -37,10 +37,12 @@ describe('email marketing form rules', () => {
       StockId: 'id-1',
       Settings: { ...VALUES, clientId: '' },
     });
-    expect(testSendBodyOf('id-1', { ...VALUES, provider: 'campaign-monitor' })).toEqual({
-      stockId: 'id-1',
-      ...VALUES,
+    const { apiKey: emailMarketingApiKey, ...rest } = VALUES;
+    expect(testSendBodyOf(' product-1 ', { ...VALUES, provider: 'campaign-monitor' })).toEqual({
+      ...rest,
       provider: 'campaign-monitor',
+      apiKey: 'product-1',
+      emailMarketingApiKey,
     });
   });
 

@@ -91,11 +91,15 @@ export const saveBodyOf = (
   Settings: settingsOf(values),
 });
 
-/** POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers: the settings as typed. */
-export const testSendBodyOf = (stockId: string, values: EmailMarketingFormValues): TestSendBody => ({
-  stockId,
-  ...settingsOf(values),
-});
+/**
+ * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers: spec section 7's body, whose `apiKey`
+ * is the stock's product API key (it names the stock), and the settings as typed, their key as
+ * `emailMarketingApiKey`.
+ */
+export function testSendBodyOf(productApiKey: string, values: EmailMarketingFormValues): TestSendBody {
+  const { apiKey: emailMarketingApiKey, ...settings } = settingsOf(values);
+  return { ...settings, apiKey: productApiKey.trim(), emailMarketingApiKey };
+}
 
 /**
  * Spec section 5: the test and send actions need both the stock's product API key and the email-marketing
