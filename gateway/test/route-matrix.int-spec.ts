@@ -525,7 +525,14 @@ describe('the route matrix: every served route as signed out, the demo staff and
         const named = stockNamed(entry, req);
         if (entry.access.kind !== 'signedIn' || !entry.access.stock) continue;
         const by = entry.access.stock.ref.by ?? 'combinedTicker';
-        const a = by === 'stockId' ? ctx.A.id : by === 'commentGuid' ? ctx.commentA : ctx.A.combinedTicker;
+        const a =
+          by === 'stockId'
+            ? ctx.A.id
+            : by === 'commentGuid'
+              ? ctx.commentA
+              : by === 'apiKey'
+                ? ctx.A.apiKey
+                : ctx.A.combinedTicker;
         if (named !== a)
           problems.push(`${entry.id} as ${caller.name}: the sample names ${named}, not stock A (${a})`);
       }

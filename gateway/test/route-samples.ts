@@ -137,6 +137,11 @@ const providerSettings = (ctx: MatrixContext, caller: CallerName, use: 'send' | 
   testEmailAddresses: address(ctx, 'test', caller),
 });
 
+const testSendBody = (ctx: MatrixContext, caller: CallerName) => {
+  const { apiKey: emailMarketingApiKey, ...settings } = providerSettings(ctx, caller, 'send');
+  return { ...settings, apiKey: ctx.A.apiKey!, emailMarketingApiKey };
+};
+
 export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   // ----------------------------------------------------------------------------------------------- users
   'users.login': {
@@ -360,11 +365,15 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     read: (ctx) => ctx.adminGet(`/api/emailMarketingSettings/?id=${ctx.A.id}`),
   },
   'emailMarketing.sendTestEmail': {
-    request: (ctx, caller) => ({ body: { stockId: ctx.A.id, ...providerSettings(ctx, caller, 'send') } }),
+    // Spec section 7's body: `apiKey` is the stock's product API key (it names the stock); the
+    // email-marketing key as typed goes in `emailMarketingApiKey`.
+    request: (ctx, caller) => ({ body: testSendBody(ctx, caller) }),
     read: (ctx) => testSends(ctx),
   },
   'emailMarketing.sendToSubscribers': {
-    request: (ctx, caller) => ({ body: { stockId: ctx.A.id, ...providerSettings(ctx, caller, 'send') } }),
+    // Spec section 7's body: `apiKey` is the stock's product API key (it names the stock); the
+    // email-marketing key as typed goes in `emailMarketingApiKey`.
+    request: (ctx, caller) => ({ body: testSendBody(ctx, caller) }),
     read: (ctx) => testSends(ctx),
   },
   'emailMarketing.widgetSubscribe': {

@@ -103,7 +103,13 @@ describe("spec section 7's calls, sent as the spec's client sends them", () => {
       (r) => r.status === 200,
       'email-marketing knowing the stock',
     );
-    [announcement] = (await stockPage()).announcements;
+    // The stock page composes announcements in only when that service answers in time; wait for it.
+    const page = await until(
+      stockPage,
+      (p) => Array.isArray(p.announcements),
+      'the stock page with announcements',
+    );
+    [announcement] = page.announcements;
   }, 180_000);
 
   afterAll(async () => {

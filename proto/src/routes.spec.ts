@@ -67,6 +67,15 @@ describe('the route table', () => {
     );
   });
 
+  it('changes no access rule without the change showing here (a reviewed snapshot of who may call what)', () => {
+    // Loosening an entry's access is a security change: it fails this until the snapshot is updated
+    // (`npx jest -u src/routes.spec.ts` in proto/), so the diff of __snapshots__ shows it in review.
+    const rules = Object.fromEntries(
+      entries.map((e) => [`${e.method} ${e.path} (${e.id})`, describeAccess(e.access)]),
+    );
+    expect(rules).toMatchSnapshot();
+  });
+
   it('refuses one method and path claimed by two contracts', () => {
     const route = {
       method: 'GET' as const,
