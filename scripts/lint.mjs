@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `make lint`: every static check, each named, all run even when one fails, so one run shows every problem.
 //   manifest    services/manifest.json is valid
+//   web routes  web/src/api/routes.ts (the web app's mirror of proto's route table) is current
 //   eslint      TypeScript, React and the Node scripts; no focused tests, no unexplained skips
 //   boundaries  the import rules of docs/architecture.md (.dependency-cruiser.cjs)
 //   test types  the server tests and the browser tests type-check like the code they test
@@ -29,6 +30,7 @@ const CRUISED = [
 
 export const CHECKS = [
   { name: 'manifest', args: [path.join(ROOT, 'scripts', 'manifest.mjs'), 'check'] },
+  { name: 'web routes', args: [path.join(ROOT, 'scripts', 'web-routes.mjs'), '--check'] },
   { name: 'eslint', args: [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0'] },
   {
     name: 'boundaries',

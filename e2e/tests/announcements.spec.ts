@@ -96,8 +96,10 @@ test.describe('staff Announcements tab', () => {
     ]);
     await expect(page.getByRole('button', { name: 'Add Announcement' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Resync' })).toBeVisible();
-    // Announcements saves in its own form: no page Save.
-    await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+    // Announcements saves in its own form; the page's Save shows here too (spec section 2: every tab but
+    // Notes and Reports) and saves the stock's fields: nothing changed, so nothing to save.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Nothing to Save', { exact: true })).toBeVisible();
 
     const dates = await page.getByTestId('announcement-row').locator('td:first-child').allTextContents();
     expect(dates.length).toBeGreaterThan(0);

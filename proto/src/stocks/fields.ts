@@ -57,6 +57,37 @@ export const REPLY_TO_COMMENT_FIELDS = [
   'announcementCommentTemplate',
 ] as const satisfies readonly EditableStockField[];
 
+/**
+ * The client form's fields that are the stock's configuration (everything on the client Config tab but
+ * the company name and website, which every role on the stock sees): ViewConfig (spec section 6) sees them.
+ */
+export const CLIENT_CONFIG_FIELDS = [
+  'apiKey',
+  ...CLIENT_STOCK_FIELDS.filter(
+    (f): f is Exclude<(typeof CLIENT_STOCK_FIELDS)[number], 'companyName' | 'websiteUrl'> =>
+      f !== 'companyName' && f !== 'websiteUrl',
+  ),
+] as const;
+
+/** The invoice columns of the client form (spec section 3): Invoicing sees them. */
+export const CLIENT_INVOICE_FIELDS = [
+  'invoiceId',
+  'invoiceTotal',
+  'invoiceStatus',
+  'invoiceDate',
+  'invoiceNumber',
+] as const;
+
+/**
+ * The client form's fields a caller may lack the role for: the gateway strips them per stock (the
+ * `restricted` rules of the client stock routes), so a client stock may come without them.
+ */
+export const ROLE_RESTRICTED_CLIENT_FIELDS = [
+  ...CLIENT_CONFIG_FIELDS,
+  ...REPLY_TO_COMMENT_FIELDS,
+  ...CLIENT_INVOICE_FIELDS,
+] as const;
+
 /** What a client save may send: the client fields and the ReplyToComment fields. */
 export const CLIENT_SAVE_FIELDS = [...CLIENT_STOCK_FIELDS, ...REPLY_TO_COMMENT_FIELDS] as const;
 export type ClientSaveField = (typeof CLIENT_SAVE_FIELDS)[number];

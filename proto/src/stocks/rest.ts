@@ -11,7 +11,12 @@ import {
   StockReferersSchema,
   VersionHistorySchema,
 } from './records';
-import { CLIENT_SAVE_FIELDS, ClientSaveField, STOCK_SUMMARY_FIELDS } from './fields';
+import {
+  CLIENT_SAVE_FIELDS,
+  ClientSaveField,
+  ROLE_RESTRICTED_CLIENT_FIELDS,
+  STOCK_SUMMARY_FIELDS,
+} from './fields';
 import { StockFieldsSchema, StockSchema } from './stock';
 
 /**
@@ -179,10 +184,17 @@ export const StockListSchema = z.object({
 });
 export type StockListDto = z.infer<typeof StockListSchema>;
 
+const restrictedClientMask = Object.fromEntries(ROLE_RESTRICTED_CLIENT_FIELDS.map((k) => [k, true])) as {
+  [K in (typeof ROLE_RESTRICTED_CLIENT_FIELDS)[number]]: true;
+};
+
 /**
  * The client-facing form of a stock (spec section 3: "Client-facing form adds combinedTicker,
  * email-marketing flag, invoiceId, invoiceTotal, invoiceStatus, invoiceDate, invoiceNumber"): GET
- * /api/ClientStock/?combinedTicker and each row of GET /api/clientDashboard/.
+ * /api/ClientStock/?combinedTicker and each row of GET /api/clientDashboard/. The gateway leaves out the
+ * fields the caller's roles on the stock do not allow (least privilege: the configuration needs ViewConfig,
+ * the moderator emails, logo and comment template ReplyToComment, the invoice Invoicing), so those are
+ * optional: absent means not allowed.
  */
 export const ClientStockSchema = StockSchema.pick({
   id: true,
@@ -205,18 +217,20 @@ export const ClientStockSchema = StockSchema.pick({
   companyLogoUrl: true,
   announcementCommentTemplate: true,
   completedInitialPoll: true,
-}).extend({
-  /** The roles the signed-in user holds on this stock (all of them for an admin). */
-  roles: z.array(z.string()),
-  emailMarketing: z.boolean().nullable(),
-  invoiceId: z.string().nullable(),
-  /** Dollars. */
-  invoiceTotal: z.number().nullable(),
-  /** PAID or the accounting system's other status. */
-  invoiceStatus: z.string().nullable(),
-  invoiceDate: z.string().nullable(),
-  invoiceNumber: z.string().nullable(),
-});
+})
+  .extend({
+    /** The roles the signed-in user holds on this stock (all of them for an admin). */
+    roles: z.array(z.string()),
+    emailMarketing: z.boolean().nullable(),
+    invoiceId: z.string().nullable(),
+    /** Dollars. */
+    invoiceTotal: z.number().nullable(),
+    /** PAID or the accounting system's other status. */
+    invoiceStatus: z.string().nullable(),
+    invoiceDate: z.string().nullable(),
+    invoiceNumber: z.string().nullable(),
+  })
+  .partial(restrictedClientMask);
 export type ClientStockDto = z.infer<typeof ClientStockSchema>;
 
 /** POST /api/ClientStock: the client form of the stock as saved (errors: SaveErrorSchema). */

@@ -1,7 +1,7 @@
 import { DateRangeQuerySchema } from '../common/date-range';
 import { GlobalRole, STOCK_ROLES, StockRole } from '../common/roles';
 import { access, defineRoutes, RestrictedFields } from '../common/routes';
-import { CLIENT_STOCK_FIELDS, REPLY_TO_COMMENT_FIELDS } from './fields';
+import { CLIENT_CONFIG_FIELDS, CLIENT_INVOICE_FIELDS, REPLY_TO_COMMENT_FIELDS } from './fields';
 import { NewApiKeyReplySchema } from './messages';
 import { WidgetStockSchema } from './records';
 import {
@@ -27,27 +27,16 @@ import {
   VersionHistoryListSchema,
 } from './rest';
 
-/** The client form's fields that are the stock's configuration: ViewConfig (spec section 6) sees them. */
-const CONFIG_FIELDS = [
-  'apiKey',
-  ...CLIENT_STOCK_FIELDS.filter((f) => f !== 'companyName' && f !== 'websiteUrl'),
-] as const;
-/** The invoice columns of the client form: Invoicing sees them. */
-const INVOICE_FIELDS = [
-  'invoiceId',
-  'invoiceTotal',
-  'invoiceStatus',
-  'invoiceDate',
-  'invoiceNumber',
-] as const;
-
-/** A client stock in a response keeps only the fields the caller's roles on that stock allow. */
+/**
+ * A client stock in a response keeps only the fields the caller's roles on that stock allow (which is why
+ * ClientStockSchema has them optional: ROLE_RESTRICTED_CLIENT_FIELDS).
+ */
 const clientStockFields = (at: string): RestrictedFields => ({
   at,
   rules: [
-    { fields: CONFIG_FIELDS, stockRoles: [StockRole.ViewConfig] },
+    { fields: CLIENT_CONFIG_FIELDS, stockRoles: [StockRole.ViewConfig] },
     { fields: REPLY_TO_COMMENT_FIELDS, stockRoles: [StockRole.ReplyToComment] },
-    { fields: INVOICE_FIELDS, stockRoles: [StockRole.Invoicing] },
+    { fields: CLIENT_INVOICE_FIELDS, stockRoles: [StockRole.Invoicing] },
   ],
 });
 

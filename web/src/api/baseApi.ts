@@ -5,9 +5,11 @@ import { reloadPage } from './pageReload';
 /**
  * The one RTK Query API of the app. A feature adds the cache tags its endpoints provide or invalidate
  * (`baseApi.enhanceEndpoints({ addTagTypes })` in its api file), then its endpoints with `injectEndpoints`.
+ * Every endpoint calls a route of proto's table through `callRoute(routes.<group>.<name>, ...)` (./route.ts),
+ * whose path is the whole address: hence no baseUrl.
  */
 export const baseApi = createApi({
   reducerPath: 'api',
-  baseQuery: createAppBaseQuery({ baseUrl: '/api', onUnauthorized: () => reloadPage() }),
+  baseQuery: createAppBaseQuery({ baseUrl: '', onUnauthorized: () => reloadPage() }),
   endpoints: () => ({}),
 });

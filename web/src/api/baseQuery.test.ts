@@ -2,6 +2,8 @@ import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, requestOf } from '@/test/render';
 import { createAppBaseQuery } from './baseQuery';
+import { callRoute } from './route';
+import { routes } from './routes';
 
 function queryApi(type: 'query' | 'mutation' = 'query'): BaseQueryApi {
   return {
@@ -22,7 +24,8 @@ function setup({
   const fetchFn = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(response()));
   const onUnauthorized = vi.fn();
   const baseQuery = createAppBaseQuery({
-    baseUrl: 'http://portal.test/api',
+    // The app's base query has no baseUrl (paths are whole); the test page's origin stands in for it.
+    baseUrl: 'http://portal.test',
     onUnauthorized,
     readCsrfToken: () => token ?? undefined,
     fetchFn,
@@ -31,9 +34,9 @@ function setup({
 }
 
 describe('app base query', () => {
-  it('sends credentials to /api and no CSRF header on GET', async () => {
+  it("sends credentials to the route's path and no CSRF header on GET", async () => {
     const { baseQuery, fetchFn } = setup();
-    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    const result = await baseQuery(callRoute(routes.stocks.list), queryApi(), {});
     expect(result.data).toEqual({ ok: true });
     const request = requestOf(fetchFn);
     expect(request.url).toBe('http://portal.test/api/admin/stocks');
@@ -46,7 +49,7 @@ describe('app base query', () => {
     async (method) => {
       const { baseQuery, fetchFn } = setup();
       await baseQuery(
-        { url: '/login', method, body: method === 'POST' ? { a: 1 } : undefined },
+        { url: routes.users.login.path, method, body: method === 'POST' ? { a: 1 } : undefined },
         queryApi('mutation'),
         {},
       );
@@ -56,20 +59,22 @@ describe('app base query', () => {
 
   it('sends no CSRF header when there is no cookie', async () => {
     const { baseQuery, fetchFn } = setup({ token: null });
-    await baseQuery({ url: '/login', method: 'DELETE' }, queryApi('mutation'), {});
+    await baseQuery(callRoute(routes.users.logout), queryApi('mutation'), {});
     expect(requestOf(fetchFn).headers.has('x-xsrf-token')).toBe(false);
   });
 
   it('reloads the page on a 401', async () => {
     const { baseQuery, onUnauthorized } = setup({ response: () => jsonResponse({ statusCode: 401 }, 401) });
-    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    const result = await baseQuery(callRoute(routes.stocks.list), queryApi(), {});
     expect(result.error?.status).toBe(401);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
   it('does not reload on a 401 the endpoint expects', async () => {
     const { baseQuery, onUnauthorized } = setup({ response: () => jsonResponse({ statusCode: 401 }, 401) });
-    const result = await baseQuery('/login', queryApi(), { skipReloadOnUnauthorized: true });
+    const result = await baseQuery(callRoute(routes.users.login), queryApi(), {
+      skipReloadOnUnauthorized: true,
+    });
     expect(result.error?.status).toBe(401);
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
@@ -78,7 +83,7 @@ describe('app base query', () => {
     const { baseQuery, onUnauthorized } = setup({
       response: () => jsonResponse({ errorMessage: 'nope' }, 403),
     });
-    const result = await baseQuery('/admin/stocks', queryApi(), {});
+    const result = await baseQuery(callRoute(routes.stocks.list), queryApi(), {});
     expect(result.error).toEqual({ status: 403, data: { errorMessage: 'nope' } });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });

@@ -6,6 +6,7 @@ import { jsonResponse, requestOf, sessionUser } from '@/test/render';
 import { App } from './App';
 import { AppProvider } from './provider';
 import { setupStore } from './store';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -50,7 +51,7 @@ describe('App start-up', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     const request = requestOf(fetchMock);
     expect(request.method).toBe('GET');
-    expect(new URL(request.url).pathname).toBe('/api/admin/refreshtoken');
+    expect(new URL(request.url).pathname).toBe(routes.users.refreshToken.path);
     expect(request.credentials).toBe('include');
 
     answer.resolve(jsonResponse(sessionUser('admin', { Admin: true })));
@@ -61,7 +62,7 @@ describe('App start-up', () => {
     // The refresh ran once; the Referers screen's own data call may follow.
     const refreshCalls = fetchMock.mock.calls.filter(
       ([request]) =>
-        request instanceof Request && new URL(request.url).pathname === '/api/admin/refreshtoken',
+        request instanceof Request && new URL(request.url).pathname === routes.users.refreshToken.path,
     );
     expect(refreshCalls).toHaveLength(1);
   });

@@ -1,4 +1,7 @@
 /**
+ * (Its user, the staff dashboard's 'Copy reminder email', returns with the invoicing issue, which adds the
+ * accounting system's reminder route to the route table.)
+ *
  * Puts HTML on the clipboard so it pastes formatted into a mail client, with the same text as plain text
  * for editors that take only that. Browsers without ClipboardItem get the HTML source as text.
  * Rejects when the browser refuses (no permission, insecure context); callers show the error.

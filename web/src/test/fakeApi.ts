@@ -1,5 +1,15 @@
+import { fillPath } from '@irp/proto';
 import type { Mock } from 'vitest';
+import type { WebRoute } from '@/api/route';
 import { jsonResponse } from './render';
+
+/** A route's path as the fake API sees it (parameters filled in, decoded): `routePath(routes.stocks.get, { combinedTicker: 'BHP:ASX' })`. */
+export const routePath = (route: WebRoute, params: Readonly<Record<string, string | number>> = {}): string =>
+  decodeURIComponent(fillPath(route.path, params));
+
+/** A `serveApi` handler key for a route: `[routeKey(routes.stocks.save)]: () => ...`. */
+export const routeKey = (route: WebRoute, params: Readonly<Record<string, string | number>> = {}): string =>
+  `${route.method} ${routePath(route, params)}`;
 
 /** One call the web app made, as a fake API handler sees it (JSON bodies parsed). */
 export interface ApiCall {

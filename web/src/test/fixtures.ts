@@ -56,3 +56,10 @@ export function clientStockDto(ticker: string, overrides: Partial<ClientStockDto
     ...overrides,
   };
 }
+
+/** `value` without `keys`: a response the gateway stripped fields from (roles the caller lacks). */
+export function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  const copy: Partial<T> = { ...value };
+  for (const key of keys) delete copy[key];
+  return copy as Omit<T, K>;
+}

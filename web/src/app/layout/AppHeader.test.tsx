@@ -5,6 +5,7 @@ import { startLoading } from '@/lib/ui/uiSlice';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { COMPACT_HEADER_QUERY } from './AppHeader';
 import { mediaQueryList } from '../../test/matchMedia';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -106,7 +107,7 @@ describe('logout', () => {
       .map((_call, index) => requestOf(fetchMock, index))
       .find((r) => r.method === 'DELETE');
     if (!request) throw new Error('no DELETE /api/login');
-    expect(new URL(request.url).pathname).toBe('/api/login');
+    expect(new URL(request.url).pathname).toBe(routes.users.login.path);
     expect(request.headers.get('X-XSRF-TOKEN')).toBe('token-123');
     // Signing in again starts at home, not at the page open before logging out.
     expect(router.state.location.state).toBeNull();

@@ -40,6 +40,7 @@ interface SaveFlowValue {
   dismissNothingToSave: () => void;
   dismissFailure: () => void;
   register: (tab: RefObject<TabSave>) => () => void;
+  registerPageSave: (page: RefObject<TabSave>) => () => void;
   /** Per-tab values kept while the page lives, so switching tabs keeps unsaved edits. */
   tabStates: ReadonlyMap<string, unknown>;
   setTabState: (key: string, next: (states: ReadonlyMap<string, unknown>) => unknown) => void;
@@ -65,6 +66,7 @@ export function SaveFlowProvider({ children }: { children: ReactNode }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [tabStates, setTabStates] = useState<ReadonlyMap<string, unknown>>(() => new Map());
   const active = useRef<RefObject<TabSave> | null>(null);
+  const pageSave = useRef<RefObject<TabSave> | null>(null);
 
   useEffect(() => {
     if (state !== 'saved') return undefined;
@@ -86,10 +88,18 @@ export function SaveFlowProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  const registerPageSave = useCallback((page: RefObject<TabSave>) => {
+    pageSave.current = page;
+    return () => {
+      if (pageSave.current === page) pageSave.current = null;
+    };
+  }, []);
+
   const busy = useRef(false);
   const save = useCallback(async () => {
     if (busy.current) return;
-    const tab = active.current?.current;
+    // The shown tab's own save, else what the page saves on a tab that hands it nothing (usePageSave).
+    const tab = active.current?.current ?? pageSave.current?.current;
     const invalid = tab?.validate?.() ?? null;
     if (invalid) {
       setFailure(invalid);
@@ -128,10 +138,11 @@ export function SaveFlowProvider({ children }: { children: ReactNode }) {
       dismissNothingToSave: () => setNothingToSave(0),
       dismissFailure: () => setFailure(null),
       register,
+      registerPageSave,
       tabStates,
       setTabState,
     }),
-    [state, nothingToSave, failure, save, register, tabStates, setTabState],
+    [state, nothingToSave, failure, save, register, registerPageSave, tabStates, setTabState],
   );
   return <SaveFlowContext.Provider value={value}>{children}</SaveFlowContext.Provider>;
 }
@@ -155,6 +166,20 @@ export function useTabSave(tab: TabSave): void {
     latest.current = tab;
   });
   useEffect(() => register(latest), [register]);
+}
+
+/**
+ * The page's side of what Save saves: used on a tab that shows the Save button but hands the page nothing
+ * of its own with `useTabSave` (the staff stock page: the stock's fields, edited on Config and kept while
+ * other tabs show). Without it, such a tab answers 'Nothing to Save'.
+ */
+export function usePageSave(page: TabSave): void {
+  const { registerPageSave } = useSaveFlowContext('usePageSave');
+  const latest = useRef(page);
+  useEffect(() => {
+    latest.current = page;
+  });
+  useEffect(() => registerPageSave(latest), [registerPageSave]);
 }
 
 /**

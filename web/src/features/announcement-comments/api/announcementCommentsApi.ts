@@ -1,5 +1,6 @@
-import type { CommentsResult } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 
 export interface CommentGroupsArgs {
   combinedTicker: string;
@@ -17,11 +18,11 @@ const commentsTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['CommentGroup
 export const announcementCommentsApi = commentsTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/AnnouncementComments/?combinedTicker&announcementGuid: newest announcement first. */
-    commentGroups: build.query<CommentsResult, CommentGroupsArgs>({
-      query: ({ combinedTicker, sendGuid }) => ({
-        url: '/AnnouncementComments/',
-        params: sendGuid ? { combinedTicker, announcementGuid: sendGuid } : { combinedTicker },
-      }),
+    commentGroups: build.query<ResponseOf<typeof routes.announcements.comments>, CommentGroupsArgs>({
+      query: ({ combinedTicker, sendGuid }) =>
+        callRoute(routes.announcements.comments, {
+          query: sendGuid ? { combinedTicker, announcementGuid: sendGuid } : { combinedTicker },
+        }),
       providesTags: (_result, _error, { combinedTicker }) => [{ type: 'CommentGroups', id: combinedTicker }],
     }),
   }),

@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import { COMMENT_TEXTS } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { serveApi } from '@/test/fakeApi';
+import { serveApi, routeKey } from '@/test/fakeApi';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { commentGroup, commentItem, commentsResult } from '../test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -30,8 +31,8 @@ describe('client Comments tab', () => {
     const stock = clientStockDto('BHP', { roles });
     const user = sessionUser('client', {}, { [stock.id]: roles });
     const calls = serveApi(fetchMock, {
-      'GET /api/ClientStock/': () => jsonResponse(stock),
-      'GET /api/AnnouncementComments/': () => jsonResponse(commentsResult([GROUP])),
+      [routeKey(routes.stocks.clientGet)]: () => jsonResponse(stock),
+      [routeKey(routes.announcements.comments)]: () => jsonResponse(commentsResult([GROUP])),
     });
     renderRoute(`/client-stocks/${stock.combinedTicker}?tab=${tab}`, { store: storeWith(user) });
     return calls;
@@ -52,7 +53,7 @@ describe('client Comments tab', () => {
       `/AnnouncementCommentResponse/${GROUP.comments[0]?.announcementCommentEventGuid}`,
     );
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
-    const asked = calls.find((c) => c.path === '/api/AnnouncementComments/');
+    const asked = calls.find((c) => c.path === routes.announcements.comments.path);
     expect(asked?.params.get('combinedTicker')).toBe('BHP:ASX');
   });
 
@@ -61,6 +62,6 @@ describe('client Comments tab', () => {
     expect(await screen.findByRole('tab', { name: 'Config', selected: true })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Comments' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('comment-group')).not.toBeInTheDocument();
-    expect(calls.some((c) => c.path === '/api/AnnouncementComments/')).toBe(false);
+    expect(calls.some((c) => c.path === routes.announcements.comments.path)).toBe(false);
   });
 });

@@ -6,10 +6,11 @@ import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { commentGroup, commentItem, commentsResult } from '../test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
-const COMMENTS_PATH = '/api/AnnouncementComments/';
+const COMMENTS_PATH = routes.announcements.comments.path;
 const admin = sessionUser('admin', { Admin: true });
 
 const ANSWERED = commentItem({

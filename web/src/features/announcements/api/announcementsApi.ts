@@ -1,24 +1,8 @@
-import type {
-  Announcement,
-  AnnouncementChangeResponse,
-  AnnouncementList,
-  InitialPollProgress,
-} from '@irp/proto';
+import type { Announcement } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 import { announcementFormData, type AnnouncementFormValues } from '../model/announcements';
-
-/** POST /api/admin/sendConfirmationAnnouncementEmail (proto's SendConfirmationResponseSchema). */
-export interface SendConfirmationResponse {
-  success: true;
-  recipients: string[];
-  errorMessage: null;
-}
-
-/** POST /api/admin/resyncAnnouncements (proto's ResyncResponseSchema). */
-export interface ResyncResponse {
-  success: true;
-  initialPoll: InitialPollProgress;
-}
 
 export interface SaveAnnouncementArgs {
   combinedTicker: string;
@@ -51,60 +35,55 @@ const changed = (combinedTicker: string) => [
   'Stock' as const,
 ];
 
-const path = (combinedTicker: string) => encodeURIComponent(combinedTicker);
+/** An announcement change answers the announcement as stored (proto's AnnouncementChangeResponseSchema). */
+type AnnouncementChanged = ResponseOf<typeof routes.announcements.save>;
 
-/** Announcement calls of spec section 7 (docs/api/announcements.md), typed with proto's REST shapes. */
+/** Announcement calls of spec section 7 (docs/api/announcements.md), typed by proto's route table. */
 export const announcementsApi = announcementsTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/Announcement/list/{combinedTicker}: newest first, deleted ones included. */
-    listAnnouncements: build.query<AnnouncementList, string>({
-      query: (combinedTicker) => `/Announcement/list/${path(combinedTicker)}`,
+    listAnnouncements: build.query<ResponseOf<typeof routes.announcements.list>, string>({
+      query: (combinedTicker) => callRoute(routes.announcements.list, { params: { combinedTicker } }),
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
     }),
     /** POST /api/Announcement/save/{combinedTicker}: multipart, the PDF in `file`. */
-    saveAnnouncement: build.mutation<AnnouncementChangeResponse, SaveAnnouncementArgs>({
-      query: ({ combinedTicker, values, existing }) => ({
-        url: `/Announcement/save/${path(combinedTicker)}`,
-        method: 'POST',
-        body: announcementFormData(values, existing),
-      }),
+    saveAnnouncement: build.mutation<AnnouncementChanged, SaveAnnouncementArgs>({
+      query: ({ combinedTicker, values, existing }) =>
+        callRoute(routes.announcements.save, {
+          params: { combinedTicker },
+          body: announcementFormData(values, existing),
+        }),
       invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
     }),
-    deleteAnnouncement: build.mutation<AnnouncementChangeResponse, AnnouncementArgs>({
-      query: ({ combinedTicker, announcement }) => ({
-        url: `/Announcement/delete/${path(combinedTicker)}`,
-        method: 'POST',
-        body: announcement,
-      }),
+    deleteAnnouncement: build.mutation<ResponseOf<typeof routes.announcements.delete>, AnnouncementArgs>({
+      query: ({ combinedTicker, announcement }) =>
+        callRoute(routes.announcements.delete, { params: { combinedTicker }, body: announcement }),
       invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
     }),
-    sendAnnouncement: build.mutation<AnnouncementChangeResponse, SendAnnouncementArgs>({
-      query: ({ combinedTicker, announcement, override }) => ({
-        url: `/Announcement/send/${path(combinedTicker)}`,
-        method: 'POST',
-        params: override ? { sendOverride: 'true' } : undefined,
-        body: announcement,
-      }),
+    sendAnnouncement: build.mutation<ResponseOf<typeof routes.announcements.send>, SendAnnouncementArgs>({
+      query: ({ combinedTicker, announcement, override }) =>
+        callRoute(routes.announcements.send, {
+          params: { combinedTicker },
+          query: override ? { sendOverride: 'true' } : undefined,
+          body: announcement,
+        }),
       invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
     }),
     /** Admin: emails the stock's confirmation addresses; the announcement itself does not change. */
-    sendConfirmationEmail: build.mutation<SendConfirmationResponse, AnnouncementArgs>({
-      query: ({ combinedTicker, announcement }) => ({
-        url: `/admin/sendConfirmationAnnouncementEmail/${path(combinedTicker)}`,
-        method: 'POST',
-        body: announcement,
-      }),
+    sendConfirmationEmail: build.mutation<
+      ResponseOf<typeof routes.announcements.sendConfirmation>,
+      AnnouncementArgs
+    >({
+      query: ({ combinedTicker, announcement }) =>
+        callRoute(routes.announcements.sendConfirmation, { params: { combinedTicker }, body: announcement }),
     }),
     /**
      * Admin: runs the initial poll again. The staff page shows it at once from the answer (its stock is
      * patched locally, spec section 4) and then follows the run by fetching the stock.
      */
-    resyncAnnouncements: build.mutation<ResyncResponse, string>({
-      query: (combinedTicker) => ({
-        url: '/admin/resyncAnnouncements',
-        method: 'POST',
-        params: { ticker: combinedTicker },
-      }),
+    resyncAnnouncements: build.mutation<ResponseOf<typeof routes.announcements.resync>, string>({
+      query: (combinedTicker) =>
+        callRoute(routes.announcements.resync, { query: { ticker: combinedTicker } }),
       invalidatesTags: (result, _error, combinedTicker) =>
         result ? [{ type: 'Announcements', id: combinedTicker }] : [],
     }),

@@ -7,9 +7,10 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll, STOCK_ID } from '../test/fixtures';
-import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
+import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
 import { ANNOUNCEMENTS_UNAVAILABLE } from './AnnouncementsTab';
 import { confirmTexts } from './AnnouncementsPanel';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -98,7 +99,8 @@ describe('staff Announcements tab', () => {
 
   function open(stock: StaffStock | (() => StaffStock), handlers: Record<string, Handler> = {}) {
     const calls = serveApi(fetchMock, {
-      'GET /api/stock/BHP:ASX': () => jsonResponse(typeof stock === 'function' ? stock() : stock),
+      [routeKey(routes.stocks.get, { combinedTicker: 'BHP:ASX' })]: () =>
+        jsonResponse(typeof stock === 'function' ? stock() : stock),
       ...handlers,
     });
     return { calls, ...renderRoute('/stocks/BHP:ASX/announcements', { store: storeWith(admin) }) };
@@ -106,7 +108,9 @@ describe('staff Announcements tab', () => {
 
   const rows = async () => within(await screen.findByTestId('announcement-rows')).getAllByRole('row');
   const stockGets = (calls: { method: string; path: string }[]) =>
-    calls.filter((c) => c.method === 'GET' && c.path === '/api/stock/BHP:ASX').length;
+    calls.filter(
+      (c) => c.method === 'GET' && c.path === routePath(routes.stocks.get, { combinedTicker: 'BHP:ASX' }),
+    ).length;
 
   async function openMenu(headline: string) {
     fireEvent.click(await screen.findByRole('button', { name: `Actions for ${headline}` }));
@@ -141,12 +145,12 @@ describe('staff Announcements tab', () => {
     expect(cells[2]).toHaveTextContent('12');
     expect(cells[3]).toHaveTextContent('3');
     const link = within(third as HTMLElement).getByRole('link', { name: OLDER.headline });
-    expect(link).toHaveAttribute('href', `/api/Announcement/pdf/${OLDER.sendGuid}`);
+    expect(link).toHaveAttribute('href', routePath(routes.announcements.pdf, { sendGuid: OLDER.sendGuid }));
     expect(link).toHaveAttribute('target', '_blank');
     // No stored file: no link.
     expect(within(second as HTMLElement).queryByRole('link')).not.toBeInTheDocument();
-    // Only the page's own buttons, no Save: the tab saves in its form.
-    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    // The page's Save shows here too (spec section 2: on every tab but Notes and Reports).
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Resync' })).toBeInTheDocument();
   });
@@ -192,7 +196,7 @@ describe('staff Announcements tab', () => {
   it('sends an unsent announcement after one confirmation, without the override, and says Sent!', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open(withAnnouncements([NEWEST]), {
-      'POST /api/Announcement/send/BHP:ASX': () =>
+      [routeKey(routes.announcements.send, { combinedTicker: 'BHP:ASX' })]: () =>
         jsonResponse({
           success: true,
           announcement: { ...NEWEST, sendRequestedAt: '2025-03-22T00:00:00.000Z' },
@@ -218,7 +222,7 @@ describe('staff Announcements tab', () => {
       .mockReturnValueOnce(true)
       .mockReturnValueOnce(true);
     const { calls } = open(withAnnouncements([OLDER]), {
-      'POST /api/Announcement/send/BHP:ASX': () =>
+      [routeKey(routes.announcements.send, { combinedTicker: 'BHP:ASX' })]: () =>
         jsonResponse({ success: true, announcement: OLDER, errorMessage: null }),
     });
     // Declining the second confirmation sends nothing.
@@ -233,14 +237,14 @@ describe('staff Announcements tab', () => {
     expect(await screen.findByText('Sent!')).toBeInTheDocument();
     expect(confirm).toHaveBeenCalledTimes(4);
     const send = calls.find((c) => c.method === 'POST');
-    expect(send?.path).toBe('/api/Announcement/send/BHP:ASX');
+    expect(send?.path).toBe(routePath(routes.announcements.send, { combinedTicker: 'BHP:ASX' }));
     expect(send?.params.get('sendOverride')).toBe('true');
   });
 
   it("shows a send failure's errorMessage in a modal", async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     open(withAnnouncements([NEWEST]), {
-      'POST /api/Announcement/send/BHP:ASX': () =>
+      [routeKey(routes.announcements.send, { combinedTicker: 'BHP:ASX' })]: () =>
         errorResponse(
           400,
           'No sending channel is switched on for BHP: turn on Email or email marketing sending on the Config tab',
@@ -257,7 +261,7 @@ describe('staff Announcements tab', () => {
   it('sends the confirmation email after confirming and says Sent!', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open(withAnnouncements([NEWEST]), {
-      'POST /api/admin/sendConfirmationAnnouncementEmail/BHP:ASX': () =>
+      [routeKey(routes.announcements.sendConfirmation, { combinedTicker: 'BHP:ASX' })]: () =>
         jsonResponse({ success: true, recipients: ['ir@bhp.example'], errorMessage: null }),
     });
     await choose(NEWEST.headline, 'Send Confirmation Email');
@@ -269,7 +273,7 @@ describe('staff Announcements tab', () => {
   it("deletes after confirming; a failure reads 'Error deleting announcement: …'", async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open(withAnnouncements([NEWEST]), {
-      'POST /api/Announcement/delete/BHP:ASX': () =>
+      [routeKey(routes.announcements.delete, { combinedTicker: 'BHP:ASX' })]: () =>
         errorResponse(400, 'The announcement is already deleted'),
     });
     await choose(NEWEST.headline, 'Delete');
@@ -292,7 +296,7 @@ describe('staff Announcements tab', () => {
 
   it('adds an announcement with its PDF as multipart and fetches the stock again', async () => {
     const { calls } = open(withAnnouncements([]), {
-      'POST /api/Announcement/save/BHP:ASX': () =>
+      [routeKey(routes.announcements.save, { combinedTicker: 'BHP:ASX' })]: () =>
         jsonResponse({ success: true, announcement: NEWEST, errorMessage: null }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Add Announcement' }));
@@ -321,7 +325,7 @@ describe('staff Announcements tab', () => {
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const save = calls.find((c) => c.method === 'POST');
-    expect(save?.path).toBe('/api/Announcement/save/BHP:ASX');
+    expect(save?.path).toBe(routePath(routes.announcements.save, { combinedTicker: 'BHP:ASX' }));
     expect(save?.body).toEqual({
       headline: 'Half Year Results',
       date: '22 Mar 2025 8:50 AM',
@@ -337,7 +341,8 @@ describe('staff Announcements tab', () => {
 
   it("shows a refused save as 'Save Failed! {message}' and keeps the form open", async () => {
     open(withAnnouncements([]), {
-      'POST /api/Announcement/save/BHP:ASX': () => errorResponse(400, 'Unable to parse date tomorrow'),
+      [routeKey(routes.announcements.save, { combinedTicker: 'BHP:ASX' })]: () =>
+        errorResponse(400, 'Unable to parse date tomorrow'),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Add Announcement' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Announcement' });
@@ -352,7 +357,7 @@ describe('staff Announcements tab', () => {
 
   it('edits an announcement, naming it by its current headline, date and sendGuid', async () => {
     const { calls } = open(withAnnouncements([OLDER]), {
-      'POST /api/Announcement/save/BHP:ASX': () =>
+      [routeKey(routes.announcements.save, { combinedTicker: 'BHP:ASX' })]: () =>
         jsonResponse({ success: true, announcement: OLDER, errorMessage: null }),
     });
     await choose(OLDER.headline, 'Edit');
@@ -379,7 +384,7 @@ describe('staff Announcements tab', () => {
     const run: InitialPollProgress = runningPoll();
     let current: StaffStock = withAnnouncements([OLDER]);
     const { calls } = open(() => current, {
-      'POST /api/admin/resyncAnnouncements': () => {
+      [routeKey(routes.announcements.resync)]: () => {
         current = withAnnouncements([OLDER], { initialPoll: run });
         return jsonResponse({ success: true, initialPoll: run });
       },
@@ -399,8 +404,9 @@ describe('staff Announcements tab', () => {
     );
     expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resync' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
     const resync = calls.find((c) => c.method === 'POST');
-    expect(resync?.path).toBe('/api/admin/resyncAnnouncements');
+    expect(resync?.path).toBe(routes.announcements.resync.path);
     expect(resync?.params.get('ticker')).toBe('BHP:ASX');
 
     // Two seconds later the stock is fetched again and shows the next year.

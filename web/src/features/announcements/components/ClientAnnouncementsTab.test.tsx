@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll } from '../test/fixtures';
-import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
+import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -33,8 +34,9 @@ describe('client Announcements tab', () => {
     const stock = clientStockDto('BHP', { roles, ...overrides });
     const user = sessionUser('client', {}, { [stock.id]: roles });
     const calls = serveApi(fetchMock, {
-      'GET /api/ClientStock/': () => jsonResponse(stock),
-      [`GET /api/Announcement/list/${stock.combinedTicker}`]: () => jsonResponse(list),
+      [routeKey(routes.stocks.clientGet)]: () => jsonResponse(stock),
+      [routeKey(routes.announcements.list, { combinedTicker: stock.combinedTicker })]: () =>
+        jsonResponse(list),
       ...handlers,
     });
     renderRoute(`/client-stocks/${stock.combinedTicker}?tab=announcements`, { store: storeWith(user) });
@@ -52,7 +54,9 @@ describe('client Announcements tab', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent(NEW.headline);
     expect(rows[1]).toHaveTextContent(SENT.headline);
-    expect(calls.some((c) => c.path === '/api/Announcement/list/BHP:ASX')).toBe(true);
+    expect(
+      calls.some((c) => c.path === routePath(routes.announcements.list, { combinedTicker: 'BHP:ASX' })),
+    ).toBe(true);
     expect(screen.getByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resync' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
@@ -75,7 +79,7 @@ describe('client Announcements tab', () => {
       undefined,
       {},
       {
-        'POST /api/Announcement/send/BHP:ASX': () =>
+        [routeKey(routes.announcements.send, { combinedTicker: 'BHP:ASX' })]: () =>
           jsonResponse({ success: true, announcement: SENT, errorMessage: null }),
       },
     );
@@ -87,7 +91,9 @@ describe('client Announcements tab', () => {
     expect(send?.params.get('sendOverride')).toBe('true');
     // The list is fetched again.
     await waitFor(() =>
-      expect(calls.filter((c) => c.path === '/api/Announcement/list/BHP:ASX')).toHaveLength(2),
+      expect(
+        calls.filter((c) => c.path === routePath(routes.announcements.list, { combinedTicker: 'BHP:ASX' })),
+      ).toHaveLength(2),
     );
   });
 
@@ -98,7 +104,7 @@ describe('client Announcements tab', () => {
       undefined,
       {},
       {
-        'POST /api/Announcement/delete/BHP:ASX': () =>
+        [routeKey(routes.announcements.delete, { combinedTicker: 'BHP:ASX' })]: () =>
           errorResponse(404, `Announcement ${NEW.sendGuid} not found`),
       },
     );
@@ -118,7 +124,7 @@ describe('client Announcements tab', () => {
         combinedTicker: 'VOD:LSE',
       },
       {
-        'POST /api/Announcement/save/VOD:LSE': () =>
+        [routeKey(routes.announcements.save, { combinedTicker: 'VOD:LSE' })]: () =>
           errorResponse(400, 'URL not defined. Must give the address of the announcement'),
       },
     );
@@ -173,7 +179,7 @@ describe('client Announcements tab', () => {
       undefined,
       {},
       {
-        'GET /api/Announcement/list/BHP:ASX': () =>
+        [routeKey(routes.announcements.list, { combinedTicker: 'BHP:ASX' })]: () =>
           errorResponse(
             503,
             'The announcements service is not available right now (no answer within 5 s). Please try again shortly.',

@@ -163,7 +163,7 @@ describe('announcement rules of the tab', () => {
 
   it('links the stored PDF, else a non-ASX http(s) address, never anything else', () => {
     const stored = announcement();
-    expect(documentHref(stored)).toBe(`/api/Announcement/pdf/${stored.sendGuid}`);
+    expect(documentHref(stored)).toBe(stored.pdfUrl);
     expect(documentHref(announcement({ pdfUrl: null, remotePath: 'https://lse.example/1' }))).toBe(
       'https://lse.example/1',
     );

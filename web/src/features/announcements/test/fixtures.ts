@@ -1,4 +1,6 @@
 import type { Announcement, InitialPollProgress } from '@irp/proto';
+import { routes } from '@/api/routes';
+import { routePath } from '@/test/fakeApi';
 
 export const STOCK_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890';
 
@@ -19,7 +21,7 @@ export function announcement(overrides: Partial<Announcement> = {}): Announcemen
     priceSensitive: false,
     remotePath: '',
     localPath: `BHP/${sendGuid}.pdf`,
-    pdfUrl: `/api/Announcement/pdf/${sendGuid}`,
+    pdfUrl: routePath(routes.announcements.pdf, { sendGuid }),
     fileProblem: null,
     videoUrl: '',
     videoDescription: '',

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, requestOf, sessionUser } from '@/test/render';
 import { LoginForm } from './LoginForm';
+import { routes } from '@/api/routes';
 
 const admin = sessionUser('admin', { Admin: true });
 
@@ -40,7 +41,7 @@ describe('LoginForm', () => {
     expect(screen.getByLabelText('Password')).toBeDisabled();
     const request = requestOf(fetchMock);
     expect(request.method).toBe('GET');
-    expect(new URL(request.url).pathname).toBe('/api/login');
+    expect(new URL(request.url).pathname).toBe(routes.users.login.path);
     expect(request.headers.get('Authorization')).toBe(`Basic ${btoa('admin:Admin!2026')}`);
     expect(request.credentials).toBe('include');
 

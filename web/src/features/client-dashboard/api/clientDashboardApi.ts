@@ -1,5 +1,6 @@
-import type { ClientDashboardDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 
 /** The client stock page's per-stock tag: saving a client stock refreshes the dashboard too. */
 const clientDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['ClientStock'] });
@@ -7,8 +8,8 @@ const clientDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['Clien
 export const clientDashboardApi = clientDashboardTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/clientDashboard/: the stocks in the user's stockRoles. */
-    clientDashboard: build.query<ClientDashboardDto, void>({
-      query: () => '/clientDashboard/',
+    clientDashboard: build.query<ResponseOf<typeof routes.stocks.clientDashboard>, void>({
+      query: () => callRoute(routes.stocks.clientDashboard),
       // One tag per stock: saving a client stock invalidates its tag, which refreshes this list too.
       providesTags: (result) =>
         (result?.stocks ?? []).map((stock) => ({ type: 'ClientStock' as const, id: stock.combinedTicker })),

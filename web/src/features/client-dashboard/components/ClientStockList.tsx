@@ -29,7 +29,8 @@ function columnsFor(withInvoice: boolean): Column[] {
     { label: 'API Key', render: apiKey },
     { label: 'Website', render: (s) => <WebsiteLink url={s.websiteUrl} /> },
     { label: 'Email marketing', render: (s) => <DashboardTick value={s.emailMarketing === true} /> },
-    { label: 'Confirmation Email', render: (s) => <EmailLines value={s.confirmationEmail} /> },
+    // The API key and confirmation emails need ViewConfig on the stock: blank without (the gateway leaves them out).
+    { label: 'Confirmation Email', render: (s) => <EmailLines value={s.confirmationEmail ?? ''} /> },
   ];
   if (withInvoice) columns.push({ label: 'Invoice', render: (s) => <ClientInvoiceCell stock={s} /> });
   return columns;

@@ -1,6 +1,6 @@
 import type { ClientStockDto } from '@irp/proto';
 import { describe, expect, it } from 'vitest';
-import { clientInvoiceView, invoiceDownloadHref, showsInvoiceColumn } from './invoice';
+import { clientInvoiceView, showsInvoiceColumn } from './invoice';
 import { clientStockDto } from '@/test/fixtures';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
@@ -18,11 +18,6 @@ const stock = (overrides: Partial<ClientStockDto> = {}) =>
   });
 
 describe('the client Invoice cell', () => {
-  it('links the number to the invoice download with ticker and invoiceId', () => {
-    expect(clientInvoiceView(stock(), NOW)?.href).toBe('/api/admin/invoice?ticker=ABC%3AASX&invoiceId=inv-1');
-    expect(invoiceDownloadHref('VOD:LSE', 'a b')).toBe('/api/admin/invoice?ticker=VOD%3ALSE&invoiceId=a+b');
-  });
-
   it('shows the total in dollars and the date like 05Jan24', () => {
     expect(clientInvoiceView(stock(), NOW)).toMatchObject({
       number: 'INV-0042',

@@ -2,16 +2,12 @@ import { formatInvoiceDate, invoiceStanding, StockRole, type ClientStockDto } fr
 import { formatDollars } from '@/lib/money';
 
 /**
- * The invoice download (a later issue serves it): GET on the invoice path with query ticker and
- * invoiceId, opened as a link (spec section 7).
+ * The client dashboard's invoice. The spec links the number to the invoice download (spec section 2); the
+ * route table has no invoice route yet, so the number is plain text: the invoicing issue adds the route and
+ * the link.
  */
-export function invoiceDownloadHref(combinedTicker: string, invoiceId: string): string {
-  return `/api/admin/invoice?${new URLSearchParams({ ticker: combinedTicker, invoiceId }).toString()}`;
-}
-
 export interface ClientInvoiceView {
   number: string;
-  href: string | null;
   /** Dollars, e.g. '$1,980.00'. */
   total: string;
   /** Like '05Jan24'. */
@@ -27,10 +23,9 @@ export interface ClientInvoiceView {
 export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date()): ClientInvoiceView | null {
   if (!stock.invoiceNumber && !stock.invoiceId) return null;
   const paid = stock.invoiceStatus === 'PAID';
-  const { daysLate, overdue } = invoiceStanding({ unpaid: !paid, date: stock.invoiceDate }, now);
+  const { daysLate, overdue } = invoiceStanding({ unpaid: !paid, date: stock.invoiceDate ?? null }, now);
   return {
     number: stock.invoiceNumber ?? '',
-    href: stock.invoiceId ? invoiceDownloadHref(stock.combinedTicker, stock.invoiceId) : null,
     total: formatDollars(stock.invoiceTotal),
     date: formatInvoiceDate(stock.invoiceDate),
     status: paid ? 'Paid' : 'Unpaid - ',

@@ -10,7 +10,8 @@ import {
 } from '@irp/proto';
 
 export type ClientConfigField = ClientSaveField;
-export type ClientConfigValues = Pick<ClientStockDto, ClientConfigField>;
+/** The form's values: every field, those the stock came without (no role for them) blank. */
+export type ClientConfigValues = Required<Pick<ClientStockDto, ClientConfigField>>;
 
 export const CONFIG_SWITCHES = [
   'sendPriceSensitiveAnnouncements',
@@ -34,10 +35,16 @@ export function editableConfigFields(roles: readonly string[]): ClientConfigFiel
     : [...CLIENT_STOCK_FIELDS];
 }
 
+/**
+ * The form's values of a client stock. The gateway leaves out the fields the user's roles on the stock do
+ * not allow (the configuration without ViewConfig, the comment fields without ReplyToComment); those are
+ * blank here, and never sent: only `editableConfigFields` are, which need the same roles.
+ */
 export function configValuesOf(stock: ClientStockDto): ClientConfigValues {
   const values: Partial<ClientConfigValues> = {};
   for (const field of CLIENT_SAVE_FIELDS) {
-    Object.assign(values, { [field]: stock[field] });
+    const blank = (CONFIG_SWITCHES as readonly string[]).includes(field) ? false : '';
+    Object.assign(values, { [field]: stock[field] ?? blank });
   }
   return values as ClientConfigValues;
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { ClientStockRoute } from './ClientStockRoute';
 import { clientStockDto } from '@/test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -49,7 +50,7 @@ describe('ClientStockRoute', () => {
     expect(screen.getByRole('heading', { name: 'Client Stock' })).toBeInTheDocument();
     expect(screen.getByTestId('route-param-combinedTicker')).toHaveTextContent('ABC:ASX');
     const url = new URL(requestOf(fetchMock).url);
-    expect(url.pathname).toBe('/api/ClientStock/');
+    expect(url.pathname).toBe(routes.stocks.clientGet.path);
     expect(url.searchParams.get('combinedTicker')).toBe('ABC:ASX');
     expect(tabNames()).toEqual(['Config', 'Announcements', 'Email marketing', 'Comments']);
     expect(screen.getByLabelText('Website')).toHaveValue('abc.com.au');
@@ -84,7 +85,7 @@ describe('ClientStockRoute', () => {
     expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
     const request = requestOf(fetchMock, 1);
     expect(request.method).toBe('POST');
-    expect(new URL(request.url).pathname).toBe('/api/ClientStock');
+    expect(new URL(request.url).pathname).toBe(routes.stocks.clientSave.path);
     const body = (await request.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
       combinedTicker: 'ABC:ASX',
@@ -161,7 +162,10 @@ describe('ClientStockRoute', () => {
   it('has no Config tab without ViewConfig and opens the first allowed tab', async () => {
     fetchMock.mockImplementation((input) =>
       Promise.resolve(
-        input instanceof Request && new URL(input.url).pathname.startsWith('/api/Announcement/list/')
+        input instanceof Request &&
+          new URL(input.url).pathname.startsWith(
+            routes.announcements.list.path.replace('{combinedTicker}', ''),
+          )
           ? jsonResponse({ announcements: [], initialPoll: null })
           : jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })),
       ),

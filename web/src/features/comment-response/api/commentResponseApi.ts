@@ -1,5 +1,6 @@
-import type { CommentResponse, CommentResponseBody, CommentResponseSaved } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 
 /**
  * 'CommentResponse' (one per comment guid) is this feature's. A submitted response also changes the comment
@@ -10,19 +11,21 @@ const commentResponseTaggedApi = baseApi.enhanceEndpoints({
   addTagTypes: ['CommentResponse', 'CommentGroups'],
 });
 
-const path = (guid: string) => `/AnnouncementCommentResponse/${encodeURIComponent(guid)}`;
-
 /** The comment response calls of spec section 7 (docs/api/announcements.md), typed with proto's shapes. */
 export const commentResponseApi = commentResponseTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/AnnouncementCommentResponse/{guid}: 404 'Comment not found', 403 without ReplyToComment. */
-    commentResponse: build.query<CommentResponse, string>({
-      query: path,
+    commentResponse: build.query<ResponseOf<typeof routes.announcements.commentResponse>, string>({
+      query: (guid) => callRoute(routes.announcements.commentResponse, { params: { guid } }),
       providesTags: (_result, _error, guid) => [{ type: 'CommentResponse', id: guid }],
     }),
     /** POST /api/AnnouncementCommentResponse/{guid} (guid, comment, isPublic): answers the comment as saved. */
-    respondToComment: build.mutation<CommentResponseSaved, CommentResponseBody>({
-      query: (body) => ({ url: path(body.guid), method: 'POST', body }),
+    respondToComment: build.mutation<
+      ResponseOf<typeof routes.announcements.respondToComment>,
+      BodyOf<typeof routes.announcements.respondToComment>
+    >({
+      query: (body) =>
+        callRoute(routes.announcements.respondToComment, { params: { guid: body.guid }, body }),
       invalidatesTags: (result, _error, body) =>
         result
           ? [

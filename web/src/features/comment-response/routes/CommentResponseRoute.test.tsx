@@ -7,9 +7,10 @@ import {
   type CommentResponseSaved,
 } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
+import { errorResponse, serveApi, type ApiCall, type Handler, routeKey } from '@/test/fakeApi';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { COMMENT_GUID, commentResponse, RESPONSE_PATH, SEND_GUID } from '../test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -181,7 +182,7 @@ describe('Comment Response screen', () => {
       ],
     });
     const calls = serveApi(fetchMock, {
-      'GET /api/AnnouncementComments/': () => jsonResponse(groups()),
+      [routeKey(routes.announcements.comments)]: () => jsonResponse(groups()),
       [`GET ${RESPONSE_PATH}`]: () => jsonResponse({ ...FLAGGED, response }),
       [`POST ${RESPONSE_PATH}`]: (call) => {
         const body = call.body as { comment: string };
@@ -199,7 +200,7 @@ describe('Comment Response screen', () => {
 
     fireEvent.click(screen.getByRole('link', { name: /Comments on this announcement/ }));
     expect(await screen.findByText('No takeover is planned.')).toBeInTheDocument();
-    expect(calls.filter((c) => c.path === '/api/AnnouncementComments/')).toHaveLength(2);
+    expect(calls.filter((c) => c.path === routes.announcements.comments.path)).toHaveLength(2);
   });
 
   it('shows a comment with markup as its literal text, never as HTML', async () => {

@@ -1,8 +1,10 @@
 import type { CommentResponse } from '@irp/proto';
+import { routes } from '@/api/routes';
+import { routePath } from '@/test/fakeApi';
 
 export const COMMENT_GUID = 'c1c2c3c4-0000-4000-8000-000000000001';
 export const SEND_GUID = 'a1a2a3a4-0000-4000-8000-000000000002';
-export const RESPONSE_PATH = `/api/AnnouncementCommentResponse/${COMMENT_GUID}`;
+export const RESPONSE_PATH = routePath(routes.announcements.commentResponse, { guid: COMMENT_GUID });
 
 /** A comment as GET /api/AnnouncementCommentResponse/{guid} answers it: not yet responded to. */
 export function commentResponse(overrides: Partial<CommentResponse> = {}): CommentResponse {

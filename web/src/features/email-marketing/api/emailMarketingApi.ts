@@ -1,26 +1,23 @@
-import type {
-  EmailMarketingSettingsResponseDto,
-  SaveEmailMarketingSettingsBody,
-  SubscriberCountResponseDto,
-  SubscribersResponseDto,
-  TestSendBody,
-  TestSendResponseDto,
-} from '@irp/proto';
+import type { SaveEmailMarketingSettingsBody } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 import type { SubscriberCountArgs } from '../model/emailMarketingForm';
 
 /** Send Test Email (a campaign test-sent to the test addresses) or Send To Subscribers (admins). */
 export type TestSendMode = 'test' | 'subscribers';
 
-const TEST_SEND_PATHS: Record<TestSendMode, string> = {
-  test: '/TestSendAnnouncement/sendTestEmail',
-  subscribers: '/TestSendAnnouncement/sendToSubscribers',
-};
+const TEST_SEND_ROUTES = {
+  test: routes.emailMarketing.sendTestEmail,
+  subscribers: routes.emailMarketing.sendToSubscribers,
+} as const;
 
 export interface TestSendArgs {
   mode: TestSendMode;
-  body: TestSendBody;
+  body: BodyOf<typeof routes.emailMarketing.sendTestEmail>;
 }
+
+type SettingsResponse = ResponseOf<typeof routes.emailMarketing.settings>;
 
 /**
  * 'EmailMarketingSettings' and 'Subscribers' (one per stock) are this feature's. A saved setting changes
@@ -35,16 +32,16 @@ const emailMarketingTaggedApi = baseApi.enhanceEndpoints({
 export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/emailMarketingSettings/?id: `settings` is null while the stock has none saved. */
-    emailMarketingSettings: build.query<EmailMarketingSettingsResponseDto, string>({
-      query: (stockId) => ({ url: '/emailMarketingSettings/', params: { id: stockId } }),
+    emailMarketingSettings: build.query<SettingsResponse, string>({
+      query: (stockId) => callRoute(routes.emailMarketing.settings, { query: { id: stockId } }),
       providesTags: (_result, _error, stockId) => [{ type: 'EmailMarketingSettings', id: stockId }],
     }),
     /** POST /api/emailMarketingSettings/ (StockId, Settings): answers the settings as stored. */
     saveEmailMarketingSettings: build.mutation<
-      EmailMarketingSettingsResponseDto,
+      ResponseOf<typeof routes.emailMarketing.saveSettings>,
       SaveEmailMarketingSettingsBody
     >({
-      query: (body) => ({ url: '/emailMarketingSettings/', method: 'POST', body }),
+      query: (body) => callRoute(routes.emailMarketing.saveSettings, { body }),
       // The form shows the stored settings at once; the refetch the tag asks for confirms them.
       async onQueryStarted(body, { dispatch, queryFulfilled }) {
         try {
@@ -62,18 +59,21 @@ export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
           : [],
     }),
     /** GET /api/EmailMarketingSubscriberCount: the provider's count of the list, keys as typed. */
-    subscriberCount: build.query<SubscriberCountResponseDto, SubscriberCountArgs>({
-      query: (args) => ({ url: '/EmailMarketingSubscriberCount', params: { ...args } }),
+    subscriberCount: build.query<
+      ResponseOf<typeof routes.emailMarketing.subscriberCount>,
+      SubscriberCountArgs
+    >({
+      query: (args) => callRoute(routes.emailMarketing.subscriberCount, { query: { ...args } }),
       // Each keystroke pause asks with other keys; old counts are of no further use.
       keepUnusedDataFor: 30,
     }),
     /** POST /api/TestSendAnnouncement/sendTestEmail or /sendToSubscribers. */
-    testSend: build.mutation<TestSendResponseDto, TestSendArgs>({
-      query: ({ mode, body }) => ({ url: TEST_SEND_PATHS[mode], method: 'POST', body }),
+    testSend: build.mutation<ResponseOf<typeof routes.emailMarketing.sendTestEmail>, TestSendArgs>({
+      query: ({ mode, body }) => callRoute(TEST_SEND_ROUTES[mode], { body }),
     }),
     /** GET /api/admin/subscribers?combinedTicker: the stock's subscribers and counts (staff). */
-    subscribers: build.query<SubscribersResponseDto, string>({
-      query: (combinedTicker) => ({ url: '/admin/subscribers', params: { combinedTicker } }),
+    subscribers: build.query<ResponseOf<typeof routes.emailMarketing.subscribers>, string>({
+      query: (combinedTicker) => callRoute(routes.emailMarketing.subscribers, { query: { combinedTicker } }),
       providesTags: (_result, _error, combinedTicker) => [{ type: 'Subscribers', id: combinedTicker }],
     }),
   }),

@@ -3,7 +3,7 @@ import { BOTH_KEYS_MESSAGE, type ClientStockDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
-import { serveApi, type ApiCall } from '@/test/fakeApi';
+import { serveApi, type ApiCall, routeKey } from '@/test/fakeApi';
 import {
   COUNT_PATH,
   emailMarketingRoutes,
@@ -12,6 +12,7 @@ import {
   TEST_EMAIL_PATH,
 } from '../test/fakeApi';
 import { SAVED, STOCK_ID } from '../test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -30,7 +31,7 @@ describe('client email-marketing tab', () => {
     const stock = clientStockDto('BHP', { id: STOCK_ID, apiKey: PRODUCT_API_KEY, roles, ...overrides });
     const user = sessionUser('client', {}, { [stock.id]: roles });
     const calls = serveApi(fetchMock, {
-      'GET /api/ClientStock/': () => jsonResponse(stock),
+      [routeKey(routes.stocks.clientGet)]: () => jsonResponse(stock),
       ...emailMarketingRoutes(STOCK_ID, SAVED),
     });
     // 'mailchimp' is the older links' name of the tab.

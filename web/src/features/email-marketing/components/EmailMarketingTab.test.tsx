@@ -6,7 +6,7 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { confirmSendText, SEND_TO_SUBSCRIBERS_NOTE } from '../model/emailMarketingForm';
-import { errorResponse, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
+import { errorResponse, serveApi, type ApiCall, type Handler, routeKey } from '@/test/fakeApi';
 import {
   COUNT_PATH,
   emailMarketingRoutes,
@@ -16,6 +16,7 @@ import {
   TO_SUBSCRIBERS_PATH,
 } from '../test/fakeApi';
 import { SAVED, STOCK, STOCK_ID, subscriber } from '../test/fixtures';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -44,7 +45,7 @@ describe('staff Email marketing tab', () => {
     handlers?: Record<string, Handler>;
   } = {}) {
     const calls = serveApi(fetchMock, {
-      'GET /api/stock/BHP:ASX': () => jsonResponse(stock),
+      [routeKey(routes.stocks.get, { combinedTicker: 'BHP:ASX' })]: () => jsonResponse(stock),
       ...emailMarketingRoutes(STOCK_ID, stored, options),
       ...handlers,
     });

@@ -24,7 +24,8 @@ import { SubscribersSection } from './SubscribersSection';
 interface PanelProps {
   stockId: string;
   /** The stock's product API key: Send Test Email and Send To Subscribers need it. */
-  productApiKey: string | null;
+  /** Undefined when the user may not see it (no ViewConfig on the stock): the server checks it then. */
+  productApiKey: string | null | undefined;
   canTestSend: boolean;
   canSendToSubscribers: boolean;
 }

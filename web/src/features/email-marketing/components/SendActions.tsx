@@ -20,7 +20,8 @@ type SendResult = { ok: true; text: string; previewUrl: string | null } | { ok: 
 
 interface SendActionsProps {
   /** The stock's product API key (spec section 5: both keys are needed to send). */
-  productApiKey: string | null;
+  /** Undefined when the user may not see it (no ViewConfig on the stock): the server checks it then. */
+  productApiKey: string | null | undefined;
   values: EmailMarketingFormValues;
   canTestSend: boolean;
   /** Admins only (spec section 6). */

@@ -60,6 +60,11 @@ describe('email marketing form rules', () => {
     expect(missingKeysProblem('product', { ...VALUES, apiKey: '' })).toBe(BOTH_KEYS_MESSAGE);
   });
 
+  it('leaves a product key the user may not see (no ViewConfig: absent) to the server', () => {
+    expect(missingKeysProblem(undefined, VALUES)).toBeNull();
+    expect(missingKeysProblem(undefined, { ...VALUES, apiKey: ' ' })).toBe(BOTH_KEYS_MESSAGE);
+  });
+
   it('asks the count only with a key and a list', () => {
     expect(subscriberCountArgsOf('id-1', VALUES)).toEqual({
       stockId: 'id-1',

@@ -103,13 +103,16 @@ export function testSendBodyOf(productApiKey: string, values: EmailMarketingForm
 
 /**
  * Spec section 5: the test and send actions need both the stock's product API key and the email-marketing
- * key; the message to show when one is missing, else null.
+ * key; the message to show when one is missing, else null. An undefined product key is one the user may
+ * not see (it needs ViewConfig on the stock, and the gateway leaves it out without): the server, which
+ * checks the same rule, answers for it.
  */
 export function missingKeysProblem(
   productApiKey: string | null | undefined,
   values: EmailMarketingFormValues,
 ) {
-  return productApiKey?.trim() && values.apiKey.trim() ? null : BOTH_KEYS_MESSAGE;
+  const productKeyMissing = productApiKey !== undefined && !productApiKey?.trim();
+  return productKeyMissing || !values.apiKey.trim() ? BOTH_KEYS_MESSAGE : null;
 }
 
 export interface SubscriberCountArgs {

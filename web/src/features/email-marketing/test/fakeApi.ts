@@ -5,14 +5,15 @@ import type {
   SubscribersResponseDto,
   TestSendResponseDto,
 } from '@irp/proto';
+import { routes } from '@/api/routes';
 import { jsonResponse } from '@/test/render';
 import type { Handler } from '@/test/fakeApi';
 
-export const SETTINGS_PATH = '/api/emailMarketingSettings/';
-export const COUNT_PATH = '/api/EmailMarketingSubscriberCount';
-export const TEST_EMAIL_PATH = '/api/TestSendAnnouncement/sendTestEmail';
-export const TO_SUBSCRIBERS_PATH = '/api/TestSendAnnouncement/sendToSubscribers';
-export const SUBSCRIBERS_PATH = '/api/admin/subscribers';
+export const SETTINGS_PATH = routes.emailMarketing.settings.path;
+export const COUNT_PATH = routes.emailMarketing.subscriberCount.path;
+export const TEST_EMAIL_PATH = routes.emailMarketing.sendTestEmail.path;
+export const TO_SUBSCRIBERS_PATH = routes.emailMarketing.sendToSubscribers.path;
+export const SUBSCRIBERS_PATH = routes.emailMarketing.subscribers.path;
 
 /**
  * The email-marketing routes as the gateway answers them, over one stock's stored settings: GET and POST

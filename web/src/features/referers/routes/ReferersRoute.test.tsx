@@ -5,6 +5,7 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { ReferersRoute } from './ReferersRoute';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -48,7 +49,7 @@ describe('ReferersRoute', () => {
     renderRoute('/referers', { store: storeWith(admin), routeTable });
 
     const rows = within(await screen.findByTestId('referers-rows')).getAllByRole('row');
-    expect(new URL(requestOf(fetchMock).url).pathname).toBe('/api/admin/referers');
+    expect(new URL(requestOf(fetchMock).url).pathname).toBe(routes.stocks.referers.path);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Ticker', 'Referers']);
     expect(rows).toHaveLength(2);
     const [abc, vod] = rows;

@@ -3,7 +3,7 @@ import { formatDate, type StockRowDto } from '@irp/proto';
 import { memo, useMemo } from 'react';
 import type { DashboardColumn } from '../model/columns';
 import { isSortColumn, type SortState } from '../model/filters';
-import { StockCell, TickerLink, useRouterLinkClicks, type CopyReminder } from './StockCells';
+import { StockCell, TickerLink, useRouterLinkClicks } from './StockCells';
 import classes from './StaffDashboard.module.css';
 
 interface StockCardsProps {
@@ -11,22 +11,18 @@ interface StockCardsProps {
   columns: readonly DashboardColumn[];
   sort: SortState;
   onSortChange: (sort: SortState) => void;
-  onCopyReminder: CopyReminder;
-  copyingTicker: string | null;
 }
 
 interface CardProps {
   stock: StockRowDto;
   /** The columns after Ticker and Created, which head every card. */
   details: readonly DashboardColumn[];
-  onCopyReminder: CopyReminder;
-  copying: boolean;
 }
 
 const WIDE = new Set(['website', 'invoice', 'apiKey']);
 
 // Plain elements, like the table rows: a phone may list every stock too.
-const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copying }: CardProps) {
+const StockCard = memo(function StockCard({ stock, details }: CardProps) {
   return (
     <div className={classes.card} data-testid="dashboard-row" data-archived={stock.archived || undefined}>
       <div className={classes.cardHead}>
@@ -39,12 +35,7 @@ const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copy
           <div key={column.key} className={WIDE.has(column.key) ? classes.wide : undefined}>
             <dt>{column.label}</dt>
             <dd>
-              <StockCell
-                column={column.key}
-                stock={stock}
-                onCopyReminder={onCopyReminder}
-                copying={copying}
-              />
+              <StockCell column={column.key} stock={stock} />
             </dd>
           </div>
         ))}
@@ -54,14 +45,7 @@ const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copy
 });
 
 /** The dashboard on phones: one card per stock, and a sort select in place of the table headers. */
-export function StockCards({
-  stocks,
-  columns,
-  sort,
-  onSortChange,
-  onCopyReminder,
-  copyingTicker,
-}: StockCardsProps) {
+export function StockCards({ stocks, columns, sort, onSortChange }: StockCardsProps) {
   const details = useMemo(() => columns.filter((c) => c.key !== 'ticker' && c.key !== 'date'), [columns]);
   const onClick = useRouterLinkClicks();
   return (
@@ -93,13 +77,7 @@ export function StockCards({
       </Group>
       <div className={classes.cards} data-testid="staff-dashboard-rows" onClick={onClick}>
         {stocks.map((stock) => (
-          <StockCard
-            key={stock.id}
-            stock={stock}
-            details={details}
-            onCopyReminder={onCopyReminder}
-            copying={copyingTicker === stock.combinedTicker}
-          />
+          <StockCard key={stock.id} stock={stock} details={details} />
         ))}
       </div>
     </Stack>

@@ -5,6 +5,7 @@ import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, requestOf, sessionUser, storeWith } from '@/test/render';
 import { STAFF_DASHBOARD_STORAGE_KEY } from '../model/filtersSlice';
+import { routes } from '@/api/routes';
 import { StaffDashboardRoute } from './StaffDashboardRoute';
 import { stockRowDto } from '@/test/fixtures';
 
@@ -103,12 +104,12 @@ describe('StaffDashboardRoute', () => {
       'href',
       'https://accounting.example/r-1',
     );
-    // The reminder button only where there is an invoice.
-    expect(screen.getAllByRole('button', { name: 'Copy reminder email' })).toHaveLength(1);
+    // No 'Copy reminder email' until the route table has the reminder route (the invoicing issue).
+    expect(screen.queryByRole('button', { name: 'Copy reminder email' })).not.toBeInTheDocument();
 
     const { startDate, endDate } = store.getState().staffDashboard;
     const url = new URL(requestOf(fetchMock).url);
-    expect(url.pathname).toBe('/api/admin/stocks');
+    expect(url.pathname).toBe(routes.stocks.list.path);
     expect(url.searchParams.get('startDate')).toBe(startDate);
     expect(url.searchParams.get('endDate')).toBe(endDate);
   });
@@ -202,46 +203,6 @@ describe('StaffDashboardRoute', () => {
     fetchMock.mockResolvedValue(jsonResponse({ ...LIST, unavailable: ['invoicing'] }));
     renderRoute('/', { store: storeWith(admin), routeTable });
     expect(await screen.findByTestId('staff-dashboard-unavailable')).toHaveTextContent('invoicing');
-  });
-
-  it('copies the reminder email and says so', async () => {
-    const write = vi.fn().mockResolvedValue(undefined);
-    const writeText = vi.fn().mockResolvedValue(undefined);
-    vi.stubGlobal('navigator', { ...navigator, clipboard: { write, writeText } });
-    fetchMock.mockImplementation((input) => {
-      const url = new URL((input as Request).url);
-      if (url.pathname.includes('ReminderEmail')) {
-        return Promise.resolve(
-          new Response('<p>Please pay INV-0042</p>', { headers: { 'Content-Type': 'text/html' } }),
-        );
-      }
-      return Promise.resolve(jsonResponse(LIST));
-    });
-    renderRoute('/', { store: storeWith(admin), routeTable });
-    fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
-    expect(await screen.findByText('Email reminder copied to clipboard')).toBeInTheDocument();
-    expect(new URL(requestOf(fetchMock, 1).url).pathname).toBe(
-      '/api/admin/accountingReminderEmail/ABC%3AASX',
-    );
-    const copied = write.mock.calls[0]?.[0] ?? writeText.mock.calls[0]?.[0];
-    expect(copied).toBeDefined();
-  });
-
-  it('alerts the error when the reminder cannot be fetched', async () => {
-    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
-    fetchMock.mockImplementation((input) => {
-      const url = new URL((input as Request).url);
-      if (url.pathname.includes('ReminderEmail')) {
-        return Promise.resolve(
-          jsonResponse({ statusCode: 404, errorMessage: 'No invoice for ABC:ASX' }, 404),
-        );
-      }
-      return Promise.resolve(jsonResponse(LIST));
-    });
-    renderRoute('/', { store: storeWith(admin), routeTable });
-    fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith('No invoice for ABC:ASX'));
-    expect(screen.queryByText('Email reminder copied to clipboard')).not.toBeInTheDocument();
   });
 
   it('shows a row list instead of the table on small screens', async () => {

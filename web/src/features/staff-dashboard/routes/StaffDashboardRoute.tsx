@@ -1,18 +1,14 @@
 import { Alert, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { GlobalRole, type StockRowDto } from '@irp/proto';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/Page';
 import { errorMessageOf } from '@/lib/apiError';
-import { copyHtmlToClipboard } from '@/lib/clipboard';
 import { formatCents } from '@/lib/money';
 import { hasRole, isAdmin } from '@/lib/session/roles';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
-import {
-  useStaffDashboardReminderEmailMutation,
-  useStaffDashboardStocksQuery,
-} from '../api/staffDashboardApi';
+import { useStaffDashboardStocksQuery } from '../api/staffDashboardApi';
 import { DashboardFilters } from '../components/DashboardFilters';
 import { StockCards } from '../components/StockCards';
 import { StockTable } from '../components/StockTable';
@@ -33,42 +29,7 @@ import {
   sortHeaderClicked,
 } from '../model/filtersSlice';
 
-export const COPIED_MESSAGE = 'Email reminder copied to clipboard';
 const NO_STOCKS: readonly StockRowDto[] = [];
-
-/** Copies a stock's invoice reminder email; one trigger for the whole table, not one hook per row. */
-function useCopyReminder() {
-  const [fetchReminder] = useStaffDashboardReminderEmailMutation();
-  const [copyingTicker, setCopyingTicker] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(hideTimer.current), []);
-
-  const copyReminder = useCallback(
-    async (combinedTicker: string) => {
-      setCopyingTicker(combinedTicker);
-      setCopied(false);
-      try {
-        const html = await fetchReminder(combinedTicker).unwrap();
-        await copyHtmlToClipboard(html);
-        setCopied(true);
-        clearTimeout(hideTimer.current);
-        hideTimer.current = setTimeout(() => setCopied(false), 4000);
-      } catch (error) {
-        // Spec section 8: a clipboard (or reminder) failure is an alert of the error.
-        window.alert(errorMessageOf(error));
-      } finally {
-        setCopyingTicker(null);
-      }
-    },
-    [fetchReminder],
-  );
-  const onCopyReminder = useCallback(
-    (combinedTicker: string) => void copyReminder(combinedTicker),
-    [copyReminder],
-  );
-  return { onCopyReminder, copyingTicker, copied, dismissCopied: () => setCopied(false) };
-}
 
 /** / for staff (spec section 2): every stock with filters, sorting and the billing columns. */
 export function StaffDashboardRoute() {
@@ -104,7 +65,6 @@ export function StaffDashboardRoute() {
 
   const onSort = useCallback((column: SortColumn) => dispatch(sortHeaderClicked(column)), [dispatch]);
   const onSortChange = useCallback((next: SortState) => dispatch(sortChanged(next)), [dispatch]);
-  const { onCopyReminder, copyingTicker, copied, dismissCopied } = useCopyReminder();
 
   return (
     <Page title="Staff Dashboard">
@@ -118,11 +78,6 @@ export function StaffDashboardRoute() {
         <Alert color="yellow" data-testid="staff-dashboard-unavailable">
           Some columns could not be loaded ({data.unavailable.join(', ')} did not answer); they show empty
           until the page is reloaded.
-        </Alert>
-      )}
-      {copied && (
-        <Alert color="green" role="status" withCloseButton onClose={dismissCopied}>
-          {COPIED_MESSAGE}
         </Alert>
       )}
       {isLoading ? (
@@ -147,23 +102,9 @@ export function StaffDashboardRoute() {
               )}
             </Group>
             {small ? (
-              <StockCards
-                stocks={shown}
-                columns={columns}
-                sort={sort}
-                onSortChange={onSortChange}
-                onCopyReminder={onCopyReminder}
-                copyingTicker={copyingTicker}
-              />
+              <StockCards stocks={shown} columns={columns} sort={sort} onSortChange={onSortChange} />
             ) : (
-              <StockTable
-                stocks={shown}
-                columns={columns}
-                sort={sort}
-                onSort={onSort}
-                onCopyReminder={onCopyReminder}
-                copyingTicker={copyingTicker}
-              />
+              <StockTable stocks={shown} columns={columns} sort={sort} onSort={onSort} />
             )}
             {shown.length === 0 && (
               <Text c="dimmed" ta="center" py="md">

@@ -7,6 +7,7 @@ import { SaveFlowProvider } from '@/components/save/SaveFlow';
 import { TabStrip, TabSuspense } from '@/components/TabStrip';
 import { isSyncing } from '@/lib/initialPoll';
 import type { StaffStock, StaffStockTab } from '@/lib/tabs/stockPageTabs';
+import { StockFieldsSave } from './useConfigForm';
 
 interface StockEditorProps {
   /** The stock as last fetched; null on /create. */
@@ -47,6 +48,7 @@ export function StockEditor({ stock, tabs, tab, onTabChange, children }: StockEd
 
   return (
     <SaveFlowProvider>
+      {stock && <StockFieldsSave stock={stock} />}
       <Stack gap="md">
         <Group justify="space-between" align="center" gap="sm">
           <StockTitle stock={stock} />

@@ -2,8 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders, sessionUser, storeWith } from '@/test/render';
 import { NOTES, REFERERS, STOCK, VERSIONS } from '../test/fixtures';
-import { serveApi } from '@/test/fakeApi';
+import { serveApi, routeKey } from '@/test/fakeApi';
 import { StockNotesTab } from './StockNotesTab';
+import { routes } from '@/api/routes';
 
 const admin = sessionUser('admin', { Admin: true });
 
@@ -18,8 +19,8 @@ describe('Notes tab', () => {
   function open(referers: unknown = REFERERS) {
     let notes = [...NOTES];
     const calls = serveApi(fetchMock, {
-      'GET /api/admin/getNotes': () => jsonResponse(notes),
-      'POST /api/admin/saveNote': (call) => {
+      [routeKey(routes.stocks.notes)]: () => jsonResponse(notes),
+      [routeKey(routes.stocks.saveNote)]: (call) => {
         const note = {
           id: '5c1e0a57-0000-4000-8000-000000000001',
           date: '2025-06-01T04:05:00.000Z',
@@ -29,8 +30,8 @@ describe('Notes tab', () => {
         notes = [note, ...notes];
         return jsonResponse({ success: true, note });
       },
-      'GET /api/admin/stockReferers': () => jsonResponse(referers),
-      'GET /api/admin/getStockVersionHistory': () => jsonResponse(VERSIONS),
+      [routeKey(routes.stocks.stockReferers)]: () => jsonResponse(referers),
+      [routeKey(routes.stocks.versionHistory)]: () => jsonResponse(VERSIONS),
     });
     renderWithProviders(<StockNotesTab combinedTicker={STOCK.combinedTicker} />, storeWith(admin));
     return calls;
@@ -41,7 +42,7 @@ describe('Notes tab', () => {
     const list = await screen.findByRole('list', { name: 'Notes' });
     expect(within(list).getByText('22 Mar 2025 8:50 AM · admin')).toBeInTheDocument();
     expect(within(list).getByText('Called the company secretary')).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/admin/getNotes')?.params.get('ticker')).toBe('BHP:ASX');
+    expect(calls.find((c) => c.path === routes.stocks.notes.path)?.params.get('ticker')).toBe('BHP:ASX');
   });
 
   it('adds a note and shows it at the top', async () => {

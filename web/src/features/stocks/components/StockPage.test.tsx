@@ -5,8 +5,9 @@ import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render
 import { reloadPage } from '@/api/pageReload';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { STOCK } from '../test/fixtures';
-import { serveApi, type Handler } from '@/test/fakeApi';
+import { serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
 import { deferred } from '../test/fakeApi';
+import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -36,7 +37,7 @@ describe('stock page', () => {
     handlers: Record<string, Handler> = {},
   ) {
     const calls = serveApi(fetchMock, {
-      [`GET /api/stock/${stock.combinedTicker}`]: () => jsonResponse(stock),
+      [routeKey(routes.stocks.get, { combinedTicker: stock.combinedTicker })]: () => jsonResponse(stock),
       ...handlers,
     });
     return { calls, ...renderRoute(path, { store: storeWith(user) }) };
@@ -52,7 +53,7 @@ describe('stock page', () => {
       expect(tabNames()).toEqual(ALL_TABS);
       expect(screen.getByRole('tab', { name: 'Config' })).toHaveAttribute('aria-selected', 'true');
       expect(screen.getByLabelText('Company name')).toHaveValue('BHP Group');
-      expect(calls[0]?.path).toBe('/api/stock/BHP:ASX');
+      expect(calls[0]?.path).toBe(routePath(routes.stocks.get, { combinedTicker: 'BHP:ASX' }));
     });
 
     it('hides Invoices from admins without InvoiceTotal', async () => {
@@ -91,9 +92,9 @@ describe('stock page', () => {
 
     it('rewrites the fourth URL segment when switching tabs, replacing the history entry', async () => {
       const { router } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'GET /api/admin/getNotes': () => jsonResponse([]),
-        'GET /api/admin/stockReferers': () => jsonResponse([]),
-        'GET /api/admin/getStockVersionHistory': () => jsonResponse([]),
+        [routeKey(routes.stocks.notes)]: () => jsonResponse([]),
+        [routeKey(routes.stocks.stockReferers)]: () => jsonResponse([]),
+        [routeKey(routes.stocks.versionHistory)]: () => jsonResponse([]),
       });
       await title();
       fireEvent.click(screen.getByRole('tab', { name: 'Notes' }));
@@ -108,7 +109,7 @@ describe('stock page', () => {
 
     it('shows the server message when the stock does not exist', async () => {
       open('/stocks/NOPE:ASX', admin, STOCK, {
-        'GET /api/stock/NOPE:ASX': () =>
+        [routeKey(routes.stocks.get, { combinedTicker: 'NOPE:ASX' })]: () =>
           jsonResponse({ statusCode: 404, errorMessage: 'Stock NOPE:ASX not found' }, 404),
       });
       expect(await screen.findByRole('alert')).toHaveTextContent('Stock NOPE:ASX not found');
@@ -140,11 +141,11 @@ describe('stock page', () => {
   });
 
   describe('Save button', () => {
-    it('shows on Config, Market, Email marketing, Invoices but not Announcements, Notes or Reports', async () => {
+    it('shows on every tab but Notes and Reports', async () => {
       open('/stocks/BHP:ASX', admin, STOCK, {
-        'GET /api/admin/getNotes': () => jsonResponse([]),
-        'GET /api/admin/stockReferers': () => jsonResponse([]),
-        'GET /api/admin/getStockVersionHistory': () => jsonResponse([]),
+        [routeKey(routes.stocks.notes)]: () => jsonResponse([]),
+        [routeKey(routes.stocks.stockReferers)]: () => jsonResponse([]),
+        [routeKey(routes.stocks.versionHistory)]: () => jsonResponse([]),
       });
       await title();
       for (const tab of ALL_TABS) {
@@ -152,8 +153,7 @@ describe('stock page', () => {
         await waitFor(() =>
           expect(screen.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true'),
         );
-        // Announcements saves in its own form and menu.
-        const expected = tab !== 'Announcements' && tab !== 'Notes' && tab !== 'Reports';
+        const expected = tab !== 'Notes' && tab !== 'Reports';
         expect(screen.queryByRole('button', { name: 'Save' }) !== null, tab).toBe(expected);
       }
     });
@@ -190,7 +190,8 @@ describe('stock page', () => {
       expect(screen.getByTestId('sync-in-progress')).toHaveTextContent(
         'Sync in Progress: 2019 of 2026, 340 announcements',
       );
-      const stockGets = () => calls.filter((c) => c.path === '/api/stock/BHP:ASX').length;
+      const stockGets = () =>
+        calls.filter((c) => c.path === routePath(routes.stocks.get, { combinedTicker: 'BHP:ASX' })).length;
       expect(stockGets()).toBe(1);
       await act(() => vi.advanceTimersByTimeAsync(2100));
       await waitFor(() => expect(stockGets()).toBe(2));
@@ -200,7 +201,7 @@ describe('stock page', () => {
       vi.useFakeTimers({ shouldAdvanceTime: true });
       const answer = deferred<Response>();
       const { calls } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/stocks': () => answer.promise,
+        [routeKey(routes.stocks.save)]: () => answer.promise,
       });
       await title();
       expect(screen.queryByText('Sync in Progress')).not.toBeInTheDocument();
@@ -210,7 +211,7 @@ describe('stock page', () => {
 
       expect(await screen.findByRole('button', { name: 'Saving...' })).toBeDisabled();
       const post = calls.find((c) => c.method === 'POST');
-      expect(post?.path).toBe('/api/admin/stocks');
+      expect(post?.path).toBe(routes.stocks.list.path);
       expect(post?.body).toEqual({ id: STOCK.id, companyName: 'BHP Ltd', announcementStartYear: 2020 });
 
       answer.resolve(saved({ ...STOCK, companyName: 'BHP Ltd', announcementStartYear: 2020, version: 4 }));
@@ -224,6 +225,34 @@ describe('stock page', () => {
       // What was saved is the new baseline.
       fireEvent.click(screen.getByRole('button', { name: 'Save' }));
       expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
+    });
+
+    it("saves the stock's fields on Announcements: the Config edits kept while it shows", async () => {
+      const page = { ...STOCK, announcements: [], initialPoll: null, unavailable: [] };
+      const { calls, router } = open('/stocks/BHP:ASX/announcements', admin, page, {
+        [routeKey(routes.stocks.save)]: () => saved({ ...STOCK, companyName: 'BHP Ltd', version: 4 }),
+      });
+      await title();
+      // Nothing changed yet: nothing to save, nothing sent.
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByRole('status')).toHaveTextContent('Nothing to Save');
+
+      await act(() => router.navigate('/stocks/BHP:ASX/config', { replace: true }));
+      fireEvent.change(await screen.findByLabelText('Company name'), { target: { value: 'BHP Ltd' } });
+      await act(() => router.navigate('/stocks/BHP:ASX/announcements', { replace: true }));
+      await screen.findByRole('button', { name: 'Add Announcement' });
+      expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByRole('button', { name: 'Saved!' })).toBeInTheDocument();
+      const posts = calls.filter((c) => c.method === 'POST');
+      expect(posts.map((c) => [c.path, c.body])).toEqual([
+        [routes.stocks.save.path, { id: STOCK.id, companyName: 'BHP Ltd' }],
+      ]);
+
+      // What was saved is the new baseline, on Config too.
+      await act(() => router.navigate('/stocks/BHP:ASX/config', { replace: true }));
+      expect(await screen.findByLabelText('Company name')).toHaveValue('BHP Ltd');
     });
 
     it("says 'Nothing to Save' when nothing changed on the tab, and sends nothing", async () => {
@@ -240,7 +269,7 @@ describe('stock page', () => {
 
     it("shows the server's errorMessage in a modal and returns to Save", async () => {
       open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/stocks': () =>
+        [routeKey(routes.stocks.save)]: () =>
           jsonResponse(
             {
               statusCode: 400,
@@ -307,7 +336,7 @@ describe('stock page', () => {
 
     it('sends switches as booleans', async () => {
       const { calls } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/stocks': () => saved({ ...STOCK, autoSendAnnouncementEmail: true }),
+        [routeKey(routes.stocks.save)]: () => saved({ ...STOCK, autoSendAnnouncementEmail: true }),
       });
       await title();
       const email = screen.getByRole('switch', {
@@ -329,8 +358,8 @@ describe('stock page', () => {
         admin,
         { ...STOCK, apiKey: 'old-key' },
         {
-          'GET /api/admin/apiKey': () => jsonResponse({ apiKey: 'new-key' }),
-          'POST /api/admin/stocks': () => saved({ ...STOCK, apiKey: 'new-key' }),
+          [routeKey(routes.stocks.newApiKey)]: () => jsonResponse({ apiKey: 'new-key' }),
+          [routeKey(routes.stocks.save)]: () => saved({ ...STOCK, apiKey: 'new-key' }),
         },
       );
       await title();
@@ -338,7 +367,7 @@ describe('stock page', () => {
       expect(confirm).toHaveBeenCalledWith(
         expect.stringContaining('Existing applications using it will break'),
       );
-      expect(calls.filter((c) => c.path === '/api/admin/apiKey')).toHaveLength(0);
+      expect(calls.filter((c) => c.path === routes.stocks.newApiKey.path)).toHaveLength(0);
       expect(screen.getByLabelText('API key')).toHaveValue('old-key');
 
       fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
@@ -353,7 +382,7 @@ describe('stock page', () => {
     it('generates a key without asking when the stock has none', async () => {
       const confirm = vi.spyOn(window, 'confirm');
       open('/stocks/BHP:ASX', admin, STOCK, {
-        'GET /api/admin/apiKey': () => jsonResponse({ apiKey: 'first-key' }),
+        [routeKey(routes.stocks.newApiKey)]: () => jsonResponse({ apiKey: 'first-key' }),
       });
       await title();
       fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
@@ -377,8 +406,8 @@ describe('stock page', () => {
     it('changes the ticker, then opens the new address and reloads', async () => {
       const renamed = { ...STOCK, ticker: 'BHPX', combinedTicker: 'BHPX:ASX' };
       const { calls, router } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/changeTicker': () => jsonResponse({ success: true, stock: renamed }),
-        'GET /api/stock/BHPX:ASX': () => jsonResponse(renamed),
+        [routeKey(routes.stocks.changeTicker)]: () => jsonResponse({ success: true, stock: renamed }),
+        [routeKey(routes.stocks.get, { combinedTicker: 'BHPX:ASX' })]: () => jsonResponse(renamed),
       });
       await title();
       fireEvent.click(screen.getByRole('button', { name: 'Change Ticker' }));
@@ -398,7 +427,7 @@ describe('stock page', () => {
     it('alerts the errorMessage when the change fails', async () => {
       const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
       const { router } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/changeTicker': () =>
+        [routeKey(routes.stocks.changeTicker)]: () =>
           jsonResponse(
             { statusCode: 409, errorMessage: 'A stock with ticker RIO already exists on ASX' },
             409,
@@ -431,7 +460,7 @@ describe('stock page', () => {
     it('archives after confirmation, then reloads', async () => {
       const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
       const { calls } = open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/archiveStock': () =>
+        [routeKey(routes.stocks.archive)]: () =>
           jsonResponse({ success: true, stock: { ...STOCK, archived: true } }),
       });
       await title();
@@ -459,7 +488,7 @@ describe('stock page', () => {
       vi.spyOn(window, 'confirm').mockReturnValue(true);
       const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
       open('/stocks/BHP:ASX', admin, STOCK, {
-        'POST /api/admin/archiveStock': () =>
+        [routeKey(routes.stocks.archive)]: () =>
           jsonResponse({ statusCode: 500, errorMessage: 'Stocks service unavailable' }, 500),
       });
       await title();

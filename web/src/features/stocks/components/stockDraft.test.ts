@@ -83,6 +83,6 @@ describe('Config links', () => {
   });
 
   it('points [Test API] at the widget API with the key', () => {
-    expect(testApiUrl('k 1')).toBe('/api/widget/stock?apiKey=k%201');
+    expect(testApiUrl(' k/1 ')).toBe('/api/widget/stock?apiKey=k%2F1');
   });
 });

@@ -10,6 +10,8 @@ import {
   type Stock,
   type StockFields,
 } from '@irp/proto';
+import { routeHref } from '@/api/route';
+import { routes } from '@/api/routes';
 
 /**
  * The Config tab's form values: every editable stock field, switches as booleans and everything else as
@@ -89,4 +91,4 @@ export function viewOnExchangeUrl(ticker: string, exchange: string): string | nu
 
 /** The widget API the [Test API] link opens with the key. */
 export const testApiUrl = (apiKey: string): string =>
-  `/api/widget/stock?apiKey=${encodeURIComponent(apiKey.trim())}`;
+  routeHref(routes.stocks.widgetStock, { apiKey: apiKey.trim() });

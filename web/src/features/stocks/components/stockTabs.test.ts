@@ -43,10 +43,12 @@ describe('stock tabs by role', () => {
     expect(resolveStockTab(reports, 'config')).toBe('reports');
   });
 
-  it('has a Save button on every tab but Announcements, Notes and Reports', () => {
+  it('has a Save button on every tab but Notes and Reports (spec section 2)', () => {
     expect(tabHasSaveButton('config')).toBe(true);
     expect(tabHasSaveButton('market')).toBe(true);
-    expect(tabHasSaveButton('announcements')).toBe(false);
+    expect(tabHasSaveButton('email-marketing')).toBe(true);
+    expect(tabHasSaveButton('announcements')).toBe(true);
+    expect(tabHasSaveButton('invoices')).toBe(true);
     expect(tabHasSaveButton('notes')).toBe(false);
     expect(tabHasSaveButton('reports')).toBe(false);
   });

@@ -26,6 +26,6 @@ export function resolveStockTab(user: SessionUser, segment: string | undefined):
   return visibleStockTabs(user).find((key) => key === wanted) ?? defaultStockTab(user);
 }
 
-/** Whether the page's Save button shows on the tab (Announcements, Notes and Reports save as they go). */
+/** Whether the page's Save button shows on the tab (spec section 2: not on Notes and Reports). */
 export const tabHasSaveButton = (key: string): boolean =>
   staffStockTabs.all().find((tab) => tab.key === key)?.saves ?? false;

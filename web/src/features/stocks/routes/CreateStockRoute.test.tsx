@@ -3,7 +3,8 @@ import { formatIsoDate } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { STOCK } from '../test/fixtures';
-import { serveApi } from '@/test/fakeApi';
+import { serveApi, routeKey } from '@/test/fakeApi';
+import { routes } from '@/api/routes';
 
 const admin = sessionUser('admin', { Admin: true });
 const reports = sessionUser('reports', { RunReports: true });
@@ -26,9 +27,10 @@ describe('/create', () => {
   function open(user = admin) {
     const created = { ...STOCK, ticker: 'XYZ', combinedTicker: 'XYZ:ASX', companyName: 'Xyz Ltd' };
     const calls = serveApi(fetchMock, {
-      'GET /api/admin/exchanges/': () => jsonResponse(EXCHANGES),
-      'POST /api/admin/stocks': () => jsonResponse({ success: true, stock: created, errorMessage: null }),
-      'GET /api/stock/XYZ:ASX': () => jsonResponse(created),
+      [routeKey(routes.stocks.exchanges)]: () => jsonResponse(EXCHANGES),
+      [routeKey(routes.stocks.save)]: () =>
+        jsonResponse({ success: true, stock: created, errorMessage: null }),
+      [routeKey(routes.stocks.get, { combinedTicker: 'XYZ:ASX' })]: () => jsonResponse(created),
     });
     return { calls, ...renderRoute('/create', { store: storeWith(user) }) };
   }
@@ -61,7 +63,7 @@ describe('/create', () => {
     const { calls } = open();
     const exchange = await screen.findByLabelText('Exchange');
     await waitFor(() => expect(within(exchange).getAllByRole('option')).toHaveLength(4));
-    expect(calls.some((c) => c.path === '/api/admin/exchanges/')).toBe(true);
+    expect(calls.some((c) => c.path === routes.stocks.exchanges.path)).toBe(true);
     expect(screen.queryByLabelText('ISIN')).not.toBeInTheDocument();
     for (const [code, isin] of [
       ['LSE', true],

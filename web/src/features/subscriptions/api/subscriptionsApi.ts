@@ -1,17 +1,18 @@
-import type { SubscriptionResponseDto } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 
 /** The subscription links' calls (docs/api/email-marketing.md); public, no session needed. */
 export const subscriptionsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    confirmSubscription: build.mutation<SubscriptionResponseDto, string>({
-      query: (token) => ({ url: `/subscription/confirm/${encodeURIComponent(token)}`, method: 'POST' }),
+    confirmSubscription: build.mutation<ResponseOf<typeof routes.emailMarketing.confirm>, string>({
+      query: (token) => callRoute(routes.emailMarketing.confirm, { params: { token } }),
     }),
-    subscription: build.query<SubscriptionResponseDto, string>({
-      query: (token) => `/subscription/unsubscribe/${encodeURIComponent(token)}`,
+    subscription: build.query<ResponseOf<typeof routes.emailMarketing.subscription>, string>({
+      query: (token) => callRoute(routes.emailMarketing.subscription, { params: { token } }),
     }),
-    unsubscribe: build.mutation<SubscriptionResponseDto, string>({
-      query: (token) => ({ url: `/subscription/unsubscribe/${encodeURIComponent(token)}`, method: 'POST' }),
+    unsubscribe: build.mutation<ResponseOf<typeof routes.emailMarketing.unsubscribe>, string>({
+      query: (token) => callRoute(routes.emailMarketing.unsubscribe, { params: { token } }),
     }),
   }),
 });

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, requestOf, storeWith } from '@/test/render';
 import { ConfirmSubscriptionRoute } from './ConfirmSubscriptionRoute';
 import { UnsubscribeRoute } from './UnsubscribeRoute';
+import { routes } from '@/api/routes';
+import { routePath } from '@/test/fakeApi';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -37,7 +39,7 @@ describe('subscription pages (no sign-in)', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const request = requestOf(fetchMock);
     expect(request.method).toBe('POST');
-    expect(new URL(request.url).pathname).toBe('/api/subscription/confirm/tok123');
+    expect(new URL(request.url).pathname).toBe(routePath(routes.emailMarketing.confirm, { token: 'tok123' }));
   });
 
   it('shows why a used link does not confirm', async () => {
@@ -75,7 +77,7 @@ describe('subscription pages (no sign-in)', () => {
     );
     const post = requestOf(fetchMock, 1);
     expect(post.method).toBe('POST');
-    expect(new URL(post.url).pathname).toBe('/api/subscription/unsubscribe/tok9');
+    expect(new URL(post.url).pathname).toBe(routePath(routes.emailMarketing.subscription, { token: 'tok9' }));
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).not.toBeInTheDocument();
   });
 });

@@ -1,33 +1,27 @@
-import type { DiskReportItem, FileCleanup, Reconcile, SystemSettings, SystemSettingsBody } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
+import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
 
-/** POST /api/admin/systemSettings (proto's SystemSettingsSavedSchema). */
-export interface SystemSettingsSaved {
-  success: true;
-  settings: SystemSettings;
-  errorMessage: null;
-}
+/** A reconcile run as the reconcile routes answer it. */
+type Reconcile = ResponseOf<typeof routes.announcements.reconcileGet>;
 
-/** POST /api/admin/sendEmail (the email-marketing service sends it): `{ success, errorMessage }`. */
-export interface TestEmailResult {
-  success?: boolean;
-  errorMessage?: string | null;
-}
-
-/** The reconcile the screen shows on load (GET /api/reconcile/last/). */
+/** The reconcile the screen shows on load (GET /api/reconcile/last). */
 const LAST = { type: 'Reconcile' as const, id: 'LAST' };
 
 const systemTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['SystemSettings', 'Reconcile'] });
 
-/** System calls of spec section 7 (docs/api/announcements.md), all admin only. */
+/** System calls of spec section 7 (docs/api/announcements.md), all admin only, typed by proto's route table. */
 export const systemSettingsApi = systemTaggedApi.injectEndpoints({
   endpoints: (build) => ({
-    getSystemSettings: build.query<SystemSettings, void>({
-      query: () => '/admin/systemSettings',
+    getSystemSettings: build.query<ResponseOf<typeof routes.announcements.systemSettings>, void>({
+      query: () => callRoute(routes.announcements.systemSettings),
       providesTags: ['SystemSettings'],
     }),
-    saveSystemSettings: build.mutation<SystemSettingsSaved, SystemSettingsBody>({
-      query: (body) => ({ url: '/admin/systemSettings', method: 'POST', body }),
+    saveSystemSettings: build.mutation<
+      ResponseOf<typeof routes.announcements.saveSystemSettings>,
+      BodyOf<typeof routes.announcements.saveSystemSettings>
+    >({
+      query: (body) => callRoute(routes.announcements.saveSystemSettings, { body }),
       // The form shows the settings as saved (the server normalises the date) without another request.
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         try {
@@ -39,28 +33,26 @@ export const systemSettingsApi = systemTaggedApi.injectEndpoints({
       },
     }),
     /** A report of the stored files; it changes nothing. */
-    fileCleanup: build.query<FileCleanup, void>({
-      query: () => '/admin/fileCleanup',
+    fileCleanup: build.query<ResponseOf<typeof routes.announcements.fileCleanup>, void>({
+      query: () => callRoute(routes.announcements.fileCleanup),
       keepUnusedDataFor: 0,
     }),
-    diskReport: build.query<DiskReportItem[], boolean>({
-      query: (includeBillable) => ({
-        url: '/admin/diskReport',
-        params: { includeBillable: String(includeBillable) },
-      }),
+    diskReport: build.query<ResponseOf<typeof routes.announcements.diskReport>, boolean>({
+      query: (includeBillable) =>
+        callRoute(routes.announcements.diskReport, { query: { includeBillable: String(includeBillable) } }),
       keepUnusedDataFor: 0,
     }),
-    lastReconcile: build.query<Reconcile | null, void>({
-      query: () => '/reconcile/last/',
+    lastReconcile: build.query<ResponseOf<typeof routes.announcements.reconcileLast>, void>({
+      query: () => callRoute(routes.announcements.reconcileLast),
       providesTags: [LAST],
     }),
     getReconcile: build.query<Reconcile, string>({
-      query: (id) => `/reconcile/get/${encodeURIComponent(id)}`,
+      query: (id) => callRoute(routes.announcements.reconcileGet, { params: { id } }),
       providesTags: (_result, _error, id) => [{ type: 'Reconcile', id }],
     }),
     /** Starts a run; it goes on in the background and the screen follows it with getReconcile. */
-    runReconcile: build.mutation<Reconcile, number>({
-      query: (numDays) => ({ url: '/reconcile/run', method: 'POST', params: { numDays } }),
+    runReconcile: build.mutation<ResponseOf<typeof routes.announcements.reconcileRun>, number>({
+      query: (numDays) => callRoute(routes.announcements.reconcileRun, { query: { numDays } }),
       async onQueryStarted(_numDays, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -72,8 +64,8 @@ export const systemSettingsApi = systemTaggedApi.injectEndpoints({
       invalidatesTags: (result) => (result ? [LAST] : []),
     }),
     /** Stores the run's missing announcements; it never sends them. */
-    applyReconcile: build.mutation<Reconcile, string>({
-      query: (id) => ({ url: `/reconcile/apply/${encodeURIComponent(id)}`, method: 'POST' }),
+    applyReconcile: build.mutation<ResponseOf<typeof routes.announcements.reconcileApply>, string>({
+      query: (id) => callRoute(routes.announcements.reconcileApply, { params: { id } }),
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -84,8 +76,11 @@ export const systemSettingsApi = systemTaggedApi.injectEndpoints({
       },
       invalidatesTags: (result) => (result ? [LAST] : []),
     }),
-    sendTestEmail: build.mutation<TestEmailResult, { email: string }>({
-      query: (body) => ({ url: '/admin/sendEmail', method: 'POST', body }),
+    sendTestEmail: build.mutation<
+      ResponseOf<typeof routes.emailMarketing.sendSystemEmail>,
+      BodyOf<typeof routes.emailMarketing.sendSystemEmail>
+    >({
+      query: (body) => callRoute(routes.emailMarketing.sendSystemEmail, { body }),
     }),
   }),
 });

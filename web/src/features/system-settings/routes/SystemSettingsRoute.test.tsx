@@ -6,7 +6,8 @@ import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { confirmTexts } from '../components/ReconcileSection';
 import { confirmTestEmail } from '../components/TestEmailSection';
-import { errorResponse, serveApi, type Handler } from '@/test/fakeApi';
+import { routes } from '@/api/routes';
+import { errorResponse, routeKey, routePath, serveApi, type Handler } from '@/test/fakeApi';
 import { SystemSettingsRoute } from './SystemSettingsRoute';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
@@ -101,8 +102,8 @@ describe('SystemSettingsRoute', () => {
 
   function open(handlers: Record<string, Handler> = {}, user = admin) {
     const calls = serveApi(fetchMock, {
-      'GET /api/admin/systemSettings': () => jsonResponse(SETTINGS),
-      'GET /api/reconcile/last/': () => jsonResponse(null),
+      [routeKey(routes.announcements.systemSettings)]: () => jsonResponse(SETTINGS),
+      [routeKey(routes.announcements.reconcileLast)]: () => jsonResponse(null),
       ...handlers,
     });
     return { calls, ...renderRoute('/system-settings', { store: storeWith(user), routeTable }) };
@@ -141,7 +142,7 @@ describe('SystemSettingsRoute', () => {
       useNightmare: true,
     };
     const { calls } = open({
-      'POST /api/admin/systemSettings': () =>
+      [routeKey(routes.announcements.saveSystemSettings)]: () =>
         jsonResponse({ success: true, settings: saved, errorMessage: null }),
     });
     fireEvent.change(await screen.findByLabelText('Announcement service'), { target: { value: 'asx' } });
@@ -168,7 +169,7 @@ describe('SystemSettingsRoute', () => {
 
   it('sends a typed disable-poll time as the text the server parses', async () => {
     const { calls } = open({
-      'POST /api/admin/systemSettings': () =>
+      [routeKey(routes.announcements.saveSystemSettings)]: () =>
         jsonResponse({
           success: true,
           settings: { ...SETTINGS, disablePollUntil: '2025-04-01T00:00:00.000Z' },
@@ -186,7 +187,7 @@ describe('SystemSettingsRoute', () => {
 
   it("shows a refused save's errorMessage in the 'Save failed' modal", async () => {
     open({
-      'POST /api/admin/systemSettings': () =>
+      [routeKey(routes.announcements.saveSystemSettings)]: () =>
         errorResponse(400, 'The westpac announcement service needs WESTPAC_BASE_URL to be set'),
     });
     fireEvent.change(await screen.findByLabelText('Announcement service'), { target: { value: 'westpac' } });
@@ -206,10 +207,10 @@ describe('SystemSettingsRoute', () => {
   });
 
   it('runs the file cleanup and shows its three tables', async () => {
-    const { calls } = open({ 'GET /api/admin/fileCleanup': () => jsonResponse(CLEANUP) });
+    const { calls } = open({ [routeKey(routes.announcements.fileCleanup)]: () => jsonResponse(CLEANUP) });
     fireEvent.click(await screen.findByRole('button', { name: 'Run File Cleanup' }));
     const missing = await screen.findByRole('table', { name: 'Missing on disk' });
-    expect(calls.some((c) => c.path === '/api/admin/fileCleanup')).toBe(true);
+    expect(calls.some((c) => c.path === routes.announcements.fileCleanup.path)).toBe(true);
     expect(within(missing).getAllByRole('row')[1]).toHaveTextContent(
       'BHP:ASX22 Mar 2025 8:50 AMQuarterly Activities ReportBHP/a1b2.pdf',
     );
@@ -224,12 +225,12 @@ describe('SystemSettingsRoute', () => {
   });
 
   it('runs the disk report with or without billable stocks', async () => {
-    const { calls } = open({ 'GET /api/admin/diskReport': () => jsonResponse(DISK) });
+    const { calls } = open({ [routeKey(routes.announcements.diskReport)]: () => jsonResponse(DISK) });
     fireEvent.click(await screen.findByRole('button', { name: 'Run Disk Report' }));
     const table = await screen.findByRole('table', { name: 'Disk report' });
-    expect(calls.find((c) => c.path === '/api/admin/diskReport')?.params.get('includeBillable')).toBe(
-      'false',
-    );
+    expect(
+      calls.find((c) => c.path === routes.announcements.diskReport.path)?.params.get('includeBillable'),
+    ).toBe('false');
     expect(
       within(table)
         .getAllByRole('row')
@@ -248,14 +249,16 @@ describe('SystemSettingsRoute', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Run Disk Report' }));
     await waitFor(() =>
       expect(
-        calls.filter((c) => c.path === '/api/admin/diskReport').map((c) => c.params.get('includeBillable')),
+        calls
+          .filter((c) => c.path === routes.announcements.diskReport.path)
+          .map((c) => c.params.get('includeBillable')),
       ).toEqual(['false', 'true']),
     );
   });
 
   it('shows the last reconcile on load', async () => {
     open({
-      'GET /api/reconcile/last/': () =>
+      [routeKey(routes.announcements.reconcileLast)]: () =>
         jsonResponse(
           reconcile({
             status: 'applied',
@@ -278,9 +281,9 @@ describe('SystemSettingsRoute', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     let current = reconcile();
     const { calls } = open({
-      'POST /api/reconcile/run': () => jsonResponse(current),
-      [`GET /api/reconcile/get/${RECONCILE_ID}`]: () => jsonResponse(current),
-      [`POST /api/reconcile/apply/${RECONCILE_ID}`]: () => {
+      [routeKey(routes.announcements.reconcileRun)]: () => jsonResponse(current),
+      [routeKey(routes.announcements.reconcileGet, { id: RECONCILE_ID })]: () => jsonResponse(current),
+      [routeKey(routes.announcements.reconcileApply, { id: RECONCILE_ID })]: () => {
         current = { ...current, status: 'applied', applied: 3 };
         return jsonResponse(current);
       },
@@ -317,7 +320,9 @@ describe('SystemSettingsRoute', () => {
       'CSL:ASX20 Mar 2025 10:00 AMDividendYes',
     ]);
     // Polling stops once the run is over.
-    const gets = () => calls.filter((c) => c.path === `/api/reconcile/get/${RECONCILE_ID}`).length;
+    const gets = () =>
+      calls.filter((c) => c.path === routePath(routes.announcements.reconcileGet, { id: RECONCILE_ID }))
+        .length;
     const before = gets();
     await act(() => vi.advanceTimersByTimeAsync(3000));
     expect(gets()).toBe(before);
@@ -328,15 +333,16 @@ describe('SystemSettingsRoute', () => {
     );
     expect(await screen.findByText('Applied: 3 announcements stored')).toBeInTheDocument();
     expect(posts(calls).map((c) => c.path)).toEqual([
-      '/api/reconcile/run',
-      `/api/reconcile/apply/${RECONCILE_ID}`,
+      routes.announcements.reconcileRun.path,
+      routePath(routes.announcements.reconcileApply, { id: RECONCILE_ID }),
     ]);
   });
 
   it('sends nothing when the reconcile is not confirmed, and shows a refused run', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const { calls } = open({
-      'POST /api/reconcile/run': () => errorResponse(400, 'numDays: must be from 1 to 90 days'),
+      [routeKey(routes.announcements.reconcileRun)]: () =>
+        errorResponse(400, 'numDays: must be from 1 to 90 days'),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Run Reconcile' }));
     expect(posts(calls)).toHaveLength(0);
@@ -351,7 +357,7 @@ describe('SystemSettingsRoute', () => {
   it("asks before sending a test email and shows the server's message", async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open({
-      'POST /api/admin/sendEmail': () =>
+      [routeKey(routes.emailMarketing.sendSystemEmail)]: () =>
         errorResponse(503, 'The mail server refused the test email: 451 Try again later'),
     });
     fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'ops@example.com' } });
@@ -365,7 +371,10 @@ describe('SystemSettingsRoute', () => {
 
   it("says 'Sent!' once the mail server took the test email", async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
-    open({ 'POST /api/admin/sendEmail': () => jsonResponse({ success: true, errorMessage: null }) });
+    open({
+      [routeKey(routes.emailMarketing.sendSystemEmail)]: () =>
+        jsonResponse({ success: true, errorMessage: null }),
+    });
     fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'ops@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send Test Email' }));
     expect(await within(section('Test email')).findByRole('status')).toHaveTextContent('Sent!');
@@ -375,7 +384,7 @@ describe('SystemSettingsRoute', () => {
     vi.mocked(window.matchMedia).mockImplementation((query) =>
       mediaQueryList(query, (q) => q === SMALL_SCREEN_QUERY),
     );
-    open({ 'GET /api/admin/diskReport': () => jsonResponse(DISK) });
+    open({ [routeKey(routes.announcements.diskReport)]: () => jsonResponse(DISK) });
     fireEvent.click(await screen.findByRole('button', { name: 'Run Disk Report' }));
     const list = await screen.findByRole('list', { name: 'Disk report' });
     const items = within(list).getAllByRole('listitem');
