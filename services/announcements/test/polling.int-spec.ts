@@ -19,6 +19,7 @@ import {
 import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
+import { AnnouncementStore } from '../src/polling/announcement-store';
 import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/polling/poll-scheduler';
 import { PollService } from '../src/polling/poll.service';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
@@ -48,6 +49,7 @@ interface Row {
   id: string;
   source_key: string;
   headline: string;
+  released_at: Date;
   origin: string;
   file_status: string;
   file_problem: string | null;
@@ -361,6 +363,69 @@ describe('polling on the real broker and database', () => {
     expect(outboxed).toHaveLength(1);
     await waitUntil('its announcement.detected', () => detectedRefused().length > 0, 10_000);
     expect(detectedRefused()).toHaveLength(1);
+  });
+
+  it('stores what a restarted stand-in publishes, and counts a source key reported again with another headline or time', async () => {
+    // Restarts on the same address, what a second `make up` does: a stand-in forgets what it published.
+    const restart = async () => {
+      const port = standIn.port;
+      await standIn.close();
+      standIn = await startAsxStandIn({ port });
+    };
+    const bravo = stockEvent({ ticker: 'BRAVO' });
+    await apply(bravo);
+    await restart();
+    const first = standIn.publish({ ticker: 'BRAVO', headline: 'Appendix 3B' });
+    await waitUntil(
+      'the first run’s announcement stored',
+      async () => (await rows(bravo.id)).length === 1,
+      15_000,
+    );
+
+    await restart();
+    const second = standIn.publish({ ticker: 'BRAVO', headline: 'Quarterly Activities Report' });
+    expect(second.id).not.toBe(first.id);
+    await waitUntil(
+      'the second run’s announcement stored',
+      async () => (await rows(bravo.id)).length === 2,
+      15_000,
+    );
+    // Released in the same second, maybe: in the order of their keys.
+    const byKey = (await rows(bravo.id)).sort((a, b) => (a.source_key < b.source_key ? -1 : 1));
+    expect(byKey.map((r) => [r.source_key, r.headline])).toEqual([
+      [first.id, 'Appendix 3B'],
+      [second.id, 'Quarterly Activities Report'],
+    ]);
+    expect(detectedOf(bravo.id)).toHaveLength(2);
+
+    // A source that reuses a key for another announcement: not stored over the first, but counted (and
+    // logged), once however often it is reported; the same item again is no conflict.
+    const conflicts = () =>
+      readCounter(metricsUrl(), 'irp_announcements_source_key_conflicts_total', { origin: 'poll' });
+    const before = await conflicts();
+    const store = app.get(AnnouncementStore);
+    const stock = { id: bravo.id, combinedTicker: bravo.combinedTicker };
+    const reused = {
+      sourceKey: first.id,
+      ticker: 'BRAVO',
+      headline: 'Change of Director’s Interest Notice',
+      releasedAt: second.releasedAt,
+      priceSensitive: false,
+      documentUrl: second.documentUrl,
+    };
+    expect(await store.storeDetected(stock, [reused], 'poll')).toEqual([]);
+    expect(await store.storeDetected(stock, [reused], 'poll')).toEqual([]);
+    const stored = (await rows(bravo.id)).find((r) => r.source_key === first.id)!;
+    expect(
+      await store.storeDetected(
+        stock,
+        [{ ...reused, headline: stored.headline, releasedAt: stored.released_at.toISOString() }],
+        'poll',
+      ),
+    ).toEqual([]);
+    expect(await conflicts()).toBe(before + 1);
+    expect((await rows(bravo.id)).find((r) => r.source_key === first.id)?.headline).toBe('Appendix 3B');
+    expect(await rows(bravo.id)).toHaveLength(2);
   });
 
   describe('at scale', () => {

@@ -8,8 +8,8 @@ import type { AnnouncementsConfig } from '../config';
 import { DocumentRefusedError, type AnnouncementSource, type SourceAnnouncement } from '../sources/source';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { announcementsDetected, documentDownloads } from './metrics';
-import { afterFailedDownload } from './poll-rules';
+import { announcementsDetected, documentDownloads, sourceKeyConflicts } from './metrics';
+import { afterFailedDownload, sourceKeyConflict } from './poll-rules';
 import { errorText, isTransientDatabaseError, mapLimit, withTimeout } from './retry';
 
 const log = createLogger('announcement-store');
@@ -56,6 +56,20 @@ function rowsOf(items: readonly SourceAnnouncement[]) {
   return rows.sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
 }
 
+type StoreRow = ReturnType<typeof rowsOf>[number];
+
+/** A stored announcement of the stock under a key the source reports again. */
+interface KnownRow {
+  source_key: string;
+  headline: string;
+  headline_original: string | null;
+  released_at: Date;
+}
+
+/** Conflicts warned of already: a source that reuses a key reports it at every poll; one warning each. */
+const warnedConflicts = new Set<string>();
+const MAX_WARNED_CONFLICTS = 10_000;
+
 /**
  * Stores what sources report, once: the natural key (stock, source key) with INSERT ... ON CONFLICT DO
  * NOTHING means however many pollers see an announcement, one row is stored and one `announcement.detected`
@@ -84,13 +98,15 @@ export class AnnouncementStore {
   ): Promise<AnnouncementEntity[]> {
     let rows = rowsOf(items);
     if (!rows.length) return [];
-    if (!manager) {
-      // Most polls find nothing new: one read answers them without a transaction. What it finds missing is
-      // inserted with ON CONFLICT DO NOTHING all the same, so a concurrent poller never stores it twice.
-      const known: Array<{ source_key: string }> = await this.dataSource.query(
-        `SELECT source_key FROM announcements.announcements WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
-        [stock.id, rows.map((r) => r.sourceKey)],
-      );
+    // Most polls find nothing new: one read answers them without a transaction. What it finds missing is
+    // inserted with ON CONFLICT DO NOTHING all the same, so a concurrent poller never stores it twice.
+    const known: KnownRow[] = await (manager ?? this.dataSource).query(
+      `SELECT source_key, headline, headline_original, released_at FROM announcements.announcements
+       WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
+      [stock.id, rows.map((r) => r.sourceKey)],
+    );
+    if (known.length) {
+      this.warnOfConflicts(stock, rows, known, origin);
       const storedKeys = new Set(known.map((k) => k.source_key));
       rows = rows.filter((r) => !storedKeys.has(r.sourceKey));
     }
@@ -110,10 +126,54 @@ export class AnnouncementStore {
     return stored.sort((a, b) => a.releasedAt.getTime() - b.releasedAt.getTime());
   }
 
+  /**
+   * A key stored already is the same announcement, not stored again; but one that comes back with another
+   * headline or release time means the source reuses keys (a stand-in restarted, a vendor renumbering): the
+   * item is not stored, and that is said (a warning and irp_announcements_source_key_conflicts_total), once
+   * per conflict and process, rather than the announcement vanishing without a trace.
+   */
+  private warnOfConflicts(
+    stock: StoredStock,
+    rows: StoreRow[],
+    known: KnownRow[],
+    origin: AnnouncementOrigin,
+  ) {
+    const byKey = new Map(rows.map((r) => [r.sourceKey, r]));
+    for (const k of known) {
+      const incoming = byKey.get(k.source_key);
+      if (!incoming) continue;
+      const conflict = sourceKeyConflict(
+        { headline: k.headline, headlineOriginal: k.headline_original, releasedAt: new Date(k.released_at) },
+        incoming,
+      );
+      if (!conflict) continue;
+      const id = JSON.stringify([stock.id, k.source_key, incoming.headline, incoming.releasedAt]);
+      if (warnedConflicts.has(id)) continue;
+      if (warnedConflicts.size >= MAX_WARNED_CONFLICTS) warnedConflicts.clear();
+      warnedConflicts.add(id);
+      sourceKeyConflicts.inc({ origin });
+      log.warn(
+        {
+          stockId: stock.id,
+          combinedTicker: stock.combinedTicker,
+          sourceKey: k.source_key,
+          origin,
+          differs: Object.keys(conflict).filter((f) => conflict[f as keyof typeof conflict]),
+          stored: {
+            headline: k.headline_original ?? k.headline,
+            releasedAt: new Date(k.released_at).toISOString(),
+          },
+          incoming: { headline: incoming.headline, releasedAt: incoming.releasedAt },
+        },
+        'source key already stored with another headline or release time; the source reuses keys, item not stored',
+      );
+    }
+  }
+
   private async insertBatch(
     m: EntityManager,
     stock: StoredStock,
-    batch: ReturnType<typeof rowsOf>,
+    batch: StoreRow[],
     origin: AnnouncementOrigin,
   ): Promise<AnnouncementEntity[]> {
     const inserted: Array<{ id: string }> = await m.query(

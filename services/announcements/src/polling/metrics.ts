@@ -10,6 +10,13 @@ export const announcementsDetected = new Counter({
   registers: [metricsRegistry],
 });
 
+export const sourceKeyConflicts = new Counter({
+  name: 'irp_announcements_source_key_conflicts_total',
+  help: 'Source items whose key is stored already for the stock with another headline or release time (not stored: a source reusing keys), by origin',
+  labelNames: ['origin'] as const,
+  registers: [metricsRegistry],
+});
+
 export const pollSeconds = new Histogram({
   name: 'irp_announcements_poll_duration_seconds',
   help: 'One poll of a stock or of the whole market, source call, storing and downloads included',

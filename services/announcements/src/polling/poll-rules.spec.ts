@@ -10,6 +10,7 @@ import {
   marketPairs,
   pollRequestsFor,
   releasedWithin,
+  sourceKeyConflict,
   storedKey,
   sydneyYear,
   yearsToRead,
@@ -173,6 +174,54 @@ describe('a failed download', () => {
     expect(state).toEqual({
       fileStatus: 'failed',
       fileProblem: `Download failed after ${MAX_DOWNLOAD_ATTEMPTS} attempts: timeout`,
+    });
+  });
+});
+
+describe('a source key reported again', () => {
+  const stored = {
+    headline: 'Quarterly Activities Report',
+    headlineOriginal: null,
+    releasedAt: new Date('2025-06-30T01:00:00Z'),
+  };
+
+  it('is the same announcement when headline and release time match (any offset, outer spaces)', () => {
+    expect(
+      sourceKeyConflict(stored, {
+        headline: ' Quarterly Activities Report',
+        releasedAt: '2025-06-30T11:00:00+10:00',
+      }),
+    ).toBeNull();
+  });
+
+  it('names what differs when the headline or the release time is another', () => {
+    expect(
+      sourceKeyConflict(stored, { headline: 'Appendix 3B', releasedAt: '2025-06-30T01:00:00.000Z' }),
+    ).toEqual({ headline: true, releasedAt: false });
+    expect(
+      sourceKeyConflict(stored, { headline: stored.headline, releasedAt: '2025-06-30T01:00:01.000Z' }),
+    ).toEqual({ headline: false, releasedAt: true });
+    expect(
+      sourceKeyConflict(stored, { headline: 'Appendix 3Y', releasedAt: '2026-01-02T00:00:00Z' }),
+    ).toEqual({
+      headline: true,
+      releasedAt: true,
+    });
+  });
+
+  it('compares with the source’s own headline when staff edited it', () => {
+    const edited = { ...stored, headline: 'Q4 Activities', headlineOriginal: 'Quarterly Activities Report' };
+    expect(
+      sourceKeyConflict(edited, {
+        headline: 'Quarterly Activities Report',
+        releasedAt: '2025-06-30T01:00:00Z',
+      }),
+    ).toBeNull();
+    expect(
+      sourceKeyConflict(edited, { headline: 'Q4 Activities', releasedAt: '2025-06-30T01:00:00Z' }),
+    ).toEqual({
+      headline: true,
+      releasedAt: false,
     });
   });
 });

@@ -203,3 +203,15 @@ export function afterFailedDownload(
     fileProblem: `Download attempt ${attempt} of ${maxAttempts} failed: ${reason}`,
   };
 }
+
+/** What differs between a stored announcement and a source item with its key; null when it is the same one. */
+export function sourceKeyConflict(
+  known: { headline: string; headlineOriginal: string | null; releasedAt: Date },
+  incoming: { headline: string; releasedAt: string },
+): { headline: boolean; releasedAt: boolean } | null {
+  // Staff may edit a headline: the source's own is then the original.
+  const sourceHeadline = known.headlineOriginal ?? known.headline;
+  const headline = sourceHeadline.trim() !== incoming.headline.trim();
+  const releasedAt = known.releasedAt.getTime() !== new Date(incoming.releasedAt).getTime();
+  return headline || releasedAt ? { headline, releasedAt } : null;
+}

@@ -1,7 +1,11 @@
 import { DateTime } from 'luxon';
 import { PDFDocument } from 'pdf-lib';
 import { mockAnnouncementsOfYear } from '../sources/mock.source';
-import { AsxStandIn, startAsxStandIn } from './asx-standin';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sourceKeyOfDocumentKey } from '../sources/asx2.source';
+import { AsxStandIn, publishedIdFloor, startAsxStandIn } from './asx-standin';
 
 const NOW = new Date('2025-06-30T02:00:00Z');
 
@@ -164,6 +168,68 @@ describe('ASX stand-in', () => {
     expect(((await bad.json()) as { error: string }).error).toMatch(/headline/);
     const notJson = await fetch(`${standIn.url}/standin/announcements`, { method: 'POST', body: '{' });
     expect(notJson.status).toBe(400);
+  });
+
+  it('numbers what a restarted stand-in publishes after what its earlier runs published, in both feeds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'asx-standin-ids-'));
+    const idFile = join(dir, 'last-id');
+    const options = { seedTickers: ['WES'], seedYears: [2025], now: () => NOW, idFile };
+    let first: AsxStandIn | undefined;
+    let second: AsxStandIn | undefined;
+    try {
+      first = await startAsxStandIn(options);
+      const seededIds = first.announcements('WES').map((a) => a.id);
+      const before = [1, 2, 3].map((n) => first!.publish({ ticker: 'WES', headline: `Update ${n}` }));
+      expect(new Set(before.map((a) => a.id)).size).toBe(3);
+      for (const a of before) {
+        expect(a.id).toMatch(/^\d{8}$/);
+        expect(seededIds).not.toContain(a.id);
+        expect(sourceKeyOfDocumentKey(a.documentKey)).toBe(a.id);
+      }
+      expect(readFileSync(idFile, 'utf8').trim()).toBe(before[2].id);
+      await first.close();
+      first = undefined;
+
+      // Restarted at once, the same history seeded: the history keeps its ids, a new announcement does not
+      // take one an earlier run gave (the poller stores by that key and would take it for a stored one).
+      second = await startAsxStandIn(options);
+      expect(
+        second
+          .announcements('WES')
+          .filter((a) => !/^Update/.test(a.headline))
+          .map((a) => a.id),
+      ).toEqual(seededIds);
+      const after = second.publish({ ticker: 'WES', headline: 'Update 1' });
+      expect(Number(after.id)).toBeGreaterThan(Number(before[2].id));
+      const feed = (await (
+        await fetch(`${second.url}/asx/1/company/WES/announcements?count=5`)
+      ).json()) as AsxPage;
+      expect(feed.data[0]).toMatchObject({ id: after.id, header: 'Update 1' });
+      const markit = (await (
+        await fetch(`${second.url}/asx-research/1.0/markets/announcements?page=0&itemsPerPage=1`)
+      ).json()) as MarkitPage;
+      expect(sourceKeyOfDocumentKey(markit.data.items[0].documentKey)).toBe(after.id);
+      expect(before.map((a) => a.documentKey)).not.toContain(markit.data.items[0].documentKey);
+      await second.close();
+      second = undefined;
+
+      // What the id file holds is where the next run goes on (a restart in another process).
+      writeFileSync(idFile, '90000000\n');
+      second = await startAsxStandIn(options);
+      expect(second.publish({ ticker: 'WES', headline: 'Update 2' }).id).toBe('90000001');
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes published ids from a clock that only grows, above the seeded ids', () => {
+    const floor = publishedIdFloor(Date.parse('2026-11-25T00:00:00Z'));
+    expect(String(floor)).toMatch(/^\d{8}$/);
+    expect(floor).toBeGreaterThan(3_000_000);
+    expect(publishedIdFloor(Date.parse('2026-11-25T00:00:01Z'))).toBe(floor + 1);
+    expect(publishedIdFloor(Date.parse('2025-01-01T00:00:00Z'))).toBeGreaterThan(2_999_999);
   });
 
   it('publishes in the past into its place in the history', async () => {

@@ -1,5 +1,6 @@
 import { DISPLAY_TIME_ZONE, escapeHtml } from '@irp/proto';
 import { DateTime } from 'luxon';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -32,6 +33,12 @@ export interface AsxStandInOptions {
   seedYears?: number[];
   /** Clock for the seeded history and default release times (tests). */
   now?: () => Date;
+  /**
+   * A file keeping the last id published, read on start and written on each publish: a restarted stand-in
+   * goes on numbering from there (main.ts keeps one in the OS temp folder). Without it, or when it is lost,
+   * the wall clock still keeps a restarted stand-in's ids above those of its earlier runs (publishedIdFloor).
+   */
+  idFile?: string;
 }
 
 export interface PublishInput {
@@ -166,6 +173,43 @@ function announcementTypeOf(headline: string): string {
   return 'Company Administration';
 }
 
+/** Seeded ids start here, numbered in release order; published ids are above them (publishedIdFloor). */
+const SEEDED_FIRST_ID = 2_000_000;
+/** 2025-01-01T00:00:00Z: the wall clock's origin for published ids. */
+const PUBLISHED_ID_EPOCH_MS = Date.UTC(2025, 0, 1);
+/** The last id published by any stand-in of this process (a test restarting one within a second). */
+let lastPublishedInProcess = 0;
+
+/**
+ * The least id a publish may take now: the seconds since 2025 (eight digits, like the ASX's own ids, until
+ * 2028; nine after). An ASX id is one counter that only grows; a stand-in that numbered from a fixed start
+ * gave a restarted stand-in the ids of the announcements its earlier runs published, which a poller had
+ * stored, so it took the new ones for stored ones. A restart takes longer than the second a publish moves
+ * the clock-based floor, and idFile covers a fast restart after a burst of publishes.
+ */
+export function publishedIdFloor(wallClockMs: number): number {
+  return Math.max(SEEDED_FIRST_ID + 1_000_000, Math.floor((wallClockMs - PUBLISHED_ID_EPOCH_MS) / 1000));
+}
+
+function readIdFile(path: string | undefined): number {
+  if (!path) return 0;
+  try {
+    const value = Number(readFileSync(path, 'utf8').trim());
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Kept best-effort: a file that cannot be written leaves the clock floor, never a failed publish. */
+function writeIdFile(path: string, id: number): void {
+  try {
+    writeFileSync(path, `${id}\n`);
+  } catch {
+    // publishedIdFloor still keeps a later run's ids above this one's but for a burst in its last seconds.
+  }
+}
+
 /** The ASX per-company feed's time format: Sydney local time with a colon-less offset. */
 const asxTime = (ms: number) =>
   DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
@@ -191,11 +235,19 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
   const market: Stored[] = [];
   const byId = new Map<string, Stored>();
   const byDocumentKey = new Map<string, Stored>();
-  // ASX ids are eight digits; seeded ones are numbered in release order so a restart gives the same ids.
-  let nextSeq = 2_000_000;
+  // ASX ids are eight digits; seeded ones are numbered in release order so a restart gives the same ids to
+  // the same history. Published ones never repeat an earlier run's (publishedIdFloor, idFile).
+  let nextSeq = SEEDED_FIRST_ID;
+  let lastPublished = Math.max(readIdFile(options.idFile), lastPublishedInProcess);
 
-  const store = (input: Omit<Stored, 'id' | 'seq' | 'documentKey'>): Stored => {
-    const seq = nextSeq++;
+  const store = (input: Omit<Stored, 'id' | 'seq' | 'documentKey'>, published = false): Stored => {
+    let seq: number;
+    if (published) {
+      seq = Math.max(lastPublished + 1, publishedIdFloor(Date.now()));
+      lastPublished = seq;
+      lastPublishedInProcess = Math.max(lastPublishedInProcess, seq);
+      if (options.idFile) writeIdFile(options.idFile, seq);
+    } else seq = nextSeq++;
     const id = String(seq).padStart(8, '0');
     const item: Stored = {
       ...input,
@@ -266,15 +318,18 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
 
   const publish = (input: unknown, origin: string): StandInAnnouncement => {
     const valid = parseWith(publishSchema, input);
-    const item = store({
-      ticker: valid.ticker,
-      headline: valid.headline,
-      releasedAtMs: valid.releasedAt ? Date.parse(valid.releasedAt) : now().getTime(),
-      priceSensitive: valid.priceSensitive,
-      pages: valid.pages,
-      size: sizeOf(valid.pages),
-      notPdf: valid.notPdf,
-    });
+    const item = store(
+      {
+        ticker: valid.ticker,
+        headline: valid.headline,
+        releasedAtMs: valid.releasedAt ? Date.parse(valid.releasedAt) : now().getTime(),
+        priceSensitive: valid.priceSensitive,
+        pages: valid.pages,
+        size: sizeOf(valid.pages),
+        notPdf: valid.notPdf,
+      },
+      true,
+    );
     return view(item, origin);
   };
 

@@ -1,4 +1,6 @@
 import { createLogger } from '@irp/platform';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { STAND_IN_MODES, startAsxStandIn } from './asx-standin';
 
@@ -18,6 +20,8 @@ const envSchema = z.object({
         .map((t) => t.trim().toUpperCase())
         .filter(Boolean),
     ),
+  /** Where the last published id is kept between runs (default: the OS temp folder, one file per port). */
+  ASX_STANDIN_ID_FILE: z.string().min(1).optional(),
 });
 
 async function main(): Promise<void> {
@@ -33,6 +37,7 @@ async function main(): Promise<void> {
     host: '127.0.0.1',
     mode: env.ASX_STANDIN_MODE,
     seedTickers: env.ASX_STANDIN_TICKERS,
+    idFile: env.ASX_STANDIN_ID_FILE ?? join(tmpdir(), `irp-asx-standin-${env.ASX_STANDIN_PORT}.last-id`),
   });
   log.info(
     { url: standIn.url, mode: env.ASX_STANDIN_MODE, tickers: env.ASX_STANDIN_TICKERS },
