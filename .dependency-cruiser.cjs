@@ -44,6 +44,14 @@ module.exports = {
       to: { path: '^services/platform/(src|dist)/testing' },
     },
     {
+      name: 'proto-testing-only-in-tests',
+      comment:
+        'The shared test fixtures (@irp/proto/testing) are for tests; production code may not import them.',
+      severity: 'error',
+      from: { pathNot: [TESTS, '^proto/src/testing/'] },
+      to: { path: '^proto/(src|dist)/testing/' },
+    },
+    {
       name: 'web-features-never-import-each-other',
       comment:
         'A web feature may import lib/, components/, api/ and app/ hooks, never another feature; shared pieces move to lib/ or components/, tabs come through the tab registry.',
@@ -54,7 +62,7 @@ module.exports = {
     {
       name: 'web-imports-no-server-code',
       comment:
-        "The web app may import proto (the contract) and npm packages, never server code; its tests may import the declared skip conditions (scripts/testing/skip-conditions.js).",
+        'The web app may import proto (the contract) and npm packages, never server code; its tests may import the declared skip conditions (scripts/testing/skip-conditions.js).',
       severity: 'error',
       from: { path: '^web/' },
       to: {

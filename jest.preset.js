@@ -24,6 +24,7 @@ const preset = (overrides = {}) => ({
   },
   moduleNameMapper: {
     '^@irp/proto$': src('proto'),
+    '^@irp/proto/testing$': src('proto', 'testing/index.ts'),
     '^@irp/platform$': src('services/platform'),
     '^@irp/platform/testing$': src('services/platform', 'testing/index.ts'),
   },
@@ -46,4 +47,3 @@ module.exports.integration = (overrides = {}) =>
     setupFilesAfterEnv: [src('services/platform', 'testing/fresh-backlog.setup.ts')],
     ...overrides,
   });
-

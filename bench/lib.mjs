@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
+// The fixtures every suite shares (proto's dist: the bench runs on the built stack).
+const { stockFixture } = require('@irp/proto/testing');
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,40 +24,16 @@ export const stockIdOf = (i) => `00000000-0000-4000-9000-${String(i).padStart(12
 
 /** A whole `stock.upserted` event (proto's StockSchema) of a polled ASX stock whose initial poll is done. */
 export function stockEvent(i, now, fields = {}) {
-  const ticker = tickerOf(i);
-  return {
+  return stockFixture({
     id: stockIdOf(i),
-    ticker,
-    exchange: 'ASX',
-    combinedTicker: `${ticker}:ASX`,
-    isin: '',
+    ticker: tickerOf(i),
     companyName: `Bench ${i} Limited`,
     created: now,
-    archived: false,
-    pollAsx: true,
-    completedInitialPoll: true,
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
     announcementStartYear: new Date().getFullYear(),
-    confirmationEmail: '',
-    moderatorEmail: '',
-    contactEmail: '',
     billingDate: now,
-    websiteUrl: '',
-    apiKey: null,
-    announcementNotificationEmails: '',
-    accountingReference: '',
-    subscriptionExpired: false,
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    disableMarketData: false,
-    version: 1,
     updatedAt: now,
     ...fields,
-  };
+  });
 }
 
 /** Signs in as the demo admin; the cookie header and XSRF token for state-changing calls. */

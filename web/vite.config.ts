@@ -16,6 +16,8 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src', import.meta.url)),
       // The protocol package is TypeScript source built as CommonJS for the servers; the web app bundles
       // the source directly so it stays tree-shakeable and needs no separate build step.
+      // Test fixtures (tests only); before '@irp/proto', which would otherwise take it as a prefix.
+      '@irp/proto/testing': fileURLToPath(new URL('../proto/src/testing/index.ts', import.meta.url)),
       '@irp/proto': fileURLToPath(new URL('../proto/src/index.ts', import.meta.url)),
     },
   },

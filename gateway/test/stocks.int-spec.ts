@@ -17,6 +17,7 @@ import {
   Topics,
   WidgetStockSchema,
 } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
@@ -699,12 +700,7 @@ describe('gateway stocks routes against the real users and stocks services over 
       // Another gateway instance renames it (this one's cache is not told), and a new stock, nobody's,
       // takes the old name.
       await otherGateway.request(Topics.StocksChangeTicker, {
-        actor: {
-          id: '11111111-1111-4111-8111-111111111111',
-          username: 'admin',
-          roles: ['Admin'],
-          stockRoles: {},
-        },
+        actor: actor({ id: '11111111-1111-4111-8111-111111111111', username: 'admin', roles: ['Admin'] }),
         exchange: 'ASX',
         ticker: mine.ticker,
         newTicker: T('N'),

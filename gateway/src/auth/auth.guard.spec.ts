@@ -15,6 +15,7 @@ import {
   Topics,
   WidgetStock,
 } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { AppError } from '@irp/platform';
 import cookieParser from 'cookie-parser';
 import request from 'supertest';
@@ -48,12 +49,8 @@ const WIDGET_STOCK: WidgetStock = {
 /** Comment guid -> the stock it was posted on. */
 const COMMENTS: Record<string, string> = { 'comment-on-abc': STOCK, 'comment-on-xyz': OTHER };
 
-const user = (roles: string[], stockRoles: Record<string, string[]> = {}): SessionUser => ({
-  id: '00000000-0000-4000-8000-000000000099',
-  username: 'u',
-  roles,
-  stockRoles,
-});
+const user = (roles: string[], stockRoles: Record<string, string[]> = {}) =>
+  actor({ username: 'u', roles, stockRoles });
 
 const ok = z.object({ ok: z.literal(1) });
 const probe = defineRoutes('probe', {

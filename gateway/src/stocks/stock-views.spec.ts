@@ -2,54 +2,34 @@ import {
   ClientSaveStockSchema,
   DashboardInvoiceDto,
   GlobalRole,
-  SessionUser,
-  Stock,
   STOCK_ROLES,
   StockRole,
   stockRolesOf,
 } from '@irp/proto';
+import { actor, stockFixture } from '@irp/proto/testing';
 import { NO_CONTRIBUTION } from '../dashboard/dashboard-contributor';
 import { toAdminStockRow, toClientStockDto, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const ID = '00000000-0000-4000-8000-00000000000a';
-const stock: Stock = {
+const stock = stockFixture({
   id: ID,
-  ticker: 'ABC',
-  exchange: 'ASX',
-  combinedTicker: 'ABC:ASX',
-  isin: '',
   companyName: 'ABC Mining',
   created: '2026-01-02T03:04:05.000Z',
-  archived: false,
-  pollAsx: true,
   completedInitialPoll: false,
   sendPriceSensitiveAnnouncements: true,
-  sendNonPriceSensitiveAnnouncements: false,
-  autoSendAnnouncementEmail: false,
-  autoSendNonPriceSensitiveAnnouncements: false,
-  autoSendFilter: '',
-  announcementStartYear: 2026,
   confirmationEmail: 'a@example.com',
   moderatorEmail: 'm@example.com',
   contactEmail: 'c@example.com',
   billingDate: '2026-01-02T03:04:05.000Z',
   websiteUrl: 'abc.example.com',
   apiKey: 'secret-api-key',
-  announcementNotificationEmails: '',
   accountingReference: 'ACC-1 secret',
-  subscriptionExpired: false,
-  companyLogoUrl: '',
   announcementCommentTemplate: 'template',
-  disableMarketData: false,
   version: 3,
   updatedAt: '2026-01-03T00:00:00.000Z',
-};
-const user = (roles: string[], stockRoles: Record<string, string[]> = {}): SessionUser => ({
-  id: '00000000-0000-4000-8000-000000000099',
-  username: 'u',
-  roles,
-  stockRoles,
 });
+const user = (roles: string[], stockRoles: Record<string, string[]> = {}) =>
+  actor({ username: 'u', roles, stockRoles });
 const invoice: DashboardInvoiceDto = {
   invoiceId: 'inv-1',
   invoiceNumber: 'INV-0042',

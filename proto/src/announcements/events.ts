@@ -105,23 +105,6 @@ export const AnnouncementConfirmationRequestedEventSchema = z.object({
   announcement: AnnouncementSchema,
 });
 
-/**
- * Mail was accepted for an announcement (published by the email-marketing service): the announcements
- * service marks it sent and appends to its sendHistory.
- */
-export const AnnouncementDeliveredEventSchema = z.object({
-  stockId: StockId,
-  sendGuid: z.string().uuid(),
-  timestamp: z.string().datetime(),
-  emailAddresses: z.array(z.string()),
-  /**
-   * Alert latency, on the first report of a send to subscribers: release time at the source -> the first
-   * subscriber mail accepted by SMTP, in milliseconds.
-   */
-  alertLatencyMs: z.number().int().optional(),
-});
-export type AnnouncementDeliveredEvent = z.infer<typeof AnnouncementDeliveredEventSchema>;
-
 /** Something staff must hear about, for the system settings' error email (sent by the email-marketing service). */
 export const ErrorReportedEventSchema = z.object({
   /** Deduplicates: one report per key (e.g. one per failure streak). */

@@ -4,7 +4,6 @@ import {
   AnnouncementConfirmationRequestedEventSchema,
   AnnouncementDetectedEventSchema,
   AnnouncementSendRequestedEventSchema,
-  AnnouncementDeliveredEventSchema,
   ErrorReportedEventSchema,
   InitialPollEventSchema,
   InitialPollProgressedEventSchema,
@@ -71,6 +70,7 @@ export * from './rules';
 /**
  * The announcements service: sources, polling (scheduler and poller roles), initial poll and resync,
  * stored announcements and their PDFs, auto-send rules, system settings, reconcile, file cleanup, disk report.
+ * Consumes `announcement.delivered` (the email-marketing contract's) for each announcement's sendHistory.
  */
 export const announcementsContract = defineServiceContract({
   service: 'announcements',
@@ -224,7 +224,6 @@ export const announcementsContract = defineServiceContract({
       topic: 'announcement.confirmation-requested',
       schema: AnnouncementConfirmationRequestedEventSchema,
     },
-    AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
     ErrorReported: { topic: 'error.reported', schema: ErrorReportedEventSchema },
     CommentPosted: { topic: 'comment.posted', schema: CommentPostedEventSchema },
     CommentResponded: { topic: 'comment.responded', schema: CommentRespondedEventSchema },

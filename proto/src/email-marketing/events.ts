@@ -12,3 +12,20 @@ export const DeliveriesQueuedEventSchema = z.object({
   deliveryIds: z.array(z.string().uuid()).min(1).max(1000),
 });
 export type DeliveriesQueuedEvent = z.infer<typeof DeliveriesQueuedEventSchema>;
+
+/**
+ * Mail was accepted for an announcement (published by this service): the announcements service marks it sent
+ * and appends to its sendHistory.
+ */
+export const AnnouncementDeliveredEventSchema = z.object({
+  stockId: StockId,
+  sendGuid: z.string().uuid(),
+  timestamp: z.string().datetime(),
+  emailAddresses: z.array(z.string()),
+  /**
+   * Alert latency, on the first report of a send to subscribers: release time at the source -> the first
+   * subscriber mail accepted by SMTP, in milliseconds.
+   */
+  alertLatencyMs: z.number().int().optional(),
+});
+export type AnnouncementDeliveredEvent = z.infer<typeof AnnouncementDeliveredEventSchema>;

@@ -1,6 +1,6 @@
 import { defineServiceContract } from '../common/contract';
 import { emailMarketingRoutes } from './routes';
-import { DeliveriesQueuedEventSchema } from './events';
+import { AnnouncementDeliveredEventSchema, DeliveriesQueuedEventSchema } from './events';
 import {
   EmailMarketingDashboardReplySchema,
   EmailMarketingDashboardRequestSchema,
@@ -103,5 +103,6 @@ export const emailMarketingContract = defineServiceContract({
   },
   events: {
     EmailDeliveriesQueued: { topic: 'email.deliveries-queued', schema: DeliveriesQueuedEventSchema },
+    AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
   },
 });

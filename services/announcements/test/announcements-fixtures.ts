@@ -1,4 +1,5 @@
-import { Actor, RequestTopic, Stock, StockSchema, Topics, UPLOAD_CHUNK_BYTES } from '@irp/proto';
+import { RequestTopic, Stock, StockSchema, Topics, UPLOAD_CHUNK_BYTES } from '@irp/proto';
+import { actor, stockFixture } from '@irp/proto/testing';
 import { AppError, KafkaRequester } from '@irp/platform';
 import { rawProducer, waitUntil } from '@irp/platform/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,57 +23,34 @@ export const ANNOUNCEMENT_TOPICS: readonly RequestTopic[] = [
   Topics.AnnouncementsDiskReport,
 ];
 
-export const ADMIN: Actor = {
+export const ADMIN = actor({
   id: '11111111-1111-4111-8111-111111111111',
   username: 'alice',
   roles: ['Admin'],
-  stockRoles: {},
-};
+});
 
 /** A client user holding these roles on these stocks only. */
-export const clientOf = (username: string, stockRoles: Record<string, string[]>): Actor => ({
-  id: randomUUID(),
-  username,
-  roles: [],
-  stockRoles,
-});
+export const clientOf = (username: string, stockRoles: Record<string, string[]>) =>
+  actor({ id: randomUUID(), username, stockRoles });
 
 /** A whole `stock.upserted` payload (StockSchema), switches off unless given. */
 export function stockEvent(ticker: string, exchange: string, over: Partial<Stock> = {}): Stock {
   const now = new Date().toISOString();
-  return StockSchema.parse({
-    id: randomUUID(),
-    ticker,
-    exchange,
-    combinedTicker: `${ticker}:${exchange}`,
-    isin: '',
-    companyName: `${ticker} Ltd`,
-    created: now,
-    archived: false,
-    pollAsx: false,
-    completedInitialPoll: true,
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
-    announcementStartYear: 2025,
-    confirmationEmail: '',
-    moderatorEmail: '',
-    contactEmail: '',
-    billingDate: now,
-    websiteUrl: `${ticker.toLowerCase()}.example.com`,
-    apiKey: null,
-    announcementNotificationEmails: '',
-    accountingReference: '',
-    subscriptionExpired: false,
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    disableMarketData: false,
-    version: 1,
-    updatedAt: now,
-    ...over,
-  });
+  return StockSchema.parse(
+    stockFixture({
+      id: randomUUID(),
+      ticker,
+      exchange,
+      companyName: `${ticker} Ltd`,
+      created: now,
+      pollAsx: false,
+      announcementStartYear: 2025,
+      billingDate: now,
+      websiteUrl: `${ticker.toLowerCase()}.example.com`,
+      updatedAt: now,
+      ...over,
+    }),
+  );
 }
 
 /** Produces an event as another service would (no outbox, no validation on this side). */

@@ -3,25 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { kafkaClientConfig, postgresJobLock } from '@irp/platform';
-import { GlobalRole, type Actor, type Stock } from '@irp/proto';
+import { GlobalRole, type Stock } from '@irp/proto';
+import { actor, stockFixture } from '@irp/proto/testing';
 import { loadTestEnv, waitUntil } from '@irp/platform/testing';
 import { Kafka } from 'kafkajs';
 import type { AsxStandIn } from '../src/standin/asx-standin';
 
 /** Shared pieces of the polling engine's integration tests (not a test file itself). */
 
-export const ADMIN: Actor = {
+export const ADMIN = actor({
   id: '11111111-1111-4111-8111-111111111111',
   username: 'alice',
   roles: [GlobalRole.Admin],
-  stockRoles: {},
-};
-export const CLIENT: Actor = {
-  ...ADMIN,
-  id: '33333333-3333-4333-8333-333333333333',
-  username: 'carl',
-  roles: [],
-};
+});
+export const CLIENT = actor({ id: '33333333-3333-4333-8333-333333333333', username: 'carl' });
 
 export const ERROR_EMAIL = 'ops@example.com';
 
@@ -51,39 +46,15 @@ let updatedAtClock = Date.now();
 /** A whole `stock.upserted` payload (the stocks service's Stock), newer than any made before it. */
 export function stockEvent(fields: Partial<Stock> & { ticker: string }): Stock {
   updatedAtClock = Math.max(updatedAtClock + 1, Date.now());
-  const exchange = fields.exchange ?? 'ASX';
-  return {
+  const now = new Date().toISOString();
+  return stockFixture({
     id: randomUUID(),
-    exchange,
-    combinedTicker: `${fields.ticker}:${exchange}`,
-    isin: '',
-    companyName: `${fields.ticker} Limited`,
-    created: new Date().toISOString(),
-    archived: false,
-    pollAsx: true,
-    completedInitialPoll: true,
-    sendPriceSensitiveAnnouncements: false,
-    sendNonPriceSensitiveAnnouncements: false,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
+    created: now,
     announcementStartYear: new Date().getUTCFullYear(),
-    confirmationEmail: '',
-    moderatorEmail: '',
-    contactEmail: '',
-    billingDate: new Date().toISOString(),
-    websiteUrl: '',
-    apiKey: null,
-    announcementNotificationEmails: '',
-    accountingReference: '',
-    subscriptionExpired: false,
-    companyLogoUrl: '',
-    announcementCommentTemplate: '',
-    disableMarketData: false,
-    version: 1,
+    billingDate: now,
     ...fields,
     updatedAt: new Date(updatedAtClock).toISOString(),
-  };
+  });
 }
 
 /** The same stock, changed, as the next `stock.upserted`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Announcement, Stock, Topics } from '@irp/proto';
+import { stockFixture } from '@irp/proto/testing';
 import { rawProducer, waitUntil } from '@irp/platform/testing';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -11,38 +12,17 @@ export const ticker = (prefix: string) => `${prefix}${RUN}`;
 /** A whole `stock.upserted` event (proto's StockSchema). */
 export function stockEvent(fields: Partial<Stock> & { ticker: string }): Stock {
   const now = new Date().toISOString();
-  return {
+  return stockFixture({
     id: randomUUID(),
-    exchange: 'ASX',
-    combinedTicker: `${fields.ticker}:ASX`,
-    isin: '',
-    companyName: `${fields.ticker} Limited`,
     created: now,
-    archived: false,
-    pollAsx: true,
-    completedInitialPoll: true,
     sendPriceSensitiveAnnouncements: true,
     sendNonPriceSensitiveAnnouncements: true,
-    autoSendAnnouncementEmail: false,
-    autoSendNonPriceSensitiveAnnouncements: false,
-    autoSendFilter: '',
-    announcementStartYear: 2026,
-    confirmationEmail: '',
-    moderatorEmail: '',
-    contactEmail: '',
     billingDate: now,
-    websiteUrl: '',
     apiKey: randomUUID().replace(/-/g, ''),
-    announcementNotificationEmails: '',
-    accountingReference: '',
-    subscriptionExpired: false,
     companyLogoUrl: 'https://example.com/logo.png',
-    announcementCommentTemplate: '',
-    disableMarketData: false,
-    version: 1,
     updatedAt: now,
     ...fields,
-  };
+  });
 }
 
 /** An announcement as the announcements service carries it in its events. */

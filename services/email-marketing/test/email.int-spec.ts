@@ -9,6 +9,7 @@ import {
   SUBSCRIBE_RATE_LIMITED_MESSAGE,
   Topics,
 } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
@@ -461,8 +462,8 @@ describe('email-marketing service', () => {
   });
 
   describe('email-marketing providers', () => {
-    const admin = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
-    const client = { id: randomUUID(), username: 'client', roles: [], stockRoles: {} };
+    const admin = actor({ username: 'admin', roles: ['Admin'] });
+    const client = actor({ username: 'client' });
     const mailchimp = {
       provider: 'mailchimp' as const,
       listId: 'demo-list',
@@ -525,9 +526,8 @@ describe('email-marketing service', () => {
     });
 
     it('the email-marketing channel sends a campaign; a provider answering 500 is retried, then the send is recorded failed', async () => {
-      const actor = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
       await requester.request(Topics.EmailMarketingSaveSettings, {
-        actor,
+        actor: admin,
         stockId: stock.id,
         settings: mailchimp,
       });
@@ -657,10 +657,10 @@ describe('email-marketing service', () => {
     });
 
     it('the system test email: sent at once, refused for a bad address', async () => {
-      const actor = { id: randomUUID(), username: 'admin', roles: ['Admin'], stockRoles: {} };
+      const admin = actor({ username: 'admin', roles: ['Admin'] });
       expect(
         await requester.request(Topics.EmailMarketingSendSystemEmail, {
-          actor,
+          actor: admin,
           to: 'ops@portal.example; dev@portal.example',
         }),
       ).toEqual({
@@ -670,7 +670,7 @@ describe('email-marketing service', () => {
       expect(
         (
           await refusal(() =>
-            requester.request(Topics.EmailMarketingSendSystemEmail, { actor, to: 'nobody' }),
+            requester.request(Topics.EmailMarketingSendSystemEmail, { actor: admin, to: 'nobody' }),
           )
         ).code,
       ).toBe('BAD_REQUEST');

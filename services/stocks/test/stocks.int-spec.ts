@@ -10,6 +10,7 @@ import {
   Stock,
   Topics,
 } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { AppError, KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
@@ -45,24 +46,14 @@ const STOCK_TOPICS: readonly RequestTopic[] = [
   Topics.StocksWidgetLookup,
 ];
 
-const ADMIN: Actor = {
-  id: '11111111-1111-4111-8111-111111111111',
-  username: 'alice',
-  roles: ['Admin'],
-  stockRoles: {},
-};
-const REPORTS: Actor = {
-  ...ADMIN,
+const ADMIN = actor({ id: '11111111-1111-4111-8111-111111111111', username: 'alice', roles: ['Admin'] });
+const REPORTS = actor({
   id: '22222222-2222-4222-8222-222222222222',
   username: 'rita',
   roles: ['RunReports'],
-};
-const client = (stockId: string, roles: string[]): Actor => ({
-  id: '33333333-3333-4333-8333-333333333333',
-  username: 'carl',
-  roles: [],
-  stockRoles: { [stockId]: roles },
 });
+const client = (stockId: string, roles: string[]) =>
+  actor({ id: '33333333-3333-4333-8333-333333333333', username: 'carl', stockRoles: { [stockId]: roles } });
 const THIS_YEAR = Number(formatIsoDate(new Date()).slice(0, 4));
 
 async function expectAppError(p: Promise<unknown>, code: string, message?: string | RegExp) {

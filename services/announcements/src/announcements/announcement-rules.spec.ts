@@ -1,5 +1,5 @@
 import { AppError } from '@irp/platform';
-import { Actor } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import {
   AnnouncementRuleMessages,
   assembleUpload,
@@ -281,12 +281,8 @@ describe('file names', () => {
 
 describe('authorization', () => {
   const stock = { id: '6f1c1a56-1f7b-4c1e-9d7e-5e0f7f1b2c3d', ticker: 'ABC', exchange: 'ASX' };
-  const user = (roles: string[], stockRoles: string[] = []): Actor => ({
-    id: '11111111-1111-4111-8111-111111111111',
-    username: 'u',
-    roles,
-    stockRoles: { [stock.id]: stockRoles },
-  });
+  const user = (roles: string[], stockRoles: string[] = []) =>
+    actor({ username: 'u', roles, stockRoles: { [stock.id]: stockRoles } });
 
   it('lets admins and holders of the stock role through, and no one else', () => {
     expect(() => requireEditAnnouncements(user(['Admin']), stock)).not.toThrow();

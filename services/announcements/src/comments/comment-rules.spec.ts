@@ -1,4 +1,5 @@
 import { COMMENT_TEXTS, StockRole } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { applyResponse, checkCommentInput, requireReplyToComment, StoredResponse } from './comment-rules';
 
 const NOW = new Date('2026-03-02T01:00:00Z');
@@ -55,12 +56,8 @@ describe('checkCommentInput', () => {
 
 describe('requireReplyToComment', () => {
   const stock = { id: '9b2f0c0e-1f53-4d3a-8a43-7f4a3f4d0a11', ticker: 'ABC', exchange: 'ASX' };
-  const user = (roles: string[], stockRoles: Record<string, string[]>) => ({
-    id: '11111111-1111-4111-8111-111111111111',
-    username: 'u',
-    roles,
-    stockRoles,
-  });
+  const user = (roles: string[], stockRoles: Record<string, string[]>) =>
+    actor({ username: 'u', roles, stockRoles });
 
   it('lets admins and holders of ReplyToComment on the stock respond', () => {
     expect(() => requireReplyToComment(user(['Admin'], {}), stock)).not.toThrow();

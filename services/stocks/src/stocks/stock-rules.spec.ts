@@ -1,4 +1,5 @@
-import { Actor, CLIENT_STOCK_FIELDS, INVALID_TICKER_MESSAGE, REPLY_TO_COMMENT_FIELDS } from '@irp/proto';
+import { CLIENT_STOCK_FIELDS, INVALID_TICKER_MESSAGE, REPLY_TO_COMMENT_FIELDS } from '@irp/proto';
+import { actor } from '@irp/proto/testing';
 import { AppError } from '@irp/platform';
 import { StockEntity } from './stock.entity';
 import {
@@ -36,12 +37,8 @@ function thrown(fn: () => unknown): AppError {
   throw new Error('expected an AppError');
 }
 
-const actor = (roles: string[], stockRoles: string[] = []): Actor => ({
-  id: '00000000-0000-4000-8000-0000000000ff',
-  username: 'pat',
-  roles,
-  stockRoles: stockRoles.length ? { [STOCK]: stockRoles } : {},
-});
+const pat = (roles: string[], stockRoles: string[] = []) =>
+  actor({ username: 'pat', roles, stockRoles: stockRoles.length ? { [STOCK]: stockRoles } : {} });
 
 const settings = (over: Partial<StockSettings> = {}): StockSettings => ({
   ...defaultSettings(NOW),
@@ -301,29 +298,26 @@ describe('version changes', () => {
 describe('client saves', () => {
   it('allows the client subset, and the ReplyToComment fields only with that role', () => {
     expect(() =>
-      checkClientChanges(actor([], ['ViewConfig']), STOCK, 'BHP:ASX', [...CLIENT_STOCK_FIELDS]),
+      checkClientChanges(pat([], ['ViewConfig']), STOCK, 'BHP:ASX', [...CLIENT_STOCK_FIELDS]),
     ).not.toThrow();
     const refused = thrown(() =>
-      checkClientChanges(actor([], ['ViewConfig']), STOCK, 'BHP:ASX', ['companyName', 'moderatorEmail']),
+      checkClientChanges(pat([], ['ViewConfig']), STOCK, 'BHP:ASX', ['companyName', 'moderatorEmail']),
     );
     expect(refused.code).toBe('FORBIDDEN');
     expect(refused.message).toBe(
       'You need the ReplyToComment permission on BHP:ASX to change moderator emails, the company logo or the comment template',
     );
     expect(() =>
-      checkClientChanges(actor([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', [
+      checkClientChanges(pat([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', [
         ...REPLY_TO_COMMENT_FIELDS,
       ]),
     ).not.toThrow();
-    expect(() => checkClientChanges(actor(['Admin']), STOCK, 'BHP:ASX', ['moderatorEmail'])).not.toThrow();
+    expect(() => checkClientChanges(pat(['Admin']), STOCK, 'BHP:ASX', ['moderatorEmail'])).not.toThrow();
   });
 
   it('refuses any other field with 400', () => {
     const refused = thrown(() =>
-      checkClientChanges(actor([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', [
-        'apiKey',
-        'pollAsx',
-      ]),
+      checkClientChanges(pat([], ['ViewConfig', 'ReplyToComment']), STOCK, 'BHP:ASX', ['apiKey', 'pollAsx']),
     );
     expect(refused.code).toBe('BAD_REQUEST');
     expect(refused.message).toBe('Only an Admin may change apiKey, pollAsx');

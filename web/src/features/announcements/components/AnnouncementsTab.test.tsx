@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
+import { bhpStock } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll, STOCK_ID } from '../test/fixtures';
 import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
@@ -17,36 +18,7 @@ vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 const admin = sessionUser('admin', { Admin: true });
 
 const STOCK: StaffStock = {
-  id: STOCK_ID,
-  ticker: 'BHP',
-  exchange: 'ASX',
-  combinedTicker: 'BHP:ASX',
-  isin: '',
-  companyName: 'BHP Group',
-  created: '2025-03-21T21:50:00.000Z',
-  archived: false,
-  pollAsx: true,
-  completedInitialPoll: true,
-  sendPriceSensitiveAnnouncements: true,
-  sendNonPriceSensitiveAnnouncements: false,
-  autoSendAnnouncementEmail: false,
-  autoSendNonPriceSensitiveAnnouncements: false,
-  autoSendFilter: 'appendix\\s*3[by]',
-  announcementStartYear: 2019,
-  confirmationEmail: 'ir@bhp.example',
-  moderatorEmail: '',
-  contactEmail: '',
-  billingDate: '2025-06-30T14:00:00.000Z',
-  websiteUrl: 'www.bhp.example',
-  apiKey: null,
-  announcementNotificationEmails: '',
-  accountingReference: 'BHP-1',
-  subscriptionExpired: false,
-  companyLogoUrl: '',
-  announcementCommentTemplate: '',
-  disableMarketData: false,
-  version: 3,
-  updatedAt: '2025-07-01T00:00:00.000Z',
+  ...bhpStock({ id: STOCK_ID, autoSendFilter: 'appendix\\s*3[by]' }),
   announcements: [],
   initialPoll: null,
   unavailable: [],

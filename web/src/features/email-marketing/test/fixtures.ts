@@ -1,40 +1,12 @@
 import type { EmailMarketingSettings, Subscriber } from '@irp/proto';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
+import { bhpStock } from '@/test/fixtures';
 
 export const STOCK_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890';
 
 /** A stock as GET /api/stock/{combinedTicker} answers an admin, with a product API key. */
 export const STOCK: StaffStock = {
-  id: STOCK_ID,
-  ticker: 'BHP',
-  exchange: 'ASX',
-  combinedTicker: 'BHP:ASX',
-  isin: '',
-  companyName: 'BHP Group',
-  created: '2025-03-21T21:50:00.000Z',
-  archived: false,
-  pollAsx: true,
-  completedInitialPoll: true,
-  sendPriceSensitiveAnnouncements: true,
-  sendNonPriceSensitiveAnnouncements: false,
-  autoSendAnnouncementEmail: false,
-  autoSendNonPriceSensitiveAnnouncements: false,
-  autoSendFilter: '',
-  announcementStartYear: 2019,
-  confirmationEmail: 'ir@bhp.example',
-  moderatorEmail: '',
-  contactEmail: '',
-  billingDate: '2025-06-30T14:00:00.000Z',
-  websiteUrl: 'www.bhp.example',
-  apiKey: 'product-key-1',
-  announcementNotificationEmails: '',
-  accountingReference: 'BHP-1',
-  subscriptionExpired: false,
-  companyLogoUrl: '',
-  announcementCommentTemplate: '',
-  disableMarketData: false,
-  version: 3,
-  updatedAt: '2025-07-01T00:00:00.000Z',
+  ...bhpStock({ id: STOCK_ID, apiKey: 'product-key-1' }),
   announcements: [],
   initialPoll: null,
   unavailable: [],

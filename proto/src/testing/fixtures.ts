@@ -1,0 +1,70 @@
+// Test fixtures every suite shares (services, gateway, web, bench): one whole Stock and one signed-in user,
+// each a call with overrides instead of the literal written out per suite. Type imports only, so the module
+// carries no zod (the web's tests and the bench import it as well as the servers').
+import type { SessionUser } from '../common/session';
+import type { Stock } from '../stocks/stock';
+
+/** The id of `stockFixture()` unless overridden. */
+export const FIXTURE_STOCK_ID = '00000000-0000-4000-8000-00000000000a';
+
+/**
+ * A whole Stock (proto's StockSchema, as `stock.upserted` and the staff stock page carry it): ABC on ASX,
+ * polled, its initial poll done, nothing auto-sent. `combinedTicker` follows the `ticker` and `exchange`
+ * given unless it is given too; every other field is as overridden.
+ */
+export function stockFixture(overrides: Partial<Stock> = {}): Stock {
+  const ticker = overrides.ticker ?? 'ABC';
+  const exchange = overrides.exchange ?? 'ASX';
+  return {
+    id: FIXTURE_STOCK_ID,
+    ticker,
+    exchange,
+    combinedTicker: `${ticker}:${exchange}`,
+    isin: '',
+    companyName: `${ticker} Limited`,
+    created: '2026-01-01T00:00:00.000Z',
+    archived: false,
+    pollAsx: true,
+    completedInitialPoll: true,
+    sendPriceSensitiveAnnouncements: false,
+    sendNonPriceSensitiveAnnouncements: false,
+    autoSendAnnouncementEmail: false,
+    autoSendNonPriceSensitiveAnnouncements: false,
+    autoSendFilter: '',
+    announcementStartYear: 2026,
+    confirmationEmail: '',
+    moderatorEmail: '',
+    contactEmail: '',
+    billingDate: '2026-01-01T00:00:00.000Z',
+    websiteUrl: '',
+    apiKey: null,
+    announcementNotificationEmails: '',
+    accountingReference: '',
+    subscriptionExpired: false,
+    companyLogoUrl: '',
+    announcementCommentTemplate: '',
+    disableMarketData: false,
+    version: 1,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A stable UUID per username (FNV-1a of the name), so two fixture users differ unless given one id. */
+function idOf(username: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < username.length; i++) {
+    hash ^= username.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `00000000-0000-4000-8000-0000${hash.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * A signed-in user as the gateway passes it to services (proto's Actor / SessionUser): `user` with no
+ * roles unless overridden; its id follows the username unless given.
+ */
+export function actor(overrides: Partial<SessionUser> = {}): SessionUser {
+  const username = overrides.username ?? 'user';
+  return { id: idOf(username), username, roles: [], stockRoles: {}, ...overrides };
+}
