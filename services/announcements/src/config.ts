@@ -36,6 +36,10 @@ export const announcementsConfigSchema = z.object({
   POLL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   /** A source call slower than this fails (and is retried with backoff). */
   SOURCE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Requests open at once to the announcement service's hosts, per process (feeds and documents each). */
+  SOURCE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(200).default(16),
+  /** Requests started per rolling minute to them, per process; unset: no limit. */
+  SOURCE_MAX_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   /** Consecutive failed polls of the source before the error email is sent (once per streak). */
   SOURCE_FAILURE_STREAK: z.coerce.number().int().min(1).default(3),
   /** Largest PDF accepted, downloaded or uploaded. */
@@ -44,6 +48,22 @@ export const announcementsConfigSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
+  /**
+   * Public hosts announcement documents may be fetched from besides the configured feeds' hosts (comma list;
+   * `*.example.com` for subdomains); default the ASX site and Markit Digital. They must resolve to public
+   * addresses: a stand-in on a private address is only reachable as a configured base URL.
+   */
+  DOCUMENT_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v === undefined
+        ? undefined
+        : v
+            .split(',')
+            .map((h) => h.trim().toLowerCase())
+            .filter(Boolean),
+    ),
   /** The system's Chromium for browser-automation mode. */
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
 });

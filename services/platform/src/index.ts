@@ -22,3 +22,4 @@ export * from './role-server';
 export * from './roles';
 export * from './singleton-job';
 export * from './stocks-bootstrap';
+export * from './vendor-http/vendor-http';

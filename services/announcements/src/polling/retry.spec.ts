@@ -22,6 +22,17 @@ describe('source call retries', () => {
     expect(SOURCE_RETRY_DELAYS_MS).toEqual([200, 1000, 3000]);
   });
 
+  it('waits at least as long as the source’s Retry-After', async () => {
+    let calls = 0;
+    const busy = async () => {
+      if (++calls === 1) throw new SourceUnavailableError('busy', 429, 5000);
+      if (calls === 2) throw new SourceUnavailableError('busy', 503, 100);
+      return 'ok';
+    };
+    await expect(withRetries(busy, { wait })).resolves.toBe('ok');
+    expect(waits).toEqual([5000, 1000]);
+  });
+
   it('stops waiting once a try succeeds', async () => {
     let calls = 0;
     const flaky = async () => {

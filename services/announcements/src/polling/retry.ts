@@ -1,5 +1,5 @@
 import { createLogger } from '@irp/platform';
-import { DocumentRefusedError, SourceNotConfiguredError } from '../sources/source';
+import { DocumentRefusedError, SourceNotConfiguredError, SourceUnavailableError } from '../sources/source';
 
 const log = createLogger('polling-retry');
 
@@ -53,8 +53,11 @@ export async function withRetries<T>(call: () => Promise<T>, options: RetryOptio
     try {
       return await call();
     } catch (error) {
-      const delay = delays[attempt - 1];
-      if (delay === undefined || !retryable(error)) throw error;
+      const planned = delays[attempt - 1];
+      if (planned === undefined || !retryable(error)) throw error;
+      // A source that said when to come back (Retry-After on 429/503) is not asked again sooner.
+      const asked = error instanceof SourceUnavailableError ? (error.retryAfterMs ?? 0) : 0;
+      const delay = Math.max(planned, asked);
       options.onRetry?.(error, attempt, delay);
       await wait(delay);
     }

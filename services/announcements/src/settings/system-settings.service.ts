@@ -20,6 +20,9 @@ export function sourceOptionsOf(config: AnnouncementsConfig, useBrowser: boolean
     iressBaseUrl: config.IRESS_BASE_URL,
     maxPdfBytes: config.MAX_PDF_BYTES,
     timeoutMs: config.SOURCE_TIMEOUT_MS,
+    documentHosts: config.DOCUMENT_HOSTS,
+    maxConcurrent: config.SOURCE_MAX_CONCURRENT,
+    perMinute: config.SOURCE_MAX_PER_MINUTE,
     useBrowser,
     chromiumPath: config.CHROMIUM_PATH,
   };

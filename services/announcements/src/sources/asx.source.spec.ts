@@ -23,7 +23,7 @@ describe('AsxSource against the stand-in', () => {
       seedYears: [2023, 2024, 2025],
       now: () => NOW,
     });
-    documents = new DocumentFetcher({ timeoutMs: 10_000 });
+    documents = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [standIn.url] });
   });
   afterAll(async () => {
     await documents.close();
@@ -108,9 +108,11 @@ describe('AsxSource against the stand-in', () => {
     expect(first.releasedAt).toBe('2025-06-30T11:59:00+10:00');
   });
 
-  it('turns a 5xx into SourceUnavailableError with the status, and recovers on the next call', async () => {
+  it('retries a 5xx, turns one that outlasts every attempt into SourceUnavailableError with the status, and recovers on the next call', async () => {
     standIn.failNext(1, 503);
-    const error = await source()
+    await expect(source({ maxAttempts: 3, retryDelayMs: 10 }).latest('BHP')).resolves.toHaveLength(20);
+    standIn.failNext(3, 503);
+    const error = await source({ maxAttempts: 3, retryDelayMs: 10 })
       .latest('BHP')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceUnavailableError);
@@ -121,7 +123,7 @@ describe('AsxSource against the stand-in', () => {
   it('gives up after the timeout with SourceUnavailableError', async () => {
     standIn.delayNext(1, 10_000);
     const started = Date.now();
-    const error = await source({ timeoutMs: 200 })
+    const error = await source({ timeoutMs: 200, maxAttempts: 1 })
       .latest('BHP')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceUnavailableError);
@@ -132,7 +134,7 @@ describe('AsxSource against the stand-in', () => {
   it('turns a refused connection into SourceUnavailableError', async () => {
     const gone = await startAsxStandIn();
     await gone.close();
-    const asx = new AsxSource({ baseUrl: gone.url, timeoutMs: 1000, documents });
+    const asx = new AsxSource({ baseUrl: gone.url, timeoutMs: 1000, documents, retryDelayMs: 10 });
     await expect(asx.latest('BHP')).rejects.toThrow(SourceUnavailableError);
   });
 
@@ -147,7 +149,7 @@ describe('AsxSource against a feed that answers badly', () => {
   let server: Server;
   let baseUrl: string;
   let answer = { status: 200, type: 'application/json', body: '' };
-  const documents = new DocumentFetcher({ timeoutMs: 1000 });
+  const documents = new DocumentFetcher({ timeoutMs: 1000, baseUrls: [] });
 
   beforeAll(async () => {
     server = createServer((_req, res) => {
@@ -231,6 +233,38 @@ describe('AsxSource against a feed that answers badly', () => {
     ]);
     const of2023 = await asx.announcementsOfYear('XYZ', 2023);
     expect(of2023.map((a) => [a.sourceKey, a.documentUrl])).toEqual([['2', 'https://cdn.example/2.pdf']]);
+  });
+
+  it('carries the feed’s Retry-After on 429 and 503 for the poller, capped', async () => {
+    server.removeAllListeners('request');
+    let status = 429;
+    server.on('request', (_req, res) => {
+      res.writeHead(status, { 'retry-after': status === 429 ? '3' : '3600' }).end();
+    });
+    const asx = new AsxSource({ baseUrl, timeoutMs: 1000, documents });
+    await expect(asx.latest('BHP')).rejects.toMatchObject({ status: 429, retryAfterMs: 3000 });
+    status = 503;
+    await expect(asx.latest('BHP')).rejects.toMatchObject({ status: 503, retryAfterMs: 10_000 });
+    status = 500;
+    await expect(asx.latest('BHP')).rejects.toMatchObject({ status: 500, retryAfterMs: undefined });
+  });
+
+  it('refuses a paging_next_url to a host that is not the feed’s, such as the metadata address', async () => {
+    server.removeAllListeners('request');
+    server.on('request', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          data: [{ id: '1', document_release_date: '2024-03-01T10:00:00+1100', header: 'A' }],
+          paging_next_url: 'http://169.254.169.254/latest/meta-data/',
+        }),
+      );
+    });
+    const error = await new AsxSource({ baseUrl, timeoutMs: 1000, documents })
+      .announcementsOfYear('XYZ', 2023)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceUnavailableError);
+    expect((error as Error).message).toMatch(/was refused: 169\.254\.169\.254 is not a host of/);
   });
 });
 

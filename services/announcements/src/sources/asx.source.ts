@@ -1,8 +1,9 @@
 import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import type { VendorHttpClient } from '@irp/platform';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DocumentFetcher } from './document-fetcher';
-import { getJson, resolveAgainst } from './http';
+import { feedClient, getJson, resolveAgainst } from './http';
 import { AnnouncementSource, SourceAnnouncement, SourceDocument, SourceUnavailableError } from './source';
 
 /** The services that speak the ASX per-company shape: asx itself, and westpac/iress by assumption. */
@@ -12,6 +13,14 @@ export interface AsxSourceOptions {
   baseUrl: string;
   timeoutMs: number;
   documents: DocumentFetcher;
+  /** Attempts of one page when the feed is busy or down (default 1: the poller retries), and the first backoff delay. */
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  /** Requests open at once and per minute to this service's hosts (see SOURCE_MAX_CONCURRENT). */
+  maxConcurrent?: number;
+  perMinute?: number;
+  /** The vendor client to use (asx2 shares its own); else one for `baseUrl` alone. */
+  http?: VendorHttpClient;
   /** Reported name; the per-company shape is also assumed for westpac and iress. */
   name?: PerCompanyServiceName;
   /** Items per page asked of the feed (its `count`). */
@@ -122,10 +131,22 @@ export class AsxSource implements AnnouncementSource {
   private readonly baseUrl: string;
   private readonly pageSize: number;
   private readonly cache: PageCache;
+  private readonly http: VendorHttpClient;
 
   constructor(private readonly options: AsxSourceOptions) {
     this.name = options.name ?? 'asx';
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.http =
+      options.http ??
+      feedClient({
+        vendor: this.name,
+        baseUrls: [options.baseUrl],
+        timeoutMs: options.timeoutMs,
+        maxAttempts: options.maxAttempts,
+        retryDelayMs: options.retryDelayMs,
+        maxConcurrent: options.maxConcurrent,
+        perMinute: options.perMinute,
+      });
     this.pageSize = options.pageSize ?? 20;
     this.cache = new PageCache(
       options.cacheMaxPages ?? 200,
@@ -192,7 +213,7 @@ export class AsxSource implements AnnouncementSource {
 
   /** One page of the feed; null when the ticker is unknown (404). */
   private async fetchPage(url: string, code: string): Promise<AsxPage | null> {
-    const answer = await getJson(url, { timeoutMs: this.options.timeoutMs });
+    const answer = await getJson(this.http, url);
     if (!answer.found) return null;
     const body = parseFeed(asxPageSchema, answer.body, url);
     return {

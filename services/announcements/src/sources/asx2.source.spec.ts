@@ -15,7 +15,7 @@ describe('Asx2Source against the stand-in', () => {
 
   beforeAll(async () => {
     standIn = await startAsxStandIn({ seedTickers: TICKERS, seedYears: [2024, 2025], now: () => NOW });
-    documents = new DocumentFetcher({ timeoutMs: 10_000 });
+    documents = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [standIn.url] });
   });
   afterAll(async () => {
     await documents.close();

@@ -1,7 +1,8 @@
+import type { VendorHttpClient } from '@irp/platform';
 import { z } from 'zod';
 import { AsxSource, parseAsxTimestamp, parseFeed } from './asx.source';
 import { DocumentFetcher } from './document-fetcher';
-import { getJson } from './http';
+import { feedClient, getJson } from './http';
 import { AnnouncementSource, SourceAnnouncement, SourceDocument } from './source';
 
 export interface Asx2SourceOptions {
@@ -11,6 +12,12 @@ export interface Asx2SourceOptions {
   asxBaseUrl: string;
   timeoutMs: number;
   documents: DocumentFetcher;
+  /** Attempts of one request when a feed is busy or down (default 1: the poller retries), and the first backoff delay. */
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  /** Requests open at once and per minute to this service's hosts (see SOURCE_MAX_CONCURRENT). */
+  maxConcurrent?: number;
+  perMinute?: number;
   itemsPerPage?: number;
   /** Most pages read per market poll: the feed is newest first, so older pages only matter after an outage. */
   maxPages?: number;
@@ -48,13 +55,25 @@ export class Asx2Source implements AnnouncementSource {
   readonly marketWide = true;
   private readonly baseUrl: string;
   private readonly history: AsxSource;
+  private readonly http: VendorHttpClient;
 
   constructor(private readonly options: Asx2SourceOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // One client for both feeds: the market feed's hosts and the ASX's, limited together.
+    this.http = feedClient({
+      vendor: 'asx2',
+      baseUrls: [options.baseUrl, options.asxBaseUrl],
+      timeoutMs: options.timeoutMs,
+      maxAttempts: options.maxAttempts,
+      retryDelayMs: options.retryDelayMs,
+      maxConcurrent: options.maxConcurrent,
+      perMinute: options.perMinute,
+    });
     this.history = new AsxSource({
       baseUrl: options.asxBaseUrl,
       timeoutMs: options.timeoutMs,
       documents: options.documents,
+      http: this.http,
     });
   }
   forget(ticker: string): void {
@@ -99,7 +118,7 @@ export class Asx2Source implements AnnouncementSource {
 
   /** The items of one answer; [] for 404 (an unknown ticker). */
   private async fetchItems(url: string): Promise<SourceAnnouncement[]> {
-    const answer = await getJson(url, { timeoutMs: this.options.timeoutMs });
+    const answer = await getJson(this.http, url);
     if (!answer.found) return [];
     const body = parseFeed(markitPageSchema, answer.body, url);
     return (body.data.items ?? []).map((item) => this.toAnnouncement(item));

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { PDFDocument } from 'pdf-lib';
 import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '../standin/asx-standin';
 import { DocumentFetcher, findPdfUrlInHtml, formatByteLimit } from './document-fetcher';
@@ -22,11 +22,18 @@ const refusal = (promise: Promise<unknown>) =>
 describe('DocumentFetcher against the stand-in', () => {
   let standIn: AsxStandIn;
   let item: StandInAnnouncement;
-  const plain = new DocumentFetcher({ timeoutMs: 5000 });
-  const browser = new DocumentFetcher({ timeoutMs: 30_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
+  let plain: DocumentFetcher;
+  let browser: DocumentFetcher;
 
   beforeAll(async () => {
     standIn = await startAsxStandIn();
+    plain = new DocumentFetcher({ timeoutMs: 5000, baseUrls: [standIn.url] });
+    browser = new DocumentFetcher({
+      timeoutMs: 30_000,
+      baseUrls: [standIn.url],
+      useBrowser: true,
+      chromiumPath: CHROMIUM_PATH,
+    });
     item = standIn.publish({ ticker: 'BHP', headline: 'Half Year Results', priceSensitive: true, pages: 3 });
   });
   afterEach(() => standIn.setMode('direct'));
@@ -80,7 +87,12 @@ describe('DocumentFetcher against the stand-in', () => {
 
   it('shares one browser across downloads and launches a new one after close()', async () => {
     standIn.setMode('terms');
-    const shared = new DocumentFetcher({ timeoutMs: 30_000, useBrowser: true, chromiumPath: CHROMIUM_PATH });
+    const shared = new DocumentFetcher({
+      timeoutMs: 30_000,
+      baseUrls: [standIn.url],
+      useBrowser: true,
+      chromiumPath: CHROMIUM_PATH,
+    });
     const [a, b] = await Promise.all([shared.download(item.documentUrl), shared.download(item.fileUrl)]);
     await shared.download(item.documentUrl);
     expect(a.bytes.equals(b.bytes)).toBe(true);
@@ -95,6 +107,7 @@ describe('DocumentFetcher against the stand-in', () => {
     standIn.setMode('terms');
     const broken = new DocumentFetcher({
       timeoutMs: 5000,
+      baseUrls: [standIn.url],
       useBrowser: true,
       chromiumPath: '/nonexistent/chromium',
     });
@@ -112,7 +125,7 @@ describe('DocumentFetcher against the stand-in', () => {
 
   it('refuses a PDF larger than the limit while reading it', async () => {
     const big = standIn.publish({ ticker: 'BHP', headline: 'Annual Report to shareholders', pages: 40 });
-    const small = new DocumentFetcher({ timeoutMs: 5000, maxBytes: 2048 });
+    const small = new DocumentFetcher({ timeoutMs: 5000, baseUrls: [standIn.url], maxBytes: 2048 });
     const error = await refusal(small.download(big.documentUrl));
     expect(error.message).toBe('larger than 2 KB');
     // The same document within the default limit (20 MB) is accepted.
@@ -148,14 +161,107 @@ describe('DocumentFetcher against an endless answer', () => {
   });
 
   it('stops reading at the limit instead of buffering it all', async () => {
-    const fetcher = new DocumentFetcher({ timeoutMs: 10_000, maxBytes: 1024 * 1024 });
+    const fetcher = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [url], maxBytes: 1024 * 1024 });
     const error = await refusal(fetcher.download(url));
     expect(error.message).toBe('larger than 1 MB');
   });
 
   it('gives up on an answer slower than the timeout with SourceUnavailableError', async () => {
-    const fetcher = new DocumentFetcher({ timeoutMs: 300, maxBytes: 1024 * 1024 * 1024 });
+    const fetcher = new DocumentFetcher({
+      timeoutMs: 300,
+      baseUrls: [url],
+      maxBytes: 1024 * 1024 * 1024,
+      retryDelayMs: 10,
+    });
     await expect(fetcher.download(url)).rejects.toThrow(SourceUnavailableError);
+  });
+});
+
+describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', () => {
+  let vendor: Server;
+  let vendorUrl: string;
+  let internal: Server;
+  let internalPort: number;
+  let internalHits = 0;
+  let page = '';
+
+  const listen = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+  const fetcher = (extra: Partial<ConstructorParameters<typeof DocumentFetcher>[0]> = {}) =>
+    new DocumentFetcher({ timeoutMs: 2000, baseUrls: [vendorUrl], retryDelayMs: 10, ...extra });
+
+  beforeAll(async () => {
+    // A server that is not the vendor's, on loopback like an internal admin service.
+    internal = createServer((_req, res) => {
+      internalHits++;
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 internal secret');
+    });
+    internalPort = await listen(internal);
+    // The vendor's stand-in: its terms page links (or redirects) wherever the test says.
+    vendor = createServer((req, res) => {
+      if (req.url?.startsWith('/go?to=')) {
+        res.writeHead(302, { location: decodeURIComponent(req.url.slice('/go?to='.length)) }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    });
+    vendorUrl = `http://127.0.0.1:${await listen(vendor)}`;
+  });
+  beforeEach(() => {
+    internalHits = 0;
+  });
+  afterAll(async () => {
+    for (const server of [vendor, internal]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  const termsLinking = (href: string) =>
+    `<!DOCTYPE html><html><form><input type="hidden" name="pdfURL" value="${href}"></form></html>`;
+
+  it('refuses a pdfURL on a host that is not the vendor’s', async () => {
+    page = termsLinking('https://attacker.example/x.pdf');
+    const error = await refusal(fetcher().download(`${vendorUrl}/terms`));
+    expect(error.message).toMatch(/^refused: attacker\.example is not a host of/);
+  });
+
+  it('refuses a pdfURL on 127.0.0.1 that is not the configured stand-in', async () => {
+    page = termsLinking(`http://127.0.0.1:${internalPort}/admin.pdf`);
+    const error = await refusal(fetcher().download(`${vendorUrl}/terms`));
+    expect(error.message).toMatch(/127\.0\.0\.1.*may not reach/);
+    expect(internalHits).toBe(0);
+  });
+
+  it('refuses a redirect to 127.0.0.1 that is not the configured stand-in', async () => {
+    const to = encodeURIComponent(`http://127.0.0.1:${internalPort}/admin.pdf`);
+    const error = await refusal(fetcher().download(`${vendorUrl}/go?to=${to}`));
+    expect(error.message).toMatch(/127\.0\.0\.1.*may not reach/);
+    expect(internalHits).toBe(0);
+  });
+
+  it('refuses a redirect to the metadata address 169.254.169.254, even listed as a document host', async () => {
+    const to = encodeURIComponent('http://169.254.169.254/latest/meta-data/');
+    await expect(fetcher().download(`${vendorUrl}/go?to=${to}`)).rejects.toThrow(/not a host of/);
+    const error = await refusal(
+      fetcher({ allowedHosts: ['169.254.169.254'] }).download(`${vendorUrl}/go?to=${to}`),
+    );
+    expect(error.message).toMatch(/169\.254\.169\.254.*may not reach/);
+  });
+
+  it('refuses a redirect to a document host whose name resolves to a private range', async () => {
+    const asked: string[] = [];
+    const privateLookup: LookupFunction = (hostname, options, callback) => {
+      asked.push(hostname);
+      if ((options as { all?: boolean }).all) callback(null, [{ address: '192.168.10.20', family: 4 }]);
+      else callback(null, '192.168.10.20', 4);
+    };
+    const to = encodeURIComponent(`http://www.asx.com.au:${internalPort}/asxpdf/1.pdf`);
+    const error = await refusal(fetcher({ lookup: privateLookup }).download(`${vendorUrl}/go?to=${to}`));
+    expect(error.message).toMatch(/www\.asx\.com\.au.*192\.168\.10\.20.*may not reach/);
+    expect(asked).toEqual(['www.asx.com.au']);
   });
 });
 

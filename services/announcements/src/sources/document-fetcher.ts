@@ -1,5 +1,12 @@
+import {
+  VendorHttpClient,
+  VendorRequestRefusedError,
+  VendorResponse,
+  VendorResponseTooLargeError,
+} from '@irp/platform';
+import type { LookupFunction } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { httpGet, unavailableFrom } from './http';
+import { ASX_DOCUMENT_HOSTS, busyOrFailing, feedClient, unavailableFrom } from './http';
 import { DocumentRefusedError, SourceDocument, SourceUnavailableError } from './source';
 
 export const DEFAULT_MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -7,6 +14,21 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
 export interface DocumentFetcherOptions {
   timeoutMs: number;
+  /**
+   * The announcement services' configured base URLs: documents are fetched from their hosts (a stand-in
+   * on 127.0.0.1 included) and from `allowedHosts`, never from a host a third-party page names otherwise.
+   */
+  baseUrls: ReadonlyArray<string | undefined>;
+  /** Public hosts documents may come from; default ASX_DOCUMENT_HOSTS. Private addresses are refused. */
+  allowedHosts?: readonly string[];
+  /** Attempts when the host is busy or down (default 1: the poller retries), and the first backoff delay. */
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  /** Requests open at once and per minute to this service's hosts (see SOURCE_MAX_CONCURRENT). */
+  maxConcurrent?: number;
+  perMinute?: number;
+  /** DNS lookup (tests). */
+  lookup?: LookupFunction;
   /** Largest document accepted; default 20 MB. */
   maxBytes?: number;
   /** Resolve terms pages in headless Chromium (system settings' useNightmare) instead of parsing their HTML. */
@@ -77,11 +99,24 @@ export function findPdfUrlInHtml(html: string, pageUrl: string): string | null {
  */
 export class DocumentFetcher {
   readonly maxBytes: number;
+  private readonly http: VendorHttpClient;
   private browser: Promise<Browser> | undefined;
   private launches = 0;
 
   constructor(private readonly options: DocumentFetcherOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_PDF_BYTES;
+    this.http = feedClient({
+      vendor: 'documents',
+      baseUrls: options.baseUrls,
+      allowedHosts: options.allowedHosts ?? ASX_DOCUMENT_HOSTS,
+      timeoutMs: options.timeoutMs,
+      maxAttempts: options.maxAttempts,
+      retryDelayMs: options.retryDelayMs,
+      maxConcurrent: options.maxConcurrent,
+      perMinute: options.perMinute,
+      maxResponseBytes: this.maxBytes,
+      lookup: options.lookup,
+    });
   }
 
   async download(url: string): Promise<SourceDocument> {
@@ -126,45 +161,33 @@ export class DocumentFetcher {
     return new DocumentRefusedError(`larger than ${formatByteLimit(this.maxBytes)}`, url);
   }
 
+  /**
+   * One document or terms page through the vendor client: the URL and every redirect hop must be an allowed
+   * host at an address it may reach, and the size is counted while streaming so a huge or endless answer is
+   * never held in memory.
+   */
   private async fetchLimited(url: string, cookie?: string): Promise<Fetched> {
-    const { timeoutMs } = this.options;
-    const response = await httpGet(url, { timeoutMs, headers: cookie ? { cookie } : {} });
-    const finalUrl = response.url || url;
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
+    let response: VendorResponse;
+    try {
+      response = await this.http.request(url, {
+        headers: cookie ? { cookie } : {},
+        maxResponseBytes: this.maxBytes,
+      });
+    } catch (error) {
+      if (error instanceof VendorResponseTooLargeError) throw this.tooLarge(error.url);
+      // A link to a host that is not the vendor's, or to a private address, will not be fetched by retrying.
+      if (error instanceof VendorRequestRefusedError)
+        throw new DocumentRefusedError(`refused: ${error.message}`, error.url);
+      throw unavailableFrom(error, url);
+    }
+    const finalUrl = response.url;
+    if (response.status >= 500 || response.status === 429) throw busyOrFailing(finalUrl, response);
+    if (response.status < 200 || response.status >= 300) {
       // A missing or forbidden document will not appear by retrying: the announcement is kept without it.
       throw new DocumentRefusedError(`answered ${response.status}`, finalUrl);
     }
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > this.maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw this.tooLarge(finalUrl);
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          total += value.byteLength;
-          if (total > this.maxBytes) {
-            await reader.cancel().catch(() => undefined);
-            throw this.tooLarge(finalUrl);
-          }
-          chunks.push(Buffer.from(value));
-        }
-      } catch (error) {
-        if (error instanceof DocumentRefusedError) throw error;
-        throw unavailableFrom(error, url, timeoutMs);
-      }
-    }
-    return {
-      bytes: Buffer.concat(chunks, total),
-      finalUrl,
-      contentType: response.headers.get('content-type') ?? '',
-    };
+    const type = response.headers['content-type'];
+    return { bytes: response.body, finalUrl, contentType: (Array.isArray(type) ? type[0] : type) ?? '' };
   }
 
   private launch(): Promise<Browser> {
@@ -202,6 +225,12 @@ export class DocumentFetcher {
     const browser = await this.launch();
     const context = await browser.newContext({ acceptDownloads: true });
     try {
+      // Chromium's own requests (redirects, scripts, the Agree button's target) only to the vendor's hosts.
+      // This checks the host name, not the address it resolves to; the PDF itself is fetched through the
+      // guarded client below, which does.
+      await context.route('**/*', (route) =>
+        this.http.allows(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+      );
       const page = await context.newPage();
       page.setDefaultTimeout(this.options.timeoutMs);
       await page.goto(termsUrl, { waitUntil: 'domcontentloaded' });

@@ -15,6 +15,14 @@ export interface SourceOptions {
   maxPdfBytes: number;
   /** Per request (SOURCE_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Public hosts documents may come from besides the feeds' (DOCUMENT_HOSTS); default ASX_DOCUMENT_HOSTS. */
+  documentHosts?: readonly string[];
+  /** Attempts of one request when a feed is busy or down (default 1: the poller retries), and the first backoff delay. */
+  maxAttempts?: number;
+  retryDelayMs?: number;
+  /** Per vendor: requests open at once (SOURCE_MAX_CONCURRENT) and per minute (SOURCE_MAX_PER_MINUTE). */
+  maxConcurrent?: number;
+  perMinute?: number;
   /** System settings' useNightmare: resolve terms pages in headless Chromium. */
   useBrowser: boolean;
   chromiumPath: string;
@@ -51,8 +59,20 @@ export function createSource(
   const problem = sourceConfigProblem(name, options);
   if (problem) throw new SourceNotConfiguredError(problem);
   if (name === 'mock') return new MockSource({ now: options.now });
+  // Documents only from the chosen service's own base URLs and the public document hosts.
+  const baseUrls = {
+    asx: [options.asxBaseUrl],
+    asx2: [options.asx2BaseUrl, options.asxBaseUrl],
+    westpac: [options.westpacBaseUrl],
+    iress: [options.iressBaseUrl],
+  }[name];
+  const { maxAttempts, retryDelayMs, maxConcurrent, perMinute } = options;
+  const limits = { maxAttempts, retryDelayMs, maxConcurrent, perMinute };
   const documents = new DocumentFetcher({
     timeoutMs: options.timeoutMs,
+    baseUrls,
+    allowedHosts: options.documentHosts,
+    ...limits,
     maxBytes: options.maxPdfBytes,
     useBrowser: options.useBrowser,
     chromiumPath: options.chromiumPath,
@@ -60,17 +80,31 @@ export function createSource(
   const { timeoutMs } = options;
   switch (name) {
     case 'asx':
-      return new AsxSource({ baseUrl: options.asxBaseUrl ?? '', timeoutMs, documents });
+      return new AsxSource({
+        baseUrl: options.asxBaseUrl ?? '',
+        timeoutMs,
+        documents,
+        ...limits,
+      });
     case 'asx2':
       return new Asx2Source({
         baseUrl: options.asx2BaseUrl ?? '',
         asxBaseUrl: options.asxBaseUrl ?? '',
         timeoutMs,
         documents,
+        ...limits,
       });
     case 'westpac':
-      return createVendorSource('westpac', options.westpacBaseUrl, { timeoutMs, documents });
+      return createVendorSource('westpac', options.westpacBaseUrl, {
+        timeoutMs,
+        documents,
+        ...limits,
+      });
     case 'iress':
-      return createVendorSource('iress', options.iressBaseUrl, { timeoutMs, documents });
+      return createVendorSource('iress', options.iressBaseUrl, {
+        timeoutMs,
+        documents,
+        ...limits,
+      });
   }
 }

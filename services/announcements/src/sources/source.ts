@@ -75,6 +75,8 @@ export class SourceUnavailableError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The source's Retry-After on a 429 or 503, in ms (capped): the poller waits at least this long. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'SourceUnavailableError';

@@ -1,5 +1,4 @@
-import { AsxSource } from './asx.source';
-import { DocumentFetcher } from './document-fetcher';
+import { AsxSource, AsxSourceOptions } from './asx.source';
 import { SourceNotConfiguredError } from './source';
 
 /** The services that exist in system settings but have no public API we know of. */
@@ -26,8 +25,11 @@ export function notConfiguredMessage(name: string, variable: string): string {
 export function createVendorSource(
   name: VendorServiceName,
   baseUrl: string | undefined,
-  options: { timeoutMs: number; documents: DocumentFetcher },
+  options: Pick<
+    AsxSourceOptions,
+    'timeoutMs' | 'documents' | 'maxAttempts' | 'retryDelayMs' | 'maxConcurrent' | 'perMinute'
+  >,
 ): AsxSource {
   if (!baseUrl) throw new SourceNotConfiguredError(notConfiguredMessage(name, BASE_URL_VARIABLES[name]));
-  return new AsxSource({ name, baseUrl, timeoutMs: options.timeoutMs, documents: options.documents });
+  return new AsxSource({ name, baseUrl, ...options });
 }

@@ -1,5 +1,6 @@
 import type { EmailMarketingSettings } from '@irp/proto';
-import { callProvider } from './provider-http';
+import type { VendorHttpClient } from '@irp/platform';
+import { callProvider, providerClient } from './provider-http';
 import {
   CampaignContent,
   CampaignResult,
@@ -22,20 +23,21 @@ function describe(status: number, body: unknown): string {
 export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
   readonly type = 'campaign-monitor' as const;
 
-  constructor(private readonly options: ProviderOptions) {}
+  private readonly http: VendorHttpClient;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.http = providerClient('campaign-monitor', [new URL(CAMPAIGN_MONITOR_BASE_URL).hostname], options, 5);
+  }
 
   private call(settings: EmailMarketingSettings, method: 'GET' | 'POST', path: string, body?: unknown) {
     const base = (this.options.baseUrl ?? CAMPAIGN_MONITOR_BASE_URL).replace(/\/+$/, '');
-    return callProvider(
-      {
-        method,
-        url: `${base}${path}`,
-        authorization: `Basic ${Buffer.from(`${settings.apiKey}:x`).toString('base64')}`,
-        body,
-        describe,
-      },
-      this.options,
-    );
+    return callProvider(this.http, {
+      method,
+      url: `${base}${path}`,
+      authorization: `Basic ${Buffer.from(`${settings.apiKey}:x`).toString('base64')}`,
+      body,
+      describe,
+    });
   }
 
   async subscriberCount(settings: EmailMarketingSettings): Promise<number> {

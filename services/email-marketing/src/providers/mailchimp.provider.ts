@@ -1,5 +1,6 @@
 import type { EmailMarketingSettings } from '@irp/proto';
-import { callProvider } from './provider-http';
+import type { VendorHttpClient } from '@irp/platform';
+import { callProvider, providerClient } from './provider-http';
 import {
   CampaignContent,
   CampaignResult,
@@ -30,7 +31,11 @@ const idOrString = (v: string) => (/^\d+$/.test(v) ? Number(v) : v);
 export class MailchimpProvider implements EmailMarketingProviderAdapter {
   readonly type = 'mailchimp' as const;
 
-  constructor(private readonly options: ProviderOptions) {}
+  private readonly http: VendorHttpClient;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.http = providerClient('mailchimp', ['*.api.mailchimp.com'], options, 10);
+  }
 
   private call(
     settings: EmailMarketingSettings,
@@ -39,16 +44,13 @@ export class MailchimpProvider implements EmailMarketingProviderAdapter {
     body?: unknown,
   ) {
     const base = (this.options.baseUrl ?? mailchimpBaseUrl(settings.apiKey)).replace(/\/+$/, '');
-    return callProvider(
-      {
-        method,
-        url: `${base}${path}`,
-        authorization: `Basic ${Buffer.from(`irportal:${settings.apiKey}`).toString('base64')}`,
-        body,
-        describe,
-      },
-      this.options,
-    );
+    return callProvider(this.http, {
+      method,
+      url: `${base}${path}`,
+      authorization: `Basic ${Buffer.from(`irportal:${settings.apiKey}`).toString('base64')}`,
+      body,
+      describe,
+    });
   }
 
   async subscriberCount(settings: EmailMarketingSettings): Promise<number> {

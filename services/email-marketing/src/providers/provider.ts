@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { EmailMarketingProvider, EmailMarketingSettings } from '@irp/proto';
 
 /** A campaign's content: the provider's template wraps `html` (its body section) and adds its own footer. */
@@ -50,6 +51,11 @@ export interface ProviderOptions {
   maxAttempts?: number;
   /** First backoff delay; doubled each attempt, or the provider's Retry-After when it says. */
   baseDelayMs?: number;
+  /** Calls open at once to the provider (default: Mailchimp 10, Campaign Monitor 5) and per minute. */
+  maxConcurrent?: number;
+  perMinute?: number;
+  /** DNS lookup (tests). */
+  lookup?: LookupFunction;
 }
 
 /** The settings a provider cannot do without, checked before any call. */

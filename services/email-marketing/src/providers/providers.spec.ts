@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import { SmtpSink, startSmtpSink } from '@irp/platform/testing';
 import { ProvidersStandIn, startProvidersStandIn } from '../standin/providers-standin';
@@ -160,6 +161,21 @@ describe('email-marketing providers', () => {
       /^The email-marketing service answered 503 .* after 3 attempts\. Please try again later\.$/,
     );
     standIn.failNext(0, 500);
+  });
+
+  it('refuses a provider host that resolves to a private address (the SSRF guard), without retrying', async () => {
+    const asked: string[] = [];
+    const privateLookup: LookupFunction = (hostname, opts, callback) => {
+      asked.push(hostname);
+      if ((opts as { all?: boolean }).all) callback(null, [{ address: '10.0.0.7', family: 4 }]);
+      else callback(null, '10.0.0.7', 4);
+    };
+    const provider = new MailchimpProvider({ ...options(), lookup: privateLookup });
+    const error = await provider.subscriberCount(mc()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ retryable: false });
+    expect((error as Error).message).toMatch(/us1\.api\.mailchimp\.com resolves to 10\.0\.0\.7/);
+    expect(asked).toEqual(['us1.api.mailchimp.com']);
   });
 
   it('answers 429 beyond the requests one key may have open, which the adapter rides out', async () => {

@@ -1,0 +1,461 @@
+import * as dns from 'node:dns';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The one way services speak HTTP to a vendor (the ASX feeds and documents, the email-marketing providers;
+ * next the accounting, market-data and address APIs): a timeout per attempt, retries with backoff that
+ * honour Retry-After on 429/503, a concurrency and rate limit per vendor, a cap on the response size,
+ * redirects followed by hand and re-checked on every hop, and an SSRF guard.
+ *
+ * The guard: a URL's host must be one of the vendor's hosts (the hosts of its configured base URLs, plus
+ * the hosts it names, `*.example.com` for any subdomain), and the address actually connected to (checked
+ * in the socket's own DNS lookup, so a name cannot resolve to one address when checked and another when
+ * connected) must be a public unicast address. Loopback, private, link-local and the other special ranges
+ * are refused unless the host and port are those of a configured stand-in: a base URL whose host is an IP
+ * literal, `localhost` or a single-label name (a container's name), which an operator configures for
+ * tests and `make up`. A link found in a third-party page is never a stand-in, whatever it names.
+ */
+
+export interface VendorHttpConfig {
+  /** Names the vendor in errors and logs, and keys the shared limiter: clients of one vendor share it. */
+  vendor: string;
+  /** The configured base URLs: their hosts are allowed; those that look like stand-ins may be private. */
+  baseUrls: ReadonlyArray<string | undefined>;
+  /** Further hosts of the vendor (must resolve to public addresses): 'cdn.vendor.com', '*.vendor.com'. */
+  allowedHosts?: readonly string[];
+  /** Per attempt, the whole exchange including the body. */
+  timeoutMs: number;
+  /** Attempts of one request when the vendor is busy or down (429, 5xx, no answer); default 3. */
+  maxAttempts?: number;
+  /** First backoff delay, doubled each attempt, unless the vendor's Retry-After says; default 500 ms. */
+  baseDelayMs?: number;
+  /** Longest Retry-After honoured; longer waits are cut to this; default 30 s. */
+  maxRetryAfterMs?: number;
+  /** Requests in flight at once to this vendor (across every client with its name); default 5. */
+  maxConcurrent?: number;
+  /** Requests started per rolling minute to this vendor; default unlimited. */
+  perMinute?: number;
+  /** Largest response body accepted; default 10 MB. */
+  maxResponseBytes?: number;
+  /** Redirect hops followed; default 5. */
+  maxRedirects?: number;
+  /** Sent with every request unless the call overrides it. */
+  headers?: Record<string, string>;
+  /** DNS lookup (tests inject one that resolves a name to a chosen address); default dns.lookup. */
+  lookup?: LookupFunction;
+}
+
+export interface VendorRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  /** A string or bytes as they are; anything else as JSON (with its content type). */
+  body?: unknown;
+  /** Retry on 429, 5xx and no answer (default true; the caller decides whether the call is safe to repeat). */
+  retry?: boolean;
+  /** Overrides the vendor's size cap for this call (a document). */
+  maxResponseBytes?: number;
+  /** Follow redirects (default true); each hop is checked like the first URL. */
+  followRedirects?: boolean;
+}
+
+export interface VendorResponse {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  /** The URL that answered, after redirects. */
+  url: string;
+  body: Buffer;
+  /** How many attempts it took. */
+  attempts: number;
+}
+
+/** A URL the guard refused (host not the vendor's, or an address it may not reach): never retried. */
+export class VendorRequestRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'VendorRequestRefusedError';
+  }
+}
+
+/** The response grew beyond the size cap (declared or counted while streaming). */
+export class VendorResponseTooLargeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly maxBytes: number,
+  ) {
+    super(`${url} answered more than ${maxBytes} bytes`);
+    this.name = 'VendorResponseTooLargeError';
+  }
+}
+
+/**
+ * The vendor could not be reached, was too slow, or stayed busy/failing through every attempt. `status` is
+ * the last answer's status (null when there was none), `timedOut` whether the last attempt ran out of time.
+ */
+export class VendorUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status: number | null,
+    readonly attempts: number,
+    readonly timedOut = false,
+  ) {
+    super(message);
+    this.name = 'VendorUnavailableError';
+  }
+}
+
+const DEFAULTS = {
+  maxAttempts: 3,
+  baseDelayMs: 500,
+  maxRetryAfterMs: 30_000,
+  maxConcurrent: 5,
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxRedirects: 5,
+};
+
+/** Retry-After in seconds (or an HTTP date) as milliseconds, capped; undefined when absent or unreadable. */
+export function retryAfterMs(
+  header: string | null | undefined,
+  capMs = DEFAULTS.maxRetryAfterMs,
+): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, capMs);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.min(Math.max(0, at - Date.now()), capMs);
+}
+
+/** Whether `address` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it carries). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase();
+
+const effectivePort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+
+/** A configured base URL that names a local stand-in rather than the vendor (may resolve privately). */
+function isStandInHost(hostname: string): boolean {
+  const host = bareHost(hostname);
+  return isIP(host) !== 0 || host === 'localhost' || !host.includes('.');
+}
+
+function hostMatches(pattern: string, host: string): boolean {
+  const p = pattern.toLowerCase();
+  if (p.startsWith('*.')) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
+  return host === p;
+}
+
+/** Per vendor: at most `maxConcurrent` in flight and `perMinute` started in any rolling minute. */
+class VendorLimiter {
+  private active = 0;
+  private readonly started: number[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    public maxConcurrent: number,
+    public perMinute: number | undefined,
+  ) {}
+
+  acquire(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.pump();
+    });
+  }
+
+  release(): void {
+    this.active--;
+    this.pump();
+  }
+
+  private pump(): void {
+    const now = Date.now();
+    while (this.started.length && this.started[0] <= now - 60_000) this.started.shift();
+    while (this.waiting.length && this.active < this.maxConcurrent) {
+      if (this.perMinute !== undefined && this.started.length >= this.perMinute) {
+        if (!this.timer) {
+          const wait = this.started[0] + 60_000 - now;
+          this.timer = setTimeout(
+            () => {
+              this.timer = undefined;
+              this.pump();
+            },
+            Math.max(wait, 1),
+          );
+          this.timer.unref?.();
+        }
+        return;
+      }
+      this.active++;
+      this.started.push(now);
+      this.waiting.shift()!();
+    }
+  }
+}
+
+const limiters = new Map<string, VendorLimiter>();
+
+function limiterFor(config: VendorHttpConfig): VendorLimiter {
+  const maxConcurrent = config.maxConcurrent ?? DEFAULTS.maxConcurrent;
+  let limiter = limiters.get(config.vendor);
+  if (!limiter) {
+    limiter = new VendorLimiter(maxConcurrent, config.perMinute);
+    limiters.set(config.vendor, limiter);
+  } else {
+    // The latest configuration of a vendor wins (its clients are rebuilt when settings change).
+    limiter.maxConcurrent = maxConcurrent;
+    limiter.perMinute = config.perMinute;
+  }
+  return limiter;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+interface Attempt {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  url: string;
+  body: Buffer;
+}
+
+class AttemptTimeout extends Error {}
+
+export class VendorHttpClient {
+  readonly vendor: string;
+  private readonly hosts: string[];
+  /** `host:port` of the configured stand-ins, the only origins that may be private or loopback. */
+  private readonly standIns = new Set<string>();
+  private readonly limiter: VendorLimiter;
+
+  constructor(readonly config: VendorHttpConfig) {
+    this.vendor = config.vendor;
+    this.hosts = [...(config.allowedHosts ?? [])].map((h) => h.toLowerCase());
+    for (const base of config.baseUrls) {
+      if (!base) continue;
+      const url = new URL(base);
+      const host = bareHost(url.hostname);
+      this.hosts.push(host);
+      if (isStandInHost(host)) this.standIns.add(`${host}:${effectivePort(url)}`);
+    }
+    this.limiter = limiterFor(config);
+  }
+
+  /** Whether `url` names one of the vendor's hosts (the address is checked when connecting). */
+  allows(url: string): boolean {
+    try {
+      this.checkUrl(new URL(url));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async request(url: string, options: VendorRequest = {}): Promise<VendorResponse> {
+    const attempts = options.retry === false ? 1 : (this.config.maxAttempts ?? DEFAULTS.maxAttempts);
+    const baseDelay = this.config.baseDelayMs ?? DEFAULTS.baseDelayMs;
+    let last: VendorUnavailableError | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      let answer: Attempt;
+      await this.limiter.acquire();
+      try {
+        answer = await this.followRedirects(url, options);
+      } catch (error) {
+        if (error instanceof VendorRequestRefusedError || error instanceof VendorResponseTooLargeError)
+          throw error;
+        const timedOut = error instanceof AttemptTimeout;
+        last = new VendorUnavailableError(
+          timedOut
+            ? `${url} did not answer within ${this.config.timeoutMs} ms`
+            : `${url} could not be reached (${describeError(error)})`,
+          url,
+          null,
+          attempt,
+          timedOut,
+        );
+        if (attempt < attempts) await sleep(baseDelay * 2 ** (attempt - 1));
+        continue;
+      } finally {
+        this.limiter.release();
+      }
+      if (answer.status !== 429 && answer.status < 500) return { ...answer, attempts: attempt };
+      last = new VendorUnavailableError(
+        `${url} answered ${answer.status}`,
+        answer.url,
+        answer.status,
+        attempt,
+      );
+      if (attempt === attempts) return { ...answer, attempts: attempt };
+      const header = answer.headers['retry-after'];
+      const honoured =
+        answer.status === 429 || answer.status === 503
+          ? retryAfterMs(Array.isArray(header) ? header[0] : header, this.config.maxRetryAfterMs)
+          : undefined;
+      await sleep(honoured ?? baseDelay * 2 ** (attempt - 1));
+    }
+    throw last!;
+  }
+
+  private checkUrl(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new VendorRequestRefusedError(`${url.href} is not an http(s) URL`, url.href);
+    if (url.username || url.password)
+      throw new VendorRequestRefusedError(`${url.href} carries credentials`, url.href);
+    const host = bareHost(url.hostname);
+    if (!this.hosts.some((pattern) => hostMatches(pattern, host)))
+      throw new VendorRequestRefusedError(`${host} is not a host of ${this.vendor}`, url.href);
+    if (isIP(host)) this.checkAddress(url, host);
+  }
+
+  private checkAddress(url: URL, address: string): void {
+    if (isPublicAddress(address)) return;
+    if (this.standIns.has(`${bareHost(url.hostname)}:${effectivePort(url)}`)) return;
+    throw new VendorRequestRefusedError(
+      `${url.host} resolves to ${address}, an address ${this.vendor}'s client may not reach`,
+      url.href,
+    );
+  }
+
+  /** A lookup for the socket that refuses an address the URL may not reach: checks what is connected to. */
+  private guardedLookup(url: URL): LookupFunction {
+    const lookup = this.config.lookup ?? (dns.lookup as unknown as LookupFunction);
+    return (hostname, options, callback) => {
+      lookup(hostname, options, (error, address, family) => {
+        if (error) return callback(error, address, family);
+        const addresses = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
+        try {
+          for (const a of addresses) this.checkAddress(url, a.address);
+        } catch (refused) {
+          return callback(refused as NodeJS.ErrnoException, '', 4);
+        }
+        callback(null, address, family);
+      });
+    };
+  }
+
+  private async followRedirects(start: string, options: VendorRequest): Promise<Attempt> {
+    const maxRedirects = this.config.maxRedirects ?? DEFAULTS.maxRedirects;
+    const deadline = Date.now() + this.config.timeoutMs;
+    let url = new URL(start);
+    let method = options.method ?? 'GET';
+    let body = options.body;
+    for (let hop = 0; ; hop++) {
+      this.checkUrl(url);
+      const answer = await this.once(url, method, body, options, deadline);
+      const location = answer.headers.location;
+      if (options.followRedirects === false || answer.status < 300 || answer.status >= 400 || !location)
+        return answer;
+      if (hop >= maxRedirects)
+        throw new VendorRequestRefusedError(`${start} redirected more than ${maxRedirects} times`, start);
+      const next = new URL(location, url);
+      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      // Credentials are for the vendor's own origin only.
+      if (next.origin !== url.origin) options = { ...options, headers: withoutAuth(options.headers) };
+      url = next;
+    }
+  }
+
+  private once(
+    url: URL,
+    method: string,
+    body: unknown,
+    options: VendorRequest,
+    deadline: number,
+  ): Promise<Attempt> {
+    const maxBytes = options.maxResponseBytes ?? this.config.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
+    const payload =
+      body === undefined
+        ? undefined
+        : typeof body === 'string' || Buffer.isBuffer(body)
+          ? body
+          : JSON.stringify(body);
+    const headers: Record<string, string> = {
+      ...this.config.headers,
+      ...(payload !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)
+        ? { 'content-type': 'application/json' }
+        : {}),
+      ...options.headers,
+    };
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    const transport = url.protocol === 'https:' ? https : http;
+    return new Promise<Attempt>((resolve, reject) => {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return reject(new AttemptTimeout());
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
+      const req = transport.request(url, { method, headers, lookup: this.guardedLookup(url) }, (res) => {
+        const declared = Number(res.headers['content-length']);
+        const tooLarge = () => {
+          finish(() => reject(new VendorResponseTooLargeError(url.href, maxBytes)));
+          res.destroy();
+          req.destroy();
+        };
+        if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
+        const chunks: Buffer[] = [];
+        let total = 0;
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.length;
+          if (total > maxBytes) return tooLarge();
+          chunks.push(chunk);
+        });
+        res.on('end', () =>
+          finish(() =>
+            resolve({
+              status: res.statusCode ?? 0,
+              statusText: res.statusMessage ?? '',
+              headers: res.headers,
+              url: url.href,
+              body: Buffer.concat(chunks, total),
+            }),
+          ),
+        );
+        res.on('error', (error) => finish(() => reject(error)));
+        res.on('aborted', () => finish(() => reject(new Error('the answer was cut off'))));
+      });
+      const timer = setTimeout(() => {
+        finish(() => reject(new AttemptTimeout()));
+        req.destroy();
+      }, remaining);
+      req.on('error', (error) =>
+        finish(() => reject(error instanceof VendorRequestRefusedError ? error : unwrapRefusal(error))),
+      );
+      req.end(payload);
+    });
+  }
+}
+
+/** The guard's refusal reaches `req`'s error handler as the lookup's error (or its cause). */
+function unwrapRefusal(error: Error): Error {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof VendorRequestRefusedError ? cause : error;
+}
+
+function withoutAuth(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !['authorization', 'cookie'].includes(name.toLowerCase())),
+  );
+}
