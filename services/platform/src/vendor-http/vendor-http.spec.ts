@@ -205,18 +205,26 @@ describe('VendorHttpClient', () => {
   });
 
   it('starts no more than perMinute requests in a minute', async () => {
-    let hits = 0;
-    handler = (_req, res) => {
-      hits++;
-      res.end('ok');
-    };
-    const limited = client({ perMinute: 3 });
-    const all = Array.from({ length: 4 }, (_, i) => limited.request(`${standIn.url}/${i}`));
-    await Promise.all(all.slice(0, 3));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(hits).toBe(3);
-    // The fourth waits for the minute to roll; not awaited here.
-    all[3].catch(() => undefined);
+    // The limiter's clock is faked (sockets are not): the fourth request is shown waiting for the
+    // minute to roll, then starting when it has.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      let hits = 0;
+      handler = (_req, res) => {
+        hits++;
+        res.end('ok');
+      };
+      const limited = client({ perMinute: 3 });
+      const all = Array.from({ length: 4 }, (_, i) => limited.request(`${standIn.url}/${i}`));
+      await Promise.all(all.slice(0, 3));
+      jest.advanceTimersByTime(59_000);
+      expect(hits).toBe(3);
+      jest.advanceTimersByTime(1_000);
+      await all[3];
+      expect(hits).toBe(4);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('strips the vendor’s credentials when a redirect leaves its origin', async () => {
