@@ -229,7 +229,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
           missing.push(`${method} ${path}: request body`);
       }
     }
-    // A route without @Contract shows up here by name.
+    // A route whose entry lacks a schema shows up here by name.
     expect(missing).toEqual([]);
     const save = paths['/api/admin/stocks'].post;
     const body = save.requestBody?.content?.['application/json']?.schema as { properties?: object };

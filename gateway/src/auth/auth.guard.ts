@@ -69,7 +69,8 @@ export class AuthGuard implements CanActivate {
     if (!globalRoles.length && !stock) return true;
     if (isAdmin(user) || (globalRoles.length && hasGlobalRole(user, globalRoles))) return true;
     if (!stock) throw new AppError(ErrorCode.Forbidden, `This needs the ${globalRoles.join(' or ')} role`);
-    return this.checkStockRoles(req, user, stock.roles, stock.ref);
+    req.checkedStockId = await this.checkStockRoles(req, user, stock.roles, stock.ref);
+    return true;
   }
 
   private async checkStockRoles(
@@ -77,7 +78,7 @@ export class AuthGuard implements CanActivate {
     user: SessionUser,
     roles: readonly string[],
     ref: StockRef,
-  ): Promise<true> {
+  ): Promise<string> {
     const source = (ref.from === 'param' ? req.params : ref.from === 'query' ? req.query : req.body) as
       Record<string, unknown> | undefined;
     const raw = source?.[ref.key];
@@ -95,7 +96,7 @@ export class AuthGuard implements CanActivate {
         `You do not have the ${roles.join(' or ')} permission on ${on}`,
       );
     }
-    return true;
+    return stockId;
   }
 
   private async resolve(by: Exclude<StockRef['by'], 'stockId' | undefined>, value: string): Promise<string> {

@@ -19,6 +19,8 @@ import { csrfTokenFor } from './csrf';
 export interface AuthedRequest {
   user?: SessionUser;
   sessionToken?: string;
+  /** The stock the guard resolved and checked a per-stock rule on (none for an admin: not checked). */
+  checkedStockId?: string;
 }
 
 /** The path the refresh cookie is sent to: only the refresh call ever carries it. */

@@ -1,7 +1,7 @@
 /**
  * Resolves a combinedTicker (ticker:exchange) to the stock id that `stockRoles` are keyed by. The stocks
- * service owns stocks; the gateway module that exposes stock routes provides the Kafka-backed directory
- * under this token. Until then no per-stock route exists, and the guard refuses with 503 rather than guess.
+ * service owns stocks; the gateway's StocksModule provides the Kafka-backed, cached directory under this
+ * token, and the guard's StockResolver (routing/services-stock-resolver.ts) reads combinedTickers through it.
  */
 export interface StockDirectory {
   stockIdOf(combinedTicker: string): Promise<string | null>;

@@ -15,7 +15,7 @@ import { Body, Controller, Inject, Query } from '@nestjs/common';
 import { Route } from '../routing/route';
 import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
 import type { z } from 'zod';
-import { CurrentUser } from '../auth/decorators';
+import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
 
 /** What the tab may show as the provider's answer: its own problems (bad key, unknown list, provider down). */
@@ -80,18 +80,23 @@ export class EmailMarketingController {
   }
 
   @Route(routes.emailMarketing.sendTestEmail)
-  sendTestEmail(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof TestSendBodySchema>) {
-    return this.testSend(actor, body, 'test');
+  sendTestEmail(
+    @CurrentUser() actor: SessionUser,
+    @Body() body: z.output<typeof TestSendBodySchema>,
+    @CheckedStockId() checked: string | undefined,
+  ) {
+    return this.testSend(actor, body, 'test', checked);
   }
 
   @Route(routes.emailMarketing.sendToSubscribers)
   sendToSubscribers(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof TestSendBodySchema>) {
-    return this.testSend(actor, body, 'subscribers');
+    return this.testSend(actor, body, 'subscribers', undefined);
   }
 
   /**
    * Spec section 7's body: `apiKey` is the stock's product API key and names the stock (the guard checked
-   * the caller's role on that stock; an admin passes without it, so it is resolved here). The settings as
+   * the caller's role on that stock and hands it over as `checked`; an admin passes without a lookup, so it
+   * is resolved here then). The settings as
    * typed, `emailMarketingApiKey` as their key; what the body leaves out the service takes from the saved
    * settings. Either key missing: 400 with the spec's message (the email-marketing key is checked by the
    * service, which knows the saved one).
@@ -100,10 +105,11 @@ export class EmailMarketingController {
     actor: SessionUser,
     body: z.output<typeof TestSendBodySchema>,
     mode: 'test' | 'subscribers',
+    checked: string | undefined,
   ) {
     const { apiKey: productApiKey, emailMarketingApiKey, ...typed } = body;
     if (!productApiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
-    const stockId = await this.stocks.stockIdOf('apiKey', productApiKey);
+    const stockId = checked ?? (await this.stocks.stockIdOf('apiKey', productApiKey));
     if (!stockId) throw new AppError(ErrorCode.NotFound, notFoundMessage('apiKey', productApiKey));
     const settings = Object.fromEntries(
       Object.entries({ ...typed, apiKey: emailMarketingApiKey }).filter(([, value]) => value !== undefined),
