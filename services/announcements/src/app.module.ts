@@ -1,4 +1,4 @@
-import { defineService } from '@irp/platform';
+import { defineService, stockProjectionRole } from '@irp/platform';
 import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsService } from './announcements/announcements.service';
@@ -30,12 +30,13 @@ import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
 import { SystemSettingsService } from './settings/system-settings.service';
 import { FileStorageProvider } from './storage/file-storage.provider';
-import { ProjectionBootstrap } from './stocks/projection-bootstrap';
-import { StockEventsHandlers } from './stocks/stock-events.handlers';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.service';
 import { ToolsHandlers } from './tools/tools.handlers';
 import { ToolsService } from './tools/tools.service';
+
+/** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
+const stockProjection = stockProjectionRole(StockProjectionService);
 
 /**
  * The announcements service (DESIGN.md): roles `api` (requests, the stock projection, resync, reconcile,
@@ -80,7 +81,7 @@ export const announcementsService = defineService({
   roles: {
     api: {
       handlers: [
-        StockEventsHandlers,
+        ...stockProjection.handlers,
         AnnouncementsHandlers,
         SystemSettingsHandlers,
         InitialPollRequestHandlers,
@@ -88,7 +89,7 @@ export const announcementsService = defineService({
         ToolsHandlers,
         CommentsHandlers,
       ],
-      providers: [ProjectionBootstrap],
+      providers: stockProjection.providers,
     },
     scheduler: { providers: [PollScheduler] },
     poller: { handlers: [PollerHandlers, InitialPollHandlers, AutoSendHandlers] },

@@ -1,4 +1,4 @@
-import { defineService } from '@irp/platform';
+import { defineService, stockProjectionRole } from '@irp/platform';
 import { emailMarketingConfigSchema } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { Mailer } from './mail/mailer';
@@ -11,10 +11,13 @@ import { SenderHandlers } from './sending/sender.handlers';
 import { DeliverySweeper } from './sending/sweeper';
 import { EmailSettingsHandlers } from './settings/email-settings.handlers';
 import { EmailSettingsService } from './settings/email-settings.service';
-import { ProjectionBootstrap, StockEventsHandlers } from './stocks/stock-events.handlers';
+import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.service';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
 import { SubscribersService } from './subscribers/subscribers.service';
+
+/** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
+const stockProjection = stockProjectionRole(StockProjectionService);
 
 /**
  * The email-marketing service (DESIGN.md): every email the product sends. Roles `api` (settings,
@@ -25,7 +28,7 @@ import { SubscribersService } from './subscribers/subscribers.service';
 export const emailMarketingService = defineService({
   name: 'email-marketing',
   config: emailMarketingConfigSchema,
-  database: { entities: [], migrations: [CreateEmailMarketing1795485733270] },
+  database: { entities: [StockProjectionEntity], migrations: [CreateEmailMarketing1795485733270] },
   providers: [
     StockProjectionService,
     Mailer,
@@ -38,8 +41,8 @@ export const emailMarketingService = defineService({
   ],
   roles: {
     api: {
-      handlers: [StockEventsHandlers, EmailSettingsHandlers, SubscribersHandlers, SystemMailHandlers],
-      providers: [ProjectionBootstrap],
+      handlers: [...stockProjection.handlers, EmailSettingsHandlers, SubscribersHandlers, SystemMailHandlers],
+      providers: stockProjection.providers,
     },
     sender: { handlers: [SenderHandlers], providers: [DeliverySweeper] },
   },

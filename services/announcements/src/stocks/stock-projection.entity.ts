@@ -1,23 +1,13 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { StockProjectionColumns } from '@irp/platform';
+import { Column, Entity } from 'typeorm';
 
 /**
- * This service's own copy of what it needs of each stock, kept from `stock.upserted` events
- * (event-carried state transfer): the service never reads the stocks schema. `updatedAt` orders events.
+ * This service's own copy of what it needs of each stock (the platform's stock projection keeps it from
+ * `stock.upserted` and `stocks.list`): id, ticker, exchange, combinedTicker and updatedAt come from
+ * StockProjectionColumns; each column here is the proto Stock's field of the same name.
  */
 @Entity({ name: 'stocks' })
-export class StockProjectionEntity {
-  @PrimaryColumn('uuid')
-  id!: string;
-
-  @Column({ type: 'text' })
-  ticker!: string;
-
-  @Column({ type: 'text' })
-  exchange!: string;
-
-  @Column({ name: 'combined_ticker', type: 'text' })
-  combinedTicker!: string;
-
+export class StockProjectionEntity extends StockProjectionColumns {
   @Column({ name: 'company_name', type: 'text', default: '' })
   companyName!: string;
 
@@ -70,8 +60,4 @@ export class StockProjectionEntity {
   /** Fills the mail a commenter receives when a response is posted publicly. */
   @Column({ name: 'announcement_comment_template', type: 'text', default: '' })
   announcementCommentTemplate!: string;
-
-  /** The stock's `updatedAt` of the last event applied; older events are ignored. */
-  @Column({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt!: Date;
 }

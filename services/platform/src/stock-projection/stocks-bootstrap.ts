@@ -1,8 +1,8 @@
 import { Stock, Topics } from '@irp/proto';
-import { kafkaSettingsOf, ServiceConfigBase } from './config';
-import { createLogger } from './logging';
-import { KafkaRequester } from './requester';
-import { SingletonJobs } from './singleton-job';
+import { kafkaSettingsOf, ServiceConfigBase } from '../config';
+import { createLogger } from '../logging';
+import { KafkaRequester } from '../requester';
+import { SingletonJobs } from '../singleton-job';
 
 const log = createLogger('stock-projection');
 
