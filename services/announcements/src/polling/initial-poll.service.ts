@@ -1,16 +1,23 @@
-import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import {
+  createLogger,
+  errorText,
+  Outbox,
+  retryWhileDatabaseDown,
+  SERVICE_CONFIG,
+  withTimeout,
+} from '@irp/platform';
 import { Topics, type InitialPollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
 import { InitialPollEntity } from './initial-poll.entity';
 import { initialPollWindow, yearsToRead } from './poll-rules';
-import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceProvider } from './source-provider';
 
 const log = createLogger('initial-poll');
@@ -181,7 +188,7 @@ export class InitialPollService {
       );
       let items: SourceAnnouncement[];
       try {
-        items = await withRetries(
+        items = await withSourceRetries(
           () =>
             withTimeout(
               source.announcementsOfYear(stock.ticker, year),

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createLogger, KAFKA_PRODUCER, SERVICE_CONFIG } from '@irp/platform';
+import {
+  createLogger,
+  errorText,
+  KAFKA_PRODUCER,
+  retryWhileDatabaseDown,
+  SERVICE_CONFIG,
+  withTimeout,
+} from '@irp/platform';
 import type { PollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
@@ -7,6 +14,7 @@ import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
@@ -22,7 +30,6 @@ import {
   storedKey,
   tickerKey,
 } from './poll-rules';
-import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceHealth } from './source-health';
 import { SourceProvider } from './source-provider';
 
@@ -95,13 +102,16 @@ export class PollService {
     call: () => Promise<T>,
   ): Promise<SourceCall<T>> {
     try {
-      const value = await withRetries(() => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what), {
-        onRetry: (error, attempt, delayMs) =>
-          log.info(
-            { source: source.name, what, attempt, delayMs, err: errorText(error) },
-            'source call failed; retrying',
-          ),
-      });
+      const value = await withSourceRetries(
+        () => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what),
+        {
+          onRetry: (error, attempt, delayMs) =>
+            log.info(
+              { source: source.name, what, attempt, delayMs, err: errorText(error) },
+              'source call failed; retrying',
+            ),
+        },
+      );
       await this.health.succeeded(source.name);
       return { ok: true, value };
     } catch (error) {
