@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createLogger } from '../logging';
+import { handlerRetries } from '../metrics';
 import { errorText, sleep } from './retry';
 import { isTransientDatabaseError, isTransientError } from './transient-errors';
 
@@ -62,6 +64,18 @@ export async function retryTransient<T>(work: () => Promise<T>, options: RetryTr
   }
 }
 
+const handlerTopic = new AsyncLocalStorage<string>();
+
+/** Runs `fn` as the handler of `topic`: retries inside it are counted under that topic. */
+export function asHandlerOf<T>(topic: string, fn: () => T): T {
+  return handlerTopic.run(topic, fn);
+}
+
+/** Counts one retry of the running handler's work (`irp_handler_retries_total`; `none` outside handlers). */
+export function countRetry(): void {
+  handlerRetries.inc({ topic: handlerTopic.getStore() ?? 'none' });
+}
+
 /**
  * Runs `work` again while it fails because the database is away (only that: a failed source call is the
  * caller's to count), for up to `maxMs`. For a step inside a handler that should not repeat the steps
@@ -75,8 +89,10 @@ export function retryWhileDatabaseDown<T>(
   return retryTransient(work, {
     policy: { ...DEFAULT_HANDLER_RETRY, maxMs: 120_000, ...policy },
     transient: isTransientDatabaseError,
-    onRetry: (error, attempt, retryInMs) =>
-      log.warn({ what, attempt, err: errorText(error), retryInMs }, 'database unavailable; trying again'),
+    onRetry: (error, attempt, retryInMs) => {
+      countRetry();
+      log.warn({ what, attempt, err: errorText(error), retryInMs }, 'database unavailable; trying again');
+    },
   });
 }
 
