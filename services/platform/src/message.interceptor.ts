@@ -6,10 +6,8 @@ import { DlqPublisher } from './dlq';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
-import { handledMessages, handlerSeconds } from './metrics';
+import { handledMessages, handlerRetries, handlerSeconds } from './metrics';
 import {
-  asHandlerOf,
-  countRetry,
   DEFAULT_HANDLER_RETRY,
   HandlerRetryPolicy,
   retryTransient,
@@ -63,70 +61,68 @@ export class MessageInterceptor implements NestInterceptor {
     const args = context.getArgs();
 
     return from(
-      withCorrelationId(headerText(headers[Header.CorrelationId]), () =>
-        asHandlerOf(topic, async () => {
-          const deadlineHeader = Number(headerText(headers[Header.Deadline]));
-          const deadline =
-            isRequest && Number.isFinite(deadlineHeader) && deadlineHeader > 0 ? deadlineHeader : undefined;
-          if (deadline !== undefined && deadline < Date.now()) {
-            handledMessages.inc({ topic, outcome: 'expired' });
-            log.info({ topic }, 'skipped a request whose requester already gave up');
-            return fail(ErrorCode.ServiceUnavailable, 'Request expired before it was handled');
+      withCorrelationId(headerText(headers[Header.CorrelationId]), async () => {
+        const deadlineHeader = Number(headerText(headers[Header.Deadline]));
+        const deadline =
+          isRequest && Number.isFinite(deadlineHeader) && deadlineHeader > 0 ? deadlineHeader : undefined;
+        if (deadline !== undefined && deadline < Date.now()) {
+          handledMessages.inc({ topic, outcome: 'expired' });
+          log.info({ topic }, 'skipped a request whose requester already gave up');
+          return fail(ErrorCode.ServiceUnavailable, 'Request expired before it was handled');
+        }
+        const checked = validateIncoming(topic, args[0], this.local ?? {});
+        if (!checked.ok) {
+          handledMessages.inc({ topic, outcome: 'invalid' });
+          await this.dlq.publish(topic, args[0], checked.reason, message.key?.toString() ?? null);
+          return isRequest
+            ? fail(ErrorCode.InvalidMessage, `Invalid ${topic} message: ${checked.reason}`)
+            : undefined;
+        }
+        args[0] = checked.data;
+        const timer = handlerSeconds.startTimer({ topic });
+        let tries = 1;
+        try {
+          const result = await whileHeartbeating(kafka.getHeartbeat?.(), () =>
+            retryTransient(() => lastValueFrom(next.handle(), { defaultValue: undefined }), {
+              policy: this.policy ?? DEFAULT_HANDLER_RETRY,
+              deadline,
+              onRetry: (err, attempt, retryInMs) => {
+                tries = attempt + 1;
+                handlerRetries.inc({ topic });
+                log.warn(
+                  { topic, attempt, retryInMs, err: errorText(err) },
+                  'handler failed transiently; retrying',
+                );
+              },
+            }),
+          );
+          handledMessages.inc({ topic, outcome: 'ok' });
+          return isRequest ? ok(result ?? null) : undefined;
+        } catch (err) {
+          if (err instanceof AppError) {
+            handledMessages.inc({ topic, outcome: err.code });
+            if (isRequest) return fail(err.code, err.message);
+          } else {
+            const transient = isTransientError(err);
+            handledMessages.inc({ topic, outcome: 'error' });
+            log.error({ err, topic, tries }, 'handler failed');
+            if (isRequest)
+              return transient
+                ? fail(ErrorCode.ServiceUnavailable, 'Service unavailable, please try again shortly')
+                : fail(ErrorCode.Internal, 'Internal error');
           }
-          const checked = validateIncoming(topic, args[0], this.local ?? {});
-          if (!checked.ok) {
-            handledMessages.inc({ topic, outcome: 'invalid' });
-            await this.dlq.publish(topic, args[0], checked.reason, message.key?.toString() ?? null);
-            return isRequest
-              ? fail(ErrorCode.InvalidMessage, `Invalid ${topic} message: ${checked.reason}`)
-              : undefined;
-          }
-          args[0] = checked.data;
-          const timer = handlerSeconds.startTimer({ topic });
-          let tries = 1;
-          try {
-            const result = await whileHeartbeating(kafka.getHeartbeat?.(), () =>
-              retryTransient(() => lastValueFrom(next.handle(), { defaultValue: undefined }), {
-                policy: this.policy ?? DEFAULT_HANDLER_RETRY,
-                deadline,
-                onRetry: (err, attempt, retryInMs) => {
-                  tries = attempt + 1;
-                  countRetry();
-                  log.warn(
-                    { topic, attempt, retryInMs, err: errorText(err) },
-                    'handler failed transiently; retrying',
-                  );
-                },
-              }),
-            );
-            handledMessages.inc({ topic, outcome: 'ok' });
-            return isRequest ? ok(result ?? null) : undefined;
-          } catch (err) {
-            if (err instanceof AppError) {
-              handledMessages.inc({ topic, outcome: err.code });
-              if (isRequest) return fail(err.code, err.message);
-            } else {
-              const transient = isTransientError(err);
-              handledMessages.inc({ topic, outcome: 'error' });
-              log.error({ err, topic, tries }, 'handler failed');
-              if (isRequest)
-                return transient
-                  ? fail(ErrorCode.ServiceUnavailable, 'Service unavailable, please try again shortly')
-                  : fail(ErrorCode.Internal, 'Internal error');
-            }
-            // An event that could not be handled is kept for inspection and replay.
-            await this.dlq.publish(
-              topic,
-              args[0],
-              tries > 1 ? `${errorText(err)} (still failing after ${tries} tries)` : errorText(err),
-              message.key?.toString() ?? null,
-            );
-            return undefined;
-          } finally {
-            timer();
-          }
-        }),
-      ),
+          // An event that could not be handled is kept for inspection and replay.
+          await this.dlq.publish(
+            topic,
+            args[0],
+            tries > 1 ? `${errorText(err)} (still failing after ${tries} tries)` : errorText(err),
+            message.key?.toString() ?? null,
+          );
+          return undefined;
+        } finally {
+          timer();
+        }
+      }),
     );
   }
 }

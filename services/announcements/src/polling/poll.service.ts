@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  createLogger,
-  errorText,
-  KAFKA_PRODUCER,
-  retryWhileDatabaseDown,
-  SERVICE_CONFIG,
-  withTimeout,
-} from '@irp/platform';
+import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, withTimeout } from '@irp/platform';
 import type { PollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
@@ -75,15 +68,15 @@ export class PollService {
       return;
     }
     // Disabling polling stops the requests already queued too, not only the scheduler's next ticks.
-    const settings = await retryWhileDatabaseDown('poll settings', () => this.settings.entity());
+    // The database away fails the poll; the platform's handler retry policy tries it again (from the stale
+    // check above: a poll that outlived newer ticks is left to them).
+    const settings = await this.settings.entity();
     if (isPollingDisabled(settings.disablePollUntil, now)) return;
     const kind = event.market ? 'market' : event.items ? 'fan-out' : 'stock';
     const timer = pollSeconds.startTimer({ kind });
     let outcome = 'ok';
     try {
-      outcome = await retryWhileDatabaseDown(`poll ${event.ticker ?? 'market'}`, () =>
-        event.market ? this.pollMarket(event) : this.pollStock(event),
-      );
+      outcome = await (event.market ? this.pollMarket(event) : this.pollStock(event));
     } catch (error) {
       outcome = 'error';
       throw error;

@@ -1,10 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { createLogger } from '../logging';
-import { handlerRetries } from '../metrics';
-import { errorText, sleep } from './retry';
-import { isTransientDatabaseError, isTransientError } from './transient-errors';
-
-const log = createLogger('handler-retry');
+import { sleep } from './retry';
+import { isTransientError } from './transient-errors';
 
 /** How long a handler keeps trying a transient failure, and how far apart its tries are. */
 export interface HandlerRetryPolicy {
@@ -62,38 +57,6 @@ export async function retryTransient<T>(work: () => Promise<T>, options: RetryTr
       await wait(delay);
     }
   }
-}
-
-const handlerTopic = new AsyncLocalStorage<string>();
-
-/** Runs `fn` as the handler of `topic`: retries inside it are counted under that topic. */
-export function asHandlerOf<T>(topic: string, fn: () => T): T {
-  return handlerTopic.run(topic, fn);
-}
-
-/** Counts one retry of the running handler's work (`irp_handler_retries_total`; `none` outside handlers). */
-export function countRetry(): void {
-  handlerRetries.inc({ topic: handlerTopic.getStore() ?? 'none' });
-}
-
-/**
- * Runs `work` again while it fails because the database is away (only that: a failed source call is the
- * caller's to count), for up to `maxMs`. For a step inside a handler that should not repeat the steps
- * before it; the message interceptor retries a whole handler the same way.
- */
-export function retryWhileDatabaseDown<T>(
-  what: string,
-  work: () => Promise<T>,
-  policy: Partial<HandlerRetryPolicy> = {},
-): Promise<T> {
-  return retryTransient(work, {
-    policy: { ...DEFAULT_HANDLER_RETRY, maxMs: 120_000, ...policy },
-    transient: isTransientDatabaseError,
-    onRetry: (error, attempt, retryInMs) => {
-      countRetry();
-      log.warn({ what, attempt, err: errorText(error), retryInMs }, 'database unavailable; trying again');
-    },
-  });
 }
 
 /** How often a long handler tells the broker it is alive: well inside the smallest session timeout (6 s). */
