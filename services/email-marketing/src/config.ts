@@ -55,6 +55,11 @@ export const emailMarketingConfigSchema = z.object({
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
   /** How often the sweeper looks for deliveries to retry or to take over from a dead sender. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  /**
+   * A queued delivery whose batch message has not been taken for this long, or a claim whose lease ran out
+   * this long after it was queued (its sender died, or lost the database mid-batch), gets a new batch message.
+   */
+  DELIVERY_ORPHAN_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** Subscribe attempts allowed per address and per IP within SUBSCRIBE_RATE_WINDOW_MS. */
   SUBSCRIBE_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(3),
   SUBSCRIBE_MAX_PER_IP: z.coerce.number().int().min(1).default(20),

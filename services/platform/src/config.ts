@@ -1,6 +1,7 @@
 import { zodIssueLines } from '@irp/proto';
 import { z } from 'zod';
 import { ServiceManifestEntry } from './manifest';
+import type { HandlerRetryPolicy } from './reliability/handler-retry';
 import { parseRoles } from './roles';
 
 /** Variables every process reads. Services extend this schema with their own. */
@@ -22,6 +23,13 @@ export const baseConfigSchema = z.object({
   KAFKA_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(10_000),
   KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /**
+   * The handler reliability policy: how long a handler keeps trying a transient failure (database or broker
+   * away) before its message goes to the DLQ, and the bounds of the jittered backoff between tries.
+   */
+  HANDLER_RETRY_MAX_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  HANDLER_RETRY_FIRST_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  HANDLER_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(300_000).default(5000),
 });
 
 export const databaseConfigSchema = z.object({
@@ -74,6 +82,15 @@ export function loadConfig<S extends z.ZodTypeAny>(
 }
 
 /** The Kafka settings of a process, from its validated config. */
+/** The handler retry policy of a process, from its config. */
+export function handlerRetryPolicyOf(config: z.infer<typeof baseConfigSchema>): HandlerRetryPolicy {
+  return {
+    maxMs: config.HANDLER_RETRY_MAX_MS,
+    firstDelayMs: config.HANDLER_RETRY_FIRST_DELAY_MS,
+    maxDelayMs: config.HANDLER_RETRY_MAX_DELAY_MS,
+  };
+}
+
 export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string) {
   return {
     brokers: config.KAFKA_BROKERS,

@@ -14,7 +14,13 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { z } from 'zod';
 import { runMain } from './bootstrap';
-import { kafkaSettingsOf, loadConfig, ServiceConfigBase, serviceConfigSchema } from './config';
+import {
+  handlerRetryPolicyOf,
+  kafkaSettingsOf,
+  loadConfig,
+  ServiceConfigBase,
+  serviceConfigSchema,
+} from './config';
 import { DatabaseOptions } from './database';
 import { kafkaServerOptions } from './kafka';
 import { createLogger, PinoNestLogger } from './logging';
@@ -161,6 +167,7 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
                 }
               : undefined,
             localTopics: definition.localTopics,
+            handlerRetry: handlerRetryPolicyOf(config),
           }),
           ...(definition.imports ?? []),
         ],

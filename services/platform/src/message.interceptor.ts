@@ -6,7 +6,18 @@ import { DlqPublisher } from './dlq';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
-import { handledMessages, handlerSeconds } from './metrics';
+import { handledMessages, handlerRetries, handlerSeconds } from './metrics';
+import {
+  DEFAULT_HANDLER_RETRY,
+  HandlerRetryPolicy,
+  retryTransient,
+  whileHeartbeating,
+} from './reliability/handler-retry';
+import { errorText } from './reliability/retry';
+import { isTransientError } from './reliability/transient-errors';
+
+/** The handler retry policy of this process (from its config); the default when none is provided. */
+export const HANDLER_RETRY_POLICY = Symbol('HANDLER_RETRY_POLICY');
 
 const log = createLogger('handler');
 
@@ -20,14 +31,24 @@ function headerText(value: unknown): string | undefined {
 /**
  * Wraps every Kafka handler of a service: carries the correlation id from the message headers into the
  * logs, skips requests whose requester already gave up, validates the payload against the catalogue (an
- * invalid message goes to `<topic>.dlq` with the reason), and turns the handler's result or AppError into
- * the reply envelope. Handlers stay thin: they receive validated data and return plain data.
+ * invalid message goes to `<topic>.dlq` with the reason), applies the reliability policy, and turns the
+ * handler's result or AppError into the reply envelope. Handlers stay thin: they receive validated data
+ * and return plain data.
+ *
+ * The reliability policy: a transient failure (`isTransientError`: database or broker away, a timeout, a
+ * service unavailable) is tried again with capped, jittered backoff while the consumer keeps heartbeating,
+ * up to the policy's bound (minutes: a database restart is ridden out) and, for a request, never past its
+ * requester's deadline. A permanent failure (validation, a rule refusal, a bug) goes to `<topic>.dlq` at
+ * once, as does a transient one that outlasted the bound. Handlers must therefore be idempotent.
  */
 @Injectable()
 export class MessageInterceptor implements NestInterceptor {
   constructor(
     private readonly dlq: DlqPublisher,
     @Optional() @Inject(LOCAL_TOPIC_SCHEMAS) private readonly local: LocalTopicSchemas = {},
+    @Optional()
+    @Inject(HANDLER_RETRY_POLICY)
+    private readonly policy: HandlerRetryPolicy = DEFAULT_HANDLER_RETRY,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -41,8 +62,10 @@ export class MessageInterceptor implements NestInterceptor {
 
     return from(
       withCorrelationId(headerText(headers[Header.CorrelationId]), async () => {
-        const deadline = Number(headerText(headers[Header.Deadline]));
-        if (isRequest && Number.isFinite(deadline) && deadline > 0 && deadline < Date.now()) {
+        const deadlineHeader = Number(headerText(headers[Header.Deadline]));
+        const deadline =
+          isRequest && Number.isFinite(deadlineHeader) && deadlineHeader > 0 ? deadlineHeader : undefined;
+        if (deadline !== undefined && deadline < Date.now()) {
           handledMessages.inc({ topic, outcome: 'expired' });
           log.info({ topic }, 'skipped a request whose requester already gave up');
           return fail(ErrorCode.ServiceUnavailable, 'Request expired before it was handled');
@@ -57,8 +80,22 @@ export class MessageInterceptor implements NestInterceptor {
         }
         args[0] = checked.data;
         const timer = handlerSeconds.startTimer({ topic });
+        let tries = 1;
         try {
-          const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+          const result = await whileHeartbeating(kafka.getHeartbeat?.(), () =>
+            retryTransient(() => lastValueFrom(next.handle(), { defaultValue: undefined }), {
+              policy: this.policy ?? DEFAULT_HANDLER_RETRY,
+              deadline,
+              onRetry: (err, attempt, retryInMs) => {
+                tries = attempt + 1;
+                handlerRetries.inc({ topic });
+                log.warn(
+                  { topic, attempt, retryInMs, err: errorText(err) },
+                  'handler failed transiently; retrying',
+                );
+              },
+            }),
+          );
           handledMessages.inc({ topic, outcome: 'ok' });
           return isRequest ? ok(result ?? null) : undefined;
         } catch (err) {
@@ -66,15 +103,19 @@ export class MessageInterceptor implements NestInterceptor {
             handledMessages.inc({ topic, outcome: err.code });
             if (isRequest) return fail(err.code, err.message);
           } else {
+            const transient = isTransientError(err);
             handledMessages.inc({ topic, outcome: 'error' });
-            log.error({ err, topic }, 'handler failed');
-            if (isRequest) return fail(ErrorCode.Internal, 'Internal error');
+            log.error({ err, topic, tries }, 'handler failed');
+            if (isRequest)
+              return transient
+                ? fail(ErrorCode.ServiceUnavailable, 'Service unavailable, please try again shortly')
+                : fail(ErrorCode.Internal, 'Internal error');
           }
           // An event that could not be handled is kept for inspection and replay.
           await this.dlq.publish(
             topic,
             args[0],
-            err instanceof Error ? err.message : String(err),
+            tries > 1 ? `${errorText(err)} (still failing after ${tries} tries)` : errorText(err),
             message.key?.toString() ?? null,
           );
           return undefined;

@@ -41,6 +41,13 @@ export const handlerSeconds = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const handlerRetries = new Counter({
+  name: 'irp_handler_retries_total',
+  help: 'Tries of a handler repeated after a transient failure (database or broker away, a timeout), by topic',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
 export const dlqMessages = new Counter({
   name: 'irp_dlq_messages_total',
   help: 'Messages sent to a .dlq topic',

@@ -16,9 +16,10 @@ import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/he
 import { HealthController } from './health/health.controller';
 import { connectProducer, KafkaSettings } from './kafka';
 import { createLogger } from './logging';
-import { MessageInterceptor } from './message.interceptor';
+import { HANDLER_RETRY_POLICY, MessageInterceptor } from './message.interceptor';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas } from './messages';
 import { initMetrics } from './metrics';
+import { DEFAULT_HANDLER_RETRY, HandlerRetryPolicy } from './reliability/handler-retry';
 import { OutboxEntity } from './outbox/outbox.entity';
 import { Outbox, OutboxRelay } from './outbox/outbox';
 import { pruneOutbox } from './outbox/outbox-pruner';
@@ -37,6 +38,8 @@ export interface PlatformOptions {
    */
   background?: { outboxRetentionDays: number; outboxPruneIntervalMs: number };
   localTopics?: LocalTopicSchemas;
+  /** How handlers retry transient failures (see MessageInterceptor); default DEFAULT_HANDLER_RETRY. */
+  handlerRetry?: HandlerRetryPolicy;
 }
 
 const log = createLogger('platform');
@@ -126,6 +129,7 @@ export class PlatformModule {
         inject: [DataSource],
       },
       { provide: LOCAL_TOPIC_SCHEMAS, useValue: options.localTopics ?? {} },
+      { provide: HANDLER_RETRY_POLICY, useValue: options.handlerRetry ?? DEFAULT_HANDLER_RETRY },
       {
         provide: HEALTH_INFO,
         useValue: {

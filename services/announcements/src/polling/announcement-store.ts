@@ -1,4 +1,12 @@
-import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import {
+  createLogger,
+  errorText,
+  isTransientDatabaseError,
+  mapLimit,
+  Outbox,
+  SERVICE_CONFIG,
+  withTimeout,
+} from '@irp/platform';
 import { Topics, type AnnouncementOrigin } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -10,7 +18,6 @@ import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { announcementsDetected, documentDownloads, sourceKeyConflicts } from './metrics';
 import { afterFailedDownload, sourceKeyConflict } from './poll-rules';
-import { errorText, isTransientDatabaseError, mapLimit, withTimeout } from './retry';
 
 const log = createLogger('announcement-store');
 

@@ -1,16 +1,16 @@
-import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import { createLogger, errorText, Outbox, SERVICE_CONFIG, withTimeout } from '@irp/platform';
 import { Topics, type InitialPollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
 import { InitialPollEntity } from './initial-poll.entity';
 import { initialPollWindow, yearsToRead } from './poll-rules';
-import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceProvider } from './source-provider';
 
 const log = createLogger('initial-poll');
@@ -140,12 +140,10 @@ export class InitialPollService {
    * Runs (or resumes) a requested run on a poller: each year from the one it was reading (or its first) to
    * its last, stored with origin 'initial-poll', documents fetched, progress published; then completed. A
    * request of a superseded run is ignored; a source that keeps failing fails the run and reports it.
+   * A database outage is ridden out by the platform's handler retry policy: the retried run resumes at the
+   * year its row says.
    */
   async run(event: InitialPollRequestedEvent): Promise<void> {
-    await retryWhileDatabaseDown(`initial poll ${event.ticker}`, () => this.runOnce(event));
-  }
-
-  private async runOnce(event: InitialPollRequestedEvent): Promise<void> {
     const row = await this.progressOf(event.stockId);
     if (!row || row.runId !== event.runId) {
       log.info(
@@ -181,7 +179,7 @@ export class InitialPollService {
       );
       let items: SourceAnnouncement[];
       try {
-        items = await withRetries(
+        items = await withSourceRetries(
           () =>
             withTimeout(
               source.announcementsOfYear(stock.ticker, year),

@@ -1,4 +1,4 @@
-import { createLogger, KAFKA_PRODUCER, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
+import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -7,7 +7,6 @@ import { SystemSettingsService } from '../settings/system-settings.service';
 import { InitialPollService } from './initial-poll.service';
 import { publishPollRequests } from './poll-publisher';
 import { dueStocksWhere, isPollingDisabled, pollRequestsFor } from './poll-rules';
-import { errorText } from './retry';
 import { SourceProvider } from './source-provider';
 
 const log = createLogger('poll-scheduler');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createLogger, KAFKA_PRODUCER, SERVICE_CONFIG } from '@irp/platform';
+import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, withTimeout } from '@irp/platform';
 import type { PollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
+import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
 import { ErrorReporter } from './error-reporter';
@@ -22,7 +23,6 @@ import {
   storedKey,
   tickerKey,
 } from './poll-rules';
-import { errorText, retryWhileDatabaseDown, withRetries, withTimeout } from './retry';
 import { SourceHealth } from './source-health';
 import { SourceProvider } from './source-provider';
 
@@ -68,15 +68,15 @@ export class PollService {
       return;
     }
     // Disabling polling stops the requests already queued too, not only the scheduler's next ticks.
-    const settings = await retryWhileDatabaseDown('poll settings', () => this.settings.entity());
+    // The database away fails the poll; the platform's handler retry policy tries it again (from the stale
+    // check above: a poll that outlived newer ticks is left to them).
+    const settings = await this.settings.entity();
     if (isPollingDisabled(settings.disablePollUntil, now)) return;
     const kind = event.market ? 'market' : event.items ? 'fan-out' : 'stock';
     const timer = pollSeconds.startTimer({ kind });
     let outcome = 'ok';
     try {
-      outcome = await retryWhileDatabaseDown(`poll ${event.ticker ?? 'market'}`, () =>
-        event.market ? this.pollMarket(event) : this.pollStock(event),
-      );
+      outcome = await (event.market ? this.pollMarket(event) : this.pollStock(event));
     } catch (error) {
       outcome = 'error';
       throw error;
@@ -95,13 +95,16 @@ export class PollService {
     call: () => Promise<T>,
   ): Promise<SourceCall<T>> {
     try {
-      const value = await withRetries(() => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what), {
-        onRetry: (error, attempt, delayMs) =>
-          log.info(
-            { source: source.name, what, attempt, delayMs, err: errorText(error) },
-            'source call failed; retrying',
-          ),
-      });
+      const value = await withSourceRetries(
+        () => withTimeout(call(), this.config.SOURCE_TIMEOUT_MS + 1000, what),
+        {
+          onRetry: (error, attempt, delayMs) =>
+            log.info(
+              { source: source.name, what, attempt, delayMs, err: errorText(error) },
+              'source call failed; retrying',
+            ),
+        },
+      );
       await this.health.succeeded(source.name);
       return { ok: true, value };
     } catch (error) {

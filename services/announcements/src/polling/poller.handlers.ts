@@ -1,8 +1,7 @@
 import { HandleEvent } from '@irp/platform';
 import { EventOf, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
-import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
-import { whileHeartbeating } from './heartbeat';
+import { Payload } from '@nestjs/microservices';
 import { PollService } from './poll.service';
 
 /** The poller role's poll work: `announcements.poll-requested` from the scheduler or a market fan-out. */
@@ -11,10 +10,8 @@ export class PollerHandlers {
   constructor(private readonly polls: PollService) {}
 
   @HandleEvent(Topics.AnnouncementsPollRequested)
-  async pollRequested(
-    @Payload() event: EventOf<typeof Topics.AnnouncementsPollRequested>,
-    @Ctx() context: KafkaContext,
-  ) {
-    await whileHeartbeating(context, () => this.polls.handle(event));
+  async pollRequested(@Payload() event: EventOf<typeof Topics.AnnouncementsPollRequested>) {
+    // A long poll (a slow source, its retries) keeps its consumer alive: the platform heartbeats every handler.
+    await this.polls.handle(event);
   }
 }

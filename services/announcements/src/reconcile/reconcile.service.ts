@@ -1,11 +1,14 @@
 import {
   AppError,
   createLogger,
+  errorText,
+  mapLimit,
   postgresJobLock,
   SERVICE_CONFIG,
   singletonJobKey,
   type JobLock,
   type ServiceConfigBase,
+  withTimeout,
 } from '@irp/platform';
 import { isAdmin, type Actor, type Reconcile } from '@irp/proto';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -14,7 +17,7 @@ import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { AnnouncementStore } from '../polling/announcement-store';
 import { polledStocksWhere, releasedWithin } from '../polling/poll-rules';
-import { errorText, mapLimit, withRetries, withTimeout } from '../polling/retry';
+import { withSourceRetries } from '../sources/source-retries';
 import { SourceProvider } from '../polling/source-provider';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { missingItems, sortedFindings, toReconcile } from './reconcile-rules';
@@ -189,7 +192,7 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
       const source = await this.sources.get();
       await mapLimit(stocks, this.config.POLL_CONCURRENCY, async (stock) => {
         if (this.stopping) throw new Error(INTERRUPTED);
-        const items = await withRetries(() =>
+        const items = await withSourceRetries(() =>
           withTimeout(
             source.latest(stock.ticker),
             this.config.SOURCE_TIMEOUT_MS + 1000,

@@ -151,11 +151,9 @@ export class DeliveryService {
       );
       return;
     }
+    let accepted: { messageId: string };
     try {
-      const accepted = await this.mailer.send(d.email, mail);
-      // The slot is held until the mark is written: accepted-but-unmarked mails never exceed the slots.
-      await this.markSent(d.id, accepted.messageId);
-      mailsAccepted.inc({ kind: d.kind });
+      accepted = await this.mailer.send(d.email, mail);
     } catch (err) {
       const failure = err instanceof SmtpError ? err : new SmtpError(String(err), false);
       const final = failure.permanent || d.attempts >= this.config.DELIVERY_MAX_ATTEMPTS;
@@ -172,7 +170,13 @@ export class DeliveryService {
       );
       if (final) mailsFailed.inc({ kind: d.kind });
       log.warn({ deliveryId: d.id, attempts: d.attempts, final, reply: failure.message }, 'delivery failed');
+      return;
     }
+    // The slot is held until the mark is written: accepted-but-unmarked mails never exceed the slots. A mark
+    // that fails (the database away) is no failed attempt of the mail: it fails the batch, which the handler
+    // retry policy tries again; the claim's lease runs out and the sweeper queues the delivery once more.
+    await this.markSent(d.id, accepted.messageId);
+    mailsAccepted.inc({ kind: d.kind });
   }
 
   /**

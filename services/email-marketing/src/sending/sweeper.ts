@@ -9,8 +9,6 @@ import { chunks } from './send-message';
 
 const log = createLogger('sweeper');
 
-/** A queued delivery whose batch message has not been taken for this long gets a new one. */
-const ORPHAN_AFTER_MS = 30_000;
 const SWEEP_LIMIT = 10_000;
 
 /**
@@ -70,7 +68,7 @@ export class DeliverySweeper implements OnModuleInit {
                   AND queued_at < now() - make_interval(secs => $1::float8 / 1000))
            LIMIT $2 FOR UPDATE SKIP LOCKED)
          RETURNING d.id, d.send_id, x.stock_id) SELECT * FROM changed`,
-        [ORPHAN_AFTER_MS, SWEEP_LIMIT],
+        [this.config.DELIVERY_ORPHAN_AFTER_MS, SWEEP_LIMIT],
       );
       const bySend = new Map<string, { stockId: string | null; ids: string[] }>();
       for (const r of rows) {

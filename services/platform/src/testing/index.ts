@@ -1,5 +1,6 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
 export * from './backlog';
+export * from './database-outage';
 export * from './deliveries';
 export * from './harness';
 export * from './metrics';

@@ -1,0 +1,158 @@
+import { INestApplication } from '@nestjs/common';
+import { dlqTopic, Header, Topics } from '@irp/proto';
+import {
+  databaseOutage,
+  dropSchema,
+  loadTestEnv,
+  readCounter,
+  serviceTestEnv,
+  SmtpSink,
+  startSmtpSink,
+  TopicProbe,
+  topicEnds,
+  untilProbeAtEnd,
+  waitUntil,
+} from '@irp/platform/testing';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { startEmailMarketingService } from '../src/main';
+import {
+  addConfirmedSubscribers,
+  announcement,
+  EventSender,
+  stockEvent,
+  ticker,
+  waitForStock,
+} from './email-fixtures';
+
+jest.setTimeout(90_000);
+
+const RETRIES = 'irp_handler_retries_total';
+const DLQ_TOPICS = [dlqTopic(Topics.AnnouncementSendRequested), dlqTopic(Topics.EmailDeliveriesQueued)];
+
+/**
+ * The platform's handler reliability policy in the sender role: announcement sends keep arriving while the
+ * service's database connections are terminated again and again (as in a Postgres restart), and every send
+ * is expanded and delivered once the database is back, with nothing in the DLQ; a send for a stock the
+ * service does not know is a permanent failure and goes to the DLQ at once, untried again.
+ */
+describe('email-marketing handlers through a database outage', () => {
+  let app: INestApplication;
+  let sink: SmtpSink;
+  let events: EventSender;
+  let probe: TopicProbe;
+  let joinedAt: Map<string, Map<number, bigint>>;
+  let metricsUrl: string;
+  /** The test's own connection: the service's pool is the one being cut. */
+  let pg: Client;
+
+  beforeAll(async () => {
+    await dropSchema('email_marketing');
+    sink = await startSmtpSink();
+    app = await startEmailMarketingService({
+      ...serviceTestEnv(),
+      SMTP_URL: sink.url,
+      PUBLIC_BASE_URL: 'http://portal.example',
+      // A claim cut off by the outage is taken again soon, and the backoff is short, so the test is quick.
+      DELIVERY_LEASE_MS: '2000',
+      DELIVERY_ORPHAN_AFTER_MS: '2000',
+      SWEEP_INTERVAL_MS: '300',
+      HANDLER_RETRY_MAX_DELAY_MS: '1000',
+    });
+    metricsUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    events = await EventSender.connect();
+    probe = await TopicProbe.listen(DLQ_TOPICS);
+    joinedAt = new Map(await Promise.all(DLQ_TOPICS.map(async (t) => [t, await topicEnds(t)] as const)));
+    pg = new Client({ connectionString: loadTestEnv().DATABASE_URL, application_name: 'test-checks' });
+    await pg.connect();
+  });
+
+  afterAll(async () => {
+    await pg?.end();
+    await probe?.close();
+    await events?.close();
+    await app?.close();
+    await sink?.close();
+  });
+
+  it('expands and delivers every send that arrives while its connections are cut, none to the DLQ', async () => {
+    const stock = stockEvent({ ticker: ticker('OUT') });
+    await events.stock(stock);
+    await waitForStock(app.get(DataSource), stock.id);
+    const subscribers = ['a', 'b', 'c'].map((n) => `${n}@outage-${stock.id.slice(0, 8)}.example`);
+    await addConfirmedSubscribers(pg, stock.id, subscribers);
+    const retriesBefore = await readCounter(metricsUrl, RETRIES);
+
+    const outage = databaseOutage(['email_marketing', 'outbox-relay:email_marketing'], 6000, 20);
+    const headlines: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const headline = `Outage update ${i}`;
+      headlines.push(headline);
+      await events.sendRequested(stock.id, announcement(stock.id, { headline }));
+      await new Promise((r) => setTimeout(r, 450));
+    }
+    expect(await outage).toBeGreaterThan(0);
+
+    // Every send expanded exactly once, and every delivery accepted by the SMTP server.
+    const statuses = async () =>
+      (
+        await pg.query<{ status: string; n: string }>(
+          `SELECT d.status || '/' || d.attempts AS status, count(*) AS n FROM email_marketing.deliveries d
+           JOIN email_marketing.sends s ON s.id = d.send_id WHERE s.stock_id = $1 GROUP BY 1 ORDER BY 1`,
+          [stock.id],
+        )
+      ).rows
+        .map((r) => `${r.status}: ${r.n}`)
+        .join(', ');
+    await waitUntil(
+      'every send delivered',
+      async () => {
+        const { rows } = await pg.query<{ n: string }>(
+          `SELECT count(*) AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+           WHERE s.stock_id = $1 AND d.status = 'sent'`,
+          [stock.id],
+        );
+        return Number(rows[0].n) === headlines.length * subscribers.length;
+      },
+      45_000,
+      200,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message} (deliveries by status/attempts: ${await statuses()})`);
+    });
+    const { rows: sends } = await pg.query<{ headline: string; deliveries: string; channel: string }>(
+      `SELECT s.message->'announcement'->>'headline' AS headline, s.channel,
+              (SELECT count(*) FROM email_marketing.deliveries d WHERE d.send_id = s.id) AS deliveries
+       FROM email_marketing.sends s WHERE s.stock_id = $1 ORDER BY 1`,
+      [stock.id],
+    );
+    expect(sends.map((s) => s.headline).sort()).toEqual([...headlines].sort());
+    expect(sends.every((s) => s.channel === 'email' && Number(s.deliveries) === subscribers.length)).toBe(
+      true,
+    );
+    // Each subscriber has each announcement's mail (a mail accepted just before its mark was cut off is
+    // sent again once its claim runs out: mail hand-off is at least once, the rows above exactly once).
+    for (const email of subscribers)
+      for (const headline of headlines)
+        expect(sink.to(email).some((m) => m.subject.includes(headline))).toBe(true);
+
+    // The outage reached the handlers (they retried), and nothing went to the DLQ.
+    expect(await readCounter(metricsUrl, RETRIES)).toBeGreaterThan(retriesBefore);
+    for (const topic of DLQ_TOPICS) await untilProbeAtEnd(probe, topic, joinedAt.get(topic)!);
+    expect(probe.received.map((m) => `${m.topic}: ${m.headers[Header.DlqReason]}`)).toEqual([]);
+  });
+
+  it('sends a permanent failure (a stock it does not know) to the DLQ at once, without retrying it', async () => {
+    const topic = Topics.AnnouncementSendRequested;
+    const retriesBefore = await readCounter(metricsUrl, RETRIES, { topic });
+    const unknownStock = stockEvent({ ticker: ticker('GONE') }).id;
+    const started = Date.now();
+    await events.sendRequested(unknownStock, announcement(unknownStock));
+    const dead = await probe.waitFor((m) => m.topic === dlqTopic(topic) && m.key === unknownStock);
+    expect(dead.headers[Header.DlqReason]).toBe(`Stock ${unknownStock} not found`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await readCounter(metricsUrl, RETRIES, { topic })).toBe(retriesBefore);
+    expect(
+      await readCounter(metricsUrl, 'irp_kafka_handled_messages_total', { topic, outcome: 'NOT_FOUND' }),
+    ).toBeGreaterThan(0);
+  });
+});
