@@ -21,5 +21,6 @@ export * from './requester';
 export * from './role-server';
 export * from './roles';
 export * from './singleton-job';
+export * from './unit-of-work';
 export * from './stocks-bootstrap';
 export * from './vendor-http/vendor-http';
