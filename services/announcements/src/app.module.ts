@@ -1,7 +1,10 @@
 import { defineService } from '@irp/platform';
 import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
+import { AnnouncementsRepository } from './announcements/announcements.repository';
 import { AnnouncementsService } from './announcements/announcements.service';
+import { UploadPartsRepository } from './announcements/upload-parts.repository';
+import { UploadStaging } from './announcements/upload-staging';
 import { UploadPartEntity } from './announcements/upload-part.entity';
 import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
@@ -28,6 +31,7 @@ import { ReconcileHandlers } from './reconcile/reconcile.handlers';
 import { ReconcileService } from './reconcile/reconcile.service';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
+import { SystemSettingsRepository } from './settings/system-settings.repository';
 import { SystemSettingsService } from './settings/system-settings.service';
 import { FileStorageProvider } from './storage/file-storage.provider';
 import { ProjectionBootstrap } from './stocks/projection-bootstrap';
@@ -35,6 +39,7 @@ import { StockEventsHandlers } from './stocks/stock-events.handlers';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.service';
 import { ToolsHandlers } from './tools/tools.handlers';
+import { ToolsRepository } from './tools/tools.repository';
 import { ToolsService } from './tools/tools.service';
 
 /**
@@ -64,6 +69,11 @@ export const announcementsService = defineService({
   },
   providers: [
     FileStorageProvider,
+    AnnouncementsRepository,
+    UploadPartsRepository,
+    UploadStaging,
+    SystemSettingsRepository,
+    ToolsRepository,
     StockProjectionService,
     SystemSettingsService,
     SourceProvider,
