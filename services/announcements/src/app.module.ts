@@ -8,6 +8,7 @@ import { UploadStaging } from './announcements/upload-staging';
 import { UploadPartEntity } from './announcements/upload-part.entity';
 import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
+import { CommentsRepository } from './comments/comments.repository';
 import { CommentsService } from './comments/comments.service';
 import { announcementsConfigSchema } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
@@ -74,6 +75,7 @@ export const announcementsService = defineService({
     UploadStaging,
     SystemSettingsRepository,
     ToolsRepository,
+    CommentsRepository,
     StockProjectionService,
     SystemSettingsService,
     SourceProvider,
