@@ -12,6 +12,8 @@
 // It cannot see every call on an EntityManager (`tx.find(…)` needs type information); review covers those.
 // scripts/test/database-rules.test.mjs holds the valid and invalid cases.
 
+import { propertyName } from './test-rules.mjs';
+
 /** The methods that run SQL or open TypeORM's query API. */
 export const QUERY_METHODS = new Set([
   'query',
@@ -31,13 +33,6 @@ const CONNECTIONS = {
 const HELP =
   'SQL and TypeORM queries belong in a repository (*.repository.ts); a use case calls repositories and opens a transaction with UnitOfWork.run (docs/architecture.md, "One way to the database")';
 
-const nameOf = (member) =>
-  !member.computed && member.property.type === 'Identifier'
-    ? member.property.name
-    : member.property.type === 'Literal' && typeof member.property.value === 'string'
-      ? member.property.value
-      : undefined;
-
 const sqlOnlyInRepositories = {
   meta: {
     type: 'problem',
@@ -49,7 +44,7 @@ const sqlOnlyInRepositories = {
       CallExpression(node) {
         const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee;
         if (callee.type !== 'MemberExpression') return;
-        const name = nameOf(callee);
+        const name = propertyName(callee);
         if (name && QUERY_METHODS.has(name))
           context.report({ node: callee.property, message: `.${name}(…) outside a repository: ${HELP}.` });
       },

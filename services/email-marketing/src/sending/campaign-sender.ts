@@ -23,7 +23,6 @@ import { providerFor } from '../providers/provider-factory';
 import { isConfigured, normaliseSettings } from '../settings/email-settings.service';
 import { EmailSettingsService } from '../settings/email-settings.service';
 import { StockProjectionService } from '../stocks/stock-projection.service';
-import { sendRequestKey } from './delivery-rules';
 import type { AnnouncementSendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
 
@@ -146,16 +145,7 @@ export class CampaignSender {
     message: AnnouncementSendMessage,
   ): Promise<void> {
     const settings = await this.settings.get(event.stockId);
-    const sendId = await this.sends.insertAnnouncement({
-      requestKey: sendRequestKey(event.requestId, 'email-marketing'),
-      channel: 'email-marketing',
-      stockId: event.stockId,
-      sendGuid: event.announcement.sendGuid,
-      auto: event.auto,
-      message,
-      releasedAt: event.announcement.date,
-      requestedAt: event.requestedAt,
-    });
+    const sendId = await this.sends.insertAnnouncement(event, 'email-marketing', message);
     if (!sendId) return;
     const fail = async (error: string) => {
       await this.sends.markFailed(sendId, error);

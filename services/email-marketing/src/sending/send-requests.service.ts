@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { CampaignSender } from './campaign-sender';
 import { DeliveriesRepository } from './deliveries.repository';
-import { autoSendHeldReason, batchKey, DELIVERY_BATCH, sendRequestKey } from './delivery-rules';
+import { autoSendHeldReason, batchKey, DELIVERY_BATCH } from './delivery-rules';
 import { AnnouncementSendMessage, chunks } from './send-message';
 import { SendsRepository } from './sends.repository';
 
@@ -47,19 +47,7 @@ export class SendRequestsService {
 
   private async expandEmail(event: AnnouncementSendRequestedEvent, message: AnnouncementSendMessage) {
     const outcome = await this.units.run(async (tx) => {
-      const sendId = await this.sends.insertAnnouncement(
-        {
-          requestKey: sendRequestKey(event.requestId, 'email'),
-          channel: 'email',
-          stockId: event.stockId,
-          sendGuid: event.announcement.sendGuid,
-          auto: event.auto,
-          message,
-          releasedAt: event.announcement.date,
-          requestedAt: event.requestedAt,
-        },
-        tx,
-      );
+      const sendId = await this.sends.insertAnnouncement(event, 'email', message, tx);
       if (!sendId) return { state: 'redelivered' as const };
       if (event.auto && event.autoSendLimits) {
         const counts = await this.sends.autoSendCounts(tx, event.stockId, sendId);

@@ -1,20 +1,9 @@
 import { Tx } from '@irp/platform';
+import type { AnnouncementSendRequestedEvent } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AutoSendCounts, SendChannel } from './delivery-rules';
+import { AutoSendCounts, SendChannel, sendRequestKey } from './delivery-rules';
 import type { SendMessage } from './send-message';
-
-/** An announcement send as first stored, by its request key. */
-export interface NewAnnouncementSend {
-  requestKey: string;
-  channel: SendChannel;
-  stockId: string;
-  sendGuid: string;
-  auto: boolean;
-  message: SendMessage;
-  releasedAt: string;
-  requestedAt: string;
-}
 
 /** A fixed mail's send (confirmation, notification, error …). */
 export interface NewMailSend {
@@ -43,22 +32,30 @@ export interface SendReported {
 export class SendsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The new send's id, or undefined when its request key was stored before (a redelivered request). */
-  async insertAnnouncement(send: NewAnnouncementSend, tx?: Tx): Promise<string | undefined> {
+  /**
+   * The send of one channel of a send request, keyed by the request (sendRequestKey): the new send's id,
+   * or undefined when it was stored before (a redelivered request).
+   */
+  async insertAnnouncement(
+    event: AnnouncementSendRequestedEvent,
+    channel: SendChannel,
+    message: SendMessage,
+    tx?: Tx,
+  ): Promise<string | undefined> {
     const [row]: Array<{ id: string }> = await (tx ?? this.dataSource).query(
       `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
          released_at, requested_at)
        VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8)
        ON CONFLICT (request_key) DO NOTHING RETURNING id`,
       [
-        send.requestKey,
-        send.channel,
-        send.stockId,
-        send.sendGuid,
-        send.auto,
-        JSON.stringify(send.message),
-        send.releasedAt,
-        send.requestedAt,
+        sendRequestKey(event.requestId, channel),
+        channel,
+        event.stockId,
+        event.announcement.sendGuid,
+        event.auto,
+        JSON.stringify(message),
+        event.announcement.date,
+        event.requestedAt,
       ],
     );
     return row?.id;
