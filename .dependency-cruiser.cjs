@@ -71,6 +71,22 @@ module.exports = {
       },
     },
     {
+      name: 'rules-files-are-pure',
+      comment:
+        "A *-rules.ts file holds decisions that need no I/O (docs/architecture.md, \"One way to the database\"): at run time it may import proto, luxon/zod-like libraries, other pure modules and the platform's plain error type (@irp/platform/errors), never TypeORM, Nest, pg, Kafka, a mailer, HTTP or the platform's runtime. Type-only imports (an entity's shape) are fine: they vanish when compiled.",
+      severity: 'error',
+      from: { path: '-rules\\.ts$' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: [
+          '(^|/)node_modules/(typeorm|@nestjs/[^/]+|pg|pg-[^/]+|kafkajs|nodemailer|undici|playwright[^/]*)/',
+          '^services/platform/(src|dist)/(?!errors\\.(ts|js|d\\.ts)$)',
+          '^node:(fs|net|http|https|child_process|dns)',
+          '^(fs|net|http|https|child_process|dns)$',
+        ],
+      },
+    },
+    {
       name: 'no-unresolvable-imports',
       comment: 'Every relative or workspace import must resolve to a file.',
       severity: 'error',

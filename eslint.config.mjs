@@ -1,8 +1,10 @@
 // One lint config for every workspace: TypeScript strict rules, no `any`; the Node scripts (.mjs/.cjs/.js)
-// too; and the test rules that keep a green run honest (scripts/eslint/test-rules.mjs).
+// too; the test rules that keep a green run honest (scripts/eslint/test-rules.mjs); and one way to the
+// database in the services (scripts/eslint/database-rules.mjs).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { databaseRules } from './scripts/eslint/database-rules.mjs';
 import { testRules } from './scripts/eslint/test-rules.mjs';
 
 export default tseslint.config(
@@ -26,6 +28,31 @@ export default tseslint.config(
       'tests/no-focused-tests': 'error',
       'tests/no-undeclared-skip': 'error',
     },
+  },
+  {
+    // One way to the database (docs/architecture.md): SQL and TypeORM queries only in *.repository.ts.
+    files: ['services/*/src/**/*.ts'],
+    ignores: [
+      // the repositories themselves
+      '**/*.repository.ts',
+      // the platform's internals: UnitOfWork, the outbox and its relay, singleton jobs, openDatabase
+      'services/platform/**',
+      // migrations are SQL by nature; seeds fill a database for demos and tests through a DataSource
+      '**/database/migrations/**',
+      'services/*/src/seed.ts',
+      'services/announcements/src/comments/demo-comments.ts', // the demo comments seed.ts stores
+      // tests reach the tables to set a scene and check what was stored
+      '**/*.spec.ts',
+      // issue 17: moves with the polling split (announcements' polling/, its stock projection and reconcile
+      // are being split by use case; their SQL moves into repositories then)
+      'services/announcements/src/polling/**',
+      'services/announcements/src/stocks/**',
+      'services/announcements/src/reconcile/**',
+      // issue 17: email-marketing's stock projection is replaced by the platform's stock projection module
+      'services/email-marketing/src/stocks/**',
+    ],
+    plugins: { database: databaseRules },
+    rules: { 'database/sql-only-in-repositories': 'error' },
   },
   {
     // Scripts run by Node: ES modules (.mjs) and CommonJS (.cjs, and the .js config files of the workspaces).

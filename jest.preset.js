@@ -27,6 +27,7 @@ const preset = (overrides = {}) => ({
     '^@irp/proto/testing$': src('proto', 'testing/index.ts'),
     '^@irp/platform$': src('services/platform'),
     '^@irp/platform/testing$': src('services/platform', 'testing/index.ts'),
+    '^@irp/platform/errors$': src('services/platform', 'errors.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['**/*.spec.ts'],

@@ -31,7 +31,8 @@ function rootOf(node) {
   return node?.type === 'Identifier' ? node.name : undefined;
 }
 
-const propertyName = (member) =>
+/** The name of `a.b` or `a['b']` (undefined for a computed name that is not a string literal). */
+export const propertyName = (member) =>
   member.computed
     ? member.property.type === 'Literal' && typeof member.property.value === 'string'
       ? member.property.value

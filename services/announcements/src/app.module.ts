@@ -1,10 +1,14 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
 import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
+import { AnnouncementsRepository } from './announcements/announcements.repository';
 import { AnnouncementsService } from './announcements/announcements.service';
+import { UploadPartsRepository } from './announcements/upload-parts.repository';
+import { UploadStaging } from './announcements/upload-staging';
 import { UploadPartEntity } from './announcements/upload-part.entity';
 import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
+import { CommentsRepository } from './comments/comments.repository';
 import { CommentsService } from './comments/comments.service';
 import { announcementsConfigSchema } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
@@ -28,11 +32,13 @@ import { ReconcileHandlers } from './reconcile/reconcile.handlers';
 import { ReconcileService } from './reconcile/reconcile.service';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
+import { SystemSettingsRepository } from './settings/system-settings.repository';
 import { SystemSettingsService } from './settings/system-settings.service';
 import { FileStorageProvider } from './storage/file-storage.provider';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.service';
 import { ToolsHandlers } from './tools/tools.handlers';
+import { ToolsRepository } from './tools/tools.repository';
 import { ToolsService } from './tools/tools.service';
 
 /** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
@@ -65,6 +71,12 @@ export const announcementsService = defineService({
   },
   providers: [
     FileStorageProvider,
+    AnnouncementsRepository,
+    UploadPartsRepository,
+    UploadStaging,
+    SystemSettingsRepository,
+    ToolsRepository,
+    CommentsRepository,
     StockProjectionService,
     SystemSettingsService,
     SourceProvider,

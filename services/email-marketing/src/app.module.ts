@@ -4,16 +4,20 @@ import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { CampaignSender } from './sending/campaign-sender';
+import { DeliveriesRepository } from './sending/deliveries.repository';
 import { DeliveryService } from './sending/delivery.service';
 import { MailQueue } from './sending/mail-queue';
 import { SendRequestsService } from './sending/send-requests.service';
 import { SenderHandlers } from './sending/sender.handlers';
+import { SendsRepository } from './sending/sends.repository';
 import { DeliverySweeper } from './sending/sweeper';
 import { EmailSettingsHandlers } from './settings/email-settings.handlers';
+import { EmailSettingsRepository } from './settings/email-settings.repository';
 import { EmailSettingsService } from './settings/email-settings.service';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.service';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
+import { SubscribersRepository } from './subscribers/subscribers.repository';
 import { SubscribersService } from './subscribers/subscribers.service';
 
 /** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
@@ -30,6 +34,10 @@ export const emailMarketingService = defineService({
   config: emailMarketingConfigSchema,
   database: { entities: [StockProjectionEntity], migrations: [CreateEmailMarketing1795485733270] },
   providers: [
+    SendsRepository,
+    DeliveriesRepository,
+    SubscribersRepository,
+    EmailSettingsRepository,
     StockProjectionService,
     Mailer,
     EmailSettingsService,

@@ -10,6 +10,7 @@ import {
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
+import { UnitOfWork } from './unit-of-work';
 import { DatabaseOptions, openDatabase } from './database';
 import { DlqPublisher } from './dlq';
 import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/health-checks';
@@ -96,6 +97,7 @@ export class PlatformModule {
           return producer;
         },
       },
+      { provide: UnitOfWork, useFactory: (ds: DataSource) => new UnitOfWork(ds), inject: [DataSource] },
       { provide: DlqPublisher, useFactory: (p: Producer) => new DlqPublisher(p), inject: [KAFKA_PRODUCER] },
       {
         provide: OutboxRelay,
@@ -159,7 +161,7 @@ export class PlatformModule {
       global: true,
       controllers: [HealthController],
       providers,
-      exports: [DataSource, KAFKA_PRODUCER, DlqPublisher, Outbox, OutboxRelay, SingletonJobs],
+      exports: [DataSource, UnitOfWork, KAFKA_PRODUCER, DlqPublisher, Outbox, OutboxRelay, SingletonJobs],
     };
   }
 }

@@ -3,15 +3,18 @@ import { CreateStocks1764000000000 } from './database/migrations/1764000000000-C
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
+import { NotesRepository } from './notes/notes.repository';
 import { NotesService } from './notes/notes.service';
 import { ApiHitEntity } from './referers/api-hit.entity';
 import { RefererEntity } from './referers/referer.entity';
 import { ReferersHandlers } from './referers/referers.handlers';
+import { ReferersRepository } from './referers/referers.repository';
 import { ReferersService } from './referers/referers.service';
 import { InitialPollHandlers } from './stocks/initial-poll.handlers';
 import { StockEntity } from './stocks/stock.entity';
 import { StockVersionEntity } from './stocks/stock-version.entity';
 import { StocksHandlers } from './stocks/stocks.handlers';
+import { StocksRepository } from './stocks/stocks.repository';
 import { StocksService } from './stocks/stocks.service';
 
 /** The stocks service: stocks, notes, referers. Boot, ping, health and metrics come from the platform. */
@@ -21,6 +24,13 @@ export const stocksService = defineService({
     entities: [StockEntity, StockVersionEntity, NoteEntity, RefererEntity, ApiHitEntity],
     migrations: [CreateStocks1764000000000, RefererCountBigint1764100000000],
   },
-  providers: [StocksService, NotesService, ReferersService],
+  providers: [
+    StocksRepository,
+    NotesRepository,
+    ReferersRepository,
+    StocksService,
+    NotesService,
+    ReferersService,
+  ],
   roles: { api: { handlers: [StocksHandlers, InitialPollHandlers, NotesHandlers, ReferersHandlers] } },
 });

@@ -13,7 +13,7 @@ import {
   SendSwitches,
   StockRole,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError } from '@irp/platform/errors';
 import { parseSydneyDateTime } from './sydney-time';
 
 /**

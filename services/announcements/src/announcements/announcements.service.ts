@@ -1,4 +1,12 @@
-import { AppError, createLogger, HandledRequest, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import {
+  AppError,
+  createLogger,
+  HandledRequest,
+  Outbox,
+  SERVICE_CONFIG,
+  Tx,
+  UnitOfWork,
+} from '@irp/platform';
 import {
   Actor,
   Announcement,
@@ -11,13 +19,12 @@ import {
 } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
-import { InitialPollEntity } from '../polling/initial-poll.entity';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { AnnouncementEntity } from './announcement.entity';
 import { toAnnouncement } from './announcement.mapper';
+import { AnnouncementsRepository } from './announcements.repository';
 import {
   AnnouncementRuleMessages,
   checkSave,
@@ -34,7 +41,7 @@ import {
   tickerOf,
 } from './announcement-rules';
 import { toInitialPollProgress, toWidgetAnnouncement } from './announcement-views';
-import { dropUpload, readUpload, stageUploadPart } from './upload-staging';
+import { UploadStaging } from './upload-staging';
 
 const log = createLogger('announcements');
 
@@ -56,16 +63,14 @@ const notFound = (ref: string) => new AppError(ErrorCode.NotFound, AnnouncementR
 @Injectable()
 export class AnnouncementsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly announcements: AnnouncementsRepository,
+    private readonly uploads: UploadStaging,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly stocks: StockProjectionService,
     private readonly storage: FileStorage,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {}
-
-  private get repo() {
-    return this.dataSource.getRepository(AnnouncementEntity);
-  }
 
   // -------------------------------------------------------------------------------------------------
   // Reads
@@ -76,13 +81,8 @@ export class AnnouncementsService {
     includeDeleted: boolean,
   ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
-    const rows = await this.repo.find({
-      where: { stockId: stock.id, ...(includeDeleted ? {} : { deletedOn: IsNull() }) },
-      order: { releasedAt: 'DESC', createdAt: 'DESC' },
-    });
-    const poll = await this.dataSource
-      .getRepository(InitialPollEntity)
-      .findOne({ where: { stockId: stock.id } });
+    const rows = await this.announcements.ofStock(stock.id, { includeDeleted });
+    const poll = await this.announcements.initialPollOf(stock.id);
     return {
       announcements: rows.map(toAnnouncement),
       initialPoll: poll ? toInitialPollProgress(poll) : null,
@@ -91,7 +91,7 @@ export class AnnouncementsService {
 
   /** A chunk of a stored PDF, with the name a download gets. */
   async readFile(sendGuid: string, offset: number, length: number) {
-    const e = await this.repo.findOne({ where: { sendGuid } });
+    const e = await this.announcements.bySendGuid(sendGuid);
     if (!e) throw notFound(sendGuid);
     if (e.fileStatus !== 'stored' || !e.localPath)
       throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.noStoredFile(sendGuid));
@@ -111,25 +111,15 @@ export class AnnouncementsService {
 
   /** The widget's list: not deleted, newest first. */
   async widgetList(stockId: string): Promise<WidgetAnnouncement[]> {
-    const rows = await this.repo.find({
-      where: { stockId, deletedOn: IsNull() },
-      order: { releasedAt: 'DESC', createdAt: 'DESC' },
-      take: WIDGET_LIST_LIMIT,
-    });
+    const rows = await this.announcements.ofStock(stockId, { limit: WIDGET_LIST_LIMIT });
     return rows.map(toWidgetAnnouncement);
   }
 
   /** The widget opened an announcement: one more hit, counted in one statement so no opening is lost. */
   async widgetOpen(stockId: string, sendGuid: string): Promise<WidgetAnnouncement> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE announcements.announcements SET hits = hits + 1
-        WHERE stock_id = $1 AND send_guid = $2 AND deleted_on IS NULL
-        RETURNING id, hits`,
-      [stockId, sendGuid],
-    )) as [Array<{ id: string; hits: number }>, number];
-    const hit = rows[0];
+    const hit = await this.announcements.countHit(stockId, sendGuid);
     if (!hit) throw notFound(sendGuid);
-    const e = await this.repo.findOneOrFail({ where: { id: hit.id } });
+    const e = await this.announcements.byId(hit.id);
     // The count this opening made, even if another opening has counted since.
     return { ...toWidgetAnnouncement(e), hits: hit.hits };
   }
@@ -139,7 +129,7 @@ export class AnnouncementsService {
 
   /** Stages one chunk of an upload; the save names the upload. */
   async uploadPart(part: { uploadId: string; index: number; data: string }): Promise<number> {
-    return this.dataSource.transaction((m) => stageUploadPart(m, part, this.config.MAX_PDF_BYTES));
+    return this.uploads.stage(part, this.config.MAX_PDF_BYTES);
   }
 
   /**
@@ -152,9 +142,11 @@ export class AnnouncementsService {
     } catch (error) {
       const upload = req.upload;
       if (upload)
-        await dropUpload(this.dataSource.manager, upload.uploadId).catch((err: unknown) =>
-          log.warn({ err, uploadId: upload.uploadId }, 'staged upload not discarded'),
-        );
+        await this.uploads
+          .drop(upload.uploadId)
+          .catch((err: unknown) =>
+            log.warn({ err, uploadId: upload.uploadId }, 'staged upload not discarded'),
+          );
       throw error;
     }
   }
@@ -177,11 +169,11 @@ export class AnnouncementsService {
     const upload = req.upload;
     // Read and checked before the transaction: a refused file leaves nothing changed and holds no lock.
     const bytes = upload
-      ? await readUpload(this.dataSource.manager, upload.uploadId, upload.parts, this.config.MAX_PDF_BYTES)
+      ? await this.uploads.read(upload.uploadId, upload.parts, this.config.MAX_PDF_BYTES)
       : null;
     const now = new Date();
 
-    return this.dataSource.transaction(async (m) => {
+    return this.units.run(async (m) => {
       const current = checked.editing ? await this.editTarget(m, stock.id, req, existingAt) : null;
       const sendGuid = current?.sendGuid ?? randomUUID();
       // Written inside the transaction: if the write fails, nothing is stored that names the file.
@@ -211,18 +203,14 @@ export class AnnouncementsService {
       let id: string;
       if (current) {
         id = current.id;
-        await m.update(
-          AnnouncementEntity,
-          { id },
-          {
-            ...fields,
-            headlineOriginal: nextHeadlineOriginal(current, checked.headline),
-            ...(checked.remotePath !== null ? { remotePath: checked.remotePath } : {}),
-          },
-        );
+        await this.announcements.update(m, id, {
+          ...fields,
+          headlineOriginal: nextHeadlineOriginal(current, checked.headline),
+          ...(checked.remotePath !== null ? { remotePath: checked.remotePath } : {}),
+        });
       } else {
         id = randomUUID();
-        await m.insert(AnnouncementEntity, {
+        await this.announcements.insert(m, {
           id,
           stockId: stock.id,
           sendGuid,
@@ -249,8 +237,8 @@ export class AnnouncementsService {
           ...fields,
         });
       }
-      if (upload) await dropUpload(m, upload.uploadId);
-      const announcement = toAnnouncement(await m.findOneByOrFail(AnnouncementEntity, { id }));
+      if (upload) await this.uploads.drop(upload.uploadId, m);
+      const announcement = toAnnouncement(await this.announcements.byId(id, m));
       if (!current) {
         await this.outbox.add(m, Topics.AnnouncementDetected, stock.id, {
           stockId: stock.id,
@@ -269,12 +257,12 @@ export class AnnouncementsService {
   async delete(req: AnnouncementRef): Promise<Announcement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireEditAnnouncements(req.actor, stock);
-    return this.dataSource.transaction(async (m) => {
+    return this.units.run(async (m) => {
       const e = await this.locked(m, stock.id, req.sendGuid);
       if (e.deletedOn) throw bad(AnnouncementRuleMessages.alreadyDeleted);
       const now = new Date();
-      await m.update(AnnouncementEntity, { id: e.id }, { deletedOn: now, updatedAt: now });
-      return toAnnouncement(await m.findOneByOrFail(AnnouncementEntity, { id: e.id }));
+      await this.announcements.update(m, e.id, { deletedOn: now, updatedAt: now });
+      return toAnnouncement(await this.announcements.byId(e.id, m));
     });
   }
 
@@ -285,14 +273,14 @@ export class AnnouncementsService {
   async send(req: AnnouncementRef & { override: boolean }): Promise<Announcement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireSendAnnouncements(req.actor, stock);
-    return this.dataSource.transaction(async (m) => {
+    return this.units.run(async (m) => {
       const e = await this.locked(m, stock.id, req.sendGuid);
       if (e.deletedOn) throw bad(AnnouncementRuleMessages.deletedNotSent);
       if ((e.sent || e.sendRequestedAt) && !req.override)
         throw new AppError(ErrorCode.Conflict, AnnouncementRuleMessages.alreadySent);
       const channels = manualSendChannels(stock, e.priceSensitive, tickerOf(stock));
       const now = new Date();
-      await m.update(AnnouncementEntity, { id: e.id }, { sendRequestedAt: now, updatedAt: now });
+      await this.announcements.update(m, e.id, { sendRequestedAt: now, updatedAt: now });
       const announcement = toAnnouncement({ ...e, sendRequestedAt: now, updatedAt: now });
       await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
         requestId: randomUUID(),
@@ -317,7 +305,7 @@ export class AnnouncementsService {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     const recipients = splitEmailList(stock.confirmationEmail);
     if (!recipients.length) throw bad(AnnouncementRuleMessages.noConfirmationEmails(tickerOf(stock)));
-    return this.dataSource.transaction(async (m) => {
+    return this.units.run(async (m) => {
       const e = await this.find(m, stock.id, req.sendGuid);
       const announcement = toAnnouncement(e);
       await this.outbox.add(m, Topics.AnnouncementConfirmationRequested, stock.id, {
@@ -338,11 +326,8 @@ export class AnnouncementsService {
    * sendHistory, so a redelivered event changes nothing.
    */
   async markSent(event: AnnouncementDeliveredEvent): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      const e = await m.getRepository(AnnouncementEntity).findOne({
-        where: { sendGuid: event.sendGuid, stockId: event.stockId },
-        lock: { mode: 'pessimistic_write' },
-      });
+    await this.units.run(async (m) => {
+      const e = await this.announcements.find(m, event.stockId, event.sendGuid, true);
       if (!e) {
         log.warn(
           { sendGuid: event.sendGuid, stockId: event.stockId },
@@ -354,38 +339,31 @@ export class AnnouncementsService {
       // The first send's latency is the alert latency; a later resend does not replace it.
       const alertLatencyMs = e.alertLatencyMs ?? event.alertLatencyMs ?? null;
       if (e.sent && !added && alertLatencyMs === e.alertLatencyMs) return;
-      await m.update(
-        AnnouncementEntity,
-        { id: e.id },
-        { sent: true, sendHistory: history, alertLatencyMs, updatedAt: new Date() },
-      );
+      await this.announcements.update(m, e.id, {
+        sent: true,
+        sendHistory: history,
+        alertLatencyMs,
+        updatedAt: new Date(),
+      });
     });
   }
 
   // -------------------------------------------------------------------------------------------------
   // Internals
 
-  private async find(
-    m: EntityManager,
-    stockId: string,
-    sendGuid: string,
-    lock = false,
-  ): Promise<AnnouncementEntity> {
-    const e = await m.getRepository(AnnouncementEntity).findOne({
-      where: { stockId, sendGuid },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  private async find(m: Tx, stockId: string, sendGuid: string, lock = false): Promise<AnnouncementEntity> {
+    const e = await this.announcements.find(m, stockId, sendGuid, lock);
     if (!e) throw notFound(sendGuid);
     return e;
   }
 
-  private locked(m: EntityManager, stockId: string, sendGuid: string) {
+  private locked(m: Tx, stockId: string, sendGuid: string) {
     return this.find(m, stockId, sendGuid, true);
   }
 
   /** The announcement an edit names (by sendGuid, else by existing headline and date), locked. */
   private async editTarget(
-    m: EntityManager,
+    m: Tx,
     stockId: string,
     req: SaveRequest,
     existingAt: Date | null,
@@ -394,13 +372,7 @@ export class AnnouncementsService {
     const headline = (req.existingAnnouncementHeadline ?? '').trim();
     const at = existingAt ?? existingDateOf(req.existingAnnouncementDate);
     const { from, to } = minuteOf(at);
-    const matches = await m
-      .getRepository(AnnouncementEntity)
-      .createQueryBuilder('a')
-      .where('a.stock_id = :stockId', { stockId })
-      .andWhere('btrim(a.headline) = :headline', { headline })
-      .andWhere('a.released_at >= :from AND a.released_at < :to', { from, to })
-      .getMany();
+    const matches = await this.announcements.withHeadlineBetween(m, stockId, headline, from, to);
     const target = pickEditTarget(matches);
     if (!target) throw notFound(`'${headline}' of ${(req.existingAnnouncementDate ?? '').trim()}`);
     return this.locked(m, stockId, target.sendGuid);

@@ -8,7 +8,7 @@ import {
   hasStockRole,
   StockRole,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError } from '@irp/platform/errors';
 import { tickerOf } from '../announcements/announcement-rules';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, createLogger, Outbox } from '@irp/platform';
+import { AppError, createLogger, Outbox, Tx, UnitOfWork } from '@irp/platform';
 import {
   Actor,
   CommentGroup,
@@ -10,7 +10,6 @@ import {
 } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { AnnouncementEntity } from '../announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { StockProjectionService } from '../stocks/stock-projection.service';
@@ -22,6 +21,7 @@ import {
   CommentRuleMessages,
   requireReplyToComment,
 } from './comment-rules';
+import { CommentsRepository } from './comments.repository';
 import { ListedCompany, screenComment } from './moderation';
 
 const log = createLogger('comments');
@@ -42,18 +42,11 @@ export class CommentsService {
   private listed?: { at: number; companies: ListedCompany[] };
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repo: CommentsRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly stocks: StockProjectionService,
   ) {}
-
-  private get comments() {
-    return this.dataSource.getRepository(CommentEntity);
-  }
-
-  private get announcements() {
-    return this.dataSource.getRepository(AnnouncementEntity);
-  }
 
   // -------------------------------------------------------------------------------------------------
   // The widget
@@ -63,9 +56,7 @@ export class CommentsService {
     const input = checkCommentInput(req);
     const stock = await this.stocks.byId(req.stockId);
     if (!stock) throw new AppError(ErrorCode.NotFound, `Stock ${req.stockId} not found`);
-    const announcement = await this.announcements.findOne({
-      where: { stockId: stock.id, sendGuid: req.sendGuid },
-    });
+    const announcement = await this.repo.announcement(stock.id, req.sendGuid);
     if (!announcement || announcement.deletedOn)
       throw new AppError(ErrorCode.NotFound, CommentRuleMessages.announcementNotFound(req.sendGuid));
     const flags = screenComment(input.comment, {
@@ -74,8 +65,8 @@ export class CommentsService {
     });
     const guid = randomUUID();
     const createdAt = new Date();
-    await this.dataSource.transaction(async (m) => {
-      await m.insert(CommentEntity, {
+    await this.units.run(async (m) => {
+      await this.repo.insert(m, {
         guid,
         announcementId: announcement.id,
         stockId: stock.id,
@@ -84,7 +75,7 @@ export class CommentsService {
         isPublic: false,
         createdAt,
       });
-      await m.increment(AnnouncementEntity, { id: announcement.id }, 'numComments', 1);
+      await this.repo.countOn(m, announcement.id, 'numComments', 1);
       await this.outbox.add(m, Topics.CommentPosted, stock.id, {
         guid,
         stock: mailStock(stock),
@@ -102,22 +93,16 @@ export class CommentsService {
 
   /** The public comments of one announcement, with their responses (the widget's listing). */
   async widgetList(stockId: string, sendGuid: string): Promise<WidgetCommentGroup> {
-    const announcement = await this.announcements.findOne({ where: { stockId, sendGuid } });
+    const announcement = await this.repo.announcement(stockId, sendGuid);
     if (!announcement || announcement.deletedOn)
       throw new AppError(ErrorCode.NotFound, CommentRuleMessages.announcementNotFound(sendGuid));
-    const rows = await this.comments.find({
-      where: { announcementId: announcement.id, isPublic: true },
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.repo.ofAnnouncement(announcement.id, true);
     return toWidgetGroup(announcement, rows);
   }
 
   /** The stock's public comment groups, newest announcement first (the interactive announcements widget). */
   async widgetGroups(stockId: string): Promise<WidgetCommentGroup[]> {
-    const rows = await this.comments.find({
-      where: { stockId, isPublic: true },
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.repo.ofStock(stockId, true);
     const announcements = await this.announcementsOf(rows);
     return groupBy(rows, announcements)
       .filter(({ announcement }) => !announcement.deletedOn)
@@ -130,7 +115,7 @@ export class CommentsService {
   /** GET /api/AnnouncementComments: the ticker's comment groups, or one announcement's (spec section 2). */
   async groups(combinedTicker: string, sendGuid?: string): Promise<CommentsResult> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
-    const rows = await this.comments.find({ where: { stockId: stock.id }, order: { createdAt: 'DESC' } });
+    const rows = await this.repo.ofStock(stock.id, false);
     const groups = groupBy(rows, await this.announcementsOf(rows));
     const shown = sendGuid ? groups.filter((g) => g.announcement.sendGuid === sendGuid) : groups;
     return {
@@ -155,41 +140,29 @@ export class CommentsService {
 
   /** One comment for the response page, with its stock's id (the gateway checks the caller's role on it). */
   async get(guid: string): Promise<{ stockId: string; comment: CommentResponse }> {
-    const comment = await this.comments.findOne({ where: { guid } });
+    const comment = await this.repo.byGuid(guid);
     if (!comment) throw notFound();
     return { stockId: comment.stockId, comment: await this.view(comment) };
   }
 
   /** A moderator's response (spec section 2); a public one with new text is mailed to the commenter. */
   async respond(req: { actor: Actor; guid: string; comment: string; isPublic: boolean }) {
-    const result = await this.dataSource.transaction(async (m) => {
-      const comment = await m.findOne(CommentEntity, {
-        where: { guid: req.guid },
-        lock: { mode: 'pessimistic_write' },
-      });
+    const result = await this.units.run(async (m) => {
+      const comment = await this.repo.lockByGuid(m, req.guid);
       if (!comment) throw notFound();
-      const stock = await m.findOneOrFail(StockProjectionEntity, { where: { id: comment.stockId } });
+      const stock = await this.repo.stock(m, comment.stockId);
       requireReplyToComment(req.actor, stock);
       const change = applyResponse(comment, { comment: req.comment, isPublic: req.isPublic }, new Date());
-      await m.update(
-        CommentEntity,
-        { id: comment.id },
-        {
-          isPublic: change.isPublic,
-          response: change.response,
-          respondedAt: change.respondedAt,
-          respondedBy: change.response === null ? null : req.actor.username,
-          responseVersion: change.responseVersion,
-        },
-      );
+      await this.repo.update(m, comment.id, {
+        isPublic: change.isPublic,
+        response: change.response,
+        respondedAt: change.respondedAt,
+        respondedBy: change.response === null ? null : req.actor.username,
+        responseVersion: change.responseVersion,
+      });
       if (change.publicDelta)
-        await m.increment(
-          AnnouncementEntity,
-          { id: comment.announcementId },
-          'numPublicComments',
-          change.publicDelta,
-        );
-      const updated = await m.findOneOrFail(CommentEntity, { where: { id: comment.id } });
+        await this.repo.countOn(m, comment.announcementId, 'numPublicComments', change.publicDelta);
+      const updated = await this.repo.byId(m, comment.id);
       if (change.mailCommenter) await this.publishResponded(m, updated, stock);
       return updated;
     });
@@ -197,8 +170,8 @@ export class CommentsService {
     return { stockId: result.stockId, comment: await this.view(result) };
   }
 
-  private async publishResponded(m: EntityManager, c: CommentEntity, stock: StockProjectionEntity) {
-    const announcement = await m.findOneOrFail(AnnouncementEntity, { where: { id: c.announcementId } });
+  private async publishResponded(m: Tx, c: CommentEntity, stock: StockProjectionEntity) {
+    const announcement = await this.repo.announcementById(c.announcementId, m);
     await this.outbox.add(m, Topics.CommentResponded, stock.id, {
       guid: c.guid,
       version: c.responseVersion,
@@ -214,7 +187,7 @@ export class CommentsService {
   }
 
   private async view(c: CommentEntity): Promise<CommentResponse> {
-    const announcement = await this.announcements.findOneOrFail({ where: { id: c.announcementId } });
+    const announcement = await this.repo.announcementById(c.announcementId);
     const stock = await this.stocks.byId(c.stockId);
     return {
       guid: c.guid,
@@ -236,17 +209,14 @@ export class CommentsService {
   private async announcementsOf(rows: CommentEntity[]): Promise<Map<string, AnnouncementEntity>> {
     const ids = [...new Set(rows.map((r) => r.announcementId))];
     if (!ids.length) return new Map();
-    const found = await this.announcements.find({ where: { id: In(ids) } });
+    const found = await this.repo.announcementsByIds(ids);
     return new Map(found.map((a) => [a.id, a]));
   }
 
   /** The portal's stocks (other than archived ones) as listed companies the screen recognises. */
   private async listedCompanies(): Promise<ListedCompany[]> {
     if (this.listed && Date.now() - this.listed.at < LISTED_COMPANIES_TTL_MS) return this.listed.companies;
-    const rows: Array<{ ticker: string; company_name: string }> = await this.dataSource.query(
-      `SELECT DISTINCT ticker, company_name FROM announcements.stocks WHERE NOT archived AND exchange = 'ASX'`,
-    );
-    const companies = rows.map((r) => ({ ticker: r.ticker, companyName: r.company_name }));
+    const companies = await this.repo.listedCompanies();
     this.listed = { at: Date.now(), companies };
     return companies;
   }

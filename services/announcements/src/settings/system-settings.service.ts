@@ -1,11 +1,11 @@
 import { Actor, AnnouncementService, SystemSettings } from '@irp/proto';
 import { AppError, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { sourceConfigProblem } from '../sources/source.factory';
 import { parseSydneyDateTime } from '../announcements/sydney-time';
 import { SystemSettingsEntity } from './system-settings.entity';
+import { SystemSettingsRepository } from './system-settings.repository';
 
 /** Limits of a fresh install: generous enough never to hold back a normal day, low enough to stop a flood. */
 export const DEFAULT_HOURLY_AUTO_SEND_LIMIT = 10;
@@ -35,7 +35,7 @@ export function sourceOptionsOf(config: AnnouncementsConfig, useBrowser: boolean
 @Injectable()
 export class SystemSettingsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly settings: SystemSettingsRepository,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {}
 
@@ -57,11 +57,7 @@ export class SystemSettingsService {
 
   /** The settings row (created with the defaults when there is none yet). */
   async entity(): Promise<SystemSettingsEntity> {
-    const repo = this.dataSource.getRepository(SystemSettingsEntity);
-    const found = await repo.findOne({ where: { id: 1 } });
-    if (found) return found;
-    await repo.createQueryBuilder().insert().values(this.defaults()).orIgnore().execute();
-    return repo.findOneOrFail({ where: { id: 1 } });
+    return this.settings.getOrCreate(() => this.defaults());
   }
 
   async get(): Promise<SystemSettings> {
@@ -98,19 +94,16 @@ export class SystemSettingsService {
         throw new AppError('BAD_REQUEST', `Unable to parse date ${input.disablePollUntil}`);
     }
     await this.entity();
-    await this.dataSource.getRepository(SystemSettingsEntity).update(
-      { id: 1 },
-      {
-        announcementService: input.announcementService,
-        errorEmail,
-        hourlyAutoSendLimit: input.hourlyAutoSendLimit,
-        dailyAutoSendLimit: input.dailyAutoSendLimit,
-        disablePollUntil,
-        useNightmare: input.useNightmare,
-        updatedAt: new Date(),
-        updatedBy: actor.username,
-      },
-    );
+    await this.settings.update({
+      announcementService: input.announcementService,
+      errorEmail,
+      hourlyAutoSendLimit: input.hourlyAutoSendLimit,
+      dailyAutoSendLimit: input.dailyAutoSendLimit,
+      disablePollUntil,
+      useNightmare: input.useNightmare,
+      updatedAt: new Date(),
+      updatedBy: actor.username,
+    });
     return this.get();
   }
 }

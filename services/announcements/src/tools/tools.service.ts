@@ -1,8 +1,6 @@
 import type { DiskReportItem, FileCleanup } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { FileStorage, StoredFileInfo } from '../storage/file-storage';
-import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { diskReportOf } from './disk-report';
 import {
   duplicateGroups,
@@ -12,12 +10,13 @@ import {
   sameSizeFiles,
   StoredReference,
 } from './file-cleanup';
+import { ToolsRepository } from './tools.repository';
 
 /** The system settings' file cleanup and disk report (spec sections 2, 3): reports, they change nothing. */
 @Injectable()
 export class ToolsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly reads: ToolsRepository,
     private readonly storage: FileStorage,
   ) {}
 
@@ -25,18 +24,7 @@ export class ToolsService {
   async fileCleanup(): Promise<FileCleanup> {
     const files: StoredFileInfo[] = [];
     for await (const f of this.storage.list()) files.push(f);
-    const rows = (await this.dataSource.query(
-      `SELECT a.send_guid, a.headline, a.released_at, a.local_path, coalesce(s.combined_ticker, '') AS combined_ticker
-         FROM announcements.announcements a
-         LEFT JOIN announcements.stocks s ON s.id = a.stock_id
-        WHERE a.local_path IS NOT NULL`,
-    )) as Array<{
-      send_guid: string;
-      headline: string;
-      released_at: Date;
-      local_path: string;
-      combined_ticker: string;
-    }>;
+    const rows = await this.reads.storedFiles();
     const references: StoredReference[] = rows.map((r) => ({
       combinedTicker: r.combined_ticker,
       sendGuid: r.send_guid,
@@ -63,11 +51,7 @@ export class ToolsService {
 
   /** Each stock's stored PDF bytes (from file_size), largest first; billable stocks only on request. */
   async diskReport(includeBillable: boolean): Promise<DiskReportItem[]> {
-    const stocks = await this.dataSource.getRepository(StockProjectionEntity).find();
-    const usage = (await this.dataSource.query(
-      `SELECT stock_id, sum(file_size)::bigint AS bytes FROM announcements.announcements
-        WHERE local_path IS NOT NULL AND file_size IS NOT NULL GROUP BY stock_id`,
-    )) as Array<{ stock_id: string; bytes: string }>;
-    return diskReportOf(stocks, new Map(usage.map((u) => [u.stock_id, Number(u.bytes)])), includeBillable);
+    const stocks = await this.reads.stocks();
+    return diskReportOf(stocks, await this.reads.storedBytesPerStock(), includeBillable);
   }
 }

@@ -1,4 +1,4 @@
-import { AppError, createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import { AppError, createLogger, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import {
   Actor,
   AnnouncementSendRequestedEvent,
@@ -16,7 +16,6 @@ import {
   Topics,
 } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { EmailMarketingConfig } from '../config';
 import { campaignContent } from '../mail/templates';
 import { EmailMarketingProviderAdapter, ProviderError } from '../providers/provider';
@@ -25,6 +24,7 @@ import { isConfigured, normaliseSettings } from '../settings/email-settings.serv
 import { EmailSettingsService } from '../settings/email-settings.service';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import type { AnnouncementSendMessage } from './send-message';
+import { SendsRepository } from './sends.repository';
 
 const log = createLogger('campaigns');
 
@@ -46,7 +46,8 @@ export function providerAppError(err: unknown): AppError {
 @Injectable()
 export class CampaignSender {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sends: SendsRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly settings: EmailSettingsService,
     private readonly stocks: StockProjectionService,
@@ -144,27 +145,10 @@ export class CampaignSender {
     message: AnnouncementSendMessage,
   ): Promise<void> {
     const settings = await this.settings.get(event.stockId);
-    const [send]: Array<{ id: string }> = await this.dataSource.query(
-      `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
-         released_at, requested_at)
-       VALUES ($1, 'announcement', 'email-marketing', $2, $3, $4, 'sending', $5, $6, $7)
-       ON CONFLICT (request_key) DO NOTHING RETURNING id`,
-      [
-        `announcement:${event.requestId}:email-marketing`,
-        event.stockId,
-        event.announcement.sendGuid,
-        event.auto,
-        JSON.stringify(message),
-        event.announcement.date,
-        event.requestedAt,
-      ],
-    );
-    if (!send) return;
+    const sendId = await this.sends.insertAnnouncement(event, 'email-marketing', message);
+    if (!sendId) return;
     const fail = async (error: string) => {
-      await this.dataSource.query(
-        `UPDATE email_marketing.sends SET status = 'failed', error = $2 WHERE id = $1`,
-        [send.id, error],
-      );
+      await this.sends.markFailed(sendId, error);
       log.warn({ stockId: event.stockId, sendGuid: event.announcement.sendGuid, error }, 'campaign not sent');
     };
     if (!settings || !isConfigured(settings)) {
@@ -178,12 +162,8 @@ export class CampaignSender {
         publicBaseUrl: this.config.PUBLIC_BASE_URL,
       });
       const sent = await this.adapter(settings).send(settings, content);
-      await this.dataSource.transaction(async (m) => {
-        await m.query(
-          `UPDATE email_marketing.sends SET status = 'done', campaign_id = $2, preview_url = $3, first_accepted_at = now()
-           WHERE id = $1`,
-          [send.id, sent.campaignId, sent.previewUrl],
-        );
+      await this.units.run(async (m) => {
+        await this.sends.markCampaignSent(m, sendId, sent);
         await this.outbox.add(m, Topics.AnnouncementDelivered, event.stockId, {
           stockId: event.stockId,
           sendGuid: event.announcement.sendGuid,

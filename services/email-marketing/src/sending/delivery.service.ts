@@ -1,13 +1,15 @@
-import { createLogger, Outbox, SERVICE_CONFIG, ServiceConfigBase } from '@irp/platform';
+import { createLogger, Outbox, SERVICE_CONFIG, ServiceConfigBase, UnitOfWork } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer, SmtpError } from '../mail/mailer';
 import { announcementMail, MailContent } from '../mail/templates';
 import { subscriptionLinks } from '../subscribers/links';
 import { mailsAccepted, mailsFailed } from './metrics';
-import { chunks, retryDelayMs, Semaphore, SendMessage } from './send-message';
+import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { afterFailure, stillSubscribed } from './delivery-rules';
+import { chunks, Semaphore, SendMessage } from './send-message';
+import { SendsRepository } from './sends.repository';
 
 const log = createLogger('sender');
 
@@ -19,16 +21,6 @@ export const ALERT_LATENCY_MAX_DAYS = 7;
 
 /** Accepted deliveries of a batch are reported (sendHistory) after every this many. */
 const REPORT_EVERY = 250;
-
-interface ClaimedDelivery {
-  id: string;
-  send_id: string;
-  kind: string;
-  email: string;
-  attempts: number;
-  unsubscribe_token: string | null;
-  subscriber_status: string | null;
-}
 
 /**
  * Sends a batch of an announcement's deliveries. Each delivery is claimed in Postgres (status `sending`
@@ -49,7 +41,9 @@ export class DeliveryService {
   private flushTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly sends: SendsRepository,
+    private readonly units: UnitOfWork,
     private readonly mailer: Mailer,
     private readonly outbox: Outbox,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig & ServiceConfigBase,
@@ -95,32 +89,14 @@ export class DeliveryService {
     }
   }
 
-  private async claim(ids: string[]): Promise<ClaimedDelivery[]> {
-    return this.dataSource.query(
-      `WITH claimed AS (
-         UPDATE email_marketing.deliveries
-         SET status = 'sending', attempts = attempts + 1, claimed_by = $3,
-             lease_until = now() + make_interval(secs => $2::float8 / 1000)
-         WHERE id = ANY($1::uuid[])
-           AND ((status = 'queued' AND not_before <= now()) OR (status = 'sending' AND lease_until < now()))
-         RETURNING id, send_id, email, attempts, subscriber_id
-       )
-       SELECT c.id, c.send_id, c.email, c.attempts, s.unsubscribe_token, s.status AS subscriber_status, x.kind
-       FROM claimed c
-       JOIN email_marketing.sends x ON x.id = c.send_id
-       LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,
-      [ids, this.config.DELIVERY_LEASE_MS, this.instance],
-    );
+  private claim(ids: string[]): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claim(ids, this.config.DELIVERY_LEASE_MS, this.instance);
   }
 
   private async messageOf(sendId: string): Promise<SendMessage> {
     let message = this.messages.get(sendId);
     if (!message) {
-      const [row]: Array<{ message: SendMessage }> = await this.dataSource.query(
-        `SELECT message FROM email_marketing.sends WHERE id = $1`,
-        [sendId],
-      );
-      message = row.message;
+      message = await this.sends.message(sendId);
       if (this.messages.size > 100) this.messages.clear();
       this.messages.set(sendId, message);
     }
@@ -131,8 +107,8 @@ export class DeliveryService {
   private mailOf(d: ClaimedDelivery, message: SendMessage): MailContent | null {
     if (message.kind === 'mail') return message.content;
     // Unsubscribed (or removed) since the send was expanded: not mailed.
-    if (d.subscriber_status !== 'confirmed' || !d.unsubscribe_token) return null;
-    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, d.unsubscribe_token);
+    if (!stillSubscribed({ status: d.subscriber_status, unsubscribeToken: d.unsubscribe_token })) return null;
+    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, d.unsubscribe_token!);
     return announcementMail({
       stock: message.stock,
       announcement: message.announcement,
@@ -145,10 +121,7 @@ export class DeliveryService {
   private async deliver(d: ClaimedDelivery, message: SendMessage): Promise<void> {
     const mail = this.mailOf(d, message);
     if (!mail) {
-      await this.dataSource.query(
-        `UPDATE email_marketing.deliveries SET status = 'skipped', lease_until = NULL, last_error = $2 WHERE id = $1`,
-        [d.id, 'Unsubscribed before sending'],
-      );
+      await this.deliveries.skip(d.id, 'Unsubscribed before sending');
       return;
     }
     let accepted: { messageId: string };
@@ -156,18 +129,13 @@ export class DeliveryService {
       accepted = await this.mailer.send(d.email, mail);
     } catch (err) {
       const failure = err instanceof SmtpError ? err : new SmtpError(String(err), false);
-      const final = failure.permanent || d.attempts >= this.config.DELIVERY_MAX_ATTEMPTS;
-      await this.dataSource.query(
-        final
-          ? `UPDATE email_marketing.deliveries SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1`
-          : `UPDATE email_marketing.deliveries
-             SET status = 'queued', lease_until = NULL, last_error = $2,
-                 not_before = now() + make_interval(secs => $3::float8 / 1000)
-             WHERE id = $1`,
-        final
-          ? [d.id, failure.message]
-          : [d.id, failure.message, retryDelayMs(d.attempts, this.config.DELIVERY_RETRY_BASE_MS)],
-      );
+      const next = afterFailure(failure, d.attempts, {
+        maxAttempts: this.config.DELIVERY_MAX_ATTEMPTS,
+        retryBaseMs: this.config.DELIVERY_RETRY_BASE_MS,
+      });
+      const final = next.status === 'failed';
+      if (next.status === 'failed') await this.deliveries.fail(d.id, failure.message);
+      else await this.deliveries.retryLater(d.id, failure.message, next.retryInMs);
       if (final) mailsFailed.inc({ kind: d.kind });
       log.warn({ deliveryId: d.id, attempts: d.attempts, final, reply: failure.message }, 'delivery failed');
       return;
@@ -197,13 +165,7 @@ export class DeliveryService {
     const marks = this.pendingMarks.splice(0);
     if (!marks.length) return;
     try {
-      await this.dataSource.query(
-        `UPDATE email_marketing.deliveries d
-         SET status = 'sent', accepted_at = now(), message_id = m.message_id, lease_until = NULL, last_error = NULL
-         FROM unnest($1::uuid[], $2::text[]) AS m(id, message_id)
-         WHERE d.id = m.id`,
-        [marks.map((m) => m.id), marks.map((m) => m.messageId)],
-      );
+      await this.deliveries.markSent(marks);
       for (const m of marks) m.done();
     } catch (err) {
       for (const m of marks) m.done(err);
@@ -215,29 +177,10 @@ export class DeliveryService {
    * transaction that marks them reported; the first report carries the alert latency.
    */
   async report(sendId: string): Promise<number> {
-    return this.dataSource.transaction(async (m) => {
-      const rows: Array<{ id: string; email: string; accepted_at: Date }> = await m.query(
-        `SELECT d.id, d.email, d.accepted_at FROM email_marketing.deliveries d
-         JOIN email_marketing.sends x ON x.id = d.send_id AND x.kind = 'announcement'
-         WHERE d.send_id = $1 AND d.status = 'sent' AND NOT d.reported
-         ORDER BY d.accepted_at LIMIT 5000 FOR UPDATE OF d SKIP LOCKED`,
-        [sendId],
-      );
+    return this.units.run(async (m) => {
+      const rows = await this.deliveries.takeUnreported(m, sendId);
       if (!rows.length) return 0;
-      await m.query(`UPDATE email_marketing.deliveries SET reported = true WHERE id = ANY($1::uuid[])`, [
-        rows.map((r) => r.id),
-      ]);
-      const [send]: Array<{ stock_id: string; send_guid: string; alert_latency_ms: number | null }> =
-        await m.query(
-          `WITH changed AS (UPDATE email_marketing.sends
-         SET first_accepted_at = COALESCE(first_accepted_at, $2),
-             alert_latency_ms = COALESCE(alert_latency_ms,
-               CASE WHEN $2::timestamptz - released_at < make_interval(days => $3)
-                    THEN GREATEST(0, (extract(epoch FROM ($2::timestamptz - released_at)) * 1000)::int) END)
-         WHERE id = $1
-         RETURNING stock_id, send_guid, CASE WHEN first_accepted_at = $2 THEN alert_latency_ms END AS alert_latency_ms) SELECT * FROM changed`,
-          [sendId, rows[0].accepted_at, ALERT_LATENCY_MAX_DAYS],
-        );
+      const send = await this.sends.recordAcceptance(m, sendId, rows[0].accepted_at, ALERT_LATENCY_MAX_DAYS);
       await this.outbox.add(m, Topics.AnnouncementDelivered, send.stock_id, {
         stockId: send.stock_id,
         sendGuid: send.send_guid,

@@ -1,10 +1,11 @@
-import { Outbox } from '@irp/platform';
+import { Outbox, UnitOfWork } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { MailContent } from '../mail/templates';
-import { DELIVERY_BATCH } from './send-requests.service';
+import { DeliveriesRepository } from './deliveries.repository';
+import { batchKey, DELIVERY_BATCH, uniqueRecipients } from './delivery-rules';
 import { chunks } from './send-message';
+import { SendsRepository } from './sends.repository';
 
 export interface QueuedMail {
   /** Makes the request idempotent: a second enqueue with the same key changes nothing. */
@@ -25,41 +26,29 @@ export interface QueuedMail {
 @Injectable()
 export class MailQueue {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sends: SendsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
   ) {}
 
   /** Queues the mail; false when this request key was queued before (a redelivered event). */
   async enqueue(mail: QueuedMail): Promise<boolean> {
-    const recipients = [...new Set(mail.recipients.map((r) => r.trim()).filter(Boolean))];
-    return this.dataSource.transaction(async (m) => {
-      const [send]: Array<{ id: string }> = await m.query(
-        `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, status, message)
-         VALUES ($1, $2, 'email', $3, $4, $5, $6)
-         ON CONFLICT (request_key) DO NOTHING RETURNING id`,
-        [
-          mail.requestKey,
-          mail.kind,
-          mail.stockId,
-          mail.sendGuid,
-          recipients.length ? 'sending' : 'done',
-          JSON.stringify({ kind: 'mail', content: mail.content }),
-        ],
-      );
-      if (!send) return false;
-      const deliveries: Array<{ id: string }> = recipients.length
-        ? await m.query(
-            `INSERT INTO email_marketing.deliveries (send_id, email)
-             SELECT $1, unnest($2::text[]) ON CONFLICT (send_id, email) DO NOTHING RETURNING id`,
-            [send.id, recipients],
-          )
-        : [];
-      for (const [i, deliveryIds] of chunks(
-        deliveries.map((d) => d.id),
-        DELIVERY_BATCH,
-      ).entries()) {
-        await this.outbox.add(m, Topics.EmailDeliveriesQueued, `${send.id}:${i}`, {
-          sendId: send.id,
+    const recipients = uniqueRecipients(mail.recipients);
+    return this.units.run(async (tx) => {
+      const sendId = await this.sends.insertMail(tx, {
+        requestKey: mail.requestKey,
+        kind: mail.kind,
+        stockId: mail.stockId,
+        sendGuid: mail.sendGuid,
+        status: recipients.length ? 'sending' : 'done',
+        message: { kind: 'mail', content: mail.content },
+      });
+      if (!sendId) return false;
+      const deliveries = await this.deliveries.queueForRecipients(tx, sendId, recipients);
+      for (const [i, deliveryIds] of chunks(deliveries, DELIVERY_BATCH).entries()) {
+        await this.outbox.add(tx, Topics.EmailDeliveriesQueued, batchKey(sendId, i), {
+          sendId,
           stockId: mail.stockId,
           deliveryIds,
         });

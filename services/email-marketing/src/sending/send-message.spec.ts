@@ -1,14 +1,9 @@
-import { chunks, retryDelayMs, Semaphore } from './send-message';
+import { chunks, Semaphore } from './send-message';
 
 describe('sending helpers', () => {
   it('splits a list into chunks', () => {
     expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(chunks([], 3)).toEqual([]);
-  });
-
-  it('backs off doubling from the base, capped at an hour', () => {
-    expect([1, 2, 3].map((a) => retryDelayMs(a, 30_000))).toEqual([30_000, 60_000, 120_000]);
-    expect(retryDelayMs(20, 30_000)).toBe(3_600_000);
   });
 
   it('runs at most `limit` tasks at once, the rest in order', async () => {

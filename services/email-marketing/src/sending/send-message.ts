@@ -24,10 +24,6 @@ export function chunks<T>(list: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Delay before retry `attempt` (1-based) of a delivery: base, 2×, 4× … capped at an hour. */
-export const retryDelayMs = (attempt: number, baseMs: number): number =>
-  Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3_600_000);
-
 /** At most `limit` tasks at once; the others wait in order. */
 export class Semaphore {
   private free: number;

@@ -1,15 +1,14 @@
-import { createLogger, Outbox } from '@irp/platform';
+import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { CampaignSender } from './campaign-sender';
+import { DeliveriesRepository } from './deliveries.repository';
+import { autoSendHeldReason, batchKey, DELIVERY_BATCH } from './delivery-rules';
 import { AnnouncementSendMessage, chunks } from './send-message';
+import { SendsRepository } from './sends.repository';
 
 const log = createLogger('send-requests');
-
-/** Deliveries per `email.deliveries-queued` message: the unit of work a sender instance takes. */
-export const DELIVERY_BATCH = 250;
 
 /**
  * Turns `announcement.send-requested` into work: per channel, one send row (its request key makes a
@@ -20,7 +19,9 @@ export const DELIVERY_BATCH = 250;
 @Injectable()
 export class SendRequestsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sends: SendsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly stocks: StockProjectionService,
     private readonly campaigns: CampaignSender,
@@ -45,83 +46,31 @@ export class SendRequestsService {
   }
 
   private async expandEmail(event: AnnouncementSendRequestedEvent, message: AnnouncementSendMessage) {
-    const outcome = await this.dataSource.transaction(async (m) => {
-      const [send]: Array<{ id: string }> = await m.query(
-        `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
-           released_at, requested_at)
-         VALUES ($1, 'announcement', 'email', $2, $3, $4, 'sending', $5, $6, $7)
-         ON CONFLICT (request_key) DO NOTHING RETURNING id`,
-        [
-          `announcement:${event.requestId}:email`,
-          event.stockId,
-          event.announcement.sendGuid,
-          event.auto,
-          JSON.stringify(message),
-          event.announcement.date,
-          event.requestedAt,
-        ],
-      );
-      if (!send) return { state: 'redelivered' as const };
+    const outcome = await this.units.run(async (tx) => {
+      const sendId = await this.sends.insertAnnouncement(event, 'email', message, tx);
+      if (!sendId) return { state: 'redelivered' as const };
       if (event.auto && event.autoSendLimits) {
-        const held = await this.overLimit(m, event.stockId, send.id, event.autoSendLimits);
+        const counts = await this.sends.autoSendCounts(tx, event.stockId, sendId);
+        const held = autoSendHeldReason(counts, event.autoSendLimits);
         if (held) {
-          await m.query(`UPDATE email_marketing.sends SET status = 'held', error = $2 WHERE id = $1`, [
-            send.id,
-            held,
-          ]);
+          await this.sends.hold(tx, sendId, held);
           return { state: 'held' as const, reason: held };
         }
       }
-      const deliveries: Array<{ id: string }> = await m.query(
-        `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
-         SELECT $1, s.id, s.email FROM email_marketing.subscribers s
-         WHERE s.stock_id = $2 AND s.status = 'confirmed'
-         ORDER BY s.id
-         ON CONFLICT (send_id, email) DO NOTHING
-         RETURNING id`,
-        [send.id, event.stockId],
-      );
-      if (!deliveries.length) {
-        await m.query(`UPDATE email_marketing.sends SET status = 'done' WHERE id = $1`, [send.id]);
-      }
-      const batches = chunks(
-        deliveries.map((d) => d.id),
-        DELIVERY_BATCH,
-      );
-      // Keyed per batch, not per send: a large send's batches spread over every sender's partitions.
-      for (const [i, deliveryIds] of batches.entries()) {
-        await this.outbox.add(m, Topics.EmailDeliveriesQueued, `${send.id}:${i}`, {
-          sendId: send.id,
+      const deliveries = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId);
+      if (!deliveries.length) await this.sends.markDone(tx, sendId);
+      for (const [i, deliveryIds] of chunks(deliveries, DELIVERY_BATCH).entries()) {
+        await this.outbox.add(tx, Topics.EmailDeliveriesQueued, batchKey(sendId, i), {
+          sendId,
           stockId: event.stockId,
           deliveryIds,
         });
       }
-      return { state: 'queued' as const, sendId: send.id, deliveries: deliveries.length };
+      return { state: 'queued' as const, sendId, deliveries: deliveries.length };
     });
     log.info(
       { stockId: event.stockId, sendGuid: event.announcement.sendGuid, ...outcome },
       'announcement send expanded',
     );
-  }
-
-  /** Why an automatic send is held (its stock had its hour's or day's automatic sends), or undefined. */
-  private async overLimit(
-    m: EntityManager,
-    stockId: string,
-    sendId: string,
-    limits: { hourly: number; daily: number },
-  ): Promise<string | undefined> {
-    // One automatic send at a time per stock decides against the same counts.
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`auto-send:${stockId}`]);
-    const [counts]: Array<{ hour: number; day: number }> = await m.query(
-      `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
-       FROM email_marketing.sends
-       WHERE stock_id = $1 AND auto AND kind = 'announcement' AND channel = 'email' AND status <> 'held'
-         AND id <> $2 AND created_at > now() - interval '1 day'`,
-      [stockId, sendId],
-    );
-    if (counts.hour >= limits.hourly) return `Hourly automatic send limit (${limits.hourly}) reached`;
-    if (counts.day >= limits.daily) return `Daily automatic send limit (${limits.daily}) reached`;
-    return undefined;
   }
 }

@@ -1,10 +1,10 @@
 import { Actor, ErrorCode, Note } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { requireAdmin } from '../stocks/stock-rules';
 import { StocksService } from '../stocks/stocks.service';
 import { NoteEntity } from './note.entity';
+import { NotesRepository } from './notes.repository';
 
 export const EMPTY_NOTE_MESSAGE = 'Please enter the note details';
 
@@ -19,26 +19,20 @@ const toNote = (n: NoteEntity): Note => ({
 @Injectable()
 export class NotesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly notes: NotesRepository,
     private readonly stocks: StocksService,
   ) {}
 
   /** Newest first. */
   async list(combinedTicker: string): Promise<Note[]> {
     const stock = await this.stocks.requireByCombinedTicker(combinedTicker);
-    const rows = await this.dataSource
-      .getRepository(NoteEntity)
-      .find({ where: { stockId: stock.id }, order: { date: 'DESC', id: 'ASC' } });
-    return rows.map(toNote);
+    return (await this.notes.ofStock(stock.id)).map(toNote);
   }
 
   async add(actor: Actor, combinedTicker: string, details: string, date = new Date()): Promise<Note> {
     requireAdmin(actor, 'add notes');
     if (!details.trim()) throw new AppError(ErrorCode.BadRequest, EMPTY_NOTE_MESSAGE);
     const stock = await this.stocks.requireByCombinedTicker(combinedTicker);
-    const repo = this.dataSource.getRepository(NoteEntity);
-    const inserted = await repo.insert({ stockId: stock.id, date, user: actor.username, details });
-    const id = (inserted.identifiers[0] as { id: string }).id;
-    return toNote(await repo.findOneByOrFail({ id }));
+    return toNote(await this.notes.add({ stockId: stock.id, date, user: actor.username, details }));
   }
 }

@@ -23,7 +23,7 @@ import {
   StockFields,
   StockRole,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError } from '@irp/platform/errors';
 import type { StockEntity } from './stock.entity';
 import type { StoredFieldChange } from './stock-version.entity';
 

@@ -13,12 +13,13 @@ import {
   Topics,
   VersionHistory,
 } from '@irp/proto';
-import { AppError, createLogger, Outbox } from '@irp/platform';
+import { AppError, createLogger, Outbox, Tx, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { StockEntity } from './stock.entity';
-import { StockVersionEntity, StoredFieldChange } from './stock-version.entity';
+import { StoredFieldChange } from './stock-version.entity';
+import { StockRef, StocksRepository } from './stocks.repository';
 import {
   API_KEY_TAKEN_MESSAGE,
   applyFields,
@@ -46,9 +47,6 @@ type SaveRequest = RequestOf<typeof Topics.StocksSave>;
 type ChangeTickerRequest = RequestOf<typeof Topics.StocksChangeTicker>;
 type ArchiveRequest = RequestOf<typeof Topics.StocksArchive>;
 
-/** Which stock a call means: by id, or by ticker and exchange. */
-type StockRef = { id: string } | { ticker: string; exchange: string };
-
 const bad = (message: string) => new AppError(ErrorCode.BadRequest, message);
 
 /** A unique index the database refused, as the 409 the rules promise (covers concurrent saves too). */
@@ -73,7 +71,8 @@ function conflictOf(err: unknown): AppError | undefined {
 @Injectable()
 export class StocksService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly stocks: StocksRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
   ) {}
 
@@ -84,30 +83,20 @@ export class StocksService {
   private listCache?: { fingerprint: string; stocks: Stock[] };
 
   /**
-   * Every stock (the staff dashboard). The mapped list is kept while the table's fingerprint is unchanged:
-   * every change to a row strictly increases its updated_at, so the exact sum of them (with the row count)
-   * changes with every committed change, whatever order transactions commit in.
+   * Every stock (the staff dashboard). The mapped list is kept while the table's fingerprint (which
+   * changes with every committed change, StocksRepository.fingerprint) is unchanged.
    */
   async list(): Promise<Stock[]> {
-    const [{ n, s }] = (await this.dataSource.query(
-      'SELECT count(*)::text AS n, coalesce(sum(extract(epoch FROM updated_at)), 0)::text AS s FROM stocks.stocks',
-    )) as { n: string; s: string }[];
-    const fingerprint = `${n}/${s}`;
+    const fingerprint = await this.stocks.fingerprint();
     if (this.listCache?.fingerprint === fingerprint) return this.listCache.stocks;
-    const rows = await this.dataSource
-      .getRepository(StockEntity)
-      .find({ order: { created: 'DESC', id: 'ASC' } });
-    const stocks = rows.map(toStock);
+    const stocks = (await this.stocks.all()).map(toStock);
     this.listCache = { fingerprint, stocks };
     return stocks;
   }
 
   async getByIds(ids: readonly string[]): Promise<Stock[]> {
     if (!ids.length) return [];
-    const rows = await this.dataSource
-      .getRepository(StockEntity)
-      .find({ where: { id: In([...new Set(ids)]) }, order: { created: 'DESC', id: 'ASC' } });
-    return rows.map(toStock);
+    return (await this.stocks.byIds(ids)).map(toStock);
   }
 
   async get(combinedTicker: string): Promise<Stock> {
@@ -117,10 +106,7 @@ export class StocksService {
   async resolve(combinedTicker: string): Promise<string | null> {
     const ref = parseCombinedTicker(combinedTicker);
     if (!ref) return null;
-    const row = await this.dataSource
-      .getRepository(StockEntity)
-      .findOne({ select: { id: true }, where: { ticker: ref.ticker, exchange: ref.exchange } });
-    return row?.id ?? null;
+    return this.stocks.idOf(ref);
   }
 
   /**
@@ -130,27 +116,19 @@ export class StocksService {
   async resolveByApiKey(apiKey: string): Promise<string | null> {
     const key = apiKey.trim();
     if (!key) return null;
-    const row = await this.dataSource
-      .getRepository(StockEntity)
-      .findOne({ select: { id: true }, where: { apiKey: key } });
-    return row?.id ?? null;
+    return this.stocks.idByApiKey(key);
   }
 
   /** The stock a `TICKER:EXCHANGE` (or bare ASX `TICKER`) names, or 404 'Stock {combinedTicker} not found'. */
-  async requireByCombinedTicker(
-    combinedTicker: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<StockEntity> {
+  async requireByCombinedTicker(combinedTicker: string): Promise<StockEntity> {
     const ref = parseCombinedTicker(combinedTicker);
     if (!ref) throw new AppError(ErrorCode.NotFound, notFoundMessage(combinedTicker.trim()));
-    return this.requireStock(manager, ref, false);
+    return this.requireStock(undefined, ref, false);
   }
 
   async versionHistory(combinedTicker: string): Promise<VersionHistory[]> {
     const stock = await this.requireByCombinedTicker(combinedTicker);
-    const rows = await this.dataSource
-      .getRepository(StockVersionEntity)
-      .find({ where: { stockId: stock.id }, order: { versionId: 'DESC' } });
+    const rows = await this.stocks.versions(stock.id);
     return rows.map((r) => ({
       versionId: r.versionId,
       changedOn: r.changedOn.toISOString(),
@@ -161,10 +139,9 @@ export class StocksService {
 
   /** A random key no stock uses yet; it is stored only when a stock is saved with it. */
   async newApiKey(): Promise<string> {
-    const repo = this.dataSource.getRepository(StockEntity);
     for (;;) {
       const apiKey = randomBytes(16).toString('hex');
-      if (!(await repo.exists({ where: { apiKey } }))) return apiKey;
+      if (!(await this.stocks.apiKeyTaken(apiKey))) return apiKey;
     }
   }
 
@@ -202,15 +179,13 @@ export class StocksService {
     const settings = applyFields(defaultSettings(now), fields);
     validateSettings(settings, now);
     return this.write(async (m) => {
-      const inserted = await m.insert(StockEntity, {
+      const entity = await this.stocks.insert(m, {
         ...(id ? { id } : {}),
         ...settings,
         created: now,
         updatedAt: now,
         version: 1,
       });
-      const stockId = (inserted.identifiers[0] as { id: string }).id;
-      const entity = await m.findOneByOrFail(StockEntity, { id: stockId });
       await this.recordVersion(m, entity, creationChanges(settings), actor, now);
       const stock = toStock(entity);
       await this.outbox.add(m, Topics.StockUpserted, stock.id, stock);
@@ -294,10 +269,8 @@ export class StocksService {
   async applyInitialPoll(kind: 'started' | 'completed', event: InitialPollEvent): Promise<void> {
     const at = new Date(event.at);
     const completed = kind === 'completed';
-    await this.dataSource.transaction(async (m) => {
-      const current = await m
-        .getRepository(StockEntity)
-        .findOne({ where: { id: event.stockId }, lock: { mode: 'pessimistic_write' } });
+    await this.units.run(async (m) => {
+      const current = await this.stocks.find({ id: event.stockId }, { tx: m, lock: true });
       if (!current) {
         log.warn({ stockId: event.stockId, kind }, 'initial-poll event for an unknown stock; ignored');
         return;
@@ -309,11 +282,11 @@ export class StocksService {
       current.initialPollAt = at;
       // The version stays (not a user edit), so updatedAt is what orders this stock.upserted after the last.
       if (changed) current.updatedAt = nextUpdatedAt(current.updatedAt, new Date());
-      await m.update(
-        StockEntity,
-        { id: current.id },
-        { initialPollCompleted: completed, initialPollAt: at, updatedAt: current.updatedAt },
-      );
+      await this.stocks.update(m, current.id, {
+        initialPollCompleted: completed,
+        initialPollAt: at,
+        updatedAt: current.updatedAt,
+      });
       if (changed) await this.outbox.add(m, Topics.StockUpserted, current.id, toStock(current));
     });
   }
@@ -357,7 +330,7 @@ export class StocksService {
 
   /** Stores a changed stock with the next version, its history row and `stock.upserted`. */
   private async commit(
-    m: EntityManager,
+    m: Tx,
     entity: StockEntity,
     changes: StoredFieldChange[],
     actor: Actor,
@@ -365,17 +338,13 @@ export class StocksService {
   ): Promise<Stock> {
     entity.version += 1;
     entity.updatedAt = nextUpdatedAt(entity.updatedAt, now);
-    await m.update(
-      StockEntity,
-      { id: entity.id },
-      {
-        ...pickSettings(entity),
-        archived: entity.archived,
-        initialPollCompleted: entity.initialPollCompleted,
-        version: entity.version,
-        updatedAt: entity.updatedAt,
-      },
-    );
+    await this.stocks.update(m, entity.id, {
+      ...pickSettings(entity),
+      archived: entity.archived,
+      initialPollCompleted: entity.initialPollCompleted,
+      version: entity.version,
+      updatedAt: entity.updatedAt,
+    });
     await this.recordVersion(m, entity, changes, actor, now);
     const stock = toStock(entity);
     await this.outbox.add(m, Topics.StockUpserted, stock.id, stock);
@@ -383,13 +352,13 @@ export class StocksService {
   }
 
   private async recordVersion(
-    m: EntityManager,
+    m: Tx,
     entity: StockEntity,
     changes: StoredFieldChange[],
     actor: Actor,
     now: Date,
   ): Promise<void> {
-    await m.insert(StockVersionEntity, {
+    await this.stocks.addVersion(m, {
       stockId: entity.id,
       versionId: entity.version,
       changedOn: now,
@@ -398,11 +367,8 @@ export class StocksService {
     });
   }
 
-  private async requireStock(m: EntityManager, ref: StockRef, lock: boolean): Promise<StockEntity> {
-    const stock = await m.getRepository(StockEntity).findOne({
-      where: 'id' in ref ? { id: ref.id } : { ticker: ref.ticker, exchange: ref.exchange },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  private async requireStock(m: Tx | undefined, ref: StockRef, lock: boolean): Promise<StockEntity> {
+    const stock = await this.stocks.find(ref, { tx: m, lock });
     if (!stock)
       throw new AppError(
         ErrorCode.NotFound,
@@ -412,9 +378,9 @@ export class StocksService {
   }
 
   /** Runs a change in one transaction and turns unique-index refusals into the rules' 409s. */
-  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+  private async write<T>(work: (m: Tx) => Promise<T>): Promise<T> {
     try {
-      return await this.dataSource.transaction(work);
+      return await this.units.run(work);
     } catch (err) {
       throw conflictOf(err) ?? err;
     }

@@ -1,11 +1,11 @@
 import { ErrorCode, RequestOf, SessionGrant, SessionUser, Topics } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError, UnitOfWork } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
 import { USERS_CONFIG, UsersConfig } from '../config';
-import { toSessionUser, UsersService } from '../users/users.service';
+import { UsersRepository } from '../users/users.repository';
+import { toSessionUser } from '../users/users.service';
 import { dummyPasswordHash, newToken, sha256, verifyPassword } from './secrets';
-import { SessionEntity } from './session.entity';
+import { SessionsRepository } from './sessions.repository';
 
 const INVALID_LOGIN = 'Invalid username/password';
 const SIGNED_OUT = 'Not signed in';
@@ -13,14 +13,11 @@ const SIGNED_OUT = 'Not signed in';
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly users: UsersService,
+    private readonly sessions: SessionsRepository,
+    private readonly users: UsersRepository,
+    private readonly units: UnitOfWork,
     @Inject(USERS_CONFIG) private readonly config: UsersConfig,
   ) {}
-
-  private get sessions() {
-    return this.dataSource.getRepository(SessionEntity);
-  }
 
   async authenticate(req: RequestOf<typeof Topics.UsersAuthenticate>): Promise<SessionGrant> {
     const user = await this.users.findByUsername(req.username);
@@ -41,15 +38,13 @@ export class AuthService {
 
   /** The user of a live session token; roles are read fresh, so a role change applies at once. */
   async sessionUser(sessionToken: string): Promise<SessionUser> {
-    const session = await this.sessions.findOne({
-      where: { tokenHash: sha256(sessionToken), revokedAt: IsNull() },
-    });
+    const session = await this.sessions.findLive(sha256(sessionToken));
     if (!session || session.expiresAt.getTime() <= Date.now())
       throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     const user = await this.users.findById(session.userId);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
-      await this.sessions.update(session.id, { lastSeenAt: new Date() });
+      await this.sessions.touch(session.id);
     }
     return toSessionUser(user);
   }
@@ -58,25 +53,16 @@ export class AuthService {
   async refresh(req: RequestOf<typeof Topics.UsersRefresh>): Promise<SessionGrant> {
     const hash = sha256(req.refreshToken);
     // Revoked outside the rotation transaction: the error below must not roll the revocation back.
-    const reused = await this.sessions.update(
-      { previousRefreshHash: hash, revokedAt: IsNull() },
-      { revokedAt: new Date() },
-    );
-    if (reused.affected)
+    if (await this.sessions.revokeByPreviousRefresh(hash))
       throw new AppError(ErrorCode.Unauthenticated, 'Refresh token was already used; please sign in again');
-    return this.dataSource.transaction(async (m) => {
-      const repo = m.getRepository(SessionEntity);
-      const session = await repo
-        .createQueryBuilder('s')
-        .setLock('pessimistic_write')
-        .where('s.refresh_hash = :hash AND s.revoked_at IS NULL', { hash })
-        .getOne();
+    return this.units.run(async (tx) => {
+      const session = await this.sessions.lockByRefresh(tx, hash);
       if (!session || session.refreshExpiresAt.getTime() <= Date.now())
         throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-      const user = await this.users.findById(session.userId, m);
+      const user = await this.users.findById(session.userId, tx);
       if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
       const tokens = this.issueTokens();
-      await repo.update(session.id, {
+      await this.sessions.update(tx, session.id, {
         tokenHash: sha256(tokens.session.token),
         expiresAt: new Date(tokens.session.expiresAt),
         previousRefreshHash: session.refreshHash,
@@ -91,24 +77,11 @@ export class AuthService {
   }
 
   async logout(req: RequestOf<typeof Topics.UsersLogout>): Promise<{ loggedOut: boolean }> {
-    const qb = this.sessions
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('revoked_at IS NULL');
-    const clauses: string[] = [];
-    const params: Record<string, string> = {};
-    if (req.sessionToken) {
-      clauses.push('token_hash = :t');
-      params.t = sha256(req.sessionToken);
-    }
-    if (req.refreshToken) {
-      clauses.push('refresh_hash = :r');
-      params.r = sha256(req.refreshToken);
-    }
-    if (!clauses.length) return { loggedOut: false };
-    const result = await qb.andWhere(`(${clauses.join(' OR ')})`, params).execute();
-    return { loggedOut: (result.affected ?? 0) > 0 };
+    const loggedOut = await this.sessions.revoke({
+      tokenHash: req.sessionToken ? sha256(req.sessionToken) : undefined,
+      refreshHash: req.refreshToken ? sha256(req.refreshToken) : undefined,
+    });
+    return { loggedOut };
   }
 
   private issueTokens(): Pick<SessionGrant, 'session' | 'refresh'> {

@@ -1,10 +1,9 @@
 import { GLOBAL_ROLES, SessionUser, STOCK_ROLES, Topics } from '@irp/proto';
-import { AppError, Outbox } from '@irp/platform';
+import { AppError, Outbox, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/secrets';
-import { StockRoleEntity } from './stock-role.entity';
 import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
 
 export interface UserInput {
   username: string;
@@ -33,25 +32,10 @@ export function checkRoles(input: Pick<UserInput, 'roles' | 'stockRoles'>): void
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
   ) {}
-
-  findByUsername(
-    username: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<UserEntity | null> {
-    return manager
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .leftJoinAndSelect('u.stockRoles', 's')
-      .where('lower(u.username) = lower(:username)', { username: username.trim() })
-      .getOne();
-  }
-
-  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
-    return manager.getRepository(UserEntity).findOne({ where: { id }, relations: { stockRoles: true } });
-  }
 
   /** Creates or updates a user by username, and emits `user.upserted` in the same transaction. */
   async upsert(input: UserInput): Promise<SessionUser> {
@@ -59,29 +43,20 @@ export class UsersService {
     if (!username) throw new AppError('BAD_REQUEST', 'Username is required');
     checkRoles(input);
     const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-    return this.dataSource.transaction(async (m) => {
-      const existing = await this.findByUsername(username, m);
+    return this.units.run(async (tx) => {
+      const existing = await this.users.findByUsername(username, tx);
       let id: string;
       if (!existing) {
         if (!passwordHash) throw new AppError('BAD_REQUEST', 'A password is required for a new user');
-        const inserted = await m.insert(UserEntity, { username, passwordHash, roles: input.roles });
-        id = (inserted.identifiers[0] as { id: string }).id;
+        id = await this.users.insert(tx, { username, passwordHash, roles: input.roles });
       } else {
         id = existing.id;
-        await m.update(UserEntity, id, {
-          roles: input.roles,
-          ...(passwordHash ? { passwordHash } : {}),
-          updatedAt: new Date(),
-        });
-        await m.delete(StockRoleEntity, { userId: id });
+        await this.users.update(tx, id, { roles: input.roles, passwordHash });
       }
-      const rows = Object.entries(input.stockRoles)
-        .filter(([, roles]) => roles.length)
-        .map(([stockId, roles]) => ({ userId: id, stockId, roles: [...new Set(roles)] }));
-      if (rows.length) await m.insert(StockRoleEntity, rows);
-      const fresh = (await this.findById(id, m))!;
+      await this.users.replaceStockRoles(tx, id, input.stockRoles);
+      const fresh = (await this.users.findById(id, tx))!;
       const sessionUser = toSessionUser(fresh);
-      await this.outbox.add(m, Topics.UserUpserted, fresh.id, {
+      await this.outbox.add(tx, Topics.UserUpserted, fresh.id, {
         ...sessionUser,
         updatedAt: fresh.updatedAt.toISOString(),
       });

@@ -1,0 +1,84 @@
+import { Tx } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { InitialPollEntity } from '../polling/initial-poll.entity';
+import { AnnouncementEntity } from './announcement.entity';
+
+/**
+ * Stored announcements, for the use cases outside polling/ (edits, sends, widget, PDFs, tools); the only
+ * place there that queries their table. Polling's own queries move into repositories with the polling
+ * split (issue 17).
+ */
+@Injectable()
+export class AnnouncementsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private repo(tx: EntityManager = this.dataSource.manager) {
+    return tx.getRepository(AnnouncementEntity);
+  }
+
+  /** A stock's announcements, newest first (release, then storage time). */
+  ofStock(
+    stockId: string,
+    { includeDeleted = false, limit }: { includeDeleted?: boolean; limit?: number } = {},
+  ) {
+    return this.repo().find({
+      where: { stockId, ...(includeDeleted ? {} : { deletedOn: IsNull() }) },
+      order: { releasedAt: 'DESC', createdAt: 'DESC' },
+      ...(limit !== undefined ? { take: limit } : {}),
+    });
+  }
+
+  /** The stock's initial poll, if one ever ran (polling's table, read here for the Announcements tab). */
+  initialPollOf(stockId: string): Promise<InitialPollEntity | null> {
+    return this.dataSource.getRepository(InitialPollEntity).findOne({ where: { stockId } });
+  }
+
+  bySendGuid(sendGuid: string): Promise<AnnouncementEntity | null> {
+    return this.repo().findOne({ where: { sendGuid } });
+  }
+
+  byId(id: string, tx?: Tx): Promise<AnnouncementEntity> {
+    return this.repo(tx).findOneOrFail({ where: { id } });
+  }
+
+  /** A stock's announcement by sendGuid; with `lock`, locked for update until `tx` ends. */
+  find(tx: Tx, stockId: string, sendGuid: string, lock = false): Promise<AnnouncementEntity | null> {
+    return this.repo(tx).findOne({
+      where: { stockId, sendGuid },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /** A stock's announcements whose trimmed headline is this, released in [from, to). */
+  withHeadlineBetween(tx: Tx, stockId: string, headline: string, from: Date, to: Date) {
+    return this.repo(tx)
+      .createQueryBuilder('a')
+      .where('a.stock_id = :stockId', { stockId })
+      .andWhere('btrim(a.headline) = :headline', { headline })
+      .andWhere('a.released_at >= :from AND a.released_at < :to', { from, to })
+      .getMany();
+  }
+
+  async insert(tx: Tx, values: Partial<AnnouncementEntity>): Promise<void> {
+    await tx.insert(AnnouncementEntity, values);
+  }
+
+  async update(tx: Tx, id: string, values: Partial<AnnouncementEntity>): Promise<void> {
+    await tx.update(AnnouncementEntity, { id }, values);
+  }
+
+  /**
+   * One more widget hit of a stock's (not deleted) announcement, counted in one statement so no opening is
+   * lost: the row's id and the count this hit made, or undefined when there is no such announcement.
+   */
+  async countHit(stockId: string, sendGuid: string): Promise<{ id: string; hits: number } | undefined> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE announcements.announcements SET hits = hits + 1
+        WHERE stock_id = $1 AND send_guid = $2 AND deleted_on IS NULL
+        RETURNING id, hits`,
+      [stockId, sendGuid],
+    )) as [Array<{ id: string; hits: number }>, number];
+    return rows[0];
+  }
+}

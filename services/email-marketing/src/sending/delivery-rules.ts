@@ -1,0 +1,82 @@
+// What email-marketing decides about a send without I/O: which requests are the same (idempotency keys),
+// which deliveries go in which batch message, when an automatic send is held, who is still mailed, and the
+// retry schedule of a failed delivery. The repositories store what these decide; the tests are beside.
+
+/** Deliveries per `email.deliveries-queued` message: the unit of work a sender instance takes. */
+export const DELIVERY_BATCH = 250;
+
+/** Longest wait before a delivery's next attempt. */
+export const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/** The channels one `announcement.send-requested` fans out to. */
+export type SendChannel = 'email' | 'email-marketing';
+
+/**
+ * The send row's key for one channel of one request: a redelivered request finds its send and does
+ * nothing, so an announcement is never mailed twice for one request.
+ */
+export const sendRequestKey = (requestId: string, channel: SendChannel): string =>
+  `announcement:${requestId}:${channel}`;
+
+/**
+ * The outbox key of a send's batch message `index`: keyed per batch, not per send, so a large send's
+ * batches spread over every sender's partitions. A sweeper's re-queue is keyed apart from the first.
+ */
+export const batchKey = (sendId: string, index: number, retry = false): string =>
+  retry ? `${sendId}:retry:${index}` : `${sendId}:${index}`;
+
+/** The recipients of a fixed mail: trimmed, blanks dropped, each address once (first spelling kept). */
+export const uniqueRecipients = (recipients: readonly string[]): string[] => [
+  ...new Set(recipients.map((r) => r.trim()).filter(Boolean)),
+];
+
+/** Automatic sends of a stock already made (held ones not counted): within the last hour and day. */
+export interface AutoSendCounts {
+  hour: number;
+  day: number;
+}
+
+/**
+ * Why an automatic send is held (its stock has had its hour's or day's automatic sends), or undefined:
+ * the limit is the number of sends allowed, so the send that would exceed it is the one held.
+ */
+export function autoSendHeldReason(
+  counts: AutoSendCounts,
+  limits: { hourly: number; daily: number },
+): string | undefined {
+  if (counts.hour >= limits.hourly) return `Hourly automatic send limit (${limits.hourly}) reached`;
+  if (counts.day >= limits.daily) return `Daily automatic send limit (${limits.daily}) reached`;
+  return undefined;
+}
+
+/**
+ * Whether an announcement delivery is still mailed: its subscriber is confirmed and has an unsubscribe
+ * token (the mail's links need it). Someone who unsubscribed, or was removed, since the send was expanded
+ * is skipped. Fixed mails (confirmation, notification, error) have no subscriber and are always mailed.
+ */
+export function stillSubscribed(subscriber: {
+  status: string | null;
+  unsubscribeToken: string | null;
+}): boolean {
+  return subscriber.status === 'confirmed' && !!subscriber.unsubscribeToken;
+}
+
+/** Delay before retry `attempt` (1-based) of a delivery: base, 2×, 4× … capped at an hour. */
+export const retryDelayMs = (attempt: number, baseMs: number): number =>
+  Math.min(baseMs * 2 ** Math.max(0, attempt - 1), MAX_RETRY_DELAY_MS);
+
+/** What becomes of a delivery the SMTP server did not accept. */
+export type FailedDelivery = { status: 'failed' } | { status: 'queued'; retryInMs: number };
+
+/**
+ * A permanent refusal (5xx: no such mailbox …) fails the delivery at once; a transient one (4xx, a lost
+ * connection) is queued again after `retryDelayMs` until the attempt that used the last of `maxAttempts`.
+ */
+export function afterFailure(
+  failure: { permanent: boolean },
+  attempts: number,
+  policy: { maxAttempts: number; retryBaseMs: number },
+): FailedDelivery {
+  if (failure.permanent || attempts >= policy.maxAttempts) return { status: 'failed' };
+  return { status: 'queued', retryInMs: retryDelayMs(attempts, policy.retryBaseMs) };
+}

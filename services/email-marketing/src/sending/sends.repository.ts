@@ -1,0 +1,164 @@
+import { Tx } from '@irp/platform';
+import type { AnnouncementSendRequestedEvent } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AutoSendCounts, SendChannel, sendRequestKey } from './delivery-rules';
+import type { SendMessage } from './send-message';
+
+/** A fixed mail's send (confirmation, notification, error …). */
+export interface NewMailSend {
+  requestKey: string;
+  kind: string;
+  stockId: string | null;
+  sendGuid: string | null;
+  /** `done` when there is no one to mail. */
+  status: 'sending' | 'done';
+  message: SendMessage;
+}
+
+/** What a send's first accepted delivery records, and what its report carries. */
+export interface SendReported {
+  stock_id: string;
+  send_guid: string;
+  /** Only on the report of the first acceptance (null after, or for an old announcement). */
+  alert_latency_ms: number | null;
+}
+
+/**
+ * Sends (one per request and channel: the idempotency of a send request); the only place that queries
+ * their table. A send's deliveries are DeliveriesRepository's.
+ */
+@Injectable()
+export class SendsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The send of one channel of a send request, keyed by the request (sendRequestKey): the new send's id,
+   * or undefined when it was stored before (a redelivered request).
+   */
+  async insertAnnouncement(
+    event: AnnouncementSendRequestedEvent,
+    channel: SendChannel,
+    message: SendMessage,
+    tx?: Tx,
+  ): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = await (tx ?? this.dataSource).query(
+      `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
+         released_at, requested_at)
+       VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8)
+       ON CONFLICT (request_key) DO NOTHING RETURNING id`,
+      [
+        sendRequestKey(event.requestId, channel),
+        channel,
+        event.stockId,
+        event.announcement.sendGuid,
+        event.auto,
+        JSON.stringify(message),
+        event.announcement.date,
+        event.requestedAt,
+      ],
+    );
+    return row?.id;
+  }
+
+  /** The new send's id, or undefined when its request key was stored before. */
+  async insertMail(tx: Tx, send: NewMailSend): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = await tx.query(
+      `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, status, message)
+       VALUES ($1, $2, 'email', $3, $4, $5, $6)
+       ON CONFLICT (request_key) DO NOTHING RETURNING id`,
+      [send.requestKey, send.kind, send.stockId, send.sendGuid, send.status, JSON.stringify(send.message)],
+    );
+    return row?.id;
+  }
+
+  /**
+   * The stock's automatic email sends of announcements within the last hour and day, other than `sendId`
+   * and those held. Takes the stock's auto-send lock first, so one automatic send at a time per stock
+   * decides against the same counts (until `tx` ends).
+   */
+  async autoSendCounts(tx: Tx, stockId: string, sendId: string): Promise<AutoSendCounts> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`auto-send:${stockId}`]);
+    const [counts]: Array<{ hour: number; day: number }> = await tx.query(
+      `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
+       FROM email_marketing.sends
+       WHERE stock_id = $1 AND auto AND kind = 'announcement' AND channel = 'email' AND status <> 'held'
+         AND id <> $2 AND created_at > now() - interval '1 day'`,
+      [stockId, sendId],
+    );
+    return counts;
+  }
+
+  async hold(tx: Tx, sendId: string, reason: string): Promise<void> {
+    await tx.query(`UPDATE email_marketing.sends SET status = 'held', error = $2 WHERE id = $1`, [
+      sendId,
+      reason,
+    ]);
+  }
+
+  async markDone(tx: Tx, sendId: string): Promise<void> {
+    await tx.query(`UPDATE email_marketing.sends SET status = 'done' WHERE id = $1`, [sendId]);
+  }
+
+  async markFailed(sendId: string, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE email_marketing.sends SET status = 'failed', error = $2 WHERE id = $1`,
+      [sendId, error],
+    );
+  }
+
+  /** A campaign the provider accepted: done, with its id and preview. */
+  async markCampaignSent(
+    tx: Tx,
+    sendId: string,
+    campaign: { campaignId: string; previewUrl: string | null },
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE email_marketing.sends SET status = 'done', campaign_id = $2, preview_url = $3, first_accepted_at = now()
+       WHERE id = $1`,
+      [sendId, campaign.campaignId, campaign.previewUrl],
+    );
+  }
+
+  async message(sendId: string): Promise<SendMessage> {
+    const [row]: Array<{ message: SendMessage }> = await this.dataSource.query(
+      `SELECT message FROM email_marketing.sends WHERE id = $1`,
+      [sendId],
+    );
+    return row.message;
+  }
+
+  /**
+   * Records a send's first acceptance (kept once) and, then only, its alert latency: from the
+   * announcement's release to `acceptedAt`, unless released `latencyMaxDays` or more before.
+   */
+  async recordAcceptance(
+    tx: Tx,
+    sendId: string,
+    acceptedAt: Date,
+    latencyMaxDays: number,
+  ): Promise<SendReported> {
+    const [send]: SendReported[] = await tx.query(
+      `WITH changed AS (UPDATE email_marketing.sends
+       SET first_accepted_at = COALESCE(first_accepted_at, $2),
+           alert_latency_ms = COALESCE(alert_latency_ms,
+             CASE WHEN $2::timestamptz - released_at < make_interval(days => $3)
+                  THEN GREATEST(0, (extract(epoch FROM ($2::timestamptz - released_at)) * 1000)::int) END)
+       WHERE id = $1
+       RETURNING stock_id, send_guid, CASE WHEN first_accepted_at = $2 THEN alert_latency_ms END AS alert_latency_ms) SELECT * FROM changed`,
+      [sendId, acceptedAt, latencyMaxDays],
+    );
+    return send;
+  }
+
+  /** Sends still `sending` with no delivery left queued or in flight become `done`; how many. */
+  async closeFinished(): Promise<number> {
+    const done: unknown[] = await this.dataSource.query(
+      `WITH changed AS (UPDATE email_marketing.sends x SET status = 'done'
+       WHERE x.status = 'sending' AND NOT EXISTS (
+         SELECT 1 FROM email_marketing.deliveries d WHERE d.send_id = x.id AND d.status IN ('queued', 'sending'))
+       RETURNING x.id) SELECT * FROM changed`,
+    );
+    return done.length;
+  }
+}

@@ -1,0 +1,123 @@
+import { Tx } from '@irp/platform';
+import { SubscriberStatus } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { SubscribeAttempts } from './subscription-rules';
+
+export interface SubscriberRow {
+  id: string;
+  stock_id: string;
+  email: string;
+  status: SubscriberStatus;
+  subscribed_at: Date;
+  consent_ip: string;
+  consent_user_agent: string;
+  confirmed_at: Date | null;
+  unsubscribed_at: Date | null;
+  unsubscribe_token: string;
+}
+
+/** A subscription request as stored: pending, with its consent evidence and tokens. */
+export interface PendingSubscriber {
+  stockId: string;
+  email: string;
+  consentIp: string;
+  consentUserAgent: string;
+  confirmTokenHash: string;
+  confirmTokenExpiresAt: Date;
+  unsubscribeToken: string;
+}
+
+/** Subscribers and subscribe attempts; the only place that queries their tables. */
+@Injectable()
+export class SubscribersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Attempts within the last `windowMs` by this address (any case) and from this IP. */
+  async recentAttempts(tx: Tx, email: string, ip: string, windowMs: number): Promise<SubscribeAttempts> {
+    const [counts]: Array<{ by_email: number; by_ip: number }> = await tx.query(
+      `SELECT count(*) FILTER (WHERE email = lower($1))::int AS by_email,
+            count(*) FILTER (WHERE ip = $2)::int AS by_ip
+     FROM email_marketing.subscribe_attempts
+     WHERE at > now() - make_interval(secs => $3::float8 / 1000) AND (email = lower($1) OR ip = $2)`,
+      [email, ip, windowMs],
+    );
+    return { byEmail: counts.by_email, byIp: counts.by_ip };
+  }
+
+  async recordAttempt(tx: Tx, email: string, ip: string): Promise<void> {
+    await tx.query(`INSERT INTO email_marketing.subscribe_attempts (email, ip) VALUES (lower($1), $2)`, [
+      email,
+      ip,
+    ]);
+  }
+
+  /**
+   * A new address, or one that unsubscribed or never confirmed: pending again with a fresh token and fresh
+   * consent evidence. A confirmed subscriber stays as it is: then there is no row back (undefined).
+   */
+  async upsertPending(tx: Tx, s: PendingSubscriber): Promise<SubscriberRow | undefined> {
+    const rows: SubscriberRow[] = await tx.query(
+      `INSERT INTO email_marketing.subscribers (stock_id, email, status, consent_ip, consent_user_agent,
+       confirm_token_hash, confirm_token_expires_at, unsubscribe_token)
+     VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7)
+     ON CONFLICT (stock_id, lower(email)) DO UPDATE SET
+       status = 'pending', subscribed_at = now(), consent_ip = EXCLUDED.consent_ip,
+       consent_user_agent = EXCLUDED.consent_user_agent, confirmed_at = NULL, unsubscribed_at = NULL,
+       confirm_token_hash = EXCLUDED.confirm_token_hash, confirm_token_expires_at = EXCLUDED.confirm_token_expires_at
+     WHERE email_marketing.subscribers.status <> 'confirmed'
+     RETURNING *`,
+      [
+        s.stockId,
+        s.email,
+        s.consentIp,
+        s.consentUserAgent,
+        s.confirmTokenHash,
+        s.confirmTokenExpiresAt,
+        s.unsubscribeToken,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Confirms the pending subscriber of an unexpired confirmation token, spending the token. */
+  async confirm(confirmTokenHash: string): Promise<SubscriberRow | undefined> {
+    const rows: SubscriberRow[] = await this.dataSource.query(
+      `WITH changed AS (UPDATE email_marketing.subscribers
+       SET status = 'confirmed', confirmed_at = now(), confirm_token_hash = NULL, confirm_token_expires_at = NULL
+       WHERE confirm_token_hash = $1 AND confirm_token_expires_at > now() AND status = 'pending'
+       RETURNING *) SELECT * FROM changed`,
+      [confirmTokenHash],
+    );
+    return rows[0];
+  }
+
+  async byUnsubscribeToken(token: string): Promise<SubscriberRow | undefined> {
+    const rows: SubscriberRow[] = await this.dataSource.query(
+      `SELECT * FROM email_marketing.subscribers WHERE unsubscribe_token = $1`,
+      [token],
+    );
+    return rows[0];
+  }
+
+  /** Unsubscribes (idempotent: the first unsubscribe time is kept) and spends any confirmation token. */
+  async unsubscribe(token: string): Promise<SubscriberRow | undefined> {
+    const rows: SubscriberRow[] = await this.dataSource.query(
+      `WITH changed AS (UPDATE email_marketing.subscribers
+       SET status = 'unsubscribed', unsubscribed_at = COALESCE(unsubscribed_at, now()),
+           confirm_token_hash = NULL, confirm_token_expires_at = NULL
+       WHERE unsubscribe_token = $1
+       RETURNING *) SELECT * FROM changed`,
+      [token],
+    );
+    return rows[0];
+  }
+
+  /** A stock's subscribers, newest first. */
+  ofStock(stockId: string): Promise<SubscriberRow[]> {
+    return this.dataSource.query(
+      `SELECT * FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY subscribed_at DESC, email`,
+      [stockId],
+    );
+  }
+}

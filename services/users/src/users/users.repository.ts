@@ -1,0 +1,49 @@
+import { Tx } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { StockRoleEntity } from './stock-role.entity';
+import { UserEntity } from './user.entity';
+
+/** The users and their per-stock roles (one aggregate); the only place that queries their tables. */
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Usernames are unique whatever their case. */
+  findByUsername(username: string, tx: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
+    return tx
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .leftJoinAndSelect('u.stockRoles', 's')
+      .where('lower(u.username) = lower(:username)', { username: username.trim() })
+      .getOne();
+  }
+
+  findById(id: string, tx: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
+    return tx.getRepository(UserEntity).findOne({ where: { id }, relations: { stockRoles: true } });
+  }
+
+  /** A new user's id. */
+  async insert(tx: Tx, user: Pick<UserEntity, 'username' | 'passwordHash' | 'roles'>): Promise<string> {
+    const inserted = await tx.insert(UserEntity, user);
+    return (inserted.identifiers[0] as { id: string }).id;
+  }
+
+  /** New global roles (and a new hash when one is given); the per-stock roles are replaced after. */
+  async update(tx: Tx, id: string, change: { roles: string[]; passwordHash?: string }): Promise<void> {
+    await tx.update(UserEntity, id, {
+      roles: change.roles,
+      ...(change.passwordHash ? { passwordHash: change.passwordHash } : {}),
+      updatedAt: new Date(),
+    });
+  }
+
+  /** Replaces a user's per-stock roles; a stock without roles has no row. */
+  async replaceStockRoles(tx: Tx, userId: string, stockRoles: Record<string, string[]>): Promise<void> {
+    await tx.delete(StockRoleEntity, { userId });
+    const rows = Object.entries(stockRoles)
+      .filter(([, roles]) => roles.length)
+      .map(([stockId, roles]) => ({ userId, stockId, roles: [...new Set(roles)] }));
+    if (rows.length) await tx.insert(StockRoleEntity, rows);
+  }
+}
