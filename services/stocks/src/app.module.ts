@@ -1,6 +1,7 @@
 import { defineService } from '@irp/platform';
 import { CreateStocks1764000000000 } from './database/migrations/1764000000000-CreateStocks';
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
+import { DropInitialPollState1764200000000 } from './database/migrations/1764200000000-DropInitialPollState';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesService } from './notes/notes.service';
@@ -8,7 +9,6 @@ import { ApiHitEntity } from './referers/api-hit.entity';
 import { RefererEntity } from './referers/referer.entity';
 import { ReferersHandlers } from './referers/referers.handlers';
 import { ReferersService } from './referers/referers.service';
-import { InitialPollHandlers } from './stocks/initial-poll.handlers';
 import { StockEntity } from './stocks/stock.entity';
 import { StockVersionEntity } from './stocks/stock-version.entity';
 import { StocksHandlers } from './stocks/stocks.handlers';
@@ -19,8 +19,12 @@ export const stocksService = defineService({
   name: 'stocks',
   database: {
     entities: [StockEntity, StockVersionEntity, NoteEntity, RefererEntity, ApiHitEntity],
-    migrations: [CreateStocks1764000000000, RefererCountBigint1764100000000],
+    migrations: [
+      CreateStocks1764000000000,
+      RefererCountBigint1764100000000,
+      DropInitialPollState1764200000000,
+    ],
   },
   providers: [StocksService, NotesService, ReferersService],
-  roles: { api: { handlers: [StocksHandlers, InitialPollHandlers, NotesHandlers, ReferersHandlers] } },
+  roles: { api: { handlers: [StocksHandlers, NotesHandlers, ReferersHandlers] } },
 });

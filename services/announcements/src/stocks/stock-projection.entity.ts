@@ -33,9 +33,6 @@ export class StockProjectionEntity {
   @Column({ name: 'poll_asx', type: 'boolean', default: false })
   pollAsx!: boolean;
 
-  @Column({ name: 'completed_initial_poll', type: 'boolean', default: true })
-  completedInitialPoll!: boolean;
-
   @Column({ name: 'subscription_expired', type: 'boolean', default: false })
   subscriptionExpired!: boolean;
 

@@ -32,7 +32,6 @@ export class StockProjectionService {
       apiKey: stock.apiKey,
       archived: stock.archived,
       pollAsx: stock.pollAsx,
-      completedInitialPoll: stock.completedInitialPoll,
       subscriptionExpired: stock.subscriptionExpired,
       announcementStartYear: stock.announcementStartYear,
       sendPriceSensitiveAnnouncements: stock.sendPriceSensitiveAnnouncements,
