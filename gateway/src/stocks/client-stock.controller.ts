@@ -77,10 +77,12 @@ export class ClientStockController {
    * current month (as the staff dashboard's default).
    */
   private async toClientStocks(user: SessionUser, stocks: Stock[]): Promise<ClientStockDto[]> {
-    const ids = stocks.map((s) => s.id);
     const [composition, latest] = await Promise.all([
-      this.composer.compose(ids, currentMonthRange()),
-      this.initialPolls.of(ids),
+      this.composer.compose(
+        stocks.map((s) => s.id),
+        currentMonthRange(),
+      ),
+      this.initialPolls.of(stocks),
     ]);
     return stocks.map((s) =>
       toClientStockDto(s, stockRolesOf(user, s.id), composition.fieldsOf(s.id), latest(s.id)),

@@ -16,10 +16,13 @@ function statuses(answer: () => Promise<unknown>) {
   return { lookup: new InitialPollStatuses(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }), calls };
 }
 
+const C = '00000000-0000-4000-8000-00000000000c';
+const polled = (id: string) => ({ id, pollAsx: true });
+
 describe('InitialPollStatuses', () => {
-  it('asks once for all the stocks; a stock without a run is none', async () => {
+  it('asks once for all the polled stocks; a stock without a run is none', async () => {
     const { lookup, calls } = statuses(async () => ({ statuses: { [A]: 'completed' } }));
-    const latest = await lookup.of([A, B, A]);
+    const latest = await lookup.of([polled(A), polled(B), polled(A), { id: C, pollAsx: false }]);
     expect(latest(A)).toBe('completed');
     expect(latest(B)).toBe('none');
     expect(calls).toEqual([
@@ -27,11 +30,12 @@ describe('InitialPollStatuses', () => {
     ]);
   });
 
-  it('asks nobody for no stocks, and never rejects: unknown when the service does not answer', async () => {
+  it('asks nobody without a polled stock, and never rejects: unknown when the service does not answer', async () => {
     const quiet = statuses(async () => ({ statuses: {} }));
     expect((await quiet.lookup.of([]))(A)).toBe('none');
+    expect((await quiet.lookup.of([{ id: A, pollAsx: false }]))(A)).toBe('none');
     expect(quiet.calls).toEqual([]);
     const down = statuses(() => Promise.reject(new Error('no answer within 1500 ms')));
-    expect((await down.lookup.of([A]))(A)).toBe('unknown');
+    expect((await down.lookup.of([polled(A)]))(A)).toBe('unknown');
   });
 });

@@ -1,4 +1,4 @@
-import { LatestInitialPoll, Topics } from '@irp/proto';
+import { LatestInitialPoll, Stock, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -19,13 +19,19 @@ export class InitialPollStatuses {
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS'>,
   ) {}
 
-  /** Never rejects: a lookup by stock id ('none' for a stock without a run). */
-  async of(stockIds: readonly string[]): Promise<(stockId: string) => LatestInitialPoll> {
+  /**
+   * Never rejects: a lookup by stock id ('none' for a stock without a run). Only stocks with Poll on are
+   * asked about: with polling off a stock's initial poll counts as complete whatever its last run was.
+   */
+  async of(
+    stocks: ReadonlyArray<Pick<Stock, 'id' | 'pollAsx'>>,
+  ): Promise<(stockId: string) => LatestInitialPoll> {
+    const stockIds = [...new Set(stocks.filter((s) => s.pollAsx).map((s) => s.id))];
     if (!stockIds.length) return () => 'none';
     try {
       const { statuses } = await this.services.request(
         Topics.AnnouncementsInitialPollStatuses,
-        { stockIds: [...new Set(stockIds)] },
+        { stockIds },
         this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS,
       );
       return (stockId) => statuses[stockId] ?? 'none';

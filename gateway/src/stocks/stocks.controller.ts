@@ -70,7 +70,7 @@ export class StocksController {
     // announcements: for them only that initial poll's status is asked, by the stock's id.
     const announcements = isAdmin(user) ? this.stockPage.announcementsOf(combinedTicker) : undefined;
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
-    if (!announcements) return toReportRunnerStock(stock, (await this.initialPolls.of([stock.id]))(stock.id));
+    if (!announcements) return toReportRunnerStock(stock, (await this.initialPolls.of([stock]))(stock.id));
     const parts = await announcements;
     return {
       ...stock,
