@@ -86,11 +86,6 @@ export const AnnouncementSendRequestedEventSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string().datetime(),
   announcement: AnnouncementSchema,
-  /**
-   * An automatic send's limits (system settings) at the time of the decision: the sender holds them too,
-   * so however many requests arrive, no stock's investors get more automatic mails than these.
-   */
-  autoSendLimits: z.object({ hourly: z.number().int().min(0), daily: z.number().int().min(0) }).optional(),
 });
 export type AnnouncementSendRequestedEvent = z.infer<typeof AnnouncementSendRequestedEventSchema>;
 

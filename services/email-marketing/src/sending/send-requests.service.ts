@@ -1,7 +1,7 @@
 import { createLogger, Outbox } from '@irp/platform';
 import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { CampaignSender } from './campaign-sender';
 import { AnnouncementSendMessage, chunks } from './send-message';
@@ -61,17 +61,9 @@ export class SendRequestsService {
           event.requestedAt,
         ],
       );
+      // An automatic send was decided by the announcements service, the one owner of the auto-send rules
+      // and limits (it holds the settings and counts each stock's automatic sends): sent as asked.
       if (!send) return { state: 'redelivered' as const };
-      if (event.auto && event.autoSendLimits) {
-        const held = await this.overLimit(m, event.stockId, send.id, event.autoSendLimits);
-        if (held) {
-          await m.query(`UPDATE email_marketing.sends SET status = 'held', error = $2 WHERE id = $1`, [
-            send.id,
-            held,
-          ]);
-          return { state: 'held' as const, reason: held };
-        }
-      }
       const deliveries: Array<{ id: string }> = await m.query(
         `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
          SELECT $1, s.id, s.email FROM email_marketing.subscribers s
@@ -102,26 +94,5 @@ export class SendRequestsService {
       { stockId: event.stockId, sendGuid: event.announcement.sendGuid, ...outcome },
       'announcement send expanded',
     );
-  }
-
-  /** Why an automatic send is held (its stock had its hour's or day's automatic sends), or undefined. */
-  private async overLimit(
-    m: EntityManager,
-    stockId: string,
-    sendId: string,
-    limits: { hourly: number; daily: number },
-  ): Promise<string | undefined> {
-    // One automatic send at a time per stock decides against the same counts.
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`auto-send:${stockId}`]);
-    const [counts]: Array<{ hour: number; day: number }> = await m.query(
-      `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
-       FROM email_marketing.sends
-       WHERE stock_id = $1 AND auto AND kind = 'announcement' AND channel = 'email' AND status <> 'held'
-         AND id <> $2 AND created_at > now() - interval '1 day'`,
-      [stockId, sendId],
-    );
-    if (counts.hour >= limits.hourly) return `Hourly automatic send limit (${limits.hourly}) reached`;
-    if (counts.day >= limits.daily) return `Daily automatic send limit (${limits.daily}) reached`;
-    return undefined;
   }
 }
