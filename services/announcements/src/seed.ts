@@ -15,8 +15,8 @@ const log = createLogger('seed');
 
 /**
  * The demo stocks with Poll on (services/stocks/src/demo-stocks.ts): their recent announcements are seeded,
- * and their initial poll as this service keeps it: completed, or still running (PLS shows 'Sync in
- * Progress' until the scheduler hands the run, which looks stalled, to a poller).
+ * and their initial poll as this service keeps it: completed, or running (PLS: a real run is started, which
+ * shows 'Sync in Progress' with its progress until a poller has read its years).
  */
 export const DEMO_INITIAL_POLLS = {
   BHP: 'completed',
@@ -80,7 +80,8 @@ export async function seedDemoAnnouncements(
       const files = await store.downloadPending(stock, source);
       stored += inserted.length;
       const status = DEMO_INITIAL_POLLS[stock.ticker as keyof typeof DEMO_INITIAL_POLLS];
-      if (status) await initialPolls.recordDemoRun(stock, status, inserted.length);
+      if (status === 'completed') await initialPolls.recordDemoCompleted(stock, inserted.length);
+      else if (status === 'running') await initialPolls.start(stock, { supersede: true });
       log.info(
         { stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files },
         'demo announcements seeded',

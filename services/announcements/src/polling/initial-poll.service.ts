@@ -252,26 +252,21 @@ export class InitialPollService {
   }
 
   /**
-   * Demo data (seed.ts): records a stock's initial poll as completed, or as running at its middle year (the
-   * scheduler hands it to a poller once it looks stalled), replacing any run. Never in production.
+   * Demo data (seed.ts): records a stock's initial poll as completed (its announcements were seeded),
+   * replacing any run. Never in production.
    */
-  async recordDemoRun(
-    stock: StockProjectionEntity,
-    status: 'completed' | 'running',
-    found: number,
-  ): Promise<void> {
+  async recordDemoCompleted(stock: StockProjectionEntity, found: number): Promise<void> {
     const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
-    const running = status === 'running';
     await this.dataSource.getRepository(InitialPollEntity).save({
       stockId: stock.id,
       runId: randomUUID(),
-      status,
+      status: 'completed',
       fromYear,
       toYear,
-      currentYear: running ? Math.floor((fromYear + toYear) / 2) : toYear,
+      currentYear: toYear,
       found,
       startedAt: new Date(Date.now() - 60_000),
-      completedAt: running ? null : new Date(),
+      completedAt: new Date(),
       error: null,
     });
   }
