@@ -410,6 +410,8 @@ describe('polling on the real broker and database', () => {
       [first.id, 'Appendix 3B'],
       [second.id, 'Quarterly Activities Report'],
     ]);
+    // The outbox relays each row's announcement.detected after its commit: wait for the second's.
+    await waitUntil('both detected events', () => detectedOf(bravo.id).length >= 2, 15_000);
     expect(detectedOf(bravo.id)).toHaveLength(2);
 
     // A source that reuses a key for another announcement: not stored over the first, but counted (and
