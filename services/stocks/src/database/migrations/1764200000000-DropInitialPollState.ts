@@ -9,7 +9,9 @@ export class DropInitialPollState1764200000000 implements MigrationInterface {
   name = 'DropInitialPollState1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE stocks.stocks DROP COLUMN initial_poll_completed, DROP COLUMN initial_poll_at`);
+    await q.query(
+      `ALTER TABLE stocks.stocks DROP COLUMN initial_poll_completed, DROP COLUMN initial_poll_at`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
