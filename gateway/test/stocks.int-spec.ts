@@ -424,7 +424,6 @@ describe('gateway stocks routes against the real users and stocks services over 
         companyName: 'Epsilon',
         archived: false,
         pollAsx: false,
-        completedInitialPoll: true,
         apiKey: null,
         version: 1,
       });

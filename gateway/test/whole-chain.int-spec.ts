@@ -102,14 +102,15 @@ describe('the whole chain: ASX feed → poll → auto-send → mail → sent fla
       autoSendAnnouncementEmail: true,
     });
 
-    // The new stock's initial poll reads its (empty) history first; only what comes after it is news.
+    // The new stock's initial poll reads its (empty) history first; only what comes after it is news. One
+    // answer tells both: completedInitialPoll is composed from the announcements service's own run.
     const page = await until(
       () => get(`/api/stock/${stock.combinedTicker}`, 'admin'),
-      (r) => (r.body as { initialPoll?: { status: string } | null }).initialPoll?.status === 'completed',
+      (r) => (r.body as { completedInitialPoll?: boolean }).completedInitialPoll === true,
       'the initial poll completed',
       60_000,
     );
-    expect((page.body as { announcements: unknown[] }).announcements).toEqual([]);
+    expect(page.body).toMatchObject({ initialPoll: { status: 'completed' }, announcements: [] });
 
     const investors = [
       `ann-${RUN.toLowerCase()}@investors.example`,

@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
+import { InitialPollStatuses } from './initial-poll-statuses';
 import { toClientStockDto } from './stock-views';
 
 /** The client user's stocks: the client dashboard and the client stock page. */
@@ -27,6 +28,7 @@ export class ClientStockController {
   constructor(
     private readonly services: ServicesClient,
     private readonly composer: DashboardComposer,
+    private readonly initialPolls: InitialPollStatuses,
   ) {}
 
   @Route(routes.stocks.clientGet)
@@ -70,14 +72,20 @@ export class ClientStockController {
   }
 
   /**
-   * The client form of stocks with the composed columns. The client dashboard has no date filter, so
-   * contributors are asked about the current month (as the staff dashboard's default).
+   * The client form of stocks with the composed columns and completedInitialPoll, each asked once for all
+   * the stocks, in parallel. The client dashboard has no date filter, so contributors are asked about the
+   * current month (as the staff dashboard's default).
    */
   private async toClientStocks(user: SessionUser, stocks: Stock[]): Promise<ClientStockDto[]> {
-    const composition = await this.composer.compose(
-      stocks.map((s) => s.id),
-      currentMonthRange(),
+    const [composition, latest] = await Promise.all([
+      this.composer.compose(
+        stocks.map((s) => s.id),
+        currentMonthRange(),
+      ),
+      this.initialPolls.of(stocks),
+    ]);
+    return stocks.map((s) =>
+      toClientStockDto(s, stockRolesOf(user, s.id), composition.fieldsOf(s.id), latest(s.id)),
     );
-    return stocks.map((s) => toClientStockDto(s, stockRolesOf(user, s.id), composition.fieldsOf(s.id)));
   }
 }

@@ -1,7 +1,7 @@
 import { AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { ServicesClient } from '../kafka/services.client';
-import { StockPageComposer } from './stock-page.composer';
+import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
 
 type ListRequest = RequestOf<typeof Topics.AnnouncementsList>;
 
@@ -71,5 +71,15 @@ describe('StockPageComposer', () => {
       const { composer: c } = composer(() => Promise.reject(failure));
       await expect(c.announcementsOf('BHP:ASX')).resolves.toMatchObject({ unavailable: ['announcements'] });
     }
+  });
+
+  it("tells the stock's latest initial poll for completedInitialPoll: its status, none, or unknown", async () => {
+    expect(latestInitialPollOf(await composer(async () => list).composer.announcementsOf('BHP'))).toBe(
+      'running',
+    );
+    const none = await composer(async () => ({ ...list, initialPoll: null })).composer.announcementsOf('BHP');
+    expect(latestInitialPollOf(none)).toBe('none');
+    const down = await composer(() => Promise.reject(new Error('down'))).composer.announcementsOf('BHP');
+    expect(latestInitialPollOf(down)).toBe('unknown');
   });
 });

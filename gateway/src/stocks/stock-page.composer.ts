@@ -1,4 +1,4 @@
-import { AdminStockPage, AnnouncementList, Topics } from '@irp/proto';
+import { AdminStockPage, AnnouncementList, LatestInitialPoll, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -10,6 +10,10 @@ const log = createLogger('stock-page');
 export type StockPageParts = Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable'>;
 
 export const ANNOUNCEMENTS_CONTRIBUTOR = 'announcements';
+
+/** The stock's latest initial poll as the page's announcements part tells it (for completedInitialPoll). */
+export const latestInitialPollOf = (parts: StockPageParts): LatestInitialPoll =>
+  parts.unavailable.includes(ANNOUNCEMENTS_CONTRIBUTOR) ? 'unknown' : (parts.initialPoll?.status ?? 'none');
 
 /**
  * Composes the admin stock page (GET /api/stock/{combinedTicker}) like the dashboards (ADR 0004): the

@@ -2,6 +2,7 @@ import {
   ClientSaveStockSchema,
   DashboardInvoiceDto,
   GlobalRole,
+  LatestInitialPoll,
   STOCK_ROLES,
   StockRole,
   stockRolesOf,
@@ -15,7 +16,6 @@ const stock = stockFixture({
   id: ID,
   companyName: 'ABC Mining',
   created: '2026-01-02T03:04:05.000Z',
-  completedInitialPoll: false,
   sendPriceSensitiveAnnouncements: true,
   confirmationEmail: 'a@example.com',
   moderatorEmail: 'm@example.com',
@@ -53,7 +53,7 @@ describe('stock views', () => {
       websiteUrl: 'abc.example.com',
       archived: false,
     });
-    const one = toReportRunnerStock(stock);
+    const one = toReportRunnerStock(stock, 'running');
     expect(Object.keys(one).sort()).toEqual(
       [
         'archived',
@@ -68,6 +68,22 @@ describe('stock views', () => {
       ].sort(),
     );
     expect(JSON.stringify(one)).not.toContain('secret');
+    expect(one.completedInitialPoll).toBe(false);
+  });
+
+  it('composes completedInitialPoll from pollAsx and the announcements service’s latest initial poll', () => {
+    const polled = (latest: LatestInitialPoll) => toReportRunnerStock(stock, latest).completedInitialPoll;
+    expect(polled('completed')).toBe(true);
+    expect(polled('running')).toBe(false);
+    expect(polled('failed')).toBe(false);
+    // Polling just switched on: no run has started yet.
+    expect(polled('none')).toBe(false);
+    // The announcements service did not answer: Save is not held back.
+    expect(polled('unknown')).toBe(true);
+    // Polling off counts as complete, whatever an old run says.
+    const off = stockFixture({ pollAsx: false });
+    expect(toReportRunnerStock(off, 'running').completedInitialPoll).toBe(true);
+    expect(toClientStockDto(off, [], NO_CONTRIBUTION, 'none').completedInitialPoll).toBe(true);
   });
 
   it('builds the admin row with the composed columns', () => {
@@ -89,11 +105,16 @@ describe('stock views', () => {
   });
 
   it('builds the client form: no staff-only fields, invoice total in dollars', () => {
-    const dto = toClientStockDto(stock, [StockRole.ViewConfig], {
-      ...NO_CONTRIBUTION,
-      emailMarketing: false,
-      invoice,
-    });
+    const dto = toClientStockDto(
+      stock,
+      [StockRole.ViewConfig],
+      {
+        ...NO_CONTRIBUTION,
+        emailMarketing: false,
+        invoice,
+      },
+      'running',
+    );
     expect(dto).toMatchObject({
       id: ID,
       combinedTicker: 'ABC:ASX',
@@ -108,7 +129,8 @@ describe('stock views', () => {
     });
     expect(dto).not.toHaveProperty('accountingReference');
     expect(dto).not.toHaveProperty('pollAsx');
-    expect(toClientStockDto(stock, [], NO_CONTRIBUTION)).toMatchObject({
+    expect(toClientStockDto(stock, [], NO_CONTRIBUTION, 'completed')).toMatchObject({
+      completedInitialPoll: true,
       emailMarketing: null,
       invoiceId: null,
       invoiceTotal: null,

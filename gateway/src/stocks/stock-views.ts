@@ -1,5 +1,7 @@
 import {
   ClientStockDto,
+  completedInitialPollOf,
+  LatestInitialPoll,
   ReportRunnerStock,
   Stock,
   STOCK_SUMMARY_FIELDS,
@@ -19,9 +21,13 @@ export function toStockSummary(stock: Stock): StockSummary {
   return out as StockSummary;
 }
 
-export const toReportRunnerStock = (stock: Stock): ReportRunnerStock => ({
+/**
+ * The report-runner's stock page: the summary and `completedInitialPoll`, composed from the stock's
+ * `pollAsx` and the announcements service's latest initial poll.
+ */
+export const toReportRunnerStock = (stock: Stock, latest: LatestInitialPoll): ReportRunnerStock => ({
   ...toStockSummary(stock),
-  completedInitialPoll: stock.completedInitialPoll,
+  completedInitialPoll: completedInitialPollOf(stock.pollAsx, latest),
 });
 
 /** One row of the admin dashboard: the stock's own columns plus the composed ones. */
@@ -35,8 +41,16 @@ export const toAdminStockRow = (stock: Stock, composed: ComposedFields): StockRo
   repeatingInvoice: composed.repeatingInvoice,
 });
 
-/** The client-facing form (spec section 3): client fields, the user's roles and the composed invoice. */
-export function toClientStockDto(stock: Stock, roles: string[], composed: ComposedFields): ClientStockDto {
+/**
+ * The client-facing form (spec section 3): client fields, the user's roles, the composed invoice and
+ * `completedInitialPoll` (from the announcements service's latest initial poll).
+ */
+export function toClientStockDto(
+  stock: Stock,
+  roles: string[],
+  composed: ComposedFields,
+  latest: LatestInitialPoll,
+): ClientStockDto {
   const invoice = composed.invoice;
   return {
     id: stock.id,
@@ -58,7 +72,7 @@ export function toClientStockDto(stock: Stock, roles: string[], composed: Compos
     moderatorEmail: stock.moderatorEmail,
     companyLogoUrl: stock.companyLogoUrl,
     announcementCommentTemplate: stock.announcementCommentTemplate,
-    completedInitialPoll: stock.completedInitialPoll,
+    completedInitialPoll: completedInitialPollOf(stock.pollAsx, latest),
     roles,
     emailMarketing: composed.emailMarketing,
     invoiceId: invoice?.invoiceId ?? null,

@@ -2,6 +2,7 @@ import {
   AdminSaveStockSchema,
   AdminStockPage,
   ArchiveStockSchema,
+  completedInitialPollOf,
   ChangeTickerSchema,
   DateRange,
   isAdmin,
@@ -19,7 +20,8 @@ import { CurrentUser } from '../auth/decorators';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
 import { CachedStockDirectory } from './stock-directory.cache';
-import { StockPageComposer } from './stock-page.composer';
+import { InitialPollStatuses } from './initial-poll-statuses';
+import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
 import { toAdminStockRow, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
@@ -32,6 +34,7 @@ export class StocksController {
     private readonly composer: DashboardComposer,
     private readonly directory: CachedStockDirectory,
     private readonly stockPage: StockPageComposer,
+    private readonly initialPolls: InitialPollStatuses,
   ) {}
 
   @Route(routes.stocks.list)
@@ -62,11 +65,18 @@ export class StocksController {
     @CurrentUser() user: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
   ): Promise<AdminStockPage | ReportRunnerStock> {
-    // Report-runners see no announcements, so the announcements service is not asked for them. For an
-    // admin it is asked beside the stocks service (both resolve the same name), not after it.
+    // For an admin the announcements service is asked beside the stocks service (both resolve the same
+    // name), not after it; its latest initial poll gives completedInitialPoll. Report-runners see no
+    // announcements: for them only that initial poll's status is asked, by the stock's id.
     const announcements = isAdmin(user) ? this.stockPage.announcementsOf(combinedTicker) : undefined;
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
-    return announcements ? { ...stock, ...(await announcements) } : toReportRunnerStock(stock);
+    if (!announcements) return toReportRunnerStock(stock, (await this.initialPolls.of([stock]))(stock.id));
+    const parts = await announcements;
+    return {
+      ...stock,
+      completedInitialPoll: completedInitialPollOf(stock.pollAsx, latestInitialPollOf(parts)),
+      ...parts,
+    };
   }
 
   @Route(routes.stocks.changeTicker)

@@ -3,6 +3,7 @@ import { DashboardModule } from '../dashboard/dashboard.module';
 import { ClientStockController } from './client-stock.controller';
 import { STOCK_DIRECTORY } from '../auth/stock-directory';
 import { CachedStockDirectory, stockDirectoryProviders } from './stock-directory.cache';
+import { InitialPollStatuses } from './initial-poll-statuses';
 import { StockPageComposer } from './stock-page.composer';
 import { StockRecordsController } from './stock-records.controller';
 import { StocksController } from './stocks.controller';
@@ -15,7 +16,7 @@ import { StocksController } from './stocks.controller';
 @Module({
   imports: [DashboardModule],
   controllers: [StocksController, StockRecordsController, ClientStockController],
-  providers: [...stockDirectoryProviders, StockPageComposer],
+  providers: [...stockDirectoryProviders, StockPageComposer, InitialPollStatuses],
   exports: [CachedStockDirectory, STOCK_DIRECTORY],
 })
 export class StocksModule {}

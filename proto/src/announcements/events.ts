@@ -5,14 +5,14 @@ import { AnnouncementOriginSchema, AnnouncementSchema } from './records';
 /** Events of the announcements service, keyed by stock id (one stock's events stay in order). */
 
 /**
- * Initial poll of a stock started (polling switched on, or a resync) or completed. The stocks service keeps
- * `completedInitialPoll` from these.
+ * Progress of an initial poll: the year being read and how many announcements are stored so far. The
+ * service's own record of a run's sign of life (its outbox keeps it; a run without one is handed back).
+ * Whether a stock's initial poll completed is not an event: the gateway asks
+ * `announcements.initial-poll-statuses` (this service alone keeps it).
  */
-export const InitialPollEventSchema = z.object({ stockId: StockId, at: z.string().datetime() });
-export type InitialPollEvent = z.infer<typeof InitialPollEventSchema>;
-
-/** Progress of an initial poll: the year being read and how many announcements are stored so far. */
-export const InitialPollProgressedEventSchema = InitialPollEventSchema.extend({
+export const InitialPollProgressedEventSchema = z.object({
+  stockId: StockId,
+  at: z.string().datetime(),
   fromYear: z.number().int(),
   toYear: z.number().int(),
   currentYear: z.number().int(),
@@ -86,11 +86,6 @@ export const AnnouncementSendRequestedEventSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string().datetime(),
   announcement: AnnouncementSchema,
-  /**
-   * An automatic send's limits (system settings) at the time of the decision: the sender holds them too,
-   * so however many requests arrive, no stock's investors get more automatic mails than these.
-   */
-  autoSendLimits: z.object({ hourly: z.number().int().min(0), daily: z.number().int().min(0) }).optional(),
 });
 export type AnnouncementSendRequestedEvent = z.infer<typeof AnnouncementSendRequestedEventSchema>;
 

@@ -5,7 +5,6 @@ import {
   AnnouncementDetectedEventSchema,
   AnnouncementSendRequestedEventSchema,
   ErrorReportedEventSchema,
-  InitialPollEventSchema,
   InitialPollProgressedEventSchema,
   InitialPollRequestedEventSchema,
   PollRequestedEventSchema,
@@ -19,6 +18,8 @@ import {
   FileCleanupReplySchema,
   FileCleanupRequestSchema,
   GetSystemSettingsRequestSchema,
+  InitialPollStatusesReplySchema,
+  InitialPollStatusesRequestSchema,
   ListAnnouncementsRequestSchema,
   ReadFileReplySchema,
   ReadFileRequestSchema,
@@ -80,6 +81,11 @@ export const announcementsContract = defineServiceContract({
       topic: 'announcements.list',
       request: ListAnnouncementsRequestSchema,
       reply: AnnouncementListReplySchema,
+    },
+    AnnouncementsInitialPollStatuses: {
+      topic: 'announcements.initial-poll-statuses',
+      request: InitialPollStatusesRequestSchema,
+      reply: InitialPollStatusesReplySchema,
     },
     AnnouncementsUploadPart: {
       topic: 'announcements.upload-part',
@@ -210,9 +216,7 @@ export const announcementsContract = defineServiceContract({
     },
   },
   events: {
-    InitialPollStarted: { topic: 'initial-poll.started', schema: InitialPollEventSchema },
     InitialPollProgressed: { topic: 'initial-poll.progressed', schema: InitialPollProgressedEventSchema },
-    InitialPollCompleted: { topic: 'initial-poll.completed', schema: InitialPollEventSchema },
     InitialPollRequested: { topic: 'initial-poll.requested', schema: InitialPollRequestedEventSchema },
     AnnouncementsPollRequested: { topic: 'announcements.poll-requested', schema: PollRequestedEventSchema },
     AnnouncementDetected: { topic: 'announcement.detected', schema: AnnouncementDetectedEventSchema },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
 import {
   AnnouncementSchema,
@@ -26,6 +27,13 @@ export const AnnouncementListReplySchema = z.object({
   announcements: z.array(AnnouncementSchema),
   /** The stock's latest initial poll or resync; null when none ran. */
   initialPoll: InitialPollProgressSchema.nullable(),
+});
+
+/** The latest initial poll's status of many stocks at once (the gateway composes completedInitialPoll). */
+export const InitialPollStatusesRequestSchema = z.object({ stockIds: z.array(StockId).max(100_000) });
+export const InitialPollStatusesReplySchema = z.object({
+  /** By stock id; a stock without any run is absent. */
+  statuses: z.record(StockId, InitialPollProgressSchema.shape.status),
 });
 
 /** Largest chunk of an upload carried by one message (base64 of 768 KiB stays well inside the broker's limit). */

@@ -16,6 +16,23 @@ export const AnnouncementMessages = {
   alreadySent: 'This announcement has already been sent. Confirm to send it again.',
 } as const;
 
+/** The status of a stock's latest initial poll (or resync), as the announcements service keeps it. */
+export type InitialPollStatus = 'running' | 'completed' | 'failed';
+
+/** What the gateway knows of a stock's latest initial poll: its status, no run yet, or no answer. */
+export type LatestInitialPoll = InitialPollStatus | 'none' | 'unknown';
+
+/**
+ * The Stock's `completedInitialPoll` (spec sections 3 and 4): a stock with polling off counts as complete;
+ * otherwise its latest initial poll must have completed. `latest` is that run's status from the
+ * announcements service (which alone keeps it), 'none' when no run has started yet (polling was just
+ * switched on), or 'unknown' when that service did not answer: a page composed without it does not hold
+ * Save back, as saving never disturbs an initial poll.
+ */
+export function completedInitialPollOf(pollAsx: boolean, latest: LatestInitialPoll): boolean {
+  return !pollAsx || latest === 'completed' || latest === 'unknown';
+}
+
 /**
  * True when a headline matches the stock's auto-send filter, i.e. it is NOT sent automatically (routine
  * forms stay out of subscribers' inboxes; a manual send still works). An empty filter matches nothing; a

@@ -135,10 +135,15 @@ const summaryMask = Object.fromEntries(STOCK_SUMMARY_FIELDS.map((k) => [k, true]
 export const StockSummarySchema = StockSchema.pick(summaryMask);
 export type StockSummary = z.infer<typeof StockSummarySchema>;
 
+/**
+ * The Stock's `completedInitialPoll` (spec section 3), composed by the gateway in the responses that carry
+ * it: the stocks service's `pollAsx` with the announcements service's latest initial poll, which that
+ * service alone keeps (`completedInitialPollOf`, proto/src/announcements/initial-poll.ts).
+ */
+const ComposedInitialPoll = { completedInitialPoll: z.boolean() };
+
 /** GET /api/stock/{combinedTicker} for a report-runner: the summary plus whether the stock page may save. */
-export const ReportRunnerStockSchema = StockSummarySchema.extend({
-  completedInitialPoll: z.boolean(),
-});
+export const ReportRunnerStockSchema = StockSummarySchema.extend(ComposedInitialPoll);
 export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
 
 /**
@@ -147,6 +152,7 @@ export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
  * service named in `unavailable`, when it did not answer.
  */
 export const AdminStockPageSchema = StockSchema.extend({
+  ...ComposedInitialPoll,
   announcements: z.array(AnnouncementSchema).nullable(),
   initialPoll: InitialPollProgressSchema.nullable(),
   unavailable: z.array(z.string()),
@@ -216,9 +222,9 @@ export const ClientStockSchema = StockSchema.pick({
   moderatorEmail: true,
   companyLogoUrl: true,
   announcementCommentTemplate: true,
-  completedInitialPoll: true,
 })
   .extend({
+    ...ComposedInitialPoll,
     /** The roles the signed-in user holds on this stock (all of them for an admin). */
     roles: z.array(z.string()),
     emailMarketing: z.boolean().nullable(),

@@ -14,8 +14,6 @@ export const StockSchema = z.object({
   created: z.string().datetime(),
   archived: z.boolean(),
   pollAsx: z.boolean(),
-  /** False while the announcements service's initial poll runs; a stock with polling off counts as complete. */
-  completedInitialPoll: z.boolean(),
   sendPriceSensitiveAnnouncements: z.boolean(),
   sendNonPriceSensitiveAnnouncements: z.boolean(),
   /** Email-marketing service, price-sensitive announcements. */
@@ -39,8 +37,7 @@ export const StockSchema = z.object({
   disableMarketData: z.boolean(),
   /**
    * The version history's versionId: increments with every recorded change (create, save, ticker change,
-   * archive). Not an event sequence: `completedInitialPoll` changes come from the announcements service,
-   * are not versioned, and publish `stock.upserted` with the version unchanged. Order events by `updatedAt`.
+   * archive). Not an event sequence: order events by `updatedAt`.
    */
   version: z.number().int(),
   /**

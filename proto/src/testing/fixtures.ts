@@ -9,7 +9,7 @@ export const FIXTURE_STOCK_ID = '00000000-0000-4000-8000-00000000000a';
 
 /**
  * A whole Stock (proto's StockSchema, as `stock.upserted` and the staff stock page carry it): ABC on ASX,
- * polled, its initial poll done, nothing auto-sent. `combinedTicker` follows the `ticker` and `exchange`
+ * polled, nothing auto-sent. `combinedTicker` follows the `ticker` and `exchange`
  * given unless it is given too; every other field is as overridden.
  */
 export function stockFixture(overrides: Partial<Stock> = {}): Stock {
@@ -25,7 +25,6 @@ export function stockFixture(overrides: Partial<Stock> = {}): Stock {
     created: '2026-01-01T00:00:00.000Z',
     archived: false,
     pollAsx: true,
-    completedInitialPoll: true,
     sendPriceSensitiveAnnouncements: false,
     sendNonPriceSensitiveAnnouncements: false,
     autoSendAnnouncementEmail: false,

@@ -13,6 +13,7 @@ import { CommentsService } from './comments/comments.service';
 import { announcementsConfigSchema } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
+import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './polling/announcement-store';
 import { AutoSendHandlers } from './polling/auto-send.handlers';
@@ -67,6 +68,7 @@ export const announcementsService = defineService({
       CreateAnnouncements1795468640785,
       AlertLatency1795490000000,
       AnnouncementComments1795500000000,
+      InitialPollOwnedHere1795600000000,
     ],
   },
   providers: [

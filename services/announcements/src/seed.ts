@@ -6,14 +6,25 @@ import { announcementsService } from './app.module';
 import { CommentsService } from './comments/comments.service';
 import { seedDemoComments } from './comments/demo-comments';
 import { AnnouncementStore } from './polling/announcement-store';
+import { InitialPollService } from './polling/initial-poll.service';
 import { sydneyYear } from './polling/poll-rules';
 import { SourceProvider } from './polling/source-provider';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 
 const log = createLogger('seed');
 
-/** The demo stocks with Poll on (services/stocks/src/demo-stocks.ts): their recent announcements are seeded. */
-export const DEMO_POLLED_TICKERS = ['BHP', 'CBA', 'CSL', 'PLS'] as const;
+/**
+ * The demo stocks with Poll on (services/stocks/src/demo-stocks.ts): their recent announcements are seeded,
+ * and their initial poll as this service keeps it: completed, or running (PLS: a real run is started, which
+ * shows 'Sync in Progress' with its progress until a poller has read its years).
+ */
+export const DEMO_INITIAL_POLLS = {
+  BHP: 'completed',
+  CBA: 'completed',
+  CSL: 'completed',
+  PLS: 'running',
+} as const;
+export const DEMO_POLLED_TICKERS = Object.keys(DEMO_INITIAL_POLLS) as Array<keyof typeof DEMO_INITIAL_POLLS>;
 
 /** How far back the seeded announcements go. */
 const SEED_DAYS = 2 * 365;
@@ -55,6 +66,7 @@ export async function seedDemoAnnouncements(
       );
     const source = await app.get(SourceProvider).get();
     const store = app.get(AnnouncementStore);
+    const initialPolls = app.get(InitialPollService);
     const now = new Date();
     const from = now.getTime() - SEED_DAYS * 86_400_000;
     const thisYear = sydneyYear(now);
@@ -67,6 +79,9 @@ export async function seedDemoAnnouncements(
       const inserted = await store.storeDetected(stock, recent, 'initial-poll');
       const files = await store.downloadPending(stock, source);
       stored += inserted.length;
+      const status = DEMO_INITIAL_POLLS[stock.ticker as keyof typeof DEMO_INITIAL_POLLS];
+      if (status === 'completed') await initialPolls.recordDemoCompleted(stock, inserted.length);
+      else if (status === 'running') await initialPolls.start(stock, { supersede: true });
       log.info(
         { stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files },
         'demo announcements seeded',

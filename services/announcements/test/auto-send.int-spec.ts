@@ -18,6 +18,7 @@ import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
+  completedInitialPollsSql,
   ADMIN,
   changed,
   ERROR_EMAIL,
@@ -54,6 +55,7 @@ describe('auto-send on the real broker and database', () => {
 
   const apply = async (stock: Stock) => {
     await app.get(StockProjectionService).apply(stock);
+    await db.query(completedInitialPollsSql('s.id = $1'), [stock.id]);
     stocks.push(stock);
     return stock;
   };

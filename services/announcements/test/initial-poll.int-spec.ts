@@ -37,8 +37,9 @@ import {
 jest.setTimeout(120_000);
 
 /**
- * Initial polls and resyncs: started from `stock.upserted` (Poll on, initial poll not complete), run year by
- * year by the poller role against the ASX stand-in's history, stored once, never sent automatically.
+ * Initial polls and resyncs: started from `stock.upserted` (Poll on, no run yet), run year by year by the
+ * poller role against the ASX stand-in's history, stored once, never sent automatically. This service alone
+ * keeps whether a stock's initial poll completed (`announcements.initial-poll-statuses`).
  */
 
 const THIS_YEAR = sydneyYear(new Date());
@@ -67,6 +68,22 @@ describe('initial polls on the real broker and database', () => {
     probe.received.slice(since).filter((m) => m.topic === topic && m.key === stockId);
   const rows = async (stockId: string): Promise<Row[]> =>
     db.query(`SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY source_key`, [stockId]);
+  const runOf = async (stockId: string): Promise<{ run_id: string; status: string } | undefined> =>
+    (await db.query(`SELECT * FROM announcements.initial_polls WHERE stock_id = $1`, [stockId]))[0];
+  /** Waits for the stock's run (another than `notRunId`, when given) to complete; returns its run id. */
+  const untilCompleted = async (stockId: string, notRunId?: string) => {
+    let runId = '';
+    await waitUntil(
+      'the initial poll completed',
+      async () => {
+        const run = await runOf(stockId);
+        runId = run?.run_id ?? '';
+        return run?.status === 'completed' && run.run_id !== notRunId;
+      },
+      60_000,
+    );
+    return runId;
+  };
   const upserted = async (stock: Stock) => {
     const producer = await rawProducer();
     try {
@@ -85,16 +102,17 @@ describe('initial polls on the real broker and database', () => {
     // Three years of the mock generator's history for these tickers.
     standIn = await startAsxStandIn({ port: 0, seedTickers: ['INIT', 'DUAL'] });
     probe = await TopicProbe.listen([
-      Topics.InitialPollStarted,
       Topics.InitialPollProgressed,
-      Topics.InitialPollCompleted,
       Topics.AnnouncementDetected,
       Topics.AnnouncementSendRequested,
     ]);
     env = { ...serviceTestEnv(), ...pollingEnv(standIn) };
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
-    requester = await createTestRequester([Topics.AnnouncementsResync], 10_000);
+    requester = await createTestRequester(
+      [Topics.AnnouncementsResync, Topics.AnnouncementsInitialPollStatuses],
+      10_000,
+    );
     await waitForGroups(['announcements', consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
   });
 
@@ -110,7 +128,6 @@ describe('initial polls on the real broker and database', () => {
   it('runs a stock’s initial poll from stock.upserted: started, each year in order, completed; nothing sent', async () => {
     init = stockEvent({
       ticker: 'INIT',
-      completedInitialPoll: false,
       announcementStartYear: THIS_YEAR - 2,
       // Every switch on: only the origin keeps these announcements from being sent.
       sendPriceSensitiveAnnouncements: true,
@@ -120,12 +137,10 @@ describe('initial polls on the real broker and database', () => {
     });
     const detectedHandled = await handledMessages(metricsUrl(), Topics.AnnouncementDetected);
     await upserted(init);
-    await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === init.id, 60_000);
-    // Start, progress, completion and detections are topics of their own: they may arrive in any order.
+    await untilCompleted(init.id);
+    // Progress and detections are topics of their own: they may arrive in any order.
     await waitUntil('every year’s progress', () => events(Topics.InitialPollProgressed, init.id).length >= 3);
-
-    await waitUntil('its start', () => events(Topics.InitialPollStarted, init.id).length >= 1);
-    expect(events(Topics.InitialPollStarted, init.id)).toHaveLength(1);
+    expect(await outboxEvents('announcements', Topics.InitialPollRequested, init.id)).toHaveLength(1);
     const progressed = events(Topics.InitialPollProgressed, init.id).map(value);
     expect(progressed.map((p) => p.currentYear)).toEqual([THIS_YEAR - 2, THIS_YEAR - 1, THIS_YEAR]);
     expect(progressed.every((p) => p.fromYear === THIS_YEAR - 2 && p.toYear === THIS_YEAR)).toBe(true);
@@ -162,15 +177,36 @@ describe('initial polls on the real broker and database', () => {
     expect(events(Topics.AnnouncementSendRequested, init.id)).toEqual([]);
   });
 
-  it('starts no second run for the echo of its own start, and says again that it completed', async () => {
-    // The stocks service answers initial-poll.started with the stock, still "not completed".
-    const since = probe.received.length;
-    await upserted(changed(init, { completedInitialPoll: false }));
-    await probe.waitFor(
-      (m) =>
-        m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
+  it('keeps the run as its own: statuses by stock, no second run on a change, a new one after Poll off and on', async () => {
+    const firstRun = (await runOf(init.id))!.run_id;
+    const other = randomUUID();
+    expect(
+      await requester.request(Topics.AnnouncementsInitialPollStatuses, { stockIds: [init.id, other] }),
+    ).toEqual({ statuses: { [init.id]: 'completed' } });
+
+    // Any later change of the stock (a save) starts nothing: the run completed.
+    const requested = await handledMessages(metricsUrl(), Topics.StockUpserted);
+    init = changed(init, { companyName: 'Init Renamed' });
+    await upserted(init);
+    await untilHandled(metricsUrl(), Topics.StockUpserted, requested + 1);
+    expect((await runOf(init.id))!.run_id).toBe(firstRun);
+    expect(await outboxEvents('announcements', Topics.InitialPollRequested, init.id)).toHaveLength(1);
+
+    // Poll off: the run is forgotten (polling off counts as complete, the gateway says so from pollAsx).
+    init = changed(init, { pollAsx: false });
+    await upserted(init);
+    await waitUntil('the run forgotten', async () => (await runOf(init.id)) === undefined);
+    expect(await requester.request(Topics.AnnouncementsInitialPollStatuses, { stockIds: [init.id] })).toEqual(
+      { statuses: {} },
     );
-    expect(events(Topics.InitialPollStarted, init.id, since)).toEqual([]);
+
+    // Poll on again: a new initial poll (spec section 4), which stores nothing twice.
+    const before = await rows(init.id);
+    init = changed(init, { pollAsx: true });
+    await upserted(init);
+    await untilCompleted(init.id, firstRun);
+    expect(await outboxEvents('announcements', Topics.InitialPollRequested, init.id)).toHaveLength(2);
+    expect((await rows(init.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
   });
 
   it('resyncs on request (admins only): a new run that stores nothing twice', async () => {
@@ -181,6 +217,7 @@ describe('initial polls on the real broker and database', () => {
       code: 'FORBIDDEN',
     });
     const since = probe.received.length;
+    const previousRun = (await runOf(init.id))!.run_id;
     const { initialPoll } = await requester.request(Topics.AnnouncementsResync, {
       actor: ADMIN,
       combinedTicker: 'INIT',
@@ -194,17 +231,12 @@ describe('initial polls on the real broker and database', () => {
       found: 0,
       completedAt: null,
     });
-    await probe.waitFor(
-      (m) =>
-        m.topic === Topics.InitialPollCompleted && m.key === init.id && probe.received.indexOf(m) >= since,
-      60_000,
-    );
+    await untilCompleted(init.id, previousRun);
     await waitUntil(
       'every year’s progress',
       () => events(Topics.InitialPollProgressed, init.id, since).length >= 3,
     );
-    await waitUntil('its start', () => events(Topics.InitialPollStarted, init.id, since).length >= 1);
-    expect(events(Topics.InitialPollStarted, init.id, since)).toHaveLength(1);
+    expect(await outboxEvents('announcements', Topics.InitialPollRequested, init.id)).toHaveLength(3);
     expect(events(Topics.InitialPollProgressed, init.id, since).map((m) => value(m).found)).toEqual([
       0, 0, 0,
     ]);
@@ -251,11 +283,7 @@ describe('initial polls on the real broker and database', () => {
   });
 
   it('starts one run when two instances consider the same stock at once', async () => {
-    const dual = stockEvent({
-      ticker: 'DUAL',
-      completedInitialPoll: false,
-      announcementStartYear: THIS_YEAR,
-    });
+    const dual = stockEvent({ ticker: 'DUAL', announcementStartYear: THIS_YEAR });
     const projected = await app.get(StockProjectionService).apply(dual);
     const service = app.get(InitialPollService);
     await Promise.all([
@@ -263,12 +291,10 @@ describe('initial polls on the real broker and database', () => {
       service.considerStock(projected!),
       service.considerStock(projected!),
     ]);
-    await probe.waitFor((m) => m.topic === Topics.InitialPollCompleted && m.key === dual.id, 60_000);
+    await untilCompleted(dual.id);
     await waitUntil('its progress', () => events(Topics.InitialPollProgressed, dual.id).length >= 1);
-    // The three calls have returned: the outbox holds every start they wrote.
-    expect(await untilOutboxPublished('announcements', Topics.InitialPollStarted, dual.id)).toHaveLength(1);
-    await waitUntil('its start', () => events(Topics.InitialPollStarted, dual.id).length >= 1);
-    expect(events(Topics.InitialPollStarted, dual.id)).toHaveLength(1);
+    // The three calls have returned: the outbox holds every run request they wrote.
+    expect(await untilOutboxPublished('announcements', Topics.InitialPollRequested, dual.id)).toHaveLength(1);
     expect(events(Topics.InitialPollProgressed, dual.id).map((m) => value(m).currentYear)).toEqual([
       THIS_YEAR,
     ]);

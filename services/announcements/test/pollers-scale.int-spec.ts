@@ -18,7 +18,7 @@ import {
 import { Client } from 'pg';
 import { itWhen } from '../../../scripts/testing/skip-conditions';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
-import { pollingEnv, removeDataDir, waitForGroups } from './polling-harness';
+import { completedInitialPollsSql, pollingEnv, removeDataDir, waitForGroups } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(300_000);
@@ -232,11 +232,12 @@ describe('two pollers and a scheduler as processes', () => {
     processes.scheduler = await start('scheduler', ['scheduler']);
     await pg.query(
       `INSERT INTO announcements.stocks (id, ticker, exchange, combined_ticker, announcement_start_year, poll_asx,
-         completed_initial_poll, updated_at)
+         updated_at)
        SELECT gen_random_uuid(), 'P' || lpad(n::text, 3, '0'), 'ASX', 'P' || lpad(n::text, 3, '0') || ':ASX', 2020,
-         true, true, now()
+         true, now()
        FROM generate_series(1, ${STOCKS}) AS n`,
     );
+    await pg.query(completedInitialPollsSql());
     [processes.a, processes.b] = await Promise.all([
       start('poller-a', ['poller']),
       start('poller-b', ['poller']),

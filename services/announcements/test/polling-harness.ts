@@ -36,6 +36,19 @@ export function pollingEnv(standIn: AsxStandIn, extra: NodeJS.ProcessEnv = {}): 
   };
 }
 
+/**
+ * SQL recording a completed initial poll (this service's own initial_polls row) for every projected stock
+ * matching `where` (over `announcements.stocks s`) that has no run: what a polled stock that finished its
+ * initial poll has, so the scheduler polls it.
+ */
+export const completedInitialPollsSql = (where = 'true'): string =>
+  `INSERT INTO announcements.initial_polls
+     (stock_id, run_id, status, from_year, to_year, current_year, found, started_at, completed_at)
+   SELECT s.id, gen_random_uuid(), 'completed', s.announcement_start_year, s.announcement_start_year,
+          s.announcement_start_year, 0, now(), now()
+   FROM announcements.stocks s WHERE ${where}
+   ON CONFLICT (stock_id) DO NOTHING`;
+
 /** Removes the PDFs the test's service stored (pollingEnv's DATA_DIR). */
 export function removeDataDir(env: NodeJS.ProcessEnv | undefined): void {
   if (env?.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });

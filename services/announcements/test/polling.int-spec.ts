@@ -26,6 +26,7 @@ import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
+  completedInitialPollsSql,
   ADMIN,
   changed,
   ERROR_EMAIL,
@@ -69,7 +70,12 @@ describe('polling on the real broker and database', () => {
   let pollRequestsAtJoin: Map<number, bigint>;
   const metricsUrl = () => `http://127.0.0.1:${app.getHttpServer().address().port}`;
 
-  const apply = (stock: Stock) => app.get(StockProjectionService).apply(stock);
+  /** Projects a stock as one whose initial poll completed (the scheduler polls it while Poll is on). */
+  const apply = async (stock: Stock) => {
+    const applied = await app.get(StockProjectionService).apply(stock);
+    await db.query(completedInitialPollsSql('s.id = $1'), [stock.id]);
+    return applied;
+  };
   const rows = async (stockId: string): Promise<Row[]> =>
     db.query(`SELECT * FROM announcements.announcements WHERE stock_id = $1 ORDER BY released_at`, [stockId]);
   const settings = (changes: Partial<SystemSettings>) =>
@@ -178,10 +184,18 @@ describe('polling on the real broker and database', () => {
       stockEvent({ ticker: 'ARCH', archived: true }),
       stockEvent({ ticker: 'EXPD', subscriptionExpired: true }),
       stockEvent({ ticker: 'OFF', pollAsx: false }),
-      stockEvent({ ticker: 'SYNC', completedInitialPoll: false, announcementStartYear: 2100 }),
+      stockEvent({ ticker: 'SYNC', announcementStartYear: 2100 }),
     ];
     for (const stock of others) {
-      await apply(stock);
+      // SYNC's initial poll has not completed: a run of it is under way.
+      if (stock.ticker === 'SYNC') {
+        await app.get(StockProjectionService).apply(stock);
+        await db.query(
+          `INSERT INTO announcements.initial_polls (stock_id, run_id, status, from_year, to_year, found, started_at)
+           VALUES ($1, gen_random_uuid(), 'running', 2100, 2100, 0, now())`,
+          [stock.id],
+        );
+      } else await apply(stock);
       standIn.publish({ ticker: stock.ticker, headline: 'Trading Halt', priceSensitive: true });
     }
     const ids = new Set(others.map((s) => s.id));
@@ -396,6 +410,8 @@ describe('polling on the real broker and database', () => {
       [first.id, 'Appendix 3B'],
       [second.id, 'Quarterly Activities Report'],
     ]);
+    // The outbox relays each row's announcement.detected after its commit: wait for the second's.
+    await waitUntil('both detected events', () => detectedOf(bravo.id).length >= 2, 15_000);
     expect(detectedOf(bravo.id)).toHaveLength(2);
 
     // A source that reuses a key for another announcement: not stored over the first, but counted (and
@@ -443,11 +459,12 @@ describe('polling on the real broker and database', () => {
         await pg.query(`DELETE FROM announcements.stocks`);
         await pg.query(
           `INSERT INTO announcements.stocks (id, ticker, exchange, combined_ticker, announcement_start_year, poll_asx,
-             completed_initial_poll, updated_at)
+             updated_at)
            SELECT gen_random_uuid(), 'S' || lpad(n::text, 5, '0'), 'ASX', 'S' || lpad(n::text, 5, '0') || ':ASX', 2020,
-             true, true, now()
+             true, now()
            FROM generate_series(1, 2000) AS n`,
         );
+        await pg.query(completedInitialPollsSql());
         const tick = scheduler.get(PollScheduler);
         const pollWorkSince = (from: number) =>
           probe.received.slice(from).filter((m) => m.topic === Topics.AnnouncementsPollRequested);

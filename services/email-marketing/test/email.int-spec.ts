@@ -437,27 +437,24 @@ describe('email-marketing service', () => {
       }
     });
 
-    it('holds an automatic send over its hourly limit; manual sends are not limited', async () => {
-      const limits = { autoSendLimits: { hourly: 1, daily: 5 }, auto: true };
+    it('sends every automatic request as asked: the announcements service alone decides the limits', async () => {
+      // Two automatic sends of one stock within the hour: whether they may go out was decided (and
+      // recorded) by the announcements service before it asked, so none is held back here.
       const first = announcement(sendStock.id, { headline: 'Auto one' });
       const second = announcement(sendStock.id, { headline: 'Auto two' });
-      await events.sendRequested(sendStock.id, first, limits);
+      await events.sendRequested(sendStock.id, first, { auto: true });
+      await events.sendRequested(sendStock.id, second, { auto: true });
       await sink.waitFor(
-        (m) => m.filter((x) => x.subject.includes('Auto one')).length === 3,
-        'the first automatic send',
+        (m) =>
+          m.filter((x) => x.subject.includes('Auto one')).length === 3 &&
+          m.filter((x) => x.subject.includes('Auto two')).length === 3,
+        'both automatic sends',
       );
-      await events.sendRequested(sendStock.id, second, limits);
-      const manual = announcement(sendStock.id, { headline: 'Manual three' });
-      await events.sendRequested(sendStock.id, manual);
-      await sink.waitFor(
-        (m) => m.filter((x) => x.subject.includes('Manual three')).length === 3,
-        'the manual send',
+      const sends: Array<{ status: string }> = await db.query(
+        `SELECT status FROM email_marketing.sends WHERE send_guid = ANY($1::uuid[])`,
+        [[first.sendGuid, second.sendGuid]],
       );
-      const [held] = await db.query(`SELECT status, error FROM email_marketing.sends WHERE send_guid = $1`, [
-        second.sendGuid,
-      ]);
-      expect(held).toEqual({ status: 'held', error: 'Hourly automatic send limit (1) reached' });
-      expect(sink.mails.filter((m) => m.subject.includes('Auto two'))).toHaveLength(0);
+      expect(sends.map((r) => r.status)).not.toContain('held');
     });
   });
 

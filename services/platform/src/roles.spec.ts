@@ -15,9 +15,9 @@ class ApiHandlers {
 
 @Controller()
 class PollerHandlers {
-  @EventPattern(Topics.InitialPollStarted)
+  @EventPattern(Topics.StockArchived)
   started() {}
-  @EventPattern(Topics.InitialPollCompleted)
+  @EventPattern(Topics.StockTickerChanged)
   completed() {}
 }
 
@@ -50,8 +50,8 @@ describe('scaling roles', () => {
   it('reads the topics of handler classes from their patterns', () => {
     expect(topicsOf([ApiHandlers, PollerHandlers])).toEqual([
       Topics.StocksList,
-      Topics.InitialPollStarted,
-      Topics.InitialPollCompleted,
+      Topics.StockArchived,
+      Topics.StockTickerChanged,
     ]);
   });
 
@@ -101,6 +101,6 @@ describe('scaling roles', () => {
         },
         manifest,
       ),
-    ).toThrow(`example: topic ${Topics.InitialPollStarted} is handled in both the api and the poller role`);
+    ).toThrow(`example: topic ${Topics.StockArchived} is handled in both the api and the poller role`);
   });
 });

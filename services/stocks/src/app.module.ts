@@ -1,6 +1,7 @@
 import { defineService } from '@irp/platform';
 import { CreateStocks1764000000000 } from './database/migrations/1764000000000-CreateStocks';
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
+import { DropInitialPollState1764200000000 } from './database/migrations/1764200000000-DropInitialPollState';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesRepository } from './notes/notes.repository';
@@ -10,7 +11,6 @@ import { RefererEntity } from './referers/referer.entity';
 import { ReferersHandlers } from './referers/referers.handlers';
 import { ReferersRepository } from './referers/referers.repository';
 import { ReferersService } from './referers/referers.service';
-import { InitialPollHandlers } from './stocks/initial-poll.handlers';
 import { StockEntity } from './stocks/stock.entity';
 import { StockVersionEntity } from './stocks/stock-version.entity';
 import { StocksHandlers } from './stocks/stocks.handlers';
@@ -22,7 +22,11 @@ export const stocksService = defineService({
   name: 'stocks',
   database: {
     entities: [StockEntity, StockVersionEntity, NoteEntity, RefererEntity, ApiHitEntity],
-    migrations: [CreateStocks1764000000000, RefererCountBigint1764100000000],
+    migrations: [
+      CreateStocks1764000000000,
+      RefererCountBigint1764100000000,
+      DropInitialPollState1764200000000,
+    ],
   },
   providers: [
     StocksRepository,
@@ -32,5 +36,5 @@ export const stocksService = defineService({
     NotesService,
     ReferersService,
   ],
-  roles: { api: { handlers: [StocksHandlers, InitialPollHandlers, NotesHandlers, ReferersHandlers] } },
+  roles: { api: { handlers: [StocksHandlers, NotesHandlers, ReferersHandlers] } },
 });

@@ -47,8 +47,6 @@ export interface DemoStock {
   /** Later saves, each a version in the history: [who, fields]. */
   edits?: Array<[Actor, 'admin' | 'client', StockFields]>;
   archived?: boolean;
-  /** Polling on: 'completed' has finished its initial poll, 'running' is still syncing. */
-  initialPoll?: 'completed' | 'running';
   notes?: Array<[daysAgo: number, details: string]>;
   /** Widget usage: pages embedding it and [page, count, firstDaysAgo, lastDaysAgo]. */
   referers?: Array<[url: string, count: number, firstDaysAgo: number, lastDaysAgo: number]>;
@@ -101,7 +99,6 @@ export const DEMO_STOCKS: DemoStock[] = [
         },
       ],
     ],
-    initialPoll: 'completed',
     notes: [
       [420, 'Signed the three-year renewal. Wants price-sensitive announcements by email within 5 minutes.'],
       [60, 'Asked for the comment moderation feature; enabled ReplyToComment for their IR manager.'],
@@ -157,7 +154,6 @@ export const DEMO_STOCKS: DemoStock[] = [
       announcementStartYear: 2015,
     },
     edits: [[DEMO_ADMIN, 'admin', { contactEmail: 'ir.team@cba.example.com.au', disableMarketData: true }]],
-    initialPoll: 'completed',
     notes: [[30, 'Market data feed disabled at their request; they show their own share price widget.']],
   },
   {
@@ -174,7 +170,6 @@ export const DEMO_STOCKS: DemoStock[] = [
       autoSendAnnouncementEmail: true,
       autoSendNonPriceSensitiveAnnouncements: true,
     },
-    initialPoll: 'completed',
   },
   {
     createdDaysAgo: 1500,
@@ -200,7 +195,6 @@ export const DEMO_STOCKS: DemoStock[] = [
       sendPriceSensitiveAnnouncements: true,
       announcementStartYear: 2020,
     },
-    initialPoll: 'running',
   },
   {
     createdDaysAgo: 2000,

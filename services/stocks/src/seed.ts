@@ -67,11 +67,6 @@ export async function createDemoStocks(
         exchange: stock.exchange,
         archived: true,
       });
-    if (demo.initialPoll) {
-      await stocks.applyInitialPoll('started', { stockId: stock.id, at: daysAgo(0.02).toISOString() });
-      if (demo.initialPoll === 'completed')
-        await stocks.applyInitialPoll('completed', { stockId: stock.id, at: daysAgo(0.01).toISOString() });
-    }
     for (const [ago, details] of demo.notes ?? [])
       await notes.add(DEMO_ADMIN, stock.combinedTicker, details, daysAgo(ago));
     for (const [url, count, firstDaysAgo, lastDaysAgo] of demo.referers ?? []) {
@@ -182,14 +177,8 @@ export async function seedSyntheticStocks(
   refuseInProduction(process.env.NODE_ENV);
   const now = Date.now();
   const fields = [...EDITABLE_STOCK_FIELDS];
-  const columns = [
-    ...fields.map((f) => FIELD_COLUMNS[f][0]),
-    'created',
-    'updated_at',
-    'version',
-    'initial_poll_completed',
-  ];
-  const types = [...fields.map((f) => FIELD_COLUMNS[f][1]), 'timestamptz', 'timestamptz', 'int', 'boolean'];
+  const columns = [...fields.map((f) => FIELD_COLUMNS[f][0]), 'created', 'updated_at', 'version'];
+  const types = [...fields.map((f) => FIELD_COLUMNS[f][1]), 'timestamptz', 'timestamptz', 'int'];
   const insertStocks = `
     INSERT INTO stocks.stocks (${columns.join(', ')})
     SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
@@ -205,8 +194,6 @@ export async function seedSyntheticStocks(
       batch.map((b) => b.created),
       batch.map((b) => b.created),
       batch.map(() => 1),
-      // Synthetic stocks are never waiting for an initial poll.
-      batch.map(() => true),
     ];
     inserted += await dataSource.transaction(async (m) => {
       const rows: Array<Record<string, unknown>> = await m.query(insertStocks, params);

@@ -2,10 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import {
   Actor,
   DEMO_STOCK_IDS,
-  dlqTopic,
   EXCHANGE_DIRECTORY,
   formatIsoDate,
-  Header,
   RequestTopic,
   Stock,
   Topics,
@@ -16,11 +14,9 @@ import {
   createTestRequester,
   dropSchema,
   handledMessages,
-  rawProducer,
   ReceivedMessage,
   serviceTestEnv,
   TopicProbe,
-  untilHandled as untilHandledBy,
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { DEMO_API_KEYS } from '../src/demo-stocks';
@@ -103,24 +99,10 @@ describe('stocks service on the real broker and database', () => {
     );
   /** Messages the service finished handling on a topic (the kit's /metrics reader). */
   const handled = (topic: string) => handledMessages(healthUrl, topic);
-  const untilHandled = (topic: string, atLeast: number) => untilHandledBy(healthUrl, topic, atLeast, 15_000);
-  const sendEvent = async (topic: string, key: string, value: unknown) => {
-    const producer = await rawProducer();
-    try {
-      await producer.send({ topic, messages: [{ key, value: JSON.stringify(value) }] });
-    } finally {
-      await producer.disconnect();
-    }
-  };
 
   beforeAll(async () => {
     await dropSchema('stocks');
-    probe = await TopicProbe.listen([
-      Topics.StockUpserted,
-      Topics.StockTickerChanged,
-      Topics.StockArchived,
-      dlqTopic(Topics.InitialPollStarted),
-    ]);
+    probe = await TopicProbe.listen([Topics.StockUpserted, Topics.StockTickerChanged, Topics.StockArchived]);
     app = await startStocksService(serviceTestEnv());
     db = app.get(DataSource);
     requester = await createTestRequester(STOCK_TOPICS, 8000);
@@ -166,7 +148,6 @@ describe('stocks service on the real broker and database', () => {
       companyName: 'Alpha Beta Corp',
       archived: false,
       pollAsx: false,
-      completedInitialPoll: true,
       announcementStartYear: THIS_YEAR,
       apiKey: null,
       confirmationEmail: '',
@@ -280,7 +261,9 @@ describe('stocks service on the real broker and database', () => {
       },
       { id: abc.id },
     );
-    expect(saved).toMatchObject({ version: 2, pollAsx: true, completedInitialPoll: false });
+    expect(saved).toMatchObject({ version: 2, pollAsx: true });
+    // The initial poll is the announcements service's: the stock carries none of it.
+    expect(saved).not.toHaveProperty('completedInitialPoll');
     const event = await eventOf(Topics.StockUpserted, abc.id, (v) => v.version === 2);
     expect(event.value).toEqual(saved);
     const [latest] = await history('ABC:ASX');
@@ -744,71 +727,17 @@ describe('stocks service on the real broker and database', () => {
     else expect((await get('RNA')).version).toBe(1);
   });
 
-  it('keeps completedInitialPoll from initial-poll events, ignoring older and repeated ones', async () => {
-    const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
-    const started = await handled(Topics.InitialPollStarted);
-    const completed = await handled(Topics.InitialPollCompleted);
-    expect(abc).toMatchObject({ pollAsx: true, completedInitialPoll: false });
-
-    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(10) });
-    await untilHandled(Topics.InitialPollStarted, started + 1);
-    expect((await get('ABD')).completedInitialPoll).toBe(false);
-
-    let since = probe.received.length;
-    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(20) });
-    const done = await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
-    expect(done.value).toMatchObject({ id: abc.id, version: abc.version, completedInitialPoll: true });
-    expect((await get('ABD')).completedInitialPoll).toBe(true);
-
-    // An older start and a repeated completion change nothing and publish nothing.
-    const outboxBefore = await outboxCount();
-    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(15) });
-    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(20) });
-    await untilHandled(Topics.InitialPollStarted, started + 2);
-    await untilHandled(Topics.InitialPollCompleted, completed + 2);
-    expect((await get('ABD')).completedInitialPoll).toBe(true);
-    expect(await outboxCount()).toBe(outboxBefore);
-
-    // A newer start (a resync) puts the stock back into 'Sync in Progress'.
-    since = probe.received.length;
-    await sendEvent(Topics.InitialPollStarted, abc.id, { stockId: abc.id, at: t(30) });
-    await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === false, since);
-    expect((await get('ABD')).completedInitialPoll).toBe(false);
-    // Unknown stocks are ignored; malformed events go to the .dlq topic.
-    await sendEvent(Topics.InitialPollCompleted, 'x', {
-      stockId: '99999999-9999-4999-8999-999999999999',
-      at: t(40),
-    });
-    await untilHandled(Topics.InitialPollCompleted, completed + 3);
-    await sendEvent(Topics.InitialPollStarted, 'bad', { stockId: 'not-a-uuid' });
-    const dead = await probe.waitFor(
-      (m) => m.topic === dlqTopic(Topics.InitialPollStarted) && m.key === 'bad',
-    );
-    expect(dead.headers[Header.DlqReason]).toMatch(/stockId/);
-  });
-
-  it('starts the initial poll over when a save turns pollAsx on again; newer events still apply', async () => {
-    const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
-    let since = probe.received.length;
-    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(50) });
-    await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
-
+  it('keeps no initial-poll state: turning polling off and on is a plain versioned save', async () => {
     const off = await save(ADMIN, { pollAsx: false }, { id: abc.id });
-    expect(off).toMatchObject({ pollAsx: false, completedInitialPoll: true });
     const on = await save(ADMIN, { pollAsx: true }, { id: abc.id });
-    expect(on).toMatchObject({ pollAsx: true, completedInitialPoll: false, version: off.version + 1 });
-    expect((await get('ABD')).completedInitialPoll).toBe(false);
-
-    // The new poll's completion (newer than the last event applied) puts it back, without a version,
-    // and its event's updatedAt is later than the save's: consumers order by updatedAt.
-    since = probe.received.length;
-    await sendEvent(Topics.InitialPollCompleted, abc.id, { stockId: abc.id, at: t(60) });
-    const done = await eventOf(Topics.StockUpserted, abc.id, (v) => v.completedInitialPoll === true, since);
-    expect(done.value).toMatchObject({ version: on.version, completedInitialPoll: true });
-    expect(new Date((done.value as Stock).updatedAt).getTime()).toBeGreaterThan(
-      new Date(on.updatedAt).getTime(),
+    expect(on).toMatchObject({ pollAsx: true, version: off.version + 1 });
+    expect(on).not.toHaveProperty('completedInitialPoll');
+    const columns: Array<{ column_name: string }> = await db.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'stocks' AND table_name = 'stocks'`,
     );
-    expect(await get('ABD')).toMatchObject({ completedInitialPoll: true, version: on.version });
+    expect(columns.map((c) => c.column_name)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/initial_poll/)]),
+    );
     abc = await get('ABD');
   });
 
@@ -834,11 +763,11 @@ describe('stocks service on the real broker and database', () => {
     expect(demo.filter((s) => s.exchange === 'ASX').length).toBeGreaterThanOrEqual(6);
     expect(demo.some((s) => s.archived)).toBe(true);
     expect(demo.some((s) => s.subscriptionExpired)).toBe(true);
-    expect(demo.some((s) => s.pollAsx && s.completedInitialPoll)).toBe(true);
+    expect(demo.some((s) => s.pollAsx)).toBe(true);
 
     const bhp = await get('BHP');
     expect(bhp.id).toBe(DEMO_STOCK_IDS[0]);
-    expect(bhp).toMatchObject({ apiKey: DEMO_API_KEYS.BHP, pollAsx: true, completedInitialPoll: true });
+    expect(bhp).toMatchObject({ apiKey: DEMO_API_KEYS.BHP, pollAsx: true });
     expect(bhp.announcementCommentTemplate).not.toBe('');
     // VOD:LSE exists from the tests above, so the demo LSE stock with the second fixed id is skipped here.
     expect((await history('BHP')).length).toBeGreaterThan(2);

@@ -4,14 +4,29 @@ import type { InitialPollProgress } from '@irp/proto';
 export const SYNC_PROGRESS_POLL_MS = 2000;
 
 /**
- * 'Sync in Progress' (spec section 4): the stock's initial poll has not completed, or a run (a resync) is
- * under way. Shared by the staff stock page's label and both Announcements tabs, so they agree.
+ * 'Sync in Progress' (spec section 4): the stock's initial poll has not completed. A run the page was given
+ * (the announcements service's latest, the one the gateway composed completedInitialPoll from) decides:
+ * running or failed is not complete. Without one the stock's completedInitialPoll does (polling off, or a
+ * run about to start). Shared by the staff stock page's label and both Announcements tabs, so they agree.
  */
 export function isSyncing(
   completedInitialPoll: boolean,
   initialPoll: Pick<InitialPollProgress, 'status'> | null | undefined,
 ): boolean {
-  return !completedInitialPoll || initialPoll?.status === 'running';
+  return initialPoll ? initialPoll.status !== 'completed' : !completedInitialPoll;
+}
+
+/**
+ * How often a page looks again at an initial poll: while one runs (its progress shows) or is about to
+ * start (polling was just switched on); not after it completed or failed (a resync or a save refetches).
+ */
+export function syncPollInterval(
+  completedInitialPoll: boolean,
+  initialPoll: Pick<InitialPollProgress, 'status'> | null | undefined,
+): number {
+  return isSyncing(completedInitialPoll, initialPoll) && initialPoll?.status !== 'failed'
+    ? SYNC_PROGRESS_POLL_MS
+    : 0;
 }
 
 /** The share of the run's years already read, 0 to 100 (a completed run is 100). */

@@ -4,26 +4,34 @@ import { stockFixture } from '@irp/proto/testing';
 /** The stock id of `bhpStock()`. */
 export const BHP_STOCK_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890';
 
+/** A stock as the staff page gets it: its own fields and the gateway's composed completedInitialPoll. */
+export type PageStock = Stock & { completedInitialPoll: boolean };
+
 /**
- * BHP as GET /api/stock/{combinedTicker} answers an admin (the stock's own fields; a feature adds the staff
- * page's announcements, initial poll and unavailable parts): proto's `stockFixture` with BHP's values.
+ * BHP as GET /api/stock/{combinedTicker} answers an admin (the stock's own fields and completedInitialPoll,
+ * its initial poll done; a feature adds the staff page's announcements, initial poll and unavailable
+ * parts): proto's `stockFixture` with BHP's values.
  */
-export function bhpStock(overrides: Partial<Stock> = {}): Stock {
-  return stockFixture({
-    id: BHP_STOCK_ID,
-    ticker: 'BHP',
-    companyName: 'BHP Group',
-    created: '2025-03-21T21:50:00.000Z',
-    sendPriceSensitiveAnnouncements: true,
-    announcementStartYear: 2019,
-    confirmationEmail: 'ir@bhp.example',
-    billingDate: '2025-06-30T14:00:00.000Z',
-    websiteUrl: 'www.bhp.example',
-    accountingReference: 'BHP-1',
-    version: 3,
-    updatedAt: '2025-07-01T00:00:00.000Z',
-    ...overrides,
-  });
+export function bhpStock(overrides: Partial<PageStock> = {}): PageStock {
+  const { completedInitialPoll = true, ...fields } = overrides;
+  return {
+    ...stockFixture({
+      id: BHP_STOCK_ID,
+      ticker: 'BHP',
+      companyName: 'BHP Group',
+      created: '2025-03-21T21:50:00.000Z',
+      sendPriceSensitiveAnnouncements: true,
+      announcementStartYear: 2019,
+      confirmationEmail: 'ir@bhp.example',
+      billingDate: '2025-06-30T14:00:00.000Z',
+      websiteUrl: 'www.bhp.example',
+      accountingReference: 'BHP-1',
+      version: 3,
+      updatedAt: '2025-07-01T00:00:00.000Z',
+      ...fields,
+    }),
+    completedInitialPoll,
+  };
 }
 
 /** A staff dashboard row of `ticker` (ASX unless `overrides.exchange` says otherwise) for tests. */

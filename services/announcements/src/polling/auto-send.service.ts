@@ -19,7 +19,11 @@ export const AUTO_SEND_REQUESTER = 'auto-send';
 /**
  * Automatic sending of newly polled announcements (poller role, from `announcement.detected`). The decision
  * is taken once per announcement (only while auto_send IS NULL, so a redelivered event does nothing), with
- * the stock's projection row locked, so the limits count every send of the stock decided before it.
+ * the stock's projection row locked, so the limits count every send of the stock decided before it. This
+ * is the one place the auto-send rules are decided (channels, filter, age, hourly and daily limits): this
+ * service holds every fact they need (the system settings, the stock's switches and filter, each
+ * announcement's origin and release) and records each decision; the email-marketing service sends what an
+ * `announcement.send-requested` asks and decides none of it again.
  */
 @Injectable()
 export class AutoSendService {
@@ -64,10 +68,7 @@ export class AutoSendService {
         maxAgeMs: this.config.AUTO_SEND_MAX_AGE_HOURS * 3_600_000,
       });
       if (!(await this.mark(m, row, decision))) return null;
-      if (decision.state === 'requested') {
-        const limits = { hourly: hourlyAutoSendLimit, daily: dailyAutoSendLimit };
-        await this.requestSend(m, stock, row.id, decision, limits);
-      }
+      if (decision.state === 'requested') await this.requestSend(m, stock, row.id, decision);
       if (decision.state === 'held-hourly' || decision.state === 'held-daily') {
         const limit = decision.state === 'held-hourly' ? hourlyAutoSendLimit : dailyAutoSendLimit;
         await this.reporter.report(
@@ -104,7 +105,6 @@ export class AutoSendService {
     stock: StockProjectionEntity,
     announcementId: string,
     decision: AutoSendDecision,
-    autoSendLimits: { hourly: number; daily: number },
   ): Promise<void> {
     const updated = await m.getRepository(AnnouncementEntity).findOneByOrFail({ id: announcementId });
     await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
@@ -117,7 +117,6 @@ export class AutoSendService {
       requestedBy: AUTO_SEND_REQUESTER,
       requestedAt: (updated.autoSendAt ?? new Date()).toISOString(),
       announcement: toAnnouncement(updated),
-      autoSendLimits,
     });
   }
 }

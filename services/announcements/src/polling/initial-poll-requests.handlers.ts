@@ -6,7 +6,7 @@ import { toInitialPollProgress } from '../announcements/announcement-views';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { InitialPollService } from './initial-poll.service';
 
-/** Resync (api role): an admin starts a stock's initial poll again. */
+/** Resync (api role): an admin starts a stock's initial poll again; and the latest runs' statuses. */
 @Controller()
 export class InitialPollRequestHandlers {
   constructor(
@@ -25,5 +25,14 @@ export class InitialPollRequestHandlers {
     const run = await this.initialPolls.start(stock, { supersede: true });
     if (!run) throw new AppError('INTERNAL', `The resync of ${stock.combinedTicker} did not start`);
     return { initialPoll: toInitialPollProgress(run) };
+  }
+
+  /**
+   * The latest run's status of many stocks at once: the gateway composes the Stock's completedInitialPoll
+   * from it (any signed-in caller's pages carry that field, so no role is asked here).
+   */
+  @HandleRequest(Topics.AnnouncementsInitialPollStatuses)
+  async statuses(@Payload() req: HandledRequest<typeof Topics.AnnouncementsInitialPollStatuses>) {
+    return { statuses: await this.initialPolls.statusesOf(req.stockIds) };
   }
 }

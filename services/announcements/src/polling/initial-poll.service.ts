@@ -19,14 +19,6 @@ const log = createLogger('initial-poll');
 export const STALLED_AFTER = '10 minutes';
 
 /**
- * How much newer than a finished run a stock must be for "not completed" to mean a new run is wanted.
- * Our own `initial-poll.started` makes the stocks service flip completedInitialPoll to false and publish the
- * stock; when a run finishes before that event comes back, the echo must not start another run (which
- * would echo again, for ever). Turning polling off and on again is a later change and does start one.
- */
-export const ECHO_WINDOW = '2 minutes';
-
-/**
  * A running run's last sign of life: its start or its latest `initial-poll.progressed`, which the outbox
  * keeps (for OUTBOX_RETENTION_DAYS) with the time it was written. `p` is the initial_polls row.
  */
@@ -40,7 +32,9 @@ type RunRef = Pick<InitialPollRequestedEvent, 'stockId' | 'runId'>;
  * Initial polls and resyncs (spec section 3): every announcement of a stock from its announcementStartYear
  * to this year, read year by year by a poller, stored once (natural key), never sent automatically. One row
  * per stock (initial_polls) holds the latest run; a new run gets a new runId and the work of older runs is
- * ignored. The stocks service keeps completedInitialPoll from `initial-poll.started` / `.completed`.
+ * ignored. This service alone keeps whether a stock's initial poll completed: the scheduler polls a stock
+ * once its latest run has, and the gateway composes the Stock's `completedInitialPoll` from
+ * `announcements.initial-poll-statuses` (nothing is sent back to the stocks service).
  */
 @Injectable()
 export class InitialPollService {
@@ -54,24 +48,35 @@ export class InitialPollService {
   ) {}
 
   /**
-   * Called for every changed stock of the projection: a stock with Poll on whose initial poll is not
-   * complete gets a run, unless one is under way (or just finished: see ECHO_WINDOW).
+   * Called for every changed stock of the projection. Polling off: the stock's run is forgotten (polling
+   * off counts as complete, and switching it on again means a new initial poll, spec section 4). Polling
+   * on (and not archived): a run starts unless one is under way or completed; a failed run is tried again
+   * when the stock changes after it failed.
    */
   async considerStock(stock: StockProjectionEntity): Promise<void> {
-    if (!stock.pollAsx || stock.completedInitialPoll || stock.archived) return;
-    const started = await this.start(stock, { supersede: false });
-    if (started) return;
-    const row = await this.progressOf(stock.id);
-    if (row?.status === 'completed') {
-      // The stock still says "not completed" because our completion has not reached it yet (or was lost):
-      // saying it again is harmless, as the stocks service keeps the latest of these events.
-      await this.dataSource.transaction((m) =>
-        this.outbox.add(m, Topics.InitialPollCompleted, stock.id, {
-          stockId: stock.id,
-          at: new Date().toISOString(),
-        }),
-      );
+    if (!stock.pollAsx) {
+      // A poller working on a forgotten run finds no row and stops (runOnce's "superseded").
+      await this.dataSource.getRepository(InitialPollEntity).delete({ stockId: stock.id });
+      return;
     }
+    if (stock.archived) return;
+    await this.start(stock, { supersede: false });
+  }
+
+  /** The status of each stock's latest run; stocks without a run are left out. */
+  async statusesOf(stockIds: readonly string[]): Promise<Record<string, InitialPollEntity['status']>> {
+    if (!stockIds.length) return {};
+    const rows: Array<{ stock_id: string; status: InitialPollEntity['status'] }> =
+      await this.dataSource.query(
+        `SELECT stock_id, status FROM announcements.initial_polls WHERE stock_id = ANY($1::uuid[])`,
+        [stockIds],
+      );
+    return Object.fromEntries(rows.map((r) => [r.stock_id, r.status]));
+  }
+
+  /** Whether the stock's latest run completed (what the polling rules call initialPollCompleted). */
+  async completed(stockId: string): Promise<boolean> {
+    return (await this.progressOf(stockId))?.status === 'completed';
   }
 
   /** The stock's latest run, if any. */
@@ -80,10 +85,11 @@ export class InitialPollService {
   }
 
   /**
-   * Starts a run (a resync with `supersede`, replacing one under way) and publishes `initial-poll.started`
-   * and the pollers' `initial-poll.requested` in the same transaction. One statement decides, under the
-   * row's lock, so two instances considering the same stock at once start one run. Returns the new run,
-   * or null when none was needed.
+   * Starts a run (a resync with `supersede`, replacing one under way or completed) and publishes the
+   * pollers' `initial-poll.requested` in the same transaction. One statement decides, under the row's lock,
+   * so two instances considering the same stock at once start one run. Without `supersede` a run starts
+   * when the stock has none, its run stalled, or its run failed before the stock's latest change. Returns
+   * the new run, or null when none was needed.
    */
   async start(
     stock: StockProjectionEntity,
@@ -100,16 +106,12 @@ export class InitialPollService {
            current_year = NULL, found = 0, started_at = now(), completed_at = NULL, error = NULL
          WHERE $5::boolean
             OR (p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}')
-            OR (p.status <> 'running' AND p.completed_at < $6::timestamptz - interval '${ECHO_WINDOW}')
+            OR (p.status = 'failed' AND p.completed_at < $6::timestamptz)
          RETURNING stock_id`,
         [stock.id, randomUUID(), fromYear, toYear, supersede, stock.updatedAt],
       );
       if (!rows.length) return null;
       const run = await m.getRepository(InitialPollEntity).findOneByOrFail({ stockId: stock.id });
-      await this.outbox.add(m, Topics.InitialPollStarted, stock.id, {
-        stockId: stock.id,
-        at: run.startedAt.toISOString(),
-      });
       await this.requestRun(m, run, stock.ticker);
       log.info(
         {
@@ -233,22 +235,37 @@ export class InitialPollService {
     });
   }
 
+  /** Completes the run: the stock is polled from the scheduler's next tick (dueStocksWhere). */
   private async complete(run: RunRef): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      const rows: Array<{ completed_at: Date; found: number }> = (
-        await m.query(
-          `UPDATE announcements.initial_polls SET status = 'completed', completed_at = now(), current_year = to_year
-           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
-           RETURNING completed_at, found`,
-          [run.stockId, run.runId],
-        )
-      )[0];
-      if (!rows.length) return;
-      await this.outbox.add(m, Topics.InitialPollCompleted, run.stockId, {
-        stockId: run.stockId,
-        at: rows[0].completed_at.toISOString(),
-      });
-      log.info({ stockId: run.stockId, runId: run.runId, found: rows[0].found }, 'initial poll completed');
+    const rows: Array<{ found: number }> = (
+      await this.dataSource.query(
+        `UPDATE announcements.initial_polls SET status = 'completed', completed_at = now(), current_year = to_year
+         WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
+         RETURNING found`,
+        [run.stockId, run.runId],
+      )
+    )[0];
+    if (!rows.length) return;
+    log.info({ stockId: run.stockId, runId: run.runId, found: rows[0].found }, 'initial poll completed');
+  }
+
+  /**
+   * Demo data (seed.ts): records a stock's initial poll as completed (its announcements were seeded),
+   * replacing any run. Never in production.
+   */
+  async recordDemoCompleted(stock: StockProjectionEntity, found: number): Promise<void> {
+    const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
+    await this.dataSource.getRepository(InitialPollEntity).save({
+      stockId: stock.id,
+      runId: randomUUID(),
+      status: 'completed',
+      fromYear,
+      toYear,
+      currentYear: toYear,
+      found,
+      startedAt: new Date(Date.now() - 60_000),
+      completedAt: new Date(),
+      error: null,
     });
   }
 

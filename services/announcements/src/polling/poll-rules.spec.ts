@@ -16,7 +16,7 @@ import {
   yearsToRead,
 } from './poll-rules';
 
-const due = { pollAsx: true, archived: false, subscriptionExpired: false, completedInitialPoll: true };
+const due = { pollAsx: true, archived: false, subscriptionExpired: false, initialPollCompleted: true };
 const now = new Date('2026-06-15T02:00:00Z');
 const item = (ticker: string, sourceKey: string, releasedAt = '2026-06-14T01:00:00Z') => ({
   sourceKey,
@@ -35,7 +35,7 @@ describe('which stocks are polled', () => {
     expect(isDue({ ...due, pollAsx: false })).toBe(false);
     expect(isDue({ ...due, archived: true })).toBe(false);
     expect(isDue({ ...due, subscriptionExpired: true })).toBe(false);
-    expect(isDue({ ...due, completedInitialPoll: false })).toBe(false);
+    expect(isDue({ ...due, initialPollCompleted: false })).toBe(false);
   });
 
   it('publishes nothing while disablePollUntil is in the future', () => {

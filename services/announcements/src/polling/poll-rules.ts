@@ -8,17 +8,18 @@ import type { SourceAnnouncement } from '../sources/source';
  * and what a failed download leaves behind.
  */
 
-/** What of a stock the polling rules look at (the projection row has it all). */
+/** What of a stock the polling rules look at: its projection row, and whether its latest initial poll completed. */
 export interface PolledStockFields {
   pollAsx: boolean;
   archived: boolean;
   subscriptionExpired: boolean;
-  completedInitialPoll: boolean;
+  /** This service's own initial_polls row of the stock says completed. */
+  initialPollCompleted: boolean;
 }
 
 /** Polled every interval: Poll on, not archived, subscription not expired, initial poll complete. */
 export const isDue = (s: PolledStockFields): boolean =>
-  s.pollAsx && !s.archived && !s.subscriptionExpired && s.completedInitialPoll;
+  s.pollAsx && !s.archived && !s.subscriptionExpired && s.initialPollCompleted;
 
 /** Stocks whose announcements are watched at all, as SQL over `announcements.stocks` aliased `alias` (reconcile). */
 export const polledStocksWhere = (alias: string): string =>
@@ -26,7 +27,8 @@ export const polledStocksWhere = (alias: string): string =>
 
 /** isDue as SQL over `announcements.stocks` aliased `alias`: the scheduler's selection. */
 export const dueStocksWhere = (alias: string): string =>
-  `${polledStocksWhere(alias)} AND ${alias}.completed_initial_poll`;
+  `${polledStocksWhere(alias)} AND EXISTS (SELECT 1 FROM announcements.initial_polls ip
+     WHERE ip.stock_id = ${alias}.id AND ip.status = 'completed')`;
 
 /** System settings' "disable poll until": nothing is published while it is in the future. */
 export const isPollingDisabled = (disablePollUntil: Date | null, now: Date): boolean =>

@@ -10,6 +10,7 @@ import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
+import { InitialPollService } from './initial-poll.service';
 import { ErrorReporter } from './error-reporter';
 import { pollSeconds } from './metrics';
 import { publishPollRequests } from './poll-publisher';
@@ -47,6 +48,7 @@ export class PollService {
     private readonly sources: SourceProvider,
     private readonly settings: SystemSettingsService,
     private readonly store: AnnouncementStore,
+    private readonly initialPolls: InitialPollService,
     reporter: ErrorReporter,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
@@ -120,7 +122,8 @@ export class PollService {
       .getRepository(StockProjectionEntity)
       .findOne({ where: { id: event.stockId } });
     // Archived, switched off or expired since the tick: not polled any more.
-    if (!stock || !isDue(stock)) return 'skipped';
+    if (!stock || !isDue({ ...stock, initialPollCompleted: await this.initialPolls.completed(stock.id) }))
+      return 'skipped';
     const source = await this.sources.get();
     let items: readonly SourceAnnouncement[];
     if (event.items) {

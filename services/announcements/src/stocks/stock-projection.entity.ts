@@ -23,9 +23,6 @@ export class StockProjectionEntity extends StockProjectionColumns {
   @Column({ name: 'poll_asx', type: 'boolean', default: false })
   pollAsx!: boolean;
 
-  @Column({ name: 'completed_initial_poll', type: 'boolean', default: true })
-  completedInitialPoll!: boolean;
-
   @Column({ name: 'subscription_expired', type: 'boolean', default: false })
   subscriptionExpired!: boolean;
 

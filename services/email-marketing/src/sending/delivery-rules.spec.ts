@@ -1,6 +1,5 @@
 import {
   afterFailure,
-  autoSendHeldReason,
   batchKey,
   DELIVERY_BATCH,
   MAX_RETRY_DELAY_MS,
@@ -27,28 +26,6 @@ describe('delivery rules', () => {
   it('mails each recipient of a fixed mail once, trimmed, blanks dropped', () => {
     expect(uniqueRecipients([' a@x.com', 'a@x.com ', '', '  ', 'b@x.com'])).toEqual(['a@x.com', 'b@x.com']);
     expect(uniqueRecipients([])).toEqual([]);
-  });
-
-  describe('automatic send limits', () => {
-    const limits = { hourly: 2, daily: 5 };
-
-    it('sends while both counts are under their limits', () => {
-      expect(autoSendHeldReason({ hour: 0, day: 0 }, limits)).toBeUndefined();
-      expect(autoSendHeldReason({ hour: 1, day: 4 }, limits)).toBeUndefined();
-    });
-
-    it('holds the send that would exceed the hour, naming the hourly limit first', () => {
-      expect(autoSendHeldReason({ hour: 2, day: 2 }, limits)).toBe('Hourly automatic send limit (2) reached');
-      expect(autoSendHeldReason({ hour: 2, day: 5 }, limits)).toBe('Hourly automatic send limit (2) reached');
-    });
-
-    it('holds the send that would exceed the day', () => {
-      expect(autoSendHeldReason({ hour: 1, day: 5 }, limits)).toBe('Daily automatic send limit (5) reached');
-    });
-
-    it('holds every automatic send under a limit of zero', () => {
-      expect(autoSendHeldReason({ hour: 0, day: 0 }, { hourly: 0, daily: 5 })).toMatch(/Hourly/);
-    });
   });
 
   it('mails only confirmed subscribers with an unsubscribe token', () => {

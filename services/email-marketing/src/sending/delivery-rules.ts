@@ -1,5 +1,5 @@
 // What email-marketing decides about a send without I/O: which requests are the same (idempotency keys),
-// which deliveries go in which batch message, when an automatic send is held, who is still mailed, and the
+// which deliveries go in which batch message, who is still mailed, and the
 // retry schedule of a failed delivery. The repositories store what these decide; the tests are beside.
 
 /** Deliveries per `email.deliveries-queued` message: the unit of work a sender instance takes. */
@@ -29,25 +29,6 @@ export const batchKey = (sendId: string, index: number, retry = false): string =
 export const uniqueRecipients = (recipients: readonly string[]): string[] => [
   ...new Set(recipients.map((r) => r.trim()).filter(Boolean)),
 ];
-
-/** Automatic sends of a stock already made (held ones not counted): within the last hour and day. */
-export interface AutoSendCounts {
-  hour: number;
-  day: number;
-}
-
-/**
- * Why an automatic send is held (its stock has had its hour's or day's automatic sends), or undefined:
- * the limit is the number of sends allowed, so the send that would exceed it is the one held.
- */
-export function autoSendHeldReason(
-  counts: AutoSendCounts,
-  limits: { hourly: number; daily: number },
-): string | undefined {
-  if (counts.hour >= limits.hourly) return `Hourly automatic send limit (${limits.hourly}) reached`;
-  if (counts.day >= limits.daily) return `Daily automatic send limit (${limits.daily}) reached`;
-  return undefined;
-}
 
 /**
  * Whether an announcement delivery is still mailed: its subscriber is confirmed and has an unsubscribe

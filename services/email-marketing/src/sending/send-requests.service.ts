@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.service';
 import { CampaignSender } from './campaign-sender';
 import { DeliveriesRepository } from './deliveries.repository';
-import { autoSendHeldReason, batchKey, DELIVERY_BATCH } from './delivery-rules';
+import { batchKey, DELIVERY_BATCH } from './delivery-rules';
 import { AnnouncementSendMessage, chunks } from './send-message';
 import { SendsRepository } from './sends.repository';
 
@@ -49,14 +49,8 @@ export class SendRequestsService {
     const outcome = await this.units.run(async (tx) => {
       const sendId = await this.sends.insertAnnouncement(event, 'email', message, tx);
       if (!sendId) return { state: 'redelivered' as const };
-      if (event.auto && event.autoSendLimits) {
-        const counts = await this.sends.autoSendCounts(tx, event.stockId, sendId);
-        const held = autoSendHeldReason(counts, event.autoSendLimits);
-        if (held) {
-          await this.sends.hold(tx, sendId, held);
-          return { state: 'held' as const, reason: held };
-        }
-      }
+      // An automatic send was decided by the announcements service, the one owner of the auto-send rules
+      // and limits (it holds the settings and counts each stock's automatic sends): sent as asked.
       const deliveries = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId);
       if (!deliveries.length) await this.sends.markDone(tx, sendId);
       for (const [i, deliveryIds] of chunks(deliveries, DELIVERY_BATCH).entries()) {

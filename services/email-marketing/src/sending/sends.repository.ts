@@ -2,7 +2,7 @@ import { Tx } from '@irp/platform';
 import type { AnnouncementSendRequestedEvent } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AutoSendCounts, SendChannel, sendRequestKey } from './delivery-rules';
+import { SendChannel, sendRequestKey } from './delivery-rules';
 import type { SendMessage } from './send-message';
 
 /** A fixed mail's send (confirmation, notification, error …). */
@@ -70,30 +70,6 @@ export class SendsRepository {
       [send.requestKey, send.kind, send.stockId, send.sendGuid, send.status, JSON.stringify(send.message)],
     );
     return row?.id;
-  }
-
-  /**
-   * The stock's automatic email sends of announcements within the last hour and day, other than `sendId`
-   * and those held. Takes the stock's auto-send lock first, so one automatic send at a time per stock
-   * decides against the same counts (until `tx` ends).
-   */
-  async autoSendCounts(tx: Tx, stockId: string, sendId: string): Promise<AutoSendCounts> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`auto-send:${stockId}`]);
-    const [counts]: Array<{ hour: number; day: number }> = await tx.query(
-      `SELECT count(*) FILTER (WHERE created_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
-       FROM email_marketing.sends
-       WHERE stock_id = $1 AND auto AND kind = 'announcement' AND channel = 'email' AND status <> 'held'
-         AND id <> $2 AND created_at > now() - interval '1 day'`,
-      [stockId, sendId],
-    );
-    return counts;
-  }
-
-  async hold(tx: Tx, sendId: string, reason: string): Promise<void> {
-    await tx.query(`UPDATE email_marketing.sends SET status = 'held', error = $2 WHERE id = $1`, [
-      sendId,
-      reason,
-    ]);
   }
 
   async markDone(tx: Tx, sendId: string): Promise<void> {

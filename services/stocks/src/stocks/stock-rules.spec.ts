@@ -325,21 +325,16 @@ describe('client saves', () => {
 });
 
 describe('toStock', () => {
-  it('derives combinedTicker and completedInitialPoll (polling off counts as complete)', () => {
+  it('derives combinedTicker; no initial poll (the announcements service keeps it, the gateway composes it)', () => {
     const e = Object.assign(new StockEntity(), {
       ...settings({ ticker: 'VOD', exchange: 'LSE' }),
       id: STOCK,
       created: NOW,
       updatedAt: NOW,
       archived: false,
-      initialPollCompleted: false,
-      initialPollAt: null,
       version: 3,
     });
-    expect(toStock(e)).toMatchObject({ combinedTicker: 'VOD:LSE', completedInitialPoll: true, version: 3 });
-    expect(toStock({ ...e, pollAsx: true } as StockEntity).completedInitialPoll).toBe(false);
-    expect(
-      toStock({ ...e, pollAsx: true, initialPollCompleted: true } as StockEntity).completedInitialPoll,
-    ).toBe(true);
+    expect(toStock(e)).toMatchObject({ combinedTicker: 'VOD:LSE', version: 3 });
+    expect(toStock(e)).not.toHaveProperty('completedInitialPoll');
   });
 });

@@ -362,7 +362,6 @@ export function toStock(e: StockEntity): Stock {
     created: e.created.toISOString(),
     archived: e.archived,
     pollAsx: e.pollAsx,
-    completedInitialPoll: !e.pollAsx || e.initialPollCompleted,
     sendPriceSensitiveAnnouncements: e.sendPriceSensitiveAnnouncements,
     sendNonPriceSensitiveAnnouncements: e.sendNonPriceSensitiveAnnouncements,
     autoSendAnnouncementEmail: e.autoSendAnnouncementEmail,

@@ -2,7 +2,8 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * A stock and its settings (spec section 3). Text fields are '' when unset; `apiKey` is null until one is
- * saved. `completedInitialPoll` is derived: polling off, or `initialPollCompleted`.
+ * saved. Not `completedInitialPoll`: the announcements service keeps the initial poll, and the gateway
+ * composes that field where a response carries it.
  */
 @Entity({ name: 'stocks' })
 export class StockEntity {
@@ -30,14 +31,6 @@ export class StockEntity {
 
   @Column({ name: 'poll_asx', type: 'boolean', default: false })
   pollAsx!: boolean;
-
-  /** The announcements service's last word on the initial poll: completed after its last start. */
-  @Column({ name: 'initial_poll_completed', type: 'boolean', default: false })
-  initialPollCompleted!: boolean;
-
-  /** `at` of the last initial-poll event applied; older events are ignored. */
-  @Column({ name: 'initial_poll_at', type: 'timestamptz', nullable: true })
-  initialPollAt!: Date | null;
 
   @Column({ name: 'send_price_sensitive_announcements', type: 'boolean', default: false })
   sendPriceSensitiveAnnouncements!: boolean;

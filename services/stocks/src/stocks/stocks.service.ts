@@ -3,7 +3,6 @@ import {
   combinedTickerOf,
   ErrorCode,
   INVALID_TICKER_MESSAGE,
-  InitialPollEvent,
   isValidTicker,
   normaliseTicker,
   parseCombinedTicker,
@@ -13,7 +12,7 @@ import {
   Topics,
   VersionHistory,
 } from '@irp/proto';
-import { AppError, createLogger, Outbox, Tx, UnitOfWork } from '@irp/platform';
+import { AppError, Outbox, Tx, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
@@ -40,8 +39,6 @@ import {
   USE_CHANGE_TICKER_MESSAGE,
   validateSettings,
 } from './stock-rules';
-
-const log = createLogger('stocks');
 
 type SaveRequest = RequestOf<typeof Topics.StocksSave>;
 type ChangeTickerRequest = RequestOf<typeof Topics.StocksChangeTicker>;
@@ -260,37 +257,6 @@ export class StocksService {
     });
   }
 
-  /**
-   * Keeps `completedInitialPoll` from the announcements service's events. Redelivered and out-of-order
-   * events are harmless: an event older than the last one applied is ignored, and on a tie `completed`
-   * wins. Emits `stock.upserted` only when the flag changes. Not a user edit, so no version is recorded
-   * and the event carries the stock's current version; its `updatedAt` advances.
-   */
-  async applyInitialPoll(kind: 'started' | 'completed', event: InitialPollEvent): Promise<void> {
-    const at = new Date(event.at);
-    const completed = kind === 'completed';
-    await this.units.run(async (m) => {
-      const current = await this.stocks.find({ id: event.stockId }, { tx: m, lock: true });
-      if (!current) {
-        log.warn({ stockId: event.stockId, kind }, 'initial-poll event for an unknown stock; ignored');
-        return;
-      }
-      const last = current.initialPollAt?.getTime();
-      if (last !== undefined && (at.getTime() < last || (at.getTime() === last && !completed))) return;
-      const changed = current.initialPollCompleted !== completed;
-      current.initialPollCompleted = completed;
-      current.initialPollAt = at;
-      // The version stays (not a user edit), so updatedAt is what orders this stock.upserted after the last.
-      if (changed) current.updatedAt = nextUpdatedAt(current.updatedAt, new Date());
-      await this.stocks.update(m, current.id, {
-        initialPollCompleted: completed,
-        initialPollAt: at,
-        updatedAt: current.updatedAt,
-      });
-      if (changed) await this.outbox.add(m, Topics.StockUpserted, current.id, toStock(current));
-    });
-  }
-
   // -------------------------------------------------------------------------------------------------
   // Internals
 
@@ -320,9 +286,6 @@ export class StocksService {
         validateSettings(after, now, new Set(changed));
       } else validateSettings(after, now);
       if (!changes.length) return toStock(current);
-      // Turning polling on starts a new initial poll: 'Sync in Progress' until the announcements service
-      // reports it completed. initialPollAt stays, so its events newer than the last one still apply.
-      if (!before.pollAsx && after.pollAsx) current.initialPollCompleted = false;
       Object.assign(current, after);
       return this.commit(m, current, changes, actor, now);
     });
@@ -341,7 +304,6 @@ export class StocksService {
     await this.stocks.update(m, entity.id, {
       ...pickSettings(entity),
       archived: entity.archived,
-      initialPollCompleted: entity.initialPollCompleted,
       version: entity.version,
       updatedAt: entity.updatedAt,
     });

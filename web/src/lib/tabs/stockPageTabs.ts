@@ -11,9 +11,11 @@ export interface StaffStockTabAccess {
 /**
  * The stock as GET /api/stock/{combinedTicker} answers on the staff page: an admin gets the composed page
  * (the stock plus its announcements and initial poll, null when that service did not answer); a
- * report-runner's summary has none of those, hence optional.
+ * report-runner's summary has none of those, hence optional. Both carry completedInitialPoll, which the
+ * gateway composes from the announcements service's latest initial poll.
  */
 export type StaffStock = Stock &
+  Pick<AdminStockPage, 'completedInitialPoll'> &
   Partial<Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable'>>;
 
 /** What a staff stock page tab is given: the stock as last fetched (the page refetches it after saves). */

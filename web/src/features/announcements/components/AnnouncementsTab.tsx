@@ -3,7 +3,7 @@ import { StockRole } from '@irp/proto';
 import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { errorMessageOf } from '@/lib/apiError';
-import { isSyncing, SYNC_PROGRESS_POLL_MS } from '@/lib/initialPoll';
+import { isSyncing, syncPollInterval } from '@/lib/initialPoll';
 import { isAdmin } from '@/lib/session/roles';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import type { ClientStockTabProps, StaffStockTabProps } from '@/lib/tabs/stockPageTabs';
@@ -13,9 +13,6 @@ import { AnnouncementsPanel } from './AnnouncementsPanel';
 
 export const ANNOUNCEMENTS_UNAVAILABLE =
   'The announcements service is not available right now, so the announcements cannot be shown. Reload the page to try again shortly.';
-
-/** While the initial poll is incomplete but no run reports progress, look again this often. */
-const SYNC_CHECK_MS = 15_000;
 
 /**
  * Staff stock page, Announcements tab (admins): the announcements the stock page composes
@@ -64,23 +61,16 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
  * resync (admin only).
  */
 export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
-  const dispatch = useAppDispatch();
   const [pollingInterval, setPollingInterval] = useState(0);
   const { data, error, isLoading } = useListAnnouncementsQuery(stock.combinedTicker, { pollingInterval });
   const initialPoll = data?.initialPoll ?? null;
+  // The list's run is the announcements service's own, newer than the stock's completedInitialPoll.
   const syncing = isSyncing(stock.completedInitialPoll, initialPoll);
-  const status = initialPoll?.status;
+  const interval = syncPollInterval(stock.completedInitialPoll, initialPoll);
 
   useEffect(() => {
-    setPollingInterval(status === 'running' ? SYNC_PROGRESS_POLL_MS : syncing ? SYNC_CHECK_MS : 0);
-  }, [status, syncing]);
-
-  // The page's stock says whether the initial poll completed: once the run has, fetch it again.
-  const staleStock = !stock.completedInitialPoll && status === 'completed';
-  useEffect(() => {
-    if (staleStock)
-      dispatch(announcementsApi.util.invalidateTags([{ type: 'ClientStock', id: stock.combinedTicker }]));
-  }, [staleStock, dispatch, stock.combinedTicker]);
+    setPollingInterval(interval);
+  }, [interval]);
 
   if (isLoading) {
     return (

@@ -158,6 +158,17 @@ describe('client Announcements tab', () => {
     expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
   });
 
+  it('shows Add Announcement once the list reports the run completed, without asking for the stock again', async () => {
+    const { calls } = open(
+      ['EditAnnouncements'],
+      { announcements: [], initialPoll: { ...runningPoll(), status: 'completed', currentYear: 2026 } },
+      { completedInitialPoll: false },
+    );
+    expect(await screen.findByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
+    expect(screen.queryByTestId('sync-progress')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith(routes.stocks.clientGet.path))).toHaveLength(1);
+  });
+
   it('links the Comments count only for ReplyToComment holders on the stock', async () => {
     const commented = announcement({ headline: 'Half Year Results', numComments: 2 });
     open(['EditAnnouncements', 'ReplyToComment'], { announcements: [commented], initialPoll: null });

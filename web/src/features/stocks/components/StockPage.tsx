@@ -6,22 +6,19 @@ import { NotAllowed } from '@/components/NotAllowed';
 import { Page } from '@/components/Page';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { errorMessageOf } from '@/lib/apiError';
-import { SYNC_PROGRESS_POLL_MS } from '@/lib/initialPoll';
+import { syncPollInterval } from '@/lib/initialPoll';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { stocksApi, useGetStockQuery } from '../api/stocksApi';
 import { StockEditor } from './StockEditor';
 import { resolveStockTab, visibleTabsFor } from './stockTabs';
 
-/** While the initial poll is incomplete, look again this often so Save appears once it completes. */
-export const SYNC_POLL_MS = 15_000;
-
-/** How often to fetch the stock again: quickly while a run reports progress, slowly until it completes. */
+/**
+ * How often to fetch the stock again: while its initial poll runs (or is about to start), to show the
+ * progress and Save once it completes. One answer carries both the run and completedInitialPoll (the
+ * gateway composes the latter from the former), so there is nothing else to wait for.
+ */
 export function stockPollInterval(stock: StaffStock | undefined): number {
-  if (!stock) return 0;
-  if (stock.initialPoll?.status === 'running') return SYNC_PROGRESS_POLL_MS;
-  if (stock.completedInitialPoll) return 0;
-  // A run just completed: the stocks service flips completedInitialPoll a moment later.
-  return stock.initialPoll?.status === 'completed' ? SYNC_PROGRESS_POLL_MS : SYNC_POLL_MS;
+  return stock ? syncPollInterval(stock.completedInitialPoll, stock.initialPoll) : 0;
 }
 
 interface StockPageProps {

@@ -1,8 +1,8 @@
-import type { Note, Referer, Stock, VersionHistory } from '@irp/proto';
-import { bhpStock } from '@/test/fixtures';
+import type { Note, Referer, VersionHistory } from '@irp/proto';
+import { bhpStock, type PageStock } from '@/test/fixtures';
 
 /** A stock as GET /api/stock/{combinedTicker} answers an admin (unit tests of this feature). */
-export const STOCK: Stock = bhpStock({ pollAsx: false, announcementStartYear: 2024 });
+export const STOCK: PageStock = bhpStock({ pollAsx: false, announcementStartYear: 2024 });
 
 export const NOTES: Note[] = [
   {
