@@ -17,7 +17,11 @@ describe('transient errors', () => {
     expect(isTransientDatabaseError(sqlError('connect ECONNREFUSED', 'ECONNREFUSED'))).toBe(true);
     expect(isTransientDatabaseError(sqlError('sorry, too many clients already', '53300'))).toBe(true);
     expect(isTransientDatabaseError({ message: 'x', driverError: { code: '40P01' } })).toBe(true);
-    expect(isTransientDatabaseError(new Error('wrapped', { cause: sqlError('x', '57P03') }))).toBe(true);
+    expect(isTransientError(new Error('wrapped', { cause: sqlError('x', '57P03') }))).toBe(true);
+    // A source's network failure (fetch wraps it as `cause`) is not the database's.
+    expect(
+      isTransientDatabaseError(new TypeError('fetch failed', { cause: sqlError('x', 'ECONNREFUSED') })),
+    ).toBe(false);
     expect(isTransientDatabaseError(sqlError('syntax error', '42601'))).toBe(false);
     expect(isTransientDatabaseError(sqlError('duplicate key', '23505'))).toBe(false);
   });

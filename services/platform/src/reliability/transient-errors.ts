@@ -80,7 +80,9 @@ function isTransientDatabaseFailure(e: unknown): boolean {
  * too many connections, a deadlock or serialization failure (the next try succeeds).
  */
 export function isTransientDatabaseError(error: unknown): boolean {
-  return chainOf(error).some(isTransientDatabaseFailure);
+  // Only the error and TypeORM's driverError: a `cause` may be a source's network error (fetch's
+  // ECONNREFUSED), which a caller storing documents must count as the source's failure, not the database's.
+  return [error, fieldOf(error, 'driverError')].some((e) => e && isTransientDatabaseFailure(e));
 }
 
 /**
