@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { PDFDocument } from 'pdf-lib';
-import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '../standin/asx-standin';
+import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '@irp/standins/asx';
 import { DocumentFetcher, findPdfUrlInHtml, formatByteLimit } from './document-fetcher';
 import { DocumentRefusedError, SourceUnavailableError } from './source';
 

@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import { SmtpSink, startSmtpSink } from '@irp/platform/testing';
-import { ProvidersStandIn, startProvidersStandIn } from '../standin/providers-standin';
+import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import { CampaignMonitorProvider } from './campaign-monitor.provider';
 import { mailchimpBaseUrl, MailchimpProvider } from './mailchimp.provider';
 import { CampaignContent, ProviderError } from './provider';
