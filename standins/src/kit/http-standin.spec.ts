@@ -38,7 +38,7 @@ async function vendor(): Promise<StandInServer> {
       },
     ],
     health: () => ({ status: 'ok', vendor: 'test' }),
-    errorBody: (status, message, code, path) => ({ body: { Code: code, Message: message, path } }),
+    errorBody: (_status, message, code, path) => ({ body: { Code: code, Message: message, path } }),
   });
 }
 
