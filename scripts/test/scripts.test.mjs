@@ -239,3 +239,21 @@ test("proto's generated service list imports and lists each manifest service's c
     /proto\/src\/nowhere\/index\.ts \(its contract\) is missing/,
   );
 });
+
+test('the stack starts every stand-in from the standins workspace, its URL variables pointed at it', async () => {
+  const { standInSpecs } = await import('../stack.mjs');
+  const specs = standInSpecs(loadManifest(), {});
+  assert.deepEqual(
+    specs.map((s) => s.name),
+    ['asx-standin', 'mail-inbox', 'email-providers'],
+  );
+  for (const spec of specs) {
+    assert.match(spec.args[0], /^standins[/\\]dist[/\\]/, spec.name);
+    assert.equal(spec.real, false);
+  }
+  const asx = specs.find((s) => s.name === 'asx-standin');
+  assert.equal(asx.urls.ASX_BASE_URL, asx.url);
+  // A real vendor's URL set in the environment: the stand-in is not started.
+  const real = standInSpecs(loadManifest(), { ASX_BASE_URL: 'https://a', ASX2_BASE_URL: 'https://b' });
+  assert.equal(real.find((s) => s.name === 'asx-standin').real, true);
+});
