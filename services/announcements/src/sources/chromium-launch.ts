@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LaunchOptions } from 'playwright-core';
@@ -19,8 +19,9 @@ let rootWrapper: string | undefined;
  */
 export function sandboxedLaunchOptions(executablePath: string): LaunchOptions {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  // A missing browser is reported by playwright-core at once, naming the path asked for, not the wrapper.
   return {
-    executablePath: root ? unprivilegedWrapper(executablePath) : executablePath,
+    executablePath: root && existsSync(executablePath) ? unprivilegedWrapper(executablePath) : executablePath,
     headless: true,
     chromiumSandbox: true,
   };

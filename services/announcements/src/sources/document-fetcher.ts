@@ -258,26 +258,37 @@ export class DocumentFetcher {
    * Every request Chromium makes (the page, each redirect hop, scripts, images, the Agree button's target) is
    * fetched by the guarded vendor client and handed back to Chromium, which connects nowhere itself: the
    * host must be the vendor's and the address it resolves to public, or a configured stand-in, checked when
-   * connecting, exactly as for a download. Redirects are handed back unfollowed, so Chromium asks for the
-   * next hop and that is checked in turn. A refused navigation refuses the document.
+   * connecting, exactly as for a download. Redirects are followed by the client, every hop checked: Chromium
+   * does not route the target of a redirect it is handed, it would connect there itself. So Chromium sees
+   * the final answer under the URL it asked for; finalUrl() maps it to where that answer came from. A
+   * refused navigation refuses the document.
    */
   private guardBrowser(context: BrowserContext) {
     let refused: DocumentRefusedError | undefined;
     let reject: (error: DocumentRefusedError) => void = () => undefined;
     const navigationRefused = new Promise<never>((_, r) => (reject = r));
     navigationRefused.catch(() => undefined);
+    const finalUrls = new Map<string, string>();
     const installed = context.route('**/*', async (route) => {
-      const outcome = await this.fetchForBrowser(route);
+      const outcome = await this.fetchForBrowser(route, finalUrls);
       if (outcome && route.request().isNavigationRequest()) {
         refused ??= outcome;
         reject(outcome);
       }
     });
-    return { installed, navigationRefused, refusedNavigation: () => refused };
+    return {
+      installed,
+      navigationRefused,
+      refusedNavigation: () => refused,
+      finalUrl: (url: string) => finalUrls.get(url) ?? url,
+    };
   }
 
   /** One of Chromium's requests through the guarded client; a refusal is returned (the request aborted). */
-  private async fetchForBrowser(route: Route): Promise<DocumentRefusedError | undefined> {
+  private async fetchForBrowser(
+    route: Route,
+    finalUrls: Map<string, string>,
+  ): Promise<DocumentRefusedError | undefined> {
     const request = route.request();
     const url = request.url();
     const method = request.method();
@@ -296,9 +307,9 @@ export class DocumentFetcher {
         ),
         body: request.postDataBuffer() ?? undefined,
         retry: false,
-        followRedirects: false,
         maxResponseBytes: this.maxBytes,
       });
+      if (response.url !== url) finalUrls.set(url, response.url);
       await route
         .fulfill({
           status: response.status,
@@ -337,7 +348,7 @@ export class DocumentFetcher {
       const input = page.locator('input[name="pdfURL" i]').first();
       if ((await input.count()) > 0) {
         const value = (await input.getAttribute('value'))?.trim();
-        if (value) pdfUrl = new URL(value, page.url()).toString();
+        if (value) pdfUrl = new URL(value, guard.finalUrl(page.url())).toString();
       }
       if (!pdfUrl) {
         const agree = page
@@ -348,11 +359,13 @@ export class DocumentFetcher {
           // Following the button either navigates to the PDF (shown as a download by headless Chromium) or to
           // another page; whichever comes first names the URL.
           const download = page.waitForEvent('download').then((d) => {
-            const u = d.url();
+            const u = guard.finalUrl(d.url());
             void d.cancel().catch(() => undefined);
             return u;
           });
-          const navigation = page.waitForURL((u) => u.toString() !== opened).then(() => page.url());
+          const navigation = page
+            .waitForURL((u) => u.toString() !== opened)
+            .then(() => guard.finalUrl(page.url()));
           download.catch(() => undefined);
           navigation.catch(() => undefined);
           await agree.click();
