@@ -179,7 +179,8 @@ describe('email-marketing providers', () => {
   });
 
   it('answers 429 beyond the requests one key may have open, which the adapter rides out', async () => {
-    const slow = await startProvidersStandIn({ smtp: null, maxConcurrentPerKey: 2, latencyMs: 100 });
+    // Long enough that all twelve requests arrive while the first two are open, on a busy machine too.
+    const slow = await startProvidersStandIn({ smtp: null, maxConcurrentPerKey: 2, latencyMs: 500 });
     try {
       const provider = new MailchimpProvider({
         timeoutMs: 3000,
