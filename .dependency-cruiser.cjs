@@ -37,6 +37,22 @@ module.exports = {
       to: { path: '^(services/(?!platform/)|web/)' },
     },
     {
+      name: 'no-standin-in-production-src',
+      comment:
+        "Vendor stand-ins live in standins/ (services/manifest.json's standIns): a service's production sources never import one; its tests may.",
+      severity: 'error',
+      from: { path: '^(services|gateway)/', pathNot: TESTS },
+      to: { path: '^standins/' },
+    },
+    {
+      name: 'standins-import-no-gateway-or-web',
+      comment:
+        "A stand-in may use proto, the platform, the kit and the announcements mock source's history (the ASX stand-in seeds the same), never the gateway or the web app.",
+      severity: 'error',
+      from: { path: '^standins/' },
+      to: { path: '^(gateway|web)/' },
+    },
+    {
       name: 'testing-harness-only-in-tests',
       comment: 'The test harness (@irp/platform/testing) is for tests; production code may not import it.',
       severity: 'error',

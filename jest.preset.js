@@ -28,6 +28,11 @@ const preset = (overrides = {}) => ({
     '^@irp/platform$': src('services/platform'),
     '^@irp/platform/testing$': src('services/platform', 'testing/index.ts'),
     '^@irp/platform/errors$': src('services/platform', 'errors.ts'),
+    '^@irp/standins/kit$': src('standins', 'kit/index.ts'),
+    '^@irp/standins/asx$': src('standins', 'asx/asx-standin.ts'),
+    '^@irp/standins/email-providers$': src('standins', 'email-providers/providers-standin.ts'),
+    // The ASX stand-in reuses the announcements mock source's history and PDFs (its sources in tests).
+    '^@irp/announcements/dist/(.*)$': path.join(__dirname, 'services/announcements/src/$1'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['**/*.spec.ts'],

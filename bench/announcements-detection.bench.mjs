@@ -30,7 +30,7 @@ const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
 const { Kafka, CompressionTypes, logLevel } = require('kafkajs');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startAsxStandIn } = require(path.join(ROOT, 'services/announcements/dist/standin/asx-standin.js'));
+const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 
 const STOCKS = Number(process.env.BENCH_STOCKS ?? 2000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);

@@ -19,6 +19,7 @@ const bin = (pkg, file) => path.join(ROOT, 'node_modules', pkg, file);
 const CRUISED = [
   'proto/src',
   'services',
+  'standins/src',
   'gateway/src',
   'gateway/test',
   'web/src',

@@ -8,6 +8,8 @@ const MANIFEST_FILE = path.join(ROOT, 'services', 'manifest.json');
 const NAME = /^[a-z][a-z0-9-]{1,30}$/;
 const ROLE = /^[a-z][a-z0-9-]{1,30}$/;
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+/** The one workspace of the vendor stand-ins (standins/README.md): built for `make up` and tests, never shipped. */
+const STANDINS_WORKSPACE = 'standins';
 
 /** Every problem of a manifest, as sentences naming the entry and field. */
 function manifestProblems(manifest) {
@@ -34,8 +36,12 @@ function manifestProblems(manifest) {
         s.standIns.forEach((x, j) => {
           const where = `${at}.standIns[${j}]`;
           if (!NAME.test(x?.name ?? '')) problems.push(`${where}.name must match ${NAME}`);
+          if (x?.workspace !== STANDINS_WORKSPACE)
+            problems.push(
+              `${where}.workspace must be ${STANDINS_WORKSPACE} (no stand-in in a service's sources)`,
+            );
           if (typeof x?.script !== 'string' || !x.script.startsWith('dist/'))
-            problems.push(`${where}.script must be a path under the service's dist/`);
+            problems.push(`${where}.script must be a path under the stand-ins' dist/`);
           if (!Number.isInteger(x?.port) || x.port < 1024 || x.port > 65535)
             problems.push(`${where}.port must be a port number from 1024 to 65535`);
           if (typeof x?.portEnv !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(x.portEnv))
@@ -84,9 +90,26 @@ function loadManifest(file = MANIFEST_FILE) {
   return manifest;
 }
 
-/** The server workspaces in build order: proto, the platform, every service, the gateway. */
-function serverWorkspaces(manifest = loadManifest()) {
-  return ['proto', 'services/platform', ...manifest.services.map((s) => s.workspace), 'gateway'];
+/**
+ * The server workspaces in build order: proto, the platform, every service, the stand-ins (when any service
+ * declares one; `{ standIns: false }` for a production image, which carries none), the gateway.
+ */
+function serverWorkspaces(manifest = loadManifest(), { standIns = true } = {}) {
+  const withStandIns = standIns && manifest.services.some((s) => (s.standIns ?? []).length > 0);
+  return [
+    'proto',
+    'services/platform',
+    ...manifest.services.map((s) => s.workspace),
+    ...(withStandIns ? [STANDINS_WORKSPACE] : []),
+    'gateway',
+  ];
 }
 
-module.exports = { ROOT, MANIFEST_FILE, loadManifest, manifestProblems, serverWorkspaces };
+module.exports = {
+  ROOT,
+  MANIFEST_FILE,
+  STANDINS_WORKSPACE,
+  loadManifest,
+  manifestProblems,
+  serverWorkspaces,
+};

@@ -4,7 +4,8 @@
 // generator and the scaffold.
 //
 //   node scripts/manifest.mjs workspaces   the server workspaces in build order, one per line
-//   node scripts/manifest.mjs build        tsc -b over those workspaces (what `make build` runs)
+//   node scripts/manifest.mjs build        tsc -b over those workspaces (what `make build` runs);
+//                                          --without-stand-ins for a production image (deploy/Dockerfile)
 //   node scripts/manifest.mjs check        validates the manifest and exits non-zero naming each problem
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -53,7 +54,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     } else if (command === 'build') {
       writeServicesModule();
       const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      const r = spawnSync(process.execPath, [tsc, '-b', ...serverWorkspaces()], {
+      // --without-stand-ins: a production image's build, which carries no stand-in (deploy/Dockerfile).
+      const standIns = !process.argv.includes('--without-stand-ins');
+      const r = spawnSync(process.execPath, [tsc, '-b', ...serverWorkspaces(undefined, { standIns })], {
         cwd: ROOT,
         stdio: 'inherit',
       });
@@ -62,7 +65,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       const m = loadManifest();
       console.log(`${path.relative(ROOT, MANIFEST_FILE)}: ${m.services.length} services, all valid`);
     } else {
-      console.error('usage: node scripts/manifest.mjs workspaces | build | check');
+      console.error('usage: node scripts/manifest.mjs workspaces | build [--without-stand-ins] | check');
       process.exit(2);
     }
   } catch (err) {

@@ -194,7 +194,7 @@ export function standInSpecs(manifest = loadManifest(), env = process.env) {
         urls: Object.fromEntries(standIn.urlEnv.map((v) => [v, real ? env[v] : urlOf(v)])),
         url,
         hint: standIn.hint?.replace(/\{url\}/g, url),
-        args: [path.join(entry.workspace, standIn.script)],
+        args: [path.join(standIn.workspace, standIn.script)],
         env: { [standIn.portEnv]: String(port), ...ports },
         ready: {
           url: `${url}${standIn.health}`,

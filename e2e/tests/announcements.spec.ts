@@ -7,7 +7,7 @@ import { createStock, pdfFile, uniqueTicker } from './stock-helpers';
 // EditAnnouncements (no SendMailchimp) on BHP, and `announcer` EditAnnouncements and EditMailchimp (no
 // SendMailchimp, no ViewConfig) on BHP; an admin holds every role on the client page too.
 
-/** The ASX stand-in's control API (services/announcements/src/standin), started by the stack. */
+/** The ASX stand-in's control API (standins/src/asx), started by the stack. */
 const STANDIN_URL = process.env.E2E_STANDIN_URL ?? `http://127.0.0.1:${process.env.ASX_STANDIN_PORT ?? 3251}`;
 
 const SYDNEY_DATE = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{1,2}:\d{2} [AP]M$/;

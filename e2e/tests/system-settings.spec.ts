@@ -5,7 +5,7 @@ import { expect, SAVED_TEXT_MS, test } from '../fixtures';
 import { inboxMail } from './mail-inbox';
 import { csrfHeader } from './stock-helpers';
 
-/** The ASX stand-in's control API (services/announcements/src/standin), started by the stack. */
+/** The ASX stand-in's control API (standins/src/asx), started by the stack. */
 const STANDIN_URL = process.env.E2E_STANDIN_URL ?? `http://127.0.0.1:${process.env.ASX_STANDIN_PORT ?? 3251}`;
 
 /**

@@ -33,9 +33,31 @@ test('the committed manifest is valid and lists the server workspaces in build o
   assert.equal(workspaces[0], 'proto');
   assert.equal(workspaces[1], 'services/platform');
   assert.equal(workspaces.at(-1), 'gateway');
+  // The stand-ins' workspace after the services (the ASX stand-in reuses announcements' mock source).
+  assert.deepEqual(workspaces.slice(2, -1), [...manifest.services.map((s) => s.workspace), 'standins']);
+  // A production image builds no stand-in.
   assert.deepEqual(
-    workspaces.slice(2, -1),
+    serverWorkspaces(manifest, { standIns: false }).slice(2, -1),
     manifest.services.map((s) => s.workspace),
+  );
+});
+
+test("a stand-in outside the standins workspace (e.g. in a service's sources) is refused", () => {
+  const standIn = {
+    name: 'asx-standin',
+    workspace: 'services/x',
+    script: 'dist/standin/main.js',
+    port: 3251,
+    portEnv: 'ASX_STANDIN_PORT',
+    urlEnv: ['ASX_BASE_URL'],
+    health: '/standin/health',
+  };
+  assert.deepEqual(manifestProblems({ services: [entry({ standIns: [standIn] })] }), [
+    "services[0] (example).standIns[0].workspace must be standins (no stand-in in a service's sources)",
+  ]);
+  assert.deepEqual(
+    manifestProblems({ services: [entry({ standIns: [{ ...standIn, workspace: 'standins' }] })] }),
+    [],
   );
 });
 
@@ -216,4 +238,22 @@ test("proto's generated service list imports and lists each manifest service's c
     () => servicesModule({ services: [...loadManifest().services, entry({ name: 'nowhere' })] }),
     /proto\/src\/nowhere\/index\.ts \(its contract\) is missing/,
   );
+});
+
+test('the stack starts every stand-in from the standins workspace, its URL variables pointed at it', async () => {
+  const { standInSpecs } = await import('../stack.mjs');
+  const specs = standInSpecs(loadManifest(), {});
+  assert.deepEqual(
+    specs.map((s) => s.name),
+    ['asx-standin', 'mail-inbox', 'email-providers'],
+  );
+  for (const spec of specs) {
+    assert.match(spec.args[0], /^standins[/\\]dist[/\\]/, spec.name);
+    assert.equal(spec.real, false);
+  }
+  const asx = specs.find((s) => s.name === 'asx-standin');
+  assert.equal(asx.urls.ASX_BASE_URL, asx.url);
+  // A real vendor's URL set in the environment: the stand-in is not started.
+  const real = standInSpecs(loadManifest(), { ASX_BASE_URL: 'https://a', ASX2_BASE_URL: 'https://b' });
+  assert.equal(real.find((s) => s.name === 'asx-standin').real, true);
 });

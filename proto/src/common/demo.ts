@@ -6,3 +6,13 @@ export const DEMO_STOCK_IDS = [
   '00000000-0000-4000-8000-000000000001',
   '00000000-0000-4000-8000-000000000002',
 ] as const;
+
+/**
+ * The demo accounts of the email-marketing providers. The email-marketing demo seed points the demo stocks'
+ * settings at them and the providers' stand-in (standins/) serves lists under them: both read them here, so
+ * a production seed never depends on a stand-in and the two cannot drift apart.
+ */
+export const DEMO_PROVIDER_ACCOUNTS = {
+  mailchimp: { apiKey: 'demo-mailchimp-key-us1', listId: 'demo-list' },
+  campaignMonitor: { apiKey: 'demo-campaign-monitor-key', listId: 'cm-list', clientId: 'demo-client' },
+} as const;

@@ -18,7 +18,7 @@ import type { Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { startAnnouncementsService } from '../src/main';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
-import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
   ADMIN,

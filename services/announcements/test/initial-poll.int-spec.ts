@@ -19,7 +19,7 @@ import { DataSource } from 'typeorm';
 import { startAnnouncementsService } from '../src/main';
 import { sydneyYear } from '../src/polling/poll-rules';
 import { InitialPollService } from '../src/polling/initial-poll.service';
-import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
   ADMIN,

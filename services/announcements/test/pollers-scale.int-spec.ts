@@ -17,7 +17,7 @@ import {
 } from '@irp/platform/testing';
 import { Client } from 'pg';
 import { itWhen } from '../../../scripts/testing/skip-conditions';
-import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { completedInitialPollsSql, pollingEnv, removeDataDir, waitForGroups } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.

@@ -7,7 +7,7 @@ import { GlobalRole, type Stock } from '@irp/proto';
 import { actor, stockFixture } from '@irp/proto/testing';
 import { loadTestEnv, waitUntil } from '@irp/platform/testing';
 import { Kafka } from 'kafkajs';
-import type { AsxStandIn } from '../src/standin/asx-standin';
+import type { AsxStandIn } from '@irp/standins/asx';
 
 /** Shared pieces of the polling engine's integration tests (not a test file itself). */
 

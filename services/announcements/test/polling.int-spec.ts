@@ -23,7 +23,7 @@ import { AnnouncementStore } from '../src/polling/announcement-store';
 import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/polling/poll-scheduler';
 import { PollService } from '../src/polling/poll.service';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
-import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
   completedInitialPollsSql,

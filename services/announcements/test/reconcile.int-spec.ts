@@ -18,7 +18,7 @@ import { startAnnouncementsService } from '../src/main';
 import { AnnouncementStore } from '../src/polling/announcement-store';
 import { SourceProvider } from '../src/polling/source-provider';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
-import { startAsxStandIn, type AsxStandIn } from '../src/standin/asx-standin';
+import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.service';
 import {
   ADMIN,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createLogger, runMain } from '@irp/platform';
-import { DEMO_STOCK_IDS, EmailMarketingSettings } from '@irp/proto';
+import { DEMO_PROVIDER_ACCOUNTS, DEMO_STOCK_IDS, EmailMarketingSettings } from '@irp/proto';
 import { DataSource } from 'typeorm';
 import { emailMarketingService } from './app.module';
 import { newToken } from './subscribers/subscribers.service';
@@ -8,16 +8,17 @@ import { newToken } from './subscribers/subscribers.service';
 const log = createLogger('seed');
 
 /**
- * The demo email-marketing settings, one stock per provider type, pointing at the providers' stand-in's
- * demo lists (src/standin/providers-standin.ts: DEMO_PROVIDER_LISTS).
+ * The demo email-marketing settings, one stock per provider type, on the demo provider accounts (proto's
+ * DEMO_PROVIDER_ACCOUNTS, which the providers' stand-in of `make up` serves; a real provider account works
+ * the same once its key and list are entered).
  */
 export const DEMO_EMAIL_SETTINGS: Array<{ stockId: string; settings: EmailMarketingSettings }> = [
   {
     stockId: DEMO_STOCK_IDS[0], // BHP
     settings: {
       provider: 'mailchimp',
-      listId: 'demo-list',
-      apiKey: 'demo-mailchimp-key-us1',
+      listId: DEMO_PROVIDER_ACCOUNTS.mailchimp.listId,
+      apiKey: DEMO_PROVIDER_ACCOUNTS.mailchimp.apiKey,
       templateId: '1001',
       replyTo: 'investor.relations@bhp.example',
       fromName: 'BHP Investor Relations',
@@ -30,13 +31,13 @@ export const DEMO_EMAIL_SETTINGS: Array<{ stockId: string; settings: EmailMarket
     stockId: DEMO_STOCK_IDS[1], // VOD
     settings: {
       provider: 'campaign-monitor',
-      listId: 'cm-list',
-      apiKey: 'demo-campaign-monitor-key',
+      listId: DEMO_PROVIDER_ACCOUNTS.campaignMonitor.listId,
+      apiKey: DEMO_PROVIDER_ACCOUNTS.campaignMonitor.apiKey,
       templateId: 'cm-template',
       replyTo: 'ir@vodafone.example',
       fromName: 'Vodafone Investor Relations',
       savedSegmentId: '',
-      clientId: 'demo-client',
+      clientId: DEMO_PROVIDER_ACCOUNTS.campaignMonitor.clientId,
       testEmailAddresses: 'ir-team@vodafone.example',
     },
   },

@@ -26,7 +26,7 @@ import {
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
-import { ProvidersStandIn, startProvidersStandIn } from '../src/standin/providers-standin';
+import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import {
   addConfirmedSubscribers,
   announcement,

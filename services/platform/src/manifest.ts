@@ -18,6 +18,8 @@ const manifestEntrySchema = z.object({
     .array(
       z.object({
         name: z.string(),
+        /** The workspace the stand-in lives in (standins): never the service's own production sources. */
+        workspace: z.literal('standins'),
         script: z.string(),
         port: z.number().int(),
         portEnv: z.string(),

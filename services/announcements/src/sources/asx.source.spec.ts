@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
-import { AsxStandIn, startAsxStandIn } from '../standin/asx-standin';
+import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource, parseAsxTimestamp, sydneyYearBounds } from './asx.source';
 import { DocumentFetcher } from './document-fetcher';
 import { resolveAgainst } from './http';
@@ -129,6 +129,32 @@ describe('AsxSource against the stand-in', () => {
     expect(error).toBeInstanceOf(SourceUnavailableError);
     expect((error as Error).message).toMatch(/did not answer within 200 ms/);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("waits out a 429's Retry-After before its next attempt (the stand-in kit's fault)", async () => {
+    standIn.faults.set({ kind: 'fail', route: 'feed', status: 429, retryAfterSeconds: 1, times: 1 });
+    const before = standIn.feedRequests();
+    const started = Date.now();
+    // A backoff of 10 ms: only the Retry-After can make the second attempt wait a second.
+    await expect(source({ maxAttempts: 2, retryDelayMs: 10 }).latest('BHP')).resolves.toHaveLength(20);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(standIn.feedRequests() - before).toBe(2);
+  });
+
+  it('gives up on a feed request the vendor holds unanswered, then reads again once released', async () => {
+    standIn.faults.set({ kind: 'hold', route: 'company-announcements' });
+    try {
+      const started = Date.now();
+      const error = await source({ timeoutMs: 300, maxAttempts: 1 })
+        .latest('BHP')
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SourceUnavailableError);
+      expect((error as Error).message).toMatch(/did not answer within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      standIn.faults.clear({ kind: 'hold' });
+    }
+    await expect(source().latest('BHP')).resolves.toHaveLength(20);
   });
 
   it('turns a refused connection into SourceUnavailableError', async () => {

@@ -1,4 +1,4 @@
-import { AsxStandIn, startAsxStandIn } from '../standin/asx-standin';
+import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource, sydneyYearBounds } from './asx.source';
 import { Asx2Source, sourceKeyOfDocumentKey } from './asx2.source';
 import { DocumentFetcher } from './document-fetcher';

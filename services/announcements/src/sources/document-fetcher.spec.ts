@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { PDFDocument } from 'pdf-lib';
-import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '../standin/asx-standin';
+import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '@irp/standins/asx';
 import { DocumentFetcher, findPdfUrlInHtml, formatByteLimit } from './document-fetcher';
 import { DocumentRefusedError, SourceUnavailableError } from './source';
 
@@ -201,6 +201,10 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
     internalPort = await listen(internal);
     // The vendor's stand-in: its terms page links (or redirects) wherever the test says.
     vendor = createServer((req, res) => {
+      if (req.url === '/doc.pdf') {
+        res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 the vendor document');
+        return;
+      }
       if (req.url?.startsWith('/go?to=')) {
         res.writeHead(302, { location: decodeURIComponent(req.url.slice('/go?to='.length)) }).end();
         return;
@@ -262,6 +266,60 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
     const error = await refusal(fetcher({ lookup: privateLookup }).download(`${vendorUrl}/go?to=${to}`));
     expect(error.message).toMatch(/www\.asx\.com\.au.*192\.168\.10\.20.*may not reach/);
     expect(asked).toEqual(['www.asx.com.au']);
+  });
+
+  describe('in headless Chromium (browser mode)', () => {
+    // 'localhost' as a configured document host stands for a vendor name that resolves to loopback: only
+    // the resolved address tells it from the vendor, which a check of the host name alone lets through.
+    const browserFetcher = (extra: Partial<ConstructorParameters<typeof DocumentFetcher>[0]> = {}) =>
+      fetcher({
+        useBrowser: true,
+        chromiumPath: CHROMIUM_PATH,
+        timeoutMs: 10_000,
+        allowedHosts: ['localhost', '169.254.169.254', 'www.asx.com.au'],
+        ...extra,
+      });
+    let browser: DocumentFetcher | undefined;
+    afterEach(async () => {
+      await browser?.close();
+      browser = undefined;
+    });
+
+    it("fetches none of a terms page's subresources on loopback, link-local or a name resolving privately", async () => {
+      const asked: string[] = [];
+      // www.asx.com.au is a document host; here it resolves into a private range (DNS rebinding).
+      const lookup: LookupFunction = (hostname, options, callback) => {
+        asked.push(hostname);
+        const address = hostname === 'www.asx.com.au' ? '10.1.2.3' : '127.0.0.1';
+        if ((options as { all?: boolean }).all) callback(null, [{ address, family: 4 }]);
+        else callback(null, address, 4);
+      };
+      page = `<!DOCTYPE html><html><head>
+        <script src="http://127.0.0.1:${internalPort}/direct.js"></script>
+        <script src="http://localhost:${internalPort}/by-name.js"></script>
+        <script src="http://169.254.169.254/latest/meta-data/"></script>
+        <script src="http://www.asx.com.au:${internalPort}/rebound.js"></script>
+        </head><body><form><input type="hidden" name="pdfURL" value="/doc.pdf"></form></body></html>`;
+      browser = browserFetcher({ lookup });
+      const document = await browser.download(`${vendorUrl}/terms`);
+      expect(document.bytes.toString('latin1')).toBe('%PDF-1.7 the vendor document');
+      expect(internalHits).toBe(0);
+      // The names were resolved by the guard (and refused), not left to Chromium.
+      expect(asked).toEqual(expect.arrayContaining(['localhost', 'www.asx.com.au']));
+    }, 60_000);
+
+    it('refuses the document when the Agree button leads through a redirect to loopback', async () => {
+      const to = encodeURIComponent(`http://localhost:${internalPort}/admin.pdf`);
+      page = `<!DOCTYPE html><html><body>
+        <form method="post" action="${vendorUrl}/go?to=${to}"><input type="submit" value="Agree and proceed"></form>
+        </body></html>`;
+      browser = browserFetcher();
+      const error = await refusal(browser.download(`${vendorUrl}/terms`));
+      expect(error.message).toMatch(
+        /^refused( in Chromium)?: localhost:\d+ resolves to (127\.0\.0\.1|::1).*may not reach/,
+      );
+      expect(internalHits).toBe(0);
+    }, 60_000);
   });
 });
 

@@ -5,7 +5,8 @@ import {
   VendorResponseTooLargeError,
 } from '@irp/platform';
 import type { LookupFunction } from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Route } from 'playwright-core';
+import { sandboxedLaunchOptions } from './chromium-launch';
 import { ASX_DOCUMENT_HOSTS, busyOrFailing, feedClient, unavailableFrom } from './http';
 import { DocumentRefusedError, SourceDocument, SourceUnavailableError } from './source';
 
@@ -90,6 +91,43 @@ export function findPdfUrlInHtml(html: string, pageUrl: string): string | null {
       return new URL(value, pageUrl).toString();
   }
   return null;
+}
+
+/** Set by the guarded client itself, or about a connection Chromium does not have. */
+const REQUEST_HEADERS_NOT_FORWARDED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'accept-encoding',
+]);
+/** The body is handed over whole and decoded; Chromium sets these for the answer it is given. */
+const RESPONSE_HEADERS_NOT_FORWARDED = new Set([
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
+]);
+
+/** Headers as Chromium's interception takes them: one string each (a repeated one, e.g. set-cookie, by line). */
+function forwarded(
+  headers: Record<string, string | string[] | undefined>,
+  dropped: ReadonlySet<string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || dropped.has(name.toLowerCase()) || name.startsWith(':')) continue;
+    out[name] = Array.isArray(value) ? value.join('\n') : value;
+  }
+  return out;
+}
+
+/** The Cookie header of the page's context for `url`, if it holds any. */
+async function cookieHeader(route: Route, url: string): Promise<string | undefined> {
+  const context = route.request().frame().page().context();
+  const cookies = await context.cookies(url).catch(() => []);
+  return cookies.length ? cookies.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
 }
 
 /**
@@ -196,7 +234,7 @@ export class DocumentFetcher {
       this.launches++;
       // Loaded on first use: pollers that never use browser mode do not pay for playwright-core.
       const launched = import('playwright-core')
-        .then(({ chromium }) => chromium.launch({ executablePath, headless: true }))
+        .then(({ chromium }) => chromium.launch(sandboxedLaunchOptions(executablePath)))
         .then((browser) => {
           // A crashed browser is launched afresh by the next download instead of failing every one after it.
           browser.on('disconnected', () => {
@@ -217,6 +255,80 @@ export class DocumentFetcher {
   }
 
   /**
+   * Every request Chromium makes (the page, each redirect hop, scripts, images, the Agree button's target) is
+   * fetched by the guarded vendor client and handed back to Chromium, which connects nowhere itself: the
+   * host must be the vendor's and the address it resolves to public, or a configured stand-in, checked when
+   * connecting, exactly as for a download. Redirects are followed by the client, every hop checked: Chromium
+   * does not route the target of a redirect it is handed, it would connect there itself. So Chromium sees
+   * the final answer under the URL it asked for; finalUrl() maps it to where that answer came from. A
+   * refused navigation refuses the document.
+   */
+  private guardBrowser(context: BrowserContext) {
+    let refused: DocumentRefusedError | undefined;
+    let reject: (error: DocumentRefusedError) => void = () => undefined;
+    const navigationRefused = new Promise<never>((_, r) => (reject = r));
+    navigationRefused.catch(() => undefined);
+    const finalUrls = new Map<string, string>();
+    const installed = context.route('**/*', async (route) => {
+      const outcome = await this.fetchForBrowser(route, finalUrls);
+      if (outcome && route.request().isNavigationRequest()) {
+        refused ??= outcome;
+        reject(outcome);
+      }
+    });
+    return {
+      installed,
+      navigationRefused,
+      refusedNavigation: () => refused,
+      finalUrl: (url: string) => finalUrls.get(url) ?? url,
+    };
+  }
+
+  /** One of Chromium's requests through the guarded client; a refusal is returned (the request aborted). */
+  private async fetchForBrowser(
+    route: Route,
+    finalUrls: Map<string, string>,
+  ): Promise<DocumentRefusedError | undefined> {
+    const request = route.request();
+    const url = request.url();
+    const method = request.method();
+    // The page or context may be gone already (a download cancelled, the context closed): nothing to answer.
+    const abort = (reason: 'blockedbyclient' | 'failed') => route.abort(reason).catch(() => undefined);
+    try {
+      if (method !== 'GET' && method !== 'POST')
+        throw new VendorRequestRefusedError(`${method} ${url} is not fetched for a terms page`, url);
+      const response = await this.http.request(url, {
+        method,
+        // headers() rather than allHeaders(), which waits for network details an intercepted request never
+        // gets; the context's cookies (what the terms page set) go with it as Chromium would send them.
+        headers: forwarded(
+          { ...request.headers(), cookie: await cookieHeader(route, url) },
+          REQUEST_HEADERS_NOT_FORWARDED,
+        ),
+        body: request.postDataBuffer() ?? undefined,
+        retry: false,
+        maxResponseBytes: this.maxBytes,
+      });
+      if (response.url !== url) finalUrls.set(url, response.url);
+      await route
+        .fulfill({
+          status: response.status,
+          headers: forwarded(response.headers, RESPONSE_HEADERS_NOT_FORWARDED),
+          body: response.body,
+        })
+        .catch(() => undefined);
+      return undefined;
+    } catch (error) {
+      if (error instanceof VendorRequestRefusedError) {
+        await abort('blockedbyclient');
+        return new DocumentRefusedError(`refused in Chromium: ${error.message}`, error.url);
+      }
+      await abort('failed');
+      return undefined;
+    }
+  }
+
+  /**
    * Opens the terms page in headless Chromium and finds the PDF's URL: the hidden pdfURL input once the page
    * has run its scripts, else where clicking its Agree/Accept button leads. The browser's cookies go with
    * the download, since the terms page may set the cookie that lets the PDF through.
@@ -224,13 +336,9 @@ export class DocumentFetcher {
   private async resolveInBrowser(termsUrl: string): Promise<{ pdfUrl: string | null; cookie?: string }> {
     const browser = await this.launch();
     const context = await browser.newContext({ acceptDownloads: true });
+    const guard = this.guardBrowser(context);
     try {
-      // Chromium's own requests (redirects, scripts, the Agree button's target) only to the vendor's hosts.
-      // This checks the host name, not the address it resolves to; the PDF itself is fetched through the
-      // guarded client below, which does.
-      await context.route('**/*', (route) =>
-        this.http.allows(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
-      );
+      await guard.installed;
       const page = await context.newPage();
       page.setDefaultTimeout(this.options.timeoutMs);
       await page.goto(termsUrl, { waitUntil: 'domcontentloaded' });
@@ -240,7 +348,7 @@ export class DocumentFetcher {
       const input = page.locator('input[name="pdfURL" i]').first();
       if ((await input.count()) > 0) {
         const value = (await input.getAttribute('value'))?.trim();
-        if (value) pdfUrl = new URL(value, page.url()).toString();
+        if (value) pdfUrl = new URL(value, guard.finalUrl(page.url())).toString();
       }
       if (!pdfUrl) {
         const agree = page
@@ -251,15 +359,17 @@ export class DocumentFetcher {
           // Following the button either navigates to the PDF (shown as a download by headless Chromium) or to
           // another page; whichever comes first names the URL.
           const download = page.waitForEvent('download').then((d) => {
-            const u = d.url();
+            const u = guard.finalUrl(d.url());
             void d.cancel().catch(() => undefined);
             return u;
           });
-          const navigation = page.waitForURL((u) => u.toString() !== opened).then(() => page.url());
+          const navigation = page
+            .waitForURL((u) => u.toString() !== opened)
+            .then(() => guard.finalUrl(page.url()));
           download.catch(() => undefined);
           navigation.catch(() => undefined);
           await agree.click();
-          pdfUrl = await Promise.race([download, navigation]);
+          pdfUrl = await Promise.race([download, navigation, guard.navigationRefused]);
         }
       }
       if (!pdfUrl) return { pdfUrl: null };
@@ -268,6 +378,10 @@ export class DocumentFetcher {
       return { pdfUrl, cookie: cookie || undefined };
     } catch (error) {
       if (error instanceof DocumentRefusedError || error instanceof SourceUnavailableError) throw error;
+      // A page Chromium could not open because the guard refused where it (or a redirect) led is refused
+      // for good, as the same link fetched without the browser would be.
+      const refused = guard.refusedNavigation();
+      if (refused) throw refused;
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new SourceUnavailableError(`the terms page ${termsUrl} could not be read in Chromium: ${reason}`);
     } finally {

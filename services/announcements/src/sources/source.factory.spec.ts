@@ -1,4 +1,4 @@
-import { AsxStandIn, startAsxStandIn } from '../standin/asx-standin';
+import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource } from './asx.source';
 import { Asx2Source } from './asx2.source';
 import { MockSource } from './mock.source';

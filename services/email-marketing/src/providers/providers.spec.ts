@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import { SmtpSink, startSmtpSink } from '@irp/platform/testing';
-import { ProvidersStandIn, startProvidersStandIn } from '../standin/providers-standin';
+import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import { CampaignMonitorProvider } from './campaign-monitor.provider';
 import { mailchimpBaseUrl, MailchimpProvider } from './mailchimp.provider';
 import { CampaignContent, ProviderError } from './provider';
@@ -179,7 +179,8 @@ describe('email-marketing providers', () => {
   });
 
   it('answers 429 beyond the requests one key may have open, which the adapter rides out', async () => {
-    const slow = await startProvidersStandIn({ smtp: null, maxConcurrentPerKey: 2, latencyMs: 100 });
+    // Long enough that all twelve requests arrive while the first two are open, on a busy machine too.
+    const slow = await startProvidersStandIn({ smtp: null, maxConcurrentPerKey: 2, latencyMs: 500 });
     try {
       const provider = new MailchimpProvider({
         timeoutMs: 3000,

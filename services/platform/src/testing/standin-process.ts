@@ -14,7 +14,7 @@ export interface StandInProcess {
 }
 
 /**
- * Starts the stand-in `standIn` of service `service` (the manifest's script, so build first) on a free port
+ * Starts the stand-in `standIn` of service `service` (the manifest's script in standins/, so build first) on a free port
  * and waits until its health path answers 200. A test outside the service drives it over HTTP, through its
  * control API, as a person does beside `make up`.
  */
@@ -28,7 +28,7 @@ export async function startStandInProcess(
   const spec = entry.standIns?.find((s) => s.name === standIn);
   if (!spec) throw new Error(`${service} has no stand-in ${standIn} in the manifest`);
   const port = await freePort();
-  const child = spawn(process.execPath, [join(repoRoot(), entry.workspace, spec.script)], {
+  const child = spawn(process.execPath, [join(repoRoot(), spec.workspace, spec.script)], {
     cwd: repoRoot(),
     env: { ...serviceTestEnv(), ...env, [spec.portEnv]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { DEMO_PROVIDER_ACCOUNTS } from '@irp/proto';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import nodemailer from 'nodemailer';
+import {
+  ErrorAnswer,
+  FaultRuleInput,
+  FaultRules,
+  HttpError,
+  RouteContext,
+  StandInRoute,
+  readJson,
+  sendJson,
+  sendText,
+  startStandInServer,
+} from '../kit';
 
 /**
  * A local stand-in of both email-marketing providers' HTTP APIs (vendor-apis.md), on 127.0.0.1: the
@@ -40,26 +52,26 @@ export interface StandInCampaign {
   sentTo: string[];
 }
 
-/** Demo data of `make up`: a Mailchimp-type key with two lists and a segment, a Campaign-Monitor-type client. */
+/**
+ * Demo data of `make up`: a Mailchimp-type key with two lists and a segment, a Campaign-Monitor-type client;
+ * the accounts the email-marketing demo seed uses (proto's DEMO_PROVIDER_ACCOUNTS).
+ */
 export const DEMO_PROVIDER_LISTS: StandInList[] = [
   {
     provider: 'mailchimp',
-    apiKey: 'demo-mailchimp-key-us1',
-    listId: 'demo-list',
+    ...DEMO_PROVIDER_ACCOUNTS.mailchimp,
     members: ['investor.one@example.com', 'investor.two@example.com', 'investor.three@example.com'],
     segments: { '101': ['investor.one@example.com', 'investor.two@example.com'] },
   },
   {
     provider: 'mailchimp',
-    apiKey: 'demo-mailchimp-key-us1',
+    apiKey: DEMO_PROVIDER_ACCOUNTS.mailchimp.apiKey,
     listId: 'big-list',
     members: Array.from({ length: 8 }, (_, i) => `holder${i + 1}@example.com`),
   },
   {
     provider: 'campaign-monitor',
-    apiKey: 'demo-campaign-monitor-key',
-    clientId: 'demo-client',
-    listId: 'cm-list',
+    ...DEMO_PROVIDER_ACCOUNTS.campaignMonitor,
     members: [
       'shareholder.a@example.com',
       'shareholder.b@example.com',
@@ -88,6 +100,8 @@ export interface ProvidersStandInOptions {
   mailFrom?: string;
   /** Each API answer waits this long (tests of the concurrency limit). */
   latencyMs?: number;
+  /** Fault rules set at start (the kit's; main.ts reads STANDIN_FAULTS). */
+  faults?: FaultRuleInput[];
 }
 
 export interface ProvidersStandIn {
@@ -99,29 +113,18 @@ export interface ProvidersStandIn {
   failNext(times: number, status: number, retryAfterSeconds?: number): void;
   /** API requests answered so far (tests of retries). */
   requests(): number;
+  /** The kit's fault rules (routes `mailchimp` and `campaign-monitor`, group `api`). */
+  faults: FaultRules;
   close(): Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code = status,
-  ) {
-    super(message);
-  }
 }
 
 export async function startProvidersStandIn(
   options: ProvidersStandInOptions = {},
 ): Promise<ProvidersStandIn> {
-  const host = options.host ?? '127.0.0.1';
   const lists = new Map<string, StandInList>();
   for (const list of options.lists ?? DEMO_PROVIDER_LISTS) lists.set(`${list.provider}:${list.listId}`, list);
   const campaigns = new Map<string, StandInCampaign>();
   const open = new Map<string, number>();
-  let failures = { times: 0, status: 500, retryAfter: 1 };
-  let requestCount = 0;
   const maxOpen = options.maxConcurrentPerKey ?? 10;
   const transport = options.smtp
     ? nodemailer.createTransport({
@@ -136,32 +139,11 @@ export async function startProvidersStandIn(
 
   const keys = () => new Set([...lists.values()].map((l) => `${l.provider}:${l.apiKey}`));
 
-  const readBody = (req: IncomingMessage) =>
-    new Promise<unknown>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (!text) return resolve({});
-        try {
-          resolve(JSON.parse(text));
-        } catch {
-          reject(new HttpError(400, 'The request body is not JSON'));
-        }
-      });
-      req.on('error', reject);
-    });
-
-  const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json') => {
-    res.writeHead(status, { 'content-type': contentType });
-    res.end(
-      body === undefined
-        ? ''
-        : typeof body === 'string' && contentType !== 'application/json'
-          ? body
-          : JSON.stringify(body),
-    );
-  };
+  const readBody = readJson;
+  const send = (res: ServerResponse, status: number, body: unknown, contentType?: string) =>
+    contentType
+      ? sendText(res, status, String(body), contentType)
+      : sendJson(res, status, body, {}, 'application/json');
 
   /** The key of a request: Mailchimp sends `anything:KEY`, Campaign Monitor `KEY:x`. */
   function keyOf(req: IncomingMessage, provider: StandInList['provider']): string {
@@ -427,17 +409,12 @@ export async function startProvidersStandIn(
     throw new HttpError(404, `No route ${req.method} ${path}`, 404);
   }
 
-  const server = createServer((req, res) => {
-    const requestUrl = new URL(req.url ?? '/', 'http://standin');
-    const path = requestUrl.pathname;
-    const provider = path.startsWith('/3.0/')
-      ? 'mailchimp'
-      : path.startsWith('/api/v3.3/')
-        ? 'campaign-monitor'
-        : null;
-    const errorBody = (status: number, message: string, code: number) =>
-      provider === 'mailchimp'
-        ? {
+  /** The vendor's error shape: Mailchimp's problem+json under /3.0, Campaign Monitor's elsewhere. */
+  const errorBody = (status: number, message: string, code: number, path: string): ErrorAnswer =>
+    path.startsWith('/3.0/')
+      ? {
+          contentType: 'application/problem+json',
+          body: {
             type: `https://mailchimp.com/developer/marketing/docs/errors/#${status}`,
             title:
               status === 429
@@ -452,98 +429,121 @@ export async function startProvidersStandIn(
             status,
             detail: message,
             instance: randomUUID(),
-          }
-        : { Code: code, Message: message, ResultData: null };
-    const fail = (status: number, message: string, code = status, headers: Record<string, string> = {}) => {
-      res.writeHead(status, {
-        'content-type': provider === 'mailchimp' ? 'application/problem+json' : 'application/json',
-        ...headers,
-      });
-      res.end(JSON.stringify(errorBody(status, message, code)));
-    };
+          },
+        }
+      : { contentType: 'application/json', body: { Code: code, Message: message, ResultData: null } };
 
-    void (async () => {
-      if (path === '/standin/health')
-        return send(res, 200, { ok: true, lists: lists.size, campaigns: campaigns.size });
-      if (req.method === 'GET' && path === '/standin/campaigns')
-        return send(res, 200, [...campaigns.values()]);
-      let m: RegExpExecArray | null;
-      if (req.method === 'GET' && (m = /^\/standin\/campaigns\/([^/]+)\/preview$/.exec(path))) {
-        const c = campaigns.get(m[1]);
+  /** One key's open requests beyond the vendor's limit answer 429, as the real APIs do. */
+  const limited = async (ctx: RouteContext, call: () => Promise<void>) => {
+    const auth = ctx.req.headers.authorization ?? '';
+    const openNow = (open.get(auth) ?? 0) + 1;
+    if (openNow > maxOpen) {
+      const answer = errorBody(
+        429,
+        `You have exceeded the limit of ${maxOpen} simultaneous connections.`,
+        429,
+        ctx.url.pathname,
+      );
+      return sendJson(ctx.res, 429, answer.body, { 'retry-after': '1' }, answer.contentType);
+    }
+    open.set(auth, openNow);
+    try {
+      if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+      await call();
+    } finally {
+      open.set(auth, (open.get(auth) ?? 1) - 1);
+    }
+  };
+
+  const failNext = (times: number, status: number, retryAfterSeconds = 1) => {
+    server.faults.set({ kind: 'fail', route: 'api', times, status, retryAfterSeconds });
+    return { times, status, retryAfter: retryAfterSeconds };
+  };
+
+  const control = { faultable: false } as const;
+  const routes: StandInRoute[] = [
+    {
+      method: '*',
+      path: /^\/3\.0\//,
+      name: 'mailchimp',
+      group: 'api',
+      handle: (ctx) =>
+        limited(ctx, () => mailchimp(ctx.req, ctx.res, ctx.url.pathname.slice('/3.0'.length), ctx.query)),
+    },
+    {
+      method: '*',
+      path: /^\/api\/v3\.3\//,
+      name: 'campaign-monitor',
+      group: 'api',
+      handle: (ctx) =>
+        limited(ctx, () => campaignMonitor(ctx.req, ctx.res, ctx.url.pathname.slice('/api/v3.3'.length))),
+    },
+    {
+      ...control,
+      method: 'GET',
+      path: '/standin/campaigns',
+      name: 'campaigns',
+      handle: ({ res }) => send(res, 200, [...campaigns.values()]),
+    },
+    {
+      ...control,
+      method: 'GET',
+      path: /^\/standin\/campaigns\/([^/]+)\/preview$/,
+      name: 'preview',
+      handle: ({ res, params }) => {
+        const c = campaigns.get(params[0]);
         return c
           ? send(res, 200, c.html, 'text/html; charset=utf-8')
           : send(res, 404, 'Not found', 'text/plain');
-      }
-      if (req.method === 'POST' && path === '/standin/fail') {
+      },
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/fail',
+      name: 'fail',
+      handle: async ({ req, res }) => {
         const body = (await readBody(req)) as { status?: number; times?: number; retryAfterSeconds?: number };
-        failures = {
-          times: Number(body.times ?? 1),
-          status: Number(body.status ?? 500),
-          retryAfter: Number(body.retryAfterSeconds ?? 1),
-        };
-        return send(res, 200, failures);
-      }
-      if (req.method === 'POST' && path === '/standin/lists') {
+        return send(
+          res,
+          200,
+          failNext(Number(body.times ?? 1), Number(body.status ?? 500), Number(body.retryAfterSeconds ?? 1)),
+        );
+      },
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/lists',
+      name: 'lists',
+      handle: async ({ req, res }) => {
         const list = (await readBody(req)) as StandInList;
         if (!list?.provider || !list.apiKey || !list.listId || !Array.isArray(list.members))
           throw new HttpError(400, 'provider, apiKey, listId and members are required');
         lists.set(`${list.provider}:${list.listId}`, list);
         return send(res, 200, { ok: true });
-      }
-      if (!provider) throw new HttpError(404, `No route ${req.method} ${path}`);
-      requestCount++;
-      if (failures.times > 0) {
-        failures.times -= 1;
-        const headers: Record<string, string> =
-          failures.status === 429 ? { 'retry-after': String(failures.retryAfter) } : {};
-        return fail(
-          failures.status,
-          failures.status === 429
-            ? 'You have exceeded the limit of requests (forced by the stand-in).'
-            : 'Failing on purpose (POST /standin/fail).',
-          failures.status,
-          headers,
-        );
-      }
-      const auth = req.headers.authorization ?? '';
-      const openNow = (open.get(auth) ?? 0) + 1;
-      if (openNow > maxOpen)
-        return fail(429, `You have exceeded the limit of ${maxOpen} simultaneous connections.`, 429, {
-          'retry-after': '1',
-        });
-      open.set(auth, openNow);
-      try {
-        if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-        if (provider === 'mailchimp')
-          await mailchimp(req, res, path.slice('/3.0'.length), requestUrl.searchParams);
-        else await campaignMonitor(req, res, path.slice('/api/v3.3'.length));
-      } finally {
-        open.set(auth, (open.get(auth) ?? 1) - 1);
-      }
-    })().catch((err: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      if (err instanceof HttpError) return fail(err.status, err.message, err.code);
-      fail(500, err instanceof Error ? err.message : String(err), 500);
-    });
-  });
+      },
+    },
+  ];
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
+  const server = await startStandInServer({
+    port: options.port,
+    host: options.host,
+    routes,
+    errorBody,
+    faults: options.faults,
+    health: () => ({ ok: true, lists: lists.size, campaigns: campaigns.size }),
+    onClose: () => transport?.close(),
   });
-  const port = (server.address() as AddressInfo).port;
-  url = `http://${host}:${port}`;
+  url = server.url;
   return {
     url,
-    port,
+    port: server.port,
     campaigns: () => [...campaigns.values()],
     addList: (list) => void lists.set(`${list.provider}:${list.listId}`, list),
-    failNext: (times, status, retryAfterSeconds = 1) =>
-      void (failures = { times, status, retryAfter: retryAfterSeconds }),
-    requests: () => requestCount,
-    close: async () => {
-      transport?.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    failNext: (times, status, retryAfterSeconds = 1) => void failNext(times, status, retryAfterSeconds),
+    requests: () => server.requests('api'),
+    faults: server.faults,
+    close: () => server.close(),
   };
 }

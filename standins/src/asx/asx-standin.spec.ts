@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
 import { PDFDocument } from 'pdf-lib';
-import { mockAnnouncementsOfYear } from '../sources/mock.source';
+import { mockAnnouncementsOfYear } from '@irp/announcements/dist/sources/mock.source';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sourceKeyOfDocumentKey } from '../sources/asx2.source';
+import { sourceKeyOfDocumentKey } from '@irp/announcements/dist/sources/asx2.source';
 import { AsxStandIn, publishedIdFloor, startAsxStandIn } from './asx-standin';
 
 const NOW = new Date('2025-06-30T02:00:00Z');

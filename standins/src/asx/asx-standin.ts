@@ -1,17 +1,29 @@
 import { DISPLAY_TIME_ZONE, escapeHtml } from '@irp/proto';
 import { DateTime } from 'luxon';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { mockAnnouncementsOfYear, sydneyYearOf } from '../sources/mock.source';
-import { buildAnnouncementPdf } from '../sources/pdf';
+// The stand-in seeds the same deterministic history as the spec's `mock` source and serves the same PDFs.
+import { mockAnnouncementsOfYear, sydneyYearOf } from '@irp/announcements/dist/sources/mock.source';
+import { buildAnnouncementPdf } from '@irp/announcements/dist/sources/pdf';
+import {
+  FaultRuleInput,
+  FaultRules,
+  StandInRoute,
+  parseWith,
+  readJson,
+  readText,
+  sendJson,
+  sendText,
+  startStandInServer,
+} from '../kit';
 
 /**
- * A local stand-in of the ASX announcement feeds (ADR 0007): a plain node:http server on 127.0.0.1 speaking
+ * A local stand-in of the ASX announcement feeds (ADR 0007): a stand-in kit server on 127.0.0.1 speaking
  * both shapes the adapters read (the ASX per-company feed with paging, Markit Digital's whole-market feed
  * and its per-company variant), serving real PDFs, optionally behind the ASX terms page, with a control API
- * under /standin/ to publish announcements and to make the feeds fail or stall.
+ * under /standin/ to publish announcements and to make the feeds fail or stall (the kit's faults on the
+ * `feed` route group: the per-company, whole-market and Markit per-company lists, not documents).
  */
 
 /**
@@ -39,6 +51,8 @@ export interface AsxStandInOptions {
    * the wall clock still keeps a restarted stand-in's ids above those of its earlier runs (publishedIdFloor).
    */
   idFile?: string;
+  /** Fault rules set at start (the kit's; main.ts reads STANDIN_FAULTS). */
+  faults?: FaultRuleInput[];
 }
 
 export interface PublishInput {
@@ -89,6 +103,8 @@ export interface AsxStandIn {
   hold(ticker: string, on: boolean): void;
   /** How many feed requests it has been asked so far (for tests of caching and paging). */
   feedRequests(): number;
+  /** The kit's fault rules: any route (by name or group) delayed, failed, rate-limited or held. */
+  faults: FaultRules;
   close(): Promise<void>;
 }
 
@@ -129,15 +145,6 @@ const delaySchema = z.object({ count: z.number().int().min(0), ms: z.number().in
 const holdSchema = z.object({ ticker: z.string().min(1).max(20), on: z.boolean() });
 /** The longest one request is held: a test that forgets to release does not hang the poller for good. */
 const MAX_HOLD_MS = 60_000;
-
-class BadRequest extends Error {}
-
-function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown): z.infer<T> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new BadRequest(`${issue.path.join('.') || 'body'}: ${issue.message}`);
-}
 
 /** Ordered by release time, then id: the order both feeds page in. */
 const before = (a: Stored, b: Stored) =>
@@ -217,19 +224,7 @@ const pdfDay = (ms: number) => DateTime.fromMillis(ms, { zone: DISPLAY_TIME_ZONE
 
 export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<AsxStandIn> {
   const now = options.now ?? (() => new Date());
-  const host = options.host ?? '127.0.0.1';
   let mode: StandInMode = options.mode ?? 'direct';
-  let failures = { count: 0, status: 500 };
-  let delays = { count: 0, ms: 0 };
-  const held = new Set<string>();
-  let closed = false;
-  // Stalled requests end with close(), so a test that stalls the feed does not keep the process alive.
-  const stalls = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const stall = { timer: setTimeout(() => (stalls.delete(stall), resolve()), ms), resolve };
-      stalls.add(stall);
-    });
 
   const byTicker = new Map<string, Stored[]>();
   const market: Stored[] = [];
@@ -281,17 +276,6 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
       notPdf: false,
     });
   }
-
-  const server: Server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host}:${port}`;
 
   const paths = (item: Stored) => ({
     document: `/asx/v2/statistics/displayAnnouncement.do?display=pdf&idsId=${item.id}`,
@@ -358,14 +342,9 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     return pdf;
   };
 
-  const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify(body));
-  };
-  const html = (res: ServerResponse, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body);
-  };
+  const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body);
+  const html = (res: ServerResponse, status: number, body: string) =>
+    sendText(res, status, body, 'text/html; charset=utf-8');
 
   const sendPdf = async (res: ServerResponse, item: Stored) => {
     if (item.notPdf) {
@@ -405,51 +384,6 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
     if (mode === 'direct') return sendPdf(res, item);
     return html(res, 200, termsPage(item));
-  };
-
-  const readBody = async (req: IncomingMessage): Promise<string> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += buffer.length;
-      if (size > 1024 * 1024) throw new BadRequest('body larger than 1 MB');
-      chunks.push(buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  };
-  const readJson = async (req: IncomingMessage): Promise<unknown> => {
-    const text = await readBody(req);
-    try {
-      return text ? (JSON.parse(text) as unknown) : {};
-    } catch {
-      throw new BadRequest('body is not JSON');
-    }
-  };
-
-  let feedRequestCount = 0;
-  /** Counts a feed request and applies failNext/delayNext; true when the request was answered with a failure. */
-  const feedTrouble = async (res: ServerResponse, ticker?: string): Promise<boolean> => {
-    feedRequestCount++;
-    const heldSince = Date.now();
-    while (
-      (held.has('*') || (ticker !== undefined && held.has(ticker))) &&
-      Date.now() - heldSince < MAX_HOLD_MS
-    ) {
-      await sleep(50);
-      if (closed || res.destroyed) return true;
-    }
-    if (delays.count > 0) {
-      delays = { count: delays.count - 1, ms: delays.ms };
-      await sleep(delays.ms);
-      if (closed || res.destroyed) return true;
-    }
-    if (failures.count > 0) {
-      failures = { count: failures.count - 1, status: failures.status };
-      json(res, failures.status, { error: 'failing on purpose (POST /standin/fail)' });
-      return true;
-    }
-    return false;
   };
 
   const perCompany = (res: ServerResponse, code: string, query: URLSearchParams, origin: string) => {
@@ -521,118 +455,173 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     json(res, 200, { data: { items: items.map(markitItem) } });
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
-    const requestUrl = new URL(req.url ?? '/', origin);
-    const path = requestUrl.pathname;
-    const query = requestUrl.searchParams;
-    const method = req.method ?? 'GET';
-    let m: RegExpExecArray | null;
-
-    if (method === 'GET' && (m = /^\/asx\/1\/company\/([^/]+)\/announcements$/.exec(path))) {
-      const paging = query.has('before_id');
-      if (await feedTrouble(res, paging ? decodeURIComponent(m[1]).toUpperCase() : undefined)) return;
-      return perCompany(res, decodeURIComponent(m[1]).toUpperCase(), query, origin);
-    }
-    if (method === 'GET' && path === '/asx-research/1.0/markets/announcements') {
-      if (await feedTrouble(res)) return;
-      return marketPage(res, query);
-    }
-    if (method === 'GET' && (m = /^\/asx-research\/1\.0\/companies\/([^/]+)\/announcements$/.exec(path))) {
-      if (await feedTrouble(res)) return;
-      const list = byTicker.get(decodeURIComponent(m[1]).toUpperCase());
-      if (!list) return json(res, 404, { error: { code: 404, message: 'Company not found' } });
-      return json(res, 200, { data: { items: list.slice(-5).reverse().map(markitItem) } });
-    }
-    if (method === 'GET' && path === '/asx/v2/statistics/displayAnnouncement.do') {
-      return sendDocument(res, byId.get(query.get('idsId') ?? ''));
-    }
-    if (method === 'GET' && (m = /^\/asx-research\/1\.0\/file\/([^/]+)$/.exec(path))) {
-      return sendDocument(res, byDocumentKey.get(decodeURIComponent(m[1])));
-    }
-    if (method === 'GET' && (m = /^\/asxpdf\/\d{8}\/pdf\/(\d+)\.pdf$/.exec(path))) {
-      const item = byId.get(m[1]);
-      if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
-      return sendPdf(res, item);
-    }
-    if (method === 'POST' && path === '/asx/v2/statistics/announcementTerms.do') {
-      // The terms form: agreeing leads to the PDF, as the real site's form does.
-      const form = new URLSearchParams(await readBody(req));
-      const item = byId.get(form.get('idsId') ?? '');
-      if (!item) return html(res, 404, '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>');
-      res.writeHead(302, { location: paths(item).pdf });
-      return res.end();
-    }
-
-    if (method === 'GET' && path === '/standin/health') {
-      return json(res, 200, { status: 'ok', mode, tickers: byTicker.size, announcements: market.length });
-    }
-    if (method === 'POST' && path === '/standin/announcements') {
-      return json(res, 201, publish(await readJson(req), origin));
-    }
-    if (method === 'GET' && path === '/standin/announcements') {
-      return json(res, 200, { items: announcements(query.get('ticker') ?? undefined, origin) });
-    }
-    if (method === 'POST' && path === '/standin/mode') {
-      mode = parseWith(modeSchema, await readJson(req)).mode;
-      return json(res, 200, { mode });
-    }
-    if (method === 'POST' && path === '/standin/fail') {
-      failures = parseWith(failSchema, await readJson(req));
-      return json(res, 200, failures);
-    }
-    if (method === 'POST' && path === '/standin/delay') {
-      delays = parseWith(delaySchema, await readJson(req));
-      return json(res, 200, delays);
-    }
-    if (method === 'POST' && path === '/standin/hold') {
-      const hold = parseWith(holdSchema, await readJson(req));
-      const ticker = hold.ticker.toUpperCase();
-      if (hold.on) held.add(ticker);
-      else held.delete(ticker);
-      return json(res, 200, { held: [...held] });
-    }
-    json(res, 404, { error: `No route ${method} ${path}` });
+  const notFound = '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>';
+  const feed = { group: 'feed' } as const;
+  const control = { faultable: false } as const;
+  /** The feed's hold rules as the control API shows them: a ticker, or '*' for every feed request. */
+  const held = () =>
+    server.faults
+      .list()
+      .filter((r) => r.kind === 'hold' && r.route === 'feed')
+      .map((r) => r.key ?? '*');
+  const hold = (input: unknown) => {
+    const valid = parseWith(holdSchema, input);
+    const ticker = valid.ticker.toUpperCase();
+    const slot = { kind: 'hold', route: 'feed', key: ticker === '*' ? undefined : ticker } as const;
+    if (valid.on) server.faults.set({ ...slot, maxMs: MAX_HOLD_MS });
+    else server.faults.clear(slot);
+  };
+  const failNext = (input: unknown) => {
+    const valid = parseWith(failSchema, input);
+    server.faults.set({ kind: 'fail', route: 'feed', status: valid.status, times: valid.count });
+    return valid;
+  };
+  const delayNext = (input: unknown) => {
+    const valid = parseWith(delaySchema, input);
+    server.faults.set({ kind: 'delay', route: 'feed', ms: valid.ms, times: valid.count });
+    return valid;
   };
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    route(req, res).catch((error: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      if (error instanceof BadRequest) return json(res, 400, { error: error.message });
-      json(res, 500, { error: error instanceof Error ? error.message : String(error) });
-    });
+  const routes: StandInRoute[] = [
+    {
+      ...feed,
+      method: 'GET',
+      path: /^\/asx\/1\/company\/([^/]+)\/announcements$/,
+      name: 'company-announcements',
+      // Only paging back (an initial poll or resync) is held per ticker; the newest page still answers.
+      faultKey: ({ params, query }) => (query.has('before_id') ? params[0].toUpperCase() : undefined),
+      handle: ({ res, params, query, origin }) => perCompany(res, params[0].toUpperCase(), query, origin),
+    },
+    {
+      ...feed,
+      method: 'GET',
+      path: '/asx-research/1.0/markets/announcements',
+      name: 'market-announcements',
+      handle: ({ res, query }) => marketPage(res, query),
+    },
+    {
+      ...feed,
+      method: 'GET',
+      path: /^\/asx-research\/1\.0\/companies\/([^/]+)\/announcements$/,
+      name: 'markit-company-announcements',
+      handle: ({ res, params }) => {
+        const list = byTicker.get(params[0].toUpperCase());
+        if (!list) return json(res, 404, { error: { code: 404, message: 'Company not found' } });
+        return json(res, 200, { data: { items: list.slice(-5).reverse().map(markitItem) } });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/asx/v2/statistics/displayAnnouncement.do',
+      name: 'document',
+      group: 'documents',
+      handle: ({ res, query }) => sendDocument(res, byId.get(query.get('idsId') ?? '')),
+    },
+    {
+      method: 'GET',
+      path: /^\/asx-research\/1\.0\/file\/([^/]+)$/,
+      name: 'file',
+      group: 'documents',
+      handle: ({ res, params }) => sendDocument(res, byDocumentKey.get(params[0])),
+    },
+    {
+      method: 'GET',
+      path: /^\/asxpdf\/\d{8}\/pdf\/(\d+)\.pdf$/,
+      name: 'pdf',
+      group: 'documents',
+      handle: ({ res, params }) => {
+        const item = byId.get(params[0]);
+        return item ? sendPdf(res, item) : html(res, 404, notFound);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/asx/v2/statistics/announcementTerms.do',
+      name: 'terms',
+      group: 'documents',
+      handle: async ({ req, res }) => {
+        // The terms form: agreeing leads to the PDF, as the real site's form does.
+        const form = new URLSearchParams(await readText(req));
+        const item = byId.get(form.get('idsId') ?? '');
+        if (!item) return html(res, 404, notFound);
+        res.writeHead(302, { location: paths(item).pdf });
+        res.end();
+      },
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/announcements',
+      name: 'publish',
+      handle: async ({ req, res, origin }) => json(res, 201, publish(await readJson(req), origin)),
+    },
+    {
+      ...control,
+      method: 'GET',
+      path: '/standin/announcements',
+      name: 'announcements',
+      handle: ({ res, query, origin }) =>
+        json(res, 200, { items: announcements(query.get('ticker') ?? undefined, origin) }),
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/mode',
+      name: 'mode',
+      handle: async ({ req, res }) => {
+        mode = parseWith(modeSchema, await readJson(req)).mode;
+        json(res, 200, { mode });
+      },
+    },
+    // The feed's faults as the control API had them before the kit (tests and the README use them).
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/fail',
+      name: 'fail',
+      handle: async ({ req, res }) => json(res, 200, failNext(await readJson(req))),
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/delay',
+      name: 'delay',
+      handle: async ({ req, res }) => json(res, 200, delayNext(await readJson(req))),
+    },
+    {
+      ...control,
+      method: 'POST',
+      path: '/standin/hold',
+      name: 'hold',
+      handle: async ({ req, res }) => {
+        hold(await readJson(req));
+        json(res, 200, { held: held() });
+      },
+    },
+  ];
+
+  const server = await startStandInServer({
+    port: options.port,
+    host: options.host,
+    routes,
+    faults: options.faults,
+    health: () => ({ status: 'ok', mode, tickers: byTicker.size, announcements: market.length }),
   });
+  const url = server.url;
 
   return {
     url,
-    port,
+    port: server.port,
     publish: (input) => publish(input, url),
     announcements: (ticker) => announcements(ticker, url),
     setMode: (next) => {
       mode = parseWith(modeSchema, { mode: next }).mode;
     },
-    failNext: (count, status) => {
-      failures = parseWith(failSchema, { count, status });
-    },
-    delayNext: (count, ms) => {
-      delays = parseWith(delaySchema, { count, ms });
-    },
-    hold: (ticker, on) => {
-      const t = parseWith(holdSchema, { ticker, on }).ticker.toUpperCase();
-      if (on) held.add(t);
-      else held.delete(t);
-    },
-    feedRequests: () => feedRequestCount,
-    close: async () => {
-      closed = true;
-      for (const stall of stalls) {
-        clearTimeout(stall.timer);
-        stall.resolve();
-      }
-      stalls.clear();
-      // Keep-alive connections (fetch pools them) and stalled requests would otherwise hold close() open.
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    failNext: (count, status) => void failNext({ count, status }),
+    delayNext: (count, ms) => void delayNext({ count, ms }),
+    hold: (ticker, on) => hold({ ticker, on }),
+    feedRequests: () => server.requests('feed'),
+    faults: server.faults,
+    close: () => server.close(),
   };
 }
