@@ -69,5 +69,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // A whole page rendered in jsdom (Mantine, the router, RTK Query) takes 1–2 s alone and over 5 s (vitest's
+    // default) on a busy 2-core machine; a time limit is no check of behaviour, so it only has to be generous.
+    testTimeout: 20_000,
   },
 });
