@@ -2,6 +2,7 @@
 export * from './backlog';
 export * from './database-outage';
 export * from './deliveries';
+export * from './dlq-probe';
 export * from './harness';
 export * from './metrics';
 export * from './outbox';
