@@ -1,4 +1,5 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
+export * from './app-error';
 export * from './backlog';
 export * from './database-outage';
 export * from './deliveries';
