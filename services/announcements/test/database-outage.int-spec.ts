@@ -70,6 +70,7 @@ describe('announcements handlers through a database outage', () => {
       useNightmare: false,
     });
     await waitForGroups([consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
+    dlq = await DlqProbe.listen(HANDLED_TOPICS);
     pg = new Client({ connectionString: loadTestEnv().DATABASE_URL, application_name: 'test-checks' });
     await pg.connect();
     producer = await rawProducer();
@@ -87,7 +88,6 @@ describe('announcements handlers through a database outage', () => {
   it('stores every announcement published during the outage once and decides its send once, none to the DLQ', async () => {
     const stock = stockEvent({ ticker: 'OUTG', sendPriceSensitiveAnnouncements: true });
     await app.get(StockProjectionService).apply(stock);
-    dlq = await DlqProbe.listen(HANDLED_TOPICS);
     const metricsUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;
     const retriesBefore = await readCounter(metricsUrl, 'irp_handler_retries_total');
 
