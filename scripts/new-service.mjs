@@ -128,7 +128,12 @@ export const start${n.pascal}Service = ${n.camel}Service.main(module);
   files[svc('src/app.module.ts')] = `import { defineService } from '@irp/platform';
 import { ${migration} } from './database/migrations/${migrationTimestamp}-Create${n.pascal}';
 
-/** The ${n.name} service. Boot, ping, health, metrics and the outbox come from the platform. */
+/**
+ * The ${n.name} service. Boot, ping, health, metrics and the outbox come from the platform.
+ * Stocks it needs: \`const stockProjection = stockProjectionRole(YourStockProjection)\`, its handlers and
+ * providers in the role that keeps it; a vendor: a \`VendorHttpClient\`; its stand-in: \`standIns\` in
+ * services/manifest.json (docs/adding-a-service.md, "Invoicing, a walk-through").
+ */
 export const ${n.camel}Service = defineService({
   name: '${n.name}',
   database: { entities: [], migrations: [${migration}] },

@@ -146,6 +146,11 @@ test('the scaffold writes the boot, the first migration with the outbox, an inte
     files['services/email-marketing/src/app.module.ts'],
     /defineService\(\{\n {2}name: 'email-marketing'/,
   );
+  // The scaffold points at the shared building blocks a new service wires in (the walk-through's names).
+  assert.match(
+    files['services/email-marketing/src/app.module.ts'],
+    /stockProjectionRole\(.*VendorHttpClient/s,
+  );
   assert.match(
     files['services/email-marketing/src/database/migrations/1800000000000-CreateEmailMarketing.ts'],
     /createOutboxTable\(q, 'email_marketing'\)/,

@@ -168,6 +168,7 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
               : undefined,
             localTopics: definition.localTopics,
             handlerRetry: handlerRetryPolicyOf(config),
+            handledTopics: [...topicsByRole.values()].flat(),
           }),
           ...(definition.imports ?? []),
         ],

@@ -89,3 +89,17 @@ export const httpRequests = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers: [metricsRegistry],
 });
+
+/** What `irp_dlq_depth` reads on a scrape: the DlqDepth of each service running in this process. */
+export const dlqDepthSources = new Set<{ depths(): Promise<ReadonlyMap<string, number>> }>();
+
+export const dlqDepth = new Gauge({
+  name: 'irp_dlq_depth',
+  help: 'Messages held in a .dlq topic this service writes to (end minus earliest retained offset), by DLQ topic',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    for (const source of dlqDepthSources)
+      for (const [topic, depth] of await source.depths()) this.set({ topic }, depth);
+  },
+});

@@ -13,13 +13,14 @@ import { DataSource } from 'typeorm';
 import { UnitOfWork } from './unit-of-work';
 import { DatabaseOptions, openDatabase } from './database';
 import { DlqPublisher } from './dlq';
+import { DlqDepth } from './dlq-depth';
 import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/health-checks';
 import { HealthController } from './health/health.controller';
 import { connectProducer, KafkaSettings } from './kafka';
 import { createLogger } from './logging';
 import { HANDLER_RETRY_POLICY, MessageInterceptor } from './message.interceptor';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas } from './messages';
-import { initMetrics } from './metrics';
+import { dlqDepthSources, initMetrics } from './metrics';
 import { DEFAULT_HANDLER_RETRY, HandlerRetryPolicy } from './reliability/handler-retry';
 import { OutboxEntity } from './outbox/outbox.entity';
 import { Outbox, OutboxRelay } from './outbox/outbox';
@@ -41,6 +42,8 @@ export interface PlatformOptions {
   localTopics?: LocalTopicSchemas;
   /** How handlers retry transient failures (see MessageInterceptor); default DEFAULT_HANDLER_RETRY. */
   handlerRetry?: HandlerRetryPolicy;
+  /** The topics the service handles: their `.dlq` topics' depth is `irp_dlq_depth` on /metrics. */
+  handledTopics?: readonly string[];
 }
 
 const log = createLogger('platform');
@@ -56,15 +59,19 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
     private readonly dataSource: DataSource,
     private readonly jobs: SingletonJobs,
+    private readonly dlqDepth: DlqDepth,
   ) {}
 
   onApplicationBootstrap() {
     this.relay.start();
     this.jobs.start();
+    dlqDepthSources.add(this.dlqDepth);
   }
 
   async onApplicationShutdown(signal?: string) {
     log.info({ signal }, 'shutting down');
+    dlqDepthSources.delete(this.dlqDepth);
+    await this.dlqDepth.close();
     await this.jobs.stop();
     await this.relay.stop();
     await this.producer.disconnect();
@@ -130,6 +137,7 @@ export class PlatformModule {
         },
         inject: [DataSource],
       },
+      { provide: DlqDepth, useValue: new DlqDepth(options.kafka, options.handledTopics ?? []) },
       { provide: LOCAL_TOPIC_SCHEMAS, useValue: options.localTopics ?? {} },
       { provide: HANDLER_RETRY_POLICY, useValue: options.handlerRetry ?? DEFAULT_HANDLER_RETRY },
       {

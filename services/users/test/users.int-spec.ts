@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { dlqTopic, Header, Topics } from '@irp/proto';
-import { AppError, KafkaRequester } from '@irp/platform';
+import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
   dropSchema,
+  expectAppError,
   rawProducer,
   serviceTestEnv,
   TopicProbe,
@@ -25,16 +26,6 @@ const USER_TOPICS = [
   Topics.UsersLogout,
 ] as const;
 const STOCK_A = '11111111-1111-4111-8111-111111111111';
-
-async function expectAppError(p: Promise<unknown>, code: string, message?: string | RegExp) {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  expect((err as AppError).code).toBe(code);
-  if (message) expect((err as AppError).message).toMatch(message);
-}
 
 describe('users service on the real broker and database', () => {
   let app: INestApplication;

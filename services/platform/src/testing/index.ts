@@ -1,7 +1,9 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
+export * from './app-error';
 export * from './backlog';
 export * from './database-outage';
 export * from './deliveries';
+export * from './dlq-probe';
 export * from './harness';
 export * from './metrics';
 export * from './outbox';
