@@ -1,52 +1,251 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Dirent, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INestApplication } from '@nestjs/common';
 import {
   AdminStockPageSchema,
+  Announcement,
   AnnouncementChangeResponseSchema,
   AnnouncementListSchema,
   AnnouncementMessages,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  DiskReportSchema,
+  FileCleanupSchema,
+  ReconcileSchema,
+  SESSION_COOKIE,
+  Stock,
+  StockRole,
+  SystemSettings,
+  SystemSettingsSchema,
   UPLOAD_CHUNK_BYTES,
   WidgetAnnouncementListSchema,
   WidgetAnnouncementSchema,
 } from '@irp/proto';
-import request from 'supertest';
 import {
-  A,
-  B,
-  DATE,
-  DATE_UTC,
-  PdfFile,
-  STOCK_PAGE_TIMEOUT_MS,
-  base,
-  find,
-  get,
-  getBytes,
-  http,
-  leftovers,
-  listOf,
-  makePdf,
-  onB,
-  post,
-  save,
-  saveForm,
-  sessions,
-  smallPdf,
-  stopAnnouncements,
-  useAnnouncementsGateway,
-} from './announcements-routes.harness';
+  dropSchema,
+  loadTestEnv,
+  runServiceSeed,
+  ServiceProcess,
+  startServiceProcess,
+} from '@irp/platform/testing';
+import { Client } from 'pg';
+import { PDFDocument } from 'pdf-lib';
+import request from 'supertest';
+import { createGateway } from '../src/main';
+import { seedTestUsers, until } from './gateway-harness';
 
 /**
- * Contract tests of the announcement routes a stock's editors and readers use (docs/api/announcements.md):
- * every route signed out 401, the wrong role 403 (a report-runner, a client without the role on the stock,
- * a client of another stock) with nothing changed; list, save with its PDF, delete, the public widget API,
- * the stock page composed with the announcements, the OpenAPI document, and the gateway with the service
- * down. Setup: announcements-routes.harness.ts.
+ * Contract tests of the announcement routes (docs/api/announcements.md): the gateway in front of the real
+ * users, stocks and announcements services, each its own process, on the real broker and database. Every
+ * route: signed out 401, the wrong role 403 (a report-runner, a client without the role on the stock, a
+ * client of another stock), bad input 400 with nothing changed, and its happy path and shape. Stocks are
+ * made through the API with tickers unique to this run; per-stock roles go to test users of our own.
  */
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(60_000);
 
-describe('gateway announcement routes: roles, list, save and PDF, delete, widget, stock page', () => {
-  useAnnouncementsGateway();
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+const RUN = Date.now().toString(36).slice(-6).toUpperCase();
+const T = (prefix: string) => `${prefix}${RUN}`;
+const PASSWORD = 'AnnouncementsTest!2026';
+const STOCK_PAGE_TIMEOUT_MS = 1000;
+/** The spec's date format (Sydney time): 22 Mar 2025 8:50 AM is 21:50 UTC the day before (AEDT, +11). */
+const DATE = '22 Mar 2025 8:50 AM';
+const DATE_UTC = '2025-03-21T21:50:00.000Z';
+
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+interface PdfFile {
+  data: Buffer;
+  name: string;
+}
+
+/** A real PDF (pdf-lib); `padding` random bytes ride along as an attachment to make it span chunks. */
+async function makePdf(text: string, padding = 0): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([300, 200]).drawText(text, { x: 20, y: 100, size: 12 });
+  if (padding) await doc.attach(randomBytes(padding), 'data.bin', { mimeType: 'application/octet-stream' });
+  return Buffer.from(await doc.save());
+}
+
+describe('gateway announcement routes against the real users, stocks and announcements services', () => {
+  let users: ServiceProcess;
+  let stocks: ServiceProcess;
+  let announcements: ServiceProcess | undefined;
+  let gateway: INestApplication;
+  let http: ReturnType<typeof request>;
+  const dataDir = mkdtempSync(join(tmpdir(), 'irp-announcements-data-'));
+  const sessions: Record<string, Session> = {};
+
+  let A: Stock; // editor: EditAnnouncements; sender: SendMailchimp; viewer: ViewConfig only
+  let B: Stock; // other: EditAnnouncements and SendMailchimp (the "client of another stock")
+  let R: Stock; // resync
+  let smallPdf: PdfFile;
+  let base: Announcement; // on A, saved by the admin before the tests
+  let onB: Announcement;
+
+  async function signIn(username: string, password: string): Promise<Session> {
+    const res = await http.get('/api/login').set('Authorization', basic(username, password));
+    expect(res.status).toBe(200);
+    const jar: Record<string, string> = {};
+    for (const c of (res.headers['set-cookie'] as unknown as string[]) ?? []) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      jar[pair.slice(0, i)] = decodeURIComponent(pair.slice(i + 1));
+    }
+    return {
+      cookie: `${SESSION_COOKIE}=${jar[SESSION_COOKIE]}; ${CSRF_COOKIE}=${jar[CSRF_COOKIE]}`,
+      csrf: jar[CSRF_COOKIE],
+    };
+  }
+
+  const get = (path: string, who?: string) => {
+    const r = http.get(path);
+    return who ? r.set('Cookie', sessions[who].cookie) : r;
+  };
+  const post = (path: string, body: object, who?: string) => {
+    const r = http.post(path);
+    return (who ? r.set('Cookie', sessions[who].cookie).set(CSRF_HEADER, sessions[who].csrf) : r).send(body);
+  };
+  /** POST /api/Announcement/save as the browser sends it: multipart text fields plus the PDF as `file`. */
+  const saveForm = (combinedTicker: string, fields: Record<string, string>, who?: string, file?: PdfFile) => {
+    let r = http.post(`/api/Announcement/save/${combinedTicker}`);
+    if (who) r = r.set('Cookie', sessions[who].cookie).set(CSRF_HEADER, sessions[who].csrf);
+    for (const [name, value] of Object.entries(fields)) r = r.field(name, value);
+    if (file) r = r.attach('file', file.data, { filename: file.name, contentType: 'application/pdf' });
+    return r;
+  };
+  /** GET returning the raw bytes of the answer, whatever its type. */
+  const getBytes = (path: string) =>
+    http
+      .get(path)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+
+  async function createStock(fields: Record<string, unknown>): Promise<Stock> {
+    const res = await post('/api/admin/stocks', fields, 'admin');
+    expect(res.body).toMatchObject({ success: true, errorMessage: null });
+    return res.body.stock as Stock;
+  }
+
+  const newApiKey = async () => (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
+
+  async function save(combinedTicker: string, fields: Record<string, string>, who = 'admin', file?: PdfFile) {
+    const res = await saveForm(combinedTicker, fields, who, file);
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+    return AnnouncementChangeResponseSchema.parse(res.body).announcement;
+  }
+
+  /** A stock's announcements and initial poll as an admin reads them: what a refused change must not touch. */
+  const listOf = async (combinedTicker: string) => {
+    const res = await get(`/api/Announcement/list/${combinedTicker}`, 'admin');
+    expect(res.status).toBe(200);
+    return AnnouncementListSchema.parse(res.body);
+  };
+  const find = async (combinedTicker: string, sendGuid: string) =>
+    (await listOf(combinedTicker)).announcements.find((a) => a.sendGuid === sendGuid);
+  /**
+   * What an upload to a stock can leave behind, read where the service keeps it: the stock's announcement
+   * rows, the staged chunks of every upload, and every file in the stock's folder of the service's data
+   * folder (a PDF, or the temp file it is written through; the demo stocks' initial polls write elsewhere).
+   */
+  const leftovers = async ({ id: stockId, combinedTicker }: Stock) => {
+    const folder = join(dataDir, combinedTicker.replace(/[^A-Za-z0-9]+/g, '-'));
+    const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+    await pg.connect();
+    try {
+      const [{ rows, parts }] = (
+        await pg.query<{ rows: number; parts: number }>(
+          `SELECT (SELECT count(*)::int FROM announcements.announcements WHERE stock_id = $1) AS rows,
+                  (SELECT count(*)::int FROM announcements.upload_parts) AS parts`,
+          [stockId],
+        )
+      ).rows;
+      const files = (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
+        .filter((d) => !d.isDirectory())
+        .map((d) => join(d.parentPath ?? d.path, d.name))
+        .sort();
+      return { rows, parts, files };
+    } finally {
+      await pg.end();
+    }
+  };
+
+  beforeAll(async () => {
+    // Fresh stocks and announcements schemas: the stocks seed makes the demo stocks with their fixed ids,
+    // and the announcements service starts from its defaults (mock source, no announcements).
+    await Promise.all([dropSchema('stocks'), dropSchema('announcements')]);
+    [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
+    await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
+    announcements = await startServiceProcess('announcements', {
+      // No ASX URL: the mock source. Polling an hour apart, so no poll runs while the tests do.
+      env: { DATA_DIR: dataDir, POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '' },
+    });
+    gateway = await createGateway({
+      ...process.env,
+      PORT: '0',
+      KAFKA_REQUEST_TIMEOUT_MS: '8000',
+      LOGIN_THROTTLE_LIMIT: '50',
+      SESSION_CACHE_MS: '0',
+      STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: String(STOCK_PAGE_TIMEOUT_MS),
+    });
+    http = request(gateway.getHttpServer());
+
+    sessions.admin = await signIn('admin', 'Admin!2026');
+    sessions.reports = await signIn('reports', 'Reports!2026');
+
+    A = await createStock({
+      ticker: T('AN'),
+      companyName: 'Alpha Announcements',
+      apiKey: await newApiKey(),
+      confirmationEmail: 'ir@alpha.example.com',
+      sendPriceSensitiveAnnouncements: true,
+      sendNonPriceSensitiveAnnouncements: true,
+    });
+    B = await createStock({ ticker: T('BN'), companyName: 'Beta Announcements', apiKey: await newApiKey() });
+    R = await createStock({ ticker: T('RN'), companyName: 'Resync Resources' });
+    await seedTestUsers(PASSWORD, [
+      { username: 'ann-test-editor', stockRoles: { [A.id]: [StockRole.EditAnnouncements] } },
+      { username: 'ann-test-sender', stockRoles: { [A.id]: [StockRole.SendMailchimp] } },
+      { username: 'ann-test-viewer', stockRoles: { [A.id]: [StockRole.ViewConfig] } },
+      {
+        username: 'ann-test-other',
+        stockRoles: { [B.id]: [StockRole.EditAnnouncements, StockRole.SendMailchimp] },
+      },
+    ]);
+    for (const who of ['editor', 'sender', 'viewer', 'other'])
+      sessions[who] = await signIn(`ann-test-${who}`, PASSWORD);
+
+    // The announcements service learns of stocks from stock.upserted: wait until it knows ours.
+    for (const stock of [A, B, R])
+      await until(
+        () => get(`/api/Announcement/list/${stock.combinedTicker}`, 'admin'),
+        (res) => res.status === 200,
+        `the announcements service knowing ${stock.combinedTicker}`,
+      );
+
+    smallPdf = { data: await makePdf('Half Year Results'), name: 'Half Year Results.pdf' };
+    base = await save(A.combinedTicker, { headline: 'Base announcement', date: DATE }, 'admin', smallPdf);
+    onB = await save(B.combinedTicker, { headline: 'Beta results', date: DATE }, 'admin', smallPdf);
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([announcements?.stop(), stocks?.stop(), users?.stop()]);
+    // Leave no test stocks or announcements behind for a stack started on this database next.
+    await Promise.all([dropSchema('stocks'), dropSchema('announcements')]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   // -------------------------------------------------------------------------------------------------
   describe('every route: signed out 401, wrong role 403, nothing changed', () => {
@@ -494,6 +693,293 @@ describe('gateway announcement routes: roles, list, save and PDF, delete, widget
   });
 
   // -------------------------------------------------------------------------------------------------
+  describe('POST /api/Announcement/send/{combinedTicker}?sendOverride', () => {
+    it('requests a send once; a second needs sendOverride (409 without it)', async () => {
+      const fresh = await save(A.combinedTicker, { headline: 'Trading Halt', date: DATE }, 'admin', smallPdf);
+      const first = await post(
+        `/api/Announcement/send/${A.combinedTicker}`,
+        { sendGuid: fresh.sendGuid },
+        'sender',
+      );
+      expect(first.status).toBe(200);
+      const sent = AnnouncementChangeResponseSchema.parse(first.body).announcement;
+      expect(sent.sendRequestedAt).not.toBeNull();
+
+      const again = await post(
+        `/api/Announcement/send/${A.combinedTicker}`,
+        { sendGuid: fresh.sendGuid },
+        'sender',
+      );
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: AnnouncementMessages.alreadySent,
+        errorMessage: AnnouncementMessages.alreadySent,
+      });
+      const notOverride = await post(
+        `/api/Announcement/send/${A.combinedTicker}?sendOverride=false`,
+        { sendGuid: fresh.sendGuid },
+        'admin',
+      );
+      expect(notOverride.status).toBe(409);
+      // An ASP.NET-style client's False is no override either.
+      const notOverrideCapital = await post(
+        `/api/Announcement/send/${A.combinedTicker}?sendOverride=False`,
+        { sendGuid: fresh.sendGuid },
+        'admin',
+      );
+      expect(notOverrideCapital.status).toBe(409);
+
+      // As the web app sends it: the bare flag.
+      const override = await post(
+        `/api/Announcement/send/${A.combinedTicker}?sendOverride`,
+        { sendGuid: fresh.sendGuid, headline: 'ignored: the server reads only the sendGuid' },
+        'sender',
+      );
+      expect(override.status).toBe(200);
+      expect(override.body.announcement.headline).toBe('Trading Halt');
+      expect(Date.parse(override.body.announcement.sendRequestedAt)).toBeGreaterThanOrEqual(
+        Date.parse(sent.sendRequestedAt!),
+      );
+    });
+
+    it('refuses a bad body (400) and an unknown announcement (404)', async () => {
+      const bad = await post(`/api/Announcement/send/${A.combinedTicker}`, { sendGuid: 42 }, 'admin');
+      expect(bad.status).toBe(400);
+      expect(bad.body.errorMessage).toBe('sendGuid: Expected string, received number');
+      const unknown = randomUUID();
+      const missing = await post(
+        `/api/Announcement/send/${A.combinedTicker}`,
+        { sendGuid: unknown },
+        'admin',
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.body.errorMessage).toBe(`Announcement ${unknown} not found`);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
+  describe('POST /api/admin/sendConfirmationAnnouncementEmail/{combinedTicker}', () => {
+    it("requests the confirmation email to the stock's confirmation emails", async () => {
+      const res = await post(
+        `/api/admin/sendConfirmationAnnouncementEmail/${A.combinedTicker}`,
+        { sendGuid: base.sendGuid },
+        'admin',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, recipients: ['ir@alpha.example.com'], errorMessage: null });
+    });
+
+    it('refuses a stock without confirmation emails (400), a bad body (400) and an unknown announcement (404)', async () => {
+      const none = await post(
+        `/api/admin/sendConfirmationAnnouncementEmail/${B.combinedTicker}`,
+        { sendGuid: onB.sendGuid },
+        'admin',
+      );
+      expect(none.status).toBe(400);
+      expect(none.body.errorMessage).toBe(`No confirmation emails are set for ${B.ticker} (Config tab)`);
+      const bad = await post(`/api/admin/sendConfirmationAnnouncementEmail/${A.combinedTicker}`, {}, 'admin');
+      expect(bad.status).toBe(400);
+      expect(bad.body.errorMessage).toBe('sendGuid: Required');
+      const unknown = randomUUID();
+      const missing = await post(
+        `/api/admin/sendConfirmationAnnouncementEmail/${A.combinedTicker}`,
+        { sendGuid: unknown },
+        'admin',
+      );
+      expect(missing.status).toBe(404);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
+  describe('POST /api/admin/resyncAnnouncements?ticker', () => {
+    it("starts the stock's initial poll again; the stock page shows its progress", async () => {
+      const res = await post(`/api/admin/resyncAnnouncements?ticker=${R.combinedTicker}`, {}, 'admin');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, initialPoll: expect.objectContaining({ stockId: R.id }) });
+      expect(['running', 'completed']).toContain(res.body.initialPoll.status);
+      const page = await get(`/api/stock/${R.combinedTicker}`, 'admin');
+      expect(page.status).toBe(200);
+      expect(page.body.initialPoll).toMatchObject({ stockId: R.id });
+      expect(page.body.unavailable).toEqual([]);
+    });
+
+    it('refuses a missing ticker (400) and an unknown stock (404)', async () => {
+      const none = await post('/api/admin/resyncAnnouncements', {}, 'admin');
+      expect(none.status).toBe(400);
+      expect(none.body.errorMessage).toBe('ticker: Required');
+      const unknown = await post('/api/admin/resyncAnnouncements?ticker=NOSUCH9:ASX', {}, 'admin');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.errorMessage).toBe('Stock NOSUCH9:ASX not found');
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
+  describe('GET and POST /api/admin/systemSettings', () => {
+    let original: SystemSettings;
+
+    beforeAll(async () => {
+      original = SystemSettingsSchema.parse((await get('/api/admin/systemSettings', 'admin')).body);
+    });
+    afterAll(async () => {
+      await post(
+        '/api/admin/systemSettings',
+        { ...original, disablePollUntil: original.disablePollUntil ?? '' },
+        'admin',
+      );
+    });
+
+    it('reads the settings; a fresh install without an ASX URL uses the mock source', async () => {
+      const res = await get('/api/admin/systemSettings', 'admin');
+      expect(res.status).toBe(200);
+      expect(SystemSettingsSchema.strict().parse(res.body)).toEqual(res.body);
+      expect(res.body.announcementService).toBe('mock');
+    });
+
+    it('saves every field and answers { success, settings, errorMessage }', async () => {
+      const res = await post(
+        '/api/admin/systemSettings',
+        {
+          announcementService: 'mock',
+          errorEmail: 'ops@example.com',
+          hourlyAutoSendLimit: '7',
+          dailyAutoSendLimit: 25,
+          disablePollUntil: DATE,
+          useNightmare: false,
+        },
+        'admin',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        success: true,
+        settings: {
+          announcementService: 'mock',
+          errorEmail: 'ops@example.com',
+          hourlyAutoSendLimit: 7,
+          dailyAutoSendLimit: 25,
+          disablePollUntil: DATE_UTC,
+          useNightmare: false,
+        },
+        errorMessage: null,
+      });
+      expect((await get('/api/admin/systemSettings', 'admin')).body).toEqual(res.body.settings);
+    });
+
+    it('refuses bad settings with 400 naming the problem, changing nothing', async () => {
+      const before = (await get('/api/admin/systemSettings', 'admin')).body;
+      const valid = { ...before, disablePollUntil: '' };
+      const cases: Array<[object, string | RegExp]> = [
+        [
+          { ...valid, announcementService: 'nope' },
+          'announcementService: must be one of asx, asx2, westpac, iress, mock',
+        ],
+        [{ ...valid, hourlyAutoSendLimit: -1 }, 'hourlyAutoSendLimit: must be 0 or more'],
+        [{ ...valid, dailyAutoSendLimit: 'many' }, 'dailyAutoSendLimit: must be a number'],
+        [{ ...valid, useNightmare: 'yes' }, 'useNightmare: must be true or false'],
+        [{ ...valid, errorEmail: 'not-an-email' }, 'Error email not-an-email is not an email address'],
+        [{ ...valid, disablePollUntil: 'someday' }, 'Unable to parse date someday'],
+        // No ASX feed URL is configured for this service: the source cannot work, and the service says why.
+        [{ ...valid, announcementService: 'asx' }, /ASX/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post('/api/admin/systemSettings', body, 'admin');
+        expect({ body, status: res.status }).toEqual({ body, status: 400 });
+        expect(res.body.errorMessage).toEqual(
+          typeof message === 'string' ? message : expect.stringMatching(message),
+        );
+      }
+      expect((await get('/api/admin/systemSettings', 'admin')).body).toEqual(before);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
+  describe('GET /api/admin/fileCleanup and /api/admin/diskReport', () => {
+    it('reports files: none of ours is missing on disk', async () => {
+      const res = await get('/api/admin/fileCleanup', 'admin');
+      expect(res.status).toBe(200);
+      const report = FileCleanupSchema.strict().parse(res.body);
+      expect(report.missingOnDisk.map((m) => m.sendGuid)).not.toContain(base.sendGuid);
+    });
+
+    it("reports each stock's disk space, ours included when billable stocks are asked for", async () => {
+      const res = await get('/api/admin/diskReport?includeBillable=true', 'admin');
+      expect(res.status).toBe(200);
+      const items = DiskReportSchema.parse(res.body);
+      expect(Array.isArray(res.body)).toBe(true);
+      expect(items.find((i) => i.ticker === A.ticker)).toMatchObject({ apiKey: A.apiKey });
+      expect(items.find((i) => i.ticker === A.ticker)?.diskSpace).toBeGreaterThan(UPLOAD_CHUNK_BYTES * 2);
+      // As an ASP.NET-style client writes it, and as the bare flag.
+      for (const flag of ['includeBillable=True', 'includeBillable']) {
+        const asked = DiskReportSchema.parse((await get(`/api/admin/diskReport?${flag}`, 'admin')).body);
+        expect({ flag, tickers: asked.map((i) => i.ticker) }).toEqual({
+          flag,
+          tickers: expect.arrayContaining([A.ticker]),
+        });
+      }
+      // Without it, only the stocks that do not pay (A has an API key; R has none).
+      const unpaid = DiskReportSchema.parse((await get('/api/admin/diskReport', 'admin')).body);
+      expect(unpaid.map((i) => i.ticker)).toEqual(expect.arrayContaining([R.ticker]));
+      expect(unpaid.map((i) => i.ticker)).not.toContain(A.ticker);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
+  describe('/api/reconcile', () => {
+    it('answers null for the last run before any ran', async () => {
+      const res = await get('/api/reconcile/last/', 'admin');
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('null');
+    });
+
+    it('runs, reports progress by id, applies and shows the last run', async () => {
+      const run = await post('/api/reconcile/run?numDays=1', {}, 'admin');
+      expect(run.status).toBe(200);
+      const started = ReconcileSchema.parse(run.body);
+      expect(started.numDays).toBe(1);
+      const done = await until(
+        async () => ReconcileSchema.parse((await get(`/api/reconcile/get/${started.id}`, 'admin')).body),
+        (r) => r.status !== 'running',
+        'the reconcile run finishing',
+        45_000,
+      );
+      expect(done).toMatchObject({ id: started.id, status: 'completed', error: null });
+      const last = await get('/api/reconcile/last/', 'admin');
+      expect(last.body.id).toBe(started.id);
+
+      const applied = await post(`/api/reconcile/apply/${started.id}`, {}, 'admin');
+      expect(applied.status).toBe(200);
+      expect(ReconcileSchema.parse(applied.body)).toMatchObject({ id: started.id, status: 'applied' });
+      expect(applied.body.applied).toEqual(expect.any(Number));
+      const again = await post(`/api/reconcile/apply/${started.id}`, {}, 'admin');
+      expect(again.status).toBe(400);
+      expect(again.body.errorMessage).toBe('This reconcile has already been applied');
+    });
+
+    it('refuses numDays outside 1..90 and ids that are not ids (400), and unknown ids (404)', async () => {
+      const before = (await get('/api/reconcile/last/', 'admin')).body;
+      for (const [query, message] of [
+        ['numDays=0', 'numDays: must be from 1 to 90 days'],
+        ['numDays=91', 'numDays: must be from 1 to 90 days'],
+        ['numDays=many', 'numDays: must be a number of days'],
+      ]) {
+        const res = await post(`/api/reconcile/run?${query}`, {}, 'admin');
+        expect({ query, status: res.status, errorMessage: res.body.errorMessage }).toEqual({
+          query,
+          status: 400,
+          errorMessage: message,
+        });
+      }
+      expect((await get('/api/reconcile/last/', 'admin')).body).toEqual(before);
+      const bad = await get('/api/reconcile/get/nope', 'admin');
+      expect(bad.status).toBe(400);
+      expect(bad.body.errorMessage).toBe('must be a reconcile id');
+      expect((await get(`/api/reconcile/get/${randomUUID()}`, 'admin')).status).toBe(404);
+      expect((await post(`/api/reconcile/apply/${randomUUID()}`, {}, 'admin')).status).toBe(404);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
   describe('the widget API: /api/widget/announcements and /api/widget/announcement (public)', () => {
     it("lists the key's stock's announcements (not deleted, newest first) with CORS *", async () => {
       const res = await http
@@ -607,7 +1093,8 @@ describe('gateway announcement routes: roles, list, save and PDF, delete, widget
   // Last: stops the announcements service.
   describe('when the announcements service is down', () => {
     beforeAll(async () => {
-      await stopAnnouncements();
+      await announcements?.stop();
+      announcements = undefined;
     });
 
     it('still answers the stock page, without announcements, naming the service in unavailable', async () => {
