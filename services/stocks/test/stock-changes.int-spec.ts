@@ -1,4 +1,6 @@
-import { EXCHANGE_DIRECTORY, Stock, Topics } from '@irp/proto';
+import { DEMO_STOCK_IDS, EXCHANGE_DIRECTORY, Stock, Topics } from '@irp/proto';
+import { DEMO_API_KEYS } from '../src/demo-stocks';
+import { seedDemoStocks, seedSyntheticStocks } from '../src/seed';
 import {
   ADMIN,
   REPORTS,
@@ -22,10 +24,11 @@ import {
  * One stock's life through the service's request topics, in order (each test builds on the stock the
  * ones before made): create with defaults and version 1, the rules' refusals, reads, versioned saves, API
  * keys, the client subset, notes, widget hits and referers, a ticker change that keeps all of it, archive.
- * Also: migrations, ping, /health and /metrics. Setup: stocks-service.harness.ts.
+ * Also: migrations, ping, /health and /metrics, and the demo and synthetic seeds next to those stocks.
+ * Setup: stocks-service.harness.ts.
  */
 
-describe('stocks service: saving, reading, notes, widget use, ticker change and archive of a stock', () => {
+describe('stocks service: saving, reading, notes, widget use, ticker change, archive and seeds', () => {
   useStocksService();
   let abc: Stock;
 
@@ -590,5 +593,51 @@ describe('stocks service: saving, reading, notes, widget use, ticker change and 
       checks: { database: { status: 'up' }, kafka: { status: 'up' } },
     });
     expect(await handled(Topics.StocksSave)).toBeGreaterThan(0);
+  });
+
+  it('seeds the demo stocks idempotently, refuses in production, and bulk-creates synthetic stocks', async () => {
+    await seedDemoStocks({ ...process.env });
+    const countAfterFirst = (await requester.request(Topics.StocksList, {})).stocks.length;
+    await seedDemoStocks({ ...process.env });
+    const { stocks } = await requester.request(Topics.StocksList, {});
+    expect(stocks.length).toBe(countAfterFirst);
+    const ours = ['ABD:ASX', 'ABC:OTC', 'SAP:FSE', 'VOD:LSE', 'XYZ:OTC'];
+    const demo = stocks.filter((s) => !ours.includes(s.combinedTicker));
+    expect(demo.length).toBeGreaterThanOrEqual(10);
+    expect(demo.filter((s) => s.exchange === 'ASX').length).toBeGreaterThanOrEqual(6);
+    expect(demo.some((s) => s.archived)).toBe(true);
+    expect(demo.some((s) => s.subscriptionExpired)).toBe(true);
+    expect(demo.some((s) => s.pollAsx)).toBe(true);
+
+    const bhp = await get('BHP');
+    expect(bhp.id).toBe(DEMO_STOCK_IDS[0]);
+    expect(bhp).toMatchObject({ apiKey: DEMO_API_KEYS.BHP, pollAsx: true });
+    expect(bhp.announcementCommentTemplate).not.toBe('');
+    // VOD:LSE exists from the tests above, so the demo LSE stock with the second fixed id is skipped here.
+    expect((await history('BHP')).length).toBeGreaterThan(2);
+    expect((await history('BHP')).some((v) => v.changedBy === 'client')).toBe(true);
+    expect(
+      (await requester.request(Topics.StocksNotes, { combinedTicker: 'BHP' })).notes.length,
+    ).toBeGreaterThan(1);
+    const bhpReferers = await requester.request(Topics.StocksReferers, { combinedTicker: 'BHP' });
+    expect(bhpReferers.referers.length).toBeGreaterThan(1);
+    expect(bhpReferers.hits).toBeGreaterThan(1000);
+    await expect(seedDemoStocks({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(
+      /Refusing to seed/,
+    );
+
+    expect(await seedSyntheticStocks(db, 30, 12)).toBe(30);
+    expect(await seedSyntheticStocks(db, 30)).toBe(0);
+    const synthetic = (await requester.request(Topics.StocksList, {})).stocks.filter((s) =>
+      s.ticker.startsWith('SYN'),
+    );
+    expect(synthetic).toHaveLength(30);
+    expect(synthetic.some((s) => s.exchange === 'LSE' && s.isin.length === 12)).toBe(true);
+    expect(await history('SYN00007:LSE')).toEqual([
+      expect.objectContaining({ versionId: 1, changedBy: 'seed' }),
+    ]);
+    const syn = synthetic.find((s) => s.ticker === 'SYN00007')!;
+    const event = await eventOf(Topics.StockUpserted, syn.id);
+    expect(event.value).toEqual(syn);
   });
 });
