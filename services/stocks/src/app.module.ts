@@ -11,11 +11,16 @@ import { RefererEntity } from './referers/referer.entity';
 import { ReferersHandlers } from './referers/referers.handlers';
 import { ReferersRepository } from './referers/referers.repository';
 import { ReferersService } from './referers/referers.service';
+import { ArchiveStock } from './stocks/archive-stock';
+import { ChangeTicker } from './stocks/change-ticker';
+import { SaveStock } from './stocks/save-stock';
+import { StockApiKeys } from './stocks/stock-api-keys';
 import { StockEntity } from './stocks/stock.entity';
+import { StockReads } from './stocks/stock-reads';
+import { StockVersioning } from './stocks/stock-versioning';
 import { StockVersionEntity } from './stocks/stock-version.entity';
 import { StocksHandlers } from './stocks/stocks.handlers';
 import { StocksRepository } from './stocks/stocks.repository';
-import { StocksService } from './stocks/stocks.service';
 
 /** The stocks service: stocks, notes, referers. Boot, ping, health and metrics come from the platform. */
 export const stocksService = defineService({
@@ -32,7 +37,12 @@ export const stocksService = defineService({
     StocksRepository,
     NotesRepository,
     ReferersRepository,
-    StocksService,
+    StockReads,
+    StockApiKeys,
+    StockVersioning,
+    SaveStock,
+    ChangeTicker,
+    ArchiveStock,
     NotesService,
     ReferersService,
   ],

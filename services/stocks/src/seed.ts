@@ -21,7 +21,9 @@ import {
   toStock,
   withIsinCheckDigit,
 } from './stocks/stock-rules';
-import { StocksService } from './stocks/stocks.service';
+import { ArchiveStock } from './stocks/archive-stock';
+import { SaveStock } from './stocks/save-stock';
+import { StockReads } from './stocks/stock-reads';
 
 const log = createLogger('seed');
 const DAY_MS = 86_400_000;
@@ -32,13 +34,13 @@ function refuseInProduction(nodeEnv: string | undefined): void {
 }
 
 /**
- * Creates the demo stocks through StocksService, so they carry real version history and their
+ * Creates the demo stocks through the stock use cases (save, archive), so they carry real version history and their
  * `stock.upserted` events, then their notes, widget referers and hits. Idempotent: a demo stock that
  * already exists (by its fixed id, or by ticker and exchange) is left as it is, edits made in the
  * demo included.
  */
 export async function createDemoStocks(
-  stocks: StocksService,
+  stocks: { reads: StockReads; saving: SaveStock; archiving: ArchiveStock },
   notes: NotesService,
   dataSource: DataSource,
 ): Promise<string[]> {
@@ -47,21 +49,21 @@ export async function createDemoStocks(
     const combinedTicker = combinedTickerOf(demo.fields.ticker ?? '', demo.fields.exchange ?? 'ASX');
     const exists =
       (demo.id && (await dataSource.getRepository(StockEntity).exists({ where: { id: demo.id } }))) ||
-      (await stocks.resolve(combinedTicker)) !== null;
+      (await stocks.reads.resolve(combinedTicker)) !== null;
     if (exists) continue;
-    const stock = await stocks.create(DEMO_ADMIN, demo.fields, {
+    const stock = await stocks.saving.create(DEMO_ADMIN, demo.fields, {
       id: demo.id,
       now: daysAgo(demo.createdDaysAgo),
     });
     for (const [actor, mode, fields] of demo.edits ?? []) {
-      await stocks.save(
+      await stocks.saving.save(
         mode === 'admin'
           ? { actor, mode, id: stock.id, fields }
           : { actor, mode, combinedTicker: stock.combinedTicker, fields },
       );
     }
     if (demo.archived)
-      await stocks.archive({
+      await stocks.archiving.archive({
         actor: DEMO_ADMIN,
         ticker: stock.ticker,
         exchange: stock.exchange,
@@ -243,7 +245,11 @@ export async function seedDemoStocks(
   const app = await stocksService.context(env);
   try {
     const dataSource = app.get(DataSource);
-    const created = await createDemoStocks(app.get(StocksService), app.get(NotesService), dataSource);
+    const created = await createDemoStocks(
+      { reads: app.get(StockReads), saving: app.get(SaveStock), archiving: app.get(ArchiveStock) },
+      app.get(NotesService),
+      dataSource,
+    );
     const synthetic = options.synthetic ? await seedSyntheticStocks(dataSource, options.synthetic) : 0;
     await drainOutbox(dataSource, app.get(OutboxRelay));
     log.info({ created, synthetic }, 'demo stocks seeded');

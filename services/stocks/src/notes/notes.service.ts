@@ -2,7 +2,7 @@ import { Actor, ErrorCode, Note } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { requireAdmin } from '../stocks/stock-rules';
-import { StocksService } from '../stocks/stocks.service';
+import { StockReads } from '../stocks/stock-reads';
 import { NoteEntity } from './note.entity';
 import { NotesRepository } from './notes.repository';
 
@@ -20,7 +20,7 @@ const toNote = (n: NoteEntity): Note => ({
 export class NotesService {
   constructor(
     private readonly notes: NotesRepository,
-    private readonly stocks: StocksService,
+    private readonly stocks: StockReads,
   ) {}
 
   /** Newest first. */

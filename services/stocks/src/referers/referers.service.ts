@@ -9,7 +9,7 @@ import {
 } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { StocksService } from '../stocks/stocks.service';
+import { StockReads } from '../stocks/stock-reads';
 import { RefererRow, ReferersRepository } from './referers.repository';
 
 export const UNKNOWN_API_KEY_MESSAGE = 'Unknown API key';
@@ -26,7 +26,7 @@ const toReferer = (r: RefererRow): Referer => ({
 export class ReferersService {
   constructor(
     private readonly referers: ReferersRepository,
-    private readonly stocks: StocksService,
+    private readonly stocks: StockReads,
   ) {}
 
   /**

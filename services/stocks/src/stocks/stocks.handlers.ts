@@ -2,26 +2,36 @@ import { EXCHANGE_DIRECTORY, Topics } from '@irp/proto';
 import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { StocksService } from './stocks.service';
+import { ArchiveStock } from './archive-stock';
+import { ChangeTicker } from './change-ticker';
+import { SaveStock } from './save-stock';
+import { StockApiKeys } from './stock-api-keys';
+import { StockReads } from './stock-reads';
 
-/** Kafka entry points of stocks; the rules live in StocksService and stock-rules.ts. */
+/** Kafka entry points of stocks; each calls its use case (a file of the same name), the rules live in stock-rules.ts. */
 @Controller()
 export class StocksHandlers {
-  constructor(private readonly stocks: StocksService) {}
+  constructor(
+    private readonly reads: StockReads,
+    private readonly apiKeys: StockApiKeys,
+    private readonly saving: SaveStock,
+    private readonly tickers: ChangeTicker,
+    private readonly archiving: ArchiveStock,
+  ) {}
 
   @HandleRequest(Topics.StocksList)
   async list() {
-    return { stocks: await this.stocks.list() };
+    return { stocks: await this.reads.list() };
   }
 
   @HandleRequest(Topics.StocksGet)
   async get(@Payload() req: HandledRequest<typeof Topics.StocksGet>) {
-    return { stock: await this.stocks.get(req.combinedTicker) };
+    return { stock: await this.reads.get(req.combinedTicker) };
   }
 
   @HandleRequest(Topics.StocksGetByIds)
   async getByIds(@Payload() req: HandledRequest<typeof Topics.StocksGetByIds>) {
-    return { stocks: await this.stocks.getByIds(req.ids) };
+    return { stocks: await this.reads.getByIds(req.ids) };
   }
 
   @HandleRequest(Topics.StocksResolve)
@@ -29,29 +39,29 @@ export class StocksHandlers {
     return {
       id:
         'apiKey' in req
-          ? await this.stocks.resolveByApiKey(req.apiKey)
-          : await this.stocks.resolve(req.combinedTicker),
+          ? await this.apiKeys.resolveByApiKey(req.apiKey)
+          : await this.reads.resolve(req.combinedTicker),
     };
   }
 
   @HandleRequest(Topics.StocksSave)
   async save(@Payload() req: HandledRequest<typeof Topics.StocksSave>) {
-    return { stock: await this.stocks.save(req) };
+    return { stock: await this.saving.save(req) };
   }
 
   @HandleRequest(Topics.StocksChangeTicker)
   async changeTicker(@Payload() req: HandledRequest<typeof Topics.StocksChangeTicker>) {
-    return { stock: await this.stocks.changeTicker(req) };
+    return { stock: await this.tickers.changeTicker(req) };
   }
 
   @HandleRequest(Topics.StocksArchive)
   async archive(@Payload() req: HandledRequest<typeof Topics.StocksArchive>) {
-    return { stock: await this.stocks.archive(req) };
+    return { stock: await this.archiving.archive(req) };
   }
 
   @HandleRequest(Topics.StocksNewApiKey)
   async newApiKey() {
-    return { apiKey: await this.stocks.newApiKey() };
+    return { apiKey: await this.apiKeys.newApiKey() };
   }
 
   @HandleRequest(Topics.StocksExchanges)
@@ -61,6 +71,6 @@ export class StocksHandlers {
 
   @HandleRequest(Topics.StocksVersionHistory)
   async versionHistory(@Payload() req: HandledRequest<typeof Topics.StocksVersionHistory>) {
-    return { versions: await this.stocks.versionHistory(req.combinedTicker) };
+    return { versions: await this.reads.versionHistory(req.combinedTicker) };
   }
 }
