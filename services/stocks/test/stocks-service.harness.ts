@@ -1,10 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { Actor, formatIsoDate, RequestTopic, Topics } from '@irp/proto';
 import { actor } from '@irp/proto/testing';
-import { AppError, KafkaRequester } from '@irp/platform';
+import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
   dropSchema,
+  expectAppError,
   handledMessages,
   ReceivedMessage,
   serviceTestEnv,
@@ -52,16 +53,8 @@ export const client = (stockId: string, roles: string[]) =>
   actor({ id: '33333333-3333-4333-8333-333333333333', username: 'carl', stockRoles: { [stockId]: roles } });
 export const THIS_YEAR = Number(formatIsoDate(new Date()).slice(0, 4));
 
-export async function expectAppError(p: Promise<unknown>, code: string, message?: string | RegExp) {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  expect((err as AppError).code).toBe(code);
-  if (typeof message === 'string') expect((err as AppError).message).toBe(message);
-  else if (message) expect((err as AppError).message).toMatch(message);
-}
+// The platform's one AppError expectation, re-exported for the spec files of this harness.
+export { expectAppError };
 
 export let app: INestApplication;
 export let requester: KafkaRequester;
