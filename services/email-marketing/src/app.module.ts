@@ -1,6 +1,7 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
 import { emailMarketingConfigSchema } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
+import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { CampaignSender } from './sending/campaign-sender';
@@ -32,7 +33,10 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const emailMarketingService = defineService({
   name: 'email-marketing',
   config: emailMarketingConfigSchema,
-  database: { entities: [StockProjectionEntity], migrations: [CreateEmailMarketing1795485733270] },
+  database: {
+    entities: [StockProjectionEntity],
+    migrations: [CreateEmailMarketing1795485733270, DropAutoSendIndex1795700000000],
+  },
   providers: [
     SendsRepository,
     DeliveriesRepository,
