@@ -21,7 +21,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AnnouncementsConfig } from '../config';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { AnnouncementEntity } from './announcement.entity';
 import { toAnnouncement } from './announcement.mapper';
 import { AnnouncementsRepository } from './announcements.repository';

@@ -10,10 +10,10 @@ import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
-import { InitialPollService } from './initial-poll.service';
-import { ErrorReporter } from './error-reporter';
+import { InitialPollService } from '../initial-poll/initial-poll.service';
+import { ErrorReporter } from '../error-reports/error-reporter';
 import { pollSeconds } from './metrics';
-import { publishPollRequests } from './poll-publisher';
+import { publishPollRequests } from '../scheduling/poll-publisher';
 import {
   dueStocksWhere,
   fanOut,
@@ -24,7 +24,7 @@ import {
   storedKey,
   tickerKey,
 } from './poll-rules';
-import { SourceHealth } from './source-health';
+import { SourceHealth } from '../source-health/source-health';
 import { SourceProvider } from './source-provider';
 
 const log = createLogger('poller');

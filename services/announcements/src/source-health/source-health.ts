@@ -1,7 +1,7 @@
 import { createLogger } from '@irp/platform';
 import { DataSource } from 'typeorm';
-import type { ErrorReporter } from './error-reporter';
-import { sourceCallFailures } from './metrics';
+import type { ErrorReporter } from '../error-reports/error-reporter';
+import { sourceCallFailures } from '../polling/metrics';
 import { SourceHealthEntity } from './source-health.entity';
 
 const log = createLogger('source-health');

@@ -4,10 +4,10 @@ import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
-import { InitialPollService } from './initial-poll.service';
+import { InitialPollService } from '../initial-poll/initial-poll.service';
 import { publishPollRequests } from './poll-publisher';
-import { dueStocksWhere, isPollingDisabled, pollRequestsFor } from './poll-rules';
-import { SourceProvider } from './source-provider';
+import { dueStocksWhere, isPollingDisabled, pollRequestsFor } from '../polling/poll-rules';
+import { SourceProvider } from '../polling/source-provider';
 
 const log = createLogger('poll-scheduler');
 

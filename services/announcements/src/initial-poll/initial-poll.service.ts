@@ -7,11 +7,11 @@ import type { AnnouncementsConfig } from '../config';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { AnnouncementStore } from './announcement-store';
-import { ErrorReporter } from './error-reporter';
+import { AnnouncementStore } from '../polling/announcement-store';
+import { ErrorReporter } from '../error-reports/error-reporter';
 import { InitialPollEntity } from './initial-poll.entity';
-import { initialPollWindow, yearsToRead } from './poll-rules';
-import { SourceProvider } from './source-provider';
+import { initialPollWindow, yearsToRead } from '../polling/poll-rules';
+import { SourceProvider } from '../polling/source-provider';
 
 const log = createLogger('initial-poll');
 

@@ -9,7 +9,7 @@ import { toAnnouncement } from '../announcements/announcement.mapper';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { decideAutoSend, heldBackMessage, type AutoSendDecision } from './auto-send-rules';
-import { ErrorReporter } from './error-reporter';
+import { ErrorReporter } from '../error-reports/error-reporter';
 
 const log = createLogger('auto-send');
 
