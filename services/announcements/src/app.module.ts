@@ -17,16 +17,21 @@ import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './polling/announcement-store';
 import { AutoSendHandlers } from './auto-send/auto-send.handlers';
+import { AutoSendRepository } from './auto-send/auto-send.repository';
 import { AutoSendService } from './auto-send/auto-send.service';
 import { ErrorReporter } from './error-reports/error-reporter';
 import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
 import { InitialPollService } from './initial-poll/initial-poll.service';
+import { DueStocksRepository } from './scheduling/due-stocks.repository';
 import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
+import { DetectedAnnouncementsRepository } from './polling/detected-announcements.repository';
+import { PollRepository } from './polling/poll.repository';
 import { PollService } from './polling/poll.service';
 import { SourceHealthEntity } from './source-health/source-health.entity';
+import { SourceHealthRepository } from './source-health/source-health.repository';
 import { SourceProvider } from './polling/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
@@ -79,6 +84,10 @@ export const announcementsService = defineService({
     SystemSettingsRepository,
     ToolsRepository,
     CommentsRepository,
+    PollRepository,
+    DetectedAnnouncementsRepository,
+    SourceHealthRepository,
+    AutoSendRepository,
     StockProjectionService,
     SystemSettingsService,
     SourceProvider,
@@ -105,7 +114,7 @@ export const announcementsService = defineService({
       ],
       providers: stockProjection.providers,
     },
-    scheduler: { providers: [PollScheduler] },
+    scheduler: { providers: [DueStocksRepository, PollScheduler] },
     poller: { handlers: [PollerHandlers, InitialPollHandlers, AutoSendHandlers] },
   },
 });
