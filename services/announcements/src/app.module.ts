@@ -24,6 +24,7 @@ import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
 import { InitialPollService } from './initial-poll/initial-poll.service';
+import { InitialPollsRepository } from './initial-poll/initial-polls.repository';
 import { DueStocksRepository } from './scheduling/due-stocks.repository';
 import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
@@ -85,6 +86,7 @@ export const announcementsService = defineService({
     ToolsRepository,
     CommentsRepository,
     PollRepository,
+    InitialPollsRepository,
     DetectedAnnouncementsRepository,
     SourceHealthRepository,
     AutoSendRepository,
