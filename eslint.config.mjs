@@ -43,8 +43,6 @@ export default tseslint.config(
       'services/announcements/src/comments/demo-comments.ts', // the demo comments seed.ts stores
       // tests reach the tables to set a scene and check what was stored
       '**/*.spec.ts',
-      // issue 17 (TEMPORARY): announcements' use cases whose SQL has not moved into repositories yet
-      'services/announcements/src/reconcile/reconcile.service.ts',
     ],
     plugins: { database: databaseRules },
     rules: { 'database/sql-only-in-repositories': 'error' },

@@ -37,6 +37,7 @@ import { SourceProvider } from './polling/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
 import { ReconcileService } from './reconcile/reconcile.service';
+import { ReconcilesRepository } from './reconcile/reconciles.repository';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
 import { SystemSettingsRepository } from './settings/system-settings.repository';
@@ -86,6 +87,7 @@ export const announcementsService = defineService({
     ToolsRepository,
     CommentsRepository,
     PollRepository,
+    ReconcilesRepository,
     InitialPollsRepository,
     DetectedAnnouncementsRepository,
     SourceHealthRepository,
