@@ -2,7 +2,11 @@ import { defineService, stockProjectionRole } from '@irp/platform';
 import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsRepository } from './announcements/announcements.repository';
-import { AnnouncementsService } from './announcements/announcements.service';
+import { DeleteAnnouncementService } from './announcements/delete-announcement.service';
+import { ReadAnnouncementsService } from './announcements/read-announcements.service';
+import { SaveAnnouncementService } from './announcements/save-announcement.service';
+import { SendAnnouncementService } from './announcements/send-announcement.service';
+import { WidgetService } from './announcements/widget.service';
 import { UploadPartsRepository } from './announcements/upload-parts.repository';
 import { UploadStaging } from './announcements/upload-staging';
 import { UploadPartEntity } from './announcements/upload-part.entity';
@@ -98,7 +102,11 @@ export const announcementsService = defineService({
     ErrorReporter,
     AnnouncementStore,
     InitialPollService,
-    AnnouncementsService,
+    ReadAnnouncementsService,
+    SaveAnnouncementService,
+    DeleteAnnouncementService,
+    SendAnnouncementService,
+    WidgetService,
     PollService,
     AutoSendService,
     ReconcileService,
