@@ -43,13 +43,6 @@ export default tseslint.config(
       'services/announcements/src/comments/demo-comments.ts', // the demo comments seed.ts stores
       // tests reach the tables to set a scene and check what was stored
       '**/*.spec.ts',
-      // issue 17: moves with the polling split (announcements' polling/, its stock projection and reconcile
-      // are being split by use case; their SQL moves into repositories then)
-      'services/announcements/src/polling/**',
-      'services/announcements/src/stocks/**',
-      'services/announcements/src/reconcile/**',
-      // issue 17: email-marketing's stock projection is replaced by the platform's stock projection module
-      'services/email-marketing/src/stocks/**',
     ],
     plugins: { database: databaseRules },
     rules: { 'database/sql-only-in-repositories': 'error' },

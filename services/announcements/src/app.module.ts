@@ -2,7 +2,11 @@ import { defineService, stockProjectionRole } from '@irp/platform';
 import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsRepository } from './announcements/announcements.repository';
-import { AnnouncementsService } from './announcements/announcements.service';
+import { DeleteAnnouncementService } from './announcements/delete-announcement.service';
+import { ReadAnnouncementsService } from './announcements/read-announcements.service';
+import { SaveAnnouncementService } from './announcements/save-announcement.service';
+import { SendAnnouncementService } from './announcements/send-announcement.service';
+import { WidgetService } from './announcements/widget.service';
 import { UploadPartsRepository } from './announcements/upload-parts.repository';
 import { UploadStaging } from './announcements/upload-staging';
 import { UploadPartEntity } from './announcements/upload-part.entity';
@@ -16,28 +20,35 @@ import { AnnouncementComments1795500000000 } from './database/migrations/1795500
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './polling/announcement-store';
-import { AutoSendHandlers } from './polling/auto-send.handlers';
-import { AutoSendService } from './polling/auto-send.service';
-import { ErrorReporter } from './polling/error-reporter';
-import { InitialPollEntity } from './polling/initial-poll.entity';
-import { InitialPollHandlers } from './polling/initial-poll.handlers';
-import { InitialPollRequestHandlers } from './polling/initial-poll-requests.handlers';
-import { InitialPollService } from './polling/initial-poll.service';
-import { PollScheduler } from './polling/poll-scheduler';
+import { AutoSendHandlers } from './auto-send/auto-send.handlers';
+import { AutoSendRepository } from './auto-send/auto-send.repository';
+import { AutoSendService } from './auto-send/auto-send.service';
+import { ErrorReporter } from './error-reports/error-reporter';
+import { InitialPollEntity } from './initial-poll/initial-poll.entity';
+import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
+import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
+import { InitialPollService } from './initial-poll/initial-poll.service';
+import { InitialPollsRepository } from './initial-poll/initial-polls.repository';
+import { DueStocksRepository } from './scheduling/due-stocks.repository';
+import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
+import { DetectedAnnouncementsRepository } from './polling/detected-announcements.repository';
+import { PollRepository } from './polling/poll.repository';
 import { PollService } from './polling/poll.service';
-import { SourceHealthEntity } from './polling/source-health.entity';
+import { SourceHealthEntity } from './source-health/source-health.entity';
+import { SourceHealthRepository } from './source-health/source-health.repository';
 import { SourceProvider } from './polling/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
 import { ReconcileService } from './reconcile/reconcile.service';
+import { ReconcilesRepository } from './reconcile/reconciles.repository';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
 import { SystemSettingsRepository } from './settings/system-settings.repository';
 import { SystemSettingsService } from './settings/system-settings.service';
 import { FileStorageProvider } from './storage/file-storage.provider';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
-import { StockProjectionService } from './stocks/stock-projection.service';
+import { StockProjectionService } from './stocks/stock-projection.repository';
 import { ToolsHandlers } from './tools/tools.handlers';
 import { ToolsRepository } from './tools/tools.repository';
 import { ToolsService } from './tools/tools.service';
@@ -79,13 +90,23 @@ export const announcementsService = defineService({
     SystemSettingsRepository,
     ToolsRepository,
     CommentsRepository,
+    PollRepository,
+    ReconcilesRepository,
+    InitialPollsRepository,
+    DetectedAnnouncementsRepository,
+    SourceHealthRepository,
+    AutoSendRepository,
     StockProjectionService,
     SystemSettingsService,
     SourceProvider,
     ErrorReporter,
     AnnouncementStore,
     InitialPollService,
-    AnnouncementsService,
+    ReadAnnouncementsService,
+    SaveAnnouncementService,
+    DeleteAnnouncementService,
+    SendAnnouncementService,
+    WidgetService,
     PollService,
     AutoSendService,
     ReconcileService,
@@ -105,7 +126,7 @@ export const announcementsService = defineService({
       ],
       providers: stockProjection.providers,
     },
-    scheduler: { providers: [PollScheduler] },
+    scheduler: { providers: [DueStocksRepository, PollScheduler] },
     poller: { handlers: [PollerHandlers, InitialPollHandlers, AutoSendHandlers] },
   },
 });

@@ -6,7 +6,7 @@ import { announcementsService } from './app.module';
 import { CommentsService } from './comments/comments.service';
 import { seedDemoComments } from './comments/demo-comments';
 import { AnnouncementStore } from './polling/announcement-store';
-import { InitialPollService } from './polling/initial-poll.service';
+import { InitialPollService } from './initial-poll/initial-poll.service';
 import { sydneyYear } from './polling/poll-rules';
 import { SourceProvider } from './polling/source-provider';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';

@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { startAnnouncementsService } from '../src/main';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
-import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import {
   ADMIN,
   changed,

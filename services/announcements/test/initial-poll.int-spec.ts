@@ -18,9 +18,9 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAnnouncementsService } from '../src/main';
 import { sydneyYear } from '../src/polling/poll-rules';
-import { InitialPollService } from '../src/polling/initial-poll.service';
+import { InitialPollService } from '../src/initial-poll/initial-poll.service';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
-import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import {
   ADMIN,
   changed,

@@ -20,11 +20,11 @@ import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
 import { AnnouncementStore } from '../src/polling/announcement-store';
-import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/polling/poll-scheduler';
+import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/scheduling/poll-scheduler';
 import { PollService } from '../src/polling/poll.service';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
-import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import {
   completedInitialPollsSql,
   ADMIN,

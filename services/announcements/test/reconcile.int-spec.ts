@@ -19,7 +19,7 @@ import { AnnouncementStore } from '../src/polling/announcement-store';
 import { SourceProvider } from '../src/polling/source-provider';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
-import { StockProjectionService } from '../src/stocks/stock-projection.service';
+import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import {
   ADMIN,
   CLIENT,

@@ -16,7 +16,7 @@ import { EmailSettingsHandlers } from './settings/email-settings.handlers';
 import { EmailSettingsRepository } from './settings/email-settings.repository';
 import { EmailSettingsService } from './settings/email-settings.service';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
-import { StockProjectionService } from './stocks/stock-projection.service';
+import { StockProjectionService } from './stocks/stock-projection.repository';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
 import { SubscribersRepository } from './subscribers/subscribers.repository';
 import { SubscribersService } from './subscribers/subscribers.service';

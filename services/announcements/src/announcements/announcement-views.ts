@@ -1,5 +1,5 @@
 import type { InitialPollProgress, WidgetAnnouncement } from '@irp/proto';
-import type { InitialPollEntity } from '../polling/initial-poll.entity';
+import type { InitialPollEntity } from '../initial-poll/initial-poll.entity';
 import type { AnnouncementEntity } from './announcement.entity';
 import { pdfUrlOf } from './announcement.mapper';
 

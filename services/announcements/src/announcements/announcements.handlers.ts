@@ -2,61 +2,71 @@ import { HandleEvent, HandleRequest, HandledRequest } from '@irp/platform';
 import { EventOf, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AnnouncementsService } from './announcements.service';
+import { DeleteAnnouncementService } from './delete-announcement.service';
+import { ReadAnnouncementsService } from './read-announcements.service';
+import { SaveAnnouncementService } from './save-announcement.service';
+import { SendAnnouncementService } from './send-announcement.service';
+import { WidgetService } from './widget.service';
 
-/** Kafka entry points of stored announcements (api role); the rules live in AnnouncementsService. */
+/** Kafka entry points of stored announcements (api role); each use case is the service named after it. */
 @Controller()
 export class AnnouncementsHandlers {
-  constructor(private readonly announcements: AnnouncementsService) {}
+  constructor(
+    private readonly reads: ReadAnnouncementsService,
+    private readonly saving: SaveAnnouncementService,
+    private readonly deleting: DeleteAnnouncementService,
+    private readonly sending: SendAnnouncementService,
+    private readonly widget: WidgetService,
+  ) {}
 
   @HandleRequest(Topics.AnnouncementsList)
   async list(@Payload() req: HandledRequest<typeof Topics.AnnouncementsList>) {
-    return this.announcements.list(req.combinedTicker, req.includeDeleted);
+    return this.reads.list(req.combinedTicker, req.includeDeleted);
   }
 
   @HandleRequest(Topics.AnnouncementsUploadPart)
   async uploadPart(@Payload() req: HandledRequest<typeof Topics.AnnouncementsUploadPart>) {
-    return { uploadId: req.uploadId, received: await this.announcements.uploadPart(req) };
+    return { uploadId: req.uploadId, received: await this.saving.uploadPart(req) };
   }
 
   @HandleRequest(Topics.AnnouncementsSave)
   async save(@Payload() req: HandledRequest<typeof Topics.AnnouncementsSave>) {
-    return { announcement: await this.announcements.save(req) };
+    return { announcement: await this.saving.save(req) };
   }
 
   @HandleRequest(Topics.AnnouncementsDelete)
   async delete(@Payload() req: HandledRequest<typeof Topics.AnnouncementsDelete>) {
-    return { announcement: await this.announcements.delete(req) };
+    return { announcement: await this.deleting.delete(req) };
   }
 
   @HandleRequest(Topics.AnnouncementsSend)
   async send(@Payload() req: HandledRequest<typeof Topics.AnnouncementsSend>) {
-    return { announcement: await this.announcements.send(req) };
+    return { announcement: await this.sending.send(req) };
   }
 
   @HandleRequest(Topics.AnnouncementsSendConfirmation)
   async sendConfirmation(@Payload() req: HandledRequest<typeof Topics.AnnouncementsSendConfirmation>) {
-    return this.announcements.sendConfirmation(req);
+    return this.sending.sendConfirmation(req);
   }
 
   @HandleRequest(Topics.AnnouncementsReadFile)
   async readFile(@Payload() req: HandledRequest<typeof Topics.AnnouncementsReadFile>) {
-    return this.announcements.readFile(req.sendGuid, req.offset, req.length);
+    return this.reads.readFile(req.sendGuid, req.offset, req.length);
   }
 
   @HandleRequest(Topics.AnnouncementsWidgetList)
   async widgetList(@Payload() req: HandledRequest<typeof Topics.AnnouncementsWidgetList>) {
-    return { announcements: await this.announcements.widgetList(req.stockId) };
+    return { announcements: await this.widget.widgetList(req.stockId) };
   }
 
   @HandleRequest(Topics.AnnouncementsWidgetOpen)
   async widgetOpen(@Payload() req: HandledRequest<typeof Topics.AnnouncementsWidgetOpen>) {
-    return { announcement: await this.announcements.widgetOpen(req.stockId, req.sendGuid) };
+    return { announcement: await this.widget.widgetOpen(req.stockId, req.sendGuid) };
   }
 
   /** Published by the email-marketing service once mail for an announcement is accepted. */
   @HandleEvent(Topics.AnnouncementDelivered)
   async sent(@Payload() event: EventOf<typeof Topics.AnnouncementDelivered>) {
-    await this.announcements.markSent(event);
+    await this.sending.markSent(event);
   }
 }

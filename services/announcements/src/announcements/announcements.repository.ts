@@ -1,7 +1,7 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { InitialPollEntity } from '../polling/initial-poll.entity';
+import { InitialPollEntity } from '../initial-poll/initial-poll.entity';
 import { AnnouncementEntity } from './announcement.entity';
 
 /**

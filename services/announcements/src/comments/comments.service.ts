@@ -12,7 +12,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AnnouncementEntity } from '../announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { CommentEntity } from './comment.entity';
 import {
   applyResponse,

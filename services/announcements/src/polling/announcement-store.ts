@@ -5,17 +5,23 @@ import {
   mapLimit,
   Outbox,
   SERVICE_CONFIG,
+  UnitOfWork,
   withTimeout,
+  type Tx,
 } from '@irp/platform';
 import { Topics, type AnnouncementOrigin } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { AnnouncementEntity } from '../announcements/announcement.entity';
 import { toAnnouncement } from '../announcements/announcement.mapper';
 import type { AnnouncementsConfig } from '../config';
 import { DocumentRefusedError, type AnnouncementSource, type SourceAnnouncement } from '../sources/source';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import {
+  DetectedAnnouncementsRepository,
+  type DetectedRow,
+  type KnownRow,
+} from './detected-announcements.repository';
 import { announcementsDetected, documentDownloads, sourceKeyConflicts } from './metrics';
 import { afterFailedDownload, sourceKeyConflict } from './poll-rules';
 
@@ -33,13 +39,7 @@ const DOWNLOADS_AT_ONCE = 4;
 /** The parts of a source item stored, checked (a release time that does not parse is not an announcement). */
 function rowsOf(items: readonly SourceAnnouncement[]) {
   const seen = new Set<string>();
-  const rows: Array<{
-    sourceKey: string;
-    headline: string;
-    releasedAt: string;
-    priceSensitive: boolean;
-    documentUrl: string;
-  }> = [];
+  const rows: DetectedRow[] = [];
   for (const item of items) {
     const released = new Date(item.releasedAt);
     if (!item.sourceKey || seen.has(item.sourceKey) || Number.isNaN(released.getTime())) {
@@ -63,16 +63,6 @@ function rowsOf(items: readonly SourceAnnouncement[]) {
   return rows.sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
 }
 
-type StoreRow = ReturnType<typeof rowsOf>[number];
-
-/** A stored announcement of the stock under a key the source reports again. */
-interface KnownRow {
-  source_key: string;
-  headline: string;
-  headline_original: string | null;
-  released_at: Date;
-}
-
 /** Conflicts warned of already: a source that reuses a key reports it at every poll; one warning each. */
 const warnedConflicts = new Set<string>();
 const MAX_WARNED_CONFLICTS = 10_000;
@@ -86,7 +76,8 @@ const MAX_WARNED_CONFLICTS = 10_000;
 @Injectable()
 export class AnnouncementStore {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly rows: DetectedAnnouncementsRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly storage: FileStorage,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
@@ -101,16 +92,16 @@ export class AnnouncementStore {
     stock: StoredStock,
     items: readonly SourceAnnouncement[],
     origin: AnnouncementOrigin,
-    manager?: EntityManager,
+    manager?: Tx,
   ): Promise<AnnouncementEntity[]> {
     let rows = rowsOf(items);
     if (!rows.length) return [];
     // Most polls find nothing new: one read answers them without a transaction. What it finds missing is
     // inserted with ON CONFLICT DO NOTHING all the same, so a concurrent poller never stores it twice.
-    const known: KnownRow[] = await (manager ?? this.dataSource).query(
-      `SELECT source_key, headline, headline_original, released_at FROM announcements.announcements
-       WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
-      [stock.id, rows.map((r) => r.sourceKey)],
+    const known = await this.rows.known(
+      stock.id,
+      rows.map((r) => r.sourceKey),
+      manager,
     );
     if (known.length) {
       this.warnOfConflicts(stock, rows, known, origin);
@@ -120,8 +111,8 @@ export class AnnouncementStore {
     const stored: AnnouncementEntity[] = [];
     for (let from = 0; from < rows.length; from += STORE_BATCH) {
       const batch = rows.slice(from, from + STORE_BATCH);
-      const insert = (m: EntityManager) => this.insertBatch(m, stock, batch, origin);
-      stored.push(...(manager ? await insert(manager) : await this.dataSource.transaction(insert)));
+      const insert = (tx: Tx) => this.insertBatch(tx, stock, batch, origin);
+      stored.push(...(manager ? await insert(manager) : await this.unitOfWork.run(insert)));
     }
     if (stored.length) {
       announcementsDetected.inc({ origin }, stored.length);
@@ -141,7 +132,7 @@ export class AnnouncementStore {
    */
   private warnOfConflicts(
     stock: StoredStock,
-    rows: StoreRow[],
+    rows: DetectedRow[],
     known: KnownRow[],
     origin: AnnouncementOrigin,
   ) {
@@ -178,38 +169,14 @@ export class AnnouncementStore {
   }
 
   private async insertBatch(
-    m: EntityManager,
+    tx: Tx,
     stock: StoredStock,
-    batch: StoreRow[],
+    batch: DetectedRow[],
     origin: AnnouncementOrigin,
   ): Promise<AnnouncementEntity[]> {
-    const inserted: Array<{ id: string }> = await m.query(
-      `INSERT INTO announcements.announcements
-         (stock_id, source_key, headline, released_at, price_sensitive, remote_path, file_status, origin, auto_send)
-       SELECT $1::uuid, t.source_key, t.headline, t.released_at, t.price_sensitive, t.remote_path,
-              CASE WHEN t.remote_path <> '' THEN 'pending' ELSE 'none' END, $2::text, $3::text
-       FROM unnest($4::text[], $5::text[], $6::timestamptz[], $7::boolean[], $8::text[])
-         AS t(source_key, headline, released_at, price_sensitive, remote_path)
-       ON CONFLICT (stock_id, source_key) DO NOTHING
-       RETURNING id`,
-      [
-        stock.id,
-        origin,
-        origin === 'poll' ? null : 'not-automatic',
-        batch.map((r) => r.sourceKey),
-        batch.map((r) => r.headline),
-        batch.map((r) => r.releasedAt),
-        batch.map((r) => r.priceSensitive),
-        batch.map((r) => r.documentUrl),
-      ],
-    );
-    if (!inserted.length) return [];
-    const entities = await m.getRepository(AnnouncementEntity).find({
-      where: { id: In(inserted.map((r) => r.id)) },
-      order: { releasedAt: 'ASC' },
-    });
+    const entities = await this.rows.insertNew(tx, stock.id, batch, origin);
     for (const e of entities) {
-      await this.outbox.add(m, Topics.AnnouncementDetected, stock.id, {
+      await this.outbox.add(tx, Topics.AnnouncementDetected, stock.id, {
         stockId: stock.id,
         combinedTicker: stock.combinedTicker,
         origin,
@@ -228,10 +195,7 @@ export class AnnouncementStore {
    * MAX_DOWNLOAD_ATTEMPTS, then `failed`. Returns how many were stored.
    */
   async downloadPending(stock: StoredStock, source: AnnouncementSource): Promise<number> {
-    const pending = await this.dataSource.getRepository(AnnouncementEntity).find({
-      where: { stockId: stock.id, fileStatus: 'pending' },
-      order: { releasedAt: 'DESC' },
-    });
+    const pending = await this.rows.pendingDocuments(stock.id);
     if (!pending.length) return 0;
     const outcomes = await mapLimit(pending, DOWNLOADS_AT_ONCE, (row) => this.download(stock, row, source));
     return outcomes.filter((o) => o === 'stored').length;
@@ -242,9 +206,8 @@ export class AnnouncementStore {
     row: AnnouncementEntity,
     source: AnnouncementSource,
   ): Promise<'stored' | 'refused' | 'retry' | 'failed'> {
-    const repo = this.dataSource.getRepository(AnnouncementEntity);
     // Only a row still pending is changed: another poller may have finished it meanwhile.
-    const stillPending = { id: row.id, fileStatus: 'pending' as const };
+    const update = (values: Partial<AnnouncementEntity>) => this.rows.updateIfPending(row.id, values);
     try {
       // The adapter has its own timeout per exchange; this guards a whole download (terms page + PDF).
       const document = await withTimeout(
@@ -254,7 +217,7 @@ export class AnnouncementStore {
       );
       const path = pdfPathFor(stock.combinedTicker, row.releasedAt, row.sendGuid);
       const { size, sha256 } = await this.storage.write(path, document.bytes);
-      await repo.update(stillPending, {
+      await update({
         localPath: path,
         fileSize: size,
         fileSha256: sha256,
@@ -271,7 +234,7 @@ export class AnnouncementStore {
           { stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, reason: error.message },
           'document refused; announcement kept without it',
         );
-        await repo.update(stillPending, {
+        await update({
           fileStatus: 'refused',
           fileProblem: error.message,
           updatedAt: new Date(),
@@ -284,7 +247,7 @@ export class AnnouncementStore {
         { stockId: stock.id, sendGuid: row.sendGuid, url: row.remotePath, ...next },
         'document download failed',
       );
-      await repo.update(stillPending, { ...next, updatedAt: new Date() });
+      await update({ ...next, updatedAt: new Date() });
       const outcome = next.fileStatus === 'failed' ? 'failed' : 'retry';
       documentDownloads.inc({ outcome });
       return outcome;

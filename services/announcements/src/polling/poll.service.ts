@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto';
-import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, withTimeout } from '@irp/platform';
+import {
+  createLogger,
+  errorText,
+  KAFKA_PRODUCER,
+  SERVICE_CONFIG,
+  UnitOfWork,
+  withTimeout,
+} from '@irp/platform';
 import type { PollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
-import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AnnouncementStore } from './announcement-store';
-import { InitialPollService } from './initial-poll.service';
-import { ErrorReporter } from './error-reporter';
+import { InitialPollService } from '../initial-poll/initial-poll.service';
+import { ErrorReporter } from '../error-reports/error-reporter';
 import { pollSeconds } from './metrics';
-import { publishPollRequests } from './poll-publisher';
+import { publishPollRequests } from '../scheduling/poll-publisher';
 import {
-  dueStocksWhere,
   fanOut,
   isDue,
   isPollingDisabled,
@@ -24,7 +28,9 @@ import {
   storedKey,
   tickerKey,
 } from './poll-rules';
-import { SourceHealth } from './source-health';
+import { SourceHealth } from '../source-health/source-health';
+import { SourceHealthRepository } from '../source-health/source-health.repository';
+import { PollRepository } from './poll.repository';
 import { SourceProvider } from './source-provider';
 
 const log = createLogger('poller');
@@ -44,7 +50,9 @@ export class PollService {
   private marketSeen?: { source: string; dueStocks: string; keys: ReadonlySet<string> };
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly rows: PollRepository,
+    healthRows: SourceHealthRepository,
+    unitOfWork: UnitOfWork,
     private readonly sources: SourceProvider,
     private readonly settings: SystemSettingsService,
     private readonly store: AnnouncementStore,
@@ -53,7 +61,7 @@ export class PollService {
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {
-    this.health = new SourceHealth(dataSource, reporter, config.SOURCE_FAILURE_STREAK);
+    this.health = new SourceHealth(healthRows, unitOfWork, reporter, config.SOURCE_FAILURE_STREAK);
   }
 
   /** Handles one `announcements.poll-requested`. */
@@ -118,9 +126,7 @@ export class PollService {
 
   private async pollStock(event: PollRequestedEvent): Promise<string> {
     if (!event.stockId) return 'skipped';
-    const stock = await this.dataSource
-      .getRepository(StockProjectionEntity)
-      .findOne({ where: { id: event.stockId } });
+    const stock = await this.rows.stock(event.stockId);
     // Archived, switched off or expired since the tick: not polled any more.
     if (!stock || !isDue({ ...stock, initialPollCompleted: await this.initialPolls.completed(stock.id) }))
       return 'skipped';
@@ -153,12 +159,7 @@ export class PollService {
       return 'skipped';
     }
     const latestMarket = source.latestMarket.bind(source);
-    const stocks: Array<{ id: string; ticker: string; pending: boolean }> = await this.dataSource.query(
-      `SELECT s.id, s.ticker,
-              EXISTS (SELECT 1 FROM announcements.announcements a
-                      WHERE a.stock_id = s.id AND a.file_status = 'pending') AS pending
-       FROM announcements.stocks s WHERE ${dueStocksWhere('s')} ORDER BY s.id`,
-    );
+    const stocks = await this.rows.dueStocksWithPending();
     // Only what is newer than this process's last fanned-out read is fetched, while the polled stocks are
     // the same ones: a stock polled since (or a fresh process, another source) reads every page again, so
     // items of a ticker that was not polled at the last read are not passed over.
@@ -174,12 +175,7 @@ export class PollService {
     // stored yet goes to the pollers, found with one index lookup per (stock, source key) pair.
     const pairs = marketPairs(fetched.value, stocks);
     const known: Array<{ stock_id: string; source_key: string }> = pairs.stockIds.length
-      ? await this.dataSource.query(
-          `SELECT a.stock_id, a.source_key
-           FROM unnest($1::uuid[], $2::text[]) AS t(stock_id, source_key)
-           JOIN announcements.announcements a ON a.stock_id = t.stock_id AND a.source_key = t.source_key`,
-          [pairs.stockIds, pairs.sourceKeys],
-        )
+      ? await this.rows.storedPairs(pairs.stockIds, pairs.sourceKeys)
       : [];
     const stored = new Set(known.map((k) => storedKey(k.stock_id, k.source_key)));
     const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending, stored);

@@ -5,7 +5,7 @@ import {
   mapLimit,
   postgresJobLock,
   SERVICE_CONFIG,
-  singletonJobKey,
+  UnitOfWork,
   type JobLock,
   type ServiceConfigBase,
   withTimeout,
@@ -13,15 +13,15 @@ import {
 import { isAdmin, type Actor, type Reconcile } from '@irp/proto';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { AnnouncementStore } from '../polling/announcement-store';
-import { polledStocksWhere, releasedWithin } from '../polling/poll-rules';
+import { releasedWithin } from '../polling/poll-rules';
 import { withSourceRetries } from '../sources/source-retries';
 import { SourceProvider } from '../polling/source-provider';
-import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { missingItems, sortedFindings, toReconcile } from './reconcile-rules';
-import { ReconcileEntity, type ReconcileFinding } from './reconcile.entity';
+import type { ReconcileEntity, ReconcileFinding } from './reconcile.entity';
+import { ReconcilesRepository } from './reconciles.repository';
 
 const log = createLogger('reconcile');
 
@@ -45,15 +45,12 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
   private stopping = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly runs: ReconcilesRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly sources: SourceProvider,
     private readonly store: AnnouncementStore,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig & ServiceConfigBase,
   ) {}
-
-  private get repo() {
-    return this.dataSource.getRepository(ReconcileEntity);
-  }
 
   async onApplicationBootstrap(): Promise<void> {
     try {
@@ -81,10 +78,8 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
     )();
     try {
       if (!(await lock.tryAcquire())) throw new Error(`the lock of reconcile ${id} is taken`);
-      const [{ total }] = (await this.dataSource.query(
-        `SELECT count(*)::int AS total FROM announcements.stocks s WHERE ${polledStocksWhere('s')}`,
-      )) as Array<{ total: number }>;
-      await this.repo.insert({
+      const total = await this.runs.countPolledStocks();
+      await this.runs.insert({
         id,
         numDays,
         status: 'running',
@@ -97,7 +92,7 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
       await lock.close();
       throw error;
     }
-    const row = await this.repo.findOneByOrFail({ id });
+    const row = await this.runs.findOrFail(id);
     log.info({ id, numDays, total: row.total, by: actor.username }, 'reconcile started');
     const work = this.execute(row, lock).finally(() => this.working.delete(id));
     this.working.set(id, work);
@@ -105,13 +100,13 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async get(id: string): Promise<Reconcile> {
-    const row = await this.repo.findOneBy({ id });
+    const row = await this.runs.find(id);
     if (!row) throw new AppError('NOT_FOUND', `Reconcile ${id} not found`);
     return toReconcile(await this.checkAlive(row));
   }
 
   async last(): Promise<Reconcile | null> {
-    const [row] = await this.repo.find({ order: { startedAt: 'DESC' }, take: 1 });
+    const row = await this.runs.latest();
     return row ? toReconcile(await this.checkAlive(row)) : null;
   }
 
@@ -122,10 +117,8 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
    */
   async apply(actor: Actor, id: string): Promise<Reconcile> {
     if (!isAdmin(actor)) throw new AppError('FORBIDDEN', 'Only admins may apply a reconcile');
-    const { row, stocks } = await this.dataSource.transaction(async (m) => {
-      const run = await m
-        .getRepository(ReconcileEntity)
-        .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    const { row, stocks } = await this.unitOfWork.run(async (tx) => {
+      const run = await this.runs.lock(tx, id);
       if (!run) throw new AppError('NOT_FOUND', `Reconcile ${id} not found`);
       if (run.status === 'applied')
         throw new AppError('BAD_REQUEST', 'This reconcile has already been applied');
@@ -137,14 +130,14 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
       let applied = 0;
       const touched: StockProjectionEntity[] = [];
       for (const finding of run.findings) {
-        const stock = await m.getRepository(StockProjectionEntity).findOneBy({ id: finding.stockId });
+        const stock = await this.runs.stock(tx, finding.stockId);
         if (!stock) continue; // gone from the projection since the run
-        const stored = await this.store.storeDetected(stock, finding.items, 'reconcile', m);
+        const stored = await this.store.storeDetected(stock, finding.items, 'reconcile', tx);
         applied += stored.length;
         if (stored.length) touched.push(stock);
       }
-      await m.update(ReconcileEntity, { id }, { status: 'applied', applied });
-      return { row: await m.getRepository(ReconcileEntity).findOneByOrFail({ id }), stocks: touched };
+      await this.runs.markApplied(tx, id, applied);
+      return { row: await this.runs.findOrFail(id, tx), stocks: touched };
     });
     log.info({ id, applied: row.applied, by: actor.username }, 'reconcile applied');
     if (stocks.length) {
@@ -156,7 +149,7 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
 
   /** Marks the running runs whose process is gone (their lock is free) failed; returns how many. */
   async failInterrupted(): Promise<number> {
-    const running = await this.repo.find({ where: { status: 'running' } });
+    const running = await this.runs.running();
     let failed = 0;
     for (const row of running) if ((await this.checkAlive(row)).status === 'failed') failed++;
     return failed;
@@ -165,20 +158,10 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
   /** The row as it is, or marked failed when it says running but nobody runs it any more. */
   private async checkAlive(row: ReconcileEntity): Promise<ReconcileEntity> {
     if (row.status !== 'running' || this.working.has(row.id)) return row;
-    const marked = await this.dataSource.transaction(async (m) => {
-      // A transaction-level try: it is released at commit, so checking never keeps anyone's lock.
-      const [{ free }] = (await m.query(`SELECT pg_try_advisory_xact_lock($1::bigint) AS free`, [
-        singletonJobKey(lockName(row.id)),
-      ])) as Array<{ free: boolean }>;
-      if (!free) return false;
-      const [, affected] = (await m.query(
-        `UPDATE announcements.reconciles SET status = 'failed', error = $2, completed_at = now()
-         WHERE id = $1 AND status = 'running'`,
-        [row.id, INTERRUPTED],
-      )) as [unknown, number];
-      return affected === 1;
-    });
-    return marked ? this.repo.findOneByOrFail({ id: row.id }) : row;
+    const marked = await this.unitOfWork.run((tx) =>
+      this.runs.failIfLockFree(tx, row.id, lockName(row.id), INTERRUPTED),
+    );
+    return marked ? this.runs.findOrFail(row.id) : row;
   }
 
   private async execute(run: ReconcileEntity, lock: JobLock): Promise<void> {
@@ -186,9 +169,7 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
     const findings: ReconcileFinding[] = [];
     let checked = 0;
     try {
-      const stocks: Array<{ id: string; ticker: string }> = await this.dataSource.query(
-        `SELECT s.id, s.ticker FROM announcements.stocks s WHERE ${polledStocksWhere('s')} ORDER BY s.ticker, s.id`,
-      );
+      const stocks = await this.runs.polledStocks();
       const source = await this.sources.get();
       await mapLimit(stocks, this.config.POLL_CONCURRENCY, async (stock) => {
         if (this.stopping) throw new Error(INTERRUPTED);
@@ -203,39 +184,32 @@ export class ReconcileService implements OnApplicationBootstrap, OnApplicationSh
         });
         const recent = releasedWithin(items, run.numDays, now);
         if (recent.length) {
-          const stored: Array<{ source_key: string }> = await this.dataSource.query(
-            `SELECT source_key FROM announcements.announcements WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
-            [stock.id, recent.map((i) => i.sourceKey)],
+          const missing = missingItems(
+            recent,
+            await this.runs.storedKeys(
+              stock.id,
+              recent.map((i) => i.sourceKey),
+            ),
           );
-          const missing = missingItems(recent, new Set(stored.map((s) => s.source_key)));
           if (missing.length) findings.push({ stockId: stock.id, ticker: stock.ticker, items: missing });
         }
         checked++;
         if (checked % PROGRESS_EVERY === 0)
-          await this.repo.update(
-            { id: run.id, status: 'running' },
-            { checked, findings: sortedFindings(findings) },
-          );
+          await this.runs.updateRunning(run.id, { checked, findings: sortedFindings(findings) });
       });
-      await this.repo.update(
-        { id: run.id, status: 'running' },
-        {
-          status: 'completed',
-          checked,
-          total: Math.max(run.total, checked),
-          findings: sortedFindings(findings),
-          completedAt: new Date(),
-        },
-      );
+      await this.runs.updateRunning(run.id, {
+        status: 'completed',
+        checked,
+        total: Math.max(run.total, checked),
+        findings: sortedFindings(findings),
+        completedAt: new Date(),
+      });
       log.info({ id: run.id, checked, tickers: findings.length }, 'reconcile completed');
     } catch (error) {
       const text = errorText(error);
       log.error({ id: run.id, err: text }, 'reconcile failed');
-      await this.repo
-        .update(
-          { id: run.id, status: 'running' },
-          { status: 'failed', error: text, checked, completedAt: new Date() },
-        )
+      await this.runs
+        .updateRunning(run.id, { status: 'failed', error: text, checked, completedAt: new Date() })
         .catch((err: unknown) =>
           log.error({ id: run.id, err: errorText(err) }, 'marking the reconcile failed failed'),
         );

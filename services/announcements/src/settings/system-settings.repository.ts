@@ -1,3 +1,4 @@
+import type { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SystemSettingsEntity } from './system-settings.entity';
@@ -17,6 +18,11 @@ export class SystemSettingsRepository {
     if (found) return found;
     await this.repo.createQueryBuilder().insert().values(defaults()).orIgnore().execute();
     return this.repo.findOneOrFail({ where: { id: 1 } });
+  }
+
+  /** The row as it is (null before the first read stored it), on the caller's transaction when given. */
+  async find(tx?: Tx): Promise<SystemSettingsEntity | null> {
+    return (tx ?? this.dataSource.manager).findOneBy(SystemSettingsEntity, { id: 1 });
   }
 
   async update(values: Partial<SystemSettingsEntity>): Promise<void> {

@@ -22,7 +22,7 @@ import { EmailMarketingProviderAdapter, ProviderError } from '../providers/provi
 import { providerFor } from '../providers/provider-factory';
 import { isConfigured, normaliseSettings } from '../settings/email-settings.service';
 import { EmailSettingsService } from '../settings/email-settings.service';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import type { AnnouncementSendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
 

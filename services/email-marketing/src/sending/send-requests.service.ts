@@ -1,7 +1,7 @@
 import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { CampaignSender } from './campaign-sender';
 import { DeliveriesRepository } from './deliveries.repository';
 import { batchKey, DELIVERY_BATCH } from './delivery-rules';

@@ -11,7 +11,7 @@ import {
   MailStock,
   notificationMail,
 } from '../mail/templates';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { DeliveryService } from './delivery.service';
 import { MailQueue } from './mail-queue';
 import { SendRequestsService } from './send-requests.service';

@@ -2,7 +2,7 @@ import { AppError } from '@irp/platform';
 import { Actor, EmailMarketingSettings, isEmailAddress, splitEmailList } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { EmailSettingsRepository } from './email-settings.repository';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 
 /** The settings' own rules, with messages naming the tab's fields. */
 export function settingsProblem(settings: EmailMarketingSettings): string | undefined {

@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer } from '../mail/mailer';
 import { subscriptionConfirmMail } from '../mail/templates';
-import { ProjectedStock, StockProjectionService } from '../stocks/stock-projection.service';
+import { ProjectedStock, StockProjectionService } from '../stocks/stock-projection.repository';
 import { subscriptionLinks } from './links';
 import { SubscriberRow, SubscribersRepository } from './subscribers.repository';
 import { confirmTokenExpiry, normaliseEmail, subscribeRateLimited } from './subscription-rules';

@@ -3,7 +3,7 @@ import { isAdmin, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { toInitialPollProgress } from '../announcements/announcement-views';
-import { StockProjectionService } from '../stocks/stock-projection.service';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { InitialPollService } from './initial-poll.service';
 
 /** Resync (api role): an admin starts a stock's initial poll again; and the latest runs' statuses. */

@@ -1,13 +1,13 @@
 import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
-import { InitialPollService } from './initial-poll.service';
+import { InitialPollService } from '../initial-poll/initial-poll.service';
 import { publishPollRequests } from './poll-publisher';
-import { dueStocksWhere, isPollingDisabled, pollRequestsFor } from './poll-rules';
-import { SourceProvider } from './source-provider';
+import { isPollingDisabled, pollRequestsFor } from '../polling/poll-rules';
+import { DueStocksRepository } from './due-stocks.repository';
+import { SourceProvider } from '../polling/source-provider';
 
 const log = createLogger('poll-scheduler');
 
@@ -32,7 +32,7 @@ export class PollScheduler implements OnModuleInit {
   constructor(
     private readonly jobs: SingletonJobs,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
-    private readonly dataSource: DataSource,
+    private readonly dueStocks: DueStocksRepository,
     private readonly settings: SystemSettingsService,
     private readonly sources: SourceProvider,
     private readonly initialPolls: InitialPollService,
@@ -62,9 +62,7 @@ export class PollScheduler implements OnModuleInit {
       log.info({ until: settings.disablePollUntil }, 'polling disabled by the system settings');
       return { published: 0, skipped: 'polling-disabled', ms: Date.now() - started };
     }
-    const stocks: Array<{ id: string; ticker: string }> = await this.dataSource.query(
-      `SELECT s.id, s.ticker FROM announcements.stocks s WHERE ${dueStocksWhere('s')} ORDER BY s.ticker, s.id`,
-    );
+    const stocks = await this.dueStocks.list();
     if (!stocks.length) return { published: 0, skipped: 'no-stock-due', ms: Date.now() - started };
     const source = await this.sources.get();
     const requests = pollRequestsFor(stocks, source.marketWide, now);

@@ -1,7 +1,7 @@
 import { StockProjection } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { InitialPollService } from '../polling/initial-poll.service';
+import { InitialPollService } from '../initial-poll/initial-poll.service';
 import { StockProjectionEntity } from './stock-projection.entity';
 
 /**

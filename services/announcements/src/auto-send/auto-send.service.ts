@@ -1,15 +1,14 @@
-import { createLogger, Outbox, SERVICE_CONFIG } from '@irp/platform';
+import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork, type Tx } from '@irp/platform';
 import { Topics, type AnnouncementDetectedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
 import { toAnnouncement } from '../announcements/announcement.mapper';
 import { SystemSettingsService } from '../settings/system-settings.service';
-import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { AutoSendRepository } from './auto-send.repository';
 import { decideAutoSend, heldBackMessage, type AutoSendDecision } from './auto-send-rules';
-import { ErrorReporter } from './error-reporter';
+import { ErrorReporter } from '../error-reports/error-reporter';
 
 const log = createLogger('auto-send');
 
@@ -28,7 +27,8 @@ export const AUTO_SEND_REQUESTER = 'auto-send';
 @Injectable()
 export class AutoSendService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly rows: AutoSendRepository,
     private readonly outbox: Outbox,
     private readonly settings: SystemSettingsService,
     private readonly reporter: ErrorReporter,
@@ -40,19 +40,12 @@ export class AutoSendService {
     // Initial polls, resyncs, reconciles and manual adds are marked not-automatic when stored.
     if (event.origin !== 'poll') return null;
     const { hourlyAutoSendLimit, dailyAutoSendLimit } = await this.settings.entity();
-    return this.dataSource.transaction(async (m) => {
-      const stock = await m
-        .getRepository(StockProjectionEntity)
-        .findOne({ where: { id: event.stockId }, lock: { mode: 'pessimistic_write' } });
+    return this.unitOfWork.run(async (tx) => {
+      const stock = await this.rows.lockStock(tx, event.stockId);
       if (!stock) return null;
-      const row = await m.getRepository(AnnouncementEntity).findOne({ where: { id: event.announcement.id } });
+      const row = await this.rows.announcement(tx, event.announcement.id);
       if (!row || row.autoSend !== null || row.deletedOn) return null;
-      const [counts] = (await m.query(
-        `SELECT count(*) FILTER (WHERE auto_send_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
-         FROM announcements.announcements
-         WHERE stock_id = $1 AND auto_send = 'requested' AND auto_send_at > now() - interval '1 day'`,
-        [stock.id],
-      )) as Array<{ hour: number; day: number }>;
+      const counts = await this.rows.recentSends(tx, stock.id);
       const decision = decideAutoSend({
         origin: row.origin,
         headline: row.headline,
@@ -67,15 +60,15 @@ export class AutoSendService {
         detectedAt: row.createdAt,
         maxAgeMs: this.config.AUTO_SEND_MAX_AGE_HOURS * 3_600_000,
       });
-      if (!(await this.mark(m, row, decision))) return null;
-      if (decision.state === 'requested') await this.requestSend(m, stock, row.id, decision);
+      if (!(await this.rows.markDecided(tx, row.id, decision))) return null;
+      if (decision.state === 'requested') await this.requestSend(tx, stock, row.id, decision);
       if (decision.state === 'held-hourly' || decision.state === 'held-daily') {
         const limit = decision.state === 'held-hourly' ? hourlyAutoSendLimit : dailyAutoSendLimit;
         await this.reporter.report(
           `auto-send-held:${row.id}`,
           `Automatic send held back: ${stock.combinedTicker}`,
           heldBackMessage(stock.ticker, row.headline, decision.state, limit),
-          m,
+          tx,
         );
       }
       log.info({ stockId: stock.id, sendGuid: row.sendGuid, decision: decision.state }, 'auto-send decided');
@@ -83,31 +76,14 @@ export class AutoSendService {
     });
   }
 
-  /** The conditional write that makes the decision once. */
-  private async mark(
-    m: EntityManager,
-    row: AnnouncementEntity,
-    decision: AutoSendDecision,
-  ): Promise<boolean> {
-    const now = new Date();
-    const requested = decision.state === 'requested';
-    const [, affected] = (await m.query(
-      `UPDATE announcements.announcements
-       SET auto_send = $2, auto_send_at = $3, send_requested_at = COALESCE($3, send_requested_at), updated_at = now()
-       WHERE id = $1 AND auto_send IS NULL`,
-      [row.id, decision.state, requested ? now : null],
-    )) as [unknown, number];
-    return affected === 1;
-  }
-
   private async requestSend(
-    m: EntityManager,
+    tx: Tx,
     stock: StockProjectionEntity,
     announcementId: string,
     decision: AutoSendDecision,
   ): Promise<void> {
-    const updated = await m.getRepository(AnnouncementEntity).findOneByOrFail({ id: announcementId });
-    await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
+    const updated = await this.rows.announcementOrFail(tx, announcementId);
+    await this.outbox.add(tx, Topics.AnnouncementSendRequested, stock.id, {
       requestId: randomUUID(),
       stockId: stock.id,
       combinedTicker: stock.combinedTicker,

@@ -1,30 +1,29 @@
-import { createLogger, errorText, Outbox, SERVICE_CONFIG, withTimeout } from '@irp/platform';
+import {
+  createLogger,
+  errorText,
+  Outbox,
+  SERVICE_CONFIG,
+  UnitOfWork,
+  withTimeout,
+  type Tx,
+} from '@irp/platform';
 import { Topics, type InitialPollRequestedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AnnouncementsConfig } from '../config';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
-import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { AnnouncementStore } from './announcement-store';
-import { ErrorReporter } from './error-reporter';
-import { InitialPollEntity } from './initial-poll.entity';
-import { initialPollWindow, yearsToRead } from './poll-rules';
-import { SourceProvider } from './source-provider';
+import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import { AnnouncementStore } from '../polling/announcement-store';
+import { ErrorReporter } from '../error-reports/error-reporter';
+import type { InitialPollEntity } from './initial-poll.entity';
+import { InitialPollsRepository } from './initial-polls.repository';
+import { initialPollWindow, yearsToRead } from '../polling/poll-rules';
+import { SourceProvider } from '../polling/source-provider';
 
 const log = createLogger('initial-poll');
 
-/** A running run without a sign of life for this long is taken to be lost (its message gone) and redone. */
-export const STALLED_AFTER = '10 minutes';
-
-/**
- * A running run's last sign of life: its start or its latest `initial-poll.progressed`, which the outbox
- * keeps (for OUTBOX_RETENTION_DAYS) with the time it was written. `p` is the initial_polls row.
- */
-const lastSignOfLife = `GREATEST(p.started_at, (
-  SELECT max(o.created_at) FROM announcements.outbox o
-  WHERE o.topic = '${Topics.InitialPollProgressed}' AND o.key = p.stock_id::text))`;
+export { STALLED_AFTER } from './initial-polls.repository';
 
 type RunRef = Pick<InitialPollRequestedEvent, 'stockId' | 'runId'>;
 
@@ -39,7 +38,8 @@ type RunRef = Pick<InitialPollRequestedEvent, 'stockId' | 'runId'>;
 @Injectable()
 export class InitialPollService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly runs: InitialPollsRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly store: AnnouncementStore,
     private readonly sources: SourceProvider,
@@ -56,7 +56,7 @@ export class InitialPollService {
   async considerStock(stock: StockProjectionEntity): Promise<void> {
     if (!stock.pollAsx) {
       // A poller working on a forgotten run finds no row and stops (runOnce's "superseded").
-      await this.dataSource.getRepository(InitialPollEntity).delete({ stockId: stock.id });
+      await this.runs.forget(stock.id);
       return;
     }
     if (stock.archived) return;
@@ -66,11 +66,7 @@ export class InitialPollService {
   /** The status of each stock's latest run; stocks without a run are left out. */
   async statusesOf(stockIds: readonly string[]): Promise<Record<string, InitialPollEntity['status']>> {
     if (!stockIds.length) return {};
-    const rows: Array<{ stock_id: string; status: InitialPollEntity['status'] }> =
-      await this.dataSource.query(
-        `SELECT stock_id, status FROM announcements.initial_polls WHERE stock_id = ANY($1::uuid[])`,
-        [stockIds],
-      );
+    const rows = await this.runs.statuses(stockIds);
     return Object.fromEntries(rows.map((r) => [r.stock_id, r.status]));
   }
 
@@ -81,7 +77,7 @@ export class InitialPollService {
 
   /** The stock's latest run, if any. */
   progressOf(stockId: string): Promise<InitialPollEntity | null> {
-    return this.dataSource.getRepository(InitialPollEntity).findOne({ where: { stockId } });
+    return this.runs.find(stockId);
   }
 
   /**
@@ -96,23 +92,11 @@ export class InitialPollService {
     { supersede }: { supersede: boolean },
   ): Promise<InitialPollEntity | null> {
     const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
-    return this.dataSource.transaction(async (m) => {
-      const rows: Array<{ stock_id: string }> = await m.query(
-        `INSERT INTO announcements.initial_polls AS p
-           (stock_id, run_id, status, from_year, to_year, current_year, found, started_at, completed_at, error)
-         VALUES ($1, $2, 'running', $3, $4, NULL, 0, now(), NULL, NULL)
-         ON CONFLICT (stock_id) DO UPDATE SET
-           run_id = EXCLUDED.run_id, status = 'running', from_year = EXCLUDED.from_year, to_year = EXCLUDED.to_year,
-           current_year = NULL, found = 0, started_at = now(), completed_at = NULL, error = NULL
-         WHERE $5::boolean
-            OR (p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}')
-            OR (p.status = 'failed' AND p.completed_at < $6::timestamptz)
-         RETURNING stock_id`,
-        [stock.id, randomUUID(), fromYear, toYear, supersede, stock.updatedAt],
-      );
-      if (!rows.length) return null;
-      const run = await m.getRepository(InitialPollEntity).findOneByOrFail({ stockId: stock.id });
-      await this.requestRun(m, run, stock.ticker);
+    return this.unitOfWork.run(async (tx) => {
+      if (!(await this.runs.startRun(tx, stock.id, { fromYear, toYear }, supersede, stock.updatedAt)))
+        return null;
+      const run = await this.runs.findOrFail(tx, stock.id);
+      await this.requestRun(tx, run, stock.ticker);
       log.info(
         {
           stockId: stock.id,
@@ -128,8 +112,8 @@ export class InitialPollService {
     });
   }
 
-  private requestRun(m: EntityManager, run: InitialPollEntity, ticker: string): Promise<void> {
-    return this.outbox.add(m, Topics.InitialPollRequested, run.stockId, {
+  private requestRun(tx: Tx, run: InitialPollEntity, ticker: string): Promise<void> {
+    return this.outbox.add(tx, Topics.InitialPollRequested, run.stockId, {
       stockId: run.stockId,
       runId: run.runId,
       ticker,
@@ -155,9 +139,7 @@ export class InitialPollService {
       return;
     }
     if (row.status !== 'running') return; // finished already: a redelivered request
-    const stock = await this.dataSource
-      .getRepository(StockProjectionEntity)
-      .findOne({ where: { id: event.stockId } });
+    const stock = await this.runs.stock(event.stockId);
     if (!stock) {
       await this.fail(event, null, 'the stock is not known to the announcements service');
       return;
@@ -174,11 +156,7 @@ export class InitialPollService {
     for (const year of yearsToRead(row.fromYear, row.toYear, row.currentYear)) {
       // The year being read shows at once ('Sync in Progress: 2019 of 2026, …'): the first year can take
       // long (a per-company feed pages back through the whole history to reach it).
-      await this.dataSource.query(
-        `UPDATE announcements.initial_polls SET current_year = $3
-         WHERE stock_id = $1 AND run_id = $2 AND status = 'running' AND (current_year IS NULL OR current_year < $3)`,
-        [event.stockId, event.runId, year],
-      );
+      await this.runs.reading(event, year);
       let items: SourceAnnouncement[];
       try {
         items = await withSourceRetries(
@@ -212,18 +190,10 @@ export class InitialPollService {
 
   /** Records a finished year and publishes the progress; false when the run is no longer the stock's. */
   private progressed(run: RunRef, year: number, stored: number): Promise<boolean> {
-    return this.dataSource.transaction(async (m) => {
-      const rows: Array<{ found: number; from_year: number; to_year: number }> = (
-        await m.query(
-          `UPDATE announcements.initial_polls SET current_year = $3, found = found + $4
-           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
-           RETURNING found, from_year, to_year`,
-          [run.stockId, run.runId, year, stored],
-        )
-      )[0];
-      if (!rows.length) return false;
-      const [p] = rows;
-      await this.outbox.add(m, Topics.InitialPollProgressed, run.stockId, {
+    return this.unitOfWork.run(async (tx) => {
+      const p = await this.runs.yearRead(tx, run, year, stored);
+      if (!p) return false;
+      await this.outbox.add(tx, Topics.InitialPollProgressed, run.stockId, {
         stockId: run.stockId,
         at: new Date().toISOString(),
         fromYear: p.from_year,
@@ -237,16 +207,9 @@ export class InitialPollService {
 
   /** Completes the run: the stock is polled from the scheduler's next tick (dueStocksWhere). */
   private async complete(run: RunRef): Promise<void> {
-    const rows: Array<{ found: number }> = (
-      await this.dataSource.query(
-        `UPDATE announcements.initial_polls SET status = 'completed', completed_at = now(), current_year = to_year
-         WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
-         RETURNING found`,
-        [run.stockId, run.runId],
-      )
-    )[0];
-    if (!rows.length) return;
-    log.info({ stockId: run.stockId, runId: run.runId, found: rows[0].found }, 'initial poll completed');
+    const completed = await this.runs.completeRun(run);
+    if (!completed) return;
+    log.info({ stockId: run.stockId, runId: run.runId, found: completed.found }, 'initial poll completed');
   }
 
   /**
@@ -255,7 +218,7 @@ export class InitialPollService {
    */
   async recordDemoCompleted(stock: StockProjectionEntity, found: number): Promise<void> {
     const { fromYear, toYear } = initialPollWindow(stock.announcementStartYear, new Date());
-    await this.dataSource.getRepository(InitialPollEntity).save({
+    await this.runs.save({
       stockId: stock.id,
       runId: randomUUID(),
       status: 'completed',
@@ -270,23 +233,15 @@ export class InitialPollService {
   }
 
   private async fail(run: RunRef, stock: StockProjectionEntity | null, error: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      const rows: unknown[] = (
-        await m.query(
-          `UPDATE announcements.initial_polls SET status = 'failed', completed_at = now(), error = $3
-           WHERE stock_id = $1 AND run_id = $2 AND status = 'running'
-           RETURNING stock_id`,
-          [run.stockId, run.runId, error],
-        )
-      )[0];
-      if (!rows.length) return;
+    await this.unitOfWork.run(async (tx) => {
+      if (!(await this.runs.failRun(tx, run, error))) return;
       const name = stock?.combinedTicker ?? run.stockId;
       log.error({ stockId: run.stockId, runId: run.runId, error }, 'initial poll failed');
       await this.reporter.report(
         `initial-poll-failed:${run.runId}`,
         `Initial poll of ${name} failed`,
         `The initial poll of ${name} failed: ${error}. Its announcements may be incomplete; start a resync when the source works again.`,
-        m,
+        tx,
       );
     });
   }
@@ -297,17 +252,12 @@ export class InitialPollService {
    * with it counts as a sign of life, so a run is handed back once per STALLED_AFTER, not every tick.
    */
   async resumeStalled(): Promise<number> {
-    return this.dataSource.transaction(async (m) => {
-      const stalled: Array<{ stock_id: string; ticker: string }> = await m.query(
-        `SELECT p.stock_id, s.ticker FROM announcements.initial_polls p
-         JOIN announcements.stocks s ON s.id = p.stock_id
-         WHERE p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}'
-         FOR UPDATE OF p SKIP LOCKED`,
-      );
+    return this.unitOfWork.run(async (tx) => {
+      const stalled = await this.runs.lockStalled(tx);
       for (const { stock_id: stockId, ticker } of stalled) {
-        const run = await m.getRepository(InitialPollEntity).findOneByOrFail({ stockId });
-        await this.requestRun(m, run, ticker);
-        await this.outbox.add(m, Topics.InitialPollProgressed, stockId, {
+        const run = await this.runs.findOrFail(tx, stockId);
+        await this.requestRun(tx, run, ticker);
+        await this.outbox.add(tx, Topics.InitialPollProgressed, stockId, {
           stockId,
           at: new Date().toISOString(),
           fromYear: run.fromYear,

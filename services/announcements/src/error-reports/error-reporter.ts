@@ -1,8 +1,7 @@
-import { createLogger, Outbox } from '@irp/platform';
+import { createLogger, Outbox, UnitOfWork, type Tx } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { SystemSettingsEntity } from '../settings/system-settings.entity';
+import { SystemSettingsRepository } from '../settings/system-settings.repository';
 
 const log = createLogger('error-reporter');
 
@@ -14,7 +13,8 @@ const log = createLogger('error-reporter');
 @Injectable()
 export class ErrorReporter {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly settingsRows: SystemSettingsRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly outbox: Outbox,
   ) {}
 
@@ -22,9 +22,9 @@ export class ErrorReporter {
    * Reports under `key` (the event says one report per key; callers make it once per streak or announcement).
    * Returns false when no error email is set: the report is only logged.
    */
-  async report(key: string, subject: string, message: string, manager?: EntityManager): Promise<boolean> {
+  async report(key: string, subject: string, message: string, manager?: Tx): Promise<boolean> {
     // Read on the caller's connection: a report from inside a transaction must not wait for a second one.
-    const settings = await (manager ?? this.dataSource.manager).findOneBy(SystemSettingsEntity, { id: 1 });
+    const settings = await this.settingsRows.find(manager);
     const errorEmail = settings?.errorEmail ?? '';
     if (!errorEmail.trim()) {
       log.warn(
@@ -35,7 +35,7 @@ export class ErrorReporter {
     }
     const event = { key, to: errorEmail, subject, message, at: new Date().toISOString() };
     if (manager) await this.outbox.add(manager, Topics.ErrorReported, key, event);
-    else await this.dataSource.transaction((m) => this.outbox.add(m, Topics.ErrorReported, key, event));
+    else await this.unitOfWork.run((tx) => this.outbox.add(tx, Topics.ErrorReported, key, event));
     log.info({ key, subject }, 'error email requested');
     return true;
   }

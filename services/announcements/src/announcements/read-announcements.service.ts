@@ -1,0 +1,56 @@
+import { AppError, createLogger } from '@irp/platform';
+import { Announcement, ErrorCode, InitialPollProgress } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { FileStorage } from '../storage/file-storage';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
+import { toAnnouncement } from './announcement.mapper';
+import { notFound } from './announcement-lookup';
+import { AnnouncementRuleMessages, pdfFileName } from './announcement-rules';
+import { toInitialPollProgress } from './announcement-views';
+import { AnnouncementsRepository } from './announcements.repository';
+
+const log = createLogger('announcements');
+
+/** The Announcements tab's list and the PDF reads (spec sections 2 and 5). */
+@Injectable()
+export class ReadAnnouncementsService {
+  constructor(
+    private readonly announcements: AnnouncementsRepository,
+    private readonly stocks: StockProjectionService,
+    private readonly storage: FileStorage,
+  ) {}
+
+  /** A stock's announcements, newest first, with its latest initial poll. */
+  async list(
+    combinedTicker: string,
+    includeDeleted: boolean,
+  ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
+    const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    const rows = await this.announcements.ofStock(stock.id, { includeDeleted });
+    const poll = await this.announcements.initialPollOf(stock.id);
+    return {
+      announcements: rows.map(toAnnouncement),
+      initialPoll: poll ? toInitialPollProgress(poll) : null,
+    };
+  }
+
+  /** A chunk of a stored PDF, with the name a download gets. */
+  async readFile(sendGuid: string, offset: number, length: number) {
+    const e = await this.announcements.bySendGuid(sendGuid);
+    if (!e) throw notFound(sendGuid);
+    if (e.fileStatus !== 'stored' || !e.localPath)
+      throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.noStoredFile(sendGuid));
+    const read = await this.storage.read(e.localPath, offset, length);
+    if (!read) {
+      log.warn({ sendGuid, localPath: e.localPath }, 'stored PDF missing on disk (file cleanup lists it)');
+      throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.noStoredFile(sendGuid));
+    }
+    const stock = await this.stocks.byId(e.stockId);
+    return {
+      data: read.bytes.toString('base64'),
+      size: read.size,
+      fileName: pdfFileName(stock?.ticker ?? 'announcement', e.releasedAt, e.headline),
+      stockId: e.stockId,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+import { AppError, createLogger, Outbox, UnitOfWork } from '@irp/platform';
+import {
+  Actor,
+  Announcement,
+  AnnouncementDeliveredEvent,
+  ErrorCode,
+  splitEmailList,
+  Topics,
+} from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { StockProjectionService } from '../stocks/stock-projection.repository';
+import { toAnnouncement } from './announcement.mapper';
+import { bad, findAnnouncement } from './announcement-lookup';
+import {
+  AnnouncementRuleMessages,
+  manualSendChannels,
+  mergeSendHistory,
+  requireAdminForConfirmation,
+  requireSendAnnouncements,
+  tickerOf,
+} from './announcement-rules';
+import { AnnouncementsRepository } from './announcements.repository';
+
+const log = createLogger('announcements');
+
+type AnnouncementRef = { actor: Actor; combinedTicker: string; sendGuid: string };
+
+/**
+ * Sending (spec sections 3 and 4): manual and confirmation sends requested through the outbox, so a send is
+ * requested exactly when the row says it was; and `announcement.delivered` marking what went out.
+ */
+@Injectable()
+export class SendAnnouncementService {
+  constructor(
+    private readonly announcements: AnnouncementsRepository,
+    private readonly units: UnitOfWork,
+    private readonly outbox: Outbox,
+    private readonly stocks: StockProjectionService,
+  ) {}
+
+  /**
+   * Requests a manual send. The row is locked, so of two sends at once without override exactly one is
+   * requested and the other is told the announcement was already sent.
+   */
+  async send(req: AnnouncementRef & { override: boolean }): Promise<Announcement> {
+    const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
+    requireSendAnnouncements(req.actor, stock);
+    return this.units.run(async (m) => {
+      const e = await findAnnouncement(this.announcements, m, stock.id, req.sendGuid, true);
+      if (e.deletedOn) throw bad(AnnouncementRuleMessages.deletedNotSent);
+      if ((e.sent || e.sendRequestedAt) && !req.override)
+        throw new AppError(ErrorCode.Conflict, AnnouncementRuleMessages.alreadySent);
+      const channels = manualSendChannels(stock, e.priceSensitive, tickerOf(stock));
+      const now = new Date();
+      await this.announcements.update(m, e.id, { sendRequestedAt: now, updatedAt: now });
+      const announcement = toAnnouncement({ ...e, sendRequestedAt: now, updatedAt: now });
+      await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
+        requestId: randomUUID(),
+        stockId: stock.id,
+        combinedTicker: stock.combinedTicker,
+        channels,
+        override: req.override,
+        auto: false,
+        requestedBy: req.actor.username,
+        requestedAt: now.toISOString(),
+        announcement,
+      });
+      return announcement;
+    });
+  }
+
+  /** Send Confirmation Email (admin): the announcement to the stock's confirmation emails. */
+  async sendConfirmation(
+    req: AnnouncementRef,
+  ): Promise<{ announcement: Announcement; recipients: string[] }> {
+    requireAdminForConfirmation(req.actor);
+    const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
+    const recipients = splitEmailList(stock.confirmationEmail);
+    if (!recipients.length) throw bad(AnnouncementRuleMessages.noConfirmationEmails(tickerOf(stock)));
+    return this.units.run(async (m) => {
+      const e = await findAnnouncement(this.announcements, m, stock.id, req.sendGuid);
+      const announcement = toAnnouncement(e);
+      await this.outbox.add(m, Topics.AnnouncementConfirmationRequested, stock.id, {
+        requestId: randomUUID(),
+        stockId: stock.id,
+        combinedTicker: stock.combinedTicker,
+        recipients,
+        requestedBy: req.actor.username,
+        requestedAt: new Date().toISOString(),
+        announcement,
+      });
+      return { announcement, recipients };
+    });
+  }
+
+  /**
+   * Mail went out (`announcement.delivered` from the email-marketing service): sent, and each address once in
+   * sendHistory, so a redelivered event changes nothing.
+   */
+  async markSent(event: AnnouncementDeliveredEvent): Promise<void> {
+    await this.units.run(async (m) => {
+      const e = await this.announcements.find(m, event.stockId, event.sendGuid, true);
+      if (!e) {
+        log.warn(
+          { sendGuid: event.sendGuid, stockId: event.stockId },
+          'announcement.delivered for an unknown announcement',
+        );
+        return;
+      }
+      const { history, added } = mergeSendHistory(e.sendHistory ?? [], event.timestamp, event.emailAddresses);
+      // The first send's latency is the alert latency; a later resend does not replace it.
+      const alertLatencyMs = e.alertLatencyMs ?? event.alertLatencyMs ?? null;
+      if (e.sent && !added && alertLatencyMs === e.alertLatencyMs) return;
+      await this.announcements.update(m, e.id, {
+        sent: true,
+        sendHistory: history,
+        alertLatencyMs,
+        updatedAt: new Date(),
+      });
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import type { Tx } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { AutoSendDecision } from './auto-send-rules';
+
+/** What an auto-send decision reads and writes, all in the caller's transaction. */
+@Injectable()
+export class AutoSendRepository {
+  /** The stock's projection row, locked: decisions of one stock are taken one after the other. */
+  async lockStock(tx: Tx, stockId: string): Promise<StockProjectionEntity | null> {
+    return tx
+      .getRepository(StockProjectionEntity)
+      .findOne({ where: { id: stockId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async announcement(tx: Tx, id: string): Promise<AnnouncementEntity | null> {
+    return tx.getRepository(AnnouncementEntity).findOne({ where: { id } });
+  }
+
+  async announcementOrFail(tx: Tx, id: string): Promise<AnnouncementEntity> {
+    return tx.getRepository(AnnouncementEntity).findOneByOrFail({ id });
+  }
+
+  /** The stock's automatic sends requested in the last hour and the last day. */
+  async recentSends(tx: Tx, stockId: string): Promise<{ hour: number; day: number }> {
+    const [counts] = (await tx.query(
+      `SELECT count(*) FILTER (WHERE auto_send_at > now() - interval '1 hour')::int AS hour, count(*)::int AS day
+         FROM announcements.announcements
+         WHERE stock_id = $1 AND auto_send = 'requested' AND auto_send_at > now() - interval '1 day'`,
+      [stockId],
+    )) as Array<{ hour: number; day: number }>;
+    return counts;
+  }
+
+  /** The conditional write that makes the decision once: false when another one was recorded first. */
+  async markDecided(tx: Tx, id: string, decision: AutoSendDecision): Promise<boolean> {
+    const now = new Date();
+    const requested = decision.state === 'requested';
+    const [, affected] = (await tx.query(
+      `UPDATE announcements.announcements
+       SET auto_send = $2, auto_send_at = $3, send_requested_at = COALESCE($3, send_requested_at), updated_at = now()
+       WHERE id = $1 AND auto_send IS NULL`,
+      [id, decision.state, requested ? now : null],
+    )) as [unknown, number];
+    return affected === 1;
+  }
+}

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { dueStocksWhere } from '../polling/poll-rules';
+
+/** Reads the stock projection for the scheduler: which stocks are due for a poll now. */
+@Injectable()
+export class DueStocksRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The due stocks (the rule is `dueStocksWhere`), by ticker. */
+  async list(): Promise<Array<{ id: string; ticker: string }>> {
+    return this.dataSource.query(
+      `SELECT s.id, s.ticker FROM announcements.stocks s WHERE ${dueStocksWhere('s')} ORDER BY s.ticker, s.id`,
+    );
+  }
+}

@@ -1,0 +1,219 @@
+import { Announcement, AnnouncementMessages, Topics } from '@irp/proto';
+import { KafkaRequester } from '@irp/platform';
+import { TopicProbe, untilOutboxPublished, untilProbeAtEnd, waitUntil } from '@irp/platform/testing';
+import { DataSource } from 'typeorm';
+import { ADMIN, expectRefusal, makePdf, produceEvent, refusalOf, uploadFile } from './announcements-fixtures';
+import { AnnouncementsHarness, abc, editor, outsider, sender } from './announcements-harness';
+
+/** Manual and confirmation sends through the outbox, and `announcement.delivered` from the email-marketing service. */
+describe('announcements service: sends', () => {
+  const h = new AnnouncementsHarness();
+  let requester: KafkaRequester;
+  let probe: TopicProbe;
+  let db: DataSource;
+  let sendRequestsAtJoin: Map<number, bigint>;
+  const { save, send, row, count, outboxCount, eventsFor, eventFor } = h;
+
+  let quarterly: Announcement;
+  let older: Announcement;
+
+  beforeAll(async () => {
+    await h.start();
+    ({ requester, probe, db, sendRequestsAtJoin } = h);
+    ({ announcement: quarterly } = await h.addQuarterly());
+    older = await h.addDeletedOlder();
+  });
+
+  afterAll(() => h.stop());
+
+  // -------------------------------------------------------------------------------------------------
+  // Send
+
+  it("requests a send on the stock's channels through the outbox, once without override", async () => {
+    await expectRefusal(
+      send(quarterly, 'ABC', false, editor),
+      'FORBIDDEN',
+      'You may not send the announcements of ABC',
+    );
+    expect((await row(quarterly.sendGuid)).send_requested_at).toBeNull();
+
+    const since = probe.received.length;
+    const sent = await send(quarterly, 'ABC');
+    expect(sent.sendRequestedAt).not.toBeNull();
+    const event = await eventFor(Topics.AnnouncementSendRequested, quarterly.sendGuid, since);
+    expect(event.key).toBe(abc.id);
+    expect(event.value).toMatchObject({
+      stockId: abc.id,
+      combinedTicker: 'ABC:ASX',
+      channels: ['email'],
+      override: false,
+      auto: false,
+      requestedBy: 'sam',
+      requestedAt: sent.sendRequestedAt,
+      announcement: { sendGuid: quarterly.sendGuid, sendRequestedAt: sent.sendRequestedAt },
+    });
+
+    const requestedAt = (await row(quarterly.sendGuid)).send_requested_at;
+    await expectRefusal(send(quarterly, 'ABC'), 'CONFLICT', AnnouncementMessages.alreadySent);
+    expect((await row(quarterly.sendGuid)).send_requested_at).toEqual(requestedAt);
+    expect(await outboxCount(Topics.AnnouncementSendRequested, quarterly.sendGuid)).toBe(1);
+
+    const resent = await send(quarterly, 'ABC', true);
+    const overridden = await eventFor(
+      Topics.AnnouncementSendRequested,
+      quarterly.sendGuid,
+      probe.received.indexOf(event) + 1,
+    );
+    expect(overridden.value).toMatchObject({ override: true, requestedAt: resent.sendRequestedAt });
+    expect(await outboxCount(Topics.AnnouncementSendRequested, quarterly.sendGuid)).toBe(2);
+  });
+
+  it('publishes exactly one send when several arrive at once without override', async () => {
+    const fresh = await save('ABC', {
+      headline: 'Concurrent Send',
+      upload: await uploadFile(requester, await makePdf('Concurrent Send')),
+    });
+    // Hold the row so the sends pile up behind it and then race: without the service's own row lock they
+    // would all read "not sent" and each publish.
+    const blocker = db.createQueryRunner();
+    await blocker.startTransaction();
+    let results: PromiseSettledResult<Announcement>[];
+    try {
+      await blocker.query(`SELECT 1 FROM announcements.announcements WHERE send_guid = $1 FOR UPDATE`, [
+        fresh.sendGuid,
+      ]);
+      const pending = Promise.allSettled(Array.from({ length: 5 }, () => send(fresh, 'ABC')));
+      await waitUntil(
+        'sends waiting on the row',
+        async () => (await count(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)) >= 2,
+        5000,
+      ).catch(() => undefined);
+      await blocker.commitTransaction();
+      results = await pending;
+    } finally {
+      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refusals = await Promise.all(
+      results
+        .filter((r) => r.status === 'rejected')
+        .map((r) => refusalOf(Promise.reject((r as PromiseRejectedResult).reason))),
+    );
+    expect(refusals.map((e) => e.code)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT']);
+    // Every send has returned, so the outbox (what the relay publishes from) holds every request they wrote:
+    // one, and once it is published the probe has read the topic as far as it could be.
+    expect(await outboxCount(Topics.AnnouncementSendRequested, fresh.sendGuid)).toBe(1);
+    await eventFor(Topics.AnnouncementSendRequested, fresh.sendGuid);
+    await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested);
+    await untilProbeAtEnd(probe, Topics.AnnouncementSendRequested, sendRequestsAtJoin);
+    expect(eventsFor(Topics.AnnouncementSendRequested, fresh.sendGuid)).toHaveLength(1);
+  });
+
+  it('refuses to send a deleted announcement or one no channel can carry', async () => {
+    await expectRefusal(send(older, 'ABC', true), 'BAD_REQUEST', 'A deleted announcement cannot be sent');
+    expect((await row(older.sendGuid)).send_requested_at).toBeNull();
+
+    const vodNews = await save('VOD:LSE', {
+      headline: 'No Channel',
+      remotePath: 'https://lse.example/vod/2',
+    });
+    await expectRefusal(
+      send(vodNews, 'VOD:LSE', false, ADMIN),
+      'BAD_REQUEST',
+      'No sending channel is switched on for VOD:LSE: turn on Email or email marketing sending on the Config tab',
+    );
+    expect((await row(vodNews.sendGuid)).send_requested_at).toBeNull();
+    expect(await outboxCount(Topics.AnnouncementSendRequested, vodNews.sendGuid)).toBe(0);
+  });
+
+  it("falls back to any channel the stock switched on when none is chosen for the announcement's kind", async () => {
+    const mktNews = await save(
+      'MKT',
+      {
+        headline: 'Price Sensitive',
+        priceSensitive: true,
+        upload: await uploadFile(requester, await makePdf('MKT')),
+      },
+      outsider,
+    );
+    await send(mktNews, 'MKT', false, outsider);
+    const event = await eventFor(Topics.AnnouncementSendRequested, mktNews.sendGuid);
+    expect(event.value).toMatchObject({ channels: ['email-marketing'], combinedTicker: 'MKT:ASX' });
+  });
+
+  it("sends a confirmation email to the stock's confirmation emails, admins only", async () => {
+    await expectRefusal(
+      requester.request(Topics.AnnouncementsSendConfirmation, {
+        actor: sender,
+        combinedTicker: 'ABC',
+        sendGuid: quarterly.sendGuid,
+      }),
+      'FORBIDDEN',
+      'Only admins may send a confirmation email',
+    );
+    expect(await outboxCount(Topics.AnnouncementConfirmationRequested, quarterly.sendGuid)).toBe(0);
+
+    const reply = await requester.request(Topics.AnnouncementsSendConfirmation, {
+      actor: ADMIN,
+      combinedTicker: 'ABC',
+      sendGuid: quarterly.sendGuid,
+    });
+    expect(reply.recipients).toEqual(['ir@abc.example', 'board@abc.example', 'ceo@abc.example']);
+    expect(reply.announcement.sendGuid).toBe(quarterly.sendGuid);
+    const event = await eventFor(Topics.AnnouncementConfirmationRequested, quarterly.sendGuid);
+    expect(event.key).toBe(abc.id);
+    expect(event.value).toMatchObject({
+      stockId: abc.id,
+      combinedTicker: 'ABC:ASX',
+      recipients: ['ir@abc.example', 'board@abc.example', 'ceo@abc.example'],
+      requestedBy: 'alice',
+    });
+
+    const vodNews = await save('VOD:LSE', {
+      headline: 'No Confirmation',
+      remotePath: 'https://lse.example/vod/3',
+    });
+    await expectRefusal(
+      requester.request(Topics.AnnouncementsSendConfirmation, {
+        actor: ADMIN,
+        combinedTicker: 'VOD:LSE',
+        sendGuid: vodNews.sendGuid,
+      }),
+      'BAD_REQUEST',
+      'No confirmation emails are set for VOD:LSE (Config tab)',
+    );
+    expect(await outboxCount(Topics.AnnouncementConfirmationRequested, vodNews.sendGuid)).toBe(0);
+  });
+
+  it('marks an announcement sent from announcement.delivered, adding each delivery once', async () => {
+    const t1 = '2025-03-22T00:00:00.000Z';
+    const t2 = '2025-03-23T00:00:00.000Z';
+    const sentEvent = (timestamp: string, emailAddresses: string[]) => ({
+      stockId: abc.id,
+      sendGuid: quarterly.sendGuid,
+      timestamp,
+      emailAddresses,
+    });
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
+    await waitUntil('announcement marked sent', async () => (await row(quarterly.sendGuid)).sent === true);
+    // The same delivery again, then a new one: one partition (keyed by stock), so the first is handled by
+    // the time the second shows.
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
+    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t2, ['a@x.example']));
+    await waitUntil(
+      'second delivery recorded',
+      async () => ((await row(quarterly.sendGuid)).send_history as unknown[]).length >= 3,
+    );
+    expect((await row(quarterly.sendGuid)).send_history).toEqual([
+      { timestamp: t1, emailAddress: 'a@x.example' },
+      { timestamp: t1, emailAddress: 'b@x.example' },
+      { timestamp: t2, emailAddress: 'a@x.example' },
+    ]);
+    const { announcements } = await requester.request(Topics.AnnouncementsList, {
+      combinedTicker: 'ABC',
+      includeDeleted: true,
+    });
+    expect(announcements.find((a) => a.sendGuid === quarterly.sendGuid)).toMatchObject({ sent: true });
+  });
+});

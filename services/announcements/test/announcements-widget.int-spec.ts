@@ -1,0 +1,84 @@
+import { Announcement, Topics } from '@irp/proto';
+import { KafkaRequester } from '@irp/platform';
+import { randomUUID } from 'node:crypto';
+import { expectRefusal } from './announcements-fixtures';
+import { AnnouncementsHarness, abc, vod } from './announcements-harness';
+
+/** PDF reads of unknown announcements, the widget's list and its hits. */
+describe('announcements service: files and the widget', () => {
+  const h = new AnnouncementsHarness();
+  let requester: KafkaRequester;
+  const { row } = h;
+
+  let quarterly: Announcement;
+  let older: Announcement;
+
+  beforeAll(async () => {
+    await h.start();
+    ({ requester } = h);
+    ({ announcement: quarterly } = await h.addQuarterly());
+    older = await h.addDeletedOlder();
+  });
+
+  afterAll(() => h.stop());
+
+  // -------------------------------------------------------------------------------------------------
+  // Files and the widget
+
+  it('answers NOT_FOUND for a PDF it does not have', async () => {
+    const unknown = randomUUID();
+    await expectRefusal(
+      requester.request(Topics.AnnouncementsReadFile, { sendGuid: unknown, offset: 0, length: 10 }),
+      'NOT_FOUND',
+      `Announcement ${unknown} not found`,
+    );
+  });
+
+  it("lists a stock's announcements for the widget, not deleted, newest first", async () => {
+    const { announcements } = await requester.request(Topics.AnnouncementsWidgetList, { stockId: abc.id });
+    const guids = announcements.map((a) => a.sendGuid);
+    expect(guids).toContain(quarterly.sendGuid);
+    expect(guids).not.toContain(older.sendGuid);
+    const dates = announcements.map((a) => a.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(announcements.find((a) => a.sendGuid === quarterly.sendGuid)).toEqual({
+      sendGuid: quarterly.sendGuid,
+      headline: 'Quarterly Activities Report',
+      date: '2025-03-21T21:50:00.000Z',
+      priceSensitive: true,
+      pdfUrl: `/api/Announcement/pdf/${quarterly.sendGuid}`,
+      remotePath: '',
+      // The later edits sent the form's empty video fields, as the edit form does.
+      videoUrl: '',
+      videoDescription: '',
+      thumbnailPageNum: null,
+      numComments: 0,
+      hits: 0,
+    });
+  });
+
+  it('counts every widget opening, concurrent ones included, and only for its own stock', async () => {
+    const open = (stockId: string, sendGuid: string) =>
+      requester.request(Topics.AnnouncementsWidgetOpen, { stockId, sendGuid }).then((r) => r.announcement);
+    expect((await open(abc.id, quarterly.sendGuid)).hits).toBe(1);
+    expect((await open(abc.id, quarterly.sendGuid)).hits).toBe(2);
+    const hits = (await Promise.all(Array.from({ length: 8 }, () => open(abc.id, quarterly.sendGuid)))).map(
+      (a) => a.hits,
+    );
+    expect([...hits].sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await row(quarterly.sendGuid)).hits).toBe(10);
+
+    await expectRefusal(
+      open(vod.id, quarterly.sendGuid),
+      'NOT_FOUND',
+      `Announcement ${quarterly.sendGuid} not found`,
+    );
+    await expectRefusal(
+      open(abc.id, older.sendGuid),
+      'NOT_FOUND',
+      `Announcement ${older.sendGuid} not found`,
+    );
+    expect((await row(quarterly.sendGuid)).hits).toBe(10);
+    expect((await row(older.sendGuid)).hits).toBe(0);
+  });
+});
