@@ -21,6 +21,7 @@ import { StockProjectionService } from '../src/stocks/stock-projection.repositor
 import {
   ADMIN,
   changed,
+  completedInitialPollsSql,
   ERROR_EMAIL,
   pollingEnv,
   removeDataDir,
@@ -88,6 +89,8 @@ describe('announcements handlers through a database outage', () => {
   it('stores every announcement published during the outage once and decides its send once, none to the DLQ', async () => {
     const stock = stockEvent({ ticker: 'OUTG', sendPriceSensitiveAnnouncements: true });
     await app.get(StockProjectionService).apply(stock);
+    // Polled only once its initial poll has completed (announcements' own record of it).
+    await pg.query(completedInitialPollsSql('s.id = $1'), [stock.id]);
     const metricsUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;
     const retriesBefore = await readCounter(metricsUrl, 'irp_handler_retries_total');
 
