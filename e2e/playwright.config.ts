@@ -20,8 +20,10 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
-  expect: { timeout: 15_000 },
+  // Generous limits: a limit is no check of behaviour, and on a busy 2-core machine (the stack, Kafka and two
+  // Chromiums) a whole page with a long announcements list has taken just over 15 s to render.
+  timeout: 60_000,
+  expect: { timeout: 30_000 },
   reporter: [['list'], ['json', { outputFile: path.join(__dirname, 'results.json') }]],
   use: {
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3000',
