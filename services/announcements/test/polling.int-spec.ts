@@ -450,7 +450,9 @@ describe('polling on the real broker and database', () => {
       await skipBacklog(consumerGroupOf('announcements', 'poller'), Topics.AnnouncementsPollRequested);
     });
 
-    it('publishes the poll work of 2,000 stocks in well under a second', async () => {
+    // How fast a tick is belongs to bench/announcements-detection.bench.mjs (timed on a quiet machine): here,
+    // that one tick publishes every stock's poll work, once each.
+    it('publishes the poll work of 2,000 stocks in one tick, one message per stock', async () => {
       await app.close();
       app = undefined as unknown as INestApplication;
       const scheduler = await announcementsService.context({ ...env, ROLES: 'scheduler' });
@@ -476,7 +478,6 @@ describe('polling on the real broker and database', () => {
         const start = probe.received.length;
         const timed = await tick.tick();
         expect(timed.published).toBe(2000);
-        expect(timed.ms).toBeLessThan(1000);
         await waitUntil('all 2,000 received', () => pollWorkSince(start).length >= 2000);
         const keys = new Set(pollWorkSince(start).map((m) => m.key));
         expect(keys.size).toBe(2000);

@@ -3,6 +3,11 @@ import { AppError } from '../errors';
 import { backoffDelayMs, DEFAULT_HANDLER_RETRY, retryTransient } from './handler-retry';
 import { CallTimeoutError, mapLimit, withRetries, withTimeout } from './retry';
 import { isTransientDatabaseError, isTransientError } from './transient-errors';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 
 const sqlError = (message: string, code: string) => Object.assign(new Error(message), { code });
 const kafkaError = (name: string, retriable: boolean, cause?: unknown) =>
@@ -24,6 +29,15 @@ describe('transient errors', () => {
     ).toBe(false);
     expect(isTransientDatabaseError(sqlError('syntax error', '42601'))).toBe(false);
     expect(isTransientDatabaseError(sqlError('duplicate key', '23505'))).toBe(false);
+  });
+
+  it("database: TypeORM's query runner released under a transaction by a cut connection", () => {
+    // TypeORM releases a runner whose pg client emitted 'error'; the transaction's next statement throws these.
+    expect(isTransientError(new QueryRunnerAlreadyReleasedError())).toBe(true);
+    expect(isTransientError(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
+    expect(isTransientError(new QueryFailedError('SELECT 1', [], sqlError('syntax error', '42601')))).toBe(
+      false,
+    );
   });
 
   it('broker: timeouts and kafkajs giving up on an unreachable broker; not a refused write', () => {

@@ -65,7 +65,19 @@ function chainOf(error: unknown): unknown[] {
   return chain;
 }
 
+/**
+ * TypeORM's errors for a query runner it released itself: its listener on the pg client releases the runner
+ * when the connection is cut, so a transaction's next statement (or its rollback) fails with one of these
+ * instead of the connection error. They follow a lost connection, never a wrong statement.
+ */
+const RELEASED_QUERY_RUNNER_ERRORS = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
+
 function isTransientDatabaseFailure(e: unknown): boolean {
+  const name = fieldOf(e, 'name');
+  if (typeof name === 'string' && RELEASED_QUERY_RUNNER_ERRORS.has(name)) return true;
   const code = fieldOf(e, 'code');
   if (typeof code === 'string') {
     if (TRANSIENT_SQLSTATES.has(code) || code.startsWith('08')) return true;
