@@ -11,7 +11,7 @@ export function adminStockPageCases(t: StocksRun) {
       expect(AdminStockPageSchema.parse(res.body)).toEqual(res.body);
       expect(res.body).toMatchObject({ id: t.A.id, accountingReference: 'ACC-ALPHA', apiKey: t.A.apiKey });
       // This file does not start the announcements service: the page answers without that part
-      // (gateway/test/announcements.int-spec.ts covers the composed page).
+      // (gateway/test/announcements/stock-page.cases.ts covers the composed page).
       expect(res.body).toMatchObject({
         announcements: null,
         initialPoll: null,
