@@ -18,6 +18,15 @@ export const emailMarketingConfigSchema = z.object({
       (v) => /^smtps?:\/\/[^/]+/.test(v),
       'SMTP_URL must be smtp://host:port or smtps://user:pass@host:port',
     ),
+  /**
+   * Whether mail to a non-local SMTP server must go over TLS (STARTTLS, or smtps://): default true, so a
+   * server that offers no STARTTLS is refused rather than sent the mail in clear. Local servers (maildev, a
+   * test sink on 127.0.0.1) are never asked for TLS.
+   */
+  SMTP_REQUIRE_TLS: z
+    .enum(['true', 'false'], { message: "SMTP_REQUIRE_TLS must be 'true' or 'false'" })
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Connections of the pooled SMTP transport (and so the most mails in flight per sender). */
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(5),
   /** The From address of every mail. */
