@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlainAddress, parseMailbox } from './mail/mime';
+import { parseSecretsKey, SECRETS_KEY_FORMAT } from './settings/secret-box';
 
 const optionalUrl = (name: string) =>
   z
@@ -77,6 +78,14 @@ export const emailMarketingConfigSchema = z.object({
     .int()
     .min(1000)
     .default(60 * 60_000),
+  /**
+   * The AES-256-GCM key the providers' API keys are encrypted with at rest (32 bytes, hex or base64).
+   * Required in production; elsewhere a public development key is used when it is unset.
+   */
+  EMAIL_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v?.trim() || parseSecretsKey(v) !== undefined, SECRETS_KEY_FORMAT),
   /** How long a confirmation link stays valid. */
   CONFIRM_TOKEN_TTL_HOURS: z.coerce.number().min(1).default(72),
 });

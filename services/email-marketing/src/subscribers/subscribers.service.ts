@@ -1,6 +1,5 @@
 import { AppError, createLogger, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import {
-  ALREADY_SUBSCRIBED_MESSAGE,
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
@@ -100,8 +99,9 @@ export class SubscribersService {
       log.warn({ stockId: stock.id, ip: input.ip }, 'subscribe attempts over the limit');
       throw new AppError('TOO_MANY_REQUESTS', SUBSCRIBE_RATE_LIMITED_MESSAGE);
     }
-    if (outcome === 'confirmed') return { status: 'confirmed' as const, message: ALREADY_SUBSCRIBED_MESSAGE };
-    await this.sendConfirmation(stock, outcome, token);
+    // The same answer whether the address is new, pending or confirmed already (a confirmed one is sent
+    // nothing): the public widget must not tell who subscribes to what.
+    if (outcome !== 'confirmed') await this.sendConfirmation(stock, outcome, token);
     return { status: 'pending' as const, message: CHECK_INBOX_MESSAGE };
   }
 
