@@ -4,7 +4,8 @@ import { createLogger, httpRequests, withCorrelationId } from '@irp/platform';
 import type { NextFunction, Request, Response } from 'express';
 import { redactUrl } from './log-redaction';
 
-const log = createLogger('http');
+/** The request log (exported for the test that reads it). */
+export const requestLog = createLogger('http');
 
 /**
  * Gives every HTTP request a correlation id (taken from `x-correlation-id` if the caller sent a sane one),
@@ -23,7 +24,7 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
       (req.path.startsWith('/api') ? 'unmatched' : 'static');
     httpRequests.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
     withCorrelationId(correlationId, () =>
-      log.info(
+      requestLog.info(
         { method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000) },
         'request',
       ),
