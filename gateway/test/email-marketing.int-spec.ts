@@ -546,15 +546,17 @@ describe('gateway email routes against the real services', () => {
       expect(announcement.alertLatencyMs).toBeNull();
     });
 
-    it('one click unsubscribes (RFC 8058 form body), idempotently; the page reads who it is for', async () => {
+    it('one click unsubscribes (RFC 8058 form body), idempotently; the page reads which company, not the address', async () => {
       const info = await get(`/api/subscription/unsubscribe/${unsubscribeToken}`);
-      expect(info.body).toMatchObject({ success: true, email: address, status: 'confirmed' });
+      expect(info.body).toMatchObject({ success: true, companyName: 'Alpha Email', status: 'confirmed' });
+      expect(info.body).not.toHaveProperty('email');
       const first = await http
         .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
         .type('form')
         .send('List-Unsubscribe=One-Click');
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ email: address, status: 'unsubscribed' });
+      expect(first.body).toMatchObject({ companyName: 'Alpha Email', status: 'unsubscribed' });
+      expect(JSON.stringify(first.body)).not.toContain(address);
       const again = await http
         .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
         .type('form')

@@ -89,6 +89,12 @@ export const SubscriptionReplySchema = z.object({
   message: z.string(),
 });
 
+/**
+ * What an unsubscribe link shows (who it is for: the company, never the address: a forwarded mail's link
+ * must not tell its reader whose it was).
+ */
+export const UnsubscribeReplySchema = SubscriptionReplySchema.omit({ email: true });
+
 export const ListSubscribersRequestSchema = z.object({ stockId: StockId });
 export const SubscriberListReplySchema = z.object({
   subscribers: z.array(SubscriberSchema),

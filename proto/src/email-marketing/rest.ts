@@ -132,7 +132,7 @@ export const WidgetSubscribeResponseSchema = z.object({
   message: z.string(),
 });
 
-/** POST /api/subscription/confirm/{token}, GET and POST /api/subscription/unsubscribe/{token}. */
+/** POST /api/subscription/confirm/{token} (the unsubscribe link's answers leave the address out). */
 export const SubscriptionResponseSchema = z.object({
   success: z.literal(true),
   email: z.string(),
@@ -142,6 +142,10 @@ export const SubscriptionResponseSchema = z.object({
   message: z.string(),
 });
 export type SubscriptionResponseDto = z.infer<typeof SubscriptionResponseSchema>;
+
+/** GET and POST /api/subscription/unsubscribe/{token}: the company, never the address. */
+export const UnsubscribeResponseSchema = SubscriptionResponseSchema.omit({ email: true });
+export type UnsubscribeResponseDto = z.infer<typeof UnsubscribeResponseSchema>;
 
 /** GET /api/admin/subscribers?combinedTicker: a stock's subscribers with their status, for staff. */
 export const SubscribersQuerySchema = z.object({ combinedTicker: z.string().min(1).max(40) });

@@ -284,13 +284,13 @@ describe('email-marketing service', () => {
         `SELECT unsubscribe_token FROM email_marketing.subscribers WHERE email = $1`,
         [email],
       );
-      expect(await requester.request(Topics.EmailMarketingSubscription, { token })).toMatchObject({
-        email,
-        status: 'confirmed',
-      });
+      const shown = await requester.request(Topics.EmailMarketingSubscription, { token });
+      expect(shown).toMatchObject({ status: 'confirmed', companyName: stock.companyName });
+      expect(shown).not.toHaveProperty('email');
       const first = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
       const second = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
-      expect(first).toMatchObject({ email, status: 'unsubscribed' });
+      expect(first).toMatchObject({ status: 'unsubscribed' });
+      expect(first).not.toHaveProperty('email');
       expect(second).toEqual(first);
       const [{ unsubscribed_at: at }] = await db.query(
         `SELECT unsubscribed_at FROM email_marketing.subscribers WHERE email = $1`,

@@ -126,19 +126,27 @@ export class SubscribersService {
     return this.outcome(row, SUBSCRIPTION_CONFIRMED_MESSAGE);
   }
 
-  /** Who an unsubscribe link belongs to (the page shows it before the click), without changing anything. */
-  async byUnsubscribeToken(token: string): Promise<SubscriptionOutcome> {
+  /**
+   * Which company an unsubscribe link is for (the page asks before the click), without changing anything.
+   * Not the address: a forwarded mail's link must not tell its reader whose it was.
+   */
+  async byUnsubscribeToken(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
     const row = await this.subscribers.byUnsubscribeToken(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
-    return this.outcome(row, row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : '');
+    const { email: _email, ...outcome } = await this.outcome(
+      row,
+      row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : '',
+    );
+    return outcome;
   }
 
   /** One-click unsubscribe (RFC 8058): idempotent; the first time is kept as the unsubscribe time. */
-  async unsubscribe(token: string): Promise<SubscriptionOutcome> {
+  async unsubscribe(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
     const row = await this.subscribers.unsubscribe(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
     log.info({ stockId: row.stock_id }, 'unsubscribed');
-    return this.outcome(row, UNSUBSCRIBED_MESSAGE);
+    const { email: _email, ...outcome } = await this.outcome(row, UNSUBSCRIBED_MESSAGE);
+    return outcome;
   }
 
   private async outcome(row: SubscriberRow, message: string): Promise<SubscriptionOutcome> {
