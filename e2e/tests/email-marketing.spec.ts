@@ -44,7 +44,9 @@ test.describe('staff Email marketing tab', () => {
     await expect(page.getByTestId('subscriber-count')).toHaveText('4 subscribers');
   });
 
-  test('a wrong list shows the provider message in red; a key typed is never put in a URL', async ({ page }) => {
+  test('a wrong list shows the provider message in red; a key typed is never put in a URL', async ({
+    page,
+  }) => {
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
     await openTab(page);

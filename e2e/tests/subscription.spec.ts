@@ -198,8 +198,11 @@ test.describe('public subscription pages', () => {
       // The confirmation mail's own way out ('Do not send me anything') is the unsubscribe page too.
       await openMail(page, mail);
       await followLink(page, 'Do not send me anything', /^\/subscription\/unsubscribe\/[^/]+$/, baseURL!);
-      const question = page.getByText(`Stop sending the announcements of ${stock.companyName} to this address?`);
+      const question = page.getByText(
+        `Stop sending the announcements of ${stock.companyName} to this address?`,
+      );
       await expect(question).toBeVisible();
+      await expect(page.getByText(email)).toHaveCount(0);
       const button = page.getByRole('button', { name: 'Unsubscribe' });
       await expect(button).toBeInViewport();
       expect(await overflow(page)).toBeLessThanOrEqual(0);

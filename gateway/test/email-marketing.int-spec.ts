@@ -126,7 +126,8 @@ describe('gateway email routes against the real services', () => {
     // The services learn of stocks from stock.upserted: wait until both know ours.
     for (const stock of [A, B, N, C]) {
       await until(
-        () => post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '', apiKey: '' }), 'admin'),
+        () =>
+          post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '', apiKey: '' }), 'admin'),
         (r) => r.status === 200,
         `email-marketing knowing ${stock.ticker}`,
       );
@@ -243,9 +244,8 @@ describe('gateway email routes against the real services', () => {
 
     it('the provider key is write-only (masked, with apiKeySet) and encrypted at rest; the mask or a blank keeps it', async () => {
       const storedKey = async () =>
-        (
-          await db.query(`SELECT api_key FROM email_marketing.settings WHERE stock_id = $1`, [A.id])
-        ).rows[0].api_key as string;
+        (await db.query(`SELECT api_key FROM email_marketing.settings WHERE stock_id = $1`, [A.id])).rows[0]
+          .api_key as string;
       const saved = await post('/api/emailMarketingSettings/', settingsBody(A.id), 'editor');
       const read = await get(`/api/emailMarketingSettings/?id=${A.id}`, 'editor');
       for (const res of [saved, read]) {
@@ -407,7 +407,10 @@ describe('gateway email routes against the real services', () => {
 
     it('the subscriber count without a key in the URL uses the stock’s stored key', async () => {
       // C's stored key is the stand-in's demo key (saved above); demo-list has 3 members.
-      for (const query of [`listId=demo-list&stockId=${C.id}`, `apiKey=&listId=demo-list&clientId=&stockId=${C.id}`]) {
+      for (const query of [
+        `listId=demo-list&stockId=${C.id}`,
+        `apiKey=&listId=demo-list&clientId=&stockId=${C.id}`,
+      ]) {
         const res = await get(`/api/EmailMarketingSubscriberCount?${query}`, 'admin');
         expect({ query, body: res.body }).toEqual({
           query,

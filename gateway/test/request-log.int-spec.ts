@@ -48,7 +48,10 @@ describe('the request log holds no key, token or password', () => {
       () =>
         post(
           '/api/emailMarketingSettings/',
-          { StockId: stock.id, Settings: { provider: 'mailchimp', listId: 'demo-list', apiKey: PROVIDER_KEY } },
+          {
+            StockId: stock.id,
+            Settings: { provider: 'mailchimp', listId: 'demo-list', apiKey: PROVIDER_KEY },
+          },
           'admin',
         ),
       (r) => r.status === 200,
@@ -73,7 +76,10 @@ describe('the request log holds no key, token or password', () => {
     await http.get(`/api/widget/stock?apiKey=${productKey}`);
     // The spec's form of the count, the key in the query (a client may still send it), and the web's (none).
     const counts = [
-      await get(`/api/EmailMarketingSubscriberCount?apiKey=${PROVIDER_KEY}&listId=demo-list&stockId=${stock.id}`, 'admin'),
+      await get(
+        `/api/EmailMarketingSubscriberCount?apiKey=${PROVIDER_KEY}&listId=demo-list&stockId=${stock.id}`,
+        'admin',
+      ),
       await get(`/api/EmailMarketingSubscriberCount?listId=demo-list&stockId=${stock.id}`, 'admin'),
     ];
     expect(counts.map((r) => r.body.count)).toEqual([3, 3]);

@@ -3,9 +3,9 @@ import { REDACTED, redactUrl } from './log-redaction';
 describe('redactUrl (the request log)', () => {
   it('redacts credential-like query values and keeps the rest', () => {
     expect(redactUrl('/api/widget/stock?apiKey=abc123&x=1')).toBe(`/api/widget/stock?apiKey=${REDACTED}&x=1`);
-    expect(
-      redactUrl('/api/EmailMarketingSubscriberCount?apiKey=k-us1&listId=l&clientId=&stockId=5'),
-    ).toBe(`/api/EmailMarketingSubscriberCount?apiKey=${REDACTED}&listId=l&clientId=&stockId=5`);
+    expect(redactUrl('/api/EmailMarketingSubscriberCount?apiKey=k-us1&listId=l&clientId=&stockId=5')).toBe(
+      `/api/EmailMarketingSubscriberCount?apiKey=${REDACTED}&listId=l&clientId=&stockId=5`,
+    );
     expect(redactUrl('/x?token=t&password=p&client_secret=s&APIKEY=k&refresh%5Ftoken=r')).toBe(
       `/x?token=${REDACTED}&password=${REDACTED}&client_secret=${REDACTED}&APIKEY=${REDACTED}&refresh%5Ftoken=${REDACTED}`,
     );

@@ -25,7 +25,12 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
     httpRequests.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
     withCorrelationId(correlationId, () =>
       requestLog.info(
-        { method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000) },
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
         'request',
       ),
     );

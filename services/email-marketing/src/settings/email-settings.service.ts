@@ -64,7 +64,11 @@ export class EmailSettingsService {
   }
 
   /** Saves the settings; a key blank or the mask keeps the stored one. Answers them as the routes show them. */
-  async save(actor: Actor, stockId: string, input: EmailMarketingSettings): Promise<EmailMarketingSettingsView> {
+  async save(
+    actor: Actor,
+    stockId: string,
+    input: EmailMarketingSettings,
+  ): Promise<EmailMarketingSettingsView> {
     await this.stocks.get(stockId);
     const settings = normaliseSettings(input);
     const problem = settingsProblem(settings);

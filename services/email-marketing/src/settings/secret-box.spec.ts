@@ -43,7 +43,9 @@ describe('SecretBox (provider keys at rest)', () => {
 
   it('production without a key stops with a clear message; elsewhere the development key is used', () => {
     expect(() => secretsKeyOf({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => secretsKeyOf({ NODE_ENV: 'production' })).toThrow(/EMAIL_SECRETS_KEY: must be set in production/);
+    expect(() => secretsKeyOf({ NODE_ENV: 'production' })).toThrow(
+      /EMAIL_SECRETS_KEY: must be set in production/,
+    );
     expect(secretsKeyOf({ NODE_ENV: 'production', EMAIL_SECRETS_KEY: key.toString('hex') })).toEqual(key);
     expect(secretsKeyOf({ NODE_ENV: 'development' })).toHaveLength(32);
   });

@@ -48,6 +48,14 @@ export interface SubscriptionOutcome {
   message: string;
 }
 
+/** What an unsubscribe link may show: the company and the state, not the address. */
+const withoutAddress = (o: SubscriptionOutcome): Omit<SubscriptionOutcome, 'email'> => ({
+  companyName: o.companyName,
+  combinedTicker: o.combinedTicker,
+  status: o.status,
+  message: o.message,
+});
+
 /**
  * Investors' subscriptions to a stock's announcements: double opt-in (a confirmation mail with a single-use
  * token; only confirmed subscribers receive announcements), consent evidence, one-click unsubscribe, and
@@ -133,11 +141,7 @@ export class SubscribersService {
   async byUnsubscribeToken(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
     const row = await this.subscribers.byUnsubscribeToken(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
-    const { email: _email, ...outcome } = await this.outcome(
-      row,
-      row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : '',
-    );
-    return outcome;
+    return withoutAddress(await this.outcome(row, row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : ''));
   }
 
   /** One-click unsubscribe (RFC 8058): idempotent; the first time is kept as the unsubscribe time. */
@@ -145,8 +149,7 @@ export class SubscribersService {
     const row = await this.subscribers.unsubscribe(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
     log.info({ stockId: row.stock_id }, 'unsubscribed');
-    const { email: _email, ...outcome } = await this.outcome(row, UNSUBSCRIBED_MESSAGE);
-    return outcome;
+    return withoutAddress(await this.outcome(row, UNSUBSCRIBED_MESSAGE));
   }
 
   private async outcome(row: SubscriberRow, message: string): Promise<SubscriptionOutcome> {

@@ -1,9 +1,4 @@
-import {
-  API_KEY_MASK,
-  BOTH_KEYS_MESSAGE,
-  EMPTY_EMAIL_MARKETING_SETTINGS,
-  type Subscriber,
-} from '@irp/proto';
+import { API_KEY_MASK, BOTH_KEYS_MESSAGE, EMPTY_EMAIL_MARKETING_SETTINGS, type Subscriber } from '@irp/proto';
 import { describe, expect, it } from 'vitest';
 import {
   bySubscribedNewestFirst,

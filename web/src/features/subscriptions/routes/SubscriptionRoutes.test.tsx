@@ -57,7 +57,7 @@ describe('subscription pages (no sign-in)', () => {
   });
 
   it('asks before it unsubscribes, then unsubscribes with one click; never shows the address', async () => {
-    const { email: _email, ...company } = who;
+    const company = { success: true, companyName: who.companyName, combinedTicker: who.combinedTicker };
     fetchMock
       .mockResolvedValueOnce(jsonResponse({ ...company, status: 'confirmed', message: '' }))
       .mockResolvedValueOnce(
