@@ -34,6 +34,10 @@ x-node-env: &node-env
   KAFKA_BROKERS: kafka:19092
   KAFKAJS_NO_PARTITIONER_WARNING: '1'
   SMTP_URL: smtp://maildev:1025
+  # maildev offers no TLS; with a real mail server remove this (TLS is then required: SMTP_REQUIRE_TLS).
+  SMTP_REQUIRE_TLS: 'false'
+  # Encrypts the email-marketing provider keys at rest: 32 bytes, base64. Set your own (openssl rand -base64 32).
+  EMAIL_SECRETS_KEY: \${EMAIL_SECRETS_KEY:-Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=}
 `;
 
 const INFRASTRUCTURE = `services:

@@ -2,6 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { inboxMail } from './mail-inbox';
 
+// What the settings show for a stored provider key (proto's API_KEY_MASK): the key is write-only.
+const API_KEY_MASK = '••••••••';
+
 // Demo data (services/email-marketing/src/seed.ts): BHP has Mailchimp-type settings on the providers'
 // stand-in's 'demo-list' (3 members; 'big-list' has 8), test address ir-team@bhp.example, and demo
 // subscribers (alice, bob, carol, dave confirmed); VOD has Campaign-Monitor-type settings. Every mail goes
@@ -31,7 +34,9 @@ test.describe('staff Email marketing tab', () => {
   }) => {
     await openTab(page);
     await expect(field(page, 'List ID')).toHaveValue('demo-list');
-    await expect(field(page, 'API key')).toHaveValue('demo-mailchimp-key-us1');
+    // Write-only: the stored key shows as the mask; the count is asked without it.
+    await expect(field(page, 'API key')).toHaveValue(API_KEY_MASK);
+    await expect(page.getByText('demo-mailchimp-key-us1')).toHaveCount(0);
     await expect(page.getByTestId('subscriber-count')).toHaveText('3 subscribers');
     await expect(field(page, 'Client ID')).toHaveCount(0);
     await openTab(page, 'VOD:LSE');
@@ -39,11 +44,21 @@ test.describe('staff Email marketing tab', () => {
     await expect(page.getByTestId('subscriber-count')).toHaveText('4 subscribers');
   });
 
-  test('a wrong key shows the provider message in red', async ({ page }) => {
+  test('a wrong list shows the provider message in red; a key typed is never put in a URL', async ({
+    page,
+  }) => {
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(r.url()));
     await openTab(page);
-    await field(page, 'API key').fill('wrong-key-us1');
-    await expect(page.getByTestId('subscriber-count')).toContainText('API Key Invalid');
+    await expect(page.getByTestId('subscriber-count')).toHaveText('3 subscribers');
+    await field(page, 'List ID').fill('no-such-list');
     await expect(page.getByTestId('subscriber-count')).toHaveAttribute('role', 'alert');
+    await field(page, 'List ID').fill('demo-list');
+    await field(page, 'API key').fill('wrong-key-us1');
+    await expect(page.getByTestId('subscriber-count')).toHaveText(
+      'Save to see the subscriber count with the new API key',
+    );
+    expect(urls.filter((u) => u.includes('wrong-key-us1') || u.includes('demo-mailchimp-key'))).toEqual([]);
   });
 
   test('Send Test Email: asks, sends, shows the preview link, and the test mail arrives', async ({

@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import {
   AnnouncementListSchema,
+  API_KEY_MASK,
   BOTH_KEYS_MESSAGE,
   CHECK_INBOX_MESSAGE,
   EmailMarketingSettingsResponseSchema,
@@ -125,7 +126,8 @@ describe('gateway email routes against the real services', () => {
     // The services learn of stocks from stock.upserted: wait until both know ours.
     for (const stock of [A, B, N, C]) {
       await until(
-        () => post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '' }), 'admin'),
+        () =>
+          post('/api/emailMarketingSettings/', settingsBody(stock.id, { listId: '', apiKey: '' }), 'admin'),
         (r) => r.status === 200,
         `email-marketing knowing ${stock.ticker}`,
       );
@@ -219,7 +221,8 @@ describe('gateway email routes against the real services', () => {
           stockId: A.id,
           provider: 'mailchimp',
           listId: 'list-1',
-          apiKey: 'key-us1',
+          apiKey: API_KEY_MASK,
+          apiKeySet: true,
           templateId: '',
           replyTo: 'ir@alpha.example',
           fromName: 'Alpha IR',
@@ -237,6 +240,33 @@ describe('gateway email routes against the real services', () => {
       }>;
       expect(dashboard.find((s) => s.id === A.id)?.emailMarketing).toBe(true);
       expect(dashboard.find((s) => s.id === N.id)?.emailMarketing).toBe(false);
+    });
+
+    it('the provider key is write-only (masked, with apiKeySet) and encrypted at rest; the mask or a blank keeps it', async () => {
+      const storedKey = async () =>
+        (await db.query(`SELECT api_key FROM email_marketing.settings WHERE stock_id = $1`, [A.id])).rows[0]
+          .api_key as string;
+      const saved = await post('/api/emailMarketingSettings/', settingsBody(A.id), 'editor');
+      const read = await get(`/api/emailMarketingSettings/?id=${A.id}`, 'editor');
+      for (const res of [saved, read]) {
+        expect(res.status).toBe(200);
+        expect(JSON.stringify(res.body)).not.toContain('key-us1');
+        expect(res.body.settings).toMatchObject({ apiKey: API_KEY_MASK, apiKeySet: true });
+      }
+      const sealed = await storedKey();
+      expect(sealed).toMatch(/^v1:[A-Za-z0-9_-]+$/);
+      expect(sealed).not.toContain('key-us1');
+      // The form saved back as shown (the mask), or with the key blank: the stored key stays.
+      for (const apiKey of [API_KEY_MASK, '', '  ']) {
+        const res = await post('/api/emailMarketingSettings/', settingsBody(A.id, { apiKey }), 'editor');
+        expect(res.body.settings).toMatchObject({ apiKey: API_KEY_MASK, apiKeySet: true });
+        expect(await storedKey()).toBe(sealed);
+      }
+      // A stock without a key: blank and not set.
+      expect((await get(`/api/emailMarketingSettings/?id=${B.id}`, 'other')).body.settings).toMatchObject({
+        apiKey: '',
+        apiKeySet: false,
+      });
     });
 
     it('refuses bad input with 400 and keeps what was saved', async () => {
@@ -368,11 +398,31 @@ describe('gateway email routes against the real services', () => {
 
     it('the subscriber count answers success false with the reason', async () => {
       const res = await get(
-        `/api/EmailMarketingSubscriberCount?apiKey=&listId=list-1&clientId=&stockId=${A.id}`,
-        'editor',
+        `/api/EmailMarketingSubscriberCount?apiKey=&listId=list-1&clientId=&stockId=${B.id}`,
+        'other',
       );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: false, count: null, message: 'Enter the email-marketing API key' });
+    });
+
+    it('the subscriber count without a key in the URL uses the stock’s stored key', async () => {
+      // C's stored key is the stand-in's demo key (saved above); demo-list has 3 members.
+      for (const query of [
+        `listId=demo-list&stockId=${C.id}`,
+        `apiKey=&listId=demo-list&clientId=&stockId=${C.id}`,
+      ]) {
+        const res = await get(`/api/EmailMarketingSubscriberCount?${query}`, 'admin');
+        expect({ query, body: res.body }).toEqual({
+          query,
+          body: { success: true, count: 3, message: '3 subscribers' },
+        });
+      }
+      // The spec's key in the query still counts with that key (a wrong one: the provider says so).
+      const typed = await get(
+        `/api/EmailMarketingSubscriberCount?apiKey=wrong-key-us1&listId=demo-list&stockId=${C.id}`,
+        'admin',
+      );
+      expect(typed.body).toMatchObject({ success: false, count: null });
     });
   });
 
@@ -435,6 +485,21 @@ describe('gateway email routes against the real services', () => {
       )![1];
     });
 
+    it('answers the same for a new, a pending and a confirmed address (no enumeration)', async () => {
+      const fresh = `fresh-${RUN.toLowerCase()}@example.com`;
+      sink.clear();
+      const answers = [];
+      for (const email of [fresh, fresh, address]) {
+        const res = await post(`/api/widget/subscribe?apiKey=${A.apiKey}`, { email });
+        answers.push({ status: res.status, body: res.body });
+      }
+      const same = { status: 200, body: { success: true, status: 'pending', message: CHECK_INBOX_MESSAGE } };
+      expect(answers).toEqual([same, same, same]);
+      // The new and the pending address get a confirmation mail each; the confirmed one nothing.
+      await sink.waitFor((m) => m.filter((x) => x.to.includes(fresh)).length === 2, 'two confirmation mails');
+      expect(sink.to(address)).toEqual([]);
+    });
+
     /** An announcement saved on A and sent from the Announcements routes, as staff do; its sendGuid. */
     async function saveAndSend(headline: string) {
       const doc = await PDFDocument.create();
@@ -484,15 +549,17 @@ describe('gateway email routes against the real services', () => {
       expect(announcement.alertLatencyMs).toBeNull();
     });
 
-    it('one click unsubscribes (RFC 8058 form body), idempotently; the page reads who it is for', async () => {
+    it('one click unsubscribes (RFC 8058 form body), idempotently; the page reads which company, not the address', async () => {
       const info = await get(`/api/subscription/unsubscribe/${unsubscribeToken}`);
-      expect(info.body).toMatchObject({ success: true, email: address, status: 'confirmed' });
+      expect(info.body).toMatchObject({ success: true, companyName: 'Alpha Email', status: 'confirmed' });
+      expect(info.body).not.toHaveProperty('email');
       const first = await http
         .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
         .type('form')
         .send('List-Unsubscribe=One-Click');
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ email: address, status: 'unsubscribed' });
+      expect(first.body).toMatchObject({ companyName: 'Alpha Email', status: 'unsubscribed' });
+      expect(JSON.stringify(first.body)).not.toContain(address);
       const again = await http
         .post(`/api/subscription/unsubscribe/${unsubscribeToken}`)
         .type('form')
@@ -502,7 +569,8 @@ describe('gateway email routes against the real services', () => {
       const list = SubscribersResponseSchema.parse(
         (await get(`/api/admin/subscribers?combinedTicker=${A.combinedTicker}`, 'admin')).body,
       );
-      expect(list.counts).toEqual({ pending: 0, confirmed: 0, unsubscribed: 1 });
+      // (The pending one is the no-enumeration test's new address.)
+      expect(list.counts).toEqual({ pending: 1, confirmed: 0, unsubscribed: 1 });
     });
 
     it('no mail after it: the next announcement reaches the other subscriber, not the address that left', async () => {

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Header } from '@irp/proto';
 import { createLogger, httpRequests, withCorrelationId } from '@irp/platform';
 import type { NextFunction, Request, Response } from 'express';
+import { redactUrl } from './log-redaction';
 
-const log = createLogger('http');
+/** The request log (exported for the test that reads it). */
+export const requestLog = createLogger('http');
 
 /**
  * Gives every HTTP request a correlation id (taken from `x-correlation-id` if the caller sent a sane one),
- * echoes it back, carries it into Kafka headers and logs, and logs + measures the request when it ends.
+ * echoes it back, carries it into Kafka headers and logs, and logs + measures the request when it ends
+ * (its URL without credentials: widget API keys, link tokens).
  */
 export function requestContext(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.header(Header.CorrelationId);
@@ -21,8 +24,13 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
       (req.path.startsWith('/api') ? 'unmatched' : 'static');
     httpRequests.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
     withCorrelationId(correlationId, () =>
-      log.info(
-        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) },
+      requestLog.info(
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
         'request',
       ),
     );

@@ -16,6 +16,7 @@ import {
   SubscriberCountRequestSchema,
   SubscriberListReplySchema,
   SubscriptionReplySchema,
+  UnsubscribeReplySchema,
   SubscriptionTokenRequestSchema,
   TestSendReplySchema,
   TestSendRequestSchema,
@@ -82,12 +83,12 @@ export const emailMarketingContract = defineServiceContract({
     EmailMarketingSubscription: {
       topic: 'email-marketing.subscription',
       request: SubscriptionTokenRequestSchema,
-      reply: SubscriptionReplySchema,
+      reply: UnsubscribeReplySchema,
     },
     EmailMarketingUnsubscribe: {
       topic: 'email-marketing.unsubscribe',
       request: SubscriptionTokenRequestSchema,
-      reply: SubscriptionReplySchema,
+      reply: UnsubscribeReplySchema,
       mutates: true,
     },
     EmailMarketingSubscribers: {

@@ -5,6 +5,7 @@ import { ActorSchema } from '../stocks/stock';
 import {
   EmailMarketingProviderSchema,
   EmailMarketingSettingsSchema,
+  EmailMarketingSettingsViewSchema,
   SubscriberCountsSchema,
   SubscriberSchema,
   SubscriberStatusSchema,
@@ -18,8 +19,8 @@ import {
 export const GetEmailMarketingSettingsRequestSchema = z.object({ stockId: StockId });
 export const EmailMarketingSettingsReplySchema = z.object({
   stockId: StockId,
-  /** null when the stock has none saved yet. */
-  settings: EmailMarketingSettingsSchema.nullable(),
+  /** null when the stock has none saved yet; the API key masked (write-only). */
+  settings: EmailMarketingSettingsViewSchema.nullable(),
 });
 
 export const SaveEmailMarketingSettingsRequestSchema = z.object({
@@ -28,7 +29,10 @@ export const SaveEmailMarketingSettingsRequestSchema = z.object({
   settings: EmailMarketingSettingsSchema,
 });
 
-/** The provider's subscriber count of a list, with the keys as typed (not necessarily saved yet). */
+/**
+ * The provider's subscriber count of a list, with the keys as typed (not necessarily saved yet); an API key
+ * blank or the mask is the stock's stored one.
+ */
 export const SubscriberCountRequestSchema = z.object({
   stockId: StockId.nullable(),
   /** Omitted: the stock's saved provider type, else the first type. */
@@ -72,7 +76,8 @@ export const SubscribeRequestSchema = z.object({
   ip: z.string().max(100),
   userAgent: z.string().max(1000),
 });
-export const SubscribeReplySchema = z.object({ status: SubscriberStatusSchema, message: z.string() });
+/** The same answer for a new, a pending and a confirmed address (no enumeration through the widget). */
+export const SubscribeReplySchema = z.object({ status: z.literal('pending'), message: z.string() });
 
 /** Confirm (single-use token from the confirmation mail) or unsubscribe (token from any mail). */
 export const SubscriptionTokenRequestSchema = z.object({ token: z.string().min(1).max(200) });
@@ -83,6 +88,12 @@ export const SubscriptionReplySchema = z.object({
   status: SubscriberStatusSchema,
   message: z.string(),
 });
+
+/**
+ * What an unsubscribe link shows (who it is for: the company, never the address: a forwarded mail's link
+ * must not tell its reader whose it was).
+ */
+export const UnsubscribeReplySchema = SubscriptionReplySchema.omit({ email: true });
 
 export const ListSubscribersRequestSchema = z.object({ stockId: StockId });
 export const SubscriberListReplySchema = z.object({

@@ -25,6 +25,15 @@ export const EmailMarketingSettingsSchema = z.object({
 });
 export type EmailMarketingSettings = z.infer<typeof EmailMarketingSettingsSchema>;
 
+/**
+ * The settings as they are shown (every answer of the settings routes): the provider's API key is
+ * write-only, `API_KEY_MASK` when one is stored ('' when none), and `apiKeySet` says which.
+ */
+export const EmailMarketingSettingsViewSchema = EmailMarketingSettingsSchema.extend({
+  apiKeySet: z.boolean(),
+});
+export type EmailMarketingSettingsView = z.infer<typeof EmailMarketingSettingsViewSchema>;
+
 export const SubscriberStatusSchema = z.enum(['pending', 'confirmed', 'unsubscribed']);
 export type SubscriberStatus = z.infer<typeof SubscriberStatusSchema>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StockId } from '../common/session';
 import {
   EmailMarketingProviderSchema,
-  EmailMarketingSettingsSchema,
+  EmailMarketingSettingsViewSchema,
   SubscriberCountsSchema,
   SubscriberSchema,
   SubscriberStatusSchema,
@@ -37,7 +37,10 @@ export const EmailMarketingSettingsInputSchema = z.object({
   testEmailAddresses: text(2000),
 });
 
-/** GET /api/EmailMarketingSubscriberCount?apiKey&listId&clientId&stockId */
+/**
+ * GET /api/EmailMarketingSubscriberCount?apiKey&listId&clientId&stockId. The key may be left out (the web
+ * does): the stock's stored key is used, so it need not travel in a URL.
+ */
 export const SubscriberCountQuerySchema = z.object({
   apiKey: text(200),
   listId: text(100),
@@ -60,8 +63,11 @@ export type SubscriberCountResponseDto = z.infer<typeof SubscriberCountResponseS
 /** GET /api/emailMarketingSettings/?id (the stock id). */
 export const EmailMarketingSettingsQuerySchema = z.object({ id: StockId });
 
-/** GET and POST /api/emailMarketingSettings/: `settings` holds the stock id beside the fields. */
-export const EmailMarketingSettingsDtoSchema = EmailMarketingSettingsSchema.extend({ stockId: StockId });
+/**
+ * GET and POST /api/emailMarketingSettings/: `settings` holds the stock id beside the fields; the API key is
+ * write-only (API_KEY_MASK when one is stored, with `apiKeySet`). Saving the mask or a blank key keeps it.
+ */
+export const EmailMarketingSettingsDtoSchema = EmailMarketingSettingsViewSchema.extend({ stockId: StockId });
 export type EmailMarketingSettingsDto = z.infer<typeof EmailMarketingSettingsDtoSchema>;
 export const EmailMarketingSettingsResponseSchema = z.object({
   success: z.boolean(),
@@ -119,13 +125,14 @@ export const SendSystemEmailResponseSchema = z.object({
 
 /** POST /api/widget/subscribe?apiKey: an investor's subscription from the company's IR site. */
 export const WidgetSubscribeBodySchema = z.object({ email: text(400) });
+/** The same answer for a new, a pending and a confirmed address (no enumeration). */
 export const WidgetSubscribeResponseSchema = z.object({
   success: z.literal(true),
-  status: SubscriberStatusSchema,
+  status: z.literal('pending'),
   message: z.string(),
 });
 
-/** POST /api/subscription/confirm/{token}, GET and POST /api/subscription/unsubscribe/{token}. */
+/** POST /api/subscription/confirm/{token} (the unsubscribe link's answers leave the address out). */
 export const SubscriptionResponseSchema = z.object({
   success: z.literal(true),
   email: z.string(),
@@ -135,6 +142,10 @@ export const SubscriptionResponseSchema = z.object({
   message: z.string(),
 });
 export type SubscriptionResponseDto = z.infer<typeof SubscriptionResponseSchema>;
+
+/** GET and POST /api/subscription/unsubscribe/{token}: the company, never the address. */
+export const UnsubscribeResponseSchema = SubscriptionResponseSchema.omit({ email: true });
+export type UnsubscribeResponseDto = z.infer<typeof UnsubscribeResponseSchema>;
 
 /** GET /api/admin/subscribers?combinedTicker: a stock's subscribers with their status, for staff. */
 export const SubscribersQuerySchema = z.object({ combinedTicker: z.string().min(1).max(40) });

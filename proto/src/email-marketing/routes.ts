@@ -14,6 +14,7 @@ import {
   SubscribersResponseSchema,
   SubscriptionResponseSchema,
   TestSendBodySchema,
+  UnsubscribeResponseSchema,
   TestSendResponseSchema,
   TokenParamsSchema,
   OneClickBodySchema,
@@ -106,11 +107,11 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     method: 'GET',
     path: '/api/subscription/unsubscribe/{token}',
     access: access.public(
-      'the token of the unsubscribe link is the proof; it shows only the masked address and the company',
+      'the token of the unsubscribe link is the proof; it shows the company, never the address',
     ),
-    summary: 'Who an unsubscribe link is for (changes nothing)',
+    summary: 'Which company an unsubscribe link is for (changes nothing; not the address)',
     params: TokenParamsSchema,
-    response: SubscriptionResponseSchema,
+    response: UnsubscribeResponseSchema,
   },
   unsubscribe: {
     method: 'POST',
@@ -119,7 +120,7 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     summary: 'Unsubscribe (one click, RFC 8058; idempotent)',
     params: TokenParamsSchema,
     body: OneClickBodySchema,
-    response: SubscriptionResponseSchema,
+    response: UnsubscribeResponseSchema,
   },
   subscribers: {
     method: 'GET',

@@ -30,6 +30,17 @@ export const EMPTY_EMAIL_MARKETING_SETTINGS: EmailMarketingSettings = {
   testEmailAddresses: '',
 };
 
+/**
+ * What the settings answer in place of a stored provider API key (the key is write-only). Saved or sent
+ * back as the key, it means "the stored one": the web shows it in the key field untouched.
+ */
+export const API_KEY_MASK = '••••••••';
+/** A key as typed that names no new key: blank or the mask (the stored key stays, or is used). */
+export const isKeptApiKey = (typed: string | undefined): boolean => {
+  const v = typed?.trim() ?? '';
+  return v === '' || v === API_KEY_MASK;
+};
+
 export const BOTH_KEYS_MESSAGE = 'You must define BOTH the product API Key and the email-marketing key';
 export const TEST_SENT_MESSAGE = 'Test sent successfully.';
 export const CAMPAIGN_CREATED_MESSAGE = 'Campaign created successfully.';
@@ -43,7 +54,6 @@ export const INVALID_SUBSCRIBER_EMAIL_MESSAGE = 'Please enter a valid email addr
 export const UNKNOWN_API_KEY_MESSAGE = 'Unknown API key.';
 export const SUBSCRIBE_RATE_LIMITED_MESSAGE = 'Too many subscription attempts. Please try again later.';
 export const CHECK_INBOX_MESSAGE = 'Thank you. Please check your inbox and confirm your subscription.';
-export const ALREADY_SUBSCRIBED_MESSAGE = 'You are already subscribed.';
 export const SUBSCRIPTION_CONFIRMED_MESSAGE = 'Your subscription is confirmed.';
 export const UNSUBSCRIBED_MESSAGE = 'You are unsubscribed and will receive no more announcements.';
 export const INVALID_LINK_MESSAGE = 'This link is not valid (it may have been used already or expired).';

@@ -1,7 +1,8 @@
-import { defineService, stockProjectionRole } from '@irp/platform';
+import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
 import { emailMarketingConfigSchema } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
+import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { CampaignSender } from './sending/campaign-sender';
@@ -15,6 +16,7 @@ import { DeliverySweeper } from './sending/sweeper';
 import { EmailSettingsHandlers } from './settings/email-settings.handlers';
 import { EmailSettingsRepository } from './settings/email-settings.repository';
 import { EmailSettingsService } from './settings/email-settings.service';
+import { SecretBox, secretsKeyOf } from './settings/secret-box';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
@@ -33,11 +35,21 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const emailMarketingService = defineService({
   name: 'email-marketing',
   config: emailMarketingConfigSchema,
-  database: {
+  // The key is checked here, before anything connects: a production start without one stops at once.
+  database: (config) => ({
     entities: [StockProjectionEntity],
-    migrations: [CreateEmailMarketing1795485733270, DropAutoSendIndex1795700000000],
-  },
+    migrations: [
+      CreateEmailMarketing1795485733270,
+      DropAutoSendIndex1795700000000,
+      encryptProviderKeysMigration(new SecretBox(secretsKeyOf(config))),
+    ],
+  }),
   providers: [
+    {
+      provide: SecretBox,
+      useFactory: (config: Parameters<typeof secretsKeyOf>[0]) => new SecretBox(secretsKeyOf(config)),
+      inject: [SERVICE_CONFIG],
+    },
     SendsRepository,
     DeliveriesRepository,
     SubscribersRepository,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlainAddress, parseMailbox } from './mail/mime';
+import { parseSecretsKey, SECRETS_KEY_FORMAT } from './settings/secret-box';
 
 const optionalUrl = (name: string) =>
   z
@@ -18,6 +19,15 @@ export const emailMarketingConfigSchema = z.object({
       (v) => /^smtps?:\/\/[^/]+/.test(v),
       'SMTP_URL must be smtp://host:port or smtps://user:pass@host:port',
     ),
+  /**
+   * Whether mail to a non-local SMTP server must go over TLS (STARTTLS, or smtps://): default true, so a
+   * server that offers no STARTTLS is refused rather than sent the mail in clear. Local servers (maildev, a
+   * test sink on 127.0.0.1) are never asked for TLS.
+   */
+  SMTP_REQUIRE_TLS: z
+    .enum(['true', 'false'], { message: "SMTP_REQUIRE_TLS must be 'true' or 'false'" })
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Connections of the pooled SMTP transport (and so the most mails in flight per sender). */
   SMTP_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(5),
   /** The From address of every mail. */
@@ -68,6 +78,14 @@ export const emailMarketingConfigSchema = z.object({
     .int()
     .min(1000)
     .default(60 * 60_000),
+  /**
+   * The AES-256-GCM key the providers' API keys are encrypted with at rest (32 bytes, hex or base64).
+   * Required in production; elsewhere a public development key is used when it is unset.
+   */
+  EMAIL_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v?.trim() || parseSecretsKey(v) !== undefined, SECRETS_KEY_FORMAT),
   /** How long a confirmation link stays valid. */
   CONFIRM_TOKEN_TTL_HOURS: z.coerce.number().min(1).default(72),
 });

@@ -3,6 +3,7 @@ import { createLogger, runMain } from '@irp/platform';
 import { DEMO_PROVIDER_ACCOUNTS, DEMO_STOCK_IDS, EmailMarketingSettings } from '@irp/proto';
 import { DataSource } from 'typeorm';
 import { emailMarketingService } from './app.module';
+import { SecretBox } from './settings/secret-box';
 import { newToken } from './subscribers/subscribers.service';
 
 const log = createLogger('seed');
@@ -57,6 +58,7 @@ export async function seedDemoEmail(env: NodeJS.ProcessEnv = process.env) {
   const app = await emailMarketingService.context(env);
   try {
     const db = app.get(DataSource);
+    const box = app.get(SecretBox);
     for (const { stockId, settings: s } of DEMO_EMAIL_SETTINGS) {
       await db.query(
         `INSERT INTO email_marketing.settings (stock_id, provider, list_id, api_key, template_id, reply_to, from_name,
@@ -66,7 +68,7 @@ export async function seedDemoEmail(env: NodeJS.ProcessEnv = process.env) {
           stockId,
           s.provider,
           s.listId,
-          s.apiKey,
+          box.seal(s.apiKey),
           s.templateId,
           s.replyTo,
           s.fromName,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import {
-  ALREADY_SUBSCRIBED_MESSAGE,
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
@@ -26,6 +25,9 @@ import {
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
+import { encryptProviderKeysMigration } from '../src/database/migrations/1796100000000-EncryptProviderKeys';
+import { EmailSettingsRepository } from '../src/settings/email-settings.repository';
+import { SecretBox } from '../src/settings/secret-box';
 import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import {
   addConfirmedSubscribers,
@@ -203,7 +205,7 @@ describe('email-marketing service', () => {
       const row = subscribers.find((s) => s.email === 'Investor.One@example.com')!;
       expect(row.status).toBe('confirmed');
       expect(Date.parse(row.confirmedAt!)).toBeGreaterThanOrEqual(Date.parse(row.subscribedAt));
-      // Subscribing again when confirmed sends nothing.
+      // Subscribing again when confirmed sends nothing, and answers as for a new address (no enumeration).
       expect(
         await requester.request(Topics.EmailMarketingSubscribe, {
           stockId: stock.id,
@@ -211,7 +213,7 @@ describe('email-marketing service', () => {
           ip: '203.0.113.9',
           userAgent: '',
         }),
-      ).toEqual({ status: 'confirmed', message: ALREADY_SUBSCRIBED_MESSAGE });
+      ).toEqual({ status: 'pending', message: CHECK_INBOX_MESSAGE });
     });
 
     it('refuses a bad address, stores nothing, and limits attempts per address', async () => {
@@ -285,13 +287,13 @@ describe('email-marketing service', () => {
         `SELECT unsubscribe_token FROM email_marketing.subscribers WHERE email = $1`,
         [email],
       );
-      expect(await requester.request(Topics.EmailMarketingSubscription, { token })).toMatchObject({
-        email,
-        status: 'confirmed',
-      });
+      const shown = await requester.request(Topics.EmailMarketingSubscription, { token });
+      expect(shown).toMatchObject({ status: 'confirmed', companyName: stock.companyName });
+      expect(shown).not.toHaveProperty('email');
       const first = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
       const second = await requester.request(Topics.EmailMarketingUnsubscribe, { token });
-      expect(first).toMatchObject({ email, status: 'unsubscribed' });
+      expect(first).toMatchObject({ status: 'unsubscribed' });
+      expect(first).not.toHaveProperty('email');
       expect(second).toEqual(first);
       const [{ unsubscribed_at: at }] = await db.query(
         `SELECT unsubscribed_at FROM email_marketing.subscribers WHERE email = $1`,
@@ -559,6 +561,71 @@ describe('email-marketing service', () => {
       expect(row?.status).toBe('failed');
       expect(row?.error).toMatch(/answered 500 .* after 4 attempts/);
       expect(providers.requests() - before).toBe(4);
+    });
+
+    it('the provider key is stored encrypted, answered masked, and a key that cannot open it stops a start', async () => {
+      const saved = await requester.request(Topics.EmailMarketingSaveSettings, {
+        actor: admin,
+        stockId: stock.id,
+        settings: mailchimp,
+      });
+      const read = await requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id });
+      for (const reply of [saved, read]) {
+        expect(JSON.stringify(reply)).not.toContain(mailchimp.apiKey);
+        expect(reply.settings).toMatchObject({ apiKey: '••••••••', apiKeySet: true });
+      }
+      const [{ api_key: sealed }] = await db.query(
+        `SELECT api_key FROM email_marketing.settings WHERE stock_id = $1`,
+        [stock.id],
+      );
+      expect(sealed).toMatch(/^v1:/);
+      expect(sealed).not.toContain(mailchimp.apiKey);
+      // The count without a key uses the stored one (opened with the service's key).
+      expect(
+        await requester.request(Topics.EmailMarketingSubscriberCount, {
+          stockId: stock.id,
+          apiKey: '',
+          listId: 'demo-list',
+          clientId: '',
+        }),
+      ).toEqual({ count: 3 });
+
+      // Another EMAIL_SECRETS_KEY than the rows were sealed with: the start check refuses, naming it.
+      const wrong = new EmailSettingsRepository(db, new SecretBox(randomBytes(32)));
+      await expect(wrong.onApplicationBootstrap()).rejects.toThrow(
+        /EMAIL_SECRETS_KEY: it does not decrypt the stored provider API keys/,
+      );
+    });
+
+    it('the migration seals the keys stored in clear before it, and only those', async () => {
+      const other = stockEvent({ ticker: ticker('MIG'), companyName: 'Migration Metals' });
+      await events.stock(other);
+      await waitForStock(db, other.id);
+      await db.query(
+        `INSERT INTO email_marketing.settings (stock_id, provider, list_id, api_key, template_id, reply_to,
+           from_name, saved_segment_id, client_id, test_email_addresses, updated_by)
+         VALUES ($1, 'mailchimp', 'demo-list', 'plain-key-us1', '', '', '', '', '', '', 'before')`,
+        [other.id],
+      );
+      const sealedBefore = (
+        await db.query(`SELECT api_key FROM email_marketing.settings WHERE stock_id = $1`, [stock.id])
+      )[0].api_key;
+      const box = app.get(SecretBox);
+      const Migration = encryptProviderKeysMigration(box);
+      const runner = db.createQueryRunner();
+      try {
+        await new Migration().up(runner);
+      } finally {
+        await runner.release();
+      }
+      const rows: Array<{ stock_id: string; api_key: string }> = await db.query(
+        `SELECT stock_id, api_key FROM email_marketing.settings WHERE stock_id = ANY($1::uuid[])`,
+        [[stock.id, other.id]],
+      );
+      const byStock = new Map(rows.map((r) => [r.stock_id, r.api_key]));
+      expect(byStock.get(other.id)).toMatch(/^v1:/);
+      expect(box.open(byStock.get(other.id)!)).toBe('plain-key-us1');
+      expect(byStock.get(stock.id)).toBe(sealedBefore);
     });
   });
 

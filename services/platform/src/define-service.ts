@@ -45,8 +45,13 @@ export interface ServiceDefinition<E extends z.ZodRawShape> {
   name: string;
   /** The service's own variables, added to the platform's (serviceConfigSchema). */
   config?: z.ZodObject<E>;
-  /** TypeORM entities and the committed migrations of the service's schema (the outbox is added). */
-  database: Pick<DatabaseOptions, 'entities' | 'migrations'>;
+  /**
+   * TypeORM entities and the committed migrations of the service's schema (the outbox is added); or a
+   * function of the validated config, for a migration that needs a setting (a key to encrypt rows with).
+   */
+  database:
+    | Pick<DatabaseOptions, 'entities' | 'migrations'>
+    | ((config: ServiceConfig<E>) => Pick<DatabaseOptions, 'entities' | 'migrations'>);
   /** Nest modules and providers every role of the service shares. */
   imports?: ModuleMetadata['imports'];
   providers?: Provider[];
@@ -148,6 +153,8 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
 
     module(config, { background = false } = {}) {
       const roles = config.ROLES.map((role) => definition.roles[role]);
+      const database =
+        typeof definition.database === 'function' ? definition.database(config) : definition.database;
       return {
         module: ServiceModule,
         imports: [
@@ -156,8 +163,8 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
             database: {
               url: config.DATABASE_URL,
               schema: manifest.schema,
-              entities: definition.database.entities,
-              migrations: definition.database.migrations,
+              entities: database.entities,
+              migrations: database.migrations,
             },
             roles: config.ROLES,
             background: background

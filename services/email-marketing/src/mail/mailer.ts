@@ -38,18 +38,28 @@ export function smtpErrorOf(err: unknown): SmtpError {
   return new SmtpError(e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? err), false);
 }
 
-/** SMTP_URL -> nodemailer's options: a pooled transport of SMTP_POOL_SIZE connections. */
-export function transportOptions(config: Pick<EmailMarketingConfig, 'SMTP_URL' | 'SMTP_POOL_SIZE'>) {
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+/**
+ * SMTP_URL -> nodemailer's options: a pooled transport of SMTP_POOL_SIZE connections. A server elsewhere
+ * gets the mail (and the credentials) only over TLS unless SMTP_REQUIRE_TLS is false: smtps://, or STARTTLS
+ * required (a server not offering it is refused, not sent the mail in clear).
+ */
+export function transportOptions(
+  config: Pick<EmailMarketingConfig, 'SMTP_URL' | 'SMTP_POOL_SIZE' | 'SMTP_REQUIRE_TLS'>,
+) {
   const url = new URL(config.SMTP_URL);
   const secure = url.protocol === 'smtps:';
+  const local = LOCAL_HOSTS.includes(url.hostname);
   return {
     pool: true as const,
     host: url.hostname,
     port: Number(url.port || (secure ? 465 : 25)),
     secure,
-    // A local server (maildev, a test sink) has no certificate worth checking; elsewhere STARTTLS is used
-    // whenever the server offers it.
-    ignoreTLS: !secure && ['127.0.0.1', 'localhost', '::1'].includes(url.hostname),
+    // A local server (maildev, a test sink) has no certificate worth checking; elsewhere STARTTLS is
+    // required (or, with SMTP_REQUIRE_TLS=false, used whenever the server offers it).
+    ignoreTLS: !secure && local,
+    requireTLS: !secure && !local && config.SMTP_REQUIRE_TLS,
     auth: url.username
       ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
       : undefined,

@@ -2,12 +2,14 @@ import { AppError, createLogger, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp
 import {
   Actor,
   AnnouncementSendRequestedEvent,
+  API_KEY_MASK,
   BOTH_KEYS_MESSAGE,
   CAMPAIGN_CREATED_MESSAGE,
   EMAIL_MARKETING_PROVIDER_LABELS,
   EMPTY_EMAIL_MARKETING_SETTINGS,
   EmailMarketingSettings,
   isAdmin,
+  isKeptApiKey,
   SEND_TO_SUBSCRIBERS_LIMIT,
   sendToSubscribersLimitMessage,
   splitEmailList,
@@ -71,9 +73,11 @@ export class CampaignSender {
     listId: string;
     clientId: string;
   }): Promise<number> {
-    if (!input.apiKey.trim()) throw new AppError('BAD_REQUEST', 'Enter the email-marketing API key');
-    if (!input.listId.trim()) throw new AppError('BAD_REQUEST', 'Enter the list id');
     const saved = input.stockId ? await this.settings.get(input.stockId) : null;
+    // No key in the request (or the mask): the stock's stored one, so the key need not travel in a URL.
+    const apiKey = isKeptApiKey(input.apiKey) ? (saved?.apiKey ?? '') : input.apiKey;
+    if (!apiKey.trim()) throw new AppError('BAD_REQUEST', 'Enter the email-marketing API key');
+    if (!input.listId.trim()) throw new AppError('BAD_REQUEST', 'Enter the list id');
     const provider = input.provider ?? saved?.provider ?? 'mailchimp';
     const settings = normaliseSettings({
       ...(saved ?? {
@@ -84,7 +88,7 @@ export class CampaignSender {
         testEmailAddresses: '',
       }),
       provider,
-      apiKey: input.apiKey,
+      apiKey,
       listId: input.listId,
       clientId: input.clientId,
     });
@@ -103,8 +107,11 @@ export class CampaignSender {
     request: TestSendRequest & { actor: Actor },
   ): Promise<{ previewUrl: string | null; message: string }> {
     const stock = await this.stocks.get(request.stockId);
+    // The mask (the settings' answer, sent back untouched) means the stored key.
     const typed = Object.fromEntries(
-      Object.entries(request.settings).filter(([, value]) => value !== undefined),
+      Object.entries(request.settings).filter(
+        ([field, value]) => value !== undefined && !(field === 'apiKey' && value === API_KEY_MASK),
+      ),
     ) as Partial<EmailMarketingSettings>;
     const saved = await this.settings.get(request.stockId);
     const settings = normaliseSettings({ ...EMPTY_EMAIL_MARKETING_SETTINGS, ...saved, ...typed });

@@ -14,7 +14,7 @@ export class EmailSettingsHandlers {
 
   @HandleRequest(Topics.EmailMarketingGetSettings)
   async get(@Payload() req: HandledRequest<typeof Topics.EmailMarketingGetSettings>) {
-    return { stockId: req.stockId, settings: await this.settings.get(req.stockId) };
+    return { stockId: req.stockId, settings: await this.settings.view(req.stockId) };
   }
 
   @HandleRequest(Topics.EmailMarketingSaveSettings)

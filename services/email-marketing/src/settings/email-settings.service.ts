@@ -1,5 +1,13 @@
 import { AppError } from '@irp/platform';
-import { Actor, EmailMarketingSettings, isEmailAddress, splitEmailList } from '@irp/proto';
+import {
+  Actor,
+  API_KEY_MASK,
+  EmailMarketingSettings,
+  EmailMarketingSettingsView,
+  isEmailAddress,
+  isKeptApiKey,
+  splitEmailList,
+} from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { EmailSettingsRepository } from './email-settings.repository';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
@@ -29,6 +37,13 @@ export const normaliseSettings = (s: EmailMarketingSettings): EmailMarketingSett
 /** Email marketing is set up for a stock when its provider key and list are saved (the dashboards' tick). */
 export const isConfigured = (s: EmailMarketingSettings | null): boolean => !!s && !!s.apiKey && !!s.listId;
 
+/** The settings as answered: the provider key write-only (masked, with whether one is stored). */
+export const settingsView = (s: EmailMarketingSettings): EmailMarketingSettingsView => ({
+  ...s,
+  apiKey: s.apiKey ? API_KEY_MASK : '',
+  apiKeySet: !!s.apiKey,
+});
+
 /** A stock's email-marketing settings (spec section 3). */
 @Injectable()
 export class EmailSettingsService {
@@ -37,16 +52,29 @@ export class EmailSettingsService {
     private readonly stocks: StockProjectionService,
   ) {}
 
+  /** The settings with the provider key in clear: for this service's own calls to the provider only. */
   async get(stockId: string): Promise<EmailMarketingSettings | null> {
     return this.settings.get(stockId);
   }
 
-  async save(actor: Actor, stockId: string, input: EmailMarketingSettings): Promise<EmailMarketingSettings> {
+  /** The settings as the routes answer them (the key masked). */
+  async view(stockId: string): Promise<EmailMarketingSettingsView | null> {
+    const settings = await this.settings.get(stockId);
+    return settings && settingsView(settings);
+  }
+
+  /** Saves the settings; a key blank or the mask keeps the stored one. Answers them as the routes show them. */
+  async save(
+    actor: Actor,
+    stockId: string,
+    input: EmailMarketingSettings,
+  ): Promise<EmailMarketingSettingsView> {
     await this.stocks.get(stockId);
     const settings = normaliseSettings(input);
     const problem = settingsProblem(settings);
     if (problem) throw new AppError('BAD_REQUEST', problem);
-    return this.settings.save(actor, stockId, settings);
+    const apiKey = isKeptApiKey(input.apiKey) ? null : settings.apiKey;
+    return settingsView(await this.settings.save(actor, stockId, { ...settings, apiKey }));
   }
 
   /** The dashboards' Email marketing column for many stocks at once. */

@@ -1,6 +1,5 @@
 import { AppError, createLogger, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import {
-  ALREADY_SUBSCRIBED_MESSAGE,
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
@@ -48,6 +47,14 @@ export interface SubscriptionOutcome {
   status: SubscriberStatus;
   message: string;
 }
+
+/** What an unsubscribe link may show: the company and the state, not the address. */
+const withoutAddress = (o: SubscriptionOutcome): Omit<SubscriptionOutcome, 'email'> => ({
+  companyName: o.companyName,
+  combinedTicker: o.combinedTicker,
+  status: o.status,
+  message: o.message,
+});
 
 /**
  * Investors' subscriptions to a stock's announcements: double opt-in (a confirmation mail with a single-use
@@ -100,8 +107,9 @@ export class SubscribersService {
       log.warn({ stockId: stock.id, ip: input.ip }, 'subscribe attempts over the limit');
       throw new AppError('TOO_MANY_REQUESTS', SUBSCRIBE_RATE_LIMITED_MESSAGE);
     }
-    if (outcome === 'confirmed') return { status: 'confirmed' as const, message: ALREADY_SUBSCRIBED_MESSAGE };
-    await this.sendConfirmation(stock, outcome, token);
+    // The same answer whether the address is new, pending or confirmed already (a confirmed one is sent
+    // nothing): the public widget must not tell who subscribes to what.
+    if (outcome !== 'confirmed') await this.sendConfirmation(stock, outcome, token);
     return { status: 'pending' as const, message: CHECK_INBOX_MESSAGE };
   }
 
@@ -126,19 +134,22 @@ export class SubscribersService {
     return this.outcome(row, SUBSCRIPTION_CONFIRMED_MESSAGE);
   }
 
-  /** Who an unsubscribe link belongs to (the page shows it before the click), without changing anything. */
-  async byUnsubscribeToken(token: string): Promise<SubscriptionOutcome> {
+  /**
+   * Which company an unsubscribe link is for (the page asks before the click), without changing anything.
+   * Not the address: a forwarded mail's link must not tell its reader whose it was.
+   */
+  async byUnsubscribeToken(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
     const row = await this.subscribers.byUnsubscribeToken(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
-    return this.outcome(row, row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : '');
+    return withoutAddress(await this.outcome(row, row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : ''));
   }
 
   /** One-click unsubscribe (RFC 8058): idempotent; the first time is kept as the unsubscribe time. */
-  async unsubscribe(token: string): Promise<SubscriptionOutcome> {
+  async unsubscribe(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
     const row = await this.subscribers.unsubscribe(token);
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
     log.info({ stockId: row.stock_id }, 'unsubscribed');
-    return this.outcome(row, UNSUBSCRIBED_MESSAGE);
+    return withoutAddress(await this.outcome(row, UNSUBSCRIBED_MESSAGE));
   }
 
   private async outcome(row: SubscriberRow, message: string): Promise<SubscriptionOutcome> {

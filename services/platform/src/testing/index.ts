@@ -11,3 +11,4 @@ export * from './service-process';
 export * from './smtp-sink';
 export * from './standin-process';
 export * from './topic-ends';
+export * from './log-capture';

@@ -58,7 +58,7 @@ export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
           ? [{ type: 'EmailMarketingSettings', id: body.StockId }, 'StockList', 'ClientStock']
           : [],
     }),
-    /** GET /api/EmailMarketingSubscriberCount: the provider's count of the list, keys as typed. */
+    /** GET /api/EmailMarketingSubscriberCount: the provider's count of the list with the stored key (none in the URL). */
     subscriberCount: build.query<
       ResponseOf<typeof routes.emailMarketing.subscriberCount>,
       SubscriberCountArgs

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { BOTH_KEYS_MESSAGE, type ClientStockDto } from '@irp/proto';
+import { API_KEY_MASK, BOTH_KEYS_MESSAGE, type ClientStockDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
@@ -62,10 +62,9 @@ describe('client email-marketing tab', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Send Test Email' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Test sent successfully.');
-    expect(posts(calls, TEST_EMAIL_PATH)[0]?.body).toMatchObject({
-      apiKey: PRODUCT_API_KEY,
-      emailMarketingApiKey: SAVED.apiKey,
-    });
+    // The stored email-marketing key is the server's to use: the body carries none.
+    expect(posts(calls, TEST_EMAIL_PATH)[0]?.body).toMatchObject({ apiKey: PRODUCT_API_KEY });
+    expect(posts(calls, TEST_EMAIL_PATH)[0]?.body).not.toHaveProperty('emailMarketingApiKey');
   });
 
   it('asks for BOTH keys when the client stock has no product API key', async () => {
@@ -86,7 +85,7 @@ describe('client email-marketing tab', () => {
     await waitFor(() => expect(posts(calls, SETTINGS_PATH)).toHaveLength(1));
     expect(posts(calls, SETTINGS_PATH)[0]?.body).toEqual({
       StockId: STOCK_ID,
-      Settings: { ...SAVED, replyTo: 'investors@bhp.example' },
+      Settings: { ...SAVED, apiKey: API_KEY_MASK, replyTo: 'investors@bhp.example' },
     });
   });
 

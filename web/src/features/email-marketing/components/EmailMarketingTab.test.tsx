@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { BOTH_KEYS_MESSAGE, sendToSubscribersLimitMessage } from '@irp/proto';
+import { API_KEY_MASK, BOTH_KEYS_MESSAGE, sendToSubscribersLimitMessage } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
@@ -66,7 +66,9 @@ describe('staff Email marketing tab', () => {
       'Mailchimp-type',
     );
     expect(field('List ID')).toHaveValue('list-42');
-    expect(field('API key')).toHaveValue('em-key-us21');
+    // Write-only: the stored key shows as the mask, never itself.
+    expect(field('API key')).toHaveValue(API_KEY_MASK);
+    expect(screen.queryByDisplayValue(SAVED.apiKey)).not.toBeInTheDocument();
     expect(field('Template ID')).toHaveValue('tpl-7');
     expect(field('Reply to')).toHaveValue('ir@bhp.example');
     expect(field('From name')).toHaveValue('BHP Investor Relations');
@@ -106,7 +108,10 @@ describe('staff Email marketing tab', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('button', { name: 'Saved!' })).toBeInTheDocument();
     expect(posts(calls, SETTINGS_PATH).map((c) => c.body)).toEqual([
-      { StockId: STOCK_ID, Settings: { ...SAVED, fromName: 'BHP IR', templateId: 'tpl-8' } },
+      {
+        StockId: STOCK_ID,
+        Settings: { ...SAVED, apiKey: API_KEY_MASK, fromName: 'BHP IR', templateId: 'tpl-8' },
+      },
     ]);
     // The save's tag refreshes the settings.
     await waitFor(() => expect(gets(calls, SETTINGS_PATH).length).toBeGreaterThanOrEqual(2));
@@ -122,7 +127,7 @@ describe('staff Email marketing tab', () => {
     await screen.findByRole('button', { name: 'Saved!' });
     expect(posts(calls, SETTINGS_PATH)[0]?.body).toEqual({
       StockId: STOCK_ID,
-      Settings: { ...SAVED, provider: 'campaign-monitor', clientId: 'client-9' },
+      Settings: { ...SAVED, apiKey: API_KEY_MASK, provider: 'campaign-monitor', clientId: 'client-9' },
     });
   });
 
@@ -148,7 +153,7 @@ describe('staff Email marketing tab', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
   });
 
-  it('shows the subscriber count beside the API key, asked with the keys on load', async () => {
+  it('shows the subscriber count beside the API key, asked on load with the stored key (none in the URL)', async () => {
     const calls = open();
     await loaded();
     expect(await screen.findByText('1,234 subscribers')).toBeInTheDocument();
@@ -157,10 +162,28 @@ describe('staff Email marketing tab', () => {
     expect(Object.fromEntries(count?.params ?? [])).toEqual({
       stockId: STOCK_ID,
       provider: 'mailchimp',
-      apiKey: 'em-key-us21',
       listId: 'list-42',
       clientId: '',
     });
+  });
+
+  it('a new key typed is saved with the settings, then counted with the stored key: never in a URL', async () => {
+    const calls = open();
+    await loaded();
+    await screen.findByText('1,234 subscribers');
+    type('API key', 'new-key-us9');
+    expect(
+      await screen.findByText('Save to see the subscriber count with the new API key'),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('button', { name: 'Saved!' });
+    expect(posts(calls, SETTINGS_PATH)[0]?.body).toEqual({
+      StockId: STOCK_ID,
+      Settings: { ...SAVED, apiKey: 'new-key-us9' },
+    });
+    await waitFor(() => expect(field('API key')).toHaveValue(API_KEY_MASK));
+    expect(await screen.findByText('1,234 subscribers')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'GET' && c.params.toString().includes('new-key-us9'))).toBe(false);
   });
 
   it('asks the count again once the fields settle, not on every keystroke', async () => {
@@ -235,11 +258,11 @@ describe('staff Email marketing tab', () => {
     const preview = within(result).getByRole('link', { name: 'Preview' });
     expect(preview).toHaveAttribute('href', 'https://preview.example/c/1');
     expect(preview).toHaveAttribute('target', '_blank');
-    // Spec section 7's body: the product API key names the stock; the settings as typed, not as saved.
+    // Spec section 7's body: the product API key names the stock; the settings as typed, not as saved; the
+    // stored email-marketing key is the server's to use (the body has none).
     expect(posts(calls, TEST_EMAIL_PATH).map((c) => c.body)).toEqual([
       {
         apiKey: STOCK.apiKey,
-        emailMarketingApiKey: 'em-key-us21',
         provider: 'mailchimp',
         listId: 'list-42',
         templateId: 'tpl-7',

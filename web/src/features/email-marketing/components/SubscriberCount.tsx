@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSubscriberCountQuery } from '../api/emailMarketingApi';
 import {
+  isNewApiKey,
   subscriberCountArgsOf,
   subscriberCountText,
   type EmailMarketingFormValues,
@@ -19,8 +20,9 @@ interface SubscriberCountProps {
 }
 
 /**
- * The list's subscriber count beside the API key (spec section 2), asked with the keys as typed: on load,
- * then whenever the provider type, key, list or client ID settle. A failure shows its message in red.
+ * The list's subscriber count beside the API key (spec section 2), asked with the stored key (the key never
+ * goes in the count's URL) and the list, provider type and client ID as typed: on load, then whenever they
+ * settle; a new key typed here is counted once saved. A failure shows its message in red.
  */
 export function SubscriberCount({ stockId, values }: SubscriberCountProps) {
   const { provider, apiKey, listId, clientId } = values;
@@ -33,6 +35,12 @@ export function SubscriberCount({ stockId, values }: SubscriberCountProps) {
 
   // Rendered inside the API key's description (a paragraph): phrasing content only.
   if (!settled) {
+    if (isNewApiKey(apiKey) && listId.trim())
+      return (
+        <Text span inherit data-testid="subscriber-count">
+          Save to see the subscriber count with the new API key
+        </Text>
+      );
     return (
       <Text span inherit data-testid="subscriber-count">
         Enter the API key and list ID to see the subscriber count

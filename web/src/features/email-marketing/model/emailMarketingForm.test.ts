@@ -1,4 +1,4 @@
-import { BOTH_KEYS_MESSAGE, EMPTY_EMAIL_MARKETING_SETTINGS, type Subscriber } from '@irp/proto';
+import { API_KEY_MASK, BOTH_KEYS_MESSAGE, EMPTY_EMAIL_MARKETING_SETTINGS, type Subscriber } from '@irp/proto';
 import { describe, expect, it } from 'vitest';
 import {
   bySubscribedNewestFirst,
@@ -29,7 +29,7 @@ describe('email marketing form rules', () => {
 
   it('starts blank without saved settings and drops the stock id of saved ones', () => {
     expect(formValuesOf(null)).toEqual(EMPTY_EMAIL_MARKETING_SETTINGS);
-    expect(formValuesOf({ ...VALUES, stockId: 'id-1' })).toEqual(VALUES);
+    expect(formValuesOf({ ...VALUES, stockId: 'id-1', apiKeySet: true })).toEqual(VALUES);
   });
 
   it('sends the client ID only for the second provider type, trimmed', () => {
@@ -44,6 +44,13 @@ describe('email marketing form rules', () => {
       apiKey: 'product-1',
       emailMarketingApiKey,
     });
+  });
+
+  it('sends a key typed here with a test send, never the stored key’s mask (the server uses the stored key)', () => {
+    expect(testSendBodyOf('product-1', { ...VALUES, apiKey: API_KEY_MASK })).not.toHaveProperty(
+      'emailMarketingApiKey',
+    );
+    expect(testSendBodyOf('product-1', VALUES).emailMarketingApiKey).toBe('key-1');
   });
 
   it('counts as changed only what would be saved differently', () => {
@@ -65,19 +72,21 @@ describe('email marketing form rules', () => {
     expect(missingKeysProblem(undefined, { ...VALUES, apiKey: ' ' })).toBe(BOTH_KEYS_MESSAGE);
   });
 
-  it('asks the count only with a key and a list', () => {
-    expect(subscriberCountArgsOf('id-1', VALUES)).toEqual({
+  it('asks the count with the stored key (never a key in the URL) and a list', () => {
+    const stored = { ...VALUES, apiKey: API_KEY_MASK };
+    expect(subscriberCountArgsOf('id-1', stored)).toEqual({
       stockId: 'id-1',
       provider: 'mailchimp',
-      apiKey: 'key-1',
       listId: 'list-1',
       clientId: '',
     });
-    expect(subscriberCountArgsOf('id-1', { ...VALUES, provider: 'campaign-monitor' })?.clientId).toBe(
+    expect(subscriberCountArgsOf('id-1', { ...stored, provider: 'campaign-monitor' })?.clientId).toBe(
       'client-1',
     );
-    expect(subscriberCountArgsOf('id-1', { ...VALUES, apiKey: ' ' })).toBeNull();
-    expect(subscriberCountArgsOf('id-1', { ...VALUES, listId: '' })).toBeNull();
+    expect(subscriberCountArgsOf('id-1', { ...stored, apiKey: ' ' })).toBeNull();
+    expect(subscriberCountArgsOf('id-1', { ...stored, listId: '' })).toBeNull();
+    // A key typed and not saved yet: nothing to count with until it is saved.
+    expect(subscriberCountArgsOf('id-1', VALUES)).toBeNull();
   });
 
   it('writes counts with thousands separators', () => {

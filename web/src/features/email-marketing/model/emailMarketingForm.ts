@@ -1,4 +1,5 @@
 import {
+  API_KEY_MASK,
   BOTH_KEYS_MESSAGE,
   EMAIL_MARKETING_PROVIDER_LABELS,
   EMPTY_EMAIL_MARKETING_SETTINGS,
@@ -40,7 +41,11 @@ export const isProvider = (value: string): value is EmailMarketingProvider =>
 export const usesClientId = (provider: EmailMarketingProvider): boolean =>
   provider === EmailMarketingProvider.CampaignMonitor;
 
-/** The saved settings as form values; a stock with none saved yet starts blank on the first provider. */
+/**
+ * The saved settings as form values; a stock with none saved yet starts blank on the first provider. The
+ * API key is write-only: a stored one comes as API_KEY_MASK, which the field shows untouched and which,
+ * saved or sent back, means the stored key.
+ */
 export function formValuesOf(
   settings: EmailMarketingSettingsDto | null | undefined,
 ): EmailMarketingFormValues {
@@ -91,14 +96,24 @@ export const saveBodyOf = (
   Settings: settingsOf(values),
 });
 
+/** The key field holds a key typed here, not yet saved (neither blank nor the stored key's mask). */
+export const isNewApiKey = (apiKey: string): boolean => {
+  const key = apiKey.trim();
+  return key !== '' && key !== API_KEY_MASK;
+};
+
 /**
  * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers: spec section 7's body, whose `apiKey`
- * is the stock's product API key (it names the stock), and the settings as typed, their key as
- * `emailMarketingApiKey`.
+ * is the stock's product API key (it names the stock), and the settings as typed; a key typed here goes as
+ * `emailMarketingApiKey`, the stored one (the mask) not at all (the server uses it).
  */
 export function testSendBodyOf(productApiKey: string, values: EmailMarketingFormValues): TestSendBody {
   const { apiKey: emailMarketingApiKey, ...settings } = settingsOf(values);
-  return { ...settings, apiKey: productApiKey.trim(), emailMarketingApiKey };
+  return {
+    ...settings,
+    apiKey: productApiKey.trim(),
+    ...(emailMarketingApiKey === API_KEY_MASK ? {} : { emailMarketingApiKey }),
+  };
 }
 
 /**
@@ -115,24 +130,26 @@ export function missingKeysProblem(
   return productKeyMissing || !values.apiKey.trim() ? BOTH_KEYS_MESSAGE : null;
 }
 
+/** The count's query: never the key (a URL is logged and kept in histories); the server uses the stored one. */
 export interface SubscriberCountArgs {
   stockId: string;
   provider: EmailMarketingProvider;
-  apiKey: string;
   listId: string;
   clientId: string;
 }
 
-/** What the subscriber count asks with, or null while the key or the list is blank (nothing to count). */
+/**
+ * What the subscriber count asks with, or null while there is nothing to count with the stored key: the key
+ * or the list blank, or a new key typed and not saved yet.
+ */
 export function subscriberCountArgsOf(
   stockId: string,
   values: Pick<EmailMarketingFormValues, 'provider' | 'apiKey' | 'listId' | 'clientId'>,
 ): SubscriberCountArgs | null {
-  const apiKey = values.apiKey.trim();
   const listId = values.listId.trim();
-  if (!apiKey || !listId) return null;
+  if (values.apiKey.trim() !== API_KEY_MASK || !listId) return null;
   const clientId = usesClientId(values.provider) ? values.clientId.trim() : '';
-  return { stockId, provider: values.provider, apiKey, listId, clientId };
+  return { stockId, provider: values.provider, listId, clientId };
 }
 
 /** The question asked before a send (spec section 5: confirmed first). */

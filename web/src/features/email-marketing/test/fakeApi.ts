@@ -1,9 +1,10 @@
-import type {
-  EmailMarketingSettings,
-  EmailMarketingSettingsDto,
-  SubscriberCountResponseDto,
-  SubscribersResponseDto,
-  TestSendResponseDto,
+import {
+  API_KEY_MASK,
+  type EmailMarketingSettings,
+  type EmailMarketingSettingsDto,
+  type SubscriberCountResponseDto,
+  type SubscribersResponseDto,
+  type TestSendResponseDto,
 } from '@irp/proto';
 import { routes } from '@/api/routes';
 import { jsonResponse } from '@/test/render';
@@ -17,8 +18,9 @@ export const SUBSCRIBERS_PATH = routes.emailMarketing.subscribers.path;
 
 /**
  * The email-marketing routes as the gateway answers them, over one stock's stored settings: GET and POST
- * settings (a POST stores what it is sent), the count, both sends and the subscriber list. `overrides`
- * replace any of them.
+ * settings (a POST stores what it is sent; a key blank or the mask keeps the stored one; answers carry the
+ * key masked, as the server does), the count, both sends and the subscriber list. `overrides` replace any
+ * of them.
  */
 export function emailMarketingRoutes(
   stockId: string,
@@ -43,13 +45,22 @@ export function emailMarketingRoutes(
     subscribers?: SubscribersResponseDto;
   } = {},
 ): Record<string, Handler> {
-  let settings: EmailMarketingSettingsDto | null = stored ? { ...stored, stockId } : null;
+  let settings: EmailMarketingSettings | null = stored;
+  const answer = (): EmailMarketingSettingsDto | null =>
+    settings && {
+      ...settings,
+      stockId,
+      apiKey: settings.apiKey ? API_KEY_MASK : '',
+      apiKeySet: !!settings.apiKey,
+    };
   return {
-    [`GET ${SETTINGS_PATH}`]: () => jsonResponse({ success: true, settings, errorMessage: null }),
+    [`GET ${SETTINGS_PATH}`]: () => jsonResponse({ success: true, settings: answer(), errorMessage: null }),
     [`POST ${SETTINGS_PATH}`]: (call) => {
       const body = call.body as { StockId: string; Settings: EmailMarketingSettings };
-      settings = { ...body.Settings, stockId: body.StockId };
-      return jsonResponse({ success: true, settings, errorMessage: null });
+      const typed = body.Settings.apiKey.trim();
+      const kept = typed === '' || typed === API_KEY_MASK;
+      settings = { ...body.Settings, apiKey: kept ? (settings?.apiKey ?? '') : typed };
+      return jsonResponse({ success: true, settings: answer(), errorMessage: null });
     },
     [`GET ${COUNT_PATH}`]: () => jsonResponse(count),
     [`POST ${TEST_EMAIL_PATH}`]: () => jsonResponse(testSend),

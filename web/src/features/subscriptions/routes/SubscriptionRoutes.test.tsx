@@ -56,25 +56,27 @@ describe('subscription pages (no sign-in)', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This link is not valid');
   });
 
-  it('asks before it unsubscribes, then unsubscribes with one click', async () => {
+  it('asks before it unsubscribes, then unsubscribes with one click; never shows the address', async () => {
+    const company = { success: true, companyName: who.companyName, combinedTicker: who.combinedTicker };
     fetchMock
-      .mockResolvedValueOnce(jsonResponse({ ...who, status: 'confirmed', message: '' }))
+      .mockResolvedValueOnce(jsonResponse({ ...company, status: 'confirmed', message: '' }))
       .mockResolvedValueOnce(
         jsonResponse({
-          ...who,
+          ...company,
           status: 'unsubscribed',
           message: 'You are unsubscribed and will receive no more announcements.',
         }),
       );
     renderRoute('/subscription/unsubscribe/tok9', { store: storeWith(null), routeTable });
     expect(
-      await screen.findByText('Stop sending the announcements of BHP Group to investor@example.com?'),
+      await screen.findByText('Stop sending the announcements of BHP Group to this address?'),
     ).toBeVisible();
     expect(requestOf(fetchMock).method).toBe('GET');
     fireEvent.click(screen.getByRole('button', { name: 'Unsubscribe' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'investor@example.com: You are unsubscribed and will receive no more announcements.',
+      'You are unsubscribed and will receive no more announcements.',
     );
+    expect(screen.queryByText(/@/)).not.toBeInTheDocument();
     const post = requestOf(fetchMock, 1);
     expect(post.method).toBe('POST');
     expect(new URL(post.url).pathname).toBe(routePath(routes.emailMarketing.subscription, { token: 'tok9' }));

@@ -4,7 +4,10 @@ import { Page } from '@/components/Page';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSubscriptionQuery, useUnsubscribeMutation } from '../api/subscriptionsApi';
 
-/** The visible unsubscribe link of every subscriber mail: says who it is for, then one click unsubscribes. */
+/**
+ * The visible unsubscribe link of every subscriber mail: says which company's announcements it stops (not
+ * the address: a forwarded mail's link must not tell whose it was), then one click unsubscribes.
+ */
 export function UnsubscribeRoute() {
   const { token = '' } = useParams();
   const subscription = useSubscriptionQuery(token);
@@ -23,7 +26,7 @@ export function UnsubscribeRoute() {
       {who && !done && (
         <>
           <Text>
-            Stop sending the announcements of {who.companyName || who.combinedTicker} to {who.email}?
+            Stop sending the announcements of {who.companyName || who.combinedTicker} to this address?
           </Text>
           <div>
             <Button color="red" loading={result.isLoading} onClick={() => void unsubscribe(token)}>
@@ -34,7 +37,7 @@ export function UnsubscribeRoute() {
       )}
       {who && done && (
         <Alert color="green" role="status">
-          {who.email}: {who.message || 'You are unsubscribed.'}
+          {who.message || 'You are unsubscribed.'}
         </Alert>
       )}
       {result.error && (
