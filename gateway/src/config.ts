@@ -41,6 +41,16 @@ export const gatewayConfigSchema = baseConfigSchema
       .min(1024)
       .max(200 * 1024 * 1024)
       .default(20 * 1024 * 1024),
+    /**
+     * Largest JSON (or form-encoded) request body, on every route: the routes take form inputs. A larger
+     * body is refused with 413 before any handler runs. The upload's file has its own cap (above).
+     */
+    JSON_BODY_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(100 * 1024),
     /** Widget API requests allowed per API key per window, per gateway instance. */
     WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),

@@ -9,6 +9,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
+import { useBodyLimits } from './common/body-limits';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
 import { DOCUMENT_OPTIONS, SECURITY } from './routing/route';
@@ -27,6 +28,8 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: new PinoNestLogger(),
     abortOnError: false,
+    // useBodyLimits below installs the parsers, with the configured limit.
+    bodyParser: false,
   });
   const unbound = unboundHandlers(app);
   if (unbound.length) {
@@ -47,6 +50,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     }),
   );
   app.use(cookieParser());
+  useBodyLimits(app, config);
 
   const docs = new DocumentBuilder()
     .setTitle('IR Portal API')
