@@ -167,6 +167,8 @@ function gateway(services) {
       # /health, /health/live and /metrics are served on PORT too.
       PORT: 3000
       HOST: 0.0.0.0
+      # The rate limits' counters, shared by every gateway instance (schema gateway).
+      DATABASE_URL: postgres://postgres@postgres:5432/irportal
       # Required in production: 32+ characters, the same for every gateway instance. Set your own.
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
       # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
@@ -177,6 +179,8 @@ function gateway(services) {
     depends_on:
       topics:
         condition: service_completed_successfully
+      postgres:
+        condition: service_healthy
 ${waits}    restart: unless-stopped
 `;
 }

@@ -1,5 +1,6 @@
-import { baseConfigSchema, loadConfig } from '@irp/platform';
+import { baseConfigSchema, databaseConfigSchema, loadConfig } from '@irp/platform';
 import { z } from 'zod';
+import { trustProxySchema } from './common/trust-proxy';
 
 const DEV_SECRET = 'development-only-secret-do-not-use-in-production!';
 
@@ -7,14 +8,25 @@ export const gatewayConfigSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
+    /** Whose X-Forwarded-For is believed: a hop count, addresses/CIDRs, or false (common/trust-proxy.ts). */
+    TRUST_PROXY: trustProxySchema,
     /** Signs the CSRF token; every gateway instance must share it. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').default(DEV_SECRET),
     /** Secure cookies (HTTPS only); on by default in production. */
     COOKIE_SECURE: z.enum(['true', 'false']).optional(),
     /** Serve the built web app from this directory (default in production: web/dist). */
     WEB_DIST: z.string().optional(),
-    LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(10),
-    LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** The shared counters of the rate limits (schema `gateway`): every instance must use one database. */
+    DATABASE_URL: databaseConfigSchema.shape.DATABASE_URL,
+    /**
+     * Failed sign-ins per username, and per client address, within LOGIN_THROTTLE_TTL_MS before each
+     * further failure holds that username (address) for a doubling delay, up to LOGIN_THROTTLE_MAX_DELAY_MS.
+     * Successful sign-ins never count.
+     */
+    LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(10),
+    LOGIN_THROTTLE_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+    LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+    LOGIN_THROTTLE_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
     /** How long a looked-up session user is reused before asking the users service again. */
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1500),

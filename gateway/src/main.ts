@@ -39,7 +39,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     );
   }
   app.enableShutdownHooks();
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext);
   app.use(
     helmet({
