@@ -11,6 +11,7 @@ import { SessionService } from './auth/session.service';
 import { HttpErrorFilter } from './common/http-exception.filter';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
+import { OpsListener } from './health/ops-listener';
 import { SharedLimitStore } from './limits/limit-store';
 import { ServicesClient } from './kafka/services.client';
 import { StocksModule } from './stocks/stocks.module';
@@ -29,6 +30,7 @@ export class AppModule {
         ServicesClient,
         SessionService,
         SharedLimitStore,
+        OpsListener,
         LoginThrottle,
         LoginThrottlerGuard,
         { provide: STOCK_RESOLVER, useClass: ServicesStockResolver },

@@ -52,7 +52,32 @@ describe('gateway config', () => {
       DATABASE_URL: DB,
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
+      OPS_PORT: '3001',
     });
     expect(c.cookieSecure).toBe(true);
+  });
+  it('keeps /health and /metrics off the public port in production, and the API docs off unless asked', () => {
+    const production = {
+      KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+    };
+    expect(() => loadGatewayConfig(production)).toThrow(/OPS_PORT must be set in production/);
+    expect(loadGatewayConfig({ ...production, OPS_PORT: '3001' })).toMatchObject({
+      OPS_PORT: 3001,
+      OPS_HOST: '127.0.0.1',
+      apiDocs: false,
+    });
+    expect(loadGatewayConfig({ ...production, OPS_PORT: '3001', API_DOCS: 'true' }).apiDocs).toBe(true);
+    const development = loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB });
+    expect(development.OPS_PORT).toBeUndefined();
+    expect(development.apiDocs).toBe(true);
+    expect(loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, API_DOCS: 'false' }).apiDocs).toBe(
+      false,
+    );
+    expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, OPS_PORT: 'internal' })).toThrow(
+      /OPS_PORT/,
+    );
   });
 });

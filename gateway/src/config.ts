@@ -10,6 +10,14 @@ export const gatewayConfigSchema = baseConfigSchema
     HOST: z.string().default('127.0.0.1'),
     /** Whose X-Forwarded-For is believed: a hop count, addresses/CIDRs, or false (common/trust-proxy.ts). */
     TRUST_PROXY: trustProxySchema,
+    /**
+     * The operations listener: with it set, the services' /health and /metrics are served there only (404 on
+     * PORT; /health/live stays on PORT). Required in production. OPS_HOST: its address.
+     */
+    OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    OPS_HOST: z.string().default('127.0.0.1'),
+    /** Swagger UI and the OpenAPI document at /api/docs(-json); on by default except in production. */
+    API_DOCS: z.enum(['true', 'false']).optional(),
     /** Signs the CSRF token; every gateway instance must share it. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').default(DEV_SECRET),
     /** Secure cookies (HTTPS only); on by default in production. */
@@ -82,10 +90,18 @@ export const gatewayConfigSchema = baseConfigSchema
         message: 'SESSION_SECRET must be set in production',
       });
     }
+    if (c.NODE_ENV === 'production' && c.OPS_PORT === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['OPS_PORT'],
+        message: 'OPS_PORT must be set in production: /health and /metrics are not served on the public port',
+      });
+    }
   })
   .transform((c) => ({
     ...c,
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : c.NODE_ENV === 'production',
+    apiDocs: c.API_DOCS ? c.API_DOCS === 'true' : c.NODE_ENV !== 'production',
   }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -12,6 +12,7 @@ import { AppModule } from './app.module';
 import { useBodyLimits } from './common/body-limits';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
+import { OpsListener, opsOnly } from './health/ops-listener';
 import { DOCUMENT_OPTIONS, SECURITY } from './routing/route';
 import { unboundHandlers } from './routing/unbound-handlers';
 import { webApp } from './web/static';
@@ -41,6 +42,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   app.enableShutdownHooks();
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext);
+  app.use(opsOnly(app.get(OpsListener)));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -62,9 +64,10 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     .addCookieAuth(SESSION_COOKIE, undefined, SECURITY.session)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, SECURITY.widgetKey)
     .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs, DOCUMENT_OPTIONS), {
-    jsonDocumentUrl: 'api/docs-json',
-  });
+  if (config.apiDocs)
+    SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs, DOCUMENT_OPTIONS), {
+      jsonDocumentUrl: 'api/docs-json',
+    });
 
   const dist =
     config.WEB_DIST ?? (config.NODE_ENV === 'production' ? join(repoRoot(), 'web', 'dist') : undefined);
