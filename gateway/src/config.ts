@@ -76,7 +76,8 @@ export const gatewayConfigSchema = baseConfigSchema
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     /**
      * Comments posted through the widget per client address, and per API key, each COMMENT_RATE_WINDOW_MS
-     * (per gateway instance): a person asks a few questions; a script posting more is refused with 429.
+     * (counted in the store every gateway instance shares): a person asks a few questions; a script posting
+     * more is refused with 429.
      */
     COMMENT_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
     COMMENT_RATE_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),

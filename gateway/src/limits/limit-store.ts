@@ -81,6 +81,17 @@ export class SharedLimiter {
     return { used: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   }
 
+  /** The points a key has per window. */
+  get limit(): number {
+    return this.store.points;
+  }
+
+  /** Counts one request of `key`; refused past the limit, with the whole seconds until its window ends. */
+  async hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const { used, msBeforeNext } = await this.add(key);
+    return { allowed: used <= this.limit, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) };
+  }
+
   /** What `key` has used in its window (0 when none). */
   async used(key: string): Promise<{ used: number; msBeforeNext: number }> {
     const res = await this.store.get(SharedLimiter.key(key));
