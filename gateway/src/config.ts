@@ -28,12 +28,14 @@ export const gatewayConfigSchema = baseConfigSchema
     DATABASE_URL: databaseConfigSchema.shape.DATABASE_URL,
     /**
      * Failed sign-ins per username, and per client address, within LOGIN_THROTTLE_TTL_MS before each
-     * further failure holds that username (address) for a doubling delay, up to LOGIN_THROTTLE_MAX_DELAY_MS.
+     * further failure holds that username (address) for a doubling delay, from LOGIN_THROTTLE_FIRST_DELAY_MS
+     * up to LOGIN_THROTTLE_MAX_DELAY_MS.
      * Successful sign-ins never count.
      */
     LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(10),
     LOGIN_THROTTLE_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
     LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+    LOGIN_THROTTLE_FIRST_DELAY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
     LOGIN_THROTTLE_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
     /** How long a looked-up session user is reused before asking the users service again. */
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),

@@ -87,6 +87,9 @@ describe('login throttling: failures only, per username and address, shared by g
       LOGIN_THROTTLE_LIMIT: String(PER_USERNAME),
       LOGIN_THROTTLE_ADDRESS_LIMIT: String(PER_ADDRESS),
       LOGIN_THROTTLE_TTL_MS: '600000',
+      // Holds of 3 s, then 6 s: long enough that the attempt right after a failure meets the hold on a busy
+      // machine, short enough to wait out.
+      LOGIN_THROTTLE_FIRST_DELAY_MS: '3000',
       TRUST_PROXY: PROXY,
     };
     [{ gateway: one }, { gateway: two }] = await Promise.all([startTestGateway(env), startTestGateway(env)]);
@@ -112,18 +115,19 @@ describe('login throttling: failures only, per username and address, shared by g
     const from = (n: number) => ({ forwardedFor: `198.51.100.${n}` });
     for (let n = 1; n <= PER_USERNAME; n++)
       expect((await signInFrom(n % 2 ? one : two, victim, 'wrong', from(n))).status).toBe(401);
-    // Held on the other instance too, even with the right password; the first hold is 1 s.
+    // Held on the other instance too, even with the right password; the first hold is 3 s.
     const held = await signInFrom(two, victim, PASSWORD, from(50));
     expect(held).toEqual({
       status: 429,
-      retryAfter: '1',
+      retryAfter: '3',
       message: 'Too many failed sign-in attempts. Please wait a while and try again.',
     });
-    await sleep(1100);
+    await sleep(Number(held.retryAfter) * 1000 + 100);
     expect((await signInFrom(one, victim, 'wrong', from(51))).status).toBe(401);
     // The next failure past the limit doubles the hold.
-    expect(await signInFrom(one, victim, PASSWORD, from(52))).toMatchObject({ status: 429, retryAfter: '2' });
-    await sleep(2100);
+    const doubled = await signInFrom(one, victim, PASSWORD, from(52));
+    expect(doubled).toMatchObject({ status: 429, retryAfter: '6' });
+    await sleep(Number(doubled.retryAfter) * 1000 + 100);
     expect((await signInFrom(two, victim, PASSWORD, from(53))).status).toBe(200);
     // The success cleared the username's failures: one more mistake is a plain 401, not a hold.
     expect((await signInFrom(one, victim, 'wrong', from(54))).status).toBe(401);

@@ -5,14 +5,12 @@ import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
 import { parseBasicAuth } from './basic-auth';
 
 export const TOO_MANY_SIGN_INS = 'Too many failed sign-in attempts. Please wait a while and try again.';
-/** The first hold once past a limit; each further failure doubles it, up to LOGIN_THROTTLE_MAX_DELAY_MS. */
-export const FIRST_DELAY_SECONDS = 1;
-
 type ThrottleConfig = Pick<
   GatewayConfig,
   | 'LOGIN_THROTTLE_LIMIT'
   | 'LOGIN_THROTTLE_ADDRESS_LIMIT'
   | 'LOGIN_THROTTLE_TTL_MS'
+  | 'LOGIN_THROTTLE_FIRST_DELAY_MS'
   | 'LOGIN_THROTTLE_MAX_DELAY_MS'
 >;
 
@@ -24,8 +22,9 @@ export function attemptOf(req: Request): { username?: string; address: string } 
 
 /**
  * Failed sign-ins, counted per username and per client address separately, in the store every gateway
- * instance shares. Past a limit within LOGIN_THROTTLE_TTL_MS the username (or address) is held: 1 s, and
- * each further failure doubles the hold (up to LOGIN_THROTTLE_MAX_DELAY_MS), so guessing slows to a crawl
+ * instance shares. Past a limit within LOGIN_THROTTLE_TTL_MS the username (or address) is held for
+ * LOGIN_THROTTLE_FIRST_DELAY_MS (1 s), and each further failure doubles the hold (up to
+ * LOGIN_THROTTLE_MAX_DELAY_MS), so guessing slows to a crawl
  * while a person who mistyped waits seconds. Successful sign-ins count nowhere (an office behind one address
  * signs in all day) and clear the username's failures; the address's stay, so an attacker holding one
  * account cannot wipe the count of their guesses at others.
@@ -73,11 +72,11 @@ export class LoginThrottle {
       counts.map(async ([limiter, limit, key]) => {
         const { used } = await limiter.add(key);
         if (used < limit) return;
-        const seconds = Math.min(
-          FIRST_DELAY_SECONDS * 2 ** Math.min(used - limit, 30),
-          Math.ceil(this.config.LOGIN_THROTTLE_MAX_DELAY_MS / 1000),
+        const ms = Math.min(
+          this.config.LOGIN_THROTTLE_FIRST_DELAY_MS * 2 ** Math.min(used - limit, 30),
+          this.config.LOGIN_THROTTLE_MAX_DELAY_MS,
         );
-        await this.holds.block(key, seconds);
+        await this.holds.block(key, ms / 1000);
       }),
     );
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createLogger } from '@irp/platform';
+import { ErrorCode } from '@irp/proto';
+import { AppError, createLogger } from '@irp/platform';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
@@ -66,6 +67,22 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+export const LIMITS_UNAVAILABLE =
+  'This is not available right now (the rate limits cannot be checked). Please try again shortly.';
+
+/**
+ * The store's failure as the gateway's 503: a limit that cannot be checked refuses (a sign-in or a comment
+ * waits for the database rather than go uncounted), and the request log says why.
+ */
+async function orUnavailable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    log.error({ err }, 'rate limit store failed');
+    throw new AppError(ErrorCode.ServiceUnavailable, LIMITS_UNAVAILABLE);
+  }
+}
+
 /** Counts per key (hashed) in the shared store. */
 export class SharedLimiter {
   constructor(private readonly store: RateLimiterPostgres) {}
@@ -77,7 +94,7 @@ export class SharedLimiter {
   /** Counts `points` for `key`; how many the key has used in its window, and ms until it ends. */
   async add(key: string, points = 1): Promise<{ used: number; msBeforeNext: number }> {
     // penalty counts without refusing (consume would reject past the limit): the caller decides.
-    const res = await this.store.penalty(SharedLimiter.key(key), points);
+    const res = await orUnavailable(this.store.penalty(SharedLimiter.key(key), points));
     return { used: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   }
 
@@ -94,22 +111,22 @@ export class SharedLimiter {
 
   /** What `key` has used in its window (0 when none). */
   async used(key: string): Promise<{ used: number; msBeforeNext: number }> {
-    const res = await this.store.get(SharedLimiter.key(key));
+    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
     return res ? { used: res.consumedPoints, msBeforeNext: res.msBeforeNext } : { used: 0, msBeforeNext: 0 };
   }
 
   /** Holds `key` for `seconds`: `blockedFor` answers until then. */
   async block(key: string, seconds: number): Promise<void> {
-    await this.store.block(SharedLimiter.key(key), seconds);
+    await orUnavailable(this.store.block(SharedLimiter.key(key), seconds));
   }
 
   /** Ms `key` is still held for by `block` (0 when free). */
   async blockedFor(key: string): Promise<number> {
-    const res = await this.store.get(SharedLimiter.key(key));
+    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
     return res && res.consumedPoints > this.store.points ? res.msBeforeNext : 0;
   }
 
   async forget(key: string): Promise<void> {
-    await this.store.delete(SharedLimiter.key(key));
+    await orUnavailable(this.store.delete(SharedLimiter.key(key)));
   }
 }
