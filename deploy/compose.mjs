@@ -168,9 +168,13 @@ function gateway(services) {
       target: gateway
     environment:
       <<: *node-env
-      # /health, /health/live and /metrics are served on PORT too.
+      # The API, the web app and /health/live; /health and /metrics on OPS_PORT, inside the compose network only.
       PORT: 3000
       HOST: 0.0.0.0
+      OPS_PORT: 3001
+      OPS_HOST: 0.0.0.0
+      # The rate limits' counters, shared by every gateway instance (schema gateway).
+      DATABASE_URL: postgres://postgres@postgres:5432/irportal
       # Required in production: 32+ characters, the same for every gateway instance. Set your own.
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
       # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
@@ -181,6 +185,8 @@ function gateway(services) {
     depends_on:
       topics:
         condition: service_completed_successfully
+      postgres:
+        condition: service_healthy
 ${waits}    restart: unless-stopped
 `;
 }

@@ -98,7 +98,8 @@ ${envFrom}
 }
 
 const gateway = `---
-# The gateway: the HTTP API and the web app on port 3000 (/health, /health/live and /metrics too).
+# The gateway: the HTTP API and the web app on port 3000 (/health/live too); /health and /metrics on 3001
+# (OPS_PORT), which the Service does not expose: for the probes and a metrics scraper inside the cluster.
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -125,14 +126,20 @@ ${labels('gateway', 'api', 8)}
               value: 0.0.0.0
             - name: NODE_ENV
               value: production
+            - name: OPS_PORT
+              value: '3001'
+            - name: OPS_HOST
+              value: 0.0.0.0
 ${envFrom}
           ports:
             - name: http
               containerPort: 3000
+            - name: ops
+              containerPort: 3001
           readinessProbe:
             httpGet:
               path: /health
-              port: http
+              port: ops
             periodSeconds: 10
           livenessProbe:
             httpGet:

@@ -232,6 +232,7 @@ async function browserSuite(testInfraEnvFile, specs) {
     GATEWAY_PORT: E2E_GATEWAY_PORT,
     HEALTH_PORT_OFFSET: E2E_HEALTH_PORT_OFFSET,
     LOGIN_THROTTLE_LIMIT: '200',
+    LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
     ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),

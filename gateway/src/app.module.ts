@@ -1,16 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { EmailMarketingModule } from './email-marketing/email-marketing.module';
 import { AuthController } from './auth/auth.controller';
 import { ServicesStockResolver } from './routing/services-stock-resolver';
 import { STOCK_RESOLVER } from './routing/stock-resolver';
 import { AuthGuard } from './auth/auth.guard';
+import { LoginThrottle, LoginThrottlerGuard } from './auth/login-throttler.guard';
 import { SessionService } from './auth/session.service';
 import { HttpErrorFilter } from './common/http-exception.filter';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
+import { OpsListener } from './health/ops-listener';
+import { SharedLimitStore } from './limits/limit-store';
 import { ServicesClient } from './kafka/services.client';
 import { StocksModule } from './stocks/stocks.module';
 import { WidgetModule } from './widget/widget.module';
@@ -21,26 +23,21 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: config.LOGIN_THROTTLE_TTL_MS, limit: config.LOGIN_THROTTLE_LIMIT }],
-          errorMessage: 'Too many sign-in attempts. Please wait a minute and try again.',
-        }),
-        StocksModule,
-        AnnouncementsModule,
-        EmailMarketingModule,
-        WidgetModule,
-      ],
+      imports: [StocksModule, AnnouncementsModule, EmailMarketingModule, WidgetModule],
       controllers: [AuthController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         ServicesClient,
         SessionService,
+        SharedLimitStore,
+        OpsListener,
+        LoginThrottle,
+        LoginThrottlerGuard,
         { provide: STOCK_RESOLVER, useClass: ServicesStockResolver },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],
-      exports: [GATEWAY_CONFIG, ServicesClient, SessionService, STOCK_RESOLVER],
+      exports: [GATEWAY_CONFIG, ServicesClient, SessionService, STOCK_RESOLVER, SharedLimitStore],
     };
   }
 }

@@ -1,28 +1,83 @@
 import { loadGatewayConfig } from './config';
 
+const DB = 'postgres://x@y/z';
+
 describe('gateway config', () => {
   it('applies defaults', () => {
-    const c = loadGatewayConfig({ KAFKA_BROKERS: 'a:1, b:2' });
+    const c = loadGatewayConfig({ KAFKA_BROKERS: 'a:1, b:2', DATABASE_URL: DB });
     expect(c.KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
     expect(c.PORT).toBe(3000);
     expect(c.cookieSecure).toBe(false);
     expect(c.ANNOUNCEMENT_MAX_PDF_BYTES).toBe(20 * 1024 * 1024);
     expect(c.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS).toBe(1500);
+    expect(c.TRUST_PROXY).toEqual(['loopback']);
+    expect(c.JSON_BODY_MAX_BYTES).toBe(100 * 1024);
   });
+  it('needs the database of the shared rate limits', () => {
+    expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1' })).toThrow(/DATABASE_URL/);
+    expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ URL/,
+    );
+  });
+  it.each([
+    ['1', 1],
+    ['2', 2],
+    ['false', false],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,fd00::/8,::1', ['loopback', 'fd00::/8', '::1']],
+  ])('reads TRUST_PROXY %s as a hop count, a list or none', (value, expected) => {
+    expect(
+      loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, TRUST_PROXY: value }).TRUST_PROXY,
+    ).toEqual(expected);
+  });
+  it.each(['10.0.0.0/33', 'ingress.local', '99', '10.0.0.1/8/1', 'true'])(
+    'refuses TRUST_PROXY %s with a message naming it',
+    (value) => {
+      expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY/,
+      );
+    },
+  );
   it('lists every problem at boot', () => {
     expect(() => loadGatewayConfig({ PORT: 'abc', NODE_ENV: 'staging' })).toThrow(
       /KAFKA_BROKERS[\s\S]*PORT|PORT[\s\S]*KAFKA_BROKERS/,
     );
   });
   it('demands a real SESSION_SECRET and secure cookies in production', () => {
-    expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', NODE_ENV: 'production' })).toThrow(
-      /SESSION_SECRET must be set in production/,
-    );
+    expect(() =>
+      loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, NODE_ENV: 'production' }),
+    ).toThrow(/SESSION_SECRET must be set in production/);
     const c = loadGatewayConfig({
       KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
+      OPS_PORT: '3001',
     });
     expect(c.cookieSecure).toBe(true);
+  });
+  it('keeps /health and /metrics off the public port in production, and the API docs off unless asked', () => {
+    const production = {
+      KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+    };
+    expect(() => loadGatewayConfig(production)).toThrow(/OPS_PORT must be set in production/);
+    expect(loadGatewayConfig({ ...production, OPS_PORT: '3001' })).toMatchObject({
+      OPS_PORT: 3001,
+      OPS_HOST: '127.0.0.1',
+      apiDocs: false,
+    });
+    expect(loadGatewayConfig({ ...production, OPS_PORT: '3001', API_DOCS: 'true' }).apiDocs).toBe(true);
+    const development = loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB });
+    expect(development.OPS_PORT).toBeUndefined();
+    expect(development.apiDocs).toBe(true);
+    expect(loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, API_DOCS: 'false' }).apiDocs).toBe(
+      false,
+    );
+    expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, OPS_PORT: 'internal' })).toThrow(
+      /OPS_PORT/,
+    );
   });
 });

@@ -1,5 +1,6 @@
-import { baseConfigSchema, loadConfig } from '@irp/platform';
+import { baseConfigSchema, databaseConfigSchema, loadConfig } from '@irp/platform';
 import { z } from 'zod';
+import { trustProxySchema } from './common/trust-proxy';
 
 const DEV_SECRET = 'development-only-secret-do-not-use-in-production!';
 
@@ -7,14 +8,35 @@ export const gatewayConfigSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
+    /** Whose X-Forwarded-For is believed: a hop count, addresses/CIDRs, or false (common/trust-proxy.ts). */
+    TRUST_PROXY: trustProxySchema,
+    /**
+     * The operations listener: with it set, the services' /health and /metrics are served there only (404 on
+     * PORT; /health/live stays on PORT). Required in production. OPS_HOST: its address.
+     */
+    OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    OPS_HOST: z.string().default('127.0.0.1'),
+    /** Swagger UI and the OpenAPI document at /api/docs(-json); on by default except in production. */
+    API_DOCS: z.enum(['true', 'false']).optional(),
     /** Signs the CSRF token; every gateway instance must share it. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').default(DEV_SECRET),
     /** Secure cookies (HTTPS only); on by default in production. */
     COOKIE_SECURE: z.enum(['true', 'false']).optional(),
     /** Serve the built web app from this directory (default in production: web/dist). */
     WEB_DIST: z.string().optional(),
-    LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(10),
-    LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).default(60_000),
+    /** The shared counters of the rate limits (schema `gateway`): every instance must use one database. */
+    DATABASE_URL: databaseConfigSchema.shape.DATABASE_URL,
+    /**
+     * Failed sign-ins per username, and per client address, within LOGIN_THROTTLE_TTL_MS before each
+     * further failure holds that username (address) for a doubling delay, from LOGIN_THROTTLE_FIRST_DELAY_MS
+     * up to LOGIN_THROTTLE_MAX_DELAY_MS.
+     * Successful sign-ins never count.
+     */
+    LOGIN_THROTTLE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(10),
+    LOGIN_THROTTLE_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+    LOGIN_THROTTLE_TTL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+    LOGIN_THROTTLE_FIRST_DELAY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    LOGIN_THROTTLE_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
     /** How long a looked-up session user is reused before asking the users service again. */
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1500),
@@ -41,12 +63,23 @@ export const gatewayConfigSchema = baseConfigSchema
       .min(1024)
       .max(200 * 1024 * 1024)
       .default(20 * 1024 * 1024),
+    /**
+     * Largest JSON (or form-encoded) request body, on every route: the routes take form inputs. A larger
+     * body is refused with 413 before any handler runs. The upload's file has its own cap (above).
+     */
+    JSON_BODY_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(100 * 1024),
     /** Widget API requests allowed per API key per window, per gateway instance. */
     WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     /**
      * Comments posted through the widget per client address, and per API key, each COMMENT_RATE_WINDOW_MS
-     * (per gateway instance): a person asks a few questions; a script posting more is refused with 429.
+     * (counted in the store every gateway instance shares): a person asks a few questions; a script posting
+     * more is refused with 429.
      */
     COMMENT_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
     COMMENT_RATE_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),
@@ -60,10 +93,18 @@ export const gatewayConfigSchema = baseConfigSchema
         message: 'SESSION_SECRET must be set in production',
       });
     }
+    if (c.NODE_ENV === 'production' && c.OPS_PORT === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['OPS_PORT'],
+        message: 'OPS_PORT must be set in production: /health and /metrics are not served on the public port',
+      });
+    }
   })
   .transform((c) => ({
     ...c,
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : c.NODE_ENV === 'production',
+    apiDocs: c.API_DOCS ? c.API_DOCS === 'true' : c.NODE_ENV !== 'production',
   }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -9,8 +9,10 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
+import { useBodyLimits } from './common/body-limits';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
+import { OpsListener, opsOnly } from './health/ops-listener';
 import { DOCUMENT_OPTIONS, SECURITY } from './routing/route';
 import { unboundHandlers } from './routing/unbound-handlers';
 import { webApp } from './web/static';
@@ -27,6 +29,8 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: new PinoNestLogger(),
     abortOnError: false,
+    // useBodyLimits below installs the parsers, with the configured limit.
+    bodyParser: false,
   });
   const unbound = unboundHandlers(app);
   if (unbound.length) {
@@ -36,8 +40,9 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     );
   }
   app.enableShutdownHooks();
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext);
+  app.use(opsOnly(app.get(OpsListener)));
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -47,6 +52,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     }),
   );
   app.use(cookieParser());
+  useBodyLimits(app, config);
 
   const docs = new DocumentBuilder()
     .setTitle('IR Portal API')
@@ -58,9 +64,10 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     .addCookieAuth(SESSION_COOKIE, undefined, SECURITY.session)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, SECURITY.widgetKey)
     .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs, DOCUMENT_OPTIONS), {
-    jsonDocumentUrl: 'api/docs-json',
-  });
+  if (config.apiDocs)
+    SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, docs, DOCUMENT_OPTIONS), {
+      jsonDocumentUrl: 'api/docs-json',
+    });
 
   const dist =
     config.WEB_DIST ?? (config.NODE_ENV === 'production' ? join(repoRoot(), 'web', 'dist') : undefined);

@@ -537,17 +537,36 @@ describe('announcement comments through the gateway against the real services', 
     expect(await staffNumComments(A, olderOnA.sendGuid)).toBe(1);
   });
 
-  it('the rate limit: past COMMENT_RATE_PER_ADDRESS posts an address gets 429 with Retry-After and nothing stored; another address goes on', async () => {
-    const address = '203.0.113.9';
-    const body = { sendGuid: onA.sendGuid, name: 'Flood', email: 'flood@example.com', comment: 'Again?' };
-    for (let i = 0; i < PER_ADDRESS; i++)
-      expect((await widgetPost(A.apiKey!, body, address)).status).toBe(201);
-    const before = await commentRows();
-    const refused = await widgetPost(A.apiKey!, body, address);
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.body.errorMessage).toMatch(/^Too many comments/);
-    expect(await commentRows()).toBe(before);
-    expect((await widgetPost(A.apiKey!, body, '203.0.113.10')).status).toBe(201);
+  it('the rate limit: past COMMENT_RATE_PER_ADDRESS posts an address gets 429 with Retry-After and nothing stored, whichever gateway instance it asks; another address goes on', async () => {
+    // A second gateway instance: the count is shared (PostgreSQL), not one budget per instance.
+    const second = await startTestGateway({
+      COMMENT_RATE_PER_ADDRESS: String(PER_ADDRESS),
+      COMMENT_RATE_PER_KEY: '1000',
+      COMMENT_RATE_WINDOW_MS: '3600000',
+    });
+    try {
+      // The address is the same every run: an earlier run's count (same database) is dropped.
+      await db.query('DELETE FROM gateway.rate_limits');
+      const address = '203.0.113.9';
+      const body = { sendGuid: onA.sendGuid, name: 'Flood', email: 'flood@example.com', comment: 'Again?' };
+      const postTo = (to: ReturnType<typeof request>, from: string) =>
+        to
+          .post(`/api/widget/comments?apiKey=${encodeURIComponent(A.apiKey!)}`)
+          .set('X-Forwarded-For', from)
+          .send(body);
+      for (let i = 0; i < PER_ADDRESS; i++)
+        expect((await postTo(i % 2 ? second.http : http, address)).status).toBe(201);
+      const before = await commentRows();
+      for (const to of [http, second.http]) {
+        const refused = await postTo(to, address);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused.body.errorMessage).toMatch(/^Too many comments/);
+      }
+      expect(await commentRows()).toBe(before);
+      expect((await postTo(second.http, '203.0.113.10')).status).toBe(201);
+    } finally {
+      await second.gateway.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swa
 import type { Request, Response } from 'express';
 import { ServicesClient } from '../kafka/services.client';
 import { parseBasicAuth } from './basic-auth';
-import { LoginThrottlerGuard } from './login-throttler.guard';
+import { attemptOf, LoginThrottle, LoginThrottlerGuard } from './login-throttler.guard';
 import { SessionService, toSessionUserDto } from './session.service';
 
 const INVALID_LOGIN = 'Invalid username/password';
@@ -16,6 +16,7 @@ export class AuthController {
   constructor(
     private readonly services: ServicesClient,
     private readonly sessions: SessionService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   @Route(routes.users.login)
@@ -23,13 +24,26 @@ export class AuthController {
   @ApiUnauthorizedResponse({ description: 'Invalid username/password' })
   @ApiTooManyRequestsResponse({ description: 'Too many sign-in attempts' })
   async login(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const attempt = attemptOf(req);
     const credentials = parseBasicAuth(req.header('authorization'));
-    if (!credentials) throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
-    const grant = await this.services.request(Topics.UsersAuthenticate, {
-      ...credentials,
-      userAgent: req.header('user-agent')?.slice(0, 500),
-      ip: req.ip?.slice(0, 100),
-    });
+    if (!credentials) {
+      await this.throttle.failed(attempt);
+      throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
+    }
+    let grant;
+    try {
+      grant = await this.services.request(Topics.UsersAuthenticate, {
+        ...credentials,
+        userAgent: req.header('user-agent')?.slice(0, 500),
+        ip: req.ip?.slice(0, 100),
+      });
+    } catch (err) {
+      // Only a refused password counts: a service that is down is not the client's failure.
+      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated)
+        await this.throttle.failed(attempt);
+      throw err;
+    }
+    await this.throttle.succeeded(attempt);
     this.sessions.setCookies(res, grant);
     return toSessionUserDto(grant.user);
   }

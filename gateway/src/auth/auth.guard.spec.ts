@@ -172,7 +172,7 @@ describe('AuthGuard', () => {
     client: user([], { [STOCK]: [StockRole.ViewConfig], [OTHER]: [StockRole.ReplyToComment] }),
     nobody: user([]),
   };
-  const config = loadGatewayConfig({ KAFKA_BROKERS: '127.0.0.1:1' });
+  const config = loadGatewayConfig({ KAFKA_BROKERS: '127.0.0.1:1', DATABASE_URL: 'postgres://x@y/z' });
   /** The services' answers the guard asks for (the comment's stock, the widget key's stock), recorded. */
   const asked: string[] = [];
   const services = {

@@ -155,14 +155,14 @@ describe('Contract (through @Route) with a multipart body', () => {
     });
   });
 
-  it('accepts a file of exactly the limit and refuses a bigger one with 400, and keeps serving', async () => {
+  it('accepts a file of exactly the limit and refuses a bigger one with 413, and keeps serving', async () => {
     const exact = await save().field('headline', 'x').attach('file', Buffer.alloc(MAX, 1), 'big.pdf');
     expect(exact.status).toBe(200);
     expect(exact.body.file.size).toBe(MAX);
     const over = await save()
       .field('headline', 'x')
       .attach('file', Buffer.alloc(MAX + 1, 1), 'big.pdf');
-    expect(over.status).toBe(400);
+    expect(over.status).toBe(413);
     expect(over.body.errorMessage).toBe('The file is larger than 1.5 MB');
     expect((await save().field('headline', 'after')).status).toBe(200);
   });

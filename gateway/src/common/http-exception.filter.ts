@@ -3,6 +3,7 @@ import { AppError, createLogger } from '@irp/platform';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
+import { bodyParserRefusal } from './body-limits';
 
 const log = createLogger('http');
 
@@ -20,7 +21,10 @@ function messageOf(body: unknown, fallback: string): string {
 export function errorBodyOf(exception: unknown): ApiErrorDto {
   let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
   let message = 'Internal server error';
-  if (exception instanceof AppError) {
+  const refused = bodyParserRefusal(exception);
+  if (refused) {
+    ({ status, message } = refused);
+  } else if (exception instanceof AppError) {
     // A service's or the gateway's own answer (503 for a service that is down included): not a fault here.
     status = HTTP_STATUS_OF[exception.code] ?? 500;
     message = exception.message;

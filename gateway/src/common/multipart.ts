@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   CallHandler,
   ExecutionContext,
   Inject,
@@ -44,7 +43,7 @@ const FIELD_LIMITS = { fields: 40, fieldSize: 64 * 1024, parts: 48, files: 1 } a
  * text fields in `req.body` like any body, and the handler gets the file with @UploadedFile(). Built on
  * Nest's FileInterceptor (multer: drains a refused body, stops reading a file past its limit), with the
  * limit taken from the gateway config at start and the answers worded for people:
- * a file over the limit is 400 'The file is larger than N MB' (multer says 413 'File too large'); a body
+ * a file over the limit is 413 'The file is larger than N MB' (multer says 'File too large'); a body
  * that is not multipart is 415 rather than a silently missing file.
  */
 export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor> {
@@ -70,7 +69,7 @@ export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor>
         return await this.files.intercept(context, next);
       } catch (err) {
         throw err instanceof PayloadTooLargeException
-          ? new BadRequestException(fileTooLargeMessage(this.maxBytes))
+          ? new PayloadTooLargeException(fileTooLargeMessage(this.maxBytes))
           : err;
       }
     }

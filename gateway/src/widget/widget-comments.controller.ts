@@ -13,9 +13,8 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
-import { FixedWindowRateLimiter, RateDecision } from './rate-limiter';
+import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
 import { Widget, WidgetContext } from './widget-context';
-import { WIDGET_RATE_MAX_KEYS } from './widget-rate-limiter';
 
 type CommentRateConfig = Pick<
   GatewayConfig,
@@ -24,32 +23,26 @@ type CommentRateConfig = Pick<
 
 /**
  * Comment posts through the widget: COMMENT_RATE_PER_ADDRESS per client address and COMMENT_RATE_PER_KEY
- * per API key each COMMENT_RATE_WINDOW_MS (per gateway instance), on top of the widget's own per-key budget.
- * Only posts that passed validation are counted, so a person correcting a form is not held back.
+ * per API key each COMMENT_RATE_WINDOW_MS, counted in the store every gateway instance shares (so more
+ * instances do not mean more spam), on top of the widget's own per-key budget. Only posts that passed
+ * validation are counted, so a person correcting a form is not held back.
  */
 @Injectable()
 export class CommentPostLimiter {
-  private readonly byAddress: FixedWindowRateLimiter;
-  private readonly byKey: FixedWindowRateLimiter;
+  private readonly byAddress: SharedLimiter;
+  private readonly byKey: SharedLimiter;
 
-  constructor(@Inject(GATEWAY_CONFIG) config: CommentRateConfig) {
-    this.byAddress = new FixedWindowRateLimiter(
-      config.COMMENT_RATE_PER_ADDRESS,
-      config.COMMENT_RATE_WINDOW_MS,
-      WIDGET_RATE_MAX_KEYS,
-    );
-    this.byKey = new FixedWindowRateLimiter(
-      config.COMMENT_RATE_PER_KEY,
-      config.COMMENT_RATE_WINDOW_MS,
-      WIDGET_RATE_MAX_KEYS,
-    );
+  constructor(store: SharedLimitStore, @Inject(GATEWAY_CONFIG) config: CommentRateConfig) {
+    const window = Math.ceil(config.COMMENT_RATE_WINDOW_MS / 1000);
+    this.byAddress = store.limiter('comment-address', config.COMMENT_RATE_PER_ADDRESS, window);
+    this.byKey = store.limiter('comment-key', config.COMMENT_RATE_PER_KEY, window);
   }
 
   /** Counts one post of this address with this key; the refusal that applies, if any. */
-  hit(address: string, apiKey: string): RateDecision | null {
-    const perAddress = this.byAddress.hit(address);
+  async hit(address: string, apiKey: string): Promise<{ retryAfterSeconds: number } | null> {
+    const perAddress = await this.byAddress.hit(`address:${address}`);
     if (!perAddress.allowed) return perAddress;
-    const perKey = this.byKey.hit(apiKey);
+    const perKey = await this.byKey.hit(`key:${apiKey}`);
     return perKey.allowed ? null : perKey;
   }
 }
@@ -73,7 +66,7 @@ export class WidgetCommentsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const refused = this.limiter.hit(req.ip ?? req.socket?.remoteAddress ?? 'unknown', widget.apiKey);
+    const refused = await this.limiter.hit(req.ip ?? req.socket?.remoteAddress ?? 'unknown', widget.apiKey);
     if (refused) {
       res.setHeader('Retry-After', String(refused.retryAfterSeconds));
       throw new AppError(

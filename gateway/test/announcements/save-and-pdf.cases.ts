@@ -168,7 +168,7 @@ export function saveAndPdfCases(t: AnnouncementsRun) {
       expect(res.body.errorMessage).toBe('This route takes a multipart/form-data body');
     });
 
-    it('refuses a file over 20 MB with 400 without storing anything, and keeps serving', async () => {
+    it('refuses a file over 20 MB with 413 without storing anything, and keeps serving', async () => {
       const before = await listOf(t.A.combinedTicker);
       const huge = {
         data: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20 * 1024 * 1024)]),
@@ -176,7 +176,7 @@ export function saveAndPdfCases(t: AnnouncementsRun) {
       };
       const kept = await leftovers(t.A);
       const res = await saveForm(t.A.combinedTicker, { headline: 'Huge', date: DATE }, 'admin', huge);
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(413);
       expect(res.body.errorMessage).toBe('The file is larger than 20 MB');
       expect(await leftovers(t.A)).toEqual(kept);
       expect(await listOf(t.A.combinedTicker)).toEqual(before);

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode } from '@irp/proto';
+import { AppError, createLogger } from '@irp/platform';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Pool } from 'pg';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+
+const log = createLogger('limits');
+
+/** The gateway's own schema: only the shared counters live there. */
+export const LIMITS_SCHEMA = 'gateway';
+export const LIMITS_TABLE = 'rate_limits';
+
+/**
+ * Counters shared by every gateway instance, in PostgreSQL (rate-limiter-flexible's Postgres store), so a
+ * limit holds however many instances serve: N instances do not give an attacker N times the attempts.
+ * One table for every limiter (each its own key prefix): the store's prepared statements are named per
+ * statement, not per table. Keys are hashed, so the table holds no username or address, and a long
+ * username fits the store's key column.
+ */
+@Injectable()
+export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
+  private readonly pool: Pool;
+
+  constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'DATABASE_URL'>) {
+    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 5 });
+    // An idle client's error (the database restarted) must not end the process; the next query reconnects.
+    this.pool.on('error', (err) => log.warn({ err }, 'rate limit store connection lost'));
+  }
+
+  /** The table, made once whatever the number of instances starting together (an advisory lock). */
+  async onModuleInit(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${LIMITS_SCHEMA}.${LIMITS_TABLE}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${LIMITS_SCHEMA}"`);
+      // rate-limiter-flexible's own table definition (RateLimiterPostgres#_getCreateTableStmt).
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS "${LIMITS_SCHEMA}"."${LIMITS_TABLE}" (
+           key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+      );
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`${LIMITS_SCHEMA}.${LIMITS_TABLE}`]);
+      client.release();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** A limiter of `points` per `durationSeconds` per key, its keys apart from other limiters' by `prefix`. */
+  limiter(prefix: string, points: number, durationSeconds: number): SharedLimiter {
+    return new SharedLimiter(
+      new RateLimiterPostgres({
+        storeClient: this.pool,
+        storeType: 'pool',
+        schemaName: LIMITS_SCHEMA,
+        tableName: LIMITS_TABLE,
+        tableCreated: true,
+        keyPrefix: prefix,
+        points,
+        duration: durationSeconds,
+      }),
+    );
+  }
+}
+
+export const LIMITS_UNAVAILABLE =
+  'This is not available right now (the rate limits cannot be checked). Please try again shortly.';
+
+/**
+ * The store's failure as the gateway's 503: a limit that cannot be checked refuses (a sign-in or a comment
+ * waits for the database rather than go uncounted), and the request log says why.
+ */
+async function orUnavailable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    log.error({ err }, 'rate limit store failed');
+    throw new AppError(ErrorCode.ServiceUnavailable, LIMITS_UNAVAILABLE);
+  }
+}
+
+/** Counts per key (hashed) in the shared store. */
+export class SharedLimiter {
+  constructor(private readonly store: RateLimiterPostgres) {}
+
+  private static key(key: string): string {
+    return createHash('sha256').update(key).digest('base64url');
+  }
+
+  /** Counts `points` for `key`; how many the key has used in its window, and ms until it ends. */
+  async add(key: string, points = 1): Promise<{ used: number; msBeforeNext: number }> {
+    // penalty counts without refusing (consume would reject past the limit): the caller decides.
+    const res = await orUnavailable(this.store.penalty(SharedLimiter.key(key), points));
+    return { used: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+  }
+
+  /** The points a key has per window. */
+  get limit(): number {
+    return this.store.points;
+  }
+
+  /** Counts one request of `key`; refused past the limit, with the whole seconds until its window ends. */
+  async hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const { used, msBeforeNext } = await this.add(key);
+    return { allowed: used <= this.limit, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) };
+  }
+
+  /** What `key` has used in its window (0 when none). */
+  async used(key: string): Promise<{ used: number; msBeforeNext: number }> {
+    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
+    return res ? { used: res.consumedPoints, msBeforeNext: res.msBeforeNext } : { used: 0, msBeforeNext: 0 };
+  }
+
+  /** Holds `key` for `seconds`: `blockedFor` answers until then. */
+  async block(key: string, seconds: number): Promise<void> {
+    await orUnavailable(this.store.block(SharedLimiter.key(key), seconds));
+  }
+
+  /** Ms `key` is still held for by `block` (0 when free). */
+  async blockedFor(key: string): Promise<number> {
+    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
+    return res && res.consumedPoints > this.store.points ? res.msBeforeNext : 0;
+  }
+
+  async forget(key: string): Promise<void> {
+    await orUnavailable(this.store.delete(SharedLimiter.key(key)));
+  }
+}
