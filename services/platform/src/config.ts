@@ -1,4 +1,5 @@
 import { zodIssueLines } from '@irp/proto';
+import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
 import { ServiceManifestEntry } from './manifest';
 import type { HandlerRetryPolicy } from './reliability/handler-retry';
@@ -30,6 +31,14 @@ export const baseConfigSchema = z.object({
   HANDLER_RETRY_MAX_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   HANDLER_RETRY_FIRST_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   HANDLER_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(300_000).default(5000),
+  /**
+   * Signs (gateway) and verifies (services) the actor of every request: every process must share it.
+   * The development default is refused in production.
+   */
+  ACTOR_SIGNING_SECRET: z
+    .string()
+    .min(32, 'ACTOR_SIGNING_SECRET must be at least 32 characters')
+    .default(DEV_ACTOR_SIGNING_SECRET),
 });
 
 export const databaseConfigSchema = z.object({

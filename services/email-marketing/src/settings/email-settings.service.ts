@@ -1,5 +1,5 @@
-import { AppError } from '@irp/platform';
-import { Actor, EmailMarketingSettings, isEmailAddress, splitEmailList } from '@irp/proto';
+import { AppError, requireStockRoleOf } from '@irp/platform';
+import { Actor, EmailMarketingSettings, isEmailAddress, splitEmailList, StockRole } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { EmailSettingsRepository } from './email-settings.repository';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
@@ -42,7 +42,8 @@ export class EmailSettingsService {
   }
 
   async save(actor: Actor, stockId: string, input: EmailMarketingSettings): Promise<EmailMarketingSettings> {
-    await this.stocks.get(stockId);
+    const stock = await this.stocks.get(stockId);
+    requireStockRoleOf(actor, stock, [StockRole.EditMailchimp], 'save its email-marketing settings');
     const settings = normaliseSettings(input);
     const problem = settingsProblem(settings);
     if (problem) throw new AppError('BAD_REQUEST', problem);
