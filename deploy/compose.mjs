@@ -34,6 +34,9 @@ x-node-env: &node-env
   KAFKA_BROKERS: kafka:19092
   KAFKAJS_NO_PARTITIONER_WARNING: '1'
   SMTP_URL: smtp://maildev:1025
+  # The gateway signs each request's actor with it and every service verifies it: 32+ characters, the same
+  # for every process. Set your own: production refuses this published fallback (the processes do not start).
+  ACTOR_SIGNING_SECRET: \${ACTOR_SIGNING_SECRET:-compose-local-actor-secret-change-me-0123456789abcdef}
 `;
 
 const INFRASTRUCTURE = `services:
@@ -167,7 +170,8 @@ function gateway(services) {
       # /health, /health/live and /metrics are served on PORT too.
       PORT: 3000
       HOST: 0.0.0.0
-      # Required in production: 32+ characters, the same for every gateway instance. Set your own.
+      # Required in production: 32+ characters, the same for every gateway instance. Set your own: production
+      # refuses this published fallback (the gateway does not start).
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
       # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
       COOKIE_SECURE: \${COOKIE_SECURE:-false}

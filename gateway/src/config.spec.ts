@@ -22,7 +22,24 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'a:1',
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
     });
     expect(c.cookieSecure).toBe(true);
+  });
+  it("refuses in production the secrets published in the repository: compose's SESSION_SECRET, the actor-signing default", () => {
+    const production = { KAFKA_BROKERS: 'a:1', NODE_ENV: 'production', ACTOR_SIGNING_SECRET: 'a'.repeat(32) };
+    expect(() =>
+      loadGatewayConfig({ ...production, SESSION_SECRET: 'compose-local-secret-change-me-0123456789abcdef' }),
+    ).toThrow(/SESSION_SECRET: a development value published in this repository/);
+    expect(() =>
+      loadGatewayConfig({ ...production, SESSION_SECRET: 's'.repeat(32), ACTOR_SIGNING_SECRET: undefined }),
+    ).toThrow(/ACTOR_SIGNING_SECRET: a development value published in this repository/);
+    // Outside production the development values are fine (make up, the tests).
+    expect(
+      loadGatewayConfig({
+        KAFKA_BROKERS: 'a:1',
+        SESSION_SECRET: 'compose-local-secret-change-me-0123456789abcdef',
+      }).SESSION_SECRET,
+    ).toBe('compose-local-secret-change-me-0123456789abcdef');
   });
 });

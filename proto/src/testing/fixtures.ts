@@ -3,7 +3,7 @@
 // crypto for the actor's signature), so the module carries no zod (the web's tests and the bench import it
 // as well as the servers').
 import type { SessionUser } from '../common/session';
-import { DEV_ACTOR_SIGNING_SECRET, signActor, type SignedActor } from '../signing';
+import { type ActorProof, DEV_ACTOR_SIGNING_SECRET, signActor, type SignedActor } from '../signing';
 import type { Stock } from '../stocks/stock';
 
 /** The id of `stockFixture()` unless overridden. */
@@ -67,7 +67,7 @@ function idOf(username: string): string {
  * ACTOR_SIGNING_SECRET as the tests' processes see it (the development default unless set), so a request
  * sent straight to a service through Kafka is accepted; `unsignedActor` is the same without the proof.
  */
-export function actor(overrides: Partial<SessionUser> = {}): SignedActor {
+export function actor(overrides: Partial<SessionUser> = {}): SignedActor & { proof: ActorProof } {
   return signActor(
     unsignedActor(overrides),
     process.env.ACTOR_SIGNING_SECRET || DEV_ACTOR_SIGNING_SECRET,

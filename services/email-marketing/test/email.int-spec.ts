@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import {
+  Actor,
   ALREADY_SUBSCRIBED_MESSAGE,
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
@@ -575,7 +576,7 @@ describe('email-marketing service', () => {
     it('refuses an actor the gateway did not sign (missing, forged or altered signature), counted on /metrics', async () => {
       const settingsOf = () => requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id });
       const before = await settingsOf();
-      const save = (forged: ReturnType<typeof client>) =>
+      const save = (forged: Actor) =>
         refusal(() =>
           requester.request(Topics.EmailMarketingSaveSettings, {
             actor: forged,

@@ -76,6 +76,27 @@ export type ServiceConfigBase = z.infer<ReturnType<typeof serviceConfigSchema>>;
 export class ConfigError extends Error {}
 
 /**
+ * Secrets published in this repository (defaults and docker-compose fallbacks): fine on a laptop, but a
+ * production process refuses any `*_SECRET` variable set to one of them.
+ */
+export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = [
+  DEV_ACTOR_SIGNING_SECRET,
+  'development-only-secret-do-not-use-in-production!',
+  'compose-local-secret-change-me-0123456789abcdef',
+  'compose-local-actor-secret-change-me-0123456789abcdef',
+];
+
+/** The `*_SECRET` variables of a production config that hold a known development secret, as problems. */
+export function developmentSecretProblems(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const values = config as Record<string, unknown>;
+  if (values.NODE_ENV !== 'production') return [];
+  return Object.keys(values)
+    .filter((key) => key.endsWith('_SECRET') && KNOWN_DEVELOPMENT_SECRETS.includes(values[key] as string))
+    .map((key) => `${key}: a development value published in this repository; set your own in production`);
+}
+
+/**
  * Validates the environment against a schema once, at boot, and fails with every problem listed.
  */
 export function loadConfig<S extends z.ZodTypeAny>(
@@ -83,11 +104,12 @@ export function loadConfig<S extends z.ZodTypeAny>(
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = zodIssueLines(parsed.error, '(env)').map((line) => `  ${line}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  }
-  return parsed.data;
+  const problems = parsed.success
+    ? developmentSecretProblems(parsed.data)
+    : zodIssueLines(parsed.error, '(env)');
+  if (problems.length)
+    throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  return parsed.data as z.infer<S>;
 }
 
 /** The Kafka settings of a process, from its validated config. */
