@@ -1,6 +1,8 @@
 import { zodIssueLines } from '@irp/proto';
 import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import type { KafkaSettings } from './kafka';
 import { ServiceManifestEntry } from './manifest';
 import type { HandlerRetryPolicy } from './reliability/handler-retry';
 import { parseRoles } from './roles';
@@ -18,6 +20,15 @@ export const baseConfigSchema = z.object({
         .map((b) => b.trim())
         .filter(Boolean),
     ),
+  /**
+   * The broker's SASL/SCRAM-SHA-512 credentials (both or neither): with them, passwords and session tokens
+   * cross Kafka only over an authenticated connection. KAFKA_SSL=true adds TLS (KAFKA_SSL_CA_FILE: a PEM
+   * CA to trust instead of the system's).
+   */
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  KAFKA_SSL: z.enum(['true', 'false']).default('false'),
+  KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
   /** Distinguishes processes of one service in logs, metrics and Kafka client ids. */
   INSTANCE_ID: z.string().default(`${process.pid}`),
   /** How long a request waits for its reply before the caller gets SERVICE_UNAVAILABLE. */
@@ -122,8 +133,25 @@ export function handlerRetryPolicyOf(config: z.infer<typeof baseConfigSchema>): 
   };
 }
 
-export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string) {
+export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string): KafkaSettings {
+  if (!config.KAFKA_SASL_USERNAME !== !config.KAFKA_SASL_PASSWORD)
+    throw new ConfigError(
+      'Invalid configuration:\n  KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
+    );
   return {
+    sasl: config.KAFKA_SASL_USERNAME
+      ? {
+          mechanism: 'scram-sha-512',
+          username: config.KAFKA_SASL_USERNAME,
+          password: config.KAFKA_SASL_PASSWORD!,
+        }
+      : undefined,
+    ssl:
+      config.KAFKA_SSL === 'true'
+        ? config.KAFKA_SSL_CA_FILE
+          ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] }
+          : true
+        : undefined,
     brokers: config.KAFKA_BROKERS,
     service,
     instanceId: config.INSTANCE_ID,
