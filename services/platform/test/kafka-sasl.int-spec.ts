@@ -140,7 +140,7 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
   });
 
   itWhen('ownBroker', haveJars)(
-    "connects with the configured credentials (the services' producer and an admin client) and is refused with wrong or none",
+    "connects with the configured credentials (the services' producer and an admin client) and is refused with wrong ones",
     async () => {
       await expect(listTopicsWith(env)).resolves.toEqual([]);
       const producer = await connectProducer(settingsFor(env));
