@@ -25,6 +25,7 @@ const preset = (overrides = {}) => ({
   moduleNameMapper: {
     '^@irp/proto$': src('proto'),
     '^@irp/proto/testing$': src('proto', 'testing/index.ts'),
+    '^@irp/proto/signing$': src('proto', 'signing/index.ts'),
     '^@irp/platform$': src('services/platform'),
     '^@irp/platform/testing$': src('services/platform', 'testing/index.ts'),
     '^@irp/platform/errors$': src('services/platform', 'errors.ts'),

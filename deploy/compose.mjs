@@ -38,6 +38,9 @@ x-node-env: &node-env
   SMTP_REQUIRE_TLS: 'false'
   # Encrypts the email-marketing provider keys at rest: 32 bytes, base64. Set your own (openssl rand -base64 32).
   EMAIL_SECRETS_KEY: \${EMAIL_SECRETS_KEY:-Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=}
+  # The gateway signs each request's actor with it and every service verifies it: 32+ characters, the same
+  # for every process. Set your own: production refuses this published fallback (the processes do not start).
+  ACTOR_SIGNING_SECRET: \${ACTOR_SIGNING_SECRET:-compose-local-actor-secret-change-me-0123456789abcdef}
 `;
 
 const INFRASTRUCTURE = `services:
@@ -175,7 +178,8 @@ function gateway(services) {
       OPS_HOST: 0.0.0.0
       # The rate limits' counters, shared by every gateway instance (schema gateway).
       DATABASE_URL: postgres://postgres@postgres:5432/irportal
-      # Required in production: 32+ characters, the same for every gateway instance. Set your own.
+      # Required in production: 32+ characters, the same for every gateway instance. Set your own: production
+      # refuses this published fallback (the gateway does not start).
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
       # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
       COOKIE_SECURE: \${COOKIE_SECURE:-false}

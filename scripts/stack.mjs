@@ -419,7 +419,12 @@ export async function up(opts) {
         `(health on :${healthPortOf(entry)}, roles ${specs[entry.name].roles.join(', ')})`,
       );
       if (entry.seed) {
-        await run(process.execPath, [path.join(entry.workspace, entry.seed)], { ...base, LOG_LEVEL: 'warn' });
+        // SEED_DEMO_USERS: the users seed's explicit opt-in (its demo accounts have published passwords).
+        await run(process.execPath, [path.join(entry.workspace, entry.seed)], {
+          ...base,
+          LOG_LEVEL: 'warn',
+          SEED_DEMO_USERS: 'true',
+        });
         say(`seed      ${entry.name} demo data created`);
       }
     }

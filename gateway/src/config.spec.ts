@@ -53,6 +53,7 @@ describe('gateway config', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
       OPS_PORT: '3001',
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
     });
     expect(c.cookieSecure).toBe(true);
   });
@@ -62,6 +63,7 @@ describe('gateway config', () => {
       DATABASE_URL: DB,
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
     };
     expect(() => loadGatewayConfig(production)).toThrow(/OPS_PORT must be set in production/);
     expect(loadGatewayConfig({ ...production, OPS_PORT: '3001' })).toMatchObject({
@@ -79,5 +81,28 @@ describe('gateway config', () => {
     expect(() => loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, OPS_PORT: 'internal' })).toThrow(
       /OPS_PORT/,
     );
+  });
+  it("refuses in production the secrets published in the repository: compose's SESSION_SECRET, the actor-signing default", () => {
+    const production = {
+      KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
+      NODE_ENV: 'production',
+      OPS_PORT: '3001',
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+    };
+    expect(() =>
+      loadGatewayConfig({ ...production, SESSION_SECRET: 'compose-local-secret-change-me-0123456789abcdef' }),
+    ).toThrow(/SESSION_SECRET: a development value published in this repository/);
+    expect(() =>
+      loadGatewayConfig({ ...production, SESSION_SECRET: 's'.repeat(32), ACTOR_SIGNING_SECRET: undefined }),
+    ).toThrow(/ACTOR_SIGNING_SECRET: a development value published in this repository/);
+    // Outside production the development values are fine (make up, the tests).
+    expect(
+      loadGatewayConfig({
+        KAFKA_BROKERS: 'a:1',
+        DATABASE_URL: DB,
+        SESSION_SECRET: 'compose-local-secret-change-me-0123456789abcdef',
+      }).SESSION_SECRET,
+    ).toBe('compose-local-secret-change-me-0123456789abcdef');
   });
 });

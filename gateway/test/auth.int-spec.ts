@@ -7,6 +7,7 @@ import { serviceManifest } from '@irp/platform';
 import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
 import request from 'supertest';
 import { createGateway } from '../src/main';
+import { connectTestDatabase } from './gateway-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(60_000);
@@ -153,6 +154,47 @@ describe('gateway auth routes against the real users service over Kafka', () => 
       const again = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, REFRESH_COOKIE));
       expect(again.status).toBe(401);
       c = renewed;
+    });
+
+    it('refreshes never extend a session past its absolute lifetime (SESSION_MAX_AGE_SECONDS from sign-in)', async () => {
+      const own = cookiesOf(
+        await http.get('/api/login').set('Authorization', basic('reports', 'Reports!2026')),
+      );
+      const db = await connectTestDatabase();
+      try {
+        const endOf = async (refresh: string) =>
+          (
+            await db.query(
+              `SELECT absolute_expires_at AS "end", created_at AS "created" FROM users.sessions
+                WHERE refresh_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+              [refresh],
+            )
+          ).rows[0] as { end: Date; created: Date };
+        const before = await endOf(own[REFRESH_COOKIE].value);
+        // 30 days from sign-in by default (the row's created_at is the database's clock: a few ms apart).
+        const days = (before.end.getTime() - before.created.getTime()) / (24 * 3600 * 1000);
+        expect(days).toBeCloseTo(30, 3);
+        const refreshed = await http.get('/api/admin/refreshtoken').set('Cookie', jar(own, REFRESH_COOKIE));
+        expect(refreshed.status).toBe(200);
+        const renewed = cookiesOf(refreshed);
+        // The rotated tokens keep the session's end, and no cookie outlives it.
+        expect(await endOf(renewed[REFRESH_COOKIE].value)).toEqual(before);
+        const cookieEnd = Date.parse(/Expires=([^;]+)/.exec(renewed[REFRESH_COOKIE].attrs)![1]);
+        expect(cookieEnd).toBeLessThanOrEqual(before.end.getTime());
+        // The session reaches its end: the refresh cookie, though within its own 30 days, renews nothing.
+        await db.query(
+          `UPDATE users.sessions SET absolute_expires_at = now() - interval '1 second'
+            WHERE refresh_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+          [renewed[REFRESH_COOKIE].value],
+        );
+        const over = await http.get('/api/admin/refreshtoken').set('Cookie', jar(renewed, REFRESH_COOKIE));
+        expect(over.status).toBe(401);
+        expect(over.body.errorMessage).toBe(
+          'Your session has reached its maximum length; please sign in again',
+        );
+      } finally {
+        await db.end();
+      }
     });
 
     it('logout needs the CSRF header, then revokes the session', async () => {

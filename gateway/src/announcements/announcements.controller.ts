@@ -37,8 +37,8 @@ export class AnnouncementsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Route(routes.announcements.list)
-  list(@Param('combinedTicker') combinedTicker: string) {
-    return this.services.request(Topics.AnnouncementsList, { combinedTicker, includeDeleted: true });
+  list(@Param('combinedTicker') combinedTicker: string, @CurrentUser() actor: SessionUser) {
+    return this.services.request(Topics.AnnouncementsList, { actor, combinedTicker, includeDeleted: true });
   }
 
   @Route(routes.announcements.save)

@@ -67,6 +67,7 @@ export class AuthController {
       this.sessions.setCsrfCookie(res, session);
       return toSessionUserDto(user);
     }
+    let refused = 'Not signed in';
     if (refresh) {
       try {
         const grant = await this.services.request(Topics.UsersRefresh, {
@@ -78,9 +79,11 @@ export class AuthController {
         return toSessionUserDto(grant.user);
       } catch (err) {
         if (!(err instanceof AppError && err.code === ErrorCode.Unauthenticated)) throw err;
+        // The users service says why (a reused refresh token, the session's maximum length reached).
+        refused = err.message;
       }
     }
     this.sessions.clearCookies(res);
-    throw new AppError(ErrorCode.Unauthenticated, 'Not signed in');
+    throw new AppError(ErrorCode.Unauthenticated, refused);
   }
 }

@@ -25,8 +25,12 @@ export class CommentsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Route(routes.announcements.comments)
-  groups(@Query() query: z.output<typeof AnnouncementCommentsQuerySchema>) {
+  groups(
+    @Query() query: z.output<typeof AnnouncementCommentsQuerySchema>,
+    @CurrentUser() actor: SessionUser,
+  ) {
     return this.services.request(Topics.CommentsGroups, {
+      actor,
       combinedTicker: query.combinedTicker,
       sendGuid: query.announcementGuid,
     });

@@ -119,18 +119,19 @@ export class EmailMarketingController {
       stockId,
       mode,
       settings,
-      announcement: await this.latestAnnouncement(stockId),
+      announcement: await this.latestAnnouncement(actor, stockId),
     });
     return { errorMessage: null, previewUrl: reply.previewUrl, message: reply.message };
   }
 
   /** The stock's newest announcement not deleted (the campaign's content), or null (a sample is sent). */
-  private async latestAnnouncement(stockId: string): Promise<Announcement | null> {
+  private async latestAnnouncement(actor: SessionUser, stockId: string): Promise<Announcement | null> {
     const { stocks } = await this.services.request(Topics.StocksGetByIds, { ids: [stockId] });
     const stock = stocks[0];
     if (!stock) throw new AppError('NOT_FOUND', 'Stock not found');
     try {
       const { announcements } = await this.services.request(Topics.AnnouncementsList, {
+        actor,
         combinedTicker: stock.combinedTicker,
         includeDeleted: false,
       });

@@ -1,9 +1,11 @@
 import { AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
+import { actor } from '@irp/proto/testing';
 import { ServicesClient } from '../kafka/services.client';
 import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
 
 type ListRequest = RequestOf<typeof Topics.AnnouncementsList>;
+const admin = actor({ username: 'admin', roles: ['Admin'] });
 
 const list: AnnouncementList = {
   announcements: [],
@@ -34,7 +36,7 @@ function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
 describe('StockPageComposer', () => {
   it("gives the stock's announcements and initial poll, asked with the short timeout", async () => {
     const { composer: c, calls } = composer(async () => list);
-    await expect(c.announcementsOf('BHP:ASX')).resolves.toEqual({
+    await expect(c.announcementsOf(admin, 'BHP:ASX')).resolves.toEqual({
       announcements: [],
       initialPoll: list.initialPoll,
       unavailable: [],
@@ -42,7 +44,7 @@ describe('StockPageComposer', () => {
     expect(calls).toEqual([
       {
         topic: Topics.AnnouncementsList,
-        payload: { combinedTicker: 'BHP:ASX', includeDeleted: true },
+        payload: { actor: admin, combinedTicker: 'BHP:ASX', includeDeleted: true },
         timeoutMs: 1500,
       },
     ]);
@@ -55,7 +57,7 @@ describe('StockPageComposer', () => {
         'The announcements service is not available right now',
       );
     });
-    await expect(c.announcementsOf('BHP:ASX')).resolves.toEqual({
+    await expect(c.announcementsOf(admin, 'BHP:ASX')).resolves.toEqual({
       announcements: null,
       initialPoll: null,
       unavailable: ['announcements'],
@@ -69,17 +71,25 @@ describe('StockPageComposer', () => {
       new Error('socket closed'),
     ]) {
       const { composer: c } = composer(() => Promise.reject(failure));
-      await expect(c.announcementsOf('BHP:ASX')).resolves.toMatchObject({ unavailable: ['announcements'] });
+      await expect(c.announcementsOf(admin, 'BHP:ASX')).resolves.toMatchObject({
+        unavailable: ['announcements'],
+      });
     }
   });
 
   it("tells the stock's latest initial poll for completedInitialPoll: its status, none, or unknown", async () => {
-    expect(latestInitialPollOf(await composer(async () => list).composer.announcementsOf('BHP'))).toBe(
+    expect(latestInitialPollOf(await composer(async () => list).composer.announcementsOf(admin, 'BHP'))).toBe(
       'running',
     );
-    const none = await composer(async () => ({ ...list, initialPoll: null })).composer.announcementsOf('BHP');
+    const none = await composer(async () => ({ ...list, initialPoll: null })).composer.announcementsOf(
+      admin,
+      'BHP',
+    );
     expect(latestInitialPollOf(none)).toBe('none');
-    const down = await composer(() => Promise.reject(new Error('down'))).composer.announcementsOf('BHP');
+    const down = await composer(() => Promise.reject(new Error('down'))).composer.announcementsOf(
+      admin,
+      'BHP',
+    );
     expect(latestInitialPollOf(down)).toBe('unknown');
   });
 });

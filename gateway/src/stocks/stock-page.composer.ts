@@ -1,4 +1,4 @@
-import { AdminStockPage, AnnouncementList, LatestInitialPoll, Topics } from '@irp/proto';
+import { AdminStockPage, AnnouncementList, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -33,12 +33,12 @@ export class StockPageComposer {
    * The announcements part of a stock's page. Never rejects, so it can be started beside the stock's own
    * request and awaited after it.
    */
-  async announcementsOf(combinedTicker: string): Promise<StockPageParts> {
+  async announcementsOf(actor: SessionUser, combinedTicker: string): Promise<StockPageParts> {
     let list: AnnouncementList;
     try {
       list = await this.services.request(
         Topics.AnnouncementsList,
-        { combinedTicker, includeDeleted: true },
+        { actor, combinedTicker, includeDeleted: true },
         this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS,
       );
     } catch (err) {

@@ -68,7 +68,7 @@ export class StocksController {
     // For an admin the announcements service is asked beside the stocks service (both resolve the same
     // name), not after it; its latest initial poll gives completedInitialPoll. Report-runners see no
     // announcements: for them only that initial poll's status is asked, by the stock's id.
-    const announcements = isAdmin(user) ? this.stockPage.announcementsOf(combinedTicker) : undefined;
+    const announcements = isAdmin(user) ? this.stockPage.announcementsOf(user, combinedTicker) : undefined;
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
     if (!announcements) return toReportRunnerStock(stock, (await this.initialPolls.of([stock]))(stock.id));
     const parts = await announcements;

@@ -176,6 +176,8 @@ export const WidgetCommentsRequestSchema = z.object({ stockId: StockId, sendGuid
 export const WidgetCommentGroupsRequestSchema = z.object({ stockId: StockId });
 
 export const CommentGroupsRequestSchema = z.object({
+  /** The service shows a stock's comments (names, addresses' flags) only to a ReplyToComment holder. */
+  actor: ActorSchema,
   combinedTicker: z.string().min(1).max(40),
   sendGuid: z.string().uuid().optional(),
 });

@@ -19,6 +19,8 @@ import {
 const combinedTicker = z.string().min(1).max(40);
 
 export const ListAnnouncementsRequestSchema = z.object({
+  /** The service lists a stock's announcements only for a holder of an announcement role on it. */
+  actor: ActorSchema,
   combinedTicker,
   /** Deleted announcements are listed for staff (struck through) but not for the widget. */
   includeDeleted: z.boolean().default(true),

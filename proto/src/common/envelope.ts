@@ -9,6 +9,8 @@ export const ErrorCode = {
   Conflict: 'CONFLICT',
   TooManyRequests: 'TOO_MANY_REQUESTS',
   InvalidMessage: 'INVALID_MESSAGE',
+  /** The request's actor is not signed by the gateway (missing, expired or bad signature). */
+  UntrustedActor: 'UNTRUSTED_ACTOR',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
   Internal: 'INTERNAL',
 } as const;
@@ -22,6 +24,7 @@ export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
   INVALID_MESSAGE: 400,
+  UNTRUSTED_ACTOR: 403,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

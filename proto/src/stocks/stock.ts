@@ -93,6 +93,12 @@ export const StockFieldsSchema = z
   .partial();
 export type StockFields = z.input<typeof StockFieldsSchema>;
 
-/** Who does a change: the signed-in user as the gateway knows them. */
-export const ActorSchema = SessionUserSchema;
+/**
+ * Who does a change: the signed-in user as the gateway knows them, with the gateway's signature
+ * (`@irp/proto/signing`). The proof is optional here so that a service refuses an unsigned actor with a
+ * clear reply (UNTRUSTED_ACTOR) rather than as a malformed message.
+ */
+export const ActorSchema = SessionUserSchema.extend({
+  proof: z.object({ expiresAt: z.number().int(), signature: z.string().max(100) }).optional(),
+});
 export type Actor = z.infer<typeof ActorSchema>;

@@ -1,7 +1,9 @@
 // Test fixtures every suite shares (services, gateway, web, bench): one whole Stock and one signed-in user,
-// each a call with overrides instead of the literal written out per suite. Type imports only, so the module
-// carries no zod (the web's tests and the bench import it as well as the servers').
+// each a call with overrides instead of the literal written out per suite. Type imports only (and node's
+// crypto for the actor's signature), so the module carries no zod (the web's tests and the bench import it
+// as well as the servers').
 import type { SessionUser } from '../common/session';
+import { type ActorProof, DEV_ACTOR_SIGNING_SECRET, signActor, type SignedActor } from '../signing';
 import type { Stock } from '../stocks/stock';
 
 /** The id of `stockFixture()` unless overridden. */
@@ -61,9 +63,23 @@ function idOf(username: string): string {
 
 /**
  * A signed-in user as the gateway passes it to services (proto's Actor / SessionUser): `user` with no
- * roles unless overridden; its id follows the username unless given.
+ * roles unless overridden; its id follows the username unless given. Signed as the gateway signs it, with
+ * ACTOR_SIGNING_SECRET as the tests' processes see it (the development default unless set), so a request
+ * sent straight to a service through Kafka is accepted; `unsignedActor` is the same without the proof.
  */
-export function actor(overrides: Partial<SessionUser> = {}): SessionUser {
+export function actor(overrides: Partial<SessionUser> = {}): SignedActor & { proof: ActorProof } {
+  return signActor(
+    unsignedActor(overrides),
+    process.env.ACTOR_SIGNING_SECRET || DEV_ACTOR_SIGNING_SECRET,
+    Date.now(),
+    // Long enough for any test's requests: a fixture is built once per suite.
+    24 * 3600_000,
+  );
+}
+
+/** `actor()` without the gateway's signature: what a forger on the broker could send. */
+export function unsignedActor(overrides: Partial<SessionUser> = {}): SessionUser {
   const username = overrides.username ?? 'user';
-  return { id: idOf(username), username, roles: [], stockRoles: {}, ...overrides };
+  const { id, roles, stockRoles } = overrides;
+  return { id: id ?? idOf(username), username, roles: roles ?? [], stockRoles: stockRoles ?? {} };
 }

@@ -3,7 +3,7 @@ import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { expectRefusal, makePdf, uploadFile } from './announcements-fixtures';
-import { AnnouncementsHarness, abc, editor, sender } from './announcements-harness';
+import { AnnouncementsHarness, abc, editor, outsider, sender } from './announcements-harness';
 
 /** The Announcements tab's list (with the initial poll) and delete. */
 describe('announcements service: list and delete', () => {
@@ -35,6 +35,7 @@ describe('announcements service: list and delete', () => {
       upload: await uploadFile(requester, await makePdf('Annual Report')),
     });
     const { announcements, initialPoll } = await requester.request(Topics.AnnouncementsList, {
+      actor: editor,
       combinedTicker: 'ABC',
       includeDeleted: true,
     });
@@ -45,6 +46,16 @@ describe('announcements service: list and delete', () => {
     );
     expect(announcements.every((a) => a.stockId === abc.id)).toBe(true);
     expect(initialPoll).toBeNull();
+    // The service re-checks the signed actor: an announcement role on another stock is not one on ABC.
+    await expectRefusal(
+      requester.request(Topics.AnnouncementsList, {
+        actor: outsider,
+        combinedTicker: 'ABC',
+        includeDeleted: true,
+      }),
+      'FORBIDDEN',
+      'You need the EditAnnouncements or SendMailchimp or TestSendAnnouncement role on ABC:ASX to see its announcements',
+    );
 
     await db.query(
       `INSERT INTO announcements.initial_polls (stock_id, run_id, status, from_year, to_year, current_year, found, started_at)
@@ -52,6 +63,7 @@ describe('announcements service: list and delete', () => {
       [abc.id, randomUUID()],
     );
     const withPoll = await requester.request(Topics.AnnouncementsList, {
+      actor: editor,
       combinedTicker: 'ABC:ASX',
       includeDeleted: true,
     });
@@ -98,11 +110,13 @@ describe('announcements service: list and delete', () => {
     expect((await row(older.sendGuid)).deleted_on).toEqual(deletedOn);
 
     const visible = await requester.request(Topics.AnnouncementsList, {
+      actor: editor,
       combinedTicker: 'ABC',
       includeDeleted: false,
     });
     expect(visible.announcements.map((a) => a.sendGuid)).not.toContain(older.sendGuid);
     const all = await requester.request(Topics.AnnouncementsList, {
+      actor: editor,
       combinedTicker: 'ABC',
       includeDeleted: true,
     });

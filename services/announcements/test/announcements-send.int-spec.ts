@@ -211,6 +211,7 @@ describe('announcements service: sends', () => {
       { timestamp: t2, emailAddress: 'a@x.example' },
     ]);
     const { announcements } = await requester.request(Topics.AnnouncementsList, {
+      actor: ADMIN,
       combinedTicker: 'ABC',
       includeDeleted: true,
     });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import {
+  Actor,
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
@@ -8,7 +9,7 @@ import {
   SUBSCRIBE_RATE_LIMITED_MESSAGE,
   Topics,
 } from '@irp/proto';
-import { actor } from '@irp/proto/testing';
+import { actor, unsignedActor } from '@irp/proto/testing';
 import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
@@ -89,6 +90,15 @@ describe('email-marketing service', () => {
       return { code: (err as { code?: string }).code, message: (err as Error).message };
     }
     throw new Error('expected the request to be refused');
+  }
+
+  /** `irp_refused_actors_total` of the service, all topics and reasons. */
+  async function refusedActors(url: string): Promise<number> {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith('irp_refused_actors_total{'))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
   }
 
   const linkIn = (mail: SinkMail, path: string) => {
@@ -462,7 +472,8 @@ describe('email-marketing service', () => {
 
   describe('email-marketing providers', () => {
     const admin = actor({ username: 'admin', roles: ['Admin'] });
-    const client = actor({ username: 'client' });
+    /** A client with the test-send role on the stock (its id is known once beforeAll has run). */
+    const client = () => actor({ username: 'client', stockRoles: { [stock.id]: ['TestSendAnnouncement'] } });
     const mailchimp = {
       provider: 'mailchimp' as const,
       listId: 'demo-list',
@@ -485,7 +496,7 @@ describe('email-marketing service', () => {
         }),
       ).toEqual({ count: 3 });
       const reply = await requester.request(Topics.EmailMarketingTestSend, {
-        actor: client,
+        actor: client(),
         stockId: stock.id,
         mode: 'test',
         settings: mailchimp,
@@ -502,7 +513,7 @@ describe('email-marketing service', () => {
     });
 
     it('Send To Subscribers: admins only, refused over 5 subscribers, else the campaign reaches the list', async () => {
-      const send = (actor: typeof admin, listId: string) =>
+      const send = (actor: ReturnType<typeof client>, listId: string) =>
         requester.request(Topics.EmailMarketingTestSend, {
           actor,
           stockId: stock.id,
@@ -510,7 +521,7 @@ describe('email-marketing service', () => {
           settings: { ...mailchimp, listId },
           announcement: null,
         });
-      expect((await refusal(() => send(client, 'demo-list'))).code).toBe('FORBIDDEN');
+      expect((await refusal(() => send(client(), 'demo-list'))).code).toBe('FORBIDDEN');
       expect(await refusal(() => send(admin, 'big-list'))).toEqual({
         code: 'BAD_REQUEST',
         message: 'Send To Subscribers is limited to lists of at most 5 subscribers; this list has 8.',
@@ -522,6 +533,77 @@ describe('email-marketing service', () => {
         'investor.three@example.com',
         'investor.two@example.com',
       ]);
+    });
+
+    it("re-checks the signed actor's roles on the stock: settings save, test send and the system email", async () => {
+      // Signed by the gateway's secret, but without the role the gateway's route guard would have asked for.
+      const noRoles = actor({ username: 'client' });
+      const viewer = actor({
+        username: 'viewer',
+        stockRoles: { [stock.id]: ['ViewConfig', 'TestSendAnnouncement'] },
+      });
+      const before = await requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id });
+      expect(
+        await refusal(() =>
+          requester.request(Topics.EmailMarketingSaveSettings, {
+            actor: viewer,
+            stockId: stock.id,
+            settings: { ...mailchimp, apiKey: 'an-attackers-key-us1' },
+          }),
+        ),
+      ).toEqual({
+        code: 'FORBIDDEN',
+        message: `You need the EditMailchimp role on ${stock.combinedTicker} to save its email-marketing settings`,
+      });
+      expect(await requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id })).toEqual(
+        before,
+      );
+      const testSend = refusal(() =>
+        requester.request(Topics.EmailMarketingTestSend, {
+          actor: noRoles,
+          stockId: stock.id,
+          mode: 'test',
+          settings: mailchimp,
+          announcement: null,
+        }),
+      );
+      expect((await testSend).code).toBe('FORBIDDEN');
+      const systemMail = refusal(() =>
+        requester.request(Topics.EmailMarketingSendSystemEmail, { actor: viewer, to: 'ops@portal.example' }),
+      );
+      expect((await systemMail).code).toBe('FORBIDDEN');
+      expect(sink.mails).toEqual([]);
+    });
+
+    it('refuses an actor the gateway did not sign (missing, forged or altered signature), counted on /metrics', async () => {
+      const settingsOf = () => requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id });
+      const before = await settingsOf();
+      const save = (forged: Actor) =>
+        refusal(() =>
+          requester.request(Topics.EmailMarketingSaveSettings, {
+            actor: forged,
+            stockId: stock.id,
+            settings: { ...mailchimp, apiKey: 'an-attackers-key-us1' },
+          }),
+        );
+      const refusedBefore = await refusedActors(metricsUrl);
+      // Anyone who can write to the broker: an admin actor with no signature at all,
+      expect(await save(unsignedActor({ username: 'mallory', roles: ['Admin'] }))).toEqual({
+        code: 'UNTRUSTED_ACTOR',
+        message: "Refused: the request's actor carries no signature (only the gateway may act for a user)",
+      });
+      // a signature made with another secret,
+      const { proof } = actor({ username: 'mallory', roles: ['Admin'] });
+      const otherSecret = {
+        ...unsignedActor({ username: 'mallory', roles: ['Admin'] }),
+        proof: { ...proof, signature: 'x'.repeat(43) },
+      };
+      expect((await save(otherSecret)).code).toBe('UNTRUSTED_ACTOR');
+      // and a client's genuine signature with the Admin role added.
+      const promoted = { ...actor({ username: 'client' }), roles: ['Admin'] };
+      expect((await save(promoted)).code).toBe('UNTRUSTED_ACTOR');
+      expect(await settingsOf()).toEqual(before);
+      expect(await refusedActors(metricsUrl)).toBe(refusedBefore + 3);
     });
 
     it('the email-marketing channel sends a campaign; a provider answering 500 is retried, then the send is recorded failed', async () => {

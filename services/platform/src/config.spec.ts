@@ -1,3 +1,4 @@
+import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
 import {
   baseConfigSchema,
@@ -31,6 +32,26 @@ describe('loadConfig', () => {
     expect(text).toContain('DATABASE_URL: DATABASE_URL must be a postgres:// URL');
     expect(text).toContain('PORT');
     expect(text).toContain('KAFKA_SESSION_TIMEOUT_MS');
+  });
+});
+
+describe('development secrets', () => {
+  const env = { KAFKA_BROKERS: 'h:1', DATABASE_URL: 'postgres://x@y/z' };
+  const schema = baseConfigSchema.merge(databaseConfigSchema);
+  it('every service refuses the default ACTOR_SIGNING_SECRET in production, and takes its own', () => {
+    expect(() => loadConfig(schema, { ...env, NODE_ENV: 'production' })).toThrow(
+      'ACTOR_SIGNING_SECRET: a development value published in this repository; set your own in production',
+    );
+    expect(
+      loadConfig(schema, { ...env, NODE_ENV: 'production', ACTOR_SIGNING_SECRET: 'k'.repeat(40) })
+        .ACTOR_SIGNING_SECRET,
+    ).toBe('k'.repeat(40));
+    expect(loadConfig(schema, env).ACTOR_SIGNING_SECRET).toBe(DEV_ACTOR_SIGNING_SECRET);
+  });
+  it('refuses a short secret', () => {
+    expect(() => loadConfig(schema, { ...env, ACTOR_SIGNING_SECRET: 'short' })).toThrow(
+      'ACTOR_SIGNING_SECRET must be at least 32 characters',
+    );
   });
 });
 

@@ -1,5 +1,8 @@
 import { zodIssueLines } from '@irp/proto';
+import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import type { KafkaSettings } from './kafka';
 import { ServiceManifestEntry } from './manifest';
 import type { HandlerRetryPolicy } from './reliability/handler-retry';
 import { parseRoles } from './roles';
@@ -17,6 +20,15 @@ export const baseConfigSchema = z.object({
         .map((b) => b.trim())
         .filter(Boolean),
     ),
+  /**
+   * The broker's SASL/SCRAM-SHA-512 credentials (both or neither): with them, passwords and session tokens
+   * cross Kafka only over an authenticated connection. KAFKA_SSL=true adds TLS (KAFKA_SSL_CA_FILE: a PEM
+   * CA to trust instead of the system's).
+   */
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  KAFKA_SSL: z.enum(['true', 'false']).default('false'),
+  KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
   /** Distinguishes processes of one service in logs, metrics and Kafka client ids. */
   INSTANCE_ID: z.string().default(`${process.pid}`),
   /** How long a request waits for its reply before the caller gets SERVICE_UNAVAILABLE. */
@@ -30,6 +42,14 @@ export const baseConfigSchema = z.object({
   HANDLER_RETRY_MAX_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   HANDLER_RETRY_FIRST_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   HANDLER_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(300_000).default(5000),
+  /**
+   * Signs (gateway) and verifies (services) the actor of every request: every process must share it.
+   * The development default is refused in production.
+   */
+  ACTOR_SIGNING_SECRET: z
+    .string()
+    .min(32, 'ACTOR_SIGNING_SECRET must be at least 32 characters')
+    .default(DEV_ACTOR_SIGNING_SECRET),
 });
 
 export const databaseConfigSchema = z.object({
@@ -67,6 +87,27 @@ export type ServiceConfigBase = z.infer<ReturnType<typeof serviceConfigSchema>>;
 export class ConfigError extends Error {}
 
 /**
+ * Secrets published in this repository (defaults and docker-compose fallbacks): fine on a laptop, but a
+ * production process refuses any `*_SECRET` variable set to one of them.
+ */
+export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = [
+  DEV_ACTOR_SIGNING_SECRET,
+  'development-only-secret-do-not-use-in-production!',
+  'compose-local-secret-change-me-0123456789abcdef',
+  'compose-local-actor-secret-change-me-0123456789abcdef',
+];
+
+/** The `*_SECRET` variables of a production config that hold a known development secret, as problems. */
+export function developmentSecretProblems(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const values = config as Record<string, unknown>;
+  if (values.NODE_ENV !== 'production') return [];
+  return Object.keys(values)
+    .filter((key) => key.endsWith('_SECRET') && KNOWN_DEVELOPMENT_SECRETS.includes(values[key] as string))
+    .map((key) => `${key}: a development value published in this repository; set your own in production`);
+}
+
+/**
  * Validates the environment against a schema once, at boot, and fails with every problem listed.
  */
 export function loadConfig<S extends z.ZodTypeAny>(
@@ -74,11 +115,12 @@ export function loadConfig<S extends z.ZodTypeAny>(
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = zodIssueLines(parsed.error, '(env)').map((line) => `  ${line}`);
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  }
-  return parsed.data;
+  const problems = parsed.success
+    ? developmentSecretProblems(parsed.data)
+    : zodIssueLines(parsed.error, '(env)');
+  if (problems.length)
+    throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  return parsed.data as z.infer<S>;
 }
 
 /** The Kafka settings of a process, from its validated config. */
@@ -91,8 +133,25 @@ export function handlerRetryPolicyOf(config: z.infer<typeof baseConfigSchema>): 
   };
 }
 
-export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string) {
+export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string): KafkaSettings {
+  if (!config.KAFKA_SASL_USERNAME !== !config.KAFKA_SASL_PASSWORD)
+    throw new ConfigError(
+      'Invalid configuration:\n  KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
+    );
   return {
+    sasl: config.KAFKA_SASL_USERNAME
+      ? {
+          mechanism: 'scram-sha-512',
+          username: config.KAFKA_SASL_USERNAME,
+          password: config.KAFKA_SASL_PASSWORD!,
+        }
+      : undefined,
+    ssl:
+      config.KAFKA_SSL === 'true'
+        ? config.KAFKA_SSL_CA_FILE
+          ? { ca: [readFileSync(config.KAFKA_SSL_CA_FILE, 'utf8')] }
+          : true
+        : undefined,
     brokers: config.KAFKA_BROKERS,
     service,
     instanceId: config.INSTANCE_ID,

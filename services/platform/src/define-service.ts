@@ -176,6 +176,7 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
             localTopics: definition.localTopics,
             handlerRetry: handlerRetryPolicyOf(config),
             handledTopics: [...topicsByRole.values()].flat(),
+            actorSigningSecret: config.ACTOR_SIGNING_SECRET,
           }),
           ...(definition.imports ?? []),
         ],

@@ -1,3 +1,4 @@
+export * from './actor-roles';
 export * from './bootstrap';
 export * from './config';
 export * from './database';

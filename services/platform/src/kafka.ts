@@ -11,6 +11,10 @@ export interface KafkaSettings {
   instanceId: string;
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  /** SASL/SCRAM-SHA-512 credentials of the broker (KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD); none: plain. */
+  sasl?: { mechanism: 'scram-sha-512'; username: string; password: string };
+  /** TLS to the broker (KAFKA_SSL, KAFKA_SSL_CA_FILE): true for the system's CAs, or the CA to trust. */
+  ssl?: boolean | { ca: string[] };
 }
 
 const kafkaLog = createLogger('kafkajs');
@@ -26,8 +30,12 @@ function logCreator() {
   };
 }
 
-export function kafkaClientConfig(s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>): KafkaConfig {
+export function kafkaClientConfig(
+  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl'>,
+): KafkaConfig {
   return {
+    ...(s.sasl ? { sasl: s.sasl } : {}),
+    ...(s.ssl ? { ssl: s.ssl } : {}),
     clientId: `${s.service}-${s.instanceId}`,
     brokers: s.brokers,
     logLevel: logLevel.WARN,
@@ -97,7 +105,7 @@ export function kafkaEmitterOptions(s: KafkaSettings): KafkaOptions['options'] {
 
 /** A plain kafkajs producer (outbox relay, DLQ): one request in flight keeps order; consumers are idempotent. */
 export async function connectProducer(
-  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId'>,
+  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl'>,
 ): Promise<Producer> {
   const kafka = new Kafka(kafkaClientConfig({ ...s, service: `${s.service}-producer` }));
   const producer = kafka.producer({

@@ -1,4 +1,5 @@
 import { ErrorCode, fail, Header, isRequestTopic, ok } from '@irp/proto';
+import { ACTOR_REFUSAL_TEXT, DEV_ACTOR_SIGNING_SECRET, SignedActor, verifyActor } from '@irp/proto/signing';
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional } from '@nestjs/common';
 import { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -6,7 +7,7 @@ import { DlqPublisher } from './dlq';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
-import { handledMessages, handlerRetries, handlerSeconds } from './metrics';
+import { handledMessages, handlerRetries, handlerSeconds, refusedActors } from './metrics';
 import {
   DEFAULT_HANDLER_RETRY,
   HandlerRetryPolicy,
@@ -18,8 +19,16 @@ import { isTransientError } from './reliability/transient-errors';
 
 /** The handler retry policy of this process (from its config); the default when none is provided. */
 export const HANDLER_RETRY_POLICY = Symbol('HANDLER_RETRY_POLICY');
+/** The secret actors' signatures are checked with (ACTOR_SIGNING_SECRET); the development one when none. */
+export const ACTOR_SIGNING_SECRET = Symbol('ACTOR_SIGNING_SECRET');
 
 const log = createLogger('handler');
+
+/** The message's `actor` (requests made for a signed-in user carry one), if any. */
+function actorOf(payload: unknown): SignedActor | undefined {
+  if (typeof payload !== 'object' || payload === null || !('actor' in payload)) return undefined;
+  return (payload as { actor: SignedActor }).actor;
+}
 
 function headerText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -33,7 +42,9 @@ function headerText(value: unknown): string | undefined {
  * logs, skips requests whose requester already gave up, validates the payload against the catalogue (an
  * invalid message goes to `<topic>.dlq` with the reason), applies the reliability policy, and turns the
  * handler's result or AppError into the reply envelope. Handlers stay thin: they receive validated data
- * and return plain data.
+ * and return plain data. A message that names an actor is handled only when the gateway's signature of
+ * that actor holds (ACTOR_SIGNING_SECRET): anything else with access to the broker could otherwise act as
+ * any user with any roles; a refusal is counted (`irp_refused_actors_total`) and answered UNTRUSTED_ACTOR.
  *
  * The reliability policy: a transient failure (`isTransientError`: database or broker away, a timeout, a
  * service unavailable) is tried again with capped, jittered backoff while the consumer keeps heartbeating,
@@ -49,6 +60,9 @@ export class MessageInterceptor implements NestInterceptor {
     @Optional()
     @Inject(HANDLER_RETRY_POLICY)
     private readonly policy: HandlerRetryPolicy = DEFAULT_HANDLER_RETRY,
+    @Optional()
+    @Inject(ACTOR_SIGNING_SECRET)
+    private readonly actorSecret: string = DEV_ACTOR_SIGNING_SECRET,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -79,6 +93,24 @@ export class MessageInterceptor implements NestInterceptor {
             : undefined;
         }
         args[0] = checked.data;
+        const actor = actorOf(checked.data);
+        const refusal = actor && verifyActor(actor, this.actorSecret ?? DEV_ACTOR_SIGNING_SECRET);
+        if (refusal) {
+          handledMessages.inc({ topic, outcome: ErrorCode.UntrustedActor });
+          refusedActors.inc({ topic, reason: refusal });
+          log.warn(
+            { topic, reason: refusal, username: actor.username },
+            'refused a message with an unsigned actor',
+          );
+          if (isRequest) return fail(ErrorCode.UntrustedActor, ACTOR_REFUSAL_TEXT[refusal]);
+          await this.dlq.publish(
+            topic,
+            args[0],
+            ACTOR_REFUSAL_TEXT[refusal],
+            message.key?.toString() ?? null,
+          );
+          return undefined;
+        }
         const timer = handlerSeconds.startTimer({ topic });
         let tries = 1;
         try {

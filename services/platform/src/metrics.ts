@@ -41,6 +41,13 @@ export const handlerSeconds = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const refusedActors = new Counter({
+  name: 'irp_refused_actors_total',
+  help: 'Messages refused because their actor was not signed by the gateway, by topic and reason (missing, expired, bad)',
+  labelNames: ['topic', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+
 export const handlerRetries = new Counter({
   name: 'irp_handler_retries_total',
   help: 'Tries of a handler repeated after a transient failure (database or broker away, a timeout), by topic',

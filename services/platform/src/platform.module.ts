@@ -8,6 +8,7 @@ import {
   Provider,
 } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from './unit-of-work';
@@ -18,7 +19,7 @@ import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/he
 import { HealthController } from './health/health.controller';
 import { connectProducer, KafkaSettings } from './kafka';
 import { createLogger } from './logging';
-import { HANDLER_RETRY_POLICY, MessageInterceptor } from './message.interceptor';
+import { ACTOR_SIGNING_SECRET, HANDLER_RETRY_POLICY, MessageInterceptor } from './message.interceptor';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas } from './messages';
 import { dlqDepthSources, initMetrics } from './metrics';
 import { DEFAULT_HANDLER_RETRY, HandlerRetryPolicy } from './reliability/handler-retry';
@@ -44,6 +45,8 @@ export interface PlatformOptions {
   handlerRetry?: HandlerRetryPolicy;
   /** The topics the service handles: their `.dlq` topics' depth is `irp_dlq_depth` on /metrics. */
   handledTopics?: readonly string[];
+  /** Verifies requests' actors (ACTOR_SIGNING_SECRET); default the development secret. */
+  actorSigningSecret?: string;
 }
 
 const log = createLogger('platform');
@@ -140,6 +143,7 @@ export class PlatformModule {
       { provide: DlqDepth, useValue: new DlqDepth(options.kafka, options.handledTopics ?? []) },
       { provide: LOCAL_TOPIC_SCHEMAS, useValue: options.localTopics ?? {} },
       { provide: HANDLER_RETRY_POLICY, useValue: options.handlerRetry ?? DEFAULT_HANDLER_RETRY },
+      { provide: ACTOR_SIGNING_SECRET, useValue: options.actorSigningSecret ?? DEV_ACTOR_SIGNING_SECRET },
       {
         provide: HEALTH_INFO,
         useValue: {

@@ -5,6 +5,7 @@ import { SessionsRepository } from './auth/sessions.repository';
 import { SessionEntity } from './auth/session.entity';
 import { USERS_CONFIG, usersConfig } from './config';
 import { CreateUsers1763700000000 } from './database/migrations/1763700000000-CreateUsers';
+import { SessionAbsoluteExpiry1764200000000 } from './database/migrations/1764200000000-SessionAbsoluteExpiry';
 import { StockRoleEntity } from './users/stock-role.entity';
 import { UserEntity } from './users/user.entity';
 import { UsersRepository } from './users/users.repository';
@@ -16,7 +17,7 @@ export const usersService = defineService({
   config: usersConfig,
   database: {
     entities: [UserEntity, StockRoleEntity, SessionEntity],
-    migrations: [CreateUsers1763700000000],
+    migrations: [CreateUsers1763700000000, SessionAbsoluteExpiry1764200000000],
   },
   providers: [
     { provide: USERS_CONFIG, useExisting: SERVICE_CONFIG },

@@ -9,6 +9,12 @@ export const usersConfig = z.object({
     .int()
     .min(300)
     .default(30 * 24 * 3600),
+  /** A session's absolute lifetime from sign-in: refreshes cannot extend it (issue 18). */
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(30 * 24 * 3600),
 });
 export type UsersConfig = ServiceConfig<typeof usersConfig.shape>;
 

@@ -28,8 +28,9 @@ export function readUsersFixture(file: string): UserInput[] {
 }
 
 /**
- * Creates or updates the demo users and any extra users given (idempotent). Refused in production:
- * nothing seeds real accounts.
+ * Creates or updates the demo users and any extra users given (idempotent). The demo accounts' passwords
+ * are published (README), so seeding needs an explicit SEED_DEMO_USERS=true (`make up` and the tests set
+ * it), and is refused in production even then: nothing seeds real accounts.
  */
 export async function seedDemoUsers(
   env: NodeJS.ProcessEnv = process.env,
@@ -37,6 +38,10 @@ export async function seedDemoUsers(
 ): Promise<void> {
   if (usersService.loadConfig(env).NODE_ENV === 'production')
     throw new Error('Refusing to seed demo users when NODE_ENV=production');
+  if (env.SEED_DEMO_USERS !== 'true')
+    throw new Error(
+      'Refusing to seed demo users (accounts with published passwords) without SEED_DEMO_USERS=true',
+    );
   const app = await usersService.context(env);
   try {
     const users = app.get(UsersService);

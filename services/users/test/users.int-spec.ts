@@ -16,6 +16,7 @@ import {
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { readUsersFixture, seedDemoUsers } from '../src/seed';
+import { sha256 } from '../src/auth/secrets';
 import { UsersService } from '../src/users/users.service';
 
 const USER_TOPICS = [
@@ -165,12 +166,26 @@ describe('users service on the real broker and database', () => {
     );
   });
 
-  it('sees a role change at once in the next session lookup', async () => {
+  /** The session id of a session token (the id a user changing their own password or roles keeps). */
+  async function sessionIdOf(sessionToken: string): Promise<string> {
+    const [row] = await app
+      .get(DataSource)
+      .query(`SELECT id FROM users.sessions WHERE token_hash = $1`, [sha256(sessionToken)]);
+    return row.id;
+  }
+
+  const signIn = (username: string, password: string) =>
+    requester.request(Topics.UsersAuthenticate, { username, password });
+
+  it('sees a role change at once in the session that made it', async () => {
     const grant = await requester.request(Topics.UsersAuthenticate, {
       username: 'alice',
       password: 'correct horse',
     });
-    await users.upsert({ username: 'alice', roles: ['RunReports'], stockRoles: {} });
+    await users.upsert(
+      { username: 'alice', roles: ['RunReports'], stockRoles: {} },
+      { exceptSessionId: await sessionIdOf(grant.session.token) },
+    );
     const user = await requester.request(Topics.UsersSession, { sessionToken: grant.session.token });
     expect(user.roles).toEqual(['RunReports']);
     expect(user.stockRoles).toEqual({});
@@ -179,6 +194,61 @@ describe('users service on the real broker and database', () => {
       roles: ['Admin'],
       stockRoles: { [STOCK_A]: ['ViewConfig', 'ReplyToComment'] },
     });
+  });
+
+  it("ends a user's other sessions when their password or roles change, and none when nothing changed", async () => {
+    await users.upsert({
+      username: 'bob',
+      password: 'Bob!2026-one',
+      roles: [],
+      stockRoles: { [STOCK_A]: ['ViewConfig'] },
+    });
+    const live = async (grant: { session: { token: string } }) =>
+      requester.request(Topics.UsersSession, { sessionToken: grant.session.token }).then(
+        () => true,
+        () => false,
+      );
+    const liveRefresh = (grant: { refresh: { token: string } }) =>
+      requester.request(Topics.UsersRefresh, { refreshToken: grant.refresh.token }).then(
+        () => true,
+        () => false,
+      );
+    const [phone, laptop] = [await signIn('bob', 'Bob!2026-one'), await signIn('bob', 'Bob!2026-one')];
+    const aliceGrant = await signIn('alice', 'correct horse');
+
+    // The same password and roles again (what the seed does on every run): nothing ends.
+    await users.upsert({
+      username: 'bob',
+      password: 'Bob!2026-one',
+      roles: [],
+      stockRoles: { [STOCK_A]: ['ViewConfig'] },
+    });
+    expect([await live(phone), await live(laptop)]).toEqual([true, true]);
+
+    // Bob changes his password on his laptop: the phone's session (and its refresh token) ends, the laptop's stays.
+    await users.upsert(
+      { username: 'bob', password: 'Bob!2026-two', roles: [], stockRoles: { [STOCK_A]: ['ViewConfig'] } },
+      { exceptSessionId: await sessionIdOf(laptop.session.token) },
+    );
+    expect([await live(phone), await liveRefresh(phone), await live(laptop)]).toEqual([false, false, true]);
+    await expectAppError(signIn('bob', 'Bob!2026-one'), 'UNAUTHENTICATED');
+
+    // An admin changes Bob's per-stock roles: every session of Bob ends, other users' do not.
+    const fresh = await signIn('bob', 'Bob!2026-two');
+    await users.upsert({
+      username: 'bob',
+      roles: [],
+      stockRoles: { [STOCK_A]: ['ViewConfig', 'Invoicing'] },
+    });
+    expect([await live(laptop), await live(fresh), await live(aliceGrant)]).toEqual([false, false, true]);
+    // And a global role change likewise.
+    const again = await signIn('bob', 'Bob!2026-two');
+    await users.upsert({
+      username: 'bob',
+      roles: ['RunReports'],
+      stockRoles: { [STOCK_A]: ['ViewConfig', 'Invoicing'] },
+    });
+    expect(await live(again)).toBe(false);
   });
 
   it('rotates tokens on refresh and revokes the session when an old refresh token is reused', async () => {
@@ -283,7 +353,7 @@ describe('users service on the real broker and database', () => {
   });
 
   it('seeds the demo users idempotently, plus the users of a fixture file, and refuses to seed in production', async () => {
-    await seedDemoUsers({ ...process.env });
+    await seedDemoUsers({ ...process.env, SEED_DEMO_USERS: 'true' });
     const fixture = join(mkdtempSync(join(tmpdir(), 'irp-users-')), 'users.json');
     writeFileSync(
       fixture,
@@ -291,7 +361,7 @@ describe('users service on the real broker and database', () => {
         { username: 'fixture-user', password: 'Fixture!2026', stockRoles: { [STOCK_A]: ['ViewConfig'] } },
       ]),
     );
-    await seedDemoUsers({ ...process.env }, readUsersFixture(fixture));
+    await seedDemoUsers({ ...process.env, SEED_DEMO_USERS: 'true' }, readUsersFixture(fixture));
     const fixtureGrant = await requester.request(Topics.UsersAuthenticate, {
       username: 'fixture-user',
       password: 'Fixture!2026',
@@ -305,8 +375,17 @@ describe('users service on the real broker and database', () => {
     });
     expect(grant.user.roles).toEqual([]);
     expect(Object.keys(grant.user.stockRoles)).toHaveLength(2);
-    await expect(seedDemoUsers({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(
-      /Refusing to seed/,
+    // Not without the explicit flag (NODE_ENV alone is not enough), and never in production.
+    await expect(seedDemoUsers({ ...process.env, SEED_DEMO_USERS: undefined })).rejects.toThrow(
+      'Refusing to seed demo users (accounts with published passwords) without SEED_DEMO_USERS=true',
     );
+    await expect(
+      seedDemoUsers({
+        ...process.env,
+        SEED_DEMO_USERS: 'true',
+        NODE_ENV: 'production',
+        ACTOR_SIGNING_SECRET: 'p'.repeat(40),
+      }),
+    ).rejects.toThrow(/Refusing to seed/);
   });
 });

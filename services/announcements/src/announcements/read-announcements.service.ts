@@ -1,5 +1,5 @@
-import { AppError, createLogger } from '@irp/platform';
-import { Announcement, ErrorCode, InitialPollProgress } from '@irp/proto';
+import { AppError, createLogger, requireStockRoleOf } from '@irp/platform';
+import { Actor, Announcement, ErrorCode, InitialPollProgress, StockRole } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { FileStorage } from '../storage/file-storage';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
@@ -22,10 +22,18 @@ export class ReadAnnouncementsService {
 
   /** A stock's announcements, newest first, with its latest initial poll. */
   async list(
+    actor: Actor,
     combinedTicker: string,
     includeDeleted: boolean,
   ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    // The Announcements tab's roles, and the test send's (its campaign is the latest announcement).
+    requireStockRoleOf(
+      actor,
+      stock,
+      [StockRole.EditAnnouncements, StockRole.SendMailchimp, StockRole.TestSendAnnouncement],
+      'see its announcements',
+    );
     const rows = await this.announcements.ofStock(stock.id, { includeDeleted });
     const poll = await this.announcements.initialPollOf(stock.id);
     return {

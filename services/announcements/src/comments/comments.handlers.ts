@@ -26,7 +26,7 @@ export class CommentsHandlers {
 
   @HandleRequest(Topics.CommentsGroups)
   async groups(@Payload() req: HandledRequest<typeof Topics.CommentsGroups>) {
-    return this.comments.groups(req.combinedTicker, req.sendGuid);
+    return this.comments.groups(req.actor, req.combinedTicker, req.sendGuid);
   }
 
   @HandleRequest(Topics.CommentsGet)

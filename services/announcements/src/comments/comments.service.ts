@@ -113,8 +113,9 @@ export class CommentsService {
   // Moderation
 
   /** GET /api/AnnouncementComments: the ticker's comment groups, or one announcement's (spec section 2). */
-  async groups(combinedTicker: string, sendGuid?: string): Promise<CommentsResult> {
+  async groups(actor: Actor, combinedTicker: string, sendGuid?: string): Promise<CommentsResult> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    requireReplyToComment(actor, stock);
     const rows = await this.repo.ofStock(stock.id, false);
     const groups = groupBy(rows, await this.announcementsOf(rows));
     const shown = sendGuid ? groups.filter((g) => g.announcement.sendGuid === sendGuid) : groups;

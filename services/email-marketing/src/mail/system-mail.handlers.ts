@@ -1,4 +1,4 @@
-import { AppError, HandleRequest, HandledRequest } from '@irp/platform';
+import { AppError, HandleRequest, HandledRequest, requireAdminActor } from '@irp/platform';
 import { isEmailAddress, splitEmailList, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -12,6 +12,7 @@ export class SystemMailHandlers {
 
   @HandleRequest(Topics.EmailMarketingSendSystemEmail)
   async send(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSendSystemEmail>) {
+    requireAdminActor(req.actor, 'send the system test email');
     const to = splitEmailList(req.to);
     if (!to.length) throw new AppError('BAD_REQUEST', 'Enter an email address to send the test email to');
     const invalid = to.find((e) => !isEmailAddress(e));

@@ -1,4 +1,12 @@
-import { AppError, createLogger, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
+import {
+  AppError,
+  createLogger,
+  Outbox,
+  requireAdminActor,
+  requireStockRoleOf,
+  SERVICE_CONFIG,
+  UnitOfWork,
+} from '@irp/platform';
 import {
   Actor,
   AnnouncementSendRequestedEvent,
@@ -8,8 +16,8 @@ import {
   EMAIL_MARKETING_PROVIDER_LABELS,
   EMPTY_EMAIL_MARKETING_SETTINGS,
   EmailMarketingSettings,
-  isAdmin,
   isKeptApiKey,
+  StockRole,
   SEND_TO_SUBSCRIBERS_LIMIT,
   sendToSubscribersLimitMessage,
   splitEmailList,
@@ -107,6 +115,9 @@ export class CampaignSender {
     request: TestSendRequest & { actor: Actor },
   ): Promise<{ previewUrl: string | null; message: string }> {
     const stock = await this.stocks.get(request.stockId);
+    if (request.mode === 'test')
+      requireStockRoleOf(request.actor, stock, [StockRole.TestSendAnnouncement], 'send a test email');
+    else requireAdminActor(request.actor, 'Send To Subscribers');
     // The mask (the settings' answer, sent back untouched) means the stored key.
     const typed = Object.fromEntries(
       Object.entries(request.settings).filter(
@@ -130,7 +141,6 @@ export class CampaignSender {
         log.info({ stockId: stock.id, campaignId: sent.campaignId, to: to.length }, 'test campaign sent');
         return { previewUrl: sent.previewUrl, message: TEST_SENT_MESSAGE };
       }
-      if (!isAdmin(request.actor)) throw new AppError('FORBIDDEN', 'Only admins may Send To Subscribers');
       const count = await adapter.subscriberCount(settings);
       if (count > SEND_TO_SUBSCRIBERS_LIMIT)
         throw new AppError('BAD_REQUEST', sendToSubscribersLimitMessage(count));

@@ -1,4 +1,4 @@
-import { AppError } from '@irp/platform';
+import { AppError, requireStockRoleOf } from '@irp/platform';
 import {
   Actor,
   API_KEY_MASK,
@@ -7,6 +7,7 @@ import {
   isEmailAddress,
   isKeptApiKey,
   splitEmailList,
+  StockRole,
 } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { EmailSettingsRepository } from './email-settings.repository';
@@ -69,7 +70,8 @@ export class EmailSettingsService {
     stockId: string,
     input: EmailMarketingSettings,
   ): Promise<EmailMarketingSettingsView> {
-    await this.stocks.get(stockId);
+    const stock = await this.stocks.get(stockId);
+    requireStockRoleOf(actor, stock, [StockRole.EditMailchimp], 'save its email-marketing settings');
     const settings = normaliseSettings(input);
     const problem = settingsProblem(settings);
     if (problem) throw new AppError('BAD_REQUEST', problem);

@@ -145,7 +145,8 @@ export async function runServiceSeed(
   if (!entry.seed) throw new Error(`${name} has no seed in the manifest`);
   const child = spawn(process.execPath, [join(repoRoot(), entry.workspace, entry.seed), ...args], {
     cwd: repoRoot(),
-    env: { ...serviceTestEnv(), ...env },
+    // The users seed's opt-in: tests seed the demo accounts on purpose.
+    env: { ...serviceTestEnv(), SEED_DEMO_USERS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   adopt(child);

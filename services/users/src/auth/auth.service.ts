@@ -9,6 +9,7 @@ import { SessionsRepository } from './sessions.repository';
 
 const INVALID_LOGIN = 'Invalid username/password';
 const SIGNED_OUT = 'Not signed in';
+const SESSION_OVER = 'Your session has reached its maximum length; please sign in again';
 
 @Injectable()
 export class AuthService {
@@ -23,13 +24,15 @@ export class AuthService {
     const user = await this.users.findByUsername(req.username);
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), req.password);
     if (!user || !valid) throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
-    const tokens = this.issueTokens();
+    const now = Date.now();
+    const tokens = this.issueTokens(new Date(now + this.config.SESSION_MAX_AGE_SECONDS * 1000), now);
     await this.sessions.insert({
       userId: user.id,
       tokenHash: sha256(tokens.session.token),
       expiresAt: new Date(tokens.session.expiresAt),
       refreshHash: sha256(tokens.refresh.token),
       refreshExpiresAt: new Date(tokens.refresh.expiresAt),
+      absoluteExpiresAt: new Date(now + this.config.SESSION_MAX_AGE_SECONDS * 1000),
       userAgent: req.userAgent ?? null,
       ip: req.ip ?? null,
     });
@@ -59,9 +62,11 @@ export class AuthService {
       const session = await this.sessions.lockByRefresh(tx, hash);
       if (!session || session.refreshExpiresAt.getTime() <= Date.now())
         throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
+      if (session.absoluteExpiresAt.getTime() <= Date.now())
+        throw new AppError(ErrorCode.Unauthenticated, SESSION_OVER);
       const user = await this.users.findById(session.userId, tx);
       if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-      const tokens = this.issueTokens();
+      const tokens = this.issueTokens(session.absoluteExpiresAt);
       await this.sessions.update(tx, session.id, {
         tokenHash: sha256(tokens.session.token),
         expiresAt: new Date(tokens.session.expiresAt),
@@ -84,17 +89,13 @@ export class AuthService {
     return { loggedOut };
   }
 
-  private issueTokens(): Pick<SessionGrant, 'session' | 'refresh'> {
-    const now = Date.now();
+  /** New tokens, neither outliving the session's absolute end. */
+  private issueTokens(absoluteEnd: Date, now = Date.now()): Pick<SessionGrant, 'session' | 'refresh'> {
+    const until = (seconds: number) =>
+      new Date(Math.min(now + seconds * 1000, absoluteEnd.getTime())).toISOString();
     return {
-      session: {
-        token: newToken(),
-        expiresAt: new Date(now + this.config.SESSION_TTL_SECONDS * 1000).toISOString(),
-      },
-      refresh: {
-        token: newToken(),
-        expiresAt: new Date(now + this.config.REFRESH_TTL_SECONDS * 1000).toISOString(),
-      },
+      session: { token: newToken(), expiresAt: until(this.config.SESSION_TTL_SECONDS) },
+      refresh: { token: newToken(), expiresAt: until(this.config.REFRESH_TTL_SECONDS) },
     };
   }
 }

@@ -27,6 +27,10 @@ export class SessionEntity {
   @Column({ name: 'refresh_expires_at', type: 'timestamptz' })
   refreshExpiresAt!: Date;
 
+  /** The session's absolute end (SESSION_MAX_AGE_SECONDS after sign-in): no refresh moves it. */
+  @Column({ name: 'absolute_expires_at', type: 'timestamptz' })
+  absoluteExpiresAt!: Date;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 

@@ -6,7 +6,14 @@ import { SessionEntity } from './session.entity';
 /** A session's stored fields, without those the database fills in. */
 export type NewSession = Pick<
   SessionEntity,
-  'userId' | 'tokenHash' | 'expiresAt' | 'refreshHash' | 'refreshExpiresAt' | 'userAgent' | 'ip'
+  | 'userId'
+  | 'tokenHash'
+  | 'expiresAt'
+  | 'refreshHash'
+  | 'refreshExpiresAt'
+  | 'absoluteExpiresAt'
+  | 'userAgent'
+  | 'ip'
 >;
 
 /** Sessions and their refresh tokens (stored as hashes); the only place that queries their table. */
@@ -51,6 +58,20 @@ export class SessionsRepository {
 
   async update(tx: Tx, id: string, change: Partial<SessionEntity>): Promise<void> {
     await this.repo(tx).update(id, change);
+  }
+
+  /**
+   * Ends every live session of a user (a password or role change), but the one of `exceptSessionId` (the
+   * session that made the change, when the user changed their own); how many it ended.
+   */
+  async revokeAllOf(tx: Tx, userId: string, exceptSessionId?: string): Promise<number> {
+    const query = this.repo(tx)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('revoked_at IS NULL AND user_id = :userId', { userId });
+    if (exceptSessionId) query.andWhere('id <> :exceptSessionId', { exceptSessionId });
+    return (await query.execute()).affected ?? 0;
   }
 
   /** Revokes the unrevoked sessions of either hash; did it revoke one? */

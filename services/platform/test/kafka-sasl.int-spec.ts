@@ -1,0 +1,163 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Kafka } from 'kafkajs';
+import { baseConfigSchema, connectProducer, kafkaClientConfig, kafkaSettingsOf, loadConfig } from '../src';
+import { repoRoot } from '../src/manifest';
+import { itWhen } from '../../../scripts/testing/skip-conditions';
+
+jest.setTimeout(120_000);
+
+// The broker jars this run's infrastructure fetched (deploy/local/infra.mjs under INFRA_DIR): a Docker
+// broker has none, and then this test is skipped as needing the broker this run started.
+const LIBS = resolve(repoRoot(), process.env.INFRA_DIR ?? '.local/test', 'kafka', 'libs');
+const haveJars = existsSync(join(LIBS, '.complete'));
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+
+/**
+ * A second, throw-away KRaft broker whose only client listener is SASL_PLAINTEXT with SCRAM-SHA-512, the
+ * credentials created when its storage is formatted (`--add-scram`): the broker's own and the portal's.
+ */
+async function startScramBroker(dir: string) {
+  const [port, controllerPort] = [await freePort(), await freePort()];
+  const props = join(dir, 'server.properties');
+  mkdirSync(join(dir, 'data'));
+  writeFileSync(
+    props,
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+      `listeners=SASL_PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${port}`,
+      'controller.listener.names=CONTROLLER',
+      'inter.broker.listener.name=SASL_PLAINTEXT',
+      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+      'sasl.enabled.mechanisms=SCRAM-SHA-512',
+      'sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512',
+      'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="broker" password="broker-secret";',
+      `log.dirs=${join(dir, 'data')}`,
+      'num.partitions=1',
+      'auto.create.topics.enable=false',
+      'offsets.topic.replication.factor=1',
+      'offsets.topic.num.partitions=1',
+      'transaction.state.log.replication.factor=1',
+      'transaction.state.log.min.isr=1',
+      'group.initial.rebalance.delay.ms=0',
+    ].join('\n') + '\n',
+  );
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+  const jvm = [
+    '-Xms128m',
+    '-Xmx256m',
+    `-Dlog4j.configuration=${pathToFileURL(join(repoRoot(), 'deploy', 'local', 'kafka', 'log4j.properties')).href}`,
+    `-Dkafka.logs.dir=${join(dir, 'logs')}`,
+    '-cp',
+    `${LIBS}/*`,
+  ];
+  const format = spawnSync(
+    java,
+    [
+      ...jvm,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      'c2NyYW0tdGVzdC1jbHVzdA',
+      '-c',
+      props,
+      '--add-scram',
+      'SCRAM-SHA-512=[name=broker,password=broker-secret]',
+      '--add-scram',
+      'SCRAM-SHA-512=[name=irportal,password=right-password]',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (format.status !== 0) throw new Error(`storage format failed: ${format.stdout}${format.stderr}`);
+  const broker = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: 'ignore' });
+  return { broker, brokers: `127.0.0.1:${port}` };
+}
+
+/** What a process with this environment makes of the broker: the platform's config and client settings. */
+const settingsFor = (env: Record<string, string>) =>
+  kafkaSettingsOf(loadConfig(baseConfigSchema, env), 'sasl-test');
+
+async function listTopicsWith(env: Record<string, string>): Promise<string[]> {
+  const admin = new Kafka({ ...kafkaClientConfig(settingsFor(env)), retry: { retries: 0 } }).admin();
+  try {
+    await admin.connect();
+    return await admin.listTopics();
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
+  let dir: string;
+  let broker: ChildProcess | undefined;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    if (!haveJars) return;
+    dir = mkdtempSync(join(tmpdir(), 'irp-scram-'));
+    const started = await startScramBroker(dir);
+    broker = started.broker;
+    env = {
+      KAFKA_BROKERS: started.brokers,
+      KAFKA_SASL_USERNAME: 'irportal',
+      KAFKA_SASL_PASSWORD: 'right-password',
+    };
+    // Ready when the portal's credentials list its topics (the JVM takes a few seconds).
+    for (;;) {
+      try {
+        await listTopicsWith(env);
+        return;
+      } catch {
+        if (broker.exitCode !== null) throw new Error(`the SCRAM broker exited ${broker.exitCode}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  });
+
+  afterAll(async () => {
+    if (broker && broker.exitCode === null) {
+      const exited = new Promise((r) => broker!.once('exit', r));
+      broker.kill('SIGTERM');
+      await exited;
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  itWhen('ownBroker', haveJars)(
+    "connects with the configured credentials (the services' producer and an admin client) and is refused with wrong ones",
+    async () => {
+      await expect(listTopicsWith(env)).resolves.toEqual([]);
+      const producer = await connectProducer(settingsFor(env));
+      await producer.disconnect();
+
+      await expect(listTopicsWith({ ...env, KAFKA_SASL_PASSWORD: 'wrong-password' })).rejects.toThrow(
+        /SASL SCRAM SHA512 authentication failed/,
+      );
+      await expect(
+        connectProducer(settingsFor({ ...env, KAFKA_SASL_PASSWORD: 'wrong-password' })),
+      ).rejects.toThrow(/authentication failed/);
+    },
+  );
+
+  it('refuses a username without a password at start', () => {
+    expect(() => settingsFor({ KAFKA_BROKERS: '127.0.0.1:1', KAFKA_SASL_USERNAME: 'irportal' })).toThrow(
+      'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
+    );
+  });
+});
