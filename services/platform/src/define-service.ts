@@ -45,6 +45,11 @@ export interface ServiceDefinition<E extends z.ZodRawShape> {
   name: string;
   /** The service's own variables, added to the platform's (serviceConfigSchema). */
   config?: z.ZodObject<E>;
+  /**
+   * Checks across variables, the platform's included (what production refuses): issues added to `ctx` are
+   * listed with every other problem when the process refuses to start.
+   */
+  refineConfig?: (config: ServiceConfig<E>, ctx: z.RefinementCtx) => void;
   /** TypeORM entities and the committed migrations of the service's schema (the outbox is added). */
   database: Pick<DatabaseOptions, 'entities' | 'migrations'>;
   /** Nest modules and providers every role of the service shares. */
@@ -135,9 +140,11 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
     );
   }
   const topicsByRole = roleTopics(name, definition.roles);
-  const schema = definition.config
+  const merged: z.ZodTypeAny = definition.config
     ? serviceConfigSchema(manifest).merge(definition.config)
     : serviceConfigSchema(manifest);
+  const { refineConfig } = definition;
+  const schema = refineConfig ? merged.superRefine((c: C, ctx) => refineConfig(c, ctx)) : merged;
   process.env.SERVICE_NAME ??= name;
 
   const service: DefinedService<C> = {
