@@ -34,10 +34,13 @@ export class ReadAnnouncementsService {
     };
   }
 
-  /** A chunk of a stored PDF, with the name a download gets. */
+  /**
+   * A chunk of a stored PDF, with the name a download gets. The route is public: a deleted announcement's
+   * PDF is not found, as the announcement is for the widget.
+   */
   async readFile(sendGuid: string, offset: number, length: number) {
     const e = await this.announcements.bySendGuid(sendGuid);
-    if (!e) throw notFound(sendGuid);
+    if (!e || e.deletedOn) throw notFound(sendGuid);
     if (e.fileStatus !== 'stored' || !e.localPath)
       throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.noStoredFile(sendGuid));
     const read = await this.storage.read(e.localPath, offset, length);
