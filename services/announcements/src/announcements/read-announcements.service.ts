@@ -24,8 +24,12 @@ export class ReadAnnouncementsService {
   async list(
     combinedTicker: string,
     includeDeleted: boolean,
+    checkedStockId?: string,
   ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    // The gateway checked the role on a stock: a ticker naming another one (a stale lookup) is not found.
+    if (checkedStockId && stock.id !== checkedStockId)
+      throw new AppError(ErrorCode.NotFound, `Stock ${stock.combinedTicker} not found`);
     const rows = await this.announcements.ofStock(stock.id, { includeDeleted });
     const poll = await this.announcements.initialPollOf(stock.id);
     return {
