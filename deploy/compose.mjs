@@ -135,7 +135,17 @@ const INFRASTRUCTURE = `services:
 /** `email-marketing` -> `EMAIL_MARKETING`: the prefix of a service's compose variables. */
 const envPrefix = (name) => name.toUpperCase().replace(/-/g, '_');
 
+/**
+ * Variables one service needs passed through from the host. The announcements service runs on a real feed
+ * in production (it refuses to start without one rather than make announcements up): set ASX_BASE_URL and
+ * ASX2_BASE_URL before \`docker compose up\` of the whole system.
+ */
+const PASSED_THROUGH = {
+  announcements: ['ASX_BASE_URL', 'ASX2_BASE_URL'],
+};
+
 function appService(s) {
+  const passed = (PASSED_THROUGH[s.name] ?? []).map((v) => `\n      ${v}: \${${v}:-}`).join('');
   return `
   ${s.name}:
     image: irportal/${s.name}:local
@@ -150,7 +160,7 @@ function appService(s) {
       DATABASE_URL: postgres://postgres@postgres:5432/irportal
       HEALTH_PORT: ${s.healthPort}
       HOST: 0.0.0.0
-      ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}
+      ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}${passed}
     depends_on:
       topics:
         condition: service_completed_successfully

@@ -460,13 +460,16 @@ describe('announcement comments through the gateway against the real services', 
       comment: { isPublic: true, response: { comment: answer } },
     });
 
-    // The commenter's mail: the stock's template filled, the question and the response, all escaped.
+    // The commenter's mail: the stock's template filled and the response, escaped; never the question (the
+    // address was never confirmed: someone else's address must not receive text the poster chose).
     expect(await respondedEvents(guid)).toBe(1);
     await sink.waitFor(() => sink.to('lee@holder.example').length === 1, 'the response mail');
     const [mail] = sink.to('lee@holder.example');
     expect(mail.subject).toBe(`Alpha Comments responded to your comment on ${onA.headline}`);
     expect(mail.text).toContain(`Thank you for asking about "${onA.headline}"`);
     expect(mail.text).toContain(answer);
+    expect(mail.text).not.toContain('capital raising');
+    expect(mail.html).not.toContain('capital raising');
     expect(mail.html).not.toContain('<script');
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
 

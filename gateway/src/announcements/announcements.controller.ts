@@ -11,7 +11,7 @@ import {
 import { Body, Controller, Param, Query, Res, UploadedFile } from '@nestjs/common';
 import { Route } from '../routing/route';
 import type { Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
+import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import type { z } from 'zod';
 import { ServicesClient } from '../kafka/services.client';
 import { openStoredPdf } from './pdf-download';
@@ -37,8 +37,18 @@ export class AnnouncementsController {
   constructor(private readonly services: ServicesClient) {}
 
   @Route(routes.announcements.list)
-  list(@Param('combinedTicker') combinedTicker: string, @CurrentUser() actor: SessionUser) {
-    return this.services.request(Topics.AnnouncementsList, { actor, combinedTicker, includeDeleted: true });
+  list(
+    @Param('combinedTicker') combinedTicker: string,
+    @CurrentUser() actor: SessionUser,
+    @CheckedStockId() checkedStockId: string | undefined,
+  ) {
+    // The service reads only the stock whose role the guard checked (its ticker lookup is cached).
+    return this.services.request(Topics.AnnouncementsList, {
+      actor,
+      combinedTicker,
+      includeDeleted: true,
+      checkedStockId,
+    });
   }
 
   @Route(routes.announcements.save)

@@ -11,7 +11,7 @@ import {
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { Route } from '../routing/route';
 import type { z } from 'zod';
-import { CurrentUser } from '../auth/decorators';
+import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
 
 /**
@@ -28,17 +28,26 @@ export class CommentsController {
   groups(
     @Query() query: z.output<typeof AnnouncementCommentsQuerySchema>,
     @CurrentUser() actor: SessionUser,
+    @CheckedStockId() checkedStockId: string | undefined,
   ) {
+    // The service reads only the stock whose role the guard checked (its ticker lookup is cached).
     return this.services.request(Topics.CommentsGroups, {
       actor,
       combinedTicker: query.combinedTicker,
       sendGuid: query.announcementGuid,
+      checkedStockId,
     });
   }
 
   @Route(routes.announcements.commentResponse)
-  async get(@Param() params: z.output<typeof CommentGuidParamsSchema>) {
-    const { comment } = await this.services.request(Topics.CommentsGet, { guid: params.guid });
+  async get(
+    @Param() params: z.output<typeof CommentGuidParamsSchema>,
+    @CheckedStockId() checkedStockId: string | undefined,
+  ) {
+    const { comment } = await this.services.request(Topics.CommentsGet, {
+      guid: params.guid,
+      checkedStockId,
+    });
     return comment;
   }
 

@@ -175,15 +175,23 @@ export const PostCommentReplySchema = z.object({ guid: z.string().uuid() });
 export const WidgetCommentsRequestSchema = z.object({ stockId: StockId, sendGuid: z.string().uuid() });
 export const WidgetCommentGroupsRequestSchema = z.object({ stockId: StockId });
 
+/**
+ * `checkedStockId`: the stock whose role the gateway checked (absent for an admin); a ticker or comment of
+ * another stock here (a stale lookup) is not found, so what is read is always of the checked stock.
+ */
 export const CommentGroupsRequestSchema = z.object({
   /** The service shows a stock's comments (names, addresses' flags) only to a ReplyToComment holder. */
   actor: ActorSchema,
   combinedTicker: z.string().min(1).max(40),
   sendGuid: z.string().uuid().optional(),
+  checkedStockId: StockId.optional(),
 });
 
 /** A comment by guid, with its stock's id so the gateway can check the caller's role on that stock. */
-export const GetCommentRequestSchema = z.object({ guid: z.string().uuid() });
+export const GetCommentRequestSchema = z.object({
+  guid: z.string().uuid(),
+  checkedStockId: StockId.optional(),
+});
 export const GetCommentReplySchema = z.object({ stockId: StockId, comment: CommentResponseSchema });
 
 export const RespondToCommentRequestSchema = z.object({

@@ -59,6 +59,7 @@ import {
   WidgetCommentsRequestSchema,
 } from './comments';
 
+export * from './auto-send-filter';
 export * from './comment-rules';
 export * from './comments';
 export * from './events';

@@ -24,6 +24,8 @@ export const ListAnnouncementsRequestSchema = z.object({
   combinedTicker,
   /** Deleted announcements are listed for staff (struck through) but not for the widget. */
   includeDeleted: z.boolean().default(true),
+  /** The stock whose role the gateway checked: a ticker naming another stock here is not found. */
+  checkedStockId: StockId.optional(),
 });
 export const AnnouncementListReplySchema = z.object({
   announcements: z.array(AnnouncementSchema),

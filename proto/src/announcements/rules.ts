@@ -33,20 +33,6 @@ export function completedInitialPollOf(pollAsx: boolean, latest: LatestInitialPo
   return !pollAsx || latest === 'completed' || latest === 'unknown';
 }
 
-/**
- * True when a headline matches the stock's auto-send filter, i.e. it is NOT sent automatically (routine
- * forms stay out of subscribers' inboxes; a manual send still works). An empty filter matches nothing; a
- * filter that is not a valid regular expression (the stocks service refuses those on save) matches nothing.
- */
-export function matchesAutoSendFilter(headline: string, filter: string): boolean {
-  if (!filter.trim()) return false;
-  try {
-    return new RegExp(filter, 'i').test(headline);
-  } catch {
-    return false;
-  }
-}
-
 /** The sending channels: direct email (SMTP) and the stock's email-marketing service. */
 export const SendChannel = { Email: 'email', EmailMarketing: 'email-marketing' } as const;
 export type SendChannel = (typeof SendChannel)[keyof typeof SendChannel];

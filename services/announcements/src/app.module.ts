@@ -14,7 +14,7 @@ import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
 import { CommentsRepository } from './comments/comments.repository';
 import { CommentsService } from './comments/comments.service';
-import { announcementsConfigSchema } from './config';
+import { announcementsConfigSchema, refineAnnouncementsConfig } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
@@ -64,6 +64,7 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const announcementsService = defineService({
   name: 'announcements',
   config: announcementsConfigSchema,
+  refineConfig: refineAnnouncementsConfig,
   database: {
     entities: [
       StockProjectionEntity,

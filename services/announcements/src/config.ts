@@ -1,4 +1,4 @@
-import { repoRoot } from '@irp/platform';
+import { repoRoot, type ServiceConfig } from '@irp/platform';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -19,7 +19,10 @@ export const announcementsConfigSchema = z.object({
   ASX2_BASE_URL: optionalUrl('ASX2_BASE_URL'),
   WESTPAC_BASE_URL: optionalUrl('WESTPAC_BASE_URL'),
   IRESS_BASE_URL: optionalUrl('IRESS_BASE_URL'),
-  /** The announcement service of a fresh install's system settings: asx when a feed URL is set, else mock. */
+  /**
+   * The announcement service of a fresh install's system settings; default the first with a feed URL (asx,
+   * westpac, iress), else mock (development only: production refuses mock and a missing feed).
+   */
   DEFAULT_ANNOUNCEMENT_SERVICE: z.enum(['asx', 'asx2', 'westpac', 'iress', 'mock']).optional(),
   /**
    * A polled announcement found more than this many hours after its release is not sent automatically
@@ -67,4 +70,42 @@ export const announcementsConfigSchema = z.object({
   /** The system's Chromium for browser-automation mode. */
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
 });
-export type AnnouncementsConfig = z.infer<typeof announcementsConfigSchema>;
+export type AnnouncementsConfig = ServiceConfig<typeof announcementsConfigSchema.shape>;
+
+/** Why production refuses the mock source: the one wording for start, settings save and polls. */
+export const MOCK_IN_PRODUCTION_MESSAGE =
+  'The mock announcement service is not available in production: it makes up announcements, price-sensitive ones included, for real tickers';
+
+/** The sources that have a feed URL configured (asx2 needs ASX_BASE_URL too: its history comes from there). */
+export function configuredFeeds(c: AnnouncementsConfig): Array<'asx' | 'asx2' | 'westpac' | 'iress'> {
+  const feeds: Array<'asx' | 'asx2' | 'westpac' | 'iress'> = [];
+  if (c.ASX_BASE_URL) feeds.push('asx', 'asx2');
+  if (c.WESTPAC_BASE_URL) feeds.push('westpac');
+  if (c.IRESS_BASE_URL) feeds.push('iress');
+  return feeds;
+}
+
+/**
+ * What production refuses at start (defineService's refineConfig): the mock source, which would make up
+ * price-sensitive announcements for real tickers and could send them to real subscribers, and a missing
+ * feed, with which a fresh install's settings would fall back to that mock.
+ */
+export function refineAnnouncementsConfig(c: AnnouncementsConfig, ctx: z.RefinementCtx): void {
+  if (c.NODE_ENV !== 'production') return;
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+  if (c.DEFAULT_ANNOUNCEMENT_SERVICE === 'mock')
+    issue('DEFAULT_ANNOUNCEMENT_SERVICE', MOCK_IN_PRODUCTION_MESSAGE);
+  const feeds = configuredFeeds(c);
+  if (!feeds.length)
+    issue(
+      'ASX_BASE_URL',
+      'No announcement feed is configured: set ASX_BASE_URL (or WESTPAC_BASE_URL or IRESS_BASE_URL); production never falls back to the mock source',
+    );
+  else if (c.DEFAULT_ANNOUNCEMENT_SERVICE && c.DEFAULT_ANNOUNCEMENT_SERVICE !== 'mock')
+    if (!(feeds as string[]).includes(c.DEFAULT_ANNOUNCEMENT_SERVICE))
+      issue(
+        'DEFAULT_ANNOUNCEMENT_SERVICE',
+        `${c.DEFAULT_ANNOUNCEMENT_SERVICE} has no feed URL configured (configured: ${feeds.join(', ')})`,
+      );
+}

@@ -1,7 +1,7 @@
 import { Announcement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
-import { expectRefusal } from './announcements-fixtures';
+import { ADMIN, expectRefusal, makePdf, uploadFile } from './announcements-fixtures';
 import { AnnouncementsHarness, abc, vod } from './announcements-harness';
 
 /** PDF reads of unknown announcements, the widget's list and its hits. */
@@ -12,12 +12,20 @@ describe('announcements service: files and the widget', () => {
 
   let quarterly: Announcement;
   let older: Announcement;
+  let ahead: Announcement;
 
   beforeAll(async () => {
     await h.start();
     ({ requester } = h);
     ({ announcement: quarterly } = await h.addQuarterly());
     older = await h.addDeletedOlder();
+    // Dated ahead of its release (a date typed in advance): not on the company's website before then.
+    ahead = await h.save('ABC', {
+      headline: 'Results Briefing',
+      date: '1 Jan 2099 9:00 AM',
+      priceSensitive: false,
+      upload: await uploadFile(requester, await makePdf('Results Briefing')),
+    });
   });
 
   afterAll(() => h.stop());
@@ -34,11 +42,34 @@ describe('announcements service: files and the widget', () => {
     );
   });
 
-  it("lists a stock's announcements for the widget, not deleted, newest first", async () => {
+  it("answers NOT_FOUND for a deleted announcement's PDF (the route is public), and reads the others", async () => {
+    expect((await h.row(older.sendGuid)).file_status).toBe('stored');
+    await expectRefusal(
+      requester.request(Topics.AnnouncementsReadFile, { sendGuid: older.sendGuid, offset: 0, length: 10 }),
+      'NOT_FOUND',
+      `Announcement ${older.sendGuid} not found`,
+    );
+    const read = (sendGuid: string) =>
+      requester.request(Topics.AnnouncementsReadFile, { sendGuid, offset: 0, length: 4 });
+    expect(Buffer.from((await read(quarterly.sendGuid)).data, 'base64').toString()).toBe('%PDF');
+    // The Announcements tab links no deleted announcement to its PDF.
+    const { announcements } = await requester.request(Topics.AnnouncementsList, {
+      actor: ADMIN,
+      combinedTicker: 'ABC',
+      includeDeleted: true,
+    });
+    expect(announcements.find((a) => a.sendGuid === older.sendGuid)).toMatchObject({ pdfUrl: null });
+    expect(announcements.find((a) => a.sendGuid === quarterly.sendGuid)?.pdfUrl).toBe(
+      `/api/Announcement/pdf/${quarterly.sendGuid}`,
+    );
+  });
+
+  it("lists a stock's announcements for the widget, not deleted, none dated in the future, newest first", async () => {
     const { announcements } = await requester.request(Topics.AnnouncementsWidgetList, { stockId: abc.id });
     const guids = announcements.map((a) => a.sendGuid);
     expect(guids).toContain(quarterly.sendGuid);
     expect(guids).not.toContain(older.sendGuid);
+    expect(guids).not.toContain(ahead.sendGuid);
     const dates = announcements.map((a) => a.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(announcements.find((a) => a.sendGuid === quarterly.sendGuid)).toEqual({
@@ -77,6 +108,11 @@ describe('announcements service: files and the widget', () => {
       open(abc.id, older.sendGuid),
       'NOT_FOUND',
       `Announcement ${older.sendGuid} not found`,
+    );
+    await expectRefusal(
+      open(abc.id, ahead.sendGuid),
+      'NOT_FOUND',
+      `Announcement ${ahead.sendGuid} not found`,
     );
     expect((await row(quarterly.sendGuid)).hits).toBe(10);
     expect((await row(older.sendGuid)).hits).toBe(0);

@@ -215,6 +215,66 @@ describe('auto-send on the real broker and database', () => {
     expect(await sentHeadlines(stock.id)).toEqual(['Quarterly Activities Report']);
   });
 
+  it('matches a catastrophic filter on long headlines without stalling the polling of other stocks', async () => {
+    // `^(\w+\s?)*$` backtracks exponentially in a RegExp on words not ending the headline: one poll would
+    // hold this process (every stock's poller) for good. RE2 answers in time linear in the headline.
+    const redos = await apply(
+      stockEvent({ ticker: 'REDOS', sendPriceSensitiveAnnouncements: true, autoSendFilter: '^(\\w+\\s?)*$' }),
+    );
+    const other = await apply(stockEvent({ ticker: 'CALM', sendPriceSensitiveAnnouncements: true }));
+    // The stand-in takes headlines of up to 300 characters; the one ending in '!' does not match.
+    const words = (length: number) => 'Quarterly Activities Report '.repeat(400).slice(0, length - 1);
+    standIn.publish({ ticker: 'REDOS', headline: `${words(300)}!`, priceSensitive: true });
+    standIn.publish({ ticker: 'CALM', headline: 'Trading Halt', priceSensitive: true });
+    const [long] = await decided(redos.id, 1);
+    expect(long).toMatchObject({ headline: `${words(300)}!`, auto_send: 'requested' });
+    expect((await decided(other.id, 1))[0]).toMatchObject({ auto_send: 'requested' });
+
+    // A feed's 10,000-character headline (stored as a poll would store it), matching to its end: filtered.
+    const detected = await probe.waitFor(
+      (m) => m.topic === Topics.AnnouncementDetected && m.key === redos.id,
+    );
+    const huge = `${words(10_000)}x`;
+    const [{ id }] = (await db.query(
+      `INSERT INTO announcements.announcements (stock_id, source_key, headline, released_at, origin, price_sensitive)
+       VALUES ($1, 'huge-1', $2, now(), 'poll', true) RETURNING id`,
+      [redos.id, huge],
+    )) as Array<{ id: string }>;
+    const event = value(detected);
+    const producer = await rawProducer();
+    try {
+      await producer.send({
+        topic: Topics.AnnouncementDetected,
+        messages: [
+          {
+            key: redos.id,
+            value: JSON.stringify({
+              ...event,
+              announcement: { ...(event.announcement as object), id, headline: huge },
+            }),
+          },
+        ],
+      });
+    } finally {
+      await producer.disconnect();
+    }
+    standIn.publish({
+      ticker: 'CALM',
+      headline: 'Reinstatement to Official Quotation',
+      priceSensitive: true,
+    });
+    const decisions = await decided(redos.id, 2);
+    expect(decisions.find((r) => r.id === id)).toMatchObject({
+      auto_send: 'filtered',
+      send_requested_at: null,
+    });
+    // The other stock's next announcement is polled and decided as usual.
+    expect((await decided(other.id, 2)).map((r) => [r.headline, r.auto_send])).toEqual([
+      ['Trading Halt', 'requested'],
+      ['Reinstatement to Official Quotation', 'requested'],
+    ]);
+  });
+
   it('never mails old news: a poll finding an announcement released two days ago marks it stale', async () => {
     const stock = await apply(stockEvent({ ticker: 'OLDN', sendPriceSensitiveAnnouncements: true }));
     standIn.publish({

@@ -46,6 +46,11 @@ export interface ServiceDefinition<E extends z.ZodRawShape> {
   /** The service's own variables, added to the platform's (serviceConfigSchema). */
   config?: z.ZodObject<E>;
   /**
+   * Checks across variables, the platform's included (what production refuses): issues added to `ctx` are
+   * listed with every other problem when the process refuses to start.
+   */
+  refineConfig?: (config: ServiceConfig<E>, ctx: z.RefinementCtx) => void;
+  /**
    * TypeORM entities and the committed migrations of the service's schema (the outbox is added); or a
    * function of the validated config, for a migration that needs a setting (a key to encrypt rows with).
    */
@@ -140,9 +145,11 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
     );
   }
   const topicsByRole = roleTopics(name, definition.roles);
-  const schema = definition.config
+  const merged: z.ZodTypeAny = definition.config
     ? serviceConfigSchema(manifest).merge(definition.config)
     : serviceConfigSchema(manifest);
+  const { refineConfig } = definition;
+  const schema = refineConfig ? merged.superRefine((c: C, ctx) => refineConfig(c, ctx)) : merged;
   process.env.SERVICE_NAME ??= name;
 
   const service: DefinedService<C> = {

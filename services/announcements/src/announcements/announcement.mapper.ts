@@ -16,7 +16,8 @@ export function toAnnouncement(e: AnnouncementEntity): Announcement {
     priceSensitive: e.priceSensitive,
     remotePath: e.remotePath,
     localPath: e.localPath,
-    pdfUrl: e.fileStatus === 'stored' && e.localPath ? pdfUrlOf(e.sendGuid) : null,
+    // A deleted announcement's PDF is not served (readFile): no link to a 404.
+    pdfUrl: e.fileStatus === 'stored' && e.localPath && !e.deletedOn ? pdfUrlOf(e.sendGuid) : null,
     fileProblem: e.fileProblem,
     videoUrl: e.videoUrl,
     videoDescription: e.videoDescription,

@@ -21,7 +21,7 @@ export class AnnouncementsHandlers {
 
   @HandleRequest(Topics.AnnouncementsList)
   async list(@Payload() req: HandledRequest<typeof Topics.AnnouncementsList>) {
-    return this.reads.list(req.actor, req.combinedTicker, req.includeDeleted);
+    return this.reads.list(req.actor, req.combinedTicker, req.includeDeleted, req.checkedStockId);
   }
 
   @HandleRequest(Topics.AnnouncementsUploadPart)

@@ -1,6 +1,6 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
 import { InitialPollEntity } from '../initial-poll/initial-poll.entity';
 import { AnnouncementEntity } from './announcement.entity';
 
@@ -17,13 +17,21 @@ export class AnnouncementsRepository {
     return tx.getRepository(AnnouncementEntity);
   }
 
-  /** A stock's announcements, newest first (release, then storage time). */
+  /** A stock's announcements, newest first (release, then storage time); `releasedBy`: none dated after it. */
   ofStock(
     stockId: string,
-    { includeDeleted = false, limit }: { includeDeleted?: boolean; limit?: number } = {},
+    {
+      includeDeleted = false,
+      limit,
+      releasedBy,
+    }: { includeDeleted?: boolean; limit?: number; releasedBy?: Date } = {},
   ) {
     return this.repo().find({
-      where: { stockId, ...(includeDeleted ? {} : { deletedOn: IsNull() }) },
+      where: {
+        stockId,
+        ...(includeDeleted ? {} : { deletedOn: IsNull() }),
+        ...(releasedBy ? { releasedAt: LessThanOrEqual(releasedBy) } : {}),
+      },
       order: { releasedAt: 'DESC', createdAt: 'DESC' },
       ...(limit !== undefined ? { take: limit } : {}),
     });
@@ -69,13 +77,14 @@ export class AnnouncementsRepository {
   }
 
   /**
-   * One more widget hit of a stock's (not deleted) announcement, counted in one statement so no opening is
-   * lost: the row's id and the count this hit made, or undefined when there is no such announcement.
+   * One more widget hit of a stock's announcement (not deleted, not dated in the future), counted in one
+   * statement so no opening is lost: the row's id and the count this hit made, or undefined when there is
+   * no such announcement.
    */
   async countHit(stockId: string, sendGuid: string): Promise<{ id: string; hits: number } | undefined> {
     const [rows] = (await this.dataSource.query(
       `UPDATE announcements.announcements SET hits = hits + 1
-        WHERE stock_id = $1 AND send_guid = $2 AND deleted_on IS NULL
+        WHERE stock_id = $1 AND send_guid = $2 AND deleted_on IS NULL AND released_at <= now()
         RETURNING id, hits`,
       [stockId, sendGuid],
     )) as [Array<{ id: string; hits: number }>, number];

@@ -25,8 +25,12 @@ export class ReadAnnouncementsService {
     actor: Actor,
     combinedTicker: string,
     includeDeleted: boolean,
+    checkedStockId?: string,
   ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    // The gateway checked the role on a stock: a ticker naming another one (a stale lookup) is not found.
+    if (checkedStockId && stock.id !== checkedStockId)
+      throw new AppError(ErrorCode.NotFound, `Stock ${stock.combinedTicker} not found`);
     // The Announcements tab's roles, and the test send's (its campaign is the latest announcement).
     requireStockRoleOf(
       actor,
@@ -42,10 +46,13 @@ export class ReadAnnouncementsService {
     };
   }
 
-  /** A chunk of a stored PDF, with the name a download gets. */
+  /**
+   * A chunk of a stored PDF, with the name a download gets. The route is public: a deleted announcement's
+   * PDF is not found, as the announcement is for the widget.
+   */
   async readFile(sendGuid: string, offset: number, length: number) {
     const e = await this.announcements.bySendGuid(sendGuid);
-    if (!e) throw notFound(sendGuid);
+    if (!e || e.deletedOn) throw notFound(sendGuid);
     if (e.fileStatus !== 'stored' || !e.localPath)
       throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.noStoredFile(sendGuid));
     const read = await this.storage.read(e.localPath, offset, length);

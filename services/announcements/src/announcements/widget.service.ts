@@ -12,9 +12,15 @@ const WIDGET_LIST_LIMIT = 100;
 export class WidgetService {
   constructor(private readonly announcements: AnnouncementsRepository) {}
 
-  /** The widget's list: not deleted, newest first. */
+  /**
+   * The widget's list: not deleted, newest first, none dated in the future (a date typed ahead of a release
+   * must not publish it early on the company's website).
+   */
   async widgetList(stockId: string): Promise<WidgetAnnouncement[]> {
-    const rows = await this.announcements.ofStock(stockId, { limit: WIDGET_LIST_LIMIT });
+    const rows = await this.announcements.ofStock(stockId, {
+      limit: WIDGET_LIST_LIMIT,
+      releasedBy: new Date(),
+    });
     return rows.map(toWidgetAnnouncement);
   }
 

@@ -1,4 +1,3 @@
-import { STANDARD_AUTO_SEND_FILTER } from '@irp/proto';
 import { decideAutoSend, heldBackMessage, type AutoSendFacts } from './auto-send-rules';
 
 const off = {
@@ -9,10 +8,9 @@ const off = {
 };
 const facts = (over: Partial<AutoSendFacts> = {}): AutoSendFacts => ({
   origin: 'poll',
-  headline: 'Quarterly Activities Report',
   priceSensitive: true,
   switches: { ...off, sendPriceSensitiveAnnouncements: true },
-  autoSendFilter: STANDARD_AUTO_SEND_FILTER,
+  matchesFilter: false,
   sentLastHour: 0,
   sentLastDay: 0,
   hourlyLimit: 10,
@@ -63,11 +61,9 @@ describe('automatic send decisions', () => {
     expect(decideAutoSend(facts({ priceSensitive: false })).state).toBe('no-channel');
   });
 
-  it('holds back a headline matching the filter (Appendix 3B) but sends a normal one', () => {
-    expect(decideAutoSend(facts({ headline: 'Appendix 3B - Proposed issue of securities' })).state).toBe(
-      'filtered',
-    );
-    expect(decideAutoSend(facts({ headline: 'Appendix 3B', autoSendFilter: '' })).state).toBe('requested');
+  it('holds back a headline matching the filter but sends one that does not', () => {
+    expect(decideAutoSend(facts({ matchesFilter: true })).state).toBe('filtered');
+    expect(decideAutoSend(facts({ matchesFilter: false })).state).toBe('requested');
   });
 
   it('holds back at or over the hourly limit, then the daily limit', () => {

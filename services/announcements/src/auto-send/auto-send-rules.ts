@@ -1,6 +1,5 @@
 import {
   channelsFor,
-  matchesAutoSendFilter,
   type AnnouncementOrigin,
   type AutoSendState,
   type SendChannel,
@@ -9,10 +8,10 @@ import {
 
 export interface AutoSendFacts {
   origin: AnnouncementOrigin;
-  headline: string;
   priceSensitive: boolean;
   switches: SendSwitches;
-  autoSendFilter: string;
+  /** The headline matches the stock's auto-send filter (`matchesAutoSendFilter`, matched by the caller). */
+  matchesFilter: boolean;
   /** This stock's automatic sends requested within the last hour / day. */
   sentLastHour: number;
   sentLastDay: number;
@@ -40,7 +39,7 @@ export function decideAutoSend(f: AutoSendFacts): AutoSendDecision {
   const channels = channelsFor(f.switches, f.priceSensitive);
   if (f.detectedAt.getTime() - f.releasedAt.getTime() > f.maxAgeMs) return { state: 'stale', channels };
   if (!channels.length) return { state: 'no-channel', channels };
-  if (matchesAutoSendFilter(f.headline, f.autoSendFilter)) return { state: 'filtered', channels };
+  if (f.matchesFilter) return { state: 'filtered', channels };
   if (f.sentLastHour >= f.hourlyLimit) return { state: 'held-hourly', channels };
   if (f.sentLastDay >= f.dailyLimit) return { state: 'held-daily', channels };
   return { state: 'requested', channels };

@@ -1,12 +1,29 @@
 import type { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { AnnouncementEntity } from '../announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import type { AutoSendDecision } from './auto-send-rules';
 
-/** What an auto-send decision reads and writes, all in the caller's transaction. */
+/** What an auto-send decision reads and writes, all in the caller's transaction but `filterFacts`. */
 @Injectable()
 export class AutoSendRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The headline and the stock's filter, read without a transaction or a lock, to match them before one. */
+  async filterFacts(
+    stockId: string,
+    announcementId: string,
+  ): Promise<{ headline: string; filter: string } | null> {
+    const [facts] = (await this.dataSource.query(
+      `SELECT a.headline, s.auto_send_filter AS filter
+         FROM announcements.announcements a JOIN announcements.stocks s ON s.id = a.stock_id
+         WHERE a.id = $1 AND s.id = $2`,
+      [announcementId, stockId],
+    )) as Array<{ headline: string; filter: string | null }>;
+    return facts ? { headline: facts.headline, filter: facts.filter ?? '' } : null;
+  }
+
   /** The stock's projection row, locked: decisions of one stock are taken one after the other. */
   async lockStock(tx: Tx, stockId: string): Promise<StockProjectionEntity | null> {
     return tx

@@ -1,5 +1,5 @@
 import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork, type Tx } from '@irp/platform';
-import { Topics, type AnnouncementDetectedEvent } from '@irp/proto';
+import { matchesAutoSendFilter, Topics, type AnnouncementDetectedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +22,9 @@ export const AUTO_SEND_REQUESTER = 'auto-send';
  * is the one place the auto-send rules are decided (channels, filter, age, hourly and daily limits): this
  * service holds every fact they need (the system settings, the stock's switches and filter, each
  * announcement's origin and release) and records each decision; the email-marketing service sends what an
- * `announcement.send-requested` asks and decides none of it again.
+ * `announcement.send-requested` asks and decides none of it again. The filter is matched before the
+ * transaction (a linear-time engine, but a 10,000-character headline still takes a moment), so the row lock
+ * is held only for counting and writing.
  */
 @Injectable()
 export class AutoSendService {
@@ -40,18 +42,22 @@ export class AutoSendService {
     // Initial polls, resyncs, reconciles and manual adds are marked not-automatic when stored.
     if (event.origin !== 'poll') return null;
     const { hourlyAutoSendLimit, dailyAutoSendLimit } = await this.settings.entity();
+    const before = await this.rows.filterFacts(event.stockId, event.announcement.id);
+    if (!before) return null;
+    const matchedBefore = matchesAutoSendFilter(before.headline, before.filter);
     return this.unitOfWork.run(async (tx) => {
       const stock = await this.rows.lockStock(tx, event.stockId);
       if (!stock) return null;
       const row = await this.rows.announcement(tx, event.announcement.id);
       if (!row || row.autoSend !== null || row.deletedOn) return null;
       const counts = await this.rows.recentSends(tx, stock.id);
+      // Matched again only when the filter or the headline changed in between (a save racing the poll).
+      const unchanged = before.filter === stock.autoSendFilter && before.headline === row.headline;
       const decision = decideAutoSend({
         origin: row.origin,
-        headline: row.headline,
         priceSensitive: row.priceSensitive,
         switches: stock,
-        autoSendFilter: stock.autoSendFilter,
+        matchesFilter: unchanged ? matchedBefore : matchesAutoSendFilter(row.headline, stock.autoSendFilter),
         sentLastHour: counts.hour,
         sentLastDay: counts.day,
         hourlyLimit: hourlyAutoSendLimit,

@@ -26,12 +26,12 @@ export class CommentsHandlers {
 
   @HandleRequest(Topics.CommentsGroups)
   async groups(@Payload() req: HandledRequest<typeof Topics.CommentsGroups>) {
-    return this.comments.groups(req.actor, req.combinedTicker, req.sendGuid);
+    return this.comments.groups(req.actor, req.combinedTicker, req.sendGuid, req.checkedStockId);
   }
 
   @HandleRequest(Topics.CommentsGet)
   async get(@Payload() req: HandledRequest<typeof Topics.CommentsGet>) {
-    return this.comments.get(req.guid);
+    return this.comments.get(req.guid, req.checkedStockId);
   }
 
   @HandleRequest(Topics.CommentsRespond)

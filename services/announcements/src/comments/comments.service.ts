@@ -30,6 +30,8 @@ const log = createLogger('comments');
 const LISTED_COMPANIES_TTL_MS = 60_000;
 
 const notFound = () => new AppError(ErrorCode.NotFound, CommentRuleMessages.notFound);
+const stockNotFound = (combinedTicker: string) =>
+  new AppError(ErrorCode.NotFound, `Stock ${combinedTicker} not found`);
 
 /**
  * Announcement comments (spec sections 2, 3, 7): investors post through the widget, each comment is
@@ -113,8 +115,15 @@ export class CommentsService {
   // Moderation
 
   /** GET /api/AnnouncementComments: the ticker's comment groups, or one announcement's (spec section 2). */
-  async groups(actor: Actor, combinedTicker: string, sendGuid?: string): Promise<CommentsResult> {
+  async groups(
+    actor: Actor,
+    combinedTicker: string,
+    sendGuid?: string,
+    checkedStockId?: string,
+  ): Promise<CommentsResult> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
+    // The gateway checked the role on a stock: a ticker naming another one (a stale lookup) is not found.
+    if (checkedStockId && stock.id !== checkedStockId) throw stockNotFound(stock.combinedTicker);
     requireReplyToComment(actor, stock);
     const rows = await this.repo.ofStock(stock.id, false);
     const groups = groupBy(rows, await this.announcementsOf(rows));
@@ -140,9 +149,9 @@ export class CommentsService {
   }
 
   /** One comment for the response page, with its stock's id (the gateway checks the caller's role on it). */
-  async get(guid: string): Promise<{ stockId: string; comment: CommentResponse }> {
+  async get(guid: string, checkedStockId?: string): Promise<{ stockId: string; comment: CommentResponse }> {
     const comment = await this.repo.byGuid(guid);
-    if (!comment) throw notFound();
+    if (!comment || (checkedStockId && comment.stockId !== checkedStockId)) throw notFound();
     return { stockId: comment.stockId, comment: await this.view(comment) };
   }
 

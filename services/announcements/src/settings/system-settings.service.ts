@@ -1,7 +1,7 @@
 import { Actor, AnnouncementService, SystemSettings } from '@irp/proto';
 import { AppError, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AnnouncementsConfig } from '../config';
+import { configuredFeeds, type AnnouncementsConfig } from '../config';
 import { sourceConfigProblem } from '../sources/source.factory';
 import { parseSydneyDateTime } from '../announcements/sydney-time';
 import { SystemSettingsEntity } from './system-settings.entity';
@@ -25,6 +25,7 @@ export function sourceOptionsOf(config: AnnouncementsConfig, useBrowser: boolean
     perMinute: config.SOURCE_MAX_PER_MINUTE,
     useBrowser,
     chromiumPath: config.CHROMIUM_PATH,
+    production: config.NODE_ENV === 'production',
   };
 }
 
@@ -40,8 +41,9 @@ export class SystemSettingsService {
   ) {}
 
   private defaults(): SystemSettingsEntity {
+    // Production has a feed (refineAnnouncementsConfig): never mock there.
     const service: AnnouncementService =
-      this.config.DEFAULT_ANNOUNCEMENT_SERVICE ?? (this.config.ASX_BASE_URL ? 'asx' : 'mock');
+      this.config.DEFAULT_ANNOUNCEMENT_SERVICE ?? configuredFeeds(this.config)[0] ?? 'mock';
     return Object.assign(new SystemSettingsEntity(), {
       id: 1,
       announcementService: service,
@@ -64,7 +66,10 @@ export class SystemSettingsService {
     return toSettings(await this.entity());
   }
 
-  /** Saves every field; refuses a source that cannot work as configured, naming the missing setting. */
+  /**
+   * Saves every field; refuses a source that cannot work as configured, naming the missing setting, and the
+   * mock source in production.
+   */
   async save(
     actor: Actor,
     input: {

@@ -13,7 +13,14 @@ const base: SourceOptions = {
 };
 
 describe('sourceConfigProblem', () => {
-  it('accepts mock always, and the others once their base URLs are set', () => {
+  it('refuses mock in production, naming why', () => {
+    expect(sourceConfigProblem('mock', { ...base, production: true })).toBe(
+      'The mock announcement service is not available in production: it makes up announcements, price-sensitive ones included, for real tickers',
+    );
+    expect(() => createSource('mock', { ...base, production: true })).toThrow(SourceNotConfiguredError);
+  });
+
+  it('accepts mock outside production, and the others once their base URLs are set', () => {
     const all = {
       ...base,
       asxBaseUrl: 'http://a',

@@ -1,3 +1,4 @@
+import { MOCK_IN_PRODUCTION_MESSAGE } from '../config';
 import { AsxSource } from './asx.source';
 import { Asx2Source } from './asx2.source';
 import { DocumentFetcher } from './document-fetcher';
@@ -26,6 +27,8 @@ export interface SourceOptions {
   /** System settings' useNightmare: resolve terms pages in headless Chromium. */
   useBrowser: boolean;
   chromiumPath: string;
+  /** NODE_ENV=production: the mock source is refused (MOCK_IN_PRODUCTION_MESSAGE). */
+  production?: boolean;
   /** The mock's clock (tests). */
   now?: () => Date;
 }
@@ -37,7 +40,8 @@ export type ClosableAnnouncementSource = AnnouncementSource & { close(): Promise
 export function sourceConfigProblem(name: AnnouncementServiceName, options: SourceOptions): string | null {
   switch (name) {
     case 'mock':
-      return null;
+      // A settings row saved as mock before production refused it does not poll either.
+      return options.production ? MOCK_IN_PRODUCTION_MESSAGE : null;
     case 'asx':
       return options.asxBaseUrl ? null : notConfiguredMessage('asx', BASE_URL_VARIABLES.asx);
     case 'asx2':

@@ -47,17 +47,16 @@ describe('comment mails', () => {
       template: 'Dear {name},\n\nThanks for asking about "{headline}".\n{unknown} stays.',
       headline: 'Half Year Results',
       name: 'Pat',
-      comment: 'When is the dividend paid?',
       response: 'On 20 March. <b>Not bold</b>',
     };
 
-    it("fills the stock's template, then quotes the question and gives the response, escaped", () => {
+    it("fills the stock's template, then gives the response, escaped", () => {
       const mail = commentResponseMail(input);
       expect(mail.subject).toBe('Alpha & Co responded to your comment on Half Year Results');
       expect(mail.text).toContain(
         'Dear Pat,\n\nThanks for asking about "Half Year Results".\n{unknown} stays.',
       );
-      expect(mail.text).toContain('Your question:\nWhen is the dividend paid?');
+      expect(mail.text).not.toContain('Your question');
       expect(mail.text).toContain('Our response:\nOn 20 March. <b>Not bold</b>');
       expect(mail.html).toContain('On 20 March. &lt;b&gt;Not bold&lt;/b&gt;');
       expect(mail.html).not.toContain('<b>Not bold');
@@ -70,6 +69,14 @@ describe('comment mails', () => {
       });
       expect(mail.text.startsWith('Hi Pat: On 20 March. <b>Not bold</b> -- Alpha & Co (ABC)')).toBe(true);
       expect(mail.text).not.toContain('Your question');
+    });
+
+    it('quotes nothing the commenter typed but the name: the address was never confirmed', () => {
+      const mail = commentResponseMail({
+        ...input,
+        template: 'Dear {name}: you asked "{comment}". {response}',
+      });
+      expect(mail.text.startsWith('Dear Pat: you asked "". On 20 March.')).toBe(true);
     });
 
     it('an empty template falls back to the default wording', () => {

@@ -271,20 +271,24 @@ export function fillCommentTemplate(template: string, values: Record<string, str
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 }
 
-/** A public response: to the commenter, in the stock's comment template, with their question and the answer. */
+/**
+ * A public response: to the commenter, in the stock's comment template, with the answer. The commenter's
+ * address was never confirmed, so the mail quotes nothing they typed but their name (100 characters at
+ * most): whoever posts a comment under someone else's address cannot have the company mail their text to
+ * it. `{comment}` in a template is left empty; the question is on the response's widget page.
+ */
 export function commentResponseMail(input: {
   stock: MailStock;
   template: string;
   headline: string;
   name: string;
-  comment: string;
   response: string;
 }): MailContent {
   const { stock } = input;
   const values = {
     name: input.name,
     headline: input.headline,
-    comment: input.comment,
+    comment: '',
     response: input.response,
     company: company(stock),
     ticker: stock.ticker,
@@ -294,10 +298,8 @@ export function commentResponseMail(input: {
   // A template that places {response} itself decides where the answer goes; otherwise it follows.
   const placesResponse = /\{response\}/.test(template);
   const html = `${paragraphs(intro)}
-${placesResponse ? '' : `<h3 style="font-size:15px;margin:16px 0 4px">Your question</h3>${quoted(input.comment)}<h3 style="font-size:15px;margin:16px 0 4px">Our response</h3>${paragraphs(input.response)}`}`;
-  const text = placesResponse
-    ? intro
-    : `${intro}\n\nYour question:\n${input.comment}\n\nOur response:\n${input.response}`;
+${placesResponse ? '' : `<h3 style="font-size:15px;margin:16px 0 4px">Our response</h3>${paragraphs(input.response)}`}`;
+  const text = placesResponse ? intro : `${intro}\n\nOur response:\n${input.response}`;
   const why = `You receive this because you commented on an announcement of ${company(stock)}.`;
   return {
     subject: `${company(stock)} responded to your comment on ${input.headline}`,

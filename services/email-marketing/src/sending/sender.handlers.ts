@@ -145,7 +145,6 @@ export class SenderHandlers {
         template: event.template,
         headline: event.announcement.headline,
         name: event.name,
-        comment: event.comment,
         response: event.response,
       }),
     });

@@ -1,5 +1,6 @@
 import {
   Actor,
+  autoSendFilterProblem,
   CLIENT_STOCK_FIELDS,
   combinedTickerOf,
   DEFAULT_EXCHANGE,
@@ -39,11 +40,9 @@ export const USE_CHANGE_TICKER_MESSAGE = 'Use Change Ticker to change the ticker
 export const SAME_TICKER_MESSAGE = 'The new ticker is the same as the current one';
 export const API_KEY_TAKEN_MESSAGE = 'This API key is already used by another stock';
 export const INVALID_BILLING_DATE_MESSAGE = 'Please define a valid billing date';
-export const INVALID_AUTO_SEND_FILTER_MESSAGE = 'The auto-send filter is not a valid pattern';
 export const INVALID_API_KEY_MESSAGE = 'An API key may contain only letters, digits, - and _';
 export const FIRST_BILLING_YEAR = 1990;
 export const LAST_BILLING_YEAR = 2100;
-export const MAX_AUTO_SEND_FILTER_LENGTH = 200;
 
 export const notFoundMessage = (combinedTicker: string) => `Stock ${combinedTicker} not found`;
 export const duplicateTickerMessage = (ticker: string, exchange: string) =>
@@ -134,20 +133,6 @@ export function parseBillingDate(text: string): Date | null {
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 14 || offsetMinutes > 59) return null;
   const date = new Date(s);
   return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/**
- * The auto-send filter is matched case-insensitively against announcement headlines, so it must compile
- * as a JavaScript pattern with the `i` flag; the length cap keeps a saved pattern reviewable.
- */
-export function isValidAutoSendFilter(filter: string): boolean {
-  if (filter.length > MAX_AUTO_SEND_FILTER_LENGTH) return false;
-  try {
-    new RegExp(filter, 'i');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -269,8 +254,9 @@ export function validateSettings(s: StockSettings, now: Date, only?: ReadonlySet
   }
   if (checks('announcementStartYear') && !isValidStartYear(s.announcementStartYear, now))
     throw bad(startYearMessage(maxStartYear(now)));
-  if (checks('autoSendFilter') && !isValidAutoSendFilter(s.autoSendFilter))
-    throw bad(INVALID_AUTO_SEND_FILTER_MESSAGE);
+  // Matched by the pollers with a linear-time engine (RE2): refused here with that engine's reason.
+  const filterProblem = checks('autoSendFilter') ? autoSendFilterProblem(s.autoSendFilter) : null;
+  if (filterProblem) throw bad(filterProblem);
   // The widget API refuses keys of any other form unseen, so such a key could never be used.
   if (checks('apiKey') && s.apiKey !== null && !isWellFormedApiKey(s.apiKey))
     throw bad(INVALID_API_KEY_MESSAGE);
