@@ -36,7 +36,12 @@ describe('announcements config: production never runs on the mock source', () =>
   });
 
   it('refuses mock as the default source in production, and a default without its feed', () => {
-    const feed = { NODE_ENV: 'production', ASX_BASE_URL: 'https://feed.example' };
+    const feed = {
+      NODE_ENV: 'production',
+      ASX_BASE_URL: 'https://feed.example',
+      // Production refuses the repository's development secrets.
+      ACTOR_SIGNING_SECRET: 'announcements-config-test-secret-0123456789',
+    };
     expect(problems({ ...feed, DEFAULT_ANNOUNCEMENT_SERVICE: 'mock' })).toContain(
       'DEFAULT_ANNOUNCEMENT_SERVICE: The mock announcement service is not available in production',
     );
@@ -44,8 +49,8 @@ describe('announcements config: production never runs on the mock source', () =>
       'DEFAULT_ANNOUNCEMENT_SERVICE: iress has no feed URL configured (configured: asx, asx2)',
     );
     expect(load(feed).NODE_ENV).toBe('production');
-    expect(load({ NODE_ENV: 'production', WESTPAC_BASE_URL: 'https://w.example' }).WESTPAC_BASE_URL).toBe(
-      'https://w.example',
-    );
+    expect(
+      load({ ...feed, ASX_BASE_URL: undefined, WESTPAC_BASE_URL: 'https://w.example' }).WESTPAC_BASE_URL,
+    ).toBe('https://w.example');
   });
 });

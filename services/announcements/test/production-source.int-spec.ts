@@ -8,6 +8,7 @@ import {
   startServiceProcess,
 } from '@irp/platform/testing';
 import { Topics } from '@irp/proto';
+import { signActor } from '@irp/proto/signing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,12 @@ import { DataSource } from 'typeorm';
 import { MOCK_IN_PRODUCTION_MESSAGE } from '../src/config';
 import { startAnnouncementsService } from '../src/main';
 import { SourceProvider } from '../src/polling/source-provider';
-import { ADMIN, ERROR_EMAIL, holdSingletonJob, PROJECTION_BOOTSTRAP_JOB } from './polling-harness';
+import {
+  ADMIN as ADMIN_IN_DEVELOPMENT,
+  ERROR_EMAIL,
+  holdSingletonJob,
+  PROJECTION_BOOTSTRAP_JOB,
+} from './polling-harness';
 
 jest.setTimeout(120_000);
 
@@ -28,6 +34,9 @@ jest.setTimeout(120_000);
 /** No feed configured, whatever the test runner's environment holds. */
 const NO_FEEDS = { ASX_BASE_URL: '', ASX2_BASE_URL: '', WESTPAC_BASE_URL: '', IRESS_BASE_URL: '' };
 const FEED = 'http://127.0.0.1:9/asx-feed';
+/** Production refuses the repository's development secrets: the service and this test's actor use this one. */
+const ACTOR_SIGNING_SECRET = 'production-source-test-actor-secret-0123456789';
+const ADMIN = signActor(ADMIN_IN_DEVELOPMENT, ACTOR_SIGNING_SECRET);
 
 /** Why the service refused to start (its output); a process that started is stopped, failing the test. */
 async function refusal(env: NodeJS.ProcessEnv): Promise<string> {
@@ -63,6 +72,7 @@ describe('announcements in production: no mock source', () => {
         ...serviceTestEnv(),
         ...NO_FEEDS,
         NODE_ENV: 'production',
+        ACTOR_SIGNING_SECRET,
         ASX_BASE_URL: FEED,
         DATA_DIR: dataDir,
         POLL_INTERVAL_MS: '3600000',
@@ -120,6 +130,7 @@ describe('announcements in production: no mock source', () => {
       await refusal({
         ...NO_FEEDS,
         NODE_ENV: 'production',
+        ACTOR_SIGNING_SECRET,
         ASX_BASE_URL: FEED,
         DEFAULT_ANNOUNCEMENT_SERVICE: 'mock',
       }),
