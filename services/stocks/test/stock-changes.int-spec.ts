@@ -639,9 +639,14 @@ describe('stocks service: saving, reading, notes, widget use, ticker change, arc
     const bhpReferers = await requester.request(Topics.StocksReferers, { combinedTicker: 'BHP' });
     expect(bhpReferers.referers.length).toBeGreaterThan(1);
     expect(bhpReferers.hits).toBeGreaterThan(1000);
-    await expect(seedDemoStocks({ ...process.env, NODE_ENV: 'production' })).rejects.toThrow(
-      /Refusing to seed/,
-    );
+    // Production (with a secret of its own: the repository's development one is refused first).
+    await expect(
+      seedDemoStocks({
+        ...process.env,
+        NODE_ENV: 'production',
+        ACTOR_SIGNING_SECRET: 'stocks-seed-test-actor-secret-0123456789',
+      }),
+    ).rejects.toThrow(/Refusing to seed/);
 
     expect(await seedSyntheticStocks(db, 30, 12)).toBe(30);
     expect(await seedSyntheticStocks(db, 30)).toBe(0);
