@@ -2,11 +2,13 @@
 // `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
 // deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
 // The tests get their own brokers, so a running `make up` is untouched: the integration suite's (INFRA_DIR
-// .local/test, port 19092) and the browser suite's (.local/test-browser, port 19102). The suites run in two
-// lanes side by side (most of a suite's time is waiting on brokers, databases and browsers, not the CPU);
-// TEST_LANES=1 runs them one after the other, as does Docker's infrastructure (one broker for both):
+// .local/test, port 19092), the gateway integration specs' in the full run (.local/test-gateway, port 19112)
+// and the browser suite's (.local/test-browser, port 19102). The lanes run side by side (most of a suite's
+// time is waiting on brokers, databases and browsers, not the CPU); TEST_LANES=1 runs them one after the
+// other, the gateway's specs with the services', as does Docker's infrastructure (one broker for all):
 //   lint, unit, web, infra script, browser      (output as it comes)
-//   integration                                  (output prefixed "[integration]" when side by side)
+//   integration: the services' specs             (output prefixed "[integration]" when side by side)
+//   integration gateway: gateway/test            (output prefixed "[gateway]"; the full run side by side only)
 // No test has a time budget (speed is the benchmarks' business, bench/), so a busy machine makes a run
 // slower, never red.
 // A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
@@ -55,6 +57,13 @@ const E2E_KAFKA_CONTROLLER_PORT = Number(
   process.env.E2E_KAFKA_CONTROLLER_PORT ?? Number(process.env.KAFKA_CONTROLLER_PORT) + 10,
 );
 const E2E_INFRA_ENV_FILE = path.join(ROOT, '.local', 'test-browser-infra.env');
+// The full run's gateway integration specs: a lane of their own beside the services' (its own broker and
+// database, so the two lanes' service processes never share a consumer group or a schema).
+const GATEWAY_INT_DIR = `${process.env.INFRA_DIR}-gateway`;
+const GATEWAY_INT_KAFKA_PORT = Number(process.env.KAFKA_PORT) + 20;
+const GATEWAY_INT_CONTROLLER_PORT = Number(process.env.KAFKA_CONTROLLER_PORT) + 20;
+const GATEWAY_INT_ENV_FILE = path.join(ROOT, '.local', 'test-gateway.env');
+const GATEWAY_INT_DATABASE = `${TEST_DATABASE}_gateway`;
 const E2E_GATEWAY_PORT = process.env.E2E_GATEWAY_PORT ?? '3400';
 // The browser suite's services listen on their manifest health port plus this offset (3101 -> 3401 ...).
 const E2E_HEALTH_PORT_OFFSET = process.env.E2E_HEALTH_PORT_OFFSET ?? '300';
@@ -299,21 +308,35 @@ async function lintSuite() {
   );
 }
 
-async function integrationSuite(infra) {
-  await withInfra(infra, { envFile: ENV_FILE, database: TEST_DATABASE }, async (env) => {
-    await freshDatabaseEnv(ENV_FILE, TEST_DATABASE); // the same name: dropped and made again
-    // INT_SPECS="senders-scale subscribers": only the test files matching these (while working on them).
-    const specs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
-    await jestSuite('integration', ['-c', 'jest.int.config.js', '--runInBand', ...specs], {
+/**
+ * The integration tests on a broker and database of their own (`infraOptions`): `specs` (path patterns)
+ * narrow them; the suite is recorded as `name`.
+ */
+async function integrationSuite(infra, name, infraOptions, specs) {
+  await withInfra(infra, infraOptions, async (env) => {
+    await freshDatabaseEnv(infraOptions.envFile, infraOptions.database); // the same name: dropped and made again
+    await jestSuite(name, ['-c', 'jest.int.config.js', '--runInBand', ...specs], {
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       DATABASE_URL: env.DATABASE_URL,
-      INFRA_ENV_FILE: ENV_FILE,
+      INFRA_ENV_FILE: infraOptions.envFile,
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
     });
   });
 }
+
+/** A jest path pattern for a folder of this checkout (whatever folders the checkout itself sits in). */
+const underRoot = (folder) => `^${`${ROOT}/${folder}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+
+const SERVICES_INFRA = { envFile: ENV_FILE, database: TEST_DATABASE };
+const GATEWAY_INFRA = {
+  envFile: GATEWAY_INT_ENV_FILE,
+  database: GATEWAY_INT_DATABASE,
+  dir: path.resolve(ROOT, GATEWAY_INT_DIR),
+  kafkaPort: GATEWAY_INT_KAFKA_PORT,
+  controllerPort: GATEWAY_INT_CONTROLLER_PORT,
+};
 
 async function browserLane(infra) {
   await withInfra(
@@ -348,17 +371,33 @@ async function main() {
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
     if (wanted('browser')) await browserLane(infra);
   };
-  const beside = async () => {
-    if (wanted('integration')) await integrationSuite(infra);
-  };
-  // Side by side only with brokers of our own (Docker's compose file has one broker for both).
+  // INT_SPECS (or --changed) names the specs: they run in one lane, as asked.
+  const intSpecs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
+  // Side by side only with brokers of our own (Docker's compose file has one broker for all).
   const together = process.env.TEST_LANES !== '1' && wanted('integration') && !dockerAnswers();
+  // The full run side by side: the services' integration specs and the gateway's in lanes of their own.
+  const gatewayApart = together && intSpecs.length === 0;
+  const beside = async () => {
+    if (wanted('integration'))
+      await integrationSuite(
+        infra,
+        'integration',
+        SERVICES_INFRA,
+        gatewayApart ? [underRoot('services/')] : intSpecs,
+      );
+  };
+  const gatewayLane = () =>
+    integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, [underRoot('gateway/test/')]);
   const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
   if (together) {
-    console.log('[test] two lanes: lint, unit, web, infra script, browser | integration (prefixed)');
+    console.log(
+      `[test] ${gatewayApart ? 'three' : 'two'} lanes: lint, unit, web, infra script, browser | integration (prefixed)` +
+        (gatewayApart ? ' | integration gateway (prefixed)' : ''),
+    );
     await Promise.all([
       foreground().catch(failedLane('run')),
       lane.run('[integration]', beside).catch(failedLane('integration')),
+      ...(gatewayApart ? [lane.run('[gateway]', gatewayLane).catch(failedLane('integration gateway'))] : []),
     ]);
   } else {
     await foreground();
