@@ -81,9 +81,29 @@ export class TopicProbe {
     await consumer.subscribe({ topics, fromBeginning: false });
     // Every message's offset committed at once: a probe that rejoins after a broker restart resumes where it
     // was (with nothing committed, a rejoin starts at the newest message and skips what came meanwhile).
-    await consumer.run({ autoCommitThreshold: 1, eachMessage: async (p) => probe.push(p) });
+    const run = () => consumer.run({ autoCommitThreshold: 1, eachMessage: async (p) => probe.push(p) });
+    // A broker slow to come back from a restart (seen at 17 s on a busy machine) can make kafkajs give up on
+    // the group coordinator and stop the consumer for good: the probe runs it again until it is closed.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !probe.closing) void probe.rerun(run);
+    });
+    await run();
     await joined;
     return probe;
+  }
+
+  private closing = false;
+
+  private async rerun(run: () => Promise<void>): Promise<void> {
+    while (!this.closing) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      try {
+        await run();
+        return;
+      } catch {
+        // The broker is still away: try again.
+      }
+    }
   }
 
   /** topic/partition/offset of every message received: one read again after a rejoin is kept once. */
@@ -134,6 +154,7 @@ export class TopicProbe {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.consumer.disconnect();
   }
 }
