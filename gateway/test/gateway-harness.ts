@@ -177,8 +177,10 @@ export async function startTestGateway(
     PORT: '0',
     KAFKA_REQUEST_TIMEOUT_MS: '8000',
     LOGIN_THROTTLE_LIMIT: '50',
-    // Every test signs in from 127.0.0.1, and the failure counts outlive one test file (the database's).
+    // Every test signs in (and posts widget comments) from 127.0.0.1, and the counts outlive one test file
+    // (they are the database's): a test of a limit sets its own.
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
+    COMMENT_RATE_PER_ADDRESS: '1000',
     SESSION_CACHE_MS: '0',
     ...env,
   });
