@@ -79,6 +79,22 @@ function skipped(result, { file, title, status, reasons }) {
 }
 
 /** jest's and vitest's `--json` results (vitest writes jest's shape). */
+/**
+ * What a failure's message says, for the summary line: its first lines without colours (an expectation's
+ * `expect(received).toEqual(expected)` alone says nothing; the lines after it say what differed), capped.
+ */
+export function failureText(message, fallback = 'failed') {
+  const lines = String(message ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
+  const text = lines.slice(0, 4).join(' / ');
+  if (!text) return fallback;
+  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
+}
+
 export function fromJestJson(name, json, root) {
   const result = emptyResult(name);
   for (const file of json.testResults ?? []) {
@@ -88,7 +104,7 @@ export function fromJestJson(name, json, root) {
       result.failures.push({
         file: where,
         title: '(the file)',
-        why: (file.message || 'failed to run').split('\n').find((l) => l.trim()) ?? 'failed to run',
+        why: failureText(file.message, 'failed to run'),
       });
     for (const t of tests) {
       const title = [...(t.ancestorTitles ?? []), t.title].filter(Boolean).join(' › ') || t.fullName;
@@ -96,7 +112,7 @@ export function fromJestJson(name, json, root) {
         result.passed += 1;
         result.durations.push({ file: where, title, ms: t.duration ?? 0 });
       } else if (t.status === 'failed') {
-        result.failures.push({ file: where, title, why: 'failed' });
+        result.failures.push({ file: where, title, why: failureText((t.failureMessages ?? []).join('\n')) });
         result.durations.push({ file: where, title, ms: t.duration ?? 0 });
       } else skipped(result, { file: where, title, status: t.status, reasons: [t.title, t.fullName] });
     }
@@ -134,7 +150,7 @@ export function fromPlaywrightJson(name, json, root) {
           });
         } else {
           const error = (t.results ?? []).flatMap((r) => r.errors ?? [r.error]).find(Boolean);
-          result.failures.push({ file, title, why: (error?.message ?? t.status).split('\n')[0] });
+          result.failures.push({ file, title, why: failureText(error?.message, t.status) });
           result.durations.push({ file, title, ms });
         }
       }

@@ -116,8 +116,9 @@ test.describe('staff dashboard', () => {
     await expect(showing(page)).toContainText('Showing 1 of');
 
     await page.getByLabel('Filter', { exact: true }).fill('siemens');
-    await expect(rows(page)).toHaveCount(1);
-    expect(await firstCellTexts(page)).toEqual(['SIE:FSE']);
+    // The list still shows the one astrazeneca row until the new filter applies: wait for its result.
+    await expect(showing(page)).toContainText('matching "siemens"');
+    await expect.poll(() => firstCellTexts(page)).toEqual(['SIE:FSE']);
   });
 
   test('clicking a header sorts ascending, then descending', async ({ page, signIn }) => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  failureText,
   finalLine,
   fromJestJson,
   fromLintChecks,
@@ -410,4 +411,42 @@ test('scripts/test.mjs in full-run mode with INT_SPECS refuses at once, starting
   );
   assert.equal(r.stdout.trim().split('\n').at(-1), '0 passed, 1 failed');
   assert.doesNotMatch(`${r.stdout}${r.stderr}`, /\[lint\]|\[infra\]|kafka/i, 'nothing ran');
+});
+
+test('a failure line says what the runner said: the first lines of the message, without colours or stack', () => {
+  const r = fromJestJson(
+    'integration',
+    {
+      testResults: [
+        {
+          name: `${ROOT}/gateway/test/spec-client.int-spec.ts`,
+          status: 'failed',
+          assertionResults: [
+            {
+              status: 'failed',
+              title: 'reconciles',
+              ancestorTitles: ['spec'],
+              duration: 60_000,
+              failureMessages: [
+                'Error: \u001b[31mthe reconcile run finishing: not within 45000 ms\u001b[39m\n    at until (gateway-harness.ts:87:11)',
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    ROOT,
+  );
+  assert.deepEqual(r.failures, [
+    {
+      file: 'gateway/test/spec-client.int-spec.ts',
+      title: 'spec › reconciles',
+      why: 'Error: the reconcile run finishing: not within 45000 ms',
+    },
+  ]);
+  assert.equal(failureText('x'.repeat(500)).length, 400);
+  assert.equal(
+    failureText('expect(received).toEqual(expected)\n\n- Expected\n+ Received'),
+    'expect(received).toEqual(expected) / - Expected / + Received',
+  );
 });
