@@ -35,6 +35,11 @@ const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-stand
 const { announcementMail } = require(path.join(ROOT, 'services/email-marketing/dist/mail/templates.js'));
 const { composeMail, parseMailbox } = require(path.join(ROOT, 'services/email-marketing/dist/mail/mime.js'));
 const { subscriptionLinks } = require(path.join(ROOT, 'services/email-marketing/dist/subscribers/links.js'));
+const { UnsubscribeTokens, DEV_UNSUBSCRIBE_LINK_SECRET } = require(
+  path.join(ROOT, 'services/email-marketing/dist/subscribers/unsubscribe-tokens.js'),
+);
+/** The sender's own links (the stack runs with the development secret), so both sides compose the same mail. */
+const unsubscribeTokens = new UnsubscribeTokens(DEV_UNSUBSCRIBE_LINK_SECRET);
 const { SMTPServer } = require(
   require.resolve('smtp-server', { paths: [path.join(ROOT, 'services/email-marketing')] }),
 );
@@ -128,8 +133,8 @@ try {
     STOCKS,
   );
   await pg.query(
-    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at, unsubscribe_token)
-     SELECT s.id, 'sub-' || ltrim(right(s.id::text, 12), '0') || '@bench.example', 'confirmed', now(), md5(random()::text || s.id)
+    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
+     SELECT s.id, 'sub-' || ltrim(right(s.id::text, 12), '0') || '@bench.example', 'confirmed', now()
      FROM email_marketing.stocks s WHERE s.ticker LIKE 'BN%' ON CONFLICT DO NOTHING`,
   );
   await waitForCount(
@@ -212,8 +217,8 @@ try {
   // ---- 2. 10,000 subscribers of one stock through the sender ----
   const bigStock = stockIdOf(1);
   await pg.query(
-    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at, unsubscribe_token)
-     SELECT $1, 'many-' || n || '@bench.example', 'confirmed', now(), md5(random()::text || n)
+    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
+     SELECT $1, 'many-' || n || '@bench.example', 'confirmed', now()
      FROM generate_series(1, $2::int - 1) AS n ON CONFLICT DO NOTHING`,
     [bigStock, SUBSCRIBERS],
   );
@@ -256,7 +261,7 @@ try {
   // would (the issue's baseline); then the same mails composed beforehand, so only SMTP is timed (the floor).
   const subscribers = (
     await pg.query(
-      `SELECT email, unsubscribe_token FROM email_marketing.subscribers WHERE stock_id = $1 AND status = 'confirmed'`,
+      `SELECT id, email FROM email_marketing.subscribers WHERE stock_id = $1 AND status = 'confirmed'`,
       [bigStock],
     )
   ).rows;
@@ -272,7 +277,7 @@ try {
       stock: mailStock,
       announcement,
       publicBaseUrl,
-      ...subscriptionLinks(publicBaseUrl, s.unsubscribe_token),
+      ...subscriptionLinks(publicBaseUrl, unsubscribeTokens.forSubscriber(s.id)),
     });
   const from = 'IR Portal <announcements@irportal.local>';
   const sendAll = async (send) => {

@@ -41,6 +41,9 @@ x-node-env: &node-env
   # The gateway signs each request's actor with it and every service verifies it: 32+ characters, the same
   # for every process. Set your own: production refuses this published fallback (the processes do not start).
   ACTOR_SIGNING_SECRET: \${ACTOR_SIGNING_SECRET:-compose-local-actor-secret-change-me-0123456789abcdef}
+  # Signs the unsubscribe links in the mails (32+ characters; changing it breaks the links already sent).
+  # Set your own: production refuses this published fallback, as it does the two above.
+  UNSUBSCRIBE_LINK_SECRET: \${UNSUBSCRIBE_LINK_SECRET:-compose-local-unsubscribe-secret-change-me-0123456789abcdef}
 `;
 
 const INFRASTRUCTURE = `services:

@@ -4,7 +4,8 @@
 // each role of each service is a Deployment of its own (`<service>-<role>`, ROLES=<role>), so a role scales
 // by itself (`kubectl scale deployment/announcements-poller --replicas=3`) without starting more of the
 // others; plus the gateway (Deployment and Service) and the topics Job. Kafka and PostgreSQL are not in it:
-// the pods read KAFKA_BROKERS, DATABASE_URL, SESSION_SECRET, SMTP_URL and EMAIL_SECRETS_KEY from the Secret
+// the pods read KAFKA_BROKERS, DATABASE_URL, SESSION_SECRET, SMTP_URL, EMAIL_SECRETS_KEY, ACTOR_SIGNING_SECRET
+// and UNSUBSCRIBE_LINK_SECRET from the Secret
 // `irportal-env`.
 //
 //   node deploy/k8s.mjs            write deploy/k8s/irportal.yaml
@@ -27,7 +28,9 @@ const HEADER = `${generatedHeader(COMMAND)}#
 #   kubectl create secret generic irportal-env --from-literal=KAFKA_BROKERS=kafka:9092 \\
 #     --from-literal=DATABASE_URL=postgres://user:password@postgres:5432/irportal \\
 #     --from-literal=SESSION_SECRET=<32+ characters> --from-literal=SMTP_URL=smtp://mail:25 \\
-#     --from-literal=EMAIL_SECRETS_KEY=$(openssl rand -base64 32)
+#     --from-literal=EMAIL_SECRETS_KEY=$(openssl rand -base64 32) \\
+#     --from-literal=ACTOR_SIGNING_SECRET=$(openssl rand -base64 32) \\
+#     --from-literal=UNSUBSCRIBE_LINK_SECRET=$(openssl rand -base64 32)
 #   kubectl apply -f deploy/k8s/irportal.yaml
 # Each role of a service is its own Deployment with ROLES=<role>: scale one role without the others, e.g.
 #   kubectl scale deployment/stocks-api --replicas=4

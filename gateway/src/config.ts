@@ -73,9 +73,11 @@ export const gatewayConfigSchema = baseConfigSchema
       .min(1024)
       .max(10 * 1024 * 1024)
       .default(100 * 1024),
-    /** Widget API requests allowed per API key per window, per gateway instance. */
+    /** Widget API requests allowed per API key per window (counted in the store every instance shares). */
     WIDGET_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(300),
     WIDGET_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    /** Lookups of API keys no stock has, per client address per WIDGET_RATE_WINDOW_MS: guessing keys is slow. */
+    WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
     /**
      * Comments posted through the widget per client address, and per API key, each COMMENT_RATE_WINDOW_MS
      * (counted in the store every gateway instance shares): a person asks a few questions; a script posting

@@ -181,6 +181,7 @@ export async function startTestGateway(
     // (they are the database's): a test of a limit sets its own.
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     COMMENT_RATE_PER_ADDRESS: '1000',
+    WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: '1000',
     SESSION_CACHE_MS: '0',
     ...env,
   });

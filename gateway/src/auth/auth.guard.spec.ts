@@ -28,6 +28,8 @@ import { ServicesStockResolver } from '../routing/services-stock-resolver';
 import { STOCK_RESOLVER } from '../routing/stock-resolver';
 import { Widget, WidgetContext } from '../widget/widget-context';
 import { UNKNOWN_API_KEY, WidgetKeyGuard } from '../widget/widget-key.guard';
+import { SharedLimitStore } from '../limits/limit-store';
+import { memoryLimitStore } from '../limits/memory-limit-store';
 import { WidgetRateLimiter, WidgetUnknownKeyLimiter, WidgetUnknownKeys } from '../widget/widget-rate-limiter';
 import { AuthGuard, NO_ROUTE_ENTRY } from './auth.guard';
 import { csrfTokenFor } from './csrf';
@@ -211,6 +213,7 @@ describe('AuthGuard', () => {
           useValue: { stockIdOf: async (t: string) => ({ 'ABC:ASX': STOCK, 'XYZ:ASX': OTHER })[t] ?? null },
         },
         { provide: STOCK_RESOLVER, useClass: ServicesStockResolver },
+        { provide: SharedLimitStore, useValue: memoryLimitStore() },
         WidgetKeyGuard,
         WidgetRateLimiter,
         WidgetUnknownKeys,

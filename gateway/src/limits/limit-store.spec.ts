@@ -23,4 +23,15 @@ describe('SharedLimitStore without its database', () => {
       expect(err).toMatchObject({ code: ErrorCode.ServiceUnavailable, message: LIMITS_UNAVAILABLE });
     }
   });
+
+  it("counts in this process instead when the limiter is the widget's ('count-here'): the widgets stay up", async () => {
+    const limiter = store.limiter('probe-widget', 3, 60, { whenStoreDown: 'count-here' });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await limiter.hit('k'));
+    expect(answers.map((a) => a.allowed)).toEqual([true, true, true, false]);
+    expect(answers[2]).toMatchObject({ limit: 3, remaining: 0 });
+    expect(answers[3].retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // Another key has its own budget.
+    expect((await limiter.hit('other')).allowed).toBe(true);
+  });
 });

@@ -3,7 +3,12 @@ import { ErrorCode } from '@irp/proto';
 import { AppError, createLogger } from '@irp/platform';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import {
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 const log = createLogger('limits');
@@ -50,8 +55,19 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
     await this.pool.end();
   }
 
-  /** A limiter of `points` per `durationSeconds` per key, its keys apart from other limiters' by `prefix`. */
-  limiter(prefix: string, points: number, durationSeconds: number): SharedLimiter {
+  /**
+   * A limiter of `points` per `durationSeconds` per key, its keys apart from other limiters' by `prefix`.
+   * `whenStoreDown`: 'refuse' (sign-ins, comments: 503 rather than uncounted) or 'count-here' (the public
+   * widget reads: while the database is unreachable each instance counts on its own, so a database outage
+   * does not take every client's website widget down with it). Either way a key over its limit is then
+   * refused from memory until its window ends, without asking the database again.
+   */
+  limiter(
+    prefix: string,
+    points: number,
+    durationSeconds: number,
+    { whenStoreDown = 'refuse' }: { whenStoreDown?: 'refuse' | 'count-here' } = {},
+  ): SharedLimiter {
     return new SharedLimiter(
       new RateLimiterPostgres({
         storeClient: this.pool,
@@ -62,6 +78,11 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
         keyPrefix: prefix,
         points,
         duration: durationSeconds,
+        inMemoryBlockOnConsumed: points + 1,
+        insuranceLimiter:
+          whenStoreDown === 'count-here'
+            ? new RateLimiterMemory({ keyPrefix: prefix, points, duration: durationSeconds })
+            : undefined,
       }),
     );
   }
@@ -83,9 +104,23 @@ async function orUnavailable<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Counts per key (hashed) in the shared store. */
+/** What one request of a key used of its budget. */
+export interface LimitDecision {
+  allowed: boolean;
+  /** The points a key has per window. */
+  limit: number;
+  /** Requests left in this window after this one (0 when refused). */
+  remaining: number;
+  /** Whole seconds until the key's window ends (at least 1): the Retry-After of a refusal. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts per key (hashed) in the shared store. The store is rate-limiter-flexible's: PostgreSQL for the
+ * gateway (SharedLimitStore.limiter), its memory store where a unit test checks a caller's rules.
+ */
 export class SharedLimiter {
-  constructor(private readonly store: RateLimiterPostgres) {}
+  constructor(private readonly store: RateLimiterAbstract) {}
 
   private static key(key: string): string {
     return createHash('sha256').update(key).digest('base64url');
@@ -103,10 +138,26 @@ export class SharedLimiter {
     return this.store.points;
   }
 
-  /** Counts one request of `key`; refused past the limit, with the whole seconds until its window ends. */
-  async hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-    const { used, msBeforeNext } = await this.add(key);
-    return { allowed: used <= this.limit, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) };
+  /** Counts one request of `key`; refused past the limit (and then not counted again). */
+  async hit(key: string): Promise<LimitDecision> {
+    const decision = (res: RateLimiterRes, allowed: boolean): LimitDecision => ({
+      allowed,
+      limit: this.limit,
+      remaining: allowed ? res.remainingPoints : 0,
+      retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    });
+    try {
+      return decision(await this.store.consume(SharedLimiter.key(key)), true);
+    } catch (refusal) {
+      // consume rejects with the key's state when over the limit, with an Error when the store failed.
+      if (refusal instanceof RateLimiterRes) return decision(refusal, false);
+      return orUnavailable(Promise.reject(refusal));
+    }
+  }
+
+  /** Gives back one request of `key` counted by `hit` (one that turned out not to be what the limit is about). */
+  async giveBack(key: string): Promise<void> {
+    await orUnavailable(this.store.reward(SharedLimiter.key(key), 1));
   }
 
   /** What `key` has used in its window (0 when none). */

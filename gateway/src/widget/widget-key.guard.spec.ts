@@ -2,7 +2,7 @@ import { ErrorCode, Topics, WidgetStock } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { ExecutionContext, HttpException } from '@nestjs/common';
 import type { ServicesClient } from '../kafka/services.client';
-import { FixedWindowRateLimiter } from './rate-limiter';
+import { memoryLimitStore } from '../limits/memory-limit-store';
 import type { WidgetRequest } from './widget-context';
 import {
   API_KEY_REQUIRED,
@@ -10,15 +10,9 @@ import {
   SUBSCRIPTION_EXPIRED,
   tooManyUnknownKeysMessage,
   UNKNOWN_API_KEY,
-  widgetBusyMessage,
   WidgetKeyGuard,
 } from './widget-key.guard';
-import {
-  UNKNOWN_KEY_LOOKUPS_PER_ADDRESS,
-  WidgetRateLimiter,
-  WidgetUnknownKeyLimiter,
-  WidgetUnknownKeys,
-} from './widget-rate-limiter';
+import { WidgetRateLimiter, WidgetUnknownKeyLimiter, WidgetUnknownKeys } from './widget-rate-limiter';
 
 const STOCK: WidgetStock = {
   ticker: 'BHP',
@@ -32,21 +26,20 @@ const STOCK: WidgetStock = {
 const KNOWN = 'known_key-1';
 const ARCHIVED = 'archived-key';
 const EXPIRED = 'expired-key';
-const CONFIG = { WIDGET_RATE_LIMIT: 3, WIDGET_RATE_WINDOW_MS: 60_000 };
-
-/** A per-key limiter whose window holds one key, to reach the full map without 100,000 keys. */
-class OneKeyLimiter extends FixedWindowRateLimiter {
-  readonly windowSeconds = 60;
-  constructor() {
-    super(5, 60_000, 1);
-  }
-}
+const UNKNOWN_LOOKUPS = 20;
+const CONFIG = {
+  WIDGET_RATE_LIMIT: 3,
+  WIDGET_RATE_WINDOW_MS: 60_000,
+  WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: UNKNOWN_LOOKUPS,
+};
 
 /**
  * The guard on its own: the stocks service's `stocks.widget-lookup` answered from a table (its own
  * behaviour is covered by the integration tests), counting the lookups the guard makes.
  */
-function setup(limiter: WidgetRateLimiter = new WidgetRateLimiter(CONFIG)) {
+function setup(config = CONFIG) {
+  const store = memoryLimitStore();
+  const limiter = new WidgetRateLimiter(store, config);
   const lookups: string[] = [];
   const services = {
     request: async (topic: string, payload: { apiKey: string }) => {
@@ -62,7 +55,7 @@ function setup(limiter: WidgetRateLimiter = new WidgetRateLimiter(CONFIG)) {
     },
   } as unknown as ServicesClient;
   const unknownKeys = new WidgetUnknownKeys();
-  const addressLimiter = new WidgetUnknownKeyLimiter(CONFIG);
+  const addressLimiter = new WidgetUnknownKeyLimiter(store, config);
   const guard = new WidgetKeyGuard(services, limiter, unknownKeys, addressLimiter);
 
   const call = async (apiKey: string | undefined, ip = '203.0.113.7') => {
@@ -86,7 +79,7 @@ function setup(limiter: WidgetRateLimiter = new WidgetRateLimiter(CONFIG)) {
       throw err;
     }
   };
-  return { call, lookups, limiter, unknownKeys, addressLimiter };
+  return { call, lookups, unknownKeys };
 }
 
 describe('WidgetKeyGuard', () => {
@@ -109,12 +102,13 @@ describe('WidgetKeyGuard', () => {
     ['with a quote', "abc'--"],
     ['with a non-ASCII letter', 'clé'],
   ])('refuses a key %s with 401 before counting or asking', async (_, key) => {
-    const { call, lookups, limiter, addressLimiter } = setup();
+    const { call, lookups } = setup();
     for (let i = 0; i < 10; i++)
       expect(await call(key)).toMatchObject({ status: 401, message: UNKNOWN_API_KEY });
     expect(lookups).toEqual([]);
-    expect(limiter.size).toBe(0);
-    expect(addressLimiter.size).toBe(0);
+    // Nothing was taken of the address's unknown-key budget: all of it is still there.
+    for (let i = 0; i < UNKNOWN_LOOKUPS; i++) expect((await call(`guess-${i}`)).status).toBe(401);
+    expect((await call('guess-next')).status).toBe(429);
   });
 
   it('accepts a key of exactly 100 letters, digits, - and _ as a candidate', async () => {
@@ -125,16 +119,19 @@ describe('WidgetKeyGuard', () => {
     expect(lookups).toEqual([key]);
   });
 
-  it('refuses new keys with 429 once the per-key window is full, instead of letting them through', async () => {
-    const { call, lookups } = setup(new OneKeyLimiter());
-    expect((await call(KNOWN)).status).toBe(200);
-    const refused = await call(ARCHIVED);
+  it(`limits a key to its budget a window: 429 with Retry-After, another key unaffected`, async () => {
+    const { call, lookups } = setup();
+    for (let i = 0; i < CONFIG.WIDGET_RATE_LIMIT; i++) expect((await call(KNOWN)).status).toBe(200);
+    const refused = await call(KNOWN);
     const retryAfter = Number(refused.headers['Retry-After']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(refused).toMatchObject({ status: 429, message: widgetBusyMessage(retryAfter) });
-    expect(lookups).toEqual([KNOWN]);
-    // The key already counted keeps its budget.
-    expect((await call(KNOWN)).status).toBe(200);
+    expect(refused).toMatchObject({
+      status: 429,
+      message: `Too many requests for this API key: at most 3 every 60 seconds. Please retry after ${retryAfter} seconds.`,
+      headers: { 'X-RateLimit-Remaining': '0' },
+    });
+    expect(lookups).toHaveLength(CONFIG.WIDGET_RATE_LIMIT);
+    expect((await call(ARCHIVED)).status).toBe(404);
   });
 
   it('asks about an unknown key once, then answers 401 from memory', async () => {
@@ -145,23 +142,23 @@ describe('WidgetKeyGuard', () => {
     expect(unknownKeys.has('no-such-key')).toBe(true);
   });
 
-  it(`allows an address ${UNKNOWN_KEY_LOOKUPS_PER_ADDRESS} unknown-key lookups a window, then 429 for it alone`, async () => {
+  it(`allows an address ${UNKNOWN_LOOKUPS} unknown-key lookups a window, then 429 for it alone`, async () => {
     const { call, lookups } = setup();
-    for (let i = 0; i < UNKNOWN_KEY_LOOKUPS_PER_ADDRESS; i++)
-      expect((await call(`guess-${i}`)).status).toBe(401);
+    for (let i = 0; i < UNKNOWN_LOOKUPS; i++) expect((await call(`guess-${i}`)).status).toBe(401);
     const refused = await call('guess-next');
     expect(refused.status).toBe(429);
     expect(refused.message).toBe(tooManyUnknownKeysMessage(Number(refused.headers['Retry-After'])));
     // Its real keys wait too; another address is unaffected.
     expect((await call(KNOWN)).status).toBe(429);
     expect((await call(KNOWN, '198.51.100.1')).status).toBe(200);
-    expect(lookups).toHaveLength(UNKNOWN_KEY_LOOKUPS_PER_ADDRESS + 1);
+    expect(lookups).toHaveLength(UNKNOWN_LOOKUPS + 1);
   });
 
   it('never holds an address serving a real widget to the unknown-key budget', async () => {
-    const { call, addressLimiter } = setup(new WidgetRateLimiter({ ...CONFIG, WIDGET_RATE_LIMIT: 1000 }));
-    for (let i = 0; i < UNKNOWN_KEY_LOOKUPS_PER_ADDRESS * 3; i++)
-      expect((await call(KNOWN)).status).toBe(200);
-    expect(addressLimiter.size).toBe(0);
+    const { call } = setup({ ...CONFIG, WIDGET_RATE_LIMIT: 1000 });
+    for (let i = 0; i < UNKNOWN_LOOKUPS * 3; i++) expect((await call(KNOWN)).status).toBe(200);
+    // Its whole unknown-key budget is still there.
+    for (let i = 0; i < UNKNOWN_LOOKUPS; i++) expect((await call(`guess-${i}`)).status).toBe(401);
+    expect((await call('guess-next')).status).toBe(429);
   });
 });

@@ -12,8 +12,6 @@ export const API_KEY_REQUIRED = 'An API key is required: pass apiKey or the X-Ap
 export const UNKNOWN_API_KEY = 'Unknown API key';
 export const STOCK_ARCHIVED = 'This stock is archived';
 export const SUBSCRIPTION_EXPIRED = 'The subscription of this stock has expired';
-export const widgetBusyMessage = (retryAfterSeconds: number) =>
-  `The widget API is busy. Please retry after ${retryAfterSeconds} seconds.`;
 export const tooManyUnknownKeysMessage = (retryAfterSeconds: number) =>
   `Too many requests with unknown API keys from this address. Please retry after ${retryAfterSeconds} seconds.`;
 
@@ -35,11 +33,11 @@ const tooMany = (res: Response, retryAfterSeconds: number, message: string) => {
  * 1. a key of a form no key has (isWellFormedApiKey) is 401 at once, counted nowhere;
  * 2. a key the stocks service called unknown within the last minute is 401 from WidgetUnknownKeys;
  * 3. an address past its budget of unknown-key lookups is 429 (WidgetUnknownKeyLimiter);
- * 4. the per-key rate limit (429), which also refuses new keys once a window holds its maximum;
+ * 4. the per-key rate limit (429), counted in the store every gateway instance shares;
  * 5. `stocks.widget-lookup`, which finds the stock and records the hit and the page's referer; an
  *    archived stock's key or an expired subscription's is 404.
- * Every distinct well-formed guess still costs one lookup, but only UNKNOWN_KEY_LOOKUPS_PER_ADDRESS of
- * them per address and window, and a repeated one none. Puts the stock on the request for the handler.
+ * Every distinct well-formed guess still costs one lookup, but only WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS
+ * of them per address and window, and a repeated one none. Puts the stock on the request for the handler.
  */
 @Injectable()
 export class WidgetKeyGuard implements CanActivate {
@@ -61,27 +59,19 @@ export class WidgetKeyGuard implements CanActivate {
     // One of the address's unknown-key lookups is taken before the lookup (concurrent guesses count
     // too) and given back unless the key turns out unknown.
     const address = req.ip ?? req.socket?.remoteAddress ?? 'unknown';
-    const guess = this.unknownKeyLimiter.hit(address);
+    const guess = await this.unknownKeyLimiter.hit(address);
     if (!guess.allowed)
-      throw tooMany(
-        res,
-        guess.retryAfterSeconds,
-        guess.full
-          ? widgetBusyMessage(guess.retryAfterSeconds)
-          : tooManyUnknownKeysMessage(guess.retryAfterSeconds),
-      );
+      throw tooMany(res, guess.retryAfterSeconds, tooManyUnknownKeysMessage(guess.retryAfterSeconds));
     let unknown = false;
     try {
-      const rate = this.limiter.hit(apiKey);
+      const rate = await this.limiter.hit(apiKey);
       res.setHeader('X-RateLimit-Limit', String(rate.limit));
       res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
       if (!rate.allowed)
         throw tooMany(
           res,
           rate.retryAfterSeconds,
-          rate.full
-            ? widgetBusyMessage(rate.retryAfterSeconds)
-            : `Too many requests for this API key: at most ${rate.limit} every ${this.limiter.windowSeconds} seconds. Please retry after ${rate.retryAfterSeconds} seconds.`,
+          `Too many requests for this API key: at most ${rate.limit} every ${this.limiter.windowSeconds} seconds. Please retry after ${rate.retryAfterSeconds} seconds.`,
         );
       const found = await this.lookup(apiKey, widgetReferer(req.header('referer')));
       if (!found) {
@@ -95,7 +85,7 @@ export class WidgetKeyGuard implements CanActivate {
       req.widget = { apiKey, stockId: found.stockId, stock: found.stock };
       return true;
     } finally {
-      if (!unknown) this.unknownKeyLimiter.release(address);
+      if (!unknown) await this.unknownKeyLimiter.giveBack(address);
     }
   }
 

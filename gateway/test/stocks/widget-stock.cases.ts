@@ -1,4 +1,5 @@
 import { WidgetStockSchema } from '@irp/proto';
+import { startTestGateway } from '../gateway-harness';
 import { RATE_LIMIT, StocksRun, T } from './stocks-harness';
 
 /** The public widget API for a stock, by API key: CORS, referers, the rate limit. */
@@ -96,9 +97,22 @@ export function widgetStockCases(t: StocksRun) {
       ]);
     });
 
-    it(`limits a key to ${RATE_LIMIT} requests a window: 429 with Retry-After, other keys unaffected`, async () => {
+    it(`limits a key to ${RATE_LIMIT} requests a window however many gateways serve it: 429 with Retry-After, other keys unaffected`, async () => {
       const stock = await createStock({ ticker: T('R'), apiKey: await newApiKey() });
-      for (let i = 0; i < RATE_LIMIT; i++) expect((await widget(`?apiKey=${stock.apiKey}`)).status).toBe(200);
+      // A second gateway instance on the same database: the key's budget is one, shared (issue 18).
+      const second = await startTestGateway({
+        WIDGET_RATE_LIMIT: String(RATE_LIMIT),
+        WIDGET_RATE_WINDOW_MS: '60000',
+      });
+      try {
+        for (let i = 0; i < RATE_LIMIT; i++) {
+          const via = i % 2 ? second.http : t.http;
+          expect((await via.get(`/api/widget/stock?apiKey=${stock.apiKey}`)).status).toBe(200);
+        }
+        expect((await second.http.get(`/api/widget/stock?apiKey=${stock.apiKey}`)).status).toBe(429);
+      } finally {
+        await second.gateway.close();
+      }
       const limited = await widget().set('X-Api-Key', stock.apiKey!);
       expect(limited.status).toBe(429);
       expect(limited.headers['access-control-allow-origin']).toBe('*');

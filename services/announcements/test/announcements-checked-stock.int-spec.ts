@@ -90,4 +90,22 @@ describe("announcements service: reads of the stock whose role was checked, neve
       groups.commentGroups.flatMap((g) => g.comments.map((c) => c.announcementCommentEventGuid)),
     ).toEqual([vodComment]);
   });
+
+  it('re-checks the signed actor itself: comment groups need ReplyToComment on that stock (issue 18)', async () => {
+    // The gateway checked the stock, but the actor holds only EditAnnouncements there, and ReplyToComment on
+    // another stock: the service refuses rather than trust the gateway's check alone.
+    const editorOnly = actor({
+      username: 'editor-only',
+      stockRoles: { [vod.id]: [StockRole.EditAnnouncements], [abc.id]: [StockRole.ReplyToComment] },
+    });
+    await expectRefusal(
+      comments.request(Topics.CommentsGroups, {
+        actor: editorOnly,
+        combinedTicker: 'VOD:LSE',
+        checkedStockId: vod.id,
+      }),
+      'FORBIDDEN',
+      'You may not respond to the comments of VOD:LSE',
+    );
+  });
 });

@@ -1,8 +1,9 @@
 import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
-import { emailMarketingConfigSchema } from './config';
+import { EmailMarketingConfig, emailMarketingConfigSchema } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
+import { HashUnsubscribeTokens1796200000000 } from './database/migrations/1796200000000-HashUnsubscribeTokens';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { CampaignSender } from './sending/campaign-sender';
@@ -21,6 +22,7 @@ import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
 import { SubscribersRepository } from './subscribers/subscribers.repository';
+import { UnsubscribeTokens } from './subscribers/unsubscribe-tokens';
 import { SubscribersService } from './subscribers/subscribers.service';
 
 /** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
@@ -42,12 +44,18 @@ export const emailMarketingService = defineService({
       CreateEmailMarketing1795485733270,
       DropAutoSendIndex1795700000000,
       encryptProviderKeysMigration(new SecretBox(secretsKeyOf(config))),
+      HashUnsubscribeTokens1796200000000,
     ],
   }),
   providers: [
     {
       provide: SecretBox,
       useFactory: (config: Parameters<typeof secretsKeyOf>[0]) => new SecretBox(secretsKeyOf(config)),
+      inject: [SERVICE_CONFIG],
+    },
+    {
+      provide: UnsubscribeTokens,
+      useFactory: (config: EmailMarketingConfig) => new UnsubscribeTokens(config.UNSUBSCRIBE_LINK_SECRET),
       inject: [SERVICE_CONFIG],
     },
     SendsRepository,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isPlainAddress, parseMailbox } from './mail/mime';
 import { parseSecretsKey, SECRETS_KEY_FORMAT } from './settings/secret-box';
+import { DEV_UNSUBSCRIBE_LINK_SECRET } from './subscribers/unsubscribe-tokens';
 
 const optionalUrl = (name: string) =>
   z
@@ -86,6 +87,12 @@ export const emailMarketingConfigSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v?.trim() || parseSecretsKey(v) !== undefined, SECRETS_KEY_FORMAT),
+  /**
+   * Signs the unsubscribe links (an HMAC of the subscriber's id; no token is stored): 32+ characters, the
+   * same for every email-marketing process. Changing it breaks the links in mails already sent. Production
+   * refuses the published development value (the default).
+   */
+  UNSUBSCRIBE_LINK_SECRET: z.string().min(32).default(DEV_UNSUBSCRIBE_LINK_SECRET),
   /** How long a confirmation link stays valid. */
   CONFIRM_TOKEN_TTL_HOURS: z.coerce.number().min(1).default(72),
 });

@@ -4,7 +4,6 @@ import { DEMO_PROVIDER_ACCOUNTS, DEMO_STOCK_IDS, EmailMarketingSettings } from '
 import { DataSource } from 'typeorm';
 import { emailMarketingService } from './app.module';
 import { SecretBox } from './settings/secret-box';
-import { newToken } from './subscribers/subscribers.service';
 
 const log = createLogger('seed');
 
@@ -81,11 +80,11 @@ export async function seedDemoEmail(env: NodeJS.ProcessEnv = process.env) {
     for (const { email, status } of DEMO_SUBSCRIBERS) {
       await db.query(
         `INSERT INTO email_marketing.subscribers (stock_id, email, status, consent_ip, consent_user_agent, confirmed_at,
-           unsubscribed_at, unsubscribe_token)
+           unsubscribed_at)
          VALUES ($1, $2, $3, '203.0.113.10', 'demo seed', CASE WHEN $3 <> 'pending' THEN now() END,
-           CASE WHEN $3 = 'unsubscribed' THEN now() END, $4)
+           CASE WHEN $3 = 'unsubscribed' THEN now() END)
          ON CONFLICT (stock_id, lower(email)) DO NOTHING`,
-        [DEMO_STOCK_IDS[0], email, status, newToken()],
+        [DEMO_STOCK_IDS[0], email, status],
       );
     }
     return { settings: DEMO_EMAIL_SETTINGS.length, subscribers: DEMO_SUBSCRIBERS.length };

@@ -120,8 +120,8 @@ export async function addConfirmedSubscribers(
   for (let i = 0; i < emails.length; i += 1000) {
     const batch = emails.slice(i, i + 1000);
     await db.query(
-      `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at, unsubscribe_token)
-       SELECT $1, e, 'confirmed', now(), md5(random()::text || e) FROM unnest($2::text[]) AS e`,
+      `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
+       SELECT $1, e, 'confirmed', now() FROM unnest($2::text[]) AS e`,
       [stockId, batch],
     );
   }

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
 import {
   baseConfigSchema,
   ConfigError,
   databaseConfigSchema,
+  kafkaSettingsOf,
   loadConfig,
   serviceConfigSchema,
 } from './config';
@@ -48,6 +50,27 @@ describe('development secrets', () => {
     ).toBe('k'.repeat(40));
     expect(loadConfig(schema, env).ACTOR_SIGNING_SECRET).toBe(DEV_ACTOR_SIGNING_SECRET);
   });
+  it("refuses docker-compose's published EMAIL_SECRETS_KEY fallback and any secret variable set to a known value", () => {
+    const extended = schema.extend({ EMAIL_SECRETS_KEY: z.string().optional(), OTHER_SECRET: z.string() });
+    const production = { ...env, NODE_ENV: 'production', ACTOR_SIGNING_SECRET: 'k'.repeat(40) };
+    expect(() =>
+      loadConfig(extended, {
+        ...production,
+        EMAIL_SECRETS_KEY: 'Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=',
+        OTHER_SECRET: 'development-only-unsubscribe-link-secret-do-not-use',
+      }),
+    ).toThrow(
+      /EMAIL_SECRETS_KEY: a development value published in this repository[^]*OTHER_SECRET: a development value/,
+    );
+    // Outside production the published values are fine (make up, tests).
+    expect(
+      loadConfig(extended, {
+        ...env,
+        EMAIL_SECRETS_KEY: 'Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=',
+        OTHER_SECRET: 'x',
+      }).EMAIL_SECRETS_KEY,
+    ).toBe('Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=');
+  });
   it('refuses a short secret', () => {
     expect(() => loadConfig(schema, { ...env, ACTOR_SIGNING_SECRET: 'short' })).toThrow(
       'ACTOR_SIGNING_SECRET must be at least 32 characters',
@@ -82,5 +105,56 @@ describe('serviceConfigSchema', () => {
       /OUTBOX_RETENTION_DAYS/,
     );
     expect(loadConfig(schema, { ...env, OUTBOX_RETENTION_DAYS: '30' }).OUTBOX_RETENTION_DAYS).toBe(30);
+  });
+});
+
+describe('Kafka security settings', () => {
+  const env = { KAFKA_BROKERS: 'h:1', DATABASE_URL: 'postgres://x@y/z' };
+  const schema = baseConfigSchema.merge(databaseConfigSchema);
+  const problemsOf = (extra: Record<string, string>) => {
+    try {
+      loadConfig(schema, { ...env, ...extra });
+      return '';
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+  };
+
+  it('a SASL username without its password (or the reverse) stops the start, naming the missing one', () => {
+    expect(problemsOf({ KAFKA_SASL_USERNAME: 'irportal' })).toContain(
+      'KAFKA_SASL_PASSWORD: required with KAFKA_SASL_USERNAME (SCRAM-SHA-512 needs both)',
+    );
+    expect(problemsOf({ KAFKA_SASL_PASSWORD: 'secret' })).toContain(
+      'KAFKA_SASL_USERNAME: required with KAFKA_SASL_PASSWORD',
+    );
+    expect(problemsOf({ KAFKA_SASL_USERNAME: 'irportal', KAFKA_SASL_PASSWORD: 'secret' })).toBe('');
+  });
+
+  it('a CA file must be readable, and goes with KAFKA_SSL=true', () => {
+    expect(problemsOf({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: '/nonexistent/ca.pem' })).toContain(
+      'KAFKA_SSL_CA_FILE: /nonexistent/ca.pem cannot be read',
+    );
+    expect(problemsOf({ KAFKA_SSL_CA_FILE: __filename })).toContain(
+      'KAFKA_SSL_CA_FILE: set, but KAFKA_SSL is not true',
+    );
+    expect(problemsOf({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: __filename })).toBe('');
+  });
+
+  it('kafkaSettingsOf gives kafkajs SCRAM-SHA-512 and TLS with the CA read from the file', () => {
+    const config = loadConfig(schema, {
+      ...env,
+      KAFKA_SASL_USERNAME: 'irportal',
+      KAFKA_SASL_PASSWORD: 'secret',
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: __filename,
+    });
+    const settings = kafkaSettingsOf(config, 'probe');
+    expect(settings.sasl).toEqual({ mechanism: 'scram-sha-512', username: 'irportal', password: 'secret' });
+    expect(settings.ssl).toEqual({ ca: [fs.readFileSync(__filename, 'utf8')] });
+    expect(kafkaSettingsOf(loadConfig(schema, env), 'probe')).toMatchObject({
+      sasl: undefined,
+      ssl: undefined,
+    });
   });
 });

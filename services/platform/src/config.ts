@@ -1,7 +1,7 @@
 import { zodIssueLines } from '@irp/proto';
 import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import type { KafkaSettings } from './kafka';
 import { ServiceManifestEntry } from './manifest';
 import type { HandlerRetryPolicy } from './reliability/handler-retry';
@@ -88,23 +88,63 @@ export class ConfigError extends Error {}
 
 /**
  * Secrets published in this repository (defaults and docker-compose fallbacks): fine on a laptop, but a
- * production process refuses any `*_SECRET` variable set to one of them.
+ * production process refuses any secret variable set to one of them.
  */
 export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = [
   DEV_ACTOR_SIGNING_SECRET,
   'development-only-secret-do-not-use-in-production!',
   'compose-local-secret-change-me-0123456789abcdef',
   'compose-local-actor-secret-change-me-0123456789abcdef',
+  'development-only-unsubscribe-link-secret-do-not-use',
+  'compose-local-unsubscribe-secret-change-me-0123456789abcdef',
+  // docker-compose's EMAIL_SECRETS_KEY fallback
+  'Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=',
 ];
 
-/** The `*_SECRET` variables of a production config that hold a known development secret, as problems. */
+/** Whether a variable holds a secret the known development values are checked against. */
+const isSecretVariable = (key: string) => key.endsWith('_SECRET') || key.endsWith('_SECRETS_KEY');
+
+/**
+ * The secret variables (`*_SECRET`, `*_SECRETS_KEY`) of a production config that hold a known development
+ * secret, as problems.
+ */
 export function developmentSecretProblems(config: unknown): string[] {
   if (typeof config !== 'object' || config === null) return [];
   const values = config as Record<string, unknown>;
   if (values.NODE_ENV !== 'production') return [];
   return Object.keys(values)
-    .filter((key) => key.endsWith('_SECRET') && KNOWN_DEVELOPMENT_SECRETS.includes(values[key] as string))
+    .filter((key) => isSecretVariable(key) && KNOWN_DEVELOPMENT_SECRETS.includes(values[key] as string))
     .map((key) => `${key}: a development value published in this repository; set your own in production`);
+}
+
+/**
+ * The Kafka security settings that cannot work, as problems: SASL credentials are a pair (a username alone
+ * would connect unauthenticated, a password alone means nothing), and a CA file must be readable and
+ * given with KAFKA_SSL=true.
+ */
+export function kafkaSecurityProblems(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const c = config as Record<string, unknown>;
+  const problems: string[] = [];
+  if (!c.KAFKA_SASL_USERNAME !== !c.KAFKA_SASL_PASSWORD)
+    problems.push(
+      `${c.KAFKA_SASL_USERNAME ? 'KAFKA_SASL_PASSWORD' : 'KAFKA_SASL_USERNAME'}: required with ${c.KAFKA_SASL_USERNAME ? 'KAFKA_SASL_USERNAME' : 'KAFKA_SASL_PASSWORD'} (SCRAM-SHA-512 needs both)`,
+    );
+  if (typeof c.KAFKA_SSL_CA_FILE === 'string') {
+    if (c.KAFKA_SSL !== 'true') problems.push('KAFKA_SSL_CA_FILE: set, but KAFKA_SSL is not true');
+    else if (!isReadableFile(c.KAFKA_SSL_CA_FILE))
+      problems.push(`KAFKA_SSL_CA_FILE: ${c.KAFKA_SSL_CA_FILE} cannot be read`);
+  }
+  return problems;
+}
+
+function isReadableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -116,14 +156,13 @@ export function loadConfig<S extends z.ZodTypeAny>(
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
   const problems = parsed.success
-    ? developmentSecretProblems(parsed.data)
+    ? [...developmentSecretProblems(parsed.data), ...kafkaSecurityProblems(parsed.data)]
     : zodIssueLines(parsed.error, '(env)');
   if (problems.length)
     throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   return parsed.data as z.infer<S>;
 }
 
-/** The Kafka settings of a process, from its validated config. */
 /** The handler retry policy of a process, from its config. */
 export function handlerRetryPolicyOf(config: z.infer<typeof baseConfigSchema>): HandlerRetryPolicy {
   return {
@@ -133,11 +172,11 @@ export function handlerRetryPolicyOf(config: z.infer<typeof baseConfigSchema>): 
   };
 }
 
+/** The Kafka settings of a process, from its validated config. */
 export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, service: string): KafkaSettings {
-  if (!config.KAFKA_SASL_USERNAME !== !config.KAFKA_SASL_PASSWORD)
-    throw new ConfigError(
-      'Invalid configuration:\n  KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
-    );
+  const problems = kafkaSecurityProblems(config);
+  if (problems.length)
+    throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   return {
     sasl: config.KAFKA_SASL_USERNAME
       ? {

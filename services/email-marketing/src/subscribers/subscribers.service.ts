@@ -19,6 +19,7 @@ import { subscriptionConfirmMail } from '../mail/templates';
 import { ProjectedStock, StockProjectionService } from '../stocks/stock-projection.repository';
 import { subscriptionLinks } from './links';
 import { SubscriberRow, SubscribersRepository } from './subscribers.repository';
+import { UnsubscribeTokens } from './unsubscribe-tokens';
 import { confirmTokenExpiry, normaliseEmail, subscribeRateLimited } from './subscription-rules';
 
 const log = createLogger('subscribers');
@@ -36,7 +37,7 @@ const toSubscriber = (r: SubscriberRow): Subscriber => ({
   unsubscribedAt: iso(r.unsubscribed_at),
 });
 
-/** A token for a link: 32 random bytes, URL-safe. Only its hash is stored for confirmation links. */
+/** A confirmation link's token: 32 random bytes, URL-safe; only its hash is stored. */
 export const newToken = (): string => randomBytes(32).toString('base64url');
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -68,6 +69,7 @@ export class SubscribersService {
     private readonly units: UnitOfWork,
     private readonly stocks: StockProjectionService,
     private readonly mailer: Mailer,
+    private readonly tokens: UnsubscribeTokens,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig,
   ) {}
 
@@ -97,7 +99,6 @@ export class SubscribersService {
           consentUserAgent: input.userAgent.slice(0, 1000),
           confirmTokenHash: tokenHash(token),
           confirmTokenExpiresAt: confirmTokenExpiry(new Date(), this.config.CONFIRM_TOKEN_TTL_HOURS),
-          unsubscribeToken: newToken(),
         });
         // No row back: the address is confirmed already (the update's WHERE left it alone).
         return row ?? 'confirmed';
@@ -114,7 +115,7 @@ export class SubscribersService {
   }
 
   private async sendConfirmation(stock: ProjectedStock, row: SubscriberRow, token: string) {
-    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, row.unsubscribe_token);
+    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(row.id));
     await this.mailer.send(
       row.email,
       subscriptionConfirmMail({
@@ -139,14 +140,14 @@ export class SubscribersService {
    * Not the address: a forwarded mail's link must not tell its reader whose it was.
    */
   async byUnsubscribeToken(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
-    const row = await this.subscribers.byUnsubscribeToken(token);
+    const row = await this.subscribers.byUnsubscribeProof(this.tokens.proofOf(token));
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
     return withoutAddress(await this.outcome(row, row.status === 'unsubscribed' ? UNSUBSCRIBED_MESSAGE : ''));
   }
 
   /** One-click unsubscribe (RFC 8058): idempotent; the first time is kept as the unsubscribe time. */
   async unsubscribe(token: string): Promise<Omit<SubscriptionOutcome, 'email'>> {
-    const row = await this.subscribers.unsubscribe(token);
+    const row = await this.subscribers.unsubscribe(this.tokens.proofOf(token));
     if (!row) throw new AppError('NOT_FOUND', INVALID_LINK_MESSAGE);
     log.info({ stockId: row.stock_id }, 'unsubscribed');
     return withoutAddress(await this.outcome(row, UNSUBSCRIBED_MESSAGE));
