@@ -244,6 +244,7 @@ async function browserSuite(testInfraEnvFile, specs) {
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
+    DATA_DIR: laneDataDir('browser'),
     ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),
   };
   const upCode = await run(
@@ -322,8 +323,19 @@ async function integrationSuite(infra, name, infraOptions, specs) {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      // The announcements' PDFs of this lane's processes (a test may give its own): not `make up`'s, and
+      // not another lane's, whose tests add and delete files while this one's file cleanup walks them.
+      DATA_DIR: laneDataDir(name),
     });
   });
+}
+
+/** A lane's own announcements DATA_DIR, emptied when the lane starts. */
+function laneDataDir(name) {
+  const dir = path.join(ROOT, '.local', 'test-data', name.replace(/\W+/g, '-'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** A jest path pattern for a folder of this checkout (whatever folders the checkout itself sits in). */

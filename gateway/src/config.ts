@@ -46,6 +46,11 @@ export const gatewayConfigSchema = baseConfigSchema
      */
     STOCK_DIRECTORY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     STOCK_DIRECTORY_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+    /**
+     * How long the admin reports that read every stored file or stock (file cleanup, disk report) may take
+     * before 503: they hash same-size PDFs across the whole store, far longer than an ordinary request.
+     */
+    ADMIN_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
     /** How long the dashboards wait for each contributing service before showing its columns empty. */
     DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /**

@@ -438,6 +438,10 @@ describe("spec section 7's calls, sent as the spec's client sends them", () => {
     expect(savedSettings.body).toMatchObject({ success: true, errorMessage: null });
 
     const cleanup = await get('/api/admin/fileCleanup', 'admin');
+    expect({ status: cleanup.status, errorMessage: cleanup.body.errorMessage }).toEqual({
+      status: 200,
+      errorMessage: undefined,
+    });
     withFields(cleanup.body, ['missingOnDisk', 'duplicates', 'onDiskButNotInDatabase']);
     const disk = await get('/api/admin/diskReport?includeBillable=true', 'admin');
     withFields(

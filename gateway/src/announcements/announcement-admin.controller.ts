@@ -7,7 +7,8 @@ import {
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { Route } from '../routing/route';
 import { CurrentUser } from '../auth/decorators';
 import type { z } from 'zod';
@@ -19,7 +20,10 @@ import { ServicesClient } from '../kafka/services.client';
  */
 @Controller()
 export class AnnouncementAdminController {
-  constructor(private readonly services: ServicesClient) {}
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'ADMIN_REPORT_TIMEOUT_MS'>,
+  ) {}
 
   @Route(routes.announcements.sendConfirmation)
   async sendConfirmation(
@@ -60,13 +64,17 @@ export class AnnouncementAdminController {
 
   @Route(routes.announcements.fileCleanup)
   fileCleanup() {
-    return this.services.request(Topics.AnnouncementsFileCleanup, {});
+    return this.services.request(Topics.AnnouncementsFileCleanup, {}, this.config.ADMIN_REPORT_TIMEOUT_MS);
   }
 
   @Route(routes.announcements.diskReport)
   async diskReport(@Query() query: z.output<typeof DiskReportQuerySchema>) {
     return (
-      await this.services.request(Topics.AnnouncementsDiskReport, { includeBillable: query.includeBillable })
+      await this.services.request(
+        Topics.AnnouncementsDiskReport,
+        { includeBillable: query.includeBillable },
+        this.config.ADMIN_REPORT_TIMEOUT_MS,
+      )
     ).items;
   }
 }

@@ -113,8 +113,13 @@ export class LocalFileStorage extends FileStorage {
     for await (const full of walk(this.root)) {
       const rel = relative(this.root, full).split(sep);
       const filename = rel.pop() ?? '';
-      const { size } = await fs.stat(full);
-      yield { directory: rel.join('/'), filename, size };
+      // A file deleted (or renamed into place) since its directory was read is not listed: another
+      // process changes the store while the cleanup report walks it.
+      const stat = await fs.stat(full).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (stat) yield { directory: rel.join('/'), filename, size: stat.size };
     }
   }
 }

@@ -1,4 +1,6 @@
 import { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import libmime from 'libmime';
 import { ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -35,10 +37,41 @@ export interface SmtpSink {
 }
 
 /**
- * A real SMTP server for tests (smtp-server, in-process on a free port): what the services send arrives
- * here over SMTP and is parsed, so tests check the mails as a mail client would see them.
+ * A mail as the 'headers' sink keeps it: the envelope, the decoded Subject and the raw headers, no body
+ * parsing (html, text and parsed are empty; `headers` holds the raw ones).
  */
-export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
+async function headersOnly(stream: Readable, rcptTo: string[], from: string): Promise<SinkMail> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const end = raw.search(/\r?\n\r?\n/);
+  const rawHeaders: Record<string, string> = {};
+  for (const line of (end < 0 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) rawHeaders[line.slice(0, colon).trim().toLowerCase()] ??= line.slice(colon + 1).trim();
+  }
+  return {
+    from,
+    to: rcptTo,
+    subject: libmime.decodeWords(rawHeaders.subject ?? ''),
+    html: '',
+    text: '',
+    headers: new Map(Object.entries(rawHeaders)),
+    rawHeaders,
+    messageId: rawHeaders['message-id'] ?? '',
+    parsed: {} as ParsedMail,
+  };
+}
+
+/**
+ * A real SMTP server for tests (smtp-server, in-process on a free port): what the services send arrives
+ * here over SMTP and is parsed, so tests check the mails as a mail client would see them. `parse:
+ * 'headers'` keeps only the envelope, the Subject and the raw headers: for tests counting thousands of
+ * mails, where parsing every body would make the test process the slowest part of the system under test.
+ */
+export async function startSmtpSink(
+  options: { port?: number; parse?: 'full' | 'headers' } = {},
+): Promise<SmtpSink> {
   const mails: SinkMail[] = [];
   let refusals: { left: number; code: number; message: string } | undefined;
   const server = new SMTPServer({
@@ -55,6 +88,19 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
       callback();
     },
     onData(stream, session, callback) {
+      if (options.parse === 'headers') {
+        headersOnly(
+          stream,
+          session.envelope.rcptTo.map((r) => r.address),
+          session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        )
+          .then((mail) => {
+            mails.push(mail);
+            callback();
+          })
+          .catch((err: Error) => callback(err));
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
           const addresses = (v: ParsedMail['to']) =>
