@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
 // deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
-// The tests get their own brokers, so a running `make up` is untouched: the integration suite's (INFRA_DIR
-// .local/test, port 19092) and the browser suite's (.local/test-browser, port 19102); with TEST_LANES=3 the
-// gateway integration specs get one too (.local/test-gateway, port 19112). The lanes run side by side (most
-// of a suite's time is waiting on brokers, databases and browsers, not the CPU); TEST_LANES=1 runs them one
-// after the other, as does Docker's infrastructure (one broker for all):
-//   lint, unit, web, infra script, browser      (output as it comes)
-//   integration                                  (output prefixed "[integration]" when side by side)
-//   integration gateway: gateway/test            (TEST_LANES=3 and the full run only; prefixed "[gateway]")
+// The tests get their own brokers, so a running `make up` is untouched. By default (TEST_LANES=4) four lanes
+// run side by side, each lane that needs one with its own broker and database (most of a suite's time is
+// waiting on brokers, databases and browsers, not the CPU):
+//   lint, unit, web, infra script               (output as it comes)
+//   browser                                      (prefixed "[browser]"; .local/test-browser, port 19102)
+//   integration: services/ but email-marketing  (prefixed "[integration]"; .local/test, port 19092)
+//   integration gateway: gateway/test, services/email-marketing  (prefixed "[gateway]"; port 19112)
+// TEST_LANES=3 runs the browser suite after the quick ones; TEST_LANES=2 also keeps one integration lane;
+// TEST_LANES=1 runs everything one after the other, as does Docker's infrastructure (one broker for all).
+// A subset of integration specs (INT_SPECS, --changed) runs in one lane.
 // No test has a time budget (speed is the benchmarks' business, bench/), so a busy machine makes a run
 // slower, never red.
 // A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
@@ -364,12 +366,27 @@ async function browserLane(infra) {
   );
 }
 
+/**
+ * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs and email-marketing's (its
+ * senders-scale is the longest file but pollers-scale), so the two lanes take about as long. Every other
+ * integration spec (services/, and a new service's) runs in the first lane.
+ */
+const SECOND_LANE = ['gateway/test/', 'services/email-marketing/'];
+
 async function main() {
   const started = Date.now();
   fs.mkdirSync(RESULTS, { recursive: true });
   const infra = await import('../deploy/local/infra.mjs');
   const { dockerAnswers } = await import('../deploy/local/docker.mjs');
-  const foreground = async () => {
+  // INT_SPECS (or --changed) names the specs: they run in one lane, as asked.
+  const intSpecs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
+  // Side by side only with brokers of our own (Docker's compose file has one broker for all).
+  const lanes = dockerAnswers() ? 1 : Number(process.env.TEST_LANES ?? 4);
+  // Two integration lanes (TEST_LANES >= 3, the full run): each its own broker and database.
+  const splitIntegration = lanes >= 3 && wanted('integration') && intSpecs.length === 0;
+  // The browser suite in a lane of its own (TEST_LANES >= 4), else after the quick suites.
+  const browserApart = lanes >= 4 && wanted('browser');
+  const quick = async () => {
     if (wanted('lint')) await lintSuite();
     if (wanted('unit')) {
       // --changed: the unit tests related to the changed sources (jest --findRelatedTests), else all of them.
@@ -381,40 +398,40 @@ async function main() {
     }
     if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
-    if (wanted('browser')) await browserLane(infra);
+    if (wanted('browser') && !browserApart) await browserLane(infra);
   };
-  // INT_SPECS (or --changed) names the specs: they run in one lane, as asked.
-  const intSpecs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
-  // Side by side only with brokers of our own (Docker's compose file has one broker for all).
-  const together = process.env.TEST_LANES !== '1' && wanted('integration') && !dockerAnswers();
-  // TEST_LANES=3, the full run: the services' integration specs and the gateway's in lanes of their own
-  // (faster, but on 2 cores the pollers-scale probe was once seen not to recover from its broker restart).
-  const gatewayApart = together && process.env.TEST_LANES === '3' && intSpecs.length === 0;
-  const beside = async () => {
-    if (wanted('integration'))
-      await integrationSuite(
-        infra,
-        'integration',
-        SERVICES_INFRA,
-        gatewayApart ? [underRoot('services/')] : intSpecs,
-      );
-  };
-  const gatewayLane = () =>
-    integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, [underRoot('gateway/test/')]);
-  const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
-  if (together) {
-    console.log(
-      `[test] ${gatewayApart ? 'three' : 'two'} lanes: lint, unit, web, infra script, browser | integration (prefixed)` +
-        (gatewayApart ? ' | integration gateway (prefixed)' : ''),
-    );
-    await Promise.all([
-      foreground().catch(failedLane('run')),
-      lane.run('[integration]', beside).catch(failedLane('integration')),
-      ...(gatewayApart ? [lane.run('[gateway]', gatewayLane).catch(failedLane('integration gateway'))] : []),
+  const integration = async () => {
+    if (!wanted('integration')) return;
+    if (!splitIntegration) return integrationSuite(infra, 'integration', SERVICES_INFRA, intSpecs);
+    await integrationSuite(infra, 'integration', SERVICES_INFRA, [
+      underRoot('services/'),
+      '--testPathIgnorePatterns',
+      ...SECOND_LANE.map(underRoot),
     ]);
+  };
+  const secondIntegration = () =>
+    integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, SECOND_LANE.map(underRoot));
+  const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
+  if (lanes >= 2) {
+    const plan = [
+      ['', 'lint, unit, web, infra script' + (browserApart ? '' : ', browser'), quick],
+      ...(browserApart ? [['[browser]', 'browser', () => browserLane(infra)]] : []),
+      ...(wanted('integration') ? [['[integration]', 'integration', integration]] : []),
+      ...(splitIntegration
+        ? [['[gateway]', `integration gateway: ${SECOND_LANE.join(', ')}`, secondIntegration]]
+        : []),
+    ];
+    console.log(
+      `[test] ${plan.length} lanes: ${plan.map(([prefix, what]) => (prefix ? `${what} (prefixed ${prefix})` : what)).join(' | ')}`,
+    );
+    await Promise.all(
+      plan.map(([prefix, what, fn]) =>
+        (prefix ? lane.run(prefix, fn) : fn()).catch(failedLane(what.split(':')[0])),
+      ),
+    );
   } else {
-    await foreground();
-    await beside();
+    await quick();
+    await integration();
   }
   console.log(`\n${summaryText(results, { subset: RUN.subset, tookMs: Date.now() - started })}`);
   process.exit(totals(results).failed > 0 || results.length === 0 ? 1 : 0);
