@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // `make test`: starts what the tests need (a Kafka broker of its own and PostgreSQL, via
 // deploy/local/infra.mjs), runs every suite, stops what it started, and ends with `N passed, M failed`.
-// The tests get their own brokers, so a running `make up` is untouched. By default (TEST_LANES=4) four lanes
-// run side by side, each lane that needs one with its own broker and database (most of a suite's time is
-// waiting on brokers, databases and browsers, not the CPU):
-//   lint, unit, web, infra script               (output as it comes)
-//   browser                                      (prefixed "[browser]"; .local/test-browser, port 19102)
+// The tests get their own brokers, so a running `make up` is untouched. By default (TEST_LANES=3) three lanes
+// run side by side, each lane that needs one with its own broker, database and announcements DATA_DIR (most
+// of a suite's time is waiting on brokers, databases and browsers, not the CPU):
+//   lint, unit, web, infra script, browser      (output as it comes; browser: .local/test-browser, port 19102)
 //   integration: services/ but email-marketing  (prefixed "[integration]"; .local/test, port 19092)
 //   integration gateway: gateway/test, services/email-marketing  (prefixed "[gateway]"; port 19112)
-// TEST_LANES=3 runs the browser suite after the quick ones; TEST_LANES=2 also keeps one integration lane;
-// TEST_LANES=1 runs everything one after the other, as does Docker's infrastructure (one broker for all).
-// A subset of integration specs (INT_SPECS, --changed) runs in one lane.
+// TEST_LANES=4 gives the browser suite a lane of its own (on 2 cores four lanes starved the scale tests);
+// TEST_LANES=2 keeps one integration lane; TEST_LANES=1 runs everything one after the other, as does
+// Docker's infrastructure (one broker for all). A subset of integration specs (INT_SPECS, --changed) runs in
+// one lane.
 // No test has a time budget (speed is the benchmarks' business, bench/), so a busy machine makes a run
 // slower, never red.
 // A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
@@ -381,7 +381,7 @@ async function main() {
   // INT_SPECS (or --changed) names the specs: they run in one lane, as asked.
   const intSpecs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
   // Side by side only with brokers of our own (Docker's compose file has one broker for all).
-  const lanes = dockerAnswers() ? 1 : Number(process.env.TEST_LANES ?? 4);
+  const lanes = dockerAnswers() ? 1 : Number(process.env.TEST_LANES ?? 3);
   // Two integration lanes (TEST_LANES >= 3, the full run): each its own broker and database.
   const splitIntegration = lanes >= 3 && wanted('integration') && intSpecs.length === 0;
   // The browser suite in a lane of its own (TEST_LANES >= 4), else after the quick suites.

@@ -182,6 +182,10 @@ export async function startTestGateway(
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     COMMENT_RATE_PER_ADDRESS: '1000',
     WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: '1000',
+    // A busy machine answers in seconds what takes milliseconds alone: the pages' contributors get time
+    // (a test of the fallback sets its own short one).
+    STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: '20000',
+    DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: '20000',
     SESSION_CACHE_MS: '0',
     ...env,
   });

@@ -294,14 +294,14 @@ describe('email-marketing service', () => {
       await subscribeAndConfirm(email);
       await subscribeAndConfirm(stayer);
       // The token comes from the confirmation mail's unsubscribe link: the database keeps none (issue 18).
-      const token = linkIn(sink.to(email).at(-1)!, '/api/subscription/unsubscribe/');
+      const token = linkIn(sink.to(email).at(-1)!, '/subscription/unsubscribe/');
       const [row] = await db.query(`SELECT * FROM email_marketing.subscribers WHERE email = $1`, [email]);
       expect(JSON.stringify(row)).not.toContain(token);
       expect(row.legacy_unsubscribe_token_hash).toBeNull();
       // A token of the right form with a made-up signature, or another subscriber's id under this one's
       // signature, proves nothing.
       const forged = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
-      const stayerToken = linkIn(sink.to(stayer).at(-1)!, '/api/subscription/unsubscribe/');
+      const stayerToken = linkIn(sink.to(stayer).at(-1)!, '/subscription/unsubscribe/');
       const swapped = `${stayerToken.slice(0, 24)}${token.slice(24)}`;
       for (const wrong of [forged, swapped])
         expect(

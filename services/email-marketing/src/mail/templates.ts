@@ -154,7 +154,7 @@ export function subscriptionConfirmMail(input: {
       html,
       `<a href="${escapeHtml(input.unsubscribeUrl)}">Do not send me anything</a>`,
     ),
-    text: `Please confirm that you want to receive announcements of ${name} by email:\n${input.confirmUrl}\n\nThe link works once and for ${input.ttlHours} hours. If you did not ask for this, ignore this mail.\n`,
+    text: `Please confirm that you want to receive announcements of ${name} by email:\n${input.confirmUrl}\n\nThe link works once and for ${input.ttlHours} hours. If you did not ask for this, ignore this mail.\n\n--\nDo not send me anything: ${input.unsubscribeUrl}\n`,
     headers: unsubscribeHeaders(input.oneClickUrl),
   };
 }
