@@ -4,13 +4,14 @@
 // The tests get their own brokers, so a running `make up` is untouched. By default (TEST_LANES=3) three lanes
 // run side by side, each lane that needs one with its own broker, database and announcements DATA_DIR (most
 // of a suite's time is waiting on brokers, databases and browsers, not the CPU):
-//   lint, unit, web, infra script, browser      (output as it comes; browser: .local/test-browser, port 19102)
-//   integration: services/ but email-marketing  (prefixed "[integration]"; .local/test, port 19092)
-//   integration gateway: gateway/test, services/email-marketing  (prefixed "[gateway]"; port 19112)
+//   lint, unit, web, infra script                (output as it comes)
+//   integration: services/                       (prefixed "[integration]"; .local/test, port 19092)
+//   integration gateway: gateway/test, then the browser suite  (prefixed "[gateway]"; port 19112; the
+//                                                browser's: .local/test-browser, port 19102)
 // TEST_LANES=4 gives the browser suite a lane of its own (on 2 cores four lanes starved the scale tests);
-// TEST_LANES=2 keeps one integration lane; TEST_LANES=1 runs everything one after the other, as does
-// Docker's infrastructure (one broker for all). A subset of integration specs (INT_SPECS, --changed) runs in
-// one lane.
+// TEST_LANES=2 keeps one integration lane, the browser after the quick suites; TEST_LANES=1 runs everything
+// one after the other, as does Docker's infrastructure (one broker for all). A subset of integration specs
+// (INT_SPECS, --changed) runs in one lane.
 // No test has a time budget (speed is the benchmarks' business, bench/), so a busy machine makes a run
 // slower, never red.
 // A test skipped without a declared condition (scripts/testing/skip-conditions.js), a todo, or one left out by
@@ -367,11 +368,11 @@ async function browserLane(infra) {
 }
 
 /**
- * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs and email-marketing's (its
- * senders-scale is the longest file but pollers-scale), so the two lanes take about as long. Every other
- * integration spec (services/, and a new service's) runs in the first lane.
+ * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs, then the browser suite (a
+ * fresh clone measured the services' lane at ~880 s, the gateway's at ~660 s + the browser's ~340 s, and the
+ * quick suites at ~740 s). Every other integration spec (services/, and a new service's) runs in the first.
  */
-const SECOND_LANE = ['gateway/test/', 'services/email-marketing/'];
+const SECOND_LANE = ['gateway/test/'];
 
 async function main() {
   const started = Date.now();
@@ -398,7 +399,7 @@ async function main() {
     }
     if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
-    if (wanted('browser') && !browserApart) await browserLane(infra);
+    if (wanted('browser') && !browserApart && !splitIntegration) await browserLane(infra);
   };
   const integration = async () => {
     if (!wanted('integration')) return;
@@ -409,16 +410,25 @@ async function main() {
       ...SECOND_LANE.map(underRoot),
     ]);
   };
-  const secondIntegration = () =>
-    integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, SECOND_LANE.map(underRoot));
+  const secondIntegration = async () => {
+    await integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, SECOND_LANE.map(underRoot));
+    if (wanted('browser') && !browserApart) await browserLane(infra);
+  };
   const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
   if (lanes >= 2) {
+    const browserAfter = !browserApart && !splitIntegration ? ', browser' : '';
     const plan = [
-      ['', 'lint, unit, web, infra script' + (browserApart ? '' : ', browser'), quick],
+      ['', `lint, unit, web, infra script${browserAfter}`, quick],
       ...(browserApart ? [['[browser]', 'browser', () => browserLane(infra)]] : []),
       ...(wanted('integration') ? [['[integration]', 'integration', integration]] : []),
       ...(splitIntegration
-        ? [['[gateway]', `integration gateway: ${SECOND_LANE.join(', ')}`, secondIntegration]]
+        ? [
+            [
+              '[gateway]',
+              `integration gateway: ${SECOND_LANE.join(', ')}${browserApart ? '' : ', then browser'}`,
+              secondIntegration,
+            ],
+          ]
         : []),
     ];
     console.log(
