@@ -166,6 +166,18 @@ const invalid = (message: string, element: unknown = {}) =>
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A batch with any element's problems is refused whole: Xero's ValidationException, each element with its messages. */
+function throwIfInvalid(checked: ReadonlyArray<{ element: unknown; messages: string[] }>): void {
+  const wrong = checked.filter((c) => c.messages.length);
+  if (wrong.length)
+    throw new ValidationException(
+      wrong.map((c) => ({
+        ...(isObject(c.element) ? c.element : {}),
+        ValidationErrors: c.messages.map((Message) => ({ Message })),
+      })),
+    );
+}
+
 const TITLES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -521,14 +533,7 @@ export async function startAccountingStandIn(
         messages.push(`Contact: no contact has the ContactID ${data.Contact.ContactID}`);
       return { element, data, messages };
     });
-    const wrong = checked.filter((c) => c.messages.length);
-    if (wrong.length)
-      throw new ValidationException(
-        wrong.map((c) => ({
-          ...(isObject(c.element) ? c.element : {}),
-          ValidationErrors: c.messages.map((Message) => ({ Message })),
-        })),
-      );
+    throwIfInvalid(checked);
     const today = startOfUtcDay(now());
     const created = checked.map(({ data }) => {
       const input = data!;
@@ -578,14 +583,7 @@ export async function startAccountingStandIn(
       }
       return { element, data, messages };
     });
-    const wrong = checked.filter((c) => c.messages.length);
-    if (wrong.length)
-      throw new ValidationException(
-        wrong.map((c) => ({
-          ...(isObject(c.element) ? c.element : {}),
-          ValidationErrors: c.messages.map((Message) => ({ Message })),
-        })),
-      );
+    throwIfInvalid(checked);
     const at = now();
     const created = checked.map(({ data }) => {
       const contact: StoredContact = {
