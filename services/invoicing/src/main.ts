@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { invoicingService } from './app.module';
+
+export const startInvoicingService = invoicingService.main(module);
