@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { EmailMarketingModule } from './email-marketing/email-marketing.module';
+import { InvoicingModule } from './invoicing/invoicing.module';
 import { AuthController } from './auth/auth.controller';
 import { ServicesStockResolver } from './routing/services-stock-resolver';
 import { STOCK_RESOLVER } from './routing/stock-resolver';
@@ -23,7 +24,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [StocksModule, AnnouncementsModule, EmailMarketingModule, WidgetModule],
+      imports: [StocksModule, AnnouncementsModule, EmailMarketingModule, InvoicingModule, WidgetModule],
       controllers: [AuthController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -51,6 +51,11 @@ export const gatewayConfigSchema = baseConfigSchema
      * before 503: they hash same-size PDFs across the whole store, far longer than an ordinary request.
      */
     ADMIN_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+    /**
+     * How long a call that reaches the accounting system may take (refresh, contact and repeating invoice
+     * creation, invoice PDF): it keeps the system's limits (60 a minute) and waits out its 429s.
+     */
+    ACCOUNTING_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
     /** How long the dashboards wait for each contributing service before showing its columns empty. */
     DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /**

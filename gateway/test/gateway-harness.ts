@@ -96,20 +96,24 @@ export interface MailBackend {
   stocks: ServiceProcess;
   announcements: ServiceProcess;
   email: ServiceProcess;
+  /** Invoicing, reading the accounting stand-in's demo organisation (the dashboards' invoice columns). */
+  invoicing: ServiceProcess;
+  accounting: StandInProcess;
   /** The email-marketing providers' stand-in (its own process, mailing to the sink), when asked for. */
   providers?: StandInProcess;
   /** Stops every process and the sink, and drops the schemas the backend wrote. */
   stop(): Promise<void>;
 }
 
-const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing'] as const;
+const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing', 'invoicing'] as const;
 
 /**
  * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty, unless
  * `announcementsEnv` points them somewhere) and email-marketing (mailing to an in-process SMTP sink, links
  * on `publicBaseUrl`, settings of its own in `emailEnv`), on fresh schemas. With `providers`, the
  * email-marketing providers' stand-in runs too (the demo lists; campaigns mailed to the sink) and the
- * service's provider URLs point at it.
+ * service's provider URLs point at it. Invoicing runs against the accounting stand-in (its own process,
+ * the demo organisation), so the dashboards compose every column.
  */
 export async function startMailBackend(
   publicBaseUrl: string,
@@ -120,9 +124,10 @@ export async function startMailBackend(
   const providers = options.providers
     ? await startStandInProcess('email-marketing', 'email-providers', { SMTP_URL: sink.url })
     : undefined;
+  const accounting = await startStandInProcess('invoicing', 'accounting-standin');
   const [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
   await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
-  const [announcements, email] = await Promise.all([
+  const [announcements, email, invoicing] = await Promise.all([
     startServiceProcess('announcements', {
       env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '', ...options.announcementsEnv },
     }),
@@ -140,6 +145,13 @@ export async function startMailBackend(
         ...options.emailEnv,
       },
     }),
+    startServiceProcess('invoicing', {
+      env: {
+        ACCOUNTING_BASE_URL: `${accounting.url}/api.xro/2.0`,
+        ACCOUNTING_TOKEN_URL: `${accounting.url}/connect/token`,
+        ACCOUNTING_APP_URL: accounting.url,
+      },
+    }),
   ]);
   return {
     sink,
@@ -147,10 +159,12 @@ export async function startMailBackend(
     stocks,
     announcements,
     email,
+    invoicing,
+    accounting,
     providers,
     async stop() {
-      await Promise.all([email.stop(), announcements.stop(), stocks.stop(), users.stop()]);
-      await providers?.stop();
+      await Promise.all([invoicing.stop(), email.stop(), announcements.stop(), stocks.stop(), users.stop()]);
+      await Promise.all([providers?.stop(), accounting.stop()]);
       await sink.close();
       await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
     },

@@ -137,6 +137,27 @@ const providerSettings = (ctx: MatrixContext, caller: CallerName, use: 'send' | 
   testEmailAddresses: address(ctx, 'test', caller),
 });
 
+/**
+ * An invoice of stock A: the demo's invoice without a reference (no stock matches it), assigned to A by the
+ * admin once the invoicing service has read the accounting stand-in.
+ */
+async function invoiceOfA(ctx: MatrixContext): Promise<string> {
+  if (typeof ctx.state.invoiceOfA === 'string') return ctx.state.invoiceOfA;
+  type Page = { invoices: Array<{ invoiceID: string; text: string }> };
+  let page: Page = { invoices: [] };
+  for (let tries = 0; tries < 100 && !page.invoices.length; tries++) {
+    page = (await ctx.adminPost('/api/admin/refreshAccounting', {})) as Page;
+    if (!page.invoices.length) await new Promise((r) => setTimeout(r, 200));
+  }
+  const invoice = page.invoices.find((i) => i.text.includes('no reference')) ?? page.invoices[0];
+  if (!invoice) throw new Error('the invoicing service read no invoice from the accounting stand-in');
+  await ctx.adminPost('/api/admin/assignAccountingInvoices', {
+    items: [{ invoiceId: invoice.invoiceID, ticker: ctx.A.combinedTicker }],
+  });
+  ctx.state.invoiceOfA = invoice.invoiceID;
+  return invoice.invoiceID;
+}
+
 const testSendBody = (ctx: MatrixContext, caller: CallerName) => {
   const { apiKey: emailMarketingApiKey, ...settings } = providerSettings(ctx, caller, 'send');
   return { ...settings, apiKey: ctx.A.apiKey!, emailMarketingApiKey };
@@ -421,6 +442,38 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
         .mails()
         .flatMap((m) => m.to)
         .filter((to) => to.startsWith('system-')).length,
+  },
+
+  // ------------------------------------------------------------------------------------------- invoicing
+  'invoicing.invoices': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
+  'invoicing.saveInvoiceData': {
+    request: (ctx) => ({ params: { ticker: ctx.A.combinedTicker }, body: { repeatingInvoiceId: null } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM invoicing.stock_billing WHERE stock_id = $1', [ctx.A.id]),
+  },
+  'invoicing.accountingPage': { request: () => ({}) },
+  'invoicing.refreshAccounting': { request: () => ({ body: {} }) },
+  'invoicing.assignInvoices': {
+    prepare: (ctx) => invoiceOfA(ctx).then(() => undefined),
+    request: (ctx) => ({
+      body: { items: [{ invoiceId: ctx.state.invoiceOfA as string, ticker: ctx.A.combinedTicker }] },
+    }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM invoicing.assignments ORDER BY invoice_id', []),
+  },
+  'invoicing.createContact': {
+    request: (ctx) => ({ query: { id: ctx.A.id }, body: {} }),
+    read: (ctx) =>
+      rowOf(ctx.db, 'SELECT contact_id FROM invoicing.stock_billing WHERE stock_id = $1', [ctx.A.id]),
+  },
+  'invoicing.createRepeatingInvoice': {
+    request: (ctx) => ({ body: { id: ctx.A.id, amount: 1800 } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT id FROM invoicing.repeating_invoices ORDER BY id', []),
+  },
+  'invoicing.reminderEmail': { request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker } }) },
+  'invoicing.invoiceDownload': {
+    prepare: (ctx) => invoiceOfA(ctx).then(() => undefined),
+    request: (ctx) => ({
+      query: { ticker: ctx.A.combinedTicker, invoiceId: ctx.state.invoiceOfA as string },
+    }),
   },
 
   // --------------------------------------------------------------------------------------------- gateway

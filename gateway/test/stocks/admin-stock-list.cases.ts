@@ -7,7 +7,7 @@ export function adminStockListCases(t: StocksRun) {
     it('gives an admin every stock; a composed column whose service does not answer is null and named', async () => {
       const res = await get('/api/admin/stocks?startDate=2026-01-01&endDate=2026-01-31', 'admin');
       expect(res.status).toBe(200);
-      expect(res.body.unavailable).toEqual(['email-marketing']);
+      expect(res.body.unavailable).toEqual(['email-marketing', 'invoicing']);
       const row = res.body.stocks.find((s: { id: string }) => s.id === t.A.id);
       expect(row).toEqual({
         id: t.A.id,

@@ -16,3 +16,14 @@ export const DEMO_PROVIDER_ACCOUNTS = {
   mailchimp: { apiKey: 'demo-mailchimp-key-us1', listId: 'demo-list' },
   campaignMonitor: { apiKey: 'demo-campaign-monitor-key', listId: 'cm-list', clientId: 'demo-client' },
 } as const;
+
+/**
+ * The accounting system's demo connection: the client id and secret of a custom connection and its
+ * organisation. The accounting stand-in (standins/) accepts them and the invoicing service's `make up`
+ * configuration uses them; both read them here.
+ */
+export const DEMO_ACCOUNTING_CLIENT = {
+  clientId: '6C0A7E3B5D9F41E28A4C0B6D2F8E1A35',
+  clientSecret: 'demo-accounting-client-secret',
+  tenantId: '3f7c9a2e-1b4d-4e8a-9c6f-0d2b5a7e8c41',
+} as const;

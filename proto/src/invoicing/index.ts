@@ -1,17 +1,95 @@
 import { defineServiceContract } from '../common/contract';
 import { invoicingRoutes } from './routes';
+import {
+  AccountingPageReplySchema,
+  AccountingPageRequestSchema,
+  AssignInvoicesRequestSchema,
+  CreateContactReplySchema,
+  CreateContactRequestSchema,
+  CreateRepeatingInvoiceReplySchema,
+  CreateRepeatingInvoiceRequestSchema,
+  InvoicePdfReplySchema,
+  InvoicePdfRequestSchema,
+  InvoicingDashboardReplySchema,
+  InvoicingDashboardRequestSchema,
+  RefreshAccountingRequestSchema,
+  ReminderEmailReplySchema,
+  ReminderEmailRequestSchema,
+  SaveStockInvoicesRequestSchema,
+  StockInvoicesReplySchema,
+  StockInvoicesRequestSchema,
+} from './messages';
 
+export * from './messages';
+export * from './records';
+export * from './rest';
 export * from './routes';
 
 /**
- * The invoicing service's side of the protocol: its request topics (`invoicing.<verb-noun>`, request and
- * reply schemas), its events (`<entity>.<past-tense>`) and its REST routes (routes.ts). The
- * `invoicing.ping` request comes with every contract. Put message schemas beside this file (messages.ts,
- * events.ts, rest.ts).
+ * The invoicing service: invoices and repeating invoices read from the accounting system, matched to stocks
+ * (by the stock's accounting reference, then by staff's assignment), the dashboards' invoice and repeat
+ * columns, contacts and repeating invoices created in the accounting system, reminder mails and invoice
+ * PDFs. Consumes `stock.upserted`.
  */
 export const invoicingContract = defineServiceContract({
   service: 'invoicing',
   routes: invoicingRoutes,
-  requests: {},
+  requests: {
+    InvoicingDashboard: {
+      topic: 'invoicing.dashboard',
+      request: InvoicingDashboardRequestSchema,
+      reply: InvoicingDashboardReplySchema,
+    },
+    InvoicingStockInvoices: {
+      topic: 'invoicing.stock-invoices',
+      request: StockInvoicesRequestSchema,
+      reply: StockInvoicesReplySchema,
+    },
+    InvoicingSaveStockInvoices: {
+      topic: 'invoicing.save-stock-invoices',
+      request: SaveStockInvoicesRequestSchema,
+      reply: StockInvoicesReplySchema,
+      mutates: true,
+    },
+    InvoicingAccountingPage: {
+      topic: 'invoicing.accounting-page',
+      request: AccountingPageRequestSchema,
+      reply: AccountingPageReplySchema,
+    },
+    InvoicingRefresh: {
+      topic: 'invoicing.refresh',
+      request: RefreshAccountingRequestSchema,
+      reply: AccountingPageReplySchema,
+      mutates: true,
+    },
+    InvoicingAssign: {
+      topic: 'invoicing.assign',
+      request: AssignInvoicesRequestSchema,
+      reply: AccountingPageReplySchema,
+      mutates: true,
+    },
+    InvoicingCreateContact: {
+      topic: 'invoicing.create-contact',
+      request: CreateContactRequestSchema,
+      reply: CreateContactReplySchema,
+      mutates: true,
+    },
+    InvoicingCreateRepeatingInvoice: {
+      topic: 'invoicing.create-repeating-invoice',
+      request: CreateRepeatingInvoiceRequestSchema,
+      reply: CreateRepeatingInvoiceReplySchema,
+      mutates: true,
+    },
+    InvoicingReminderEmail: {
+      topic: 'invoicing.reminder-email',
+      request: ReminderEmailRequestSchema,
+      reply: ReminderEmailReplySchema,
+    },
+    InvoicingInvoicePdf: {
+      topic: 'invoicing.invoice-pdf',
+      request: InvoicePdfRequestSchema,
+      reply: InvoicePdfReplySchema,
+    },
+  },
   events: {},
 });

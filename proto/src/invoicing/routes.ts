@@ -1,8 +1,117 @@
-import { defineRoutes } from '../common/routes';
+import { GlobalRole, StockRole } from '../common/roles';
+import { access, defineRoutes } from '../common/routes';
+import { FileResponseSchema, NoBodySchema } from '../common/rest';
+import { AccountingPageSchema, StockInvoiceDataSchema } from './records';
+import {
+  AssignInvoicesBodySchema,
+  CreateContactQuerySchema,
+  CreateContactResponseSchema,
+  CreateRepeatingInvoiceBodySchema,
+  CreateRepeatingInvoiceResponseSchema,
+  InvoiceDownloadQuerySchema,
+  InvoiceTickerParamsSchema,
+  InvoiceTickerQuerySchema,
+  ReminderEmailParamsSchema,
+  ReminderEmailResponseSchema,
+  SaveInvoiceDataBodySchema,
+} from './rest';
+
+/** The Invoices tab's readers and writers: InvoiceTotal holders (spec section 6) and admins. */
+const INVOICES_TAB = access.roles(GlobalRole.InvoiceTotal);
 
 /**
- * The invoicing service's REST routes: one entry per route the gateway serves for it (method, the spec's
- * path, the access rule built with `access` from '../common/routes', the request and response schemas).
- * The gateway binds each handler with `@Route(routes.invoicing.<name>)`; see docs/adding-a-service.md.
+ * The invoicing routes (docs/api/invoicing.md): spec section 7's Invoicing calls. The accounting page's
+ * paths carry the accounting system's kind ("accounting") where the spec says they carry its name.
  */
-export const invoicingRoutes = defineRoutes('invoicing', {});
+export const invoicingRoutes = defineRoutes('invoicing', {
+  invoices: {
+    method: 'GET',
+    path: '/api/admin/invoices',
+    access: INVOICES_TAB,
+    summary:
+      "A stock's invoice data: its invoices, repeating invoice, selector options, contact and reference",
+    query: InvoiceTickerQuerySchema,
+    response: StockInvoiceDataSchema,
+  },
+  saveInvoiceData: {
+    method: 'POST',
+    path: '/api/admin/saveInvoiceData/{ticker}',
+    access: INVOICES_TAB,
+    summary: "Save a stock's repeating invoice choice and the invoices assigned to it by hand",
+    description:
+      'An unknown repeating invoice or invoice id is refused with 400 naming it; nothing is saved then.',
+    params: InvoiceTickerParamsSchema,
+    body: SaveInvoiceDataBodySchema,
+    response: StockInvoiceDataSchema,
+  },
+  accountingPage: {
+    method: 'GET',
+    path: '/api/admin/accountingInvoices',
+    access: access.admin(),
+    summary: 'The accounting page: unassigned repeating invoices, unassigned invoices, ignored invoices',
+    response: AccountingPageSchema,
+  },
+  refreshAccounting: {
+    method: 'POST',
+    path: '/api/admin/refreshAccounting',
+    access: access.admin(),
+    summary:
+      "'Refresh Accounting': read the invoices changed since the last sync and every repeating invoice, then the page",
+    description:
+      'The accounting system unreachable or over its limits: 503 with its message; what was read before stays.',
+    body: NoBodySchema,
+    response: AccountingPageSchema,
+  },
+  assignInvoices: {
+    method: 'POST',
+    path: '/api/admin/assignAccountingInvoices',
+    access: access.admin(),
+    summary:
+      "'Assign Invoices': each item gives an invoice a stock (ticker:exchange), ignores it, or unsets it",
+    description:
+      'An unknown invoice id or ticker is refused with 400 naming it, and no choice of the request is saved.',
+    body: AssignInvoicesBodySchema,
+    response: AccountingPageSchema,
+  },
+  createContact: {
+    method: 'POST',
+    path: '/api/admin/createContact',
+    access: INVOICES_TAB,
+    summary: "Create the stock's contact in the accounting system (its company name and contact email)",
+    description: "The accounting system's refusal (e.g. a duplicate name) is success false with its message.",
+    query: CreateContactQuerySchema,
+    body: NoBodySchema,
+    response: CreateContactResponseSchema,
+  },
+  createRepeatingInvoice: {
+    method: 'POST',
+    path: '/api/admin/createRepeatingInvoice',
+    access: INVOICES_TAB,
+    summary: 'Create a yearly repeating invoice for the stock: amount in dollars excluding GST, GST added',
+    description:
+      "The accounting system's refusal is success false with its message (the tab shows 'Unable to create repeating invoice: {message}').",
+    body: CreateRepeatingInvoiceBodySchema,
+    response: CreateRepeatingInvoiceResponseSchema,
+  },
+  reminderEmail: {
+    method: 'GET',
+    path: '/api/admin/accountingReminderEmail/{combinedTicker}',
+    access: access.admin(),
+    summary: "The HTML of a reminder mail listing the stock's unpaid invoices (the dashboard copies it)",
+    params: ReminderEmailParamsSchema,
+    response: ReminderEmailResponseSchema,
+  },
+  invoiceDownload: {
+    method: 'GET',
+    path: '/api/invoice',
+    access: access.stock([StockRole.Invoicing], { from: 'query', key: 'ticker' }, [GlobalRole.InvoiceTotal]),
+    summary: "An invoice's PDF from the accounting system, opened as a link",
+    description: "Only an invoice of the named stock: another stock's invoice id is 404.",
+    query: InvoiceDownloadQuerySchema,
+    response: FileResponseSchema,
+    produces: {
+      mediaType: 'application/pdf',
+      description: 'the invoice as the accounting system renders it',
+    },
+  },
+});

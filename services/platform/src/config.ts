@@ -1,4 +1,4 @@
-import { zodIssueLines } from '@irp/proto';
+import { DEMO_ACCOUNTING_CLIENT, zodIssueLines } from '@irp/proto';
 import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { z } from 'zod';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
@@ -99,6 +99,8 @@ export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = [
   'compose-local-unsubscribe-secret-change-me-0123456789abcdef',
   // docker-compose's EMAIL_SECRETS_KEY fallback
   'Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=',
+  // the accounting stand-in's demo connection (ACCOUNTING_CLIENT_SECRET's default)
+  DEMO_ACCOUNTING_CLIENT.clientSecret,
 ];
 
 /** Whether a variable holds a secret the known development values are checked against. */

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
+import { DEMO_ACCOUNTING_CLIENT } from '@irp/proto';
 import { z } from 'zod';
 import {
   ErrorAnswer,
@@ -60,12 +61,8 @@ import { RateLimits, TenantLimits, TenantUsage, XERO_LIMITS } from './rate-limit
 export const TOKEN_PATH = '/connect/token';
 export const API_BASE = '/api.xro/2.0';
 
-/** The custom connection `make up` and the tests use: its client id and secret and its organisation. */
-export const DEMO_ACCOUNTING_CLIENT = {
-  clientId: '6C0A7E3B5D9F41E28A4C0B6D2F8E1A35',
-  clientSecret: 'demo-accounting-client-secret',
-  tenantId: '3f7c9a2e-1b4d-4e8a-9c6f-0d2b5a7e8c41',
-} as const;
+/** The custom connection `make up` and the tests use (proto's, so the invoicing service's demo config agrees). */
+export { DEMO_ACCOUNTING_CLIENT };
 
 const TOKEN_TTL_SECONDS = 1800;
 const PROVIDER_NAME = 'IR Portal';

@@ -68,6 +68,17 @@ export const routes: WebRoutes = {
     subscribers: { method: 'GET', path: '/api/admin/subscribers' },
     sendSystemEmail: { method: 'POST', path: '/api/admin/sendEmail' },
   },
+  invoicing: {
+    invoices: { method: 'GET', path: '/api/admin/invoices' },
+    saveInvoiceData: { method: 'POST', path: '/api/admin/saveInvoiceData/{ticker}' },
+    accountingPage: { method: 'GET', path: '/api/admin/accountingInvoices' },
+    refreshAccounting: { method: 'POST', path: '/api/admin/refreshAccounting' },
+    assignInvoices: { method: 'POST', path: '/api/admin/assignAccountingInvoices' },
+    createContact: { method: 'POST', path: '/api/admin/createContact' },
+    createRepeatingInvoice: { method: 'POST', path: '/api/admin/createRepeatingInvoice' },
+    reminderEmail: { method: 'GET', path: '/api/admin/accountingReminderEmail/{combinedTicker}' },
+    invoiceDownload: { method: 'GET', path: '/api/invoice' },
+  },
   gateway: {
     health: { method: 'GET', path: '/health' },
     live: { method: 'GET', path: '/health/live' },

@@ -1,0 +1,156 @@
+import { AppError } from '@irp/platform';
+import {
+  AssignInvoicesBodySchema,
+  CreateContactQuerySchema,
+  CreateRepeatingInvoiceBodySchema,
+  ErrorCode,
+  InvoiceDownloadQuerySchema,
+  InvoiceTickerQuerySchema,
+  SaveInvoiceDataBodySchema,
+  SessionUser,
+  Topics,
+  routes,
+} from '@irp/proto';
+import { Body, Controller, Inject, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import { contentDispositionOf } from '../announcements/pdf-download';
+import { CurrentUser } from '../auth/decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { ServicesClient } from '../kafka/services.client';
+import { Route } from '../routing/route';
+
+/** The accounting system's own refusals, which the Invoices tab shows as its message. */
+const ACCOUNTING_ANSWERS = new Set<string>([
+  ErrorCode.BadRequest,
+  ErrorCode.NotFound,
+  ErrorCode.ServiceUnavailable,
+]);
+
+async function orMessage<T>(
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (err) {
+    if (err instanceof AppError && ACCOUNTING_ANSWERS.has(err.code))
+      return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+/**
+ * Spec section 7's Invoicing calls, each asking the invoicing service: a stock's invoice data and its save,
+ * the accounting page with its refresh and assignments, contact and repeating invoice creation (the
+ * accounting system's refusal as `success: false` with its message), the reminder mail, and the invoice
+ * PDF (the guard has checked Invoicing on the named stock; the service checks the invoice is that stock's).
+ */
+@Controller()
+export class InvoicingController {
+  private readonly accountingMs: number;
+
+  constructor(
+    private readonly services: ServicesClient,
+    @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'ACCOUNTING_REQUEST_TIMEOUT_MS'>,
+  ) {
+    this.accountingMs = config.ACCOUNTING_REQUEST_TIMEOUT_MS;
+  }
+
+  @Route(routes.invoicing.invoices)
+  invoices(@Query() q: z.output<typeof InvoiceTickerQuerySchema>) {
+    return this.services.request(Topics.InvoicingStockInvoices, { combinedTicker: q.ticker });
+  }
+
+  @Route(routes.invoicing.saveInvoiceData)
+  saveInvoiceData(
+    @CurrentUser() actor: SessionUser,
+    @Param('ticker') ticker: string,
+    @Body() body: z.output<typeof SaveInvoiceDataBodySchema>,
+  ) {
+    if (body.ticker && body.ticker.toUpperCase() !== ticker.trim().toUpperCase())
+      throw new AppError(
+        ErrorCode.BadRequest,
+        `The body's ticker ${body.ticker} is not the path's ${ticker}`,
+      );
+    return this.services.request(Topics.InvoicingSaveStockInvoices, {
+      actor,
+      combinedTicker: ticker.trim(),
+      repeatingInvoiceId: body.repeatingInvoiceId,
+      invoices: body.invoices,
+    });
+  }
+
+  @Route(routes.invoicing.accountingPage)
+  accountingPage() {
+    return this.services.request(Topics.InvoicingAccountingPage, {});
+  }
+
+  @Route(routes.invoicing.refreshAccounting)
+  refresh(@CurrentUser() actor: SessionUser) {
+    return this.services.request(Topics.InvoicingRefresh, { actor }, this.accountingMs);
+  }
+
+  @Route(routes.invoicing.assignInvoices)
+  assign(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof AssignInvoicesBodySchema>) {
+    return this.services.request(Topics.InvoicingAssign, { actor, items: body.items });
+  }
+
+  @Route(routes.invoicing.createContact)
+  async createContact(
+    @CurrentUser() actor: SessionUser,
+    @Query() q: z.output<typeof CreateContactQuerySchema>,
+  ) {
+    const result = await orMessage(() =>
+      this.services.request(Topics.InvoicingCreateContact, { actor, stockId: q.id }, this.accountingMs),
+    );
+    return result.ok
+      ? { success: true, contactId: result.value.contactId, errorMessage: null }
+      : { success: false, contactId: null, errorMessage: result.message };
+  }
+
+  @Route(routes.invoicing.createRepeatingInvoice)
+  async createRepeatingInvoice(
+    @CurrentUser() actor: SessionUser,
+    @Body() body: z.output<typeof CreateRepeatingInvoiceBodySchema>,
+  ) {
+    const result = await orMessage(() =>
+      this.services.request(
+        Topics.InvoicingCreateRepeatingInvoice,
+        {
+          actor,
+          stockId: body.id,
+          amountCents: Math.round(body.amount * 100),
+        },
+        this.accountingMs,
+      ),
+    );
+    return result.ok
+      ? { success: true, repeatingInvoice: result.value.repeatingInvoice, errorMessage: null }
+      : { success: false, repeatingInvoice: null, errorMessage: result.message };
+  }
+
+  @Route(routes.invoicing.reminderEmail)
+  reminderEmail(@Param('combinedTicker') combinedTicker: string) {
+    return this.services.request(Topics.InvoicingReminderEmail, { combinedTicker: combinedTicker.trim() });
+  }
+
+  @Route(routes.invoicing.invoiceDownload)
+  async invoiceDownload(
+    @Query() q: z.output<typeof InvoiceDownloadQuerySchema>,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { fileName, pdf } = await this.services.request(
+      Topics.InvoicingInvoicePdf,
+      { combinedTicker: q.ticker, invoiceId: q.invoiceId },
+      this.accountingMs,
+    );
+    const bytes = Buffer.from(pdf, 'base64');
+    // An invoice is the client's own business record: never kept by shared caches.
+    res.setHeader('Cache-Control', 'private, no-store');
+    return new StreamableFile(bytes, {
+      type: 'application/pdf',
+      disposition: contentDispositionOf(fileName),
+      length: bytes.length,
+    });
+  }
+}

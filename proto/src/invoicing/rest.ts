@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+import { RepeatingInvoiceSchema } from './records';
+
+/**
+ * REST shapes of the invoicing routes (docs/api/invoicing.md) that are not records: the bodies and the
+ * answers of the actions. Shapes only; the rules and messages are the service's.
+ */
+
+const combinedTicker = z
+  .string({ required_error: 'ticker is required', invalid_type_error: 'ticker must be text' })
+  .trim()
+  .min(1, 'ticker is required')
+  .max(40, 'ticker must be at most 40 characters')
+  .describe('ticker:exchange, e.g. BHP:ASX');
+
+const accountingId = (name: string) =>
+  z
+    .string({ required_error: `${name} is required`, invalid_type_error: `${name} must be text` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(64, `${name} must be at most 64 characters`)
+    .regex(/^[A-Za-z0-9-]+$/, `${name} must be an accounting system id (letters, digits and -)`);
+
+/** `?ticker`: the stock, as ticker:exchange. */
+export const InvoiceTickerQuerySchema = z.object({ ticker: combinedTicker });
+
+/** `/{ticker}` of saveInvoiceData. */
+export const InvoiceTickerParamsSchema = z.object({ ticker: combinedTicker });
+
+/** POST /api/admin/saveInvoiceData/{ticker}: the stock's repeating invoice and the invoices assigned to it. */
+export const SaveInvoiceDataBodySchema = z.object({
+  ticker: combinedTicker.optional(),
+  repeatingInvoiceId: accountingId('repeatingInvoiceId').nullable(),
+  /**
+   * The invoice ids assigned to this stock by hand, replacing its earlier ones (those matched by its
+   * reference need not be listed); left out, the assignments stay as they are.
+   */
+  invoices: z.array(accountingId('invoice id')).max(10_000).optional(),
+});
+
+/** One choice of the accounting page: an invoice to a stock, to the ignored list, or back to unset. */
+export const AssignmentItemSchema = z
+  .object({
+    invoiceId: accountingId('invoiceId'),
+    ignore: z.boolean().optional(),
+    ticker: combinedTicker.nullish(),
+  })
+  .refine((i) => !(i.ignore && i.ticker), { message: 'an invoice is either ignored or given a ticker' });
+
+export const AssignInvoicesBodySchema = z.object({
+  items: z.array(AssignmentItemSchema).max(10_000),
+});
+
+/** POST /api/admin/createContact?id: the stock id. */
+export const CreateContactQuerySchema = z.object({ id: StockId });
+export const CreateContactResponseSchema = z.object({
+  success: z.boolean(),
+  contactId: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+});
+
+/** POST /api/admin/createRepeatingInvoice: the stock id and the yearly amount in dollars excluding GST. */
+export const CreateRepeatingInvoiceBodySchema = z.object({
+  id: StockId,
+  amount: z.coerce
+    .number({ invalid_type_error: 'amount must be a number' })
+    .finite('amount must be a number')
+    .positive('amount must be more than 0')
+    .max(1_000_000, 'amount must be at most 1,000,000'),
+});
+export const CreateRepeatingInvoiceResponseSchema = z.object({
+  success: z.boolean(),
+  repeatingInvoice: RepeatingInvoiceSchema.nullable(),
+  errorMessage: z.string().nullable(),
+});
+
+/** GET /api/admin/accountingReminderEmail/{combinedTicker}: a reminder mail of the stock's unpaid invoices. */
+export const ReminderEmailParamsSchema = z.object({ combinedTicker: combinedTicker });
+export const ReminderEmailResponseSchema = z.object({
+  html: z.string(),
+  subject: z.string(),
+  /** How many unpaid invoices it lists. */
+  unpaidCount: z.number().int(),
+});
+
+/** GET /api/invoice?ticker&invoiceId: the invoice's PDF from the accounting system. */
+export const InvoiceDownloadQuerySchema = z.object({
+  ticker: combinedTicker,
+  invoiceId: accountingId('invoiceId'),
+});

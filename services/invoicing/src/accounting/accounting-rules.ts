@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * Pure reading of the Xero-type Accounting API's answers (vendor-apis.md, "Accounting system"): its
+ * `/Date(ms+hhmm)/` dates, money in dollars turned into integer cents, and its error bodies turned into
+ * one message.
+ */
+
+/** `/Date(1539993600000+0000)/` (or an ISO date) as epoch milliseconds; null when absent or unreadable. */
+export function parseAccountingDate(value: unknown): number | null {
+  if (typeof value !== 'string' || !value) return null;
+  const m = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/.exec(value);
+  if (m) return Number(m[1]);
+  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** The ISO day (YYYY-MM-DD, UTC) of an accounting date; null when absent. */
+export function accountingDay(value: unknown): string | null {
+  const ms = parseAccountingDate(value);
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Dollars as the API writes them (1980.5) in integer cents, rounded half away from zero. */
+export function toCents(dollars: unknown): number {
+  const n = typeof dollars === 'number' ? dollars : Number(dollars ?? 0);
+  if (!Number.isFinite(n)) return 0;
+  return Math.sign(n) * Math.round(Math.abs(n) * 100);
+}
+
+/** Integer cents as the API's dollars. */
+export const toDollars = (cents: number): number => Math.round(cents) / 100;
+
+const dateText = z.string().nullish();
+const money = z.union([z.number(), z.string()]).nullish();
+
+/** An invoice as the API lists it; the fields this service keeps. */
+export const ApiInvoiceSchema = z.object({
+  Type: z.string().optional(),
+  InvoiceID: z.string().min(1),
+  InvoiceNumber: z.string().nullish(),
+  Reference: z.string().nullish(),
+  RepeatingInvoiceID: z.string().nullish(),
+  Contact: z.object({ ContactID: z.string().nullish(), Name: z.string().nullish() }).nullish(),
+  Date: dateText,
+  DueDate: dateText,
+  Status: z.string(),
+  Total: money,
+  AmountDue: money,
+  UpdatedDateUTC: dateText,
+});
+export type ApiInvoice = z.infer<typeof ApiInvoiceSchema>;
+
+export const ApiRepeatingInvoiceSchema = z.object({
+  RepeatingInvoiceID: z.string().min(1),
+  Type: z.string().optional(),
+  Reference: z.string().nullish(),
+  Status: z.string(),
+  Schedule: z
+    .object({
+      Period: z.number().int().nullish(),
+      Unit: z.string().nullish(),
+      NextScheduledDate: dateText,
+    })
+    .nullish(),
+  Contact: z.object({ ContactID: z.string().nullish(), Name: z.string().nullish() }).nullish(),
+  LineItems: z.array(z.object({ Description: z.string().nullish() })).nullish(),
+  SubTotal: money,
+  Total: money,
+});
+export type ApiRepeatingInvoice = z.infer<typeof ApiRepeatingInvoiceSchema>;
+
+/** The invoice row this service stores. */
+export interface InvoiceRecord {
+  invoiceId: string;
+  invoiceNumber: string;
+  status: string;
+  reference: string;
+  contactId: string;
+  contactName: string;
+  repeatingInvoiceId: string | null;
+  date: string;
+  dueDate: string | null;
+  totalCents: number;
+  amountDueCents: number;
+  updatedUtc: string;
+}
+
+export interface RepeatingInvoiceRecord {
+  id: string;
+  reference: string;
+  contactId: string;
+  contactName: string;
+  status: string;
+  subtotalCents: number;
+  totalCents: number;
+  period: number;
+  unit: string;
+  nextScheduledDate: string | null;
+  description: string;
+}
+
+const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+
+/** A sales invoice (ACCREC) as stored; null for a bill (ACCPAY) or one without a date. */
+export function invoiceRecord(api: ApiInvoice): InvoiceRecord | null {
+  if (api.Type && api.Type !== 'ACCREC') return null;
+  const date = accountingDay(api.Date);
+  if (!date) return null;
+  const updated = parseAccountingDate(api.UpdatedDateUTC);
+  const repeating =
+    api.RepeatingInvoiceID && api.RepeatingInvoiceID !== EMPTY_GUID ? api.RepeatingInvoiceID : null;
+  return {
+    invoiceId: api.InvoiceID.toLowerCase(),
+    invoiceNumber: api.InvoiceNumber ?? '',
+    status: api.Status.toUpperCase(),
+    reference: (api.Reference ?? '').trim(),
+    contactId: (api.Contact?.ContactID ?? '').toLowerCase(),
+    contactName: api.Contact?.Name ?? '',
+    repeatingInvoiceId: repeating?.toLowerCase() ?? null,
+    date,
+    dueDate: accountingDay(api.DueDate),
+    totalCents: toCents(api.Total),
+    amountDueCents: toCents(api.AmountDue),
+    updatedUtc: new Date(updated ?? 0).toISOString(),
+  };
+}
+
+export function repeatingInvoiceRecord(api: ApiRepeatingInvoice): RepeatingInvoiceRecord | null {
+  if (api.Type && api.Type !== 'ACCREC') return null;
+  return {
+    id: api.RepeatingInvoiceID.toLowerCase(),
+    reference: (api.Reference ?? '').trim(),
+    contactId: (api.Contact?.ContactID ?? '').toLowerCase(),
+    contactName: api.Contact?.Name ?? '',
+    status: api.Status.toUpperCase(),
+    subtotalCents: toCents(api.SubTotal ?? api.Total),
+    totalCents: toCents(api.Total),
+    period: api.Schedule?.Period ?? 1,
+    unit: (api.Schedule?.Unit ?? 'MONTHLY').toUpperCase(),
+    nextScheduledDate: accountingDay(api.Schedule?.NextScheduledDate),
+    description: (api.LineItems ?? [])
+      .map((l) => l.Description ?? '')
+      .filter(Boolean)
+      .join('; '),
+  };
+}
+
+/**
+ * The message of an error answer: a ValidationException's validation messages (each element's, once), or
+ * its Message; an auth error's Detail or Title; else the status.
+ */
+export function accountingErrorMessage(status: number, body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && typeof parsed === 'object') {
+    const p = parsed as {
+      Message?: unknown;
+      Elements?: Array<{ ValidationErrors?: Array<{ Message?: unknown }> }>;
+      Detail?: unknown;
+      Title?: unknown;
+    };
+    const validation = [
+      ...new Set(
+        (Array.isArray(p.Elements) ? p.Elements : [])
+          .flatMap((e) => (Array.isArray(e?.ValidationErrors) ? e.ValidationErrors : []))
+          .map((v) => (typeof v?.Message === 'string' ? v.Message : ''))
+          .filter(Boolean),
+      ),
+    ];
+    if (validation.length) return validation.join(' ');
+    for (const candidate of [p.Message, p.Detail, p.Title])
+      if (typeof candidate === 'string' && candidate.trim()) return candidate.trim();
+  }
+  const text = body.trim().slice(0, 200);
+  return text && !text.startsWith('<') ? text : `the accounting system answered ${status}`;
+}

@@ -1,0 +1,197 @@
+import {
+  AccountingPageDto,
+  DashboardInvoiceDto,
+  DashboardRepeatingInvoiceDto,
+  escapeHtml,
+  formatInvoiceDate,
+  InvoiceDto,
+  invoiceStanding,
+  OVERDUE_AFTER_DAYS,
+  RepeatingInvoiceDto,
+} from '@irp/proto';
+import type { InvoiceRecord, RepeatingInvoiceRecord } from '../accounting/accounting-rules';
+import { toDollars } from '../accounting/accounting-rules';
+
+/**
+ * Pure rules of invoicing: what an invoice and a repeating invoice look like to the routes and the
+ * dashboards, the accounting page's labels, and the reminder mail. Money stays in integer cents until
+ * it is shown.
+ */
+
+/** Spec section 9: a new repeating invoice's amount when nothing else says, in dollars excluding GST. */
+export const DEFAULT_REPEATING_AMOUNT = 1800;
+/** Spec section 9's terms: payment is due within 7 days of the invoice. */
+export const PAYMENT_DUE_DAYS = 7;
+
+/** Links into the accounting system's web app (Xero's paths), or null without one configured. */
+export interface AccountingLinks {
+  invoice(id: string): string | null;
+  repeatingInvoice(id: string): string | null;
+}
+
+export function accountingLinks(appUrl: string | undefined): AccountingLinks {
+  return {
+    invoice: (id) =>
+      appUrl ? `${appUrl}/AccountsReceivable/View.aspx?InvoiceID=${encodeURIComponent(id)}` : null,
+    repeatingInvoice: (id) =>
+      appUrl ? `${appUrl}/RepeatTransactions/Edit.aspx?invoiceID=${encodeURIComponent(id)}` : null,
+  };
+}
+
+/** Not paid and something still due. */
+export const isUnpaid = (i: Pick<InvoiceRecord, 'status' | 'amountDueCents'>): boolean =>
+  i.status !== 'PAID' && i.amountDueCents > 0;
+
+/** An invoice as the Invoices tab lists it, with proto's overdue rule. */
+export function invoiceDto(i: InvoiceRecord, links: AccountingLinks, now: Date): InvoiceDto {
+  const unpaid = isUnpaid(i);
+  const standing = invoiceStanding({ unpaid, date: i.date }, now);
+  return {
+    invoiceID: i.invoiceId,
+    invoiceNumber: i.invoiceNumber,
+    status: i.status,
+    totalCents: i.totalCents,
+    amountDueCents: i.amountDueCents,
+    total: toDollars(i.totalCents),
+    date: i.date,
+    dueDate: i.dueDate,
+    reference: i.reference,
+    contactName: i.contactName,
+    repeatingInvoiceID: i.repeatingInvoiceId,
+    unpaid,
+    overdue: standing.overdue,
+    daysLate: standing.daysLate,
+    url: links.invoice(i.invoiceId),
+  };
+}
+
+/** The dashboards' invoice cell. */
+export function dashboardInvoice(i: InvoiceRecord, now: Date): DashboardInvoiceDto {
+  const unpaid = isUnpaid(i);
+  const standing = invoiceStanding({ unpaid, date: i.date }, now);
+  return {
+    invoiceId: i.invoiceId,
+    invoiceNumber: i.invoiceNumber,
+    totalCents: i.totalCents,
+    date: i.date,
+    status: i.status,
+    unpaid,
+    overdue: standing.overdue,
+    daysLate: standing.daysLate,
+  };
+}
+
+/** The dashboards' repeat cell: the amount excluding GST (shown "+ GST"), the next date, the link. */
+export function dashboardRepeating(
+  r: RepeatingInvoiceRecord,
+  links: AccountingLinks,
+): DashboardRepeatingInvoiceDto {
+  return {
+    repeatingInvoiceId: r.id,
+    amountCents: r.subtotalCents,
+    nextScheduledDate: r.nextScheduledDate,
+    url: links.repeatingInvoice(r.id),
+  };
+}
+
+const aud = (cents: number) =>
+  `$${toDollars(cents).toLocaleString('en-AU', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** "every 12 months" / "every month" / "every 2 weeks". */
+export function scheduleText(period: number, unit: string): string {
+  const noun = unit === 'WEEKLY' ? 'week' : 'month';
+  return period === 1 ? `every ${noun}` : `every ${period} ${noun}s`;
+}
+
+/** One line for a selector or list: reference, contact, amount excluding GST, schedule, next date. */
+export function repeatingText(r: RepeatingInvoiceRecord): string {
+  const who = [r.reference, r.contactName].filter(Boolean).join(' - ') || r.id;
+  const next = r.nextScheduledDate ? `, next ${formatInvoiceDate(r.nextScheduledDate)}` : '';
+  const draft = r.status === 'AUTHORISED' ? '' : ` (${r.status.toLowerCase()})`;
+  return `${who}: ${aud(r.subtotalCents)} + GST ${scheduleText(r.period, r.unit)}${next}${draft}`;
+}
+
+export function repeatingDto(r: RepeatingInvoiceRecord, links: AccountingLinks): RepeatingInvoiceDto {
+  return {
+    id: r.id,
+    text: repeatingText(r),
+    reference: r.reference,
+    contactName: r.contactName,
+    status: r.status,
+    totalCents: r.totalCents,
+    total: toDollars(r.totalCents),
+    schedule: { period: r.period, unit: r.unit, nextScheduledDate: r.nextScheduledDate },
+    url: links.repeatingInvoice(r.id),
+  };
+}
+
+/** An invoice line of the accounting page: number, contact, reference, date, total, paid or not. */
+export function invoiceText(i: InvoiceRecord): string {
+  const parts = [i.invoiceNumber, i.contactName, i.reference ? `ref ${i.reference}` : 'no reference'];
+  const state = isUnpaid(i) ? 'Unpaid' : 'Paid';
+  return `${parts.filter(Boolean).join(' - ')}: ${aud(i.totalCents)} on ${formatInvoiceDate(i.date)} (${state})`;
+}
+
+/** The accounting page's label of a stock: ticker:exchange, its website, its company name when it differs. */
+export function stockOptionLabel(s: {
+  combinedTicker: string;
+  ticker: string;
+  websiteUrl: string;
+  companyName: string;
+}): string {
+  const name = s.companyName.trim();
+  return [
+    s.combinedTicker,
+    s.websiteUrl.trim(),
+    name && name.toUpperCase() !== s.ticker.toUpperCase() ? name : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+export type AccountingPageRows = Pick<AccountingPageDto, 'repeatingInvoices' | 'invoices' | 'ignored'>;
+
+export interface ReminderInput {
+  companyName: string;
+  combinedTicker: string;
+  invoices: InvoiceRecord[];
+  signedBy: { name: string; email: string };
+  now: Date;
+}
+
+/**
+ * The reminder mail staff copy from the dashboard: the stock's unpaid invoices (number, date, amount due,
+ * days since the invoice, overdue ones flagged), the total due and the payment terms. HTML with every
+ * value escaped.
+ */
+export function reminderEmail(input: ReminderInput): { subject: string; html: string; unpaidCount: number } {
+  const unpaid = input.invoices.filter(isUnpaid).sort((a, b) => a.date.localeCompare(b.date));
+  const name = input.companyName.trim() || input.combinedTicker;
+  const subject = `Payment reminder: ${unpaid.length} unpaid invoice${unpaid.length === 1 ? '' : 's'} for ${name}`;
+  const due = unpaid.reduce((sum, i) => sum + i.amountDueCents, 0);
+  const rows = unpaid
+    .map((i) => {
+      const { daysLate, overdue } = invoiceStanding({ unpaid: true, date: i.date }, input.now);
+      const age = `${daysLate} day${daysLate === 1 ? '' : 's'}${overdue ? ' (overdue)' : ''}`;
+      return (
+        `<tr><td>${escapeHtml(i.invoiceNumber)}</td><td>${escapeHtml(formatInvoiceDate(i.date))}</td>` +
+        `<td style="text-align:right">${escapeHtml(aud(i.amountDueCents))}</td>` +
+        `<td${overdue ? ' style="color:#c92a2a"' : ''}>${escapeHtml(age)}</td></tr>`
+      );
+    })
+    .join('');
+  const body = unpaid.length
+    ? `<p>Our records show the following invoice${unpaid.length === 1 ? ' is' : 's are'} unpaid for ` +
+      `${escapeHtml(name)} (${escapeHtml(input.combinedTicker)}):</p>` +
+      `<table border="1" cellpadding="4" cellspacing="0"><thead><tr><th>Invoice</th><th>Date</th>` +
+      `<th>Amount due</th><th>Age</th></tr></thead><tbody>${rows}</tbody>` +
+      `<tfoot><tr><th colspan="2">Total due</th><th style="text-align:right">${escapeHtml(aud(due))}</th><th></th></tr></tfoot></table>` +
+      `<p>Payment is due within 7 days of the invoice date; invoices unpaid more than ${OVERDUE_AFTER_DAYS} days are overdue. ` +
+      `If you have already paid, please disregard this reminder.</p>`
+    : `<p>There are no unpaid invoices for ${escapeHtml(name)} (${escapeHtml(input.combinedTicker)}).</p>`;
+  const html =
+    `<p>Dear ${escapeHtml(name)} accounts team,</p>${body}` +
+    `<p>Kind regards,<br>${escapeHtml(input.signedBy.name)}<br>` +
+    `<a href="mailto:${escapeHtml(input.signedBy.email)}">${escapeHtml(input.signedBy.email)}</a></p>`;
+  return { subject, html, unpaidCount: unpaid.length };
+}
