@@ -349,6 +349,21 @@ describe('accounting stand-in', () => {
     await expect(missing.json()).resolves.toMatchObject({ Title: 'Not Found', Status: 404 });
   });
 
+  it("serves the web app's invoice and repeating invoice pages the portal links to, escaped", async () => {
+    await start();
+    const invoice = standIn.invoices()[0];
+    const page = await fetch(`${standIn.url}/AccountsReceivable/View.aspx?InvoiceID=${invoice.InvoiceID}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain(`<h1>Invoice ${invoice.InvoiceNumber}</h1>`);
+    expect(html).toContain(`$${invoice.AmountDue.toFixed(2)}`);
+    const r = standIn.repeatingInvoices()[0];
+    const schedule = await fetch(`${standIn.url}/RepeatTransactions/Edit.aspx?invoiceID=${r.RepeatingInvoiceID}`);
+    expect(await schedule.text()).toContain(`Repeating invoice ${r.Reference}`);
+    expect((await fetch(`${standIn.url}/AccountsReceivable/View.aspx?InvoiceID=%3Cscript%3E`)).status).toBe(404);
+  });
+
   it('allows a tenant 60 requests a minute, then answers 429 with Retry-After until the minute has passed', async () => {
     await start({ demo: false });
     const accessToken = await token();

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { DEMO_ACCOUNTING_CLIENT } from '@irp/proto';
+import { DEMO_ACCOUNTING_CLIENT, escapeHtml } from '@irp/proto';
 import { z } from 'zod';
 import {
   ErrorAnswer,
@@ -13,6 +13,7 @@ import {
   readJson,
   readText,
   sendJson,
+  sendText,
   startStandInServer,
 } from '../kit';
 import {
@@ -142,6 +143,17 @@ export interface AccountingStandIn {
   /** The kit's fault rules. */
   faults: FaultRules;
   close(): Promise<void>;
+}
+
+/** A bare page of the stand-in's "web app": a title and a table of fields, every value escaped. */
+function webPage(res: ServerResponse, title: string, rows: Array<[string, string]>): void {
+  const cells = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('');
+  sendText(
+    res,
+    200,
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1><table>${cells}</table>`,
+    'text/html; charset=utf-8',
+  );
 }
 
 /** Xero's 400 with the elements sent and what is wrong with each. */
@@ -854,6 +866,45 @@ export async function startAccountingStandIn(
       handle: async ({ req, res }) => {
         hold(parseWith(holdSchema, await readJson(req)).on);
         sendJson(res, 200, { holding, held: heldRequests.size });
+      },
+    },
+    // The accounting system's web app, as much of it as the portal links to: an invoice, a repeating invoice.
+    {
+      ...control,
+      method: 'GET',
+      path: /^\/AccountsReceivable\/View\.aspx$/i,
+      name: 'web-invoice',
+      handle: ({ res, query }) => {
+        const invoice = invoiceOf(query.get('InvoiceID') ?? '');
+        if (!invoice) throw new HttpError(404, 'No such invoice');
+        const v = viewOf(invoice);
+        webPage(res, `Invoice ${v.InvoiceNumber}`, [
+          ['Contact', v.Contact.Name],
+          ['Reference', v.Reference],
+          ['Date', isoDay(invoice.dateMs)],
+          ['Due', isoDay(invoice.dueDateMs)],
+          ['Status', v.Status],
+          ['Total', `$${v.Total.toFixed(2)}`],
+          ['Amount due', `$${v.AmountDue.toFixed(2)}`],
+        ]);
+      },
+    },
+    {
+      ...control,
+      method: 'GET',
+      path: /^\/RepeatTransactions\/Edit\.aspx$/i,
+      name: 'web-repeating-invoice',
+      handle: ({ res, query }) => {
+        const r = repeating.get((query.get('invoiceID') ?? '').toLowerCase());
+        if (!r) throw new HttpError(404, 'No such repeating invoice');
+        const v = repeatingViewOf(r);
+        webPage(res, `Repeating invoice ${v.Reference}`, [
+          ['Contact', v.Contact.Name],
+          ['Schedule', `every ${v.Schedule.Period} ${v.Schedule.Unit.toLowerCase()}`],
+          ['Next', r.schedule.nextScheduledDateMs === null ? 'ended' : isoDay(r.schedule.nextScheduledDateMs)],
+          ['Status', v.Status],
+          ['Total', `$${v.Total.toFixed(2)}`],
+        ]);
       },
     },
     {

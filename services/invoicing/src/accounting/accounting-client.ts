@@ -17,6 +17,12 @@ import {
 
 const log = createLogger('accounting-client');
 
+/**
+ * The adapter has already tried the system as often and as patiently as it allows: an outage it reports
+ * is not tried again by the handler (the caller hears at once, not at its deadline).
+ */
+const FINAL = { final: true } as const;
+
 /** Invoices per page of `GET /Invoices` (the API's fixed page size). */
 export const INVOICE_PAGE_SIZE = 100;
 /** A token is renewed this long before it expires. */
@@ -168,7 +174,11 @@ export class AccountingClient {
     });
     const type = String(res.headers['content-type'] ?? '');
     if (!type.includes('application/pdf') || res.body.subarray(0, 5).toString('latin1') !== '%PDF-')
-      throw new AppError(ErrorCode.ServiceUnavailable, 'The accounting system did not answer with a PDF');
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'The accounting system did not answer with a PDF',
+        FINAL,
+      );
     return res.body;
   }
 
@@ -219,16 +229,19 @@ export class AccountingClient {
       throw new AppError(
         ErrorCode.ServiceUnavailable,
         `The accounting system's request limit was reached (${message}); try again${after ? ` in ${after} seconds` : ' later'}`,
+        FINAL,
       );
     }
     if (res.status === 401 || res.status === 403)
       throw new AppError(
         ErrorCode.ServiceUnavailable,
         `The accounting system refused our credentials: ${message}`,
+        FINAL,
       );
     throw new AppError(
       ErrorCode.ServiceUnavailable,
       `The accounting system answered ${res.status}: ${message}`,
+      FINAL,
     );
   }
 
@@ -239,6 +252,7 @@ export class AccountingClient {
       throw new AppError(
         ErrorCode.ServiceUnavailable,
         'The accounting system answered something that is not JSON',
+        FINAL,
       );
     }
   }
@@ -266,12 +280,14 @@ export class AccountingClient {
       throw new AppError(
         ErrorCode.ServiceUnavailable,
         `The accounting system refused a token: ${accountingErrorMessage(res.status, res.body.toString('utf8'))}`,
+        FINAL,
       );
     const parsed = TokenSchema.safeParse(this.jsonOrNull(res));
     if (!parsed.success)
       throw new AppError(
         ErrorCode.ServiceUnavailable,
         'The accounting system answered a token request without a token',
+        FINAL,
       );
     const lifetime = parsed.data.expires_in * 1000;
     this.token = {
@@ -294,5 +310,9 @@ function unavailable(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const detail =
     error instanceof VendorUnavailableError || error instanceof Error ? error.message : String(error);
-  return new AppError(ErrorCode.ServiceUnavailable, `The accounting system could not be reached: ${detail}`);
+  return new AppError(
+    ErrorCode.ServiceUnavailable,
+    `The accounting system could not be reached: ${detail}`,
+    FINAL,
+  );
 }

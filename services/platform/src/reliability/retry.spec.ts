@@ -31,6 +31,14 @@ describe('transient errors', () => {
     expect(isTransientDatabaseError(sqlError('duplicate key', '23505'))).toBe(false);
   });
 
+  it('an AppError: SERVICE_UNAVAILABLE is tried again unless final (a vendor adapter that already retried)', () => {
+    expect(isTransientError(new AppError('SERVICE_UNAVAILABLE', 'the database is away'))).toBe(true);
+    expect(
+      isTransientError(new AppError('SERVICE_UNAVAILABLE', 'the vendor answered 503', { final: true })),
+    ).toBe(false);
+    expect(isTransientError(new AppError('BAD_REQUEST', 'no'))).toBe(false);
+  });
+
   it("database: TypeORM's query runner released under a transaction by a cut connection", () => {
     // TypeORM releases a runner whose pg client emitted 'error'; the transaction's next statement throws these.
     expect(isTransientError(new QueryRunnerAlreadyReleasedError())).toBe(true);

@@ -105,7 +105,7 @@ export function isTransientDatabaseError(error: unknown): boolean {
  */
 export function isTransientError(error: unknown): boolean {
   return chainOf(error).some((e) => {
-    if (e instanceof AppError) return e.code === ErrorCode.ServiceUnavailable;
+    if (e instanceof AppError) return e.code === ErrorCode.ServiceUnavailable && !e.final;
     if (e instanceof CallTimeoutError) return true;
     const name = fieldOf(e, 'name');
     if (typeof name === 'string' && name.startsWith('KafkaJS')) {
