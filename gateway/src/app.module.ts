@@ -14,6 +14,7 @@ import { HealthController } from './health/health.controller';
 import { OpsListener } from './health/ops-listener';
 import { SharedLimitStore } from './limits/limit-store';
 import { ServicesClient } from './kafka/services.client';
+import { OrdersModule } from './orders/orders.module';
 import { StocksModule } from './stocks/stocks.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -23,7 +24,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [StocksModule, AnnouncementsModule, EmailMarketingModule, WidgetModule],
+      imports: [StocksModule, OrdersModule, AnnouncementsModule, EmailMarketingModule, WidgetModule],
       controllers: [AuthController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
