@@ -90,9 +90,11 @@ export const ORDER_CANCELLATION_POLICY: readonly string[] = [
   'At least the setup charges are payable on cancellation.',
 ];
 
-/** The staff page of a stock created from an order: the web app's /stocks/{combinedTicker} route. */
-export const stockPagePath = (combinedTicker: string): string =>
-  `/stocks/${encodeURIComponent(combinedTicker)}`;
+/**
+ * The staff page of a stock created from an order: the web app's /stocks/{combinedTicker} route (a
+ * combinedTicker is letters, digits and one colon, so it needs no escaping, as the app's own links).
+ */
+export const stockPagePath = (combinedTicker: string): string => `/stocks/${combinedTicker}`;
 
 export const serviceOrderNotFoundMessage = (id: string) => `Service order ${id} not found`;
 export const serviceOrderAlreadyCreatedMessage = (combinedTicker: string) =>
