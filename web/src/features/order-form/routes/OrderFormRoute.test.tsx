@@ -98,10 +98,10 @@ describe('Order Form screen', () => {
     expect(screen.getByText(ORDER_FORM_TEXTS.thanks)).toBeInTheDocument();
     expect(screen.getByText(ORDER_FORM_TEXTS.provisioning)).toBeInTheDocument();
     const [post] = posts(calls);
-    expect(post.body).toMatchObject({
+    expect(post?.body).toMatchObject({
       companyName: 'companyName value',
       address: 'address value',
-      option: OPTIONS[0].id,
+      option: OPTIONS[0]?.id,
       sendPriceSensitiveAnnouncements: true,
       sendNonPriceSensitiveAnnouncements: true,
       autoSendAnnouncementEmail: true,
@@ -120,7 +120,7 @@ describe('Order Form screen', () => {
     fireEvent.click(submitButton());
     expect(await screen.findByText('Too many orders: try again in 60 seconds')).toBeInTheDocument();
     await waitFor(() => expect(submitButton()).toHaveTextContent(ORDER_FORM_TEXTS.submit));
-    expect(posts(calls)[0].body).toMatchObject({
+    expect(posts(calls)[0]?.body).toMatchObject({
       autoSendAnnouncementEmail: true,
       autoSendNonPriceSensitiveAnnouncements: false,
     });

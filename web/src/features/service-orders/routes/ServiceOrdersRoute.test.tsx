@@ -59,7 +59,7 @@ describe('Service Orders screen', () => {
       'GET /api/stock/KCU1:ASX': () => errorResponse(404, 'Stock KCU1:ASX not found'),
     });
     const { router } = renderRoute('/orders', { store: storeWith(admin) });
-    const [pending, created] = await screen.findAllByTestId('service-order');
+    const [pending, created] = (await screen.findAllByTestId('service-order')) as [HTMLElement, HTMLElement];
     expect(within(created).queryByRole('button', { name: 'Create Service' })).not.toBeInTheDocument();
     expect(within(created).getByRole('link', { name: 'HHG:ASX' })).toBeInTheDocument();
     fireEvent.change(within(pending).getByRole('textbox', { name: 'Ticker' }), { target: { value: 'kcu1' } });
