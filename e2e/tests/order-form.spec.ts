@@ -28,6 +28,9 @@ const LABELS = {
 } as const;
 
 
+/** A field by its label (the address autocomplete's suggestion list carries the label too: the input is first). */
+const fieldOf = (page: Page, label: string) => page.getByLabel(label, { exact: true }).first();
+
 async function fillForm(page: Page, companyName: string, ticker: string) {
   const values: Record<keyof typeof LABELS, string> = {
     companyName,
@@ -41,7 +44,7 @@ async function fillForm(page: Page, companyName: string, ticker: string) {
     authorisedBy: 'Priya Raman, Company Secretary',
   };
   for (const [field, label] of Object.entries(LABELS))
-    await page.getByLabel(label, { exact: true }).fill(values[field as keyof typeof LABELS]);
+    await fieldOf(page, label).fill(values[field as keyof typeof LABELS]);
 }
 
 test.describe('Order form (/new-order) and Service Orders (/orders)', () => {
@@ -90,7 +93,7 @@ test.describe('Order form (/new-order) and Service Orders (/orders)', () => {
         'We will provision your service shortly and email you the API Key and development implementation details',
       ),
     ).toBeVisible();
-    for (const label of Object.values(LABELS)) await expect(page.getByLabel(label, { exact: true })).toBeDisabled();
+    for (const label of Object.values(LABELS)) await expect(fieldOf(page, label)).toBeDisabled();
     await expect(page.getByRole('checkbox', { name: /^OPTION 1 - / })).toBeDisabled();
 
     // Staff: the order is listed; an invalid ticker is a notification, then its stock is created.
