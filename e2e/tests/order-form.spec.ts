@@ -119,4 +119,12 @@ test.describe('Order form (/new-order) and Service Orders (/orders)', () => {
     await expect(created.getByRole('link', { name: `${ticker}:ASX` })).toBeVisible();
     await expect(created.getByRole('button', { name: 'Create Service' })).toHaveCount(0);
   });
+
+  test('suggests billing addresses from the address service (the stack starts its stand-in)', async ({ page }) => {
+    await page.goto('/new-order');
+    await fieldOf(page, 'Billing Address').fill('120 Collins');
+    const suggestion = page.getByRole('option', { name: '120 Collins Street, Melbourne VIC 3000, Australia' });
+    await suggestion.click();
+    await expect(fieldOf(page, 'Billing Address')).toHaveValue('120 Collins Street, Melbourne VIC 3000, Australia');
+  });
 });
