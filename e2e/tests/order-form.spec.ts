@@ -27,7 +27,6 @@ const LABELS = {
   authorisedBy: 'Authorised By',
 } as const;
 
-
 /** A field by its label (the address autocomplete's suggestion list carries the label too: the input is first). */
 const fieldOf = (page: Page, label: string) => page.getByLabel(label, { exact: true }).first();
 
@@ -120,11 +119,17 @@ test.describe('Order form (/new-order) and Service Orders (/orders)', () => {
     await expect(created.getByRole('button', { name: 'Create Service' })).toHaveCount(0);
   });
 
-  test('suggests billing addresses from the address service (the stack starts its stand-in)', async ({ page }) => {
+  test('suggests billing addresses from the address service (the stack starts its stand-in)', async ({
+    page,
+  }) => {
     await page.goto('/new-order');
     await fieldOf(page, 'Billing Address').fill('120 Collins');
-    const suggestion = page.getByRole('option', { name: '120 Collins Street, Melbourne VIC 3000, Australia' });
+    const suggestion = page.getByRole('option', {
+      name: '120 Collins Street, Melbourne VIC 3000, Australia',
+    });
     await suggestion.click();
-    await expect(fieldOf(page, 'Billing Address')).toHaveValue('120 Collins Street, Melbourne VIC 3000, Australia');
+    await expect(fieldOf(page, 'Billing Address')).toHaveValue(
+      '120 Collins Street, Melbourne VIC 3000, Australia',
+    );
   });
 });

@@ -136,8 +136,9 @@ describe('service orders through the gateway against the real services', () => {
   });
 
   it('keeps the staff routes to admins: 401 signed out, 403 for a report-runner', async () => {
-    const [order] = ServiceOrderListSchema.parse((await get('/api/admin/serviceOrders/', 'admin')).body)
-      .serviceOrders;
+    const [order] = ServiceOrderListSchema.parse(
+      (await get('/api/admin/serviceOrders/', 'admin')).body,
+    ).serviceOrders;
     const create = { serviceOrderId: order.id, ticker: `GX${RUN}`, reference: 'X' };
     expect((await get('/api/admin/serviceOrders/')).status).toBe(401);
     expect((await get('/api/admin/serviceOrders/', 'reports')).status).toBe(403);
@@ -149,8 +150,9 @@ describe('service orders through the gateway against the real services', () => {
   });
 
   it('creates the stock as admin: its url, then a clear error when asked again', async () => {
-    const [order] = ServiceOrderListSchema.parse((await get('/api/admin/serviceOrders/', 'admin')).body)
-      .serviceOrders;
+    const [order] = ServiceOrderListSchema.parse(
+      (await get('/api/admin/serviceOrders/', 'admin')).body,
+    ).serviceOrders;
     const bad = await post(
       '/api/admin/createStockFromServiceOrder/',
       { serviceOrderId: order.id, ticker: 'x!', reference: '' },

@@ -38,11 +38,7 @@ export class ServiceOrdersController {
   }
 
   @Route(routes.stocks.submitOrder)
-  async submit(
-    @Body() form: OrderForm,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ) {
+  async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // Counted after validation (the pipe ran): a person completing a form is not held back.
     await this.limits.order(req, res);
     const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form });

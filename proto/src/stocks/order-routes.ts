@@ -22,7 +22,9 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
   serviceOptions: {
     method: 'GET',
     path: '/api/serviceorder/services/',
-    access: access.public('the public order form shows the options and prices a prospective client picks from'),
+    access: access.public(
+      'the public order form shows the options and prices a prospective client picks from',
+    ),
     summary: "The options of an option group (absent or unknown groupId: the default group's)",
     query: ServiceOptionsQuerySchema,
     response: ServiceOptionListSchema,

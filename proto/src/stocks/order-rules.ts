@@ -28,9 +28,7 @@ export type RequiredOrderField = (typeof REQUIRED_ORDER_FIELDS)[number][0];
 export function missingOrderFieldMessages(
   form: Partial<Record<RequiredOrderField, string | null | undefined>>,
 ): string[] {
-  return REQUIRED_ORDER_FIELDS.filter(([field]) => !(form[field] ?? '').trim()).map(
-    ([, message]) => message,
-  );
+  return REQUIRED_ORDER_FIELDS.filter(([field]) => !(form[field] ?? '').trim()).map(([, message]) => message);
 }
 
 /** The order form's auto-send radio (spec section 2). */
@@ -102,7 +100,9 @@ export const serviceOrderAlreadyCreatedMessage = (combinedTicker: string) =>
 
 /** What the staff mail about a new order says (sent as the system settings' staff mail). */
 export function newOrderMail(order: ServiceOrder): { subject: string; message: string } {
-  const option = order.option ? `${order.option.name} (${formatAud(order.option.price)} + GST)` : '(none chosen)';
+  const option = order.option
+    ? `${order.option.name} (${formatAud(order.option.price)} + GST)`
+    : '(none chosen)';
   return {
     subject: `New service order: ${order.companyName} (${order.ticker})`,
     message: [
@@ -121,4 +121,3 @@ export function newOrderMail(order: ServiceOrder): { subject: string; message: s
     ].join('\n'),
   };
 }
-

@@ -20,7 +20,9 @@ describe('address suggestions against the places stand-in', () => {
   it('answers Australian address suggestions', async () => {
     const answer = await suggestions.suggest('120 Collins');
     expect(answer.available).toBe(true);
-    expect(answer.suggestions.map((s) => s.text)).toEqual(['120 Collins Street, Melbourne VIC 3000, Australia']);
+    expect(answer.suggestions.map((s) => s.text)).toEqual([
+      '120 Collins Street, Melbourne VIC 3000, Australia',
+    ]);
     // Too short to ask about: no call.
     const before = standIn.requests('autocomplete');
     expect(await suggestions.suggest('12')).toEqual({ available: true, suggestions: [] });

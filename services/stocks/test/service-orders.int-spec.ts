@@ -41,7 +41,8 @@ const form = (over: Partial<Form> = {}): Form => ({
 });
 
 const submit = (f: Form) => requester.request(Topics.StocksSubmitServiceOrder, { form: f });
-const list = () => requester.request(Topics.StocksServiceOrders, { actor: ADMIN }).then((r) => r.serviceOrders);
+const list = () =>
+  requester.request(Topics.StocksServiceOrders, { actor: ADMIN }).then((r) => r.serviceOrders);
 const createStock = (serviceOrderId: string, ticker: string, reference = '') =>
   requester.request(Topics.StocksCreateFromServiceOrder, { actor: ADMIN, serviceOrderId, ticker, reference });
 const counts = async () =>
@@ -79,7 +80,11 @@ describe('stocks service: service orders', () => {
       'BAD_REQUEST',
       'Company Name Required; ABN Required; Authorised By Required',
     );
-    await expectAppError(submit(form({ option: '00000000-0000-4000-8000-000000000000' })), 'BAD_REQUEST', UNKNOWN_OPTION_MESSAGE);
+    await expectAppError(
+      submit(form({ option: '00000000-0000-4000-8000-000000000000' })),
+      'BAD_REQUEST',
+      UNKNOWN_OPTION_MESSAGE,
+    );
     expect(await counts()).toEqual(before);
     expect(await list()).toEqual([]);
   });
@@ -127,7 +132,11 @@ describe('stocks service: service orders', () => {
     await expectAppError(createStock(orderId, 'k!', 'REF'), 'BAD_REQUEST', INVALID_TICKER_MESSAGE);
     await expectAppError(createStock(orderId, 'taken', 'REF'), 'CONFLICT', /TAKEN/);
     const unknown = '00000000-0000-4000-8000-000000000001';
-    await expectAppError(createStock(unknown, 'KCU', 'REF'), 'NOT_FOUND', serviceOrderNotFoundMessage(unknown));
+    await expectAppError(
+      createStock(unknown, 'KCU', 'REF'),
+      'NOT_FOUND',
+      serviceOrderNotFoundMessage(unknown),
+    );
     expect(await counts()).toEqual(before);
     expect((await list())[0]).toMatchObject({ isCreated: false, reference: '' });
   });

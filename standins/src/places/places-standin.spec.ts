@@ -33,9 +33,13 @@ describe('places stand-in', () => {
       '190 St Georges Terrace, Perth WA 6000, Australia',
     ]);
     expect(suggestions[0]?.placePrediction.placeId).toMatch(/^ChIJ/);
-    const many = (await (await autocomplete({ input: 'street', includedRegionCodes: ['au'] })).json()) as Answer;
+    const many = (await (
+      await autocomplete({ input: 'street', includedRegionCodes: ['au'] })
+    ).json()) as Answer;
     expect(many.suggestions).toHaveLength(MAX_SUGGESTIONS);
-    const elsewhere = (await (await autocomplete({ input: '190 St', includedRegionCodes: ['nz'] })).json()) as Answer;
+    const elsewhere = (await (
+      await autocomplete({ input: '190 St', includedRegionCodes: ['nz'] })
+    ).json()) as Answer;
     expect(elsewhere.suggestions).toEqual([]);
   });
 

@@ -59,7 +59,9 @@ export function startPlacesStandIn(
     faults: options.faults,
     health: () => ({ addresses: addresses.length }),
     errorBody: (status, message) => ({
-      body: { error: { code: status, message, status: status === 403 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT' } },
+      body: {
+        error: { code: status, message, status: status === 403 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT' },
+      },
     }),
     routes: [
       {

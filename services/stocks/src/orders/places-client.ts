@@ -8,9 +8,7 @@ const AutocompleteSchema = z.object({
   suggestions: z
     .array(
       z.object({
-        placePrediction: z
-          .object({ placeId: z.string(), text: z.object({ text: z.string() }) })
-          .optional(),
+        placePrediction: z.object({ placeId: z.string(), text: z.object({ text: z.string() }) }).optional(),
       }),
     )
     .default([]),

@@ -66,7 +66,7 @@ describe('service order rules', () => {
     ]);
   });
 
-  it("sets the send flags as the auto-send radio says (spec section 4)", () => {
+  it('sets the send flags as the auto-send radio says (spec section 4)', () => {
     expect(sendFlagsOf('all')).toEqual({
       sendPriceSensitiveAnnouncements: true,
       sendNonPriceSensitiveAnnouncements: true,
@@ -95,7 +95,11 @@ describe('service order rules', () => {
       lineItems: ['Widgets', 'Emails'],
       isDefault: true,
     });
-    expect(orderedOptionOf(option)).toEqual({ name: 'Standard', priceCents: 180000, lineItems: ['Widgets', 'Emails'] });
+    expect(orderedOptionOf(option)).toEqual({
+      name: 'Standard',
+      priceCents: 180000,
+      lineItems: ['Widgets', 'Emails'],
+    });
     expect(optionCardTitle(1, 1800)).toBe('OPTION 1 - $1,800 + GST annual subscription');
   });
 

@@ -26,18 +26,9 @@ export class ServiceOrdersRepository {
 
   /** One option by id (null when none has it). */
   option(optionId: string, tx?: Tx): Promise<ServiceOptionEntity | null> {
-    return (tx ?? this.dataSource.manager).getRepository(ServiceOptionEntity).findOne({ where: { id: optionId } });
-  }
-
-  /** Adds an option group's rows unless the group exists (the seed's demo groups). */
-  async addGroupIfAbsent(groupId: string, options: Omit<ServiceOptionEntity, 'id' | 'groupId'>[]) {
-    await this.dataSource.transaction(async (tx) => {
-      if (await tx.getRepository(ServiceOptionEntity).exists({ where: { groupId } })) return;
-      await tx.insert(
-        ServiceOptionEntity,
-        options.map((o) => ({ ...o, groupId })),
-      );
-    });
+    return (tx ?? this.dataSource.manager)
+      .getRepository(ServiceOptionEntity)
+      .findOne({ where: { id: optionId } });
   }
 
   /** Every order, newest first. */
@@ -76,7 +67,12 @@ export class ServiceOrdersRepository {
     await tx.update(
       ServiceOrderEntity,
       { id },
-      { stockId: created.stockId, ticker: created.ticker, reference: created.reference, createdAt: created.at },
+      {
+        stockId: created.stockId,
+        ticker: created.ticker,
+        reference: created.reference,
+        createdAt: created.at,
+      },
     );
   }
 }

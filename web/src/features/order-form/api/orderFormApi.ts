@@ -7,8 +7,7 @@ export const orderFormApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/serviceorder/services/?groupId: the option cards (an unknown group: the default's). */
     serviceOptions: build.query<ResponseOf<typeof routes.stocks.serviceOptions>, string | undefined>({
-      query: (groupId) =>
-        callRoute(routes.stocks.serviceOptions, { query: groupId ? { groupId } : {} }),
+      query: (groupId) => callRoute(routes.stocks.serviceOptions, { query: groupId ? { groupId } : {} }),
     }),
     /** POST /api/serviceorder/: 400 lists the missing fields' messages, 429 past the address's limit. */
     submitOrder: build.mutation<

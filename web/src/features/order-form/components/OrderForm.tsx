@@ -139,8 +139,8 @@ export function OrderForm({ groupId }: { groupId?: string }) {
       <Stack gap="xs">
         <Title order={3}>General notes</Title>
         <Text>
-          Complete this form to order the investor-relations data service for your company. We provision
-          your service after receiving the order and email you the API key and the implementation details.
+          Complete this form to order the investor-relations data service for your company. We provision your
+          service after receiving the order and email you the API key and the implementation details.
         </Text>
         <List size="sm" data-testid="order-terms">
           {ORDER_FORM_TERMS.map((term) => (
@@ -175,7 +175,10 @@ export function OrderForm({ groupId }: { groupId?: string }) {
               {text('contactPhone', 'Contact Phone', { type: 'tel' })}
               {text('contactEmail', 'Contact Email', { type: 'email' })}
             </SimpleGrid>
-            <AddressField value={values.address} onChange={(address) => setValues((v) => ({ ...v, address }))} />
+            <AddressField
+              value={values.address}
+              onChange={(address) => setValues((v) => ({ ...v, address }))}
+            />
           </Stack>
 
           <Stack gap="sm">
@@ -233,7 +236,10 @@ export function OrderForm({ groupId }: { groupId?: string }) {
                   ]}
                   value={emailMarketing.service}
                   onChange={(service) =>
-                    setEmailMarketing((v) => ({ ...v, service: (service ?? 'mailchimp') as EmailMarketingService }))
+                    setEmailMarketing((v) => ({
+                      ...v,
+                      service: (service ?? 'mailchimp') as EmailMarketingService,
+                    }))
                   }
                 />
                 {emailText('listId', 'List ID')}

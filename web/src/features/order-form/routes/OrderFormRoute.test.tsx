@@ -63,11 +63,15 @@ describe('Order Form screen', () => {
       fireEvent.change(screen.getByRole('textbox', { name: label }), { target: { value: `${field} value` } });
   };
   const submitButton = () =>
-    screen.getByRole('button', { name: new RegExp(`^(${Object.values(ORDER_FORM_TEXTS).slice(0, 3).join('|')})$`) });
+    screen.getByRole('button', {
+      name: new RegExp(`^(${Object.values(ORDER_FORM_TEXTS).slice(0, 3).join('|')})$`),
+    });
 
   it('shows the option cards with the default preselected, and the terms', async () => {
     open();
-    const first = await screen.findByRole('checkbox', { name: 'OPTION 1 - $1,800 + GST annual subscription' });
+    const first = await screen.findByRole('checkbox', {
+      name: 'OPTION 1 - $1,800 + GST annual subscription',
+    });
     const second = screen.getByRole('checkbox', { name: 'OPTION 2 - $2,400 + GST annual subscription' });
     expect(first).toBeChecked();
     expect(second).not.toBeChecked();
@@ -108,7 +112,8 @@ describe('Order Form screen', () => {
       autoSendNonPriceSensitiveAnnouncements: true,
       emailMarketing: null,
     });
-    for (const label of Object.values(LABELS)) expect(screen.getByRole('textbox', { name: label })).toBeDisabled();
+    for (const label of Object.values(LABELS))
+      expect(screen.getByRole('textbox', { name: label })).toBeDisabled();
     expect(screen.getByRole('checkbox', { name: /OPTION 1/ })).toBeDisabled();
   });
 

@@ -36,7 +36,10 @@ export function ServiceOrderCard({ order, busy, onCreate }: ServiceOrderCardProp
             order.option ? `${order.option.name} (${formatAud(order.option.price)} + GST)` : '',
           )}
           {field('Website', order.website)}
-          {field('Contact', [order.contactName, order.contactPhone, order.contactEmail].filter(Boolean).join(', '))}
+          {field(
+            'Contact',
+            [order.contactName, order.contactPhone, order.contactEmail].filter(Boolean).join(', '),
+          )}
           {field('ABN', order.abn)}
           {field('Address', order.address)}
           {field('Authorised By', order.authorisedBy)}

@@ -37,7 +37,12 @@ export function ServiceOrderList() {
   return (
     <Stack gap="md">
       {notice && (
-        <Notification color="red" title="Unable to create the stock" onClose={() => setNotice(null)} role="alert">
+        <Notification
+          color="red"
+          title="Unable to create the stock"
+          onClose={() => setNotice(null)}
+          role="alert"
+        >
           {notice}
         </Notification>
       )}

@@ -63,7 +63,9 @@ describe('Service Orders screen', () => {
     expect(within(created).queryByRole('button', { name: 'Create Service' })).not.toBeInTheDocument();
     expect(within(created).getByRole('link', { name: 'HHG:ASX' })).toBeInTheDocument();
     fireEvent.change(within(pending).getByRole('textbox', { name: 'Ticker' }), { target: { value: 'kcu1' } });
-    fireEvent.change(within(pending).getByRole('textbox', { name: 'Reference' }), { target: { value: 'REF-9' } });
+    fireEvent.change(within(pending).getByRole('textbox', { name: 'Reference' }), {
+      target: { value: 'REF-9' },
+    });
     fireEvent.click(within(pending).getByRole('button', { name: 'Create Service' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/stocks/KCU1:ASX'));
     const post = calls.find((c) => c.method === 'POST');
