@@ -8,6 +8,7 @@ import {
   stockFieldsOfOrder,
   toServiceOption,
   toServiceOrder,
+  withoutSecrets,
 } from './service-order-rules';
 
 const option: ServiceOptionEntity = {
@@ -128,5 +129,20 @@ describe('service order rules', () => {
       autoSendNonPriceSensitiveAnnouncements: false,
       accountingReference: 'KCU-2026',
     });
+  });
+
+  it('keeps the email-marketing API key out of what leaves the service in events', () => {
+    const emailMarketing = {
+      service: 'mailchimp' as const,
+      listId: 'l1',
+      apiKey: 'secret-us1',
+      templateId: '',
+      replyTo: '',
+      fromName: '',
+      clientId: '',
+    };
+    const out = withoutSecrets(toServiceOrder({ ...order, emailMarketing }, null));
+    expect(out.emailMarketing).toEqual({ ...emailMarketing, apiKey: '(given)' });
+    expect(withoutSecrets(toServiceOrder(order, null)).emailMarketing).toBeNull();
   });
 });

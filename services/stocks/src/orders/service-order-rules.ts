@@ -93,3 +93,15 @@ export function stockFieldsOfOrder(
     accountingReference: reference,
   };
 }
+
+/**
+ * An order as it leaves the service in an event: the client's email-marketing API key is not sent on
+ * (only staff read it, from the Orders list); the event says whether one was given.
+ */
+export function withoutSecrets(order: ServiceOrder): ServiceOrder {
+  if (!order.emailMarketing) return order;
+  return {
+    ...order,
+    emailMarketing: { ...order.emailMarketing, apiKey: order.emailMarketing.apiKey ? '(given)' : '' },
+  };
+}

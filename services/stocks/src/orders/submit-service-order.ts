@@ -9,7 +9,7 @@ import {
 import { AppError, createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { ServiceOrdersRepository } from './service-orders.repository';
-import { orderedOptionOf, toServiceOption, toServiceOrder } from './service-order-rules';
+import { orderedOptionOf, toServiceOption, toServiceOrder, withoutSecrets } from './service-order-rules';
 
 const log = createLogger('service-orders');
 
@@ -66,7 +66,7 @@ export class SubmitServiceOrder {
         emailMarketing: form.emailMarketing ?? null,
       });
       await this.outbox.add(tx, Topics.ServiceOrderSubmitted, order.id, {
-        order: toServiceOrder(order, null),
+        order: withoutSecrets(toServiceOrder(order, null)),
       });
       log.info({ serviceOrderId: order.id, ticker: order.ticker }, 'service order submitted');
       return order.id;

@@ -267,7 +267,7 @@ export function OrderForm({ groupId }: { groupId?: string }) {
       )}
 
       <Group>
-        <Button onClick={() => void submit()} disabled={locked} loading={false}>
+        <Button onClick={() => void submit()} disabled={locked}>
           {status === 'editing'
             ? ORDER_FORM_TEXTS.submit
             : status === 'submitting'
