@@ -247,6 +247,8 @@ async function browserSuite(testInfraEnvFile, specs) {
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
+    // ... and every order the order form's tests place.
+    ORDER_RATE_PER_ADDRESS: '100',
     DATA_DIR: laneDataDir('browser'),
     ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),
   };

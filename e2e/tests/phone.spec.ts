@@ -23,3 +23,12 @@ test('at phone width the menu is reachable via the burger', async ({ page, signI
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test('at phone width the order form fits and lists its Required messages', async ({ page }) => {
+  await page.goto('/new-order');
+  await expect(page.getByRole('checkbox', { name: /^OPTION 1 - / })).toBeChecked();
+  await page.getByRole('button', { name: 'Submit Order Form' }).click();
+  await expect(page.getByText('Authorised By Required', { exact: true })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

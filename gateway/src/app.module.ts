@@ -15,6 +15,7 @@ import { HealthController } from './health/health.controller';
 import { OpsListener } from './health/ops-listener';
 import { SharedLimitStore } from './limits/limit-store';
 import { ServicesClient } from './kafka/services.client';
+import { OrdersModule } from './orders/orders.module';
 import { StocksModule } from './stocks/stocks.module';
 import { WidgetModule } from './widget/widget.module';
 
@@ -24,7 +25,14 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [StocksModule, AnnouncementsModule, EmailMarketingModule, InvoicingModule, WidgetModule],
+      imports: [
+        StocksModule,
+        OrdersModule,
+        AnnouncementsModule,
+        EmailMarketingModule,
+        InvoicingModule,
+        WidgetModule,
+      ],
       controllers: [AuthController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -96,6 +96,14 @@ export const gatewayConfigSchema = baseConfigSchema
     COMMENT_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
     COMMENT_RATE_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),
     COMMENT_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
+    /**
+     * Public service orders per client address each ORDER_RATE_WINDOW_MS (shared store): a company orders
+     * once; a script submitting more is refused with 429. Only forms that pass validation count.
+     */
+    ORDER_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
+    ORDER_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+    /** The order form's address suggestions per client address per minute (each one a paid vendor call). */
+    ADDRESS_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {

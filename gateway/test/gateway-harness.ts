@@ -195,6 +195,8 @@ export async function startTestGateway(
     // (they are the database's): a test of a limit sets its own.
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     COMMENT_RATE_PER_ADDRESS: '1000',
+    ORDER_RATE_PER_ADDRESS: '1000',
+    ADDRESS_LOOKUPS_PER_MINUTE: '1000',
     WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: '1000',
     // A busy machine answers in seconds what takes milliseconds alone: the pages' contributors get time
     // (a test of the fallback sets its own short one).

@@ -163,6 +163,19 @@ const testSendBody = (ctx: MatrixContext, caller: CallerName) => {
   return { ...settings, apiKey: ctx.A.apiKey!, emailMarketingApiKey };
 };
 
+/** A complete public order form (spec section 3), named for the caller. */
+const orderForm = (ctx: MatrixContext, companyName: string) => ({
+  companyName,
+  ticker: `MO${ctx.run}`,
+  website: 'https://orders.matrix.example',
+  address: '190 St Georges Terrace, Perth WA 6000',
+  contactName: 'Matrix Contact',
+  contactPhone: '08 9322 4410',
+  contactEmail: 'orders@matrix.example',
+  abn: '51 824 753 556',
+  authorisedBy: 'Matrix Contact',
+});
+
 export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   // ----------------------------------------------------------------------------------------------- users
   'users.login': {
@@ -234,6 +247,32 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   'stocks.stockReferers': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
   'stocks.referers': { request: () => ({}) },
   'stocks.widgetStock': { request: (ctx) => ({ query: { apiKey: ctx.A.apiKey! } }) },
+
+  // ------------------------------------------------------------------------------------- service orders
+  'stocks.serviceOptions': { request: () => ({ query: { groupId: 'default' } }) },
+  'stocks.submitOrder': {
+    // Public: every caller orders (the test gateway's per-address order limit is high).
+    request: (ctx, caller) => ({ body: orderForm(ctx, `Matrix Order ${caller}`) }),
+  },
+  'stocks.addressSuggestions': { request: () => ({ query: { q: '190 St Georges Terrace' } }) },
+  'stocks.serviceOrders': { request: () => ({}) },
+  'stocks.createStockFromServiceOrder': {
+    prepare: async (ctx) => {
+      const { id } = (await ctx.adminPost('/api/serviceorder/', orderForm(ctx, 'Matrix Create Order'))) as {
+        id: string;
+      };
+      ctx.state.serviceOrderId = id;
+    },
+    // Only the admin gets through: it creates the stock once (the others are refused before).
+    request: (ctx) => ({
+      body: { serviceOrderId: ctx.state.serviceOrderId, ticker: `MO${ctx.run}`, reference: `MO-${ctx.run}` },
+    }),
+    read: async (ctx) => [
+      await rowOf(ctx.db, 'SELECT * FROM stocks.service_orders WHERE id = $1', [ctx.state.serviceOrderId]),
+      await rowOf(ctx.db, 'SELECT count(*)::int AS n FROM stocks.stocks WHERE ticker = $1', [`MO${ctx.run}`]),
+    ],
+  },
+  'stocks.serviceOrderOfStock': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
 
   // --------------------------------------------------------------------------------------- announcements
   'announcements.list': { request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker } }) },

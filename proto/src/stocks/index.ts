@@ -29,18 +29,39 @@ import {
   WidgetLookupReplySchema,
   WidgetLookupRequestSchema,
 } from './messages';
+import {
+  AddressSuggestionsReplySchema,
+  AddressSuggestionsRequestSchema,
+  CreateStockFromOrderReplySchema,
+  CreateStockFromOrderRequestSchema,
+  ServiceOptionsReplySchema,
+  ServiceOptionsRequestSchema,
+  ServiceOrderOfStockReplySchema,
+  ServiceOrderOfStockRequestSchema,
+  ServiceOrderSubmittedEventSchema,
+  ServiceOrdersReplySchema,
+  ServiceOrdersRequestSchema,
+  SubmitOrderReplySchema,
+  SubmitOrderRequestSchema,
+} from './orders';
 
 export * from './events';
 export * from './field-labels';
 export * from './fields';
 export * from './messages';
+export * from './order-routes';
+export * from './order-rules';
+export * from './orders';
 export * from './records';
 export * from './rest';
 export * from './routes';
 export * from './rules';
 export * from './stock';
 
-/** The stocks service: stocks, API keys, notes, version history, referers, the widget API's data. */
+/**
+ * The stocks service: stocks, API keys, notes, version history, referers, the widget API's data, service
+ * orders and their options (with the order form's address suggestions).
+ */
 export const stocksContract = defineServiceContract({
   service: 'stocks',
   routes: stockRoutes,
@@ -112,10 +133,43 @@ export const stocksContract = defineServiceContract({
       request: WidgetLookupRequestSchema,
       reply: WidgetLookupReplySchema,
     },
+    StocksServiceOptions: {
+      topic: 'stocks.service-options',
+      request: ServiceOptionsRequestSchema,
+      reply: ServiceOptionsReplySchema,
+    },
+    StocksSubmitServiceOrder: {
+      topic: 'stocks.submit-service-order',
+      request: SubmitOrderRequestSchema,
+      reply: SubmitOrderReplySchema,
+      mutates: true,
+    },
+    StocksServiceOrders: {
+      topic: 'stocks.service-orders',
+      request: ServiceOrdersRequestSchema,
+      reply: ServiceOrdersReplySchema,
+    },
+    StocksCreateFromServiceOrder: {
+      topic: 'stocks.create-from-service-order',
+      request: CreateStockFromOrderRequestSchema,
+      reply: CreateStockFromOrderReplySchema,
+      mutates: true,
+    },
+    StocksServiceOrderOfStock: {
+      topic: 'stocks.service-order-of-stock',
+      request: ServiceOrderOfStockRequestSchema,
+      reply: ServiceOrderOfStockReplySchema,
+    },
+    StocksAddressSuggestions: {
+      topic: 'stocks.address-suggestions',
+      request: AddressSuggestionsRequestSchema,
+      reply: AddressSuggestionsReplySchema,
+    },
   },
   events: {
     StockUpserted: { topic: 'stock.upserted', schema: StockUpsertedEventSchema },
     StockTickerChanged: { topic: 'stock.ticker-changed', schema: StockTickerChangedEventSchema },
     StockArchived: { topic: 'stock.archived', schema: StockArchivedEventSchema },
+    ServiceOrderSubmitted: { topic: 'service-order.submitted', schema: ServiceOrderSubmittedEventSchema },
   },
 });

@@ -3,6 +3,7 @@ import { GlobalRole, STOCK_ROLES, StockRole } from '../common/roles';
 import { access, defineRoutes, RestrictedFields } from '../common/routes';
 import { CLIENT_CONFIG_FIELDS, CLIENT_INVOICE_FIELDS, REPLY_TO_COMMENT_FIELDS } from './fields';
 import { NewApiKeyReplySchema } from './messages';
+import { serviceOrderRoutes } from './order-routes';
 import { WidgetStockSchema } from './records';
 import {
   AdminSaveStockSchema,
@@ -41,7 +42,7 @@ const clientStockFields = (at: string): RestrictedFields => ({
 });
 
 /** The stock routes (docs/api/stocks.md): spec section 7's Stocks and Notes, and the widget's stock. */
-export const stockRoutes = defineRoutes('stocks', {
+const stockRecordRoutes = defineRoutes('stocks', {
   list: {
     method: 'GET',
     path: '/api/admin/stocks',
@@ -179,3 +180,6 @@ export const stockRoutes = defineRoutes('stocks', {
     response: WidgetStockSchema,
   },
 });
+
+/** The stocks group of the route table: the stock routes and the service order routes (order-routes.ts). */
+export const stockRoutes = { ...stockRecordRoutes, ...serviceOrderRoutes } as const;

@@ -24,6 +24,7 @@ import { AutoSendHandlers } from './auto-send/auto-send.handlers';
 import { AutoSendRepository } from './auto-send/auto-send.repository';
 import { AutoSendService } from './auto-send/auto-send.service';
 import { ErrorReporter } from './error-reports/error-reporter';
+import { StaffMailHandlers } from './error-reports/staff-mail.handlers';
 import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
@@ -124,6 +125,7 @@ export const announcementsService = defineService({
         ReconcileHandlers,
         ToolsHandlers,
         CommentsHandlers,
+        StaffMailHandlers,
       ],
       providers: stockProjection.providers,
     },

@@ -2,6 +2,8 @@ import { defineService } from '@irp/platform';
 import { CreateStocks1764000000000 } from './database/migrations/1764000000000-CreateStocks';
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
 import { DropInitialPollState1764200000000 } from './database/migrations/1764200000000-DropInitialPollState';
+import { CreateServiceOrders1764300000000 } from './database/migrations/1764300000000-CreateServiceOrders';
+import { stocksConfigSchema } from './config';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesRepository } from './notes/notes.repository';
@@ -11,6 +13,14 @@ import { RefererEntity } from './referers/referer.entity';
 import { ReferersHandlers } from './referers/referers.handlers';
 import { ReferersRepository } from './referers/referers.repository';
 import { ReferersService } from './referers/referers.service';
+import { AddressSuggestions } from './orders/address-suggestions';
+import { CreateStockFromOrder } from './orders/create-stock-from-order';
+import { ServiceOptionEntity } from './orders/service-option.entity';
+import { ServiceOrderEntity } from './orders/service-order.entity';
+import { ServiceOrderReads } from './orders/service-order-reads';
+import { ServiceOrdersHandlers } from './orders/service-orders.handlers';
+import { ServiceOrdersRepository } from './orders/service-orders.repository';
+import { SubmitServiceOrder } from './orders/submit-service-order';
 import { ArchiveStock } from './stocks/archive-stock';
 import { ChangeTicker } from './stocks/change-ticker';
 import { SaveStock } from './stocks/save-stock';
@@ -22,15 +32,28 @@ import { StockVersionEntity } from './stocks/stock-version.entity';
 import { StocksHandlers } from './stocks/stocks.handlers';
 import { StocksRepository } from './stocks/stocks.repository';
 
-/** The stocks service: stocks, notes, referers. Boot, ping, health and metrics come from the platform. */
+/**
+ * The stocks service: stocks, notes, referers, service orders. Boot, ping, health and metrics come from the
+ * platform.
+ */
 export const stocksService = defineService({
   name: 'stocks',
+  config: stocksConfigSchema,
   database: {
-    entities: [StockEntity, StockVersionEntity, NoteEntity, RefererEntity, ApiHitEntity],
+    entities: [
+      StockEntity,
+      StockVersionEntity,
+      NoteEntity,
+      RefererEntity,
+      ApiHitEntity,
+      ServiceOptionEntity,
+      ServiceOrderEntity,
+    ],
     migrations: [
       CreateStocks1764000000000,
       RefererCountBigint1764100000000,
       DropInitialPollState1764200000000,
+      CreateServiceOrders1764300000000,
     ],
   },
   providers: [
@@ -45,6 +68,11 @@ export const stocksService = defineService({
     ArchiveStock,
     NotesService,
     ReferersService,
+    ServiceOrdersRepository,
+    SubmitServiceOrder,
+    ServiceOrderReads,
+    CreateStockFromOrder,
+    AddressSuggestions,
   ],
-  roles: { api: { handlers: [StocksHandlers, NotesHandlers, ReferersHandlers] } },
+  roles: { api: { handlers: [StocksHandlers, NotesHandlers, ReferersHandlers, ServiceOrdersHandlers] } },
 });

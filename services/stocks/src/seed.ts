@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import {
   combinedTickerOf,
+  DEFAULT_SERVICE_OPTION_GROUP,
   EDITABLE_STOCK_FIELDS,
   EditableStockField,
+  sendFlagsOf,
   StockUpsertedEventSchema,
   Topics,
 } from '@irp/proto';
@@ -12,6 +14,8 @@ import { DataSource } from 'typeorm';
 import { stocksService } from './app.module';
 import { DEMO_ADMIN, DEMO_STOCKS } from './demo-stocks';
 import { NotesService } from './notes/notes.service';
+import { ServiceOrdersRepository } from './orders/service-orders.repository';
+import { SubmitServiceOrder } from './orders/submit-service-order';
 import { StockEntity } from './stocks/stock.entity';
 import {
   creationChanges,
@@ -93,6 +97,54 @@ export async function createDemoStocks(
     created.push(stock.combinedTicker);
   }
   return created;
+}
+
+/** The demo's pending service orders (the Orders page), placed through the form's use case. */
+export const DEMO_SERVICE_ORDERS = [
+  {
+    companyName: 'Kestrel Copper Limited',
+    ticker: 'KCU',
+    website: 'https://www.kestrelcopper.example.com.au',
+    listingDate: '',
+    contactName: 'Priya Raman',
+    contactPhone: '+61 8 9322 4410',
+    contactEmail: 'priya.raman@kestrelcopper.example.com.au',
+    abn: '51 824 753 556',
+    address: 'Level 3, 190 St Georges Terrace, Perth WA 6000',
+    authorisedBy: 'Priya Raman, Company Secretary',
+    confirmationEmail: 'investors@kestrelcopper.example.com.au',
+    choice: 'all' as const,
+  },
+  {
+    companyName: 'Harbourline Health Group Ltd',
+    ticker: 'HHG',
+    website: 'harbourlinehealth.example.com.au',
+    listingDate: '2027-02-15',
+    contactName: 'Tom Nguyen',
+    contactPhone: '02 9251 7730',
+    contactEmail: 'tom.nguyen@harbourlinehealth.example.com.au',
+    abn: '33 051 775 556',
+    address: 'Suite 12.02, 60 Margaret Street, Sydney NSW 2000',
+    authorisedBy: 'Tom Nguyen, CFO',
+    confirmationEmail: '',
+    choice: 'price_sensitive_only' as const,
+  },
+];
+
+/** Places the demo orders once (none when any order exists), the first with the default option. */
+export async function createDemoServiceOrders(
+  submitting: SubmitServiceOrder,
+  orders: ServiceOrdersRepository,
+): Promise<number> {
+  if ((await orders.count()) > 0) return 0;
+  const options = await submitting.options(DEFAULT_SERVICE_OPTION_GROUP);
+  for (const [i, { choice, ...form }] of DEMO_SERVICE_ORDERS.entries())
+    await submitting.submit({
+      ...form,
+      ...sendFlagsOf(choice),
+      option: options[i % Math.max(options.length, 1)]?.id ?? null,
+    });
+  return DEMO_SERVICE_ORDERS.length;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -250,9 +302,13 @@ export async function seedDemoStocks(
       app.get(NotesService),
       dataSource,
     );
+    const serviceOrders = await createDemoServiceOrders(
+      app.get(SubmitServiceOrder),
+      app.get(ServiceOrdersRepository),
+    );
     const synthetic = options.synthetic ? await seedSyntheticStocks(dataSource, options.synthetic) : 0;
     await drainOutbox(dataSource, app.get(OutboxRelay));
-    log.info({ created, synthetic }, 'demo stocks seeded');
+    log.info({ created, serviceOrders, synthetic }, 'demo stocks seeded');
   } finally {
     await app.close();
   }

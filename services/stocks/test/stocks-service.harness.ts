@@ -37,6 +37,12 @@ const STOCK_TOPICS: readonly RequestTopic[] = [
   Topics.StocksReferers,
   Topics.StocksAllReferers,
   Topics.StocksWidgetLookup,
+  Topics.StocksServiceOptions,
+  Topics.StocksSubmitServiceOrder,
+  Topics.StocksServiceOrders,
+  Topics.StocksCreateFromServiceOrder,
+  Topics.StocksServiceOrderOfStock,
+  Topics.StocksAddressSuggestions,
 ];
 
 export const ADMIN = actor({
@@ -95,7 +101,12 @@ export const handled = (topic: string) => handledMessages(healthUrl, topic);
 export function useStocksService(): void {
   beforeAll(async () => {
     await dropSchema('stocks');
-    probe = await TopicProbe.listen([Topics.StockUpserted, Topics.StockTickerChanged, Topics.StockArchived]);
+    probe = await TopicProbe.listen([
+      Topics.StockUpserted,
+      Topics.StockTickerChanged,
+      Topics.StockArchived,
+      Topics.ServiceOrderSubmitted,
+    ]);
     app = await startStocksService(serviceTestEnv());
     db = app.get(DataSource);
     requester = await createTestRequester(STOCK_TOPICS, 8000);

@@ -26,6 +26,12 @@ export const routes: WebRoutes = {
     stockReferers: { method: 'GET', path: '/api/admin/stockReferers' },
     referers: { method: 'GET', path: '/api/admin/referers' },
     widgetStock: { method: 'GET', path: '/api/widget/stock' },
+    serviceOptions: { method: 'GET', path: '/api/serviceorder/services/' },
+    submitOrder: { method: 'POST', path: '/api/serviceorder/' },
+    addressSuggestions: { method: 'GET', path: '/api/serviceorder/addresses' },
+    serviceOrders: { method: 'GET', path: '/api/admin/serviceOrders/' },
+    createStockFromServiceOrder: { method: 'POST', path: '/api/admin/createStockFromServiceOrder/' },
+    serviceOrderOfStock: { method: 'GET', path: '/api/admin/getServiceOrder' },
   },
   announcements: {
     list: { method: 'GET', path: '/api/Announcement/list/{combinedTicker}' },

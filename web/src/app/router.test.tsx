@@ -110,7 +110,7 @@ describe('routes', () => {
     ['/AnnouncementCommentResponse/g-2', 'Comment Response', { guid: 'g-2' }],
     ['/client-stocks/ABC:ASX', 'Client Stock', { combinedTicker: 'ABC:ASX' }],
     ['/report/r-1', 'Report', { guid: 'r-1' }],
-    ['/new-order/9', 'Order Form', { id: '9' }],
+    ['/new-order/9', 'Order Form', {}],
   ])('routes %s to the %s screen', async (path, title, params: Record<string, string>) => {
     renderRoute(path, { store: storeWith(admin) });
     expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();

@@ -11,7 +11,7 @@ import {
   StockFields,
   Topics,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { StockRef } from './stocks.repository';
 import { StockReads } from './stock-reads';
@@ -69,24 +69,31 @@ export class SaveStock {
 
   /**
    * Creates a stock with the spec's defaults; version 1 lists every set field. `id` and `now` are for
-   * demo data (fixed ids the users seed refers to, creation dates in the past).
+   * demo data (fixed ids the users seed refers to, creation dates in the past). `within` runs in the same
+   * transaction once the stock is stored (a service order marked created with it); its refusal undoes both.
    */
   async create(
     actor: Actor,
     fields: StockFields,
-    { id, now = new Date() }: { id?: string; now?: Date } = {},
+    {
+      id,
+      now = new Date(),
+      within,
+    }: { id?: string; now?: Date; within?: (tx: Tx, stock: Stock) => Promise<void> } = {},
   ): Promise<Stock> {
     const settings = applyFields(defaultSettings(now), fields);
     validateSettings(settings, now);
-    return this.versioning.run((tx) =>
-      this.versioning.created(
+    return this.versioning.run(async (tx) => {
+      const stock = await this.versioning.created(
         tx,
         { ...(id ? { id } : {}), ...settings, created: now, updatedAt: now },
         creationChanges(settings),
         actor,
         now,
-      ),
-    );
+      );
+      await within?.(tx, stock);
+      return stock;
+    });
   }
 
   private async update(

@@ -1,17 +1,13 @@
-import { Text } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { Page } from '@/components/Page';
+import { OrderForm } from '../components/OrderForm';
 
-/** Order Form (spec section 2); the screen itself is built by its own issue. */
+/** /new-order/{id?} (spec section 2, public): the order form of option group {id} (none: the default group). */
 export function OrderFormRoute() {
   const { id } = useParams();
   return (
     <Page title="Order Form">
-      {id && (
-        <Text c="dimmed" data-testid="route-param-id">
-          {id}
-        </Text>
-      )}
+      <OrderForm groupId={id} />
     </Page>
   );
 }

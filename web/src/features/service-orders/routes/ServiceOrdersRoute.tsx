@@ -1,6 +1,11 @@
 import { Page } from '@/components/Page';
+import { ServiceOrderList } from '../components/ServiceOrderList';
 
-/** Service Orders (spec section 2); the screen itself is built by its own issue. */
+/** /orders (spec section 2, Service Orders): the staff list of orders from the public form. */
 export function ServiceOrdersRoute() {
-  return <Page title="Service Orders" />;
+  return (
+    <Page title="Service Orders">
+      <ServiceOrderList />
+    </Page>
+  );
 }

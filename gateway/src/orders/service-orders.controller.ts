@@ -1,0 +1,82 @@
+import {
+  AddressQuerySchema,
+  CreateStockFromOrderSchema,
+  DEFAULT_SERVICE_OPTION_GROUP,
+  OrderForm,
+  routes,
+  ServiceOptionsQuerySchema,
+  SessionUser,
+  stockPagePath,
+  TickerQuery,
+  Topics,
+} from '@irp/proto';
+import { Body, Controller, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { CurrentUser } from '../auth/decorators';
+import { ServicesClient } from '../kafka/services.client';
+import { Route } from '../routing/route';
+import { OrderLimits } from './order-limits';
+
+/**
+ * Service orders (spec sections 2, 7; docs/api/stocks.md, "Service orders"): the public order form's
+ * options, submit and address suggestions, and the staff Orders list with its create-stock action.
+ */
+@Controller()
+export class ServiceOrdersController {
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly limits: OrderLimits,
+  ) {}
+
+  @Route(routes.stocks.serviceOptions)
+  async options(@Query() q: z.output<typeof ServiceOptionsQuerySchema>) {
+    const { options } = await this.services.request(Topics.StocksServiceOptions, {
+      groupId: q.groupId || DEFAULT_SERVICE_OPTION_GROUP,
+    });
+    return options;
+  }
+
+  @Route(routes.stocks.submitOrder)
+  async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    // Counted after validation (the pipe ran): a person completing a form is not held back.
+    await this.limits.order(req, res);
+    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form });
+    return { success: true as const, id };
+  }
+
+  @Route(routes.stocks.addressSuggestions)
+  async addresses(
+    @Query() q: z.output<typeof AddressQuerySchema>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    await this.limits.addressLookup(req, res);
+    return this.services.request(Topics.StocksAddressSuggestions, q);
+  }
+
+  @Route(routes.stocks.serviceOrders)
+  serviceOrders(@CurrentUser() actor: SessionUser) {
+    return this.services.request(Topics.StocksServiceOrders, { actor });
+  }
+
+  @Route(routes.stocks.createStockFromServiceOrder)
+  async createStock(
+    @CurrentUser() actor: SessionUser,
+    @Body() body: z.output<typeof CreateStockFromOrderSchema>,
+  ) {
+    const { combinedTicker } = await this.services.request(Topics.StocksCreateFromServiceOrder, {
+      actor,
+      ...body,
+    });
+    return { url: stockPagePath(combinedTicker), errorMessage: null };
+  }
+
+  @Route(routes.stocks.serviceOrderOfStock)
+  async serviceOrderOfStock(@Query() q: TickerQuery) {
+    const { serviceOrder } = await this.services.request(Topics.StocksServiceOrderOfStock, {
+      combinedTicker: q.ticker,
+    });
+    return serviceOrder;
+  }
+}

@@ -1,0 +1,78 @@
+import { GlobalRole } from '../common/roles';
+import { access, defineRoutes } from '../common/routes';
+import {
+  AddressQuerySchema,
+  AddressSuggestionsSchema,
+  CreateStockFromOrderResponseSchema,
+  CreateStockFromOrderSchema,
+  OrderFormSchema,
+  ServiceOptionListSchema,
+  ServiceOptionsQuerySchema,
+  ServiceOrderListSchema,
+  ServiceOrderOfStockSchema,
+  SubmitOrderResponseSchema,
+} from './orders';
+import { TickerQuerySchema } from './rest';
+
+/**
+ * The service order routes (docs/api/stocks.md, "Service orders"): spec section 7's Orders, part of the
+ * stocks group (a service has one group; these are kept in their own file).
+ */
+export const serviceOrderRoutes = defineRoutes('stocks', {
+  serviceOptions: {
+    method: 'GET',
+    path: '/api/serviceorder/services/',
+    access: access.public(
+      'the public order form shows the options and prices a prospective client picks from',
+    ),
+    summary: "The options of an option group (absent or unknown groupId: the default group's)",
+    query: ServiceOptionsQuerySchema,
+    response: ServiceOptionListSchema,
+  },
+  submitOrder: {
+    method: 'POST',
+    path: '/api/serviceorder/',
+    access: access.public(
+      'prospective clients order before they have an account; rate-limited per address, presence-checked, and it only stores the order for staff',
+    ),
+    summary:
+      "Submit the order form; a 400 lists each missing required field's message ('Company Name Required; ...'); 429 past the per-address limit",
+    body: OrderFormSchema,
+    response: SubmitOrderResponseSchema,
+  },
+  addressSuggestions: {
+    method: 'GET',
+    path: '/api/serviceorder/addresses',
+    access: access.public(
+      "the order form's billing address autocomplete; rate-limited per address, it answers only address suggestions",
+    ),
+    summary:
+      'Australian address suggestions for the order form; available: false when no address service is configured (the form then takes plain text)',
+    query: AddressQuerySchema,
+    response: AddressSuggestionsSchema,
+  },
+  serviceOrders: {
+    method: 'GET',
+    path: '/api/admin/serviceOrders/',
+    access: access.admin(),
+    summary: 'Every service order, newest first',
+    response: ServiceOrderListSchema,
+  },
+  createStockFromServiceOrder: {
+    method: 'POST',
+    path: '/api/admin/createStockFromServiceOrder/',
+    access: access.admin(),
+    summary:
+      "Create the stock of a service order with the order's settings (ticker and accounting reference from the body) and mark the order created; the url is the new stock's page",
+    body: CreateStockFromOrderSchema,
+    response: CreateStockFromOrderResponseSchema,
+  },
+  serviceOrderOfStock: {
+    method: 'GET',
+    path: '/api/admin/getServiceOrder',
+    access: access.roles(GlobalRole.Admin, GlobalRole.InvoiceTotal),
+    summary: 'The service order a stock was created from (the Invoices tab), or null',
+    query: TickerQuerySchema,
+    response: ServiceOrderOfStockSchema,
+  },
+});

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { StockId } from '../common/session';
+import { REQUIRED_ORDER_FIELDS, missingOrderFieldMessages } from './order-rules';
+import { ActorSchema } from './stock';
+
+/**
+ * Service orders and their options (spec section 3): the REST shapes of the order routes and the stocks
+ * service's messages for them (docs/api/stocks.md, "Service orders").
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Records
+
+/** A service option (spec section 3). `price` is whole AUD excluding GST (stored as integer cents). */
+export const ServiceOptionSchema = z.object({
+  id: z.string().uuid(),
+  groupId: z.string(),
+  name: z.string(),
+  price: z.number().int(),
+  lineItems: z.array(z.string()),
+  isDefault: z.boolean(),
+});
+export type ServiceOption = z.infer<typeof ServiceOptionSchema>;
+
+/** The option as the order keeps it: what the client saw when ordering (prices may change later). */
+export const OrderedOptionSchema = z.object({
+  name: z.string(),
+  price: z.number().int(),
+  lineItems: z.array(z.string()),
+});
+
+/** Optional email-marketing settings given on the form (either service); kept with the order for staff. */
+export const OrderEmailMarketingSchema = z.object({
+  service: z.enum(['mailchimp', 'campaign-monitor']),
+  listId: z.string().max(200),
+  apiKey: z.string().max(200),
+  templateId: z.string().max(200),
+  replyTo: z.string().max(400),
+  fromName: z.string().max(200),
+  clientId: z.string().max(200),
+});
+
+/** A service order as staff see it (spec section 3's list item, plus what the form gave). */
+export const ServiceOrderSchema = z.object({
+  id: z.string().uuid(),
+  timestamp: z.string().datetime(),
+  companyName: z.string(),
+  ticker: z.string(),
+  reference: z.string(),
+  option: OrderedOptionSchema.nullable(),
+  authorisedBy: z.string(),
+  website: z.string(),
+  address: z.string(),
+  contactName: z.string(),
+  contactPhone: z.string(),
+  contactEmail: z.string(),
+  abn: z.string(),
+  listingDate: z.string(),
+  confirmationEmail: z.string(),
+  sendPriceSensitiveAnnouncements: z.boolean(),
+  sendNonPriceSensitiveAnnouncements: z.boolean(),
+  autoSendAnnouncementEmail: z.boolean(),
+  autoSendNonPriceSensitiveAnnouncements: z.boolean(),
+  emailMarketing: OrderEmailMarketingSchema.nullable(),
+  isCreated: z.boolean(),
+  /** The stock made from it (null until created). */
+  combinedTicker: z.string().nullable(),
+});
+export type ServiceOrder = z.infer<typeof ServiceOrderSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// REST
+
+const text = (max: number) =>
+  z
+    .string({ invalid_type_error: 'must be text' })
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ?? '').trim());
+
+/**
+ * POST /api/serviceorder/: the order form (spec section 3). Presence of the nine required fields is
+ * checked on the whole form, so the 400 lists each missing field's own message (spec section 5), joined
+ * with '; ': 'Company Name Required; Ticker/ASX Code Required'. No format checks.
+ */
+export const OrderFormSchema = z
+  .object({
+    companyName: text(400),
+    ticker: text(20),
+    website: text(400),
+    listingDate: text(40),
+    contactName: text(200),
+    contactPhone: text(60),
+    contactEmail: text(400),
+    abn: text(40),
+    address: text(400),
+    authorisedBy: text(200),
+    /** The chosen option's id (optional). */
+    option: z.string().uuid('must be an option id').nullish(),
+    confirmationEmail: text(2000),
+    sendPriceSensitiveAnnouncements: z.boolean().default(false),
+    sendNonPriceSensitiveAnnouncements: z.boolean().default(false),
+    autoSendAnnouncementEmail: z.boolean().default(false),
+    autoSendNonPriceSensitiveAnnouncements: z.boolean().default(false),
+    emailMarketing: z
+      .object({
+        service: z.enum(['mailchimp', 'campaign-monitor'], {
+          invalid_type_error: "must be 'mailchimp' or 'campaign-monitor'",
+        }),
+        listId: text(200),
+        apiKey: text(200),
+        templateId: text(200),
+        replyTo: text(400),
+        fromName: text(200),
+        clientId: text(200),
+      })
+      .nullish(),
+  })
+  .superRefine((form, ctx) => {
+    for (const message of missingOrderFieldMessages(form))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  });
+export type OrderForm = z.output<typeof OrderFormSchema>;
+export type OrderFormBody = z.input<typeof OrderFormSchema>;
+export const REQUIRED_ORDER_FIELD_NAMES = REQUIRED_ORDER_FIELDS.map(([field]) => field);
+
+export const SubmitOrderResponseSchema = z.object({ success: z.literal(true), id: z.string().uuid() });
+
+/** `?groupId=` of GET /api/serviceorder/services/ (absent: the default group). */
+export const ServiceOptionsQuerySchema = z.object({
+  groupId: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+});
+export const ServiceOptionListSchema = z.array(ServiceOptionSchema);
+
+export const ServiceOrderListSchema = z.object({ serviceOrders: z.array(ServiceOrderSchema) });
+
+/** POST /api/admin/createStockFromServiceOrder/ (spec section 3's create payload). */
+export const CreateStockFromOrderSchema = z.object({
+  serviceOrderId: z.string({ required_error: 'Required' }).uuid('must be a service order id'),
+  ticker: z.string({ required_error: 'Required', invalid_type_error: 'must be text' }).max(20),
+  reference: z
+    .string({ invalid_type_error: 'must be text' })
+    .max(200)
+    .nullish()
+    .transform((v) => (v ?? '').trim()),
+});
+export type CreateStockFromOrderBody = z.input<typeof CreateStockFromOrderSchema>;
+/** Errors answer the one error body, whose `errorMessage` the staff screen shows. */
+export const CreateStockFromOrderResponseSchema = z.object({
+  url: z.string(),
+  errorMessage: z.null(),
+});
+
+/** GET /api/admin/getServiceOrder?ticker: the order the stock was created from, or null. */
+export const ServiceOrderOfStockSchema = ServiceOrderSchema.nullable();
+
+/** GET /api/serviceorder/addresses?q: suggestions, or `available: false` with none configured. */
+export const AddressQuerySchema = z.object({
+  q: z.string({ required_error: 'Required' }).trim().max(200, 'must be at most 200 characters'),
+  sessionToken: z.string().max(100).optional(),
+});
+export const AddressSuggestionSchema = z.object({ placeId: z.string(), text: z.string() });
+export const AddressSuggestionsSchema = z.object({
+  available: z.boolean(),
+  suggestions: z.array(AddressSuggestionSchema),
+});
+export type AddressSuggestions = z.infer<typeof AddressSuggestionsSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Messages
+
+export const ServiceOptionsRequestSchema = z.object({ groupId: z.string().max(100) });
+export const ServiceOptionsReplySchema = z.object({ options: z.array(ServiceOptionSchema) });
+
+export const SubmitOrderRequestSchema = z.object({
+  form: z.object({
+    companyName: z.string(),
+    ticker: z.string(),
+    website: z.string(),
+    listingDate: z.string(),
+    contactName: z.string(),
+    contactPhone: z.string(),
+    contactEmail: z.string(),
+    abn: z.string(),
+    address: z.string(),
+    authorisedBy: z.string(),
+    option: z.string().uuid().nullish(),
+    confirmationEmail: z.string(),
+    sendPriceSensitiveAnnouncements: z.boolean(),
+    sendNonPriceSensitiveAnnouncements: z.boolean(),
+    autoSendAnnouncementEmail: z.boolean(),
+    autoSendNonPriceSensitiveAnnouncements: z.boolean(),
+    emailMarketing: OrderEmailMarketingSchema.nullish(),
+  }),
+});
+export const SubmitOrderReplySchema = z.object({ id: z.string().uuid() });
+
+export const ServiceOrdersRequestSchema = z.object({ actor: ActorSchema });
+export const ServiceOrdersReplySchema = ServiceOrderListSchema;
+
+export const CreateStockFromOrderRequestSchema = z.object({
+  actor: ActorSchema,
+  serviceOrderId: z.string().uuid(),
+  ticker: z.string().max(20),
+  reference: z.string().max(200),
+});
+export const CreateStockFromOrderReplySchema = z.object({ stockId: StockId, combinedTicker: z.string() });
+
+export const ServiceOrderOfStockRequestSchema = z.object({ combinedTicker: z.string().min(1).max(40) });
+export const ServiceOrderOfStockReplySchema = z.object({ serviceOrder: ServiceOrderSchema.nullable() });
+
+export const AddressSuggestionsRequestSchema = z.object({
+  q: z.string().max(200),
+  sessionToken: z.string().max(100).optional(),
+});
+export const AddressSuggestionsReplySchema = AddressSuggestionsSchema;
+
+/** `service-order.submitted`: a new order, for staff to hear about (keyed by the order's id). */
+export const ServiceOrderSubmittedEventSchema = z.object({ order: ServiceOrderSchema });
+export type ServiceOrderSubmittedEvent = z.infer<typeof ServiceOrderSubmittedEventSchema>;

@@ -1,0 +1,35 @@
+import { ServiceOrder, parseCombinedTicker } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { StocksRepository } from '../stocks/stocks.repository';
+import { requireAdmin } from '../stocks/stock-rules';
+import { ServiceOrdersRepository } from './service-orders.repository';
+import { toServiceOrder } from './service-order-rules';
+import type { Actor } from '@irp/proto';
+
+/** Staff reads of the orders: the Orders list and the Invoices tab's order summary. */
+@Injectable()
+export class ServiceOrderReads {
+  constructor(
+    private readonly orders: ServiceOrdersRepository,
+    private readonly stocks: StocksRepository,
+  ) {}
+
+  /** Every order, newest first, each created one with its stock's current combinedTicker. */
+  async list(actor: Actor): Promise<ServiceOrder[]> {
+    requireAdmin(actor, 'list the service orders');
+    const orders = await this.orders.all();
+    const stockIds = orders.flatMap((o) => (o.stockId ? [o.stockId] : []));
+    const stocks = stockIds.length ? await this.stocks.byIds(stockIds) : [];
+    const tickerOf = new Map(stocks.map((s) => [s.id, `${s.ticker}:${s.exchange}`]));
+    return orders.map((o) => toServiceOrder(o, o.stockId ? (tickerOf.get(o.stockId) ?? null) : null));
+  }
+
+  /** The order a stock was created from; null when the stock is unknown or was not made from an order. */
+  async ofStock(combinedTicker: string): Promise<ServiceOrder | null> {
+    const ref = parseCombinedTicker(combinedTicker);
+    const stockId = ref ? await this.stocks.idOf(ref) : null;
+    const order = stockId ? await this.orders.ofStock(stockId) : null;
+    if (!order || !ref) return null;
+    return toServiceOrder(order, `${ref.ticker}:${ref.exchange}`);
+  }
+}

@@ -1,0 +1,134 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { REQUIRED_ORDER_FIELDS, ORDER_FORM_TEXTS, type ServiceOption } from '@irp/proto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '@/api/routes';
+import { errorResponse, routeKey, serveApi, type ApiCall } from '@/test/fakeApi';
+import { jsonResponse, renderRoute } from '@/test/render';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+const OPTIONS: ServiceOption[] = [
+  {
+    id: '11111111-1111-4111-8111-111111111111',
+    groupId: 'default',
+    name: 'Standard',
+    price: 1800,
+    lineItems: ['Share price widgets', 'Announcement emails'],
+    isDefault: true,
+  },
+  {
+    id: '22222222-2222-4222-8222-222222222222',
+    groupId: 'default',
+    name: 'Premium',
+    price: 2400,
+    lineItems: ['Everything in Standard'],
+    isDefault: false,
+  },
+];
+
+const LABELS: Record<string, string> = {
+  companyName: 'Company Name',
+  ticker: 'Ticker/ASX Code',
+  website: 'Website',
+  address: 'Billing Address',
+  contactName: 'Contact Name',
+  contactPhone: 'Contact Phone',
+  contactEmail: 'Contact Email',
+  abn: 'ABN',
+  authorisedBy: 'Authorised By',
+};
+
+const posts = (calls: ApiCall[]) => calls.filter((c) => c.method === 'POST');
+
+describe('Order Form screen', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  function open(submit = () => jsonResponse({ success: true, id: '33333333-3333-4333-8333-333333333333' })) {
+    const calls = serveApi(fetchMock, {
+      [routeKey(routes.stocks.serviceOptions)]: () => jsonResponse(OPTIONS),
+      [routeKey(routes.stocks.addressSuggestions)]: () => jsonResponse({ available: false, suggestions: [] }),
+      [routeKey(routes.stocks.submitOrder)]: submit,
+    });
+    renderRoute('/new-order');
+    return calls;
+  }
+
+  const fill = () => {
+    for (const [field, label] of Object.entries(LABELS))
+      fireEvent.change(screen.getByRole('textbox', { name: label }), { target: { value: `${field} value` } });
+  };
+  const submitButton = () =>
+    screen.getByRole('button', {
+      name: new RegExp(`^(${Object.values(ORDER_FORM_TEXTS).slice(0, 3).join('|')})$`),
+    });
+
+  it('shows the option cards with the default preselected, and the terms', async () => {
+    open();
+    const first = await screen.findByRole('checkbox', {
+      name: 'OPTION 1 - $1,800 + GST annual subscription',
+    });
+    const second = screen.getByRole('checkbox', { name: 'OPTION 2 - $2,400 + GST annual subscription' });
+    expect(first).toBeChecked();
+    expect(second).not.toBeChecked();
+    fireEvent.click(second);
+    expect(second).toBeChecked();
+    expect(first).not.toBeChecked();
+    expect(screen.getByText('Share price widgets')).toBeInTheDocument();
+    expect(screen.getByText('Payment is due within 7 days of the invoice date.')).toBeInTheDocument();
+    expect(screen.getByText('Cancellation policy')).toBeInTheDocument();
+  });
+
+  it('lists all nine Required messages and sends nothing when the form is empty', async () => {
+    const calls = open();
+    await screen.findByRole('checkbox', { name: /OPTION 1/ });
+    fireEvent.click(submitButton());
+    const box = within(await screen.findByTestId('order-form-messages'));
+    for (const [, message] of REQUIRED_ORDER_FIELDS) expect(box.getByText(message)).toBeInTheDocument();
+    expect(posts(calls)).toHaveLength(0);
+  });
+
+  it("sends the form with the 'all' flags and locks it with both thank-you sentences", async () => {
+    const calls = open();
+    await screen.findByRole('checkbox', { name: /OPTION 1/ });
+    fill();
+    fireEvent.click(screen.getByRole('radio', { name: /Send all announcements automatically/ }));
+    fireEvent.click(submitButton());
+    expect(await screen.findByRole('button', { name: ORDER_FORM_TEXTS.submitted })).toBeDisabled();
+    expect(screen.getByText(ORDER_FORM_TEXTS.thanks)).toBeInTheDocument();
+    expect(screen.getByText(ORDER_FORM_TEXTS.provisioning)).toBeInTheDocument();
+    const [post] = posts(calls);
+    expect(post?.body).toMatchObject({
+      companyName: 'companyName value',
+      address: 'address value',
+      option: OPTIONS[0]?.id,
+      sendPriceSensitiveAnnouncements: true,
+      sendNonPriceSensitiveAnnouncements: true,
+      autoSendAnnouncementEmail: true,
+      autoSendNonPriceSensitiveAnnouncements: true,
+      emailMarketing: null,
+    });
+    for (const label of Object.values(LABELS))
+      expect(screen.getByRole('textbox', { name: label })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: /OPTION 1/ })).toBeDisabled();
+  });
+
+  it("sets only autoSendAnnouncementEmail for 'price_sensitive_only', and shows the server's messages", async () => {
+    const calls = open(() => errorResponse(429, 'Too many orders: try again in 60 seconds'));
+    await screen.findByRole('checkbox', { name: /OPTION 1/ });
+    fill();
+    fireEvent.click(screen.getByRole('radio', { name: /Send price-sensitive announcements automatically/ }));
+    fireEvent.click(submitButton());
+    expect(await screen.findByText('Too many orders: try again in 60 seconds')).toBeInTheDocument();
+    await waitFor(() => expect(submitButton()).toHaveTextContent(ORDER_FORM_TEXTS.submit));
+    expect(posts(calls)[0]?.body).toMatchObject({
+      autoSendAnnouncementEmail: true,
+      autoSendNonPriceSensitiveAnnouncements: false,
+    });
+    expect(screen.getByRole('textbox', { name: 'Company Name' })).toBeEnabled();
+  });
+});
