@@ -257,10 +257,8 @@ describe('invoicing service against the accounting stand-in', () => {
     // A schedule that ran raises an invoice with a RepeatingInvoiceID: the schedules are read again.
     const wowSchedule = standIn.repeatingInvoices().find((r) => r.Reference === 'WOW-2024-003')!;
     standIn.runRepeatingInvoice(wowSchedule.RepeatingInvoiceID);
-    // (If-Modified-Since is in whole seconds: the payment of this second is read again, harmlessly.)
     const ran = await sync.sync({ full: false });
-    expect(ran).toMatchObject({ pages: 1, repeatingInvoices: 3, requests: 2 });
-    expect(ran.invoices).toBeGreaterThanOrEqual(1);
+    expect(ran).toMatchObject({ pages: 1, invoices: 1, repeatingInvoices: 3, requests: 2 });
     const raised = standIn
       .invoices()
       .filter((i) => i.RepeatingInvoiceID === wowSchedule.RepeatingInvoiceID)
@@ -276,11 +274,8 @@ describe('invoicing service against the accounting stand-in', () => {
     standIn.faults.set({ kind: 'fail', route: 'invoices', status: 429, retryAfterSeconds: 1, times: 1 });
     const started = Date.now();
     const result = await sync.sync({ full: false });
-    // 250 new ones (and the last sync's changes of this second again): three pages, one of them retried.
-    expect(result.pages).toBe(3);
-    expect(result.invoices).toBeGreaterThanOrEqual(250);
-    expect(result.invoices).toBeLessThan(300);
-    expect(result.requests).toBe(3);
+    // 250 new ones: three pages, one of them retried.
+    expect(result).toMatchObject({ pages: 3, invoices: 250, requests: 3 });
     expect(standIn.requests('invoices')).toBeGreaterThanOrEqual(4);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect((await page()).invoices.filter((i) => i.text.includes(`PAGED-${run}`))).toHaveLength(250);

@@ -100,9 +100,9 @@ export class AccountingClient {
   /** One page (1-based) of sales invoices, those changed after `modifiedSince` when given. */
   async invoices(page: number, modifiedSince?: Date | null): Promise<ApiInvoice[]> {
     const headers: Record<string, string> = {};
-    // Xero takes an ISO date-time without zone as UTC; whole seconds, so an invoice changed within the
-    // same second as the last one seen is read again (an upsert), never missed.
-    if (modifiedSince) headers['if-modified-since'] = modifiedSince.toISOString().slice(0, 19);
+    // An ISO date-time without zone is UTC to the API; to the millisecond, so a batch changed within one
+    // second is not read again by the next sync (the API's change dates carry milliseconds too).
+    if (modifiedSince) headers['if-modified-since'] = modifiedSince.toISOString().slice(0, 23);
     const res = await this.call('GET', `/Invoices?page=${page}&summaryOnly=true`, { headers });
     const body = InvoicesPageSchema.parse(this.json(res));
     return body.Invoices.flatMap((raw) => {
