@@ -100,7 +100,11 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
     <Stack gap="lg">
       <Group gap="sm">
         <Button onClick={() => void refreshing.run()} disabled={refreshing.state === 'busy'}>
-          {textOf(refreshing.state, { idle: 'Refresh Accounting', busy: 'Refreshing...', done: 'Refreshed!' })}
+          {textOf(refreshing.state, {
+            idle: 'Refresh Accounting',
+            busy: 'Refreshing...',
+            done: 'Refreshed!',
+          })}
         </Button>
         {page.syncedAt && (
           <Text size="sm" c="dimmed" data-testid="accounting-synced-at">
@@ -109,7 +113,13 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
         )}
       </Group>
       {refreshing.error && (
-        <Alert color="red" role="alert" title="Unable to refresh accounting" withCloseButton onClose={refreshing.dismissError}>
+        <Alert
+          color="red"
+          role="alert"
+          title="Unable to refresh accounting"
+          withCloseButton
+          onClose={refreshing.dismissError}
+        >
           {refreshing.error}
         </Alert>
       )}
@@ -146,7 +156,13 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
           </Button>
         </Group>
         {assigning.error && (
-          <Alert color="red" role="alert" title="Unable to assign the invoices" withCloseButton onClose={assigning.dismissError}>
+          <Alert
+            color="red"
+            role="alert"
+            title="Unable to assign the invoices"
+            withCloseButton
+            onClose={assigning.dismissError}
+          >
             {assigning.error}
           </Alert>
         )}

@@ -71,9 +71,17 @@ describe('/accounting-page', () => {
       'https://accounting.example/inv-w',
     );
     // No url: the text alone.
-    expect(within(unassigned).getByText(/INV-0102/).closest('a')).toBeNull();
+    expect(
+      within(unassigned)
+        .getByText(/INV-0102/)
+        .closest('a'),
+    ).toBeNull();
     const select = within(unassigned).getByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual([
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([
       '--Assign To--',
       'Ignore',
       'BHP:ASX www.bhp.example BHP Group',
@@ -88,14 +96,20 @@ describe('/accounting-page', () => {
         jsonResponse({
           ...PAGE,
           repeatingInvoices: [
-            { id: 'r-1', text: 'WES-2024 Wesfarmers $1,980.00 yearly', url: 'https://accounting.example/r-1' },
+            {
+              id: 'r-1',
+              text: 'WES-2024 Wesfarmers $1,980.00 yearly',
+              url: 'https://accounting.example/r-1',
+            },
             { id: 'r-2', text: 'PLS Pilbara $990.00 yearly', url: null },
           ],
         }),
     });
     const link = await screen.findByRole('link', { name: 'WES-2024 Wesfarmers $1,980.00 yearly' });
     expect(link).toHaveAttribute('href', 'https://accounting.example/r-1');
-    expect(within(section('Unassigned Repeating Invoices')).getByText('PLS Pilbara $990.00 yearly')).toBeInTheDocument();
+    expect(
+      within(section('Unassigned Repeating Invoices')).getByText('PLS Pilbara $990.00 yearly'),
+    ).toBeInTheDocument();
   });
 
   it("refreshes: 'Refreshing...', then 'Refreshed!' and the page the server answers", async () => {
@@ -160,7 +174,9 @@ describe('/accounting-page', () => {
     fireEvent.change(select, { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Assign Invoices' }));
     await screen.findByRole('button', { name: 'Assigned!' });
-    expect(posts(calls, routes.invoicing.assignInvoices)[0]?.body).toEqual({ items: [{ invoiceId: 'inv-p' }] });
+    expect(posts(calls, routes.invoicing.assignInvoices)[0]?.body).toEqual({
+      items: [{ invoiceId: 'inv-p' }],
+    });
     await waitFor(() => expect(within(section('Ignored Invoices')).getByText('None')).toBeInTheDocument());
   });
 

@@ -5,7 +5,9 @@ import { routes } from '@/api/routes';
 export type StockInvoiceData = ResponseOf<typeof routes.invoicing.invoices>;
 
 /** The dashboards show the invoice figures: a new repeating invoice or choice changes them (tags by name). */
-const invoicesTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['StockInvoices', 'StockList', 'ClientStock'] });
+const invoicesTaggedApi = baseApi.enhanceEndpoints({
+  addTagTypes: ['StockInvoices', 'StockList', 'ClientStock'],
+});
 
 /** The Invoices tab's calls (docs/api/invoicing.md): InvoiceTotal holders and admins. */
 export const invoicesApi = invoicesTaggedApi.injectEndpoints({
@@ -32,7 +34,10 @@ export const invoicesApi = invoicesTaggedApi.injectEndpoints({
         }
       },
     }),
-    createContact: build.mutation<ResponseOf<typeof routes.invoicing.createContact>, { stockId: string; ticker: string }>({
+    createContact: build.mutation<
+      ResponseOf<typeof routes.invoicing.createContact>,
+      { stockId: string; ticker: string }
+    >({
       query: ({ stockId }) => callRoute(routes.invoicing.createContact, { query: { id: stockId }, body: {} }),
       invalidatesTags: (result, _error, { ticker }) =>
         result?.success ? [{ type: 'StockInvoices', id: ticker }] : [],

@@ -36,7 +36,9 @@ describe('staff Invoices tab', () => {
   it('lists the invoices: number linking to the PDF, date like 05Jan24, AUD total, Paid/Unpaid, days overdue in red', async () => {
     const calls = open();
     await loaded();
-    expect(calls.find((c) => c.path === routes.invoicing.invoices.path)?.params.get('ticker')).toBe('BHP:ASX');
+    expect(calls.find((c) => c.path === routes.invoicing.invoices.path)?.params.get('ticker')).toBe(
+      'BHP:ASX',
+    );
     const [first, second] = screen.getAllByTestId('invoice-row');
     expect(within(first!).getByRole('link', { name: 'INV-0042' })).toHaveAttribute(
       'href',
@@ -51,17 +53,19 @@ describe('staff Invoices tab', () => {
     const calls = open({
       [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: (call) =>
         jsonResponse(
-          stockInvoiceData({ repeatingInvoiceId: (call.body as { repeatingInvoiceId: string }).repeatingInvoiceId }),
+          stockInvoiceData({
+            repeatingInvoiceId: (call.body as { repeatingInvoiceId: string }).repeatingInvoiceId,
+          }),
         ),
     });
     await loaded();
     const select = screen.getByLabelText('Repeating invoice');
     expect(select).toHaveValue('r-1');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      '--None--',
-      'BHP-1 BHP Group $1,980.00 yearly',
-      'WES-9 Wesfarmers $990.00 yearly',
-    ]);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['--None--', 'BHP-1 BHP Group $1,980.00 yearly', 'WES-9 Wesfarmers $990.00 yearly']);
     expect(screen.getByRole('link', { name: 'Next 1 Jul 2026' })).toHaveAttribute(
       'href',
       'https://accounting.example/r-1',
@@ -121,7 +125,11 @@ describe('staff Invoices tab', () => {
   it("shows the accounting system's refusal of a contact", async () => {
     open({
       [routeKey(routes.invoicing.createContact)]: () =>
-        jsonResponse({ success: false, contactId: null, errorMessage: 'A contact named BHP Group already exists' }),
+        jsonResponse({
+          success: false,
+          contactId: null,
+          errorMessage: 'A contact named BHP Group already exists',
+        }),
     });
     await loaded();
     fireEvent.click(screen.getByRole('button', { name: 'Create Contact' }));
@@ -133,7 +141,10 @@ describe('staff Invoices tab', () => {
       [routeKey(routes.invoicing.createRepeatingInvoice)]: () =>
         jsonResponse({
           success: true,
-          repeatingInvoice: repeatingInvoiceDto({ id: 'r-9', text: 'BHP-1 BHP Group $1,980.00 yearly (new)' }),
+          repeatingInvoice: repeatingInvoiceDto({
+            id: 'r-9',
+            text: 'BHP-1 BHP Group $1,980.00 yearly (new)',
+          }),
           errorMessage: null,
         }),
     });
@@ -176,7 +187,9 @@ describe('staff Invoices tab', () => {
   });
 
   it('shows a failed load', async () => {
-    open({ [routeKey(routes.invoicing.invoices)]: () => errorResponse(503, 'The accounting system is down') });
+    open({
+      [routeKey(routes.invoicing.invoices)]: () => errorResponse(503, 'The accounting system is down'),
+    });
     expect(await screen.findByRole('alert')).toHaveTextContent('The accounting system is down');
   });
 });

@@ -36,7 +36,9 @@ describe('the Invoices tab rules', () => {
   it('shows the next scheduled date of a repeating invoice', () => {
     expect(nextScheduledText(repeatingInvoiceDto())).toBe('Next 1 Jul 2026');
     expect(
-      nextScheduledText(repeatingInvoiceDto({ schedule: { period: 1, unit: 'YEARLY', nextScheduledDate: null } })),
+      nextScheduledText(
+        repeatingInvoiceDto({ schedule: { period: 1, unit: 'YEARLY', nextScheduledDate: null } }),
+      ),
     ).toBe('Schedule ended');
   });
 

@@ -9,7 +9,8 @@ type RepeatingInvoice = StockInvoiceData['repeatingInvoices'][number];
 
 /** Spec section 8. */
 export const REPEATING_INVOICE_FAILURE = 'Unable to create repeating invoice';
-export const repeatingInvoiceFailure = (message: string): string => `${REPEATING_INVOICE_FAILURE}: ${message}`;
+export const repeatingInvoiceFailure = (message: string): string =>
+  `${REPEATING_INVOICE_FAILURE}: ${message}`;
 
 /** One line of the invoice list. */
 export interface InvoiceRowView {

@@ -246,17 +246,26 @@ describe('StaffDashboardRoute', () => {
 
     fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'billable-unpaid' } });
     await waitFor(() => expect(tickerOrder()).toEqual(['ABC']));
-    expect(screen.getByTestId('staff-dashboard-showing')).toHaveTextContent('Showing 1 of 4 · Billable - Unpaid');
+    expect(screen.getByTestId('staff-dashboard-showing')).toHaveTextContent(
+      'Showing 1 of 4 · Billable - Unpaid',
+    );
     expect(screen.queryByTestId('repeating-invoice-total')).not.toBeInTheDocument();
   });
 
   describe('Copy reminder email', () => {
-    const reminder = { html: '<p>Please pay <b>INV-0042</b></p>', subject: 'Unpaid invoices', unpaidCount: 1 };
+    const reminder = {
+      html: '<p>Please pay <b>INV-0042</b></p>',
+      subject: 'Unpaid invoices',
+      unpaidCount: 1,
+    };
 
     function serve(reminderResponse: () => Response) {
       fetchMock.mockImplementation((input) => {
         const url = new URL((input as Request).url);
-        if (decodeURIComponent(url.pathname) === routePath(routes.invoicing.reminderEmail, { combinedTicker: 'ABC:ASX' })) {
+        if (
+          decodeURIComponent(url.pathname) ===
+          routePath(routes.invoicing.reminderEmail, { combinedTicker: 'ABC:ASX' })
+        ) {
           return Promise.resolve(reminderResponse());
         }
         return Promise.resolve(jsonResponse(LIST));
