@@ -52,7 +52,7 @@ test.describe('Invoices tab: creating in the accounting system', () => {
     await expect(repeatingResult).toContainText('$2,400');
     // The selector offers the new repeating invoice.
     await expect(
-      page.getByLabel('Repeating invoice').locator('option').filter({ hasText: '$2,400' }),
+      page.getByLabel('Repeating invoice', { exact: true }).locator('option').filter({ hasText: '$2,400' }),
     ).toHaveCount(1);
   });
 });
