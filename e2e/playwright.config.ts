@@ -3,9 +3,10 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Specs that change what every other spec relies on (system settings: polling switched off, the ASX
- * stand-in's feeds read by a reconcile of every polled stock): run on their own, after the others.
+ * stand-in's feeds read by a reconcile of every polled stock; a new repeating invoice, which changes the
+ * staff dashboard's repeating total): run on their own, after the others.
  */
-const SHARED_STATE = /system-settings\.spec\.ts$/;
+const SHARED_STATE = /(system-settings|repeating-invoice)\.spec\.ts$/;
 
 /**
  * Browser tests against the whole running system (node scripts/stack.mjs up --detach --web dist).

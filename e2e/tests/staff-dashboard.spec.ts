@@ -45,11 +45,11 @@ const tickerLink = (page: Page, ticker: string): Locator =>
     .locator('[data-testid=staff-dashboard-rows] a[data-router-link]')
     .filter({ hasText: new RegExp(`^${ticker}$`) });
 
-/** '$1,800.00' (anywhere in the text) in cents. */
-function cents(text: string): number {
-  const match = /\$([\d,]+)\.(\d{2})/.exec(text);
-  if (!match) throw new Error(`no dollar amount in '${text}'`);
-  return Number((match[1] ?? '').replace(/,/g, '')) * 100 + Number(match[2]);
+/** A price as the Repeat column and the total show it, '$1,800 + GST' (anywhere in the text), in dollars. */
+function dollars(text: string): number {
+  const match = /\$([\d,]+) \+ GST/.exec(text);
+  if (!match) throw new Error(`no price in '${text}'`);
+  return Number((match[1] ?? '').replace(/,/g, ''));
 }
 
 const byTicker = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
@@ -69,27 +69,27 @@ test.describe('staff dashboard', () => {
     await expect(tickerLink(page, 'SIE:FSE')).toBeVisible();
     // The archived demo stock is not in 'All (non-Archived)'.
     await expect(tickerLink(page, 'OZL')).toHaveCount(0);
-    await expect(page.getByText(/Repeating Invoice Total: \$[\d,]+\.\d{2}/)).toBeVisible();
-    // The total is the sum of the Repeat amounts of the rows shown, to the cent; the rows show exactly the
-    // repeating invoices the API has for the non-archived stocks (none until invoicing lands: then $0.00).
+    await expect(page.getByText(/Repeating Invoice Total: \$[\d,]+ \+ GST/)).toBeVisible();
+    // The total is the sum of the Repeat amounts (excluding GST, shown in whole dollars plus GST) of the rows
+    // shown; the rows show exactly the repeating invoices the API has for the non-archived stocks.
     const repeatColumn = ADMIN_COLUMNS.indexOf('Repeat') + 1;
     const amounts = (
       await rows(page)
         .locator(`[role=cell]:nth-child(${repeatColumn}) > div > div:first-child`)
         .allTextContents()
-    ).map(cents);
+    ).map(dollars);
     const list = await page.request.get('/api/admin/stocks');
     expect(list.status()).toBe(200);
     const { stocks } = (await list.json()) as {
       stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
     };
-    const expected = stocks.flatMap((s) =>
+    const expectedCents = stocks.flatMap((s) =>
       !s.archived && s.repeatingInvoice ? [s.repeatingInvoice.amountCents] : [],
     );
     const ascending = (a: number, b: number) => a - b;
-    expect(amounts.sort(ascending)).toEqual(expected.sort(ascending));
-    const total = cents((await page.getByTestId('repeating-invoice-total').textContent()) ?? '');
-    expect(total).toBe(amounts.reduce((sum, amount) => sum + amount, 0));
+    expect(amounts.sort(ascending)).toEqual(expectedCents.map((c) => Math.round(c / 100)).sort(ascending));
+    const total = dollars((await page.getByTestId('repeating-invoice-total').textContent()) ?? '');
+    expect(total).toBe(Math.round(expectedCents.reduce((sum, c) => sum + c, 0) / 100));
 
     await bhp.click();
     await expectPath(page, '/stocks/BHP:ASX');

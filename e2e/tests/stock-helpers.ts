@@ -39,6 +39,19 @@ export async function createStock(
   return body.stock;
 }
 
+/** A new ASX stock with an API key (the accounting page offers only those), as the admin session. */
+export async function stockWithApiKey(session: Session, prefix: string) {
+  const key = await requestOf(session).get('/api/admin/apiKey');
+  expect(key.status()).toBe(200);
+  const { apiKey } = (await key.json()) as { apiKey: string };
+  const ticker = uniqueTicker(prefix);
+  const stock = await createStock(session, ticker, {
+    apiKey,
+    contactEmail: `accounts@${ticker.toLowerCase()}.example`,
+  });
+  return { ...stock, ticker };
+}
+
 /** A small real PDF made here, so an upload goes through the service's PDF check. */
 export async function pdfFile(title: string): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
   const doc = await PDFDocument.create();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatDollars } from './money';
+import { formatCents, formatCentsPlusGst, formatDollars, formatPricePlusGst } from './money';
 import { safeHttpUrl, websiteHref } from './website';
 
 describe('money', () => {
@@ -12,6 +12,20 @@ describe('money', () => {
   it('shows nothing for a missing amount', () => {
     expect(formatDollars(null)).toBe('');
     expect(formatCents(undefined)).toBe('');
+  });
+});
+
+describe('prices plus GST', () => {
+  it('shows AUD without decimals and says + GST', () => {
+    expect(formatPricePlusGst(1800)).toBe('$1,800 + GST');
+    expect(formatCentsPlusGst(180049)).toBe('$1,800 + GST');
+    expect(formatCentsPlusGst(180050)).toBe('$1,801 + GST');
+    expect(formatCentsPlusGst(0)).toBe('$0 + GST');
+  });
+
+  it('shows nothing for a missing amount', () => {
+    expect(formatPricePlusGst(null)).toBe('');
+    expect(formatCentsPlusGst(undefined)).toBe('');
   });
 });
 

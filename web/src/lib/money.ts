@@ -18,3 +18,25 @@ export function formatDollars(dollars: number | null | undefined): string {
 export function formatCents(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? '' : formatDollars(cents / 100);
 }
+
+const WHOLE_AUD = new Intl.NumberFormat('en-AU', {
+  style: 'currency',
+  currency: 'AUD',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+
+/**
+ * A price as spec section 9 writes it: AUD with no decimals, plus GST ('$1,800 + GST'); '' without an
+ * amount. For amounts that exclude GST (repeating invoices, service order options).
+ */
+export function formatPricePlusGst(dollars: number | null | undefined): string {
+  return dollars === null || dollars === undefined || Number.isNaN(dollars)
+    ? ''
+    : `${WHOLE_AUD.format(dollars)} + GST`;
+}
+
+/** Integer cents excluding GST as a price: 180000 -> '$1,800 + GST'. */
+export function formatCentsPlusGst(cents: number | null | undefined): string {
+  return cents === null || cents === undefined ? '' : formatPricePlusGst(cents / 100);
+}

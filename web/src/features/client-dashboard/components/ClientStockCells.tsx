@@ -42,7 +42,14 @@ export function ClientInvoiceCell({ stock }: { stock: ClientStockDto }) {
   return (
     <div data-testid="client-invoice-cell">
       <div>
-        {view.number} {view.total} {view.date}
+        {view.href ? (
+          <Anchor href={view.href} target="_blank" rel="noreferrer">
+            {view.number}
+          </Anchor>
+        ) : (
+          view.number
+        )}{' '}
+        {view.total} {view.date}
       </div>
       <div>
         {view.status}

@@ -2,6 +2,7 @@ import type { ClientStockDto } from '@irp/proto';
 import { describe, expect, it } from 'vitest';
 import { clientInvoiceView, showsInvoiceColumn } from './invoice';
 import { clientStockDto } from '@/test/fixtures';
+import { routes } from '@/api/routes';
 
 const NOW = new Date('2024-06-01T00:00:00Z');
 
@@ -24,6 +25,13 @@ describe('the client Invoice cell', () => {
       total: '$1,980.00',
       date: '05Jan24',
     });
+  });
+
+  it('links the number to the invoice download with ticker and invoiceId', () => {
+    expect(clientInvoiceView(stock(), NOW)?.href).toBe(
+      `${routes.invoicing.invoiceDownload.path}?ticker=ABC%3AASX&invoiceId=inv-1`,
+    );
+    expect(clientInvoiceView(stock({ invoiceId: null }), NOW)?.href).toBeNull();
   });
 
   it('flags an unpaid invoice older than 90 days as overdue', () => {

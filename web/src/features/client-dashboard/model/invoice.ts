@@ -1,13 +1,13 @@
 import { formatInvoiceDate, invoiceStanding, StockRole, type ClientStockDto } from '@irp/proto';
+import { routeHref } from '@/api/route';
+import { routes } from '@/api/routes';
 import { formatDollars } from '@/lib/money';
 
-/**
- * The client dashboard's invoice. The spec links the number to the invoice download (spec section 2); the
- * route table has no invoice route yet, so the number is plain text: the invoicing issue adds the route and
- * the link.
- */
+/** The client dashboard's invoice (spec section 2). */
 export interface ClientInvoiceView {
   number: string;
+  /** The invoice's PDF (GET /api/invoice?ticker&invoiceId), opened as a link; null without an invoice id. */
+  href: string | null;
   /** Dollars, e.g. '$1,980.00'. */
   total: string;
   /** Like '05Jan24'. */
@@ -26,6 +26,11 @@ export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date())
   const { daysLate, overdue } = invoiceStanding({ unpaid: !paid, date: stock.invoiceDate ?? null }, now);
   return {
     number: stock.invoiceNumber ?? '',
+    href: stock.invoiceId
+      ? routeHref(routes.invoicing.invoiceDownload, {
+          query: { ticker: stock.combinedTicker, invoiceId: stock.invoiceId },
+        })
+      : null,
     total: formatDollars(stock.invoiceTotal),
     date: formatInvoiceDate(stock.invoiceDate),
     status: paid ? 'Paid' : 'Unpaid - ',

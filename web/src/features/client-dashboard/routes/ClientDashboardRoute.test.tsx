@@ -73,9 +73,11 @@ describe('ClientDashboardRoute', () => {
     expect(within(abcRow).getByText('c@x.com')).toBeInTheDocument();
 
     const invoice = within(abcRow).getByTestId('client-invoice-cell');
-    // The number is plain text until the route table has the invoice download (the invoicing issue).
+    expect(within(invoice).getByRole('link', { name: 'INV-0042' })).toHaveAttribute(
+      'href',
+      `${routes.invoicing.invoiceDownload.path}?ticker=ABC%3AASX&invoiceId=inv-1`,
+    );
     expect(invoice).toHaveTextContent('INV-0042 $1,980.00 05Jan24');
-    expect(within(invoice).queryByRole('link')).not.toBeInTheDocument();
     expect(invoice).toHaveTextContent(/Unpaid - \d+ days overdue/);
     expect(within(invoice).getByText(/days overdue/)).toHaveClass('overdue');
   });

@@ -1,6 +1,266 @@
-import { TabPlaceholder } from '@/components/TabPlaceholder';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useId, useState, type ReactNode } from 'react';
+import { useTabSave, useTabState } from '@/components/save/SaveFlow';
+import { errorMessageOf } from '@/lib/apiError';
+import { formatPricePlusGst } from '@/lib/money';
+import type { StaffStockTabProps } from '@/lib/tabs/stockPageTabs';
+import { safeHttpUrl } from '@/lib/website';
+import {
+  useCreateContactMutation,
+  useCreateRepeatingInvoiceMutation,
+  useSaveInvoiceDataMutation,
+  useStockInvoicesQuery,
+  type StockInvoiceData,
+} from '../api/invoicesApi';
+import { useServiceOrderPrice } from '../api/serviceOrderPrice';
+import { invoiceRowView, nextScheduledText, parseAmount, repeatingInvoiceFailure } from '../model/invoices';
 
-/** Staff stock page, Invoices tab (spec section 2); its screen arrives with the invoicing feature. */
-export function InvoicesTab() {
-  return <TabPlaceholder title="Invoices" text="The Invoices tab arrives with its feature." />;
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Paper component="section" withBorder p={{ base: 'sm', sm: 'md' }} radius="md" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={4} id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The selector's value for 'no repeating invoice'. */
+const NONE = '';
+
+/** The stock's repeating invoice: chosen here, saved by the page's Save button. */
+function RepeatingInvoiceSelector({ data }: { data: StockInvoiceData }) {
+  const saved = data.repeatingInvoiceId ?? NONE;
+  const [chosen, setChosen] = useTabState('invoices', () => saved);
+  const [save] = useSaveInvoiceDataMutation();
+
+  useTabSave({
+    dirty: chosen !== saved,
+    async save() {
+      await save({ ticker: data.combinedTicker, repeatingInvoiceId: chosen || null }).unwrap();
+    },
+  });
+
+  const current = data.repeatingInvoices.find((r) => r.id === chosen);
+  const url = safeHttpUrl(current?.url);
+  return (
+    <Stack gap={4}>
+      <NativeSelect
+        label="Repeating invoice"
+        value={chosen}
+        data={[
+          { value: NONE, label: '--None--' },
+          ...data.repeatingInvoices.map((r) => ({ value: r.id, label: r.text })),
+        ]}
+        onChange={(event) => setChosen(event.currentTarget.value)}
+      />
+      {current && (
+        <Text size="sm" data-testid="repeating-invoice-next">
+          {url ? (
+            <Anchor href={url} target="_blank" rel="noreferrer">
+              {nextScheduledText(current)}
+            </Anchor>
+          ) : (
+            nextScheduledText(current)
+          )}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        The choice is saved with the Save button at the top of the page.
+      </Text>
+    </Stack>
+  );
+}
+
+function InvoiceList({ data }: { data: StockInvoiceData }) {
+  if (data.invoices.length === 0) return <Text c="dimmed">No invoices</Text>;
+  return (
+    <Table.ScrollContainer minWidth={420}>
+      <Table striped verticalSpacing={4} data-testid="invoice-list">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Number</Table.Th>
+            <Table.Th>Date</Table.Th>
+            <Table.Th>Total</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.invoices.map((invoice) => {
+            const view = invoiceRowView(data.combinedTicker, invoice);
+            return (
+              <Table.Tr key={view.id} data-testid="invoice-row">
+                <Table.Td>
+                  <Anchor href={view.href} target="_blank" rel="noreferrer">
+                    {view.number}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{view.date}</Table.Td>
+                <Table.Td>{view.total}</Table.Td>
+                <Table.Td>
+                  {view.status}
+                  {view.overdueText && (
+                    <>
+                      {' '}
+                      <Text
+                        span
+                        c={view.overdue ? 'red' : undefined}
+                        fw={view.overdue ? 600 : undefined}
+                        className={view.overdue ? 'overdue' : undefined}
+                        data-overdue={view.overdue || undefined}
+                      >
+                        {view.overdueText}
+                      </Text>
+                    </>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+type Outcome = { ok: true; text: string } | { ok: false; text: string } | null;
+
+function OutcomeText({ outcome, testId }: { outcome: Outcome; testId: string }) {
+  if (!outcome) return null;
+  return (
+    <Alert color={outcome.ok ? 'green' : 'red'} role={outcome.ok ? 'status' : 'alert'} data-testid={testId}>
+      {outcome.text}
+    </Alert>
+  );
+}
+
+function ContactSection({ stockId, data }: { stockId: string; data: StockInvoiceData }) {
+  const [createContact, { isLoading }] = useCreateContactMutation();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const create = async () => {
+    setOutcome(null);
+    try {
+      const answer = await createContact({ stockId, ticker: data.combinedTicker }).unwrap();
+      setOutcome(
+        answer.success
+          ? { ok: true, text: `Contact created: ${answer.contactId ?? ''}` }
+          : { ok: false, text: answer.errorMessage || 'The contact was not created' },
+      );
+    } catch (error) {
+      setOutcome({ ok: false, text: errorMessageOf(error) });
+    }
+  };
+  return (
+    <Stack gap="xs">
+      <Text size="sm" data-testid="contact-id">
+        {data.contactId ? `Contact: ${data.contactId}` : 'No contact in the accounting system yet'}
+        {data.reference && ` · Reference: ${data.reference}`}
+      </Text>
+      <Group>
+        <Button variant="default" onClick={() => void create()} disabled={isLoading}>
+          {isLoading ? 'Creating...' : 'Create Contact'}
+        </Button>
+      </Group>
+      <OutcomeText outcome={outcome} testId="create-contact-result" />
+    </Stack>
+  );
+}
+
+function RepeatingInvoiceCreator({ stockId, data }: { stockId: string; data: StockInvoiceData }) {
+  const servicePrice = useServiceOrderPrice(data.combinedTicker);
+  const [amount, setAmount] = useState(() => String(servicePrice ?? data.defaultRepeatingAmount));
+  const [createRepeating, { isLoading }] = useCreateRepeatingInvoiceMutation();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const parsed = parseAmount(amount);
+
+  const create = async () => {
+    setOutcome(null);
+    // Refused here, before anything is sent.
+    if (parsed === null) {
+      setOutcome({ ok: false, text: repeatingInvoiceFailure('amount must be a number more than 0') });
+      return;
+    }
+    try {
+      const answer = await createRepeating({ stockId, ticker: data.combinedTicker, amount: parsed }).unwrap();
+      setOutcome(
+        answer.success
+          ? { ok: true, text: `Repeating invoice created: ${answer.repeatingInvoice?.text ?? ''}` }
+          : { ok: false, text: repeatingInvoiceFailure(answer.errorMessage || 'no reason given') },
+      );
+    } catch (error) {
+      setOutcome({ ok: false, text: repeatingInvoiceFailure(errorMessageOf(error)) });
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      <Group align="end" gap="sm" wrap="wrap">
+        <TextInput
+          label="Amount (AUD, excluding GST)"
+          value={amount}
+          onChange={(event) => setAmount(event.currentTarget.value)}
+          inputMode="decimal"
+          description={parsed !== null ? formatPricePlusGst(parsed) : undefined}
+          w={{ base: '100%', xs: 220 }}
+        />
+        <Button variant="default" onClick={() => void create()} disabled={isLoading}>
+          {isLoading ? 'Creating...' : 'Create Repeating Invoice'}
+        </Button>
+      </Group>
+      <OutcomeText outcome={outcome} testId="create-repeating-result" />
+    </Stack>
+  );
+}
+
+/** Staff stock page, Invoices tab (spec section 2; InvoiceTotal): the stock's invoicing in the accounting system. */
+export function InvoicesTab({ stock }: StaffStockTabProps) {
+  const { data, error, isLoading } = useStockInvoicesQuery(stock.combinedTicker);
+  if (isLoading) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading invoices" />
+      </Center>
+    );
+  }
+  if (!data) {
+    return (
+      <Alert color="red" role="alert" title="Unable to load the invoices">
+        {errorMessageOf(error)}
+      </Alert>
+    );
+  }
+  return (
+    <Stack gap="lg" maw={960}>
+      <Section title="Repeating Invoice">
+        <RepeatingInvoiceSelector data={data} />
+      </Section>
+      <Section title="Invoices">
+        <InvoiceList data={data} />
+      </Section>
+      <Section title="Contact">
+        <ContactSection stockId={stock.id} data={data} />
+      </Section>
+      <Section title="Create Repeating Invoice">
+        <RepeatingInvoiceCreator stockId={stock.id} data={data} />
+      </Section>
+    </Stack>
+  );
 }

@@ -6,8 +6,6 @@ import { routes } from '@/api/routes';
 /** The stock list; stock changes on the stock page invalidate it by name. */
 const staffDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['StockList'] });
 
-// The invoice cell's 'Copy reminder email' (spec section 2) needs the accounting system's reminder route,
-// which proto's route table does not have yet: the invoicing issue adds the route and the button.
 export const staffDashboardApi = staffDashboardTaggedApi.injectEndpoints({
   endpoints: (build) => ({
     /**
@@ -21,7 +19,14 @@ export const staffDashboardApi = staffDashboardTaggedApi.injectEndpoints({
         }),
       providesTags: ['StockList'],
     }),
+    /**
+     * GET /api/admin/accountingReminderEmail/{combinedTicker}: the reminder mail of the stock's unpaid
+     * invoices, fetched when its button is clicked (a mutation: never cached, always the latest).
+     */
+    staffDashboardReminderEmail: build.mutation<ResponseOf<typeof routes.invoicing.reminderEmail>, string>({
+      query: (combinedTicker) => callRoute(routes.invoicing.reminderEmail, { params: { combinedTicker } }),
+    }),
   }),
 });
 
-export const { useStaffDashboardStocksQuery } = staffDashboardApi;
+export const { useStaffDashboardStocksQuery, useStaffDashboardReminderEmailMutation } = staffDashboardApi;

@@ -3,7 +3,7 @@ import { formatDate, type StockRowDto } from '@irp/proto';
 import { memo, useMemo } from 'react';
 import type { DashboardColumn } from '../model/columns';
 import { isSortColumn, type SortState } from '../model/filters';
-import { StockCell, TickerLink, useRouterLinkClicks } from './StockCells';
+import { StockCell, TickerLink, useRouterLinkClicks, type CopyReminder } from './StockCells';
 import classes from './StaffDashboard.module.css';
 
 interface StockCardsProps {
@@ -11,18 +11,22 @@ interface StockCardsProps {
   columns: readonly DashboardColumn[];
   sort: SortState;
   onSortChange: (sort: SortState) => void;
+  onCopyReminder: CopyReminder;
+  copyingTicker: string | null;
 }
 
 interface CardProps {
   stock: StockRowDto;
   /** The columns after Ticker and Created, which head every card. */
   details: readonly DashboardColumn[];
+  onCopyReminder: CopyReminder;
+  copying: boolean;
 }
 
 const WIDE = new Set(['website', 'invoice', 'apiKey']);
 
 // Plain elements, like the table rows: a phone may list every stock too.
-const StockCard = memo(function StockCard({ stock, details }: CardProps) {
+const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copying }: CardProps) {
   return (
     <div className={classes.card} data-testid="dashboard-row" data-archived={stock.archived || undefined}>
       <div className={classes.cardHead}>
@@ -35,7 +39,12 @@ const StockCard = memo(function StockCard({ stock, details }: CardProps) {
           <div key={column.key} className={WIDE.has(column.key) ? classes.wide : undefined}>
             <dt>{column.label}</dt>
             <dd>
-              <StockCell column={column.key} stock={stock} />
+              <StockCell
+                column={column.key}
+                stock={stock}
+                onCopyReminder={onCopyReminder}
+                copying={copying}
+              />
             </dd>
           </div>
         ))}
@@ -45,7 +54,14 @@ const StockCard = memo(function StockCard({ stock, details }: CardProps) {
 });
 
 /** The dashboard on phones: one card per stock, and a sort select in place of the table headers. */
-export function StockCards({ stocks, columns, sort, onSortChange }: StockCardsProps) {
+export function StockCards({
+  stocks,
+  columns,
+  sort,
+  onSortChange,
+  onCopyReminder,
+  copyingTicker,
+}: StockCardsProps) {
   const details = useMemo(() => columns.filter((c) => c.key !== 'ticker' && c.key !== 'date'), [columns]);
   const onClick = useRouterLinkClicks();
   return (
@@ -77,7 +93,13 @@ export function StockCards({ stocks, columns, sort, onSortChange }: StockCardsPr
       </Group>
       <div className={classes.cards} data-testid="staff-dashboard-rows" onClick={onClick}>
         {stocks.map((stock) => (
-          <StockCard key={stock.id} stock={stock} details={details} />
+          <StockCard
+            key={stock.id}
+            stock={stock}
+            details={details}
+            onCopyReminder={onCopyReminder}
+            copying={copyingTicker === stock.combinedTicker}
+          />
         ))}
       </div>
     </Stack>

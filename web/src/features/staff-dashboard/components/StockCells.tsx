@@ -7,6 +7,9 @@ import type { SortColumn } from '../model/filters';
 import { invoiceCellView, repeatCellView } from '../model/invoice';
 import classes from './StaffDashboard.module.css';
 
+/** Copies the reminder email of the stock's unpaid invoices to the clipboard. */
+export type CopyReminder = (combinedTicker: string) => void;
+
 /**
  * In-app links in the rows are plain anchors marked `data-router-link`; one click handler on the list
  * hands them to the router, instead of a router Link (and its hooks) per row.
@@ -49,12 +52,14 @@ function WebsiteLink({ url }: { url: string }) {
   );
 }
 
-/**
- * The invoice's number, amount, date and standing. Its 'Copy reminder email' button (spec section 2) needs
- * the accounting system's reminder route, which the route table does not have yet: the invoicing issue adds
- * the route and the button.
- */
-export function InvoiceCell({ stock }: { stock: StockRowDto }) {
+interface ReminderProps {
+  onCopyReminder: CopyReminder;
+  /** This row's reminder is being fetched and copied. */
+  copying: boolean;
+}
+
+/** The invoice's number, amount, date and standing, and the button copying a reminder email (spec section 2). */
+export function InvoiceCell({ stock, onCopyReminder, copying }: { stock: StockRowDto } & ReminderProps) {
   if (!stock.invoice) return null;
   const view = invoiceCellView(stock.invoice);
   return (
@@ -76,6 +81,14 @@ export function InvoiceCell({ stock }: { stock: StockRowDto }) {
           </>
         )}
       </div>
+      <button
+        type="button"
+        className={classes.smallButton}
+        disabled={copying}
+        onClick={() => onCopyReminder(stock.combinedTicker)}
+      >
+        {copying ? 'Copying...' : 'Copy reminder email'}
+      </button>
     </div>
   );
 }
@@ -99,7 +112,12 @@ function RepeatCell({ stock }: { stock: StockRowDto }) {
 }
 
 /** One cell's content; plain elements and no hooks, so a table of 2,000 rows stays cheap to render. */
-export function StockCell({ column, stock }: { column: SortColumn; stock: StockRowDto }) {
+export function StockCell({
+  column,
+  stock,
+  onCopyReminder,
+  copying,
+}: { column: SortColumn; stock: StockRowDto } & ReminderProps) {
   switch (column) {
     case 'ticker':
       return <TickerLink stock={stock} />;
@@ -112,7 +130,7 @@ export function StockCell({ column, stock }: { column: SortColumn; stock: StockR
     case 'emailMarketing':
       return <DashboardTick value={stock.emailMarketing ?? null} />;
     case 'invoice':
-      return <InvoiceCell stock={stock} />;
+      return <InvoiceCell stock={stock} onCopyReminder={onCopyReminder} copying={copying} />;
     case 'repeat':
       return <RepeatCell stock={stock} />;
     case 'expired':

@@ -2,7 +2,7 @@ import type { StockRowDto } from '@irp/proto';
 import { memo, type CSSProperties } from 'react';
 import type { DashboardColumn } from '../model/columns';
 import type { SortColumn, SortState } from '../model/filters';
-import { StockCell, useRouterLinkClicks } from './StockCells';
+import { StockCell, useRouterLinkClicks, type CopyReminder } from './StockCells';
 import classes from './StaffDashboard.module.css';
 
 interface StockTableProps {
@@ -10,6 +10,9 @@ interface StockTableProps {
   columns: readonly DashboardColumn[];
   sort: SortState;
   onSort: (column: SortColumn) => void;
+  onCopyReminder: CopyReminder;
+  /** The stock whose reminder is being copied. */
+  copyingTicker: string | null;
 }
 
 function SortableHeader({
@@ -42,10 +45,12 @@ function SortableHeader({
 interface RowProps {
   stock: StockRowDto;
   columns: readonly DashboardColumn[];
+  onCopyReminder: CopyReminder;
+  copying: boolean;
 }
 
 // Memoised: a filter keystroke or a sort re-renders the list, but rows whose stock is unchanged skip.
-const StockTableRow = memo(function StockTableRow({ stock, columns }: RowProps) {
+const StockTableRow = memo(function StockTableRow({ stock, columns, onCopyReminder, copying }: RowProps) {
   return (
     <div
       role="row"
@@ -55,7 +60,7 @@ const StockTableRow = memo(function StockTableRow({ stock, columns }: RowProps) 
     >
       {columns.map((column) => (
         <div role="cell" key={column.key} className={classes.cell}>
-          <StockCell column={column.key} stock={stock} />
+          <StockCell column={column.key} stock={stock} onCopyReminder={onCopyReminder} copying={copying} />
         </div>
       ))}
     </div>
@@ -63,7 +68,14 @@ const StockTableRow = memo(function StockTableRow({ stock, columns }: RowProps) 
 });
 
 /** The dashboard at tablet and desktop widths: a table with sortable headers (see the CSS for its make). */
-export function StockTable({ stocks, columns, sort, onSort }: StockTableProps) {
+export function StockTable({
+  stocks,
+  columns,
+  sort,
+  onSort,
+  onCopyReminder,
+  copyingTicker,
+}: StockTableProps) {
   const onClick = useRouterLinkClicks();
   const style = {
     '--dashboard-columns': columns.map((c) => `minmax(0, ${c.share}fr)`).join(' '),
@@ -87,7 +99,13 @@ export function StockTable({ stocks, columns, sort, onSort }: StockTableProps) {
         </div>
         <div role="rowgroup" className={classes.body} data-testid="staff-dashboard-rows" onClick={onClick}>
           {stocks.map((stock) => (
-            <StockTableRow key={stock.id} stock={stock} columns={columns} />
+            <StockTableRow
+              key={stock.id}
+              stock={stock}
+              columns={columns}
+              onCopyReminder={onCopyReminder}
+              copying={copyingTicker === stock.combinedTicker}
+            />
           ))}
         </div>
       </div>

@@ -44,14 +44,14 @@ describe('the staff Invoice cell', () => {
 });
 
 describe('the Repeat cell', () => {
-  it('shows the amount, the next scheduled date and the link', () => {
+  it('shows the amount excluding GST as a price (AUD, no decimals, + GST), the next scheduled date and the link', () => {
     expect(
       repeatCellView({
         repeatingInvoiceId: 'r',
-        amountCents: 198000,
+        amountCents: 180000,
         nextScheduledDate: '2026-07-01T00:00:00.000Z',
         url: 'https://accounting.example/r',
       }),
-    ).toEqual({ amount: '$1,980.00', nextScheduled: '1 Jul 2026', url: 'https://accounting.example/r' });
+    ).toEqual({ amount: '$1,800 + GST', nextScheduled: '1 Jul 2026', url: 'https://accounting.example/r' });
   });
 });

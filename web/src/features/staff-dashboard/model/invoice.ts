@@ -4,7 +4,7 @@ import {
   type DashboardInvoiceDto,
   type DashboardRepeatingInvoiceDto,
 } from '@irp/proto';
-import { formatCents } from '@/lib/money';
+import { formatCents, formatCentsPlusGst } from '@/lib/money';
 import { safeHttpUrl } from '@/lib/website';
 
 /** What the Invoice cell shows for a stock's latest invoice. */
@@ -33,6 +33,7 @@ export function invoiceCellView(invoice: DashboardInvoiceDto): InvoiceCellView {
 }
 
 export interface RepeatCellView {
+  /** The yearly amount excluding GST, as a price: '$1,800 + GST'. */
   amount: string;
   nextScheduled: string;
   url: string | null;
@@ -40,7 +41,7 @@ export interface RepeatCellView {
 
 export function repeatCellView(repeating: DashboardRepeatingInvoiceDto): RepeatCellView {
   return {
-    amount: formatCents(repeating.amountCents),
+    amount: formatCentsPlusGst(repeating.amountCents),
     nextScheduled: formatDate(repeating.nextScheduledDate),
     url: safeHttpUrl(repeating.url),
   };

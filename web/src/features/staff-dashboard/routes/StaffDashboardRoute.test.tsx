@@ -8,6 +8,7 @@ import { STAFF_DASHBOARD_STORAGE_KEY } from '../model/filtersSlice';
 import { routes } from '@/api/routes';
 import { StaffDashboardRoute } from './StaffDashboardRoute';
 import { stockRowDto } from '@/test/fixtures';
+import { routePath } from '@/test/fakeApi';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -93,7 +94,7 @@ describe('StaffDashboardRoute', () => {
     expect(screen.getByRole('link', { name: 'VOD:LSE' })).toHaveAttribute('href', '/stocks/VOD:LSE');
     expect(screen.getByRole('link', { name: 'abc.com.au' })).toHaveAttribute('href', 'http://abc.com.au');
     expect(screen.getByTestId('repeating-invoice-total')).toHaveTextContent(
-      'Repeating Invoice Total: $2,980.00',
+      'Repeating Invoice Total: $2,980 + GST',
     );
 
     const invoice = screen.getByTestId('invoice-cell');
@@ -104,8 +105,9 @@ describe('StaffDashboardRoute', () => {
       'href',
       'https://accounting.example/r-1',
     );
-    // No 'Copy reminder email' until the route table has the reminder route (the invoicing issue).
-    expect(screen.queryByRole('button', { name: 'Copy reminder email' })).not.toBeInTheDocument();
+    expect(screen.getByText('$1,980 + GST')).toBeInTheDocument();
+    // The reminder button only where there is an invoice.
+    expect(screen.getAllByRole('button', { name: 'Copy reminder email' })).toHaveLength(1);
 
     const { startDate, endDate } = store.getState().staffDashboard;
     const url = new URL(requestOf(fetchMock).url);
@@ -170,6 +172,7 @@ describe('StaffDashboardRoute', () => {
 
     fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'non-billable' } });
     await waitFor(() => expect(tickerOrder()).toEqual(['NOK']));
+    expect(screen.queryByTestId('repeating-invoice-total')).not.toBeInTheDocument();
     expect(JSON.parse(sessionStorage.getItem(STAFF_DASHBOARD_STORAGE_KEY) ?? '{}')).toMatchObject({
       billable: 'non-billable',
     });
@@ -222,6 +225,112 @@ describe('StaffDashboardRoute', () => {
       .map((a) => a.textContent)
       .filter((t) => t === 'ABC' || t === 'VOD:LSE' || t === 'NOK');
     expect(order).toEqual(['ABC', 'NOK', 'VOD:LSE']);
+    // The invoice and repeat figures and the reminder button are in the row list too.
+    expect(within(list).getByTestId('invoice-cell')).toHaveTextContent('INV-0042 · $1,980.00 · 05Jan24');
+    expect(within(list).getByText('120 days overdue')).toHaveClass('overdue');
+    expect(within(list).getByText('$1,980 + GST')).toBeInTheDocument();
+    expect(within(list).getByRole('link', { name: 'Next 1 Jul 2026' })).toBeInTheDocument();
+    expect(within(list).getByRole('button', { name: 'Copy reminder email' })).toBeInTheDocument();
+  });
+
+  it('Billable and Billable - Unpaid narrow by API key, expiry and the invoice; the total follows Billable', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(LIST));
+    renderRoute('/', { store: storeWith(admin), routeTable });
+    await screen.findByTestId('staff-dashboard-showing');
+
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'billable' } });
+    await waitFor(() => expect(tickerOrder()).toEqual(['ABC', 'VOD:LSE']));
+    expect(screen.getByTestId('repeating-invoice-total')).toHaveTextContent(
+      'Repeating Invoice Total: $2,980 + GST',
+    );
+
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'billable-unpaid' } });
+    await waitFor(() => expect(tickerOrder()).toEqual(['ABC']));
+    expect(screen.getByTestId('staff-dashboard-showing')).toHaveTextContent(
+      'Showing 1 of 4 · Billable - Unpaid',
+    );
+    expect(screen.queryByTestId('repeating-invoice-total')).not.toBeInTheDocument();
+  });
+
+  describe('Copy reminder email', () => {
+    const reminder = {
+      html: '<p>Please pay <b>INV-0042</b></p>',
+      subject: 'Unpaid invoices',
+      unpaidCount: 1,
+    };
+
+    function serve(reminderResponse: () => Response) {
+      fetchMock.mockImplementation((input) => {
+        const url = new URL((input as Request).url);
+        if (
+          decodeURIComponent(url.pathname) ===
+          routePath(routes.invoicing.reminderEmail, { combinedTicker: 'ABC:ASX' })
+        ) {
+          return Promise.resolve(reminderResponse());
+        }
+        return Promise.resolve(jsonResponse(LIST));
+      });
+    }
+
+    it('fetches the reminder HTML, copies it as text/html with a plain-text fallback and says so', async () => {
+      const write = vi.fn().mockResolvedValue(undefined);
+      const writeText = vi.fn().mockResolvedValue(undefined);
+      const items: Record<string, Blob>[] = [];
+      vi.stubGlobal(
+        'ClipboardItem',
+        class {
+          constructor(parts: Record<string, Blob>) {
+            items.push(parts);
+          }
+        },
+      );
+      vi.stubGlobal('navigator', { ...navigator, clipboard: { write, writeText } });
+      serve(() => jsonResponse(reminder));
+      renderRoute('/', { store: storeWith(admin), routeTable });
+      fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
+      expect(await screen.findByRole('status')).toHaveTextContent('Email reminder copied to clipboard');
+      expect(write).toHaveBeenCalledTimes(1);
+      expect(writeText).not.toHaveBeenCalled();
+      expect(Object.keys(items[0] ?? {})).toEqual(['text/html', 'text/plain']);
+      expect(items[0]?.['text/html']?.type).toBe('text/html');
+      expect(items[0]?.['text/html']?.size).toBe(reminder.html.length);
+      expect(items[0]?.['text/plain']?.size).toBe('Please pay INV-0042'.length);
+    });
+
+    it('copies the HTML as text where the browser has no ClipboardItem', async () => {
+      const writeText = vi.fn().mockResolvedValue(undefined);
+      vi.stubGlobal('ClipboardItem', undefined);
+      vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+      serve(() => jsonResponse(reminder));
+      renderRoute('/', { store: storeWith(admin), routeTable });
+      fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
+      expect(await screen.findByText('Email reminder copied to clipboard')).toBeInTheDocument();
+      expect(writeText).toHaveBeenCalledWith(reminder.html);
+    });
+
+    it('alerts the clipboard’s refusal', async () => {
+      const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+      vi.stubGlobal('ClipboardItem', undefined);
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        clipboard: { writeText: vi.fn().mockRejectedValue(new Error('Write permission denied.')) },
+      });
+      serve(() => jsonResponse(reminder));
+      renderRoute('/', { store: storeWith(admin), routeTable });
+      fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
+      await waitFor(() => expect(alert).toHaveBeenCalledWith('Write permission denied.'));
+      expect(screen.queryByText('Email reminder copied to clipboard')).not.toBeInTheDocument();
+      alert.mockRestore();
+    });
+
+    it('alerts the error when the reminder cannot be fetched', async () => {
+      const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+      serve(() => jsonResponse({ statusCode: 503, errorMessage: 'The accounting system is down' }, 503));
+      renderRoute('/', { store: storeWith(admin), routeTable });
+      fireEvent.click(await screen.findByRole('button', { name: 'Copy reminder email' }));
+      await waitFor(() => expect(alert).toHaveBeenCalledWith('The accounting system is down'));
+      alert.mockRestore();
+    });
   });
 
   it('shows the error when the list cannot be loaded', async () => {

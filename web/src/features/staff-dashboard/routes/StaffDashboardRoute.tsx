@@ -1,14 +1,18 @@
 import { Alert, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { GlobalRole, type StockRowDto } from '@irp/proto';
-import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Page } from '@/components/Page';
 import { errorMessageOf } from '@/lib/apiError';
-import { formatCents } from '@/lib/money';
+import { copyHtmlToClipboard } from '@/lib/clipboard';
+import { formatCentsPlusGst } from '@/lib/money';
 import { hasRole, isAdmin } from '@/lib/session/roles';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
-import { useStaffDashboardStocksQuery } from '../api/staffDashboardApi';
+import {
+  useStaffDashboardReminderEmailMutation,
+  useStaffDashboardStocksQuery,
+} from '../api/staffDashboardApi';
 import { DashboardFilters } from '../components/DashboardFilters';
 import { StockCards } from '../components/StockCards';
 import { StockTable } from '../components/StockTable';
@@ -29,7 +33,44 @@ import {
   sortHeaderClicked,
 } from '../model/filtersSlice';
 
+/** Spec section 2. */
+export const COPIED_MESSAGE = 'Email reminder copied to clipboard';
+const COPIED_SHOWN_MS = 4000;
 const NO_STOCKS: readonly StockRowDto[] = [];
+
+/** Copies a stock's reminder email; one trigger for the whole list, not one hook per row. */
+function useCopyReminder() {
+  const [fetchReminder] = useStaffDashboardReminderEmailMutation();
+  const [copyingTicker, setCopyingTicker] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(hideTimer.current), []);
+
+  const copyReminder = useCallback(
+    async (combinedTicker: string) => {
+      setCopyingTicker(combinedTicker);
+      setCopied(false);
+      try {
+        const { html } = await fetchReminder(combinedTicker).unwrap();
+        await copyHtmlToClipboard(html);
+        setCopied(true);
+        clearTimeout(hideTimer.current);
+        hideTimer.current = setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
+      } catch (error) {
+        // Spec section 8: a clipboard failure (or the reminder's) is an alert of the error.
+        window.alert(errorMessageOf(error));
+      } finally {
+        setCopyingTicker(null);
+      }
+    },
+    [fetchReminder],
+  );
+  const onCopyReminder = useCallback(
+    (combinedTicker: string) => void copyReminder(combinedTicker),
+    [copyReminder],
+  );
+  return { onCopyReminder, copyingTicker, copied, dismissCopied: () => setCopied(false) };
+}
 
 /** / for staff (spec section 2): every stock with filters, sorting and the billing columns. */
 export function StaffDashboardRoute() {
@@ -65,6 +106,7 @@ export function StaffDashboardRoute() {
 
   const onSort = useCallback((column: SortColumn) => dispatch(sortHeaderClicked(column)), [dispatch]);
   const onSortChange = useCallback((next: SortState) => dispatch(sortChanged(next)), [dispatch]);
+  const { onCopyReminder, copyingTicker, copied, dismissCopied } = useCopyReminder();
 
   return (
     <Page title="Staff Dashboard">
@@ -78,6 +120,11 @@ export function StaffDashboardRoute() {
         <Alert color="yellow" data-testid="staff-dashboard-unavailable">
           Some columns could not be loaded ({data.unavailable.join(', ')} did not answer); they show empty
           until the page is reloaded.
+        </Alert>
+      )}
+      {copied && (
+        <Alert color="green" role="status" withCloseButton onClose={dismissCopied}>
+          {COPIED_MESSAGE}
         </Alert>
       )}
       {isLoading ? (
@@ -97,14 +144,28 @@ export function StaffDashboardRoute() {
               </Group>
               {showTotal && (
                 <Text size="sm" fw={600} data-testid="repeating-invoice-total">
-                  Repeating Invoice Total: {formatCents(total)}
+                  Repeating Invoice Total: {formatCentsPlusGst(total)}
                 </Text>
               )}
             </Group>
             {small ? (
-              <StockCards stocks={shown} columns={columns} sort={sort} onSortChange={onSortChange} />
+              <StockCards
+                stocks={shown}
+                columns={columns}
+                sort={sort}
+                onSortChange={onSortChange}
+                onCopyReminder={onCopyReminder}
+                copyingTicker={copyingTicker}
+              />
             ) : (
-              <StockTable stocks={shown} columns={columns} sort={sort} onSort={onSort} />
+              <StockTable
+                stocks={shown}
+                columns={columns}
+                sort={sort}
+                onSort={onSort}
+                onCopyReminder={onCopyReminder}
+                copyingTicker={copyingTicker}
+              />
             )}
             {shown.length === 0 && (
               <Text c="dimmed" ta="center" py="md">

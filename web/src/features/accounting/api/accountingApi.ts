@@ -1,0 +1,49 @@
+import { baseApi } from '@/api/baseApi';
+import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
+
+export type AccountingPage = ResponseOf<typeof routes.invoicing.accountingPage>;
+
+/** The dashboards' rows carry the invoice figures: an assignment or a refresh changes them (tags by name). */
+const accountingTaggedApi = baseApi.enhanceEndpoints({
+  addTagTypes: ['AccountingPage', 'StockList', 'ClientStock', 'StockInvoices'],
+});
+
+/**
+ * The accounting page's calls (docs/api/invoicing.md, admins). Refresh and assign answer the page itself,
+ * which replaces the cached one without another request.
+ */
+export const accountingApi = accountingTaggedApi.injectEndpoints({
+  endpoints: (build) => ({
+    accountingPage: build.query<AccountingPage, void>({
+      query: () => callRoute(routes.invoicing.accountingPage),
+      providesTags: ['AccountingPage'],
+    }),
+    refreshAccounting: build.mutation<AccountingPage, void>({
+      query: () => callRoute(routes.invoicing.refreshAccounting, { body: {} }),
+      invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const page = await answered(queryFulfilled);
+        if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
+      },
+    }),
+    assignInvoices: build.mutation<AccountingPage, BodyOf<typeof routes.invoicing.assignInvoices>>({
+      query: (body) => callRoute(routes.invoicing.assignInvoices, { body }),
+      invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const page = await answered(queryFulfilled);
+        if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
+      },
+    }),
+  }),
+});
+
+/** The answer of a call, or null when it failed (the page shows the error from the mutation's result). */
+const answered = <T>(fulfilled: Promise<{ data: T }>): Promise<T | null> =>
+  fulfilled.then(
+    ({ data }) => data,
+    () => null,
+  );
+
+export const { useAccountingPageQuery, useRefreshAccountingMutation, useAssignInvoicesMutation } =
+  accountingApi;

@@ -1,0 +1,186 @@
+import { Alert, Button, Group, List, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import type { AccountingPage } from '../api/accountingApi';
+import { useAssignInvoicesMutation, useRefreshAccountingMutation } from '../api/accountingApi';
+import { assignmentItems, IGNORE, initialChoice, UNSET } from '../model/assignments';
+import { InvoiceLink } from './InvoiceLink';
+import { textOf, useTimedAction } from './useTimedAction';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Paper component="section" withBorder p={{ base: 'sm', sm: 'md' }} radius="md" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={3} id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+const None = () => <Text c="dimmed">None</Text>;
+
+type Line = AccountingPage['invoices'][number];
+
+interface InvoiceLinesProps {
+  lines: readonly Line[];
+  stocks: AccountingPage['stocks'];
+  choiceOf: (invoiceId: string) => string;
+  onChoose: (invoiceId: string, choice: string) => void;
+  testId: string;
+}
+
+/** Invoice lines, each with its link and the assign-to select. */
+function InvoiceLines({ lines, stocks, choiceOf, onChoose, testId }: InvoiceLinesProps) {
+  const options = useMemo(
+    () => [
+      { value: UNSET, label: '--Assign To--' },
+      { value: IGNORE, label: 'Ignore' },
+      ...stocks.map((s) => ({ value: s.ticker, label: s.label })),
+    ],
+    [stocks],
+  );
+  return (
+    <Stack gap="xs">
+      {lines.map((line) => (
+        <Group
+          key={line.invoiceID}
+          justify="space-between"
+          align="center"
+          gap="xs"
+          wrap="wrap"
+          data-testid={testId}
+          data-invoice-id={line.invoiceID}
+        >
+          <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
+            <InvoiceLink text={line.text} url={line.url} />
+          </div>
+          <NativeSelect
+            aria-label={`Assign ${line.text}`}
+            style={{ flex: '1 1 16rem', maxWidth: '26rem' }}
+            value={choiceOf(line.invoiceID)}
+            data={options}
+            onChange={(event) => onChoose(line.invoiceID, event.currentTarget.value)}
+          />
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/** The accounting page (spec section 2) for the page data `page`. */
+export function AccountingPageView({ page }: { page: AccountingPage }) {
+  const [refresh] = useRefreshAccountingMutation();
+  const [assign] = useAssignInvoicesMutation();
+  // The choices made on this page since it last came from the server (cleared when an answer replaces it).
+  const [choices, setChoices] = useState<Record<string, string>>({});
+
+  const initial = useMemo(() => {
+    const start: Record<string, string> = {};
+    for (const line of page.invoices) start[line.invoiceID] = initialChoice(line, false);
+    for (const line of page.ignored) start[line.invoiceID] = initialChoice(line, true);
+    return start;
+  }, [page]);
+  const choiceOf = (invoiceId: string) => choices[invoiceId] ?? initial[invoiceId] ?? UNSET;
+  const onChoose = (invoiceId: string, choice: string) =>
+    setChoices((current) => ({ ...current, [invoiceId]: choice }));
+
+  const refreshing = useTimedAction(async () => {
+    await refresh().unwrap();
+    setChoices({});
+  });
+  const assigning = useTimedAction(async () => {
+    await assign({ items: assignmentItems({ ...initial, ...choices }, initial) }).unwrap();
+    setChoices({});
+  });
+
+  return (
+    <Stack gap="lg">
+      <Group gap="sm">
+        <Button onClick={() => void refreshing.run()} disabled={refreshing.state === 'busy'}>
+          {textOf(refreshing.state, {
+            idle: 'Refresh Accounting',
+            busy: 'Refreshing...',
+            done: 'Refreshed!',
+          })}
+        </Button>
+        {page.syncedAt && (
+          <Text size="sm" c="dimmed" data-testid="accounting-synced-at">
+            Last read from the accounting system {new Date(page.syncedAt).toLocaleString('en-AU')}
+          </Text>
+        )}
+      </Group>
+      {refreshing.error && (
+        <Alert
+          color="red"
+          role="alert"
+          title="Unable to refresh accounting"
+          withCloseButton
+          onClose={refreshing.dismissError}
+        >
+          {refreshing.error}
+        </Alert>
+      )}
+
+      <Section title="Unassigned Repeating Invoices">
+        {page.repeatingInvoices.length === 0 ? (
+          <None />
+        ) : (
+          <List spacing={4} data-testid="unassigned-repeating-invoices">
+            {page.repeatingInvoices.map((r) => (
+              <List.Item key={r.id}>
+                <InvoiceLink text={r.text} url={r.url} />
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </Section>
+
+      <Section title="Unassigned Invoices">
+        {page.invoices.length === 0 ? (
+          <None />
+        ) : (
+          <InvoiceLines
+            lines={page.invoices}
+            stocks={page.stocks}
+            choiceOf={choiceOf}
+            onChoose={onChoose}
+            testId="unassigned-invoice"
+          />
+        )}
+        <Group>
+          <Button onClick={() => void assigning.run()} disabled={assigning.state === 'busy'}>
+            {textOf(assigning.state, { idle: 'Assign Invoices', busy: 'Wait...', done: 'Assigned!' })}
+          </Button>
+        </Group>
+        {assigning.error && (
+          <Alert
+            color="red"
+            role="alert"
+            title="Unable to assign the invoices"
+            withCloseButton
+            onClose={assigning.dismissError}
+          >
+            {assigning.error}
+          </Alert>
+        )}
+      </Section>
+
+      <Section title="Ignored Invoices">
+        {page.ignored.length === 0 ? (
+          <None />
+        ) : (
+          <InvoiceLines
+            lines={page.ignored}
+            stocks={page.stocks}
+            choiceOf={choiceOf}
+            onChoose={onChoose}
+            testId="ignored-invoice"
+          />
+        )}
+      </Section>
+    </Stack>
+  );
+}

@@ -1,0 +1,195 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '@/api/routes';
+import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
+import { BHP_STOCK_ID, bhpStock } from '@/test/fixtures';
+import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
+import { repeatingInvoiceDto, stockInvoiceData } from '../test/fixtures';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+const admin = sessionUser('admin', { Admin: true, InvoiceTotal: true });
+
+const posts = (calls: ApiCall[], route: { path: string }) =>
+  calls.filter((c) => c.method === 'POST' && c.path.startsWith(route.path.replace('{ticker}', '')));
+
+describe('staff Invoices tab', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  function open(handlers: Record<string, Handler> = {}) {
+    const calls = serveApi(fetchMock, {
+      [routeKey(routes.stocks.get, { combinedTicker: 'BHP:ASX' })]: () => jsonResponse(bhpStock()),
+      [routeKey(routes.invoicing.invoices)]: () => jsonResponse(stockInvoiceData()),
+      ...handlers,
+    });
+    renderRoute('/stocks/BHP:ASX/invoices', { store: storeWith(admin) });
+    return calls;
+  }
+
+  const loaded = () => screen.findByTestId('invoice-list');
+
+  it('lists the invoices: number linking to the PDF, date like 05Jan24, AUD total, Paid/Unpaid, days overdue in red', async () => {
+    const calls = open();
+    await loaded();
+    expect(calls.find((c) => c.path === routes.invoicing.invoices.path)?.params.get('ticker')).toBe(
+      'BHP:ASX',
+    );
+    const [first, second] = screen.getAllByTestId('invoice-row');
+    expect(within(first!).getByRole('link', { name: 'INV-0042' })).toHaveAttribute(
+      'href',
+      `${routes.invoicing.invoiceDownload.path}?ticker=BHP%3AASX&invoiceId=inv-1`,
+    );
+    expect(first).toHaveTextContent('INV-004205Jan24$1,980.00Unpaid 120 days overdue');
+    expect(within(first!).getByText('120 days overdue')).toHaveClass('overdue');
+    expect(second).toHaveTextContent('INV-003005Jan23$1,980.00Paid');
+  });
+
+  it('selects the current repeating invoice among the options and saves a new choice with the page Save', async () => {
+    const calls = open({
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: (call) =>
+        jsonResponse(
+          stockInvoiceData({
+            repeatingInvoiceId: (call.body as { repeatingInvoiceId: string }).repeatingInvoiceId,
+          }),
+        ),
+    });
+    await loaded();
+    const select = screen.getByLabelText('Repeating invoice');
+    expect(select).toHaveValue('r-1');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['--None--', 'BHP-1 BHP Group $1,980.00 yearly', 'WES-9 Wesfarmers $990.00 yearly']);
+    expect(screen.getByRole('link', { name: 'Next 1 Jul 2026' })).toHaveAttribute(
+      'href',
+      'https://accounting.example/r-1',
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Nothing to Save')).toBeInTheDocument();
+
+    fireEvent.change(select, { target: { value: 'r-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'Saved!' })).toBeInTheDocument();
+    expect(posts(calls, routes.invoicing.saveInvoiceData).map((c) => [c.path, c.body])).toEqual([
+      ['/api/admin/saveInvoiceData/BHP:ASX', { ticker: 'BHP:ASX', repeatingInvoiceId: 'r-2' }],
+    ]);
+    expect(screen.getByLabelText('Repeating invoice')).toHaveValue('r-2');
+  });
+
+  it('saves no repeating invoice as null', async () => {
+    const calls = open({
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
+        jsonResponse(stockInvoiceData({ repeatingInvoiceId: null })),
+    });
+    await loaded();
+    fireEvent.change(screen.getByLabelText('Repeating invoice'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('button', { name: 'Saved!' });
+    expect(posts(calls, routes.invoicing.saveInvoiceData)[0]?.body).toEqual({
+      ticker: 'BHP:ASX',
+      repeatingInvoiceId: null,
+    });
+  });
+
+  it('shows a refused save in the Save failed modal', async () => {
+    open({
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
+        errorResponse(400, 'Unknown repeating invoice r-2'),
+    });
+    await loaded();
+    fireEvent.change(screen.getByLabelText('Repeating invoice'), { target: { value: 'r-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('dialog', { name: 'Save failed' })).toHaveTextContent(
+      'Unknown repeating invoice r-2',
+    );
+  });
+
+  it('creates the contact and shows its id', async () => {
+    const calls = open({
+      [routeKey(routes.invoicing.createContact)]: () =>
+        jsonResponse({ success: true, contactId: 'c-77', errorMessage: null }),
+    });
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Contact' }));
+    expect(await screen.findByTestId('create-contact-result')).toHaveTextContent('Contact created: c-77');
+    expect(posts(calls, routes.invoicing.createContact)[0]?.params.get('id')).toBe(BHP_STOCK_ID);
+  });
+
+  it("shows the accounting system's refusal of a contact", async () => {
+    open({
+      [routeKey(routes.invoicing.createContact)]: () =>
+        jsonResponse({
+          success: false,
+          contactId: null,
+          errorMessage: 'A contact named BHP Group already exists',
+        }),
+    });
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Contact' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('A contact named BHP Group already exists');
+  });
+
+  it('creates a repeating invoice for the default 1800 excluding GST', async () => {
+    const calls = open({
+      [routeKey(routes.invoicing.createRepeatingInvoice)]: () =>
+        jsonResponse({
+          success: true,
+          repeatingInvoice: repeatingInvoiceDto({
+            id: 'r-9',
+            text: 'BHP-1 BHP Group $1,980.00 yearly (new)',
+          }),
+          errorMessage: null,
+        }),
+    });
+    await loaded();
+    const amount = screen.getByLabelText('Amount (AUD, excluding GST)');
+    expect(amount).toHaveValue('1800');
+    expect(screen.getByText('$1,800 + GST')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Repeating Invoice' }));
+    expect(await screen.findByTestId('create-repeating-result')).toHaveTextContent(
+      'Repeating invoice created: BHP-1 BHP Group $1,980.00 yearly (new)',
+    );
+    expect(posts(calls, routes.invoicing.createRepeatingInvoice)[0]?.body).toEqual({
+      id: BHP_STOCK_ID,
+      amount: 1800,
+    });
+  });
+
+  it("shows 'Unable to create repeating invoice: {message}' on a refusal", async () => {
+    open({
+      [routeKey(routes.invoicing.createRepeatingInvoice)]: () =>
+        jsonResponse({ success: false, repeatingInvoice: null, errorMessage: 'The stock has no contact' }),
+    });
+    await loaded();
+    fireEvent.change(screen.getByLabelText('Amount (AUD, excluding GST)'), { target: { value: '2,500' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Repeating Invoice' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Unable to create repeating invoice: The stock has no contact',
+    );
+  });
+
+  it('refuses a non-numeric amount without sending it', async () => {
+    const calls = open();
+    await loaded();
+    fireEvent.change(screen.getByLabelText('Amount (AUD, excluding GST)'), { target: { value: 'lots' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Repeating Invoice' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Unable to create repeating invoice: amount must be a number more than 0',
+    );
+    expect(posts(calls, routes.invoicing.createRepeatingInvoice)).toHaveLength(0);
+  });
+
+  it('shows a failed load', async () => {
+    open({
+      [routeKey(routes.invoicing.invoices)]: () => errorResponse(503, 'The accounting system is down'),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The accounting system is down');
+  });
+});
