@@ -136,6 +136,50 @@ describe('staff Invoices tab', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('A contact named BHP Group already exists');
   });
 
+  it("proposes the service order option's price and summarises the order", async () => {
+    open({
+      [routeKey(routes.stocks.serviceOrderOfStock)]: () =>
+        jsonResponse({
+          id: '7d1c1d0e-1f1a-4d4e-9a51-2f7e0b4f3c11',
+          timestamp: '2026-03-02T01:00:00.000Z',
+          companyName: 'BHP Group',
+          ticker: 'BHP',
+          reference: 'BHP-1',
+          option: { name: 'Premium', price: 2400, lineItems: ['Announcements widget', 'Email alerts'] },
+          authorisedBy: 'Jane Citizen',
+          website: 'bhp.com',
+          address: '171 Collins Street, Melbourne VIC 3000',
+          contactName: 'Jane Citizen',
+          contactPhone: '03 9609 3333',
+          contactEmail: 'jane@bhp.example',
+          abn: '49 004 028 077',
+          listingDate: '',
+          confirmationEmail: '',
+          sendPriceSensitiveAnnouncements: true,
+          sendNonPriceSensitiveAnnouncements: true,
+          autoSendAnnouncementEmail: true,
+          autoSendNonPriceSensitiveAnnouncements: false,
+          emailMarketing: null,
+          isCreated: true,
+          combinedTicker: 'BHP:ASX',
+        }),
+    });
+    await loaded();
+    await vi.waitFor(() => expect(screen.getByLabelText('Amount (AUD, excluding GST)')).toHaveValue('2400'));
+    const summary = screen.getByTestId('service-order-summary');
+    expect(summary).toHaveTextContent('Option: Premium: $2,400 + GST');
+    expect(summary).toHaveTextContent('Authorised by: Jane Citizen');
+    expect(within(summary).getByText('Email alerts')).toBeInTheDocument();
+  });
+
+  it("says 'None' for a stock made without a service order", async () => {
+    open({ [routeKey(routes.stocks.serviceOrderOfStock)]: () => jsonResponse(null) });
+    await loaded();
+    const section = (await screen.findByRole('heading', { name: 'Service Order' })).closest('section')!;
+    expect(await within(section).findByText('None')).toBeInTheDocument();
+    expect(screen.getByLabelText('Amount (AUD, excluding GST)')).toHaveValue('1800');
+  });
+
   it('creates a repeating invoice for the default 1800 excluding GST', async () => {
     const calls = open({
       [routeKey(routes.invoicing.createRepeatingInvoice)]: () =>

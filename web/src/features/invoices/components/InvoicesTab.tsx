@@ -4,6 +4,7 @@ import {
   Button,
   Center,
   Group,
+  List,
   Loader,
   NativeSelect,
   Paper,
@@ -13,7 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTabSave, useTabState } from '@/components/save/SaveFlow';
 import { errorMessageOf } from '@/lib/apiError';
 import { formatPricePlusGst } from '@/lib/money';
@@ -26,7 +27,7 @@ import {
   useStockInvoicesQuery,
   type StockInvoiceData,
 } from '../api/invoicesApi';
-import { useServiceOrderPrice } from '../api/serviceOrderPrice';
+import { useServiceOrder, type StockServiceOrder } from '../api/serviceOrder';
 import { invoiceRowView, nextScheduledText, parseAmount, repeatingInvoiceFailure } from '../model/invoices';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -185,8 +186,13 @@ function ContactSection({ stockId, data }: { stockId: string; data: StockInvoice
 }
 
 function RepeatingInvoiceCreator({ stockId, data }: { stockId: string; data: StockInvoiceData }) {
-  const servicePrice = useServiceOrderPrice(data.combinedTicker);
+  const { price: servicePrice } = useServiceOrder(data.combinedTicker);
   const [amount, setAmount] = useState(() => String(servicePrice ?? data.defaultRepeatingAmount));
+  const [edited, setEdited] = useState(false);
+  // The order's price arrives after the tab's data: it replaces the default unless someone typed already.
+  useEffect(() => {
+    if (servicePrice !== undefined && !edited) setAmount(String(servicePrice));
+  }, [servicePrice, edited]);
   const [createRepeating, { isLoading }] = useCreateRepeatingInvoiceMutation();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const parsed = parseAmount(amount);
@@ -216,7 +222,10 @@ function RepeatingInvoiceCreator({ stockId, data }: { stockId: string; data: Sto
         <TextInput
           label="Amount (AUD, excluding GST)"
           value={amount}
-          onChange={(event) => setAmount(event.currentTarget.value)}
+          onChange={(event) => {
+            setEdited(true);
+            setAmount(event.currentTarget.value);
+          }}
           inputMode="decimal"
           description={parsed !== null ? formatPricePlusGst(parsed) : undefined}
           w={{ base: '100%', xs: 220 }}
@@ -226,6 +235,49 @@ function RepeatingInvoiceCreator({ stockId, data }: { stockId: string; data: Sto
         </Button>
       </Group>
       <OutcomeText outcome={outcome} testId="create-repeating-result" />
+    </Stack>
+  );
+}
+
+/** The service order the stock was created from: what was ordered, by whom, for whom; 'None' without one. */
+function ServiceOrderSummary({ combinedTicker }: { combinedTicker: string }) {
+  const { order, isLoading, error } = useServiceOrder(combinedTicker);
+  if (isLoading) return <Loader size="sm" aria-label="Loading the service order" />;
+  if (error) return <Text c="red">Unable to load the service order: {errorMessageOf(error)}</Text>;
+  if (!order) return <Text c="dimmed">None</Text>;
+  return <OrderDetails order={order} />;
+}
+
+function OrderDetails({ order }: { order: NonNullable<StockServiceOrder> }) {
+  const rows: Array<[string, string]> = [
+    ['Ordered', new Date(order.timestamp).toLocaleDateString('en-AU', { dateStyle: 'medium' })],
+    ['Company', order.companyName],
+    [
+      'Option',
+      order.option ? `${order.option.name}: ${formatPricePlusGst(order.option.price)}` : 'None chosen',
+    ],
+    ['Contact', [order.contactName, order.contactEmail, order.contactPhone].filter(Boolean).join(' · ')],
+    ['ABN', order.abn],
+    ['Billing address', order.address],
+    ['Authorised by', order.authorisedBy],
+  ];
+  return (
+    <Stack gap={4} data-testid="service-order-summary">
+      {rows.map(([label, value]) => (
+        <Text key={label} size="sm">
+          <Text span fw={600}>
+            {label}:
+          </Text>{' '}
+          {value || '—'}
+        </Text>
+      ))}
+      {order.option && order.option.lineItems.length > 0 && (
+        <List size="sm">
+          {order.option.lineItems.map((item) => (
+            <List.Item key={item}>{item}</List.Item>
+          ))}
+        </List>
+      )}
     </Stack>
   );
 }
@@ -260,6 +312,9 @@ export function InvoicesTab({ stock }: StaffStockTabProps) {
       </Section>
       <Section title="Create Repeating Invoice">
         <RepeatingInvoiceCreator stockId={stock.id} data={data} />
+      </Section>
+      <Section title="Service Order">
+        <ServiceOrderSummary combinedTicker={data.combinedTicker} />
       </Section>
     </Stack>
   );
