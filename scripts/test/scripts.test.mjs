@@ -250,7 +250,7 @@ test('the stack starts every stand-in from the standins workspace, its URL varia
   const specs = standInSpecs(loadManifest(), {});
   assert.deepEqual(
     specs.map((s) => s.name),
-    ['asx-standin', 'mail-inbox', 'email-providers'],
+    ['places-standin', 'asx-standin', 'mail-inbox', 'email-providers', 'accounting-standin'],
   );
   for (const spec of specs) {
     assert.match(spec.args[0], /^standins[/\\]dist[/\\]/, spec.name);
@@ -258,6 +258,10 @@ test('the stack starts every stand-in from the standins workspace, its URL varia
   }
   const asx = specs.find((s) => s.name === 'asx-standin');
   assert.equal(asx.urls.ASX_BASE_URL, asx.url);
+  // URL templates: the accounting API and its token endpoint under the stand-in's address.
+  const accounting = specs.find((s) => s.name === 'accounting-standin');
+  assert.equal(accounting.urls.ACCOUNTING_BASE_URL, `${accounting.url}/api.xro/2.0`);
+  assert.equal(accounting.urls.ACCOUNTING_TOKEN_URL, `${accounting.url}/connect/token`);
   // A real vendor's URL set in the environment: the stand-in is not started.
   const real = standInSpecs(loadManifest(), { ASX_BASE_URL: 'https://a', ASX2_BASE_URL: 'https://b' });
   assert.equal(real.find((s) => s.name === 'asx-standin').real, true);
