@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, Stock, StockRole } from '@irp/proto';
+import { CSRF_COOKIE, CSRF_HEADER, pingTopicOf, SESSION_COOKIE, Stock, StockRole } from '@irp/proto';
 import { INestApplication } from '@nestjs/common';
 import {
+  createTestRequester,
   dropSchema,
   loadTestEnv,
   runServiceSeed,
@@ -153,6 +154,7 @@ export async function startMailBackend(
       },
     }),
   ]);
+  await untilEveryServiceAnswers(['users', 'stocks', 'announcements', 'email-marketing', 'invoicing']);
   return {
     sink,
     users,
@@ -169,6 +171,33 @@ export async function startMailBackend(
       await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
     },
   };
+}
+
+/**
+ * Until each service answers its ping over Kafka: a process is up before its consumer group has joined, and
+ * on a busy machine a spec's first request could otherwise meet a service not yet listening.
+ */
+async function untilEveryServiceAnswers(names: string[], ms = 90_000): Promise<void> {
+  const topics = names.map((name) => {
+    const topic = pingTopicOf(name);
+    if (!topic) throw new Error(`${name} has no ping topic in proto`);
+    return topic;
+  });
+  const requester = await createTestRequester(topics, 5000);
+  try {
+    const deadline = Date.now() + ms;
+    for (const topic of topics)
+      for (;;) {
+        try {
+          await requester.request(topic, {});
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw new Error(`${topic} not answered within ${ms} ms: ${String(err)}`);
+        }
+      }
+  } finally {
+    await requester.close();
+  }
 }
 
 /** A stock created by an admin through POST /api/admin/stocks (`post` signed in as 'admin'). */
