@@ -90,9 +90,10 @@ export function failureText(message, fallback = 'failed') {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('at '));
-  const text = lines.slice(0, 4).join(' / ');
+  // Enough of it to read a failed assertion's diff (a list of problems) in CI's tail, on one line.
+  const text = lines.slice(0, 30).join(' / ');
   if (!text) return fallback;
-  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
+  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
 }
 
 export function fromJestJson(name, json, root) {

@@ -444,7 +444,7 @@ test('a failure line says what the runner said: the first lines of the message, 
       why: 'Error: the reconcile run finishing: not within 45000 ms',
     },
   ]);
-  assert.equal(failureText('x'.repeat(500)).length, 400);
+  assert.equal(failureText('x'.repeat(3000)).length, 2000);
   assert.equal(
     failureText('expect(received).toEqual(expected)\n\n- Expected\n+ Received'),
     'expect(received).toEqual(expected) / - Expected / + Received',
