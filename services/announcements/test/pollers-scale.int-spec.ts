@@ -27,11 +27,13 @@ jest.setTimeout(600_000);
 
 /**
  * The poller role scaled out, with real processes (services/announcements/dist: build first): one scheduler
- * and two pollers over 200 stocks on the ASX stand-in store every announcement exactly once, with one
+ * and two pollers over 100 stocks on the ASX stand-in store every announcement exactly once, with one
  * `announcement.detected` each; a poller killed mid-poll, a broker restart and a database outage lose none.
  */
 
-const STOCKS = 200;
+// 100: enough for both pollers to hold work at every failure; the rate at scale is the bench's (200 took 400 s
+// beside two other lanes on 2 cores, 800 s with more work beside it).
+const STOCKS = 100;
 /** The machine's maintenance database on the test database's server. */
 const maintenanceUrl = () => {
   const url = new URL(loadTestEnv().DATABASE_URL);
@@ -145,9 +147,11 @@ describe('two pollers and a scheduler as processes', () => {
   /** Announcement ids of every wave so far: each is checked again at every later wave's end. */
   const detectedIds: string[] = [];
   /**
-   * Announcements whose `announcement.detected` may be on the topic twice: the outbox relay publishes at least
-   * once, so a batch it had sent to the broker but not yet marked published when a failure cut it off is sent
-   * again. Read at the failure (the outbox rows not published then), never after the fact.
+   * Announcements whose `announcement.detected` may be on the topic more than once: the outbox relay publishes
+   * at least once, so a batch it had sent to the broker but not yet marked published when a failure cut it off
+   * is sent again, and the producer's own retries across a broker restart may have written it twice already
+   * (a fresh-clone run saw 3 copies of one). Read at the failure (the outbox rows not published then), never
+   * after the fact; every other announcement is on the topic exactly once.
    */
   const mayRepeat = new Set<string>();
   const unpublishedAnnouncements = async () =>
@@ -163,8 +167,8 @@ describe('two pollers and a scheduler as processes', () => {
    * Every announcement of the wave stored, none left without its PDF; then exactly one `announcement.detected`
    * for it: one outbox row (what the relay publishes from, so a poller storing or re-announcing twice shows
    * here), and, once every outbox row is published and the probe has read the topic to its end (nothing more
-   * can come), one message on the topic for it and for every announcement of the earlier waves (one more only
-   * for those in `mayRepeat`).
+   * can come), one message on the topic for it and for every announcement of the earlier waves (more only for
+   * those in `mayRepeat`, which consumers drop by its id).
    */
   const expectAllStored = async (wave: string, ids: string[], timeoutMs = 400_000) => {
     await waitUntil(
@@ -211,12 +215,12 @@ describe('two pollers and a scheduler as processes', () => {
     }
     const wrong = detectedIds
       .map((id) => ({ id, n: onTopic.get(id) ?? 0 }))
-      .filter(({ id, n }) => n !== 1 && !(n === 2 && mayRepeat.has(id)))
+      .filter(({ id, n }) => n !== 1 && !(n > 1 && mayRepeat.has(id)))
       .map(
         ({ id, n }) => `${id}: ${n} on the topic${mayRepeat.has(id) ? ' (in flight at the failure)' : ''}`,
       );
     expect(wrong).toEqual([]);
-    const repeated = detectedIds.filter((id) => onTopic.get(id) === 2).length;
+    const repeated = detectedIds.filter((id) => (onTopic.get(id) ?? 0) > 1).length;
     if (repeated)
       console.info(`${wave}: ${repeated} event(s) published again after the failure (at least once)`);
   };
@@ -228,7 +232,7 @@ describe('two pollers and a scheduler as processes', () => {
     probe = await TopicProbe.listen([Topics.AnnouncementDetected]);
     // Read before anything is detected: what the probe, joining at the end, never reads.
     detectedEndsAtJoin = await topicEnds(Topics.AnnouncementDetected);
-    // 200 stocks every 3 s: 67 polls a second, twice what 2,000 stocks a minute ask of production pollers.
+    // 100 stocks every 3 s: 33 polls a second, what 2,000 stocks a minute ask of production pollers.
     env = pollingEnv(standIn, { POLL_INTERVAL_MS: '3000', SOURCE_TIMEOUT_MS: '5000' });
     // The scheduler first: it runs the schema's migrations, then the stocks can be written.
     processes.scheduler = await start('scheduler', ['scheduler']);

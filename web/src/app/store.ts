@@ -9,12 +9,22 @@ const rootReducer = combineSlices(baseApi, sessionSlice, uiSlice, staffDashboard
 
 export type RootState = ReturnType<typeof rootReducer>;
 
+/**
+ * Redux Toolkit's development checks (state mutated outside a reducer, a value that does not serialise) walk
+ * the whole state after every action: tens of milliseconds with a dashboard in the cache. The dev server keeps
+ * them; production builds drop them anyway; the unit tests, which check what screens do, go without.
+ */
+const DEV_CHECKS = import.meta.env.MODE !== 'test';
+
 /** A fresh store; the app uses one, tests make their own with a preloaded state. */
 export function setupStore(preloadedState?: Partial<RootState>) {
   return configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(baseApi.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware({ immutableCheck: DEV_CHECKS, serializableCheck: DEV_CHECKS }).concat(
+        baseApi.middleware,
+      ),
   });
 }
 
