@@ -36,7 +36,8 @@ export const SaveMarketDataRequestSchema = z.object({
 });
 export const MarketDataReplySchema = MarketDataSchema;
 
-export const CurrentMarketDataRequestSchema = z.object({ stockId: StockId });
+/** The stock page's part: the quote of the stock named (null when there is none or the name is unknown). */
+export const CurrentMarketDataRequestSchema = z.object({ combinedTicker: ticker });
 export const CurrentMarketDataReplySchema = z.object({ marketData: MarketDataSchema.nullable() });
 
 export const ChartDataRequestSchema = z.object({ stockId: StockId });

@@ -139,11 +139,12 @@ describe('reports service on the real broker and database', () => {
     // The peer: 100 shares a day at $2.00 then $2.10.
     await market.replaceDay(peer.id, D1, [trade(1, 2.0, 100, 4, 5)]);
     await market.replaceDay(peer.id, D2, [{ ...trade(1, 2.1, 100, 4, 5), tradedAt: `${D2}T00:30:00.000Z` }]);
-    // 26 brokers: 25 buyers of k x 100 shares at $1 (k = 1..25), all from one seller.
+    // 26 brokers (ids the provider's list does not use): 25 buyers of k x 100 shares at $1 (k = 1..25), all
+    // from one seller.
     await market.replaceDay(
       many.id,
       D1,
-      Array.from({ length: 25 }, (_, i) => trade(i + 1, 1.0, (i + 1) * 100, 100 + i + 1, 200)),
+      Array.from({ length: 25 }, (_, i) => trade(i + 1, 1.0, (i + 1) * 100, 1000 + i + 1, 2000)),
     );
     await market.replaceDay(many.id, D2, []);
     producer = await rawProducer();
@@ -182,14 +183,14 @@ describe('reports service on the real broker and database', () => {
     it('syncWatchlist reads the quotes of every stock without disableMarketData (not archived); a re-run overwrites', async () => {
       const first = await requester.request(Topics.ReportsSyncWatchlist, { actor: admin });
       expect(first).toMatchObject({ success: true, stocks: 2, updated: 2, failed: [], errorMessage: null });
-      const quote = await requester.request(Topics.ReportsCurrentMarketData, { stockId: watched.id });
+      const quote = await requester.request(Topics.ReportsCurrentMarketData, { combinedTicker: watched.combinedTicker });
       expect(quote.marketData?.last).toBeGreaterThan(0);
       expect(quote.marketData?.bid).toBeLessThan(quote.marketData!.ask!);
       const again = await requester.request(Topics.ReportsSyncWatchlist, { actor: admin });
       expect(again.updated).toBe(2);
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM reports.quotes`);
       expect(count).toBe(2);
-      const none = await requester.request(Topics.ReportsCurrentMarketData, { stockId: disabled.id });
+      const none = await requester.request(Topics.ReportsCurrentMarketData, { combinedTicker: disabled.combinedTicker });
       expect(none.marketData).toBeNull();
     });
 
@@ -452,14 +453,14 @@ describe('reports service on the real broker and database', () => {
       expect(analysis.brokerCount).toBe(26);
       expect(analysis.brokers).toHaveLength(20);
       expect(analysis.brokers[0]).toMatchObject({
-        name: 'Broker 200',
+        name: 'Broker 2000',
         totVal: 32_500,
         netVal: -32_500,
         sells: 25,
         tradedPercent: 50,
       });
       expect(analysis.brokers.slice(1).map((b) => b.name)).toEqual(
-        Array.from({ length: 19 }, (_, i) => `Broker ${125 - i}`),
+        Array.from({ length: 19 }, (_, i) => `Broker ${1025 - i}`),
       );
       expect(analysis.brokers[19]).toMatchObject({
         totVal: 700,

@@ -1,4 +1,5 @@
-import { MarketData, MarketDataField } from '@irp/proto';
+import { AppError } from '@irp/platform';
+import { ErrorCode, MarketData, MarketDataField } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { MarketJobs } from './market-jobs';
@@ -22,8 +23,14 @@ export class MarketDataService {
     return (await this.market.quote(stock.id))!;
   }
 
-  async current(stockId: string): Promise<MarketData | null> {
-    return this.market.quote(stockId);
+  /** The quote of the stock named; null without one, or when the name is no stock this service knows yet. */
+  async current(combinedTicker: string): Promise<MarketData | null> {
+    const stock = await this.stocks.byCombinedTicker(combinedTicker).catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest))
+        return null;
+      throw error;
+    });
+    return stock ? this.market.quote(stock.id) : null;
   }
 
   async chartData(stockId: string) {

@@ -21,7 +21,7 @@ export class ReportsHandlers {
 
   @HandleRequest(Topics.ReportsCurrentMarketData)
   async currentMarketData(@Payload() req: HandledRequest<typeof Topics.ReportsCurrentMarketData>) {
-    return { marketData: await this.marketData.current(req.stockId) };
+    return { marketData: await this.marketData.current(req.combinedTicker) };
   }
 
   @HandleRequest(Topics.ReportsChartData)
