@@ -52,9 +52,7 @@ export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor>
     private readonly files: NestInterceptor;
     private readonly maxBytes: number;
 
-    constructor(
-      @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, NonNullable<MultipartSpec['maxBytes']>>,
-    ) {
+    constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, NonNullable<MultipartSpec['maxBytes']>>) {
       this.maxBytes = spec.maxBytes ? config[spec.maxBytes] : 0;
       const Files =
         spec.file && spec.maxBytes

@@ -19,7 +19,11 @@ import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
 
 /** The provider's refusals and outages, which Stock Data shows as its message ('Updated successfully' otherwise). */
-const PROVIDER_ANSWERS = new Set<string>([ErrorCode.BadRequest, ErrorCode.NotFound, ErrorCode.ServiceUnavailable]);
+const PROVIDER_ANSWERS = new Set<string>([
+  ErrorCode.BadRequest,
+  ErrorCode.NotFound,
+  ErrorCode.ServiceUnavailable,
+]);
 
 /**
  * Spec section 7's market data, sync and Reports calls, each asking the reports service: the Market tab's

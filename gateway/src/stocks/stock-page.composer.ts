@@ -3,7 +3,11 @@ import { createLogger } from '@irp/platform';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
-import { STOCK_PAGE_CONTRIBUTORS, StockPageContribution, StockPageContributor } from './stock-page-contributor';
+import {
+  STOCK_PAGE_CONTRIBUTORS,
+  StockPageContribution,
+  StockPageContributor,
+} from './stock-page-contributor';
 
 const log = createLogger('stock-page');
 
@@ -44,7 +48,11 @@ export class StockPageComposer {
     const results = await Promise.all(
       this.contributors.map(async (c) => {
         try {
-          return { ok: true as const, c, part: await c.contribute(combinedTicker, this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS) };
+          return {
+            ok: true as const,
+            c,
+            part: await c.contribute(combinedTicker, this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS),
+          };
         } catch (err) {
           log.warn(
             { combinedTicker, contributor: c.name, reason: err instanceof Error ? err.message : String(err) },

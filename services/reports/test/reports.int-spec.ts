@@ -183,14 +183,18 @@ describe('reports service on the real broker and database', () => {
     it('syncWatchlist reads the quotes of every stock without disableMarketData (not archived); a re-run overwrites', async () => {
       const first = await requester.request(Topics.ReportsSyncWatchlist, { actor: admin });
       expect(first).toMatchObject({ success: true, stocks: 2, updated: 2, failed: [], errorMessage: null });
-      const quote = await requester.request(Topics.ReportsCurrentMarketData, { combinedTicker: watched.combinedTicker });
+      const quote = await requester.request(Topics.ReportsCurrentMarketData, {
+        combinedTicker: watched.combinedTicker,
+      });
       expect(quote.marketData?.last).toBeGreaterThan(0);
       expect(quote.marketData?.bid).toBeLessThan(quote.marketData!.ask!);
       const again = await requester.request(Topics.ReportsSyncWatchlist, { actor: admin });
       expect(again.updated).toBe(2);
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM reports.quotes`);
       expect(count).toBe(2);
-      const none = await requester.request(Topics.ReportsCurrentMarketData, { combinedTicker: disabled.combinedTicker });
+      const none = await requester.request(Topics.ReportsCurrentMarketData, {
+        combinedTicker: disabled.combinedTicker,
+      });
       expect(none.marketData).toBeNull();
     });
 

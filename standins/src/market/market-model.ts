@@ -147,7 +147,7 @@ const PROFILES: Record<string, Profile> = {
   NSRGY: { basePrice: 152.0, trades: 150, size: 60, vol: 0.009, sharesOnIssue: 2_600_000_000 },
 };
 
-/** The code's profile: the demo's, or one made from the code's hash (any 2-6 letter/digit code is listed). */
+/** The code's profile: the demo's, or one made from the code's hash (any code of 2-12 letters/digits is listed). */
 export function profileOf(code: string): Profile {
   const known = PROFILES[code];
   if (known) return known;
@@ -162,8 +162,8 @@ export function profileOf(code: string): Profile {
   };
 }
 
-/** Codes the provider does not list (a refusal tests can rely on): those starting with NOQ. */
-export const isListed = (code: string) => /^[A-Z0-9]{2,6}$/.test(code) && !code.startsWith('NOQ');
+/** Codes the provider lists: 2-12 letters and digits, except those starting with NOQ (a refusal tests rely on). */
+export const isListed = (code: string) => /^[A-Z0-9]{2,12}$/.test(code) && !code.startsWith('NOQ');
 
 /** The first day the simulated market has data for. */
 export const MARKET_EPOCH = '2025-01-02';

@@ -26,7 +26,10 @@ export class MarketDataService {
   /** The quote of the stock named; null without one, or when the name is no stock this service knows yet. */
   async current(combinedTicker: string): Promise<MarketData | null> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker).catch((error: unknown) => {
-      if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest))
+      if (
+        error instanceof AppError &&
+        (error.code === ErrorCode.NotFound || error.code === ErrorCode.BadRequest)
+      )
         return null;
       throw error;
     });
