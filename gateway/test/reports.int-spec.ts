@@ -251,4 +251,59 @@ describe('gateway reports routes against the real services', () => {
     expect(noGuid.status).toBe(400);
     expect(noGuid.body.errorMessage).toBe('Guid: Guid is required');
   });
+
+  it("a provider outage: runPriorDay says which stock failed, and the system settings' error email hears of it once", async () => {
+    const STAFF = `errors-${RUN.toLowerCase()}@reports.example`;
+    const settings = (await get('/api/admin/systemSettings', 'admin')).body as Record<string, unknown>;
+    expect(
+      (await post('/api/admin/systemSettings', { ...settings, errorEmail: STAFF }, 'admin')).status,
+    ).toBe(200);
+    const C = await createStockAsAdmin(post, { ticker: `RO${RUN}`, companyName: `Report Outage ${RUN}` });
+    await until(
+      async () => (await get(`/api/admin/reports?ticker=${C.combinedTicker}`, 'admin')).status,
+      (status) => status === 200,
+      `the reports service knowing ${C.combinedTicker}`,
+      30_000,
+    );
+    const faults = `${backend.market.url}/standin/faults`;
+    const rule = { kind: 'fail', route: 'trades', key: C.ticker, status: 503 };
+    expect(
+      (
+        await fetch(faults, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(rule),
+        })
+      ).status,
+    ).toBe(200);
+    try {
+      const res = await post('/api/admin/runPriorDay', {}, 'admin');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: false, day, loaded: 0 });
+      // The outage beside the unlisted stock's refusal (which is no outage: no gap, no mail).
+      expect(res.body.failed).toEqual([
+        { ticker: U.combinedTicker, errorMessage: `The market-data provider does not list ${U.ticker}` },
+        { ticker: C.combinedTicker, errorMessage: expect.stringMatching(/503/) },
+      ]);
+      const mails = await until(
+        async () => backend.sink.to(STAFF).filter((m) => m.subject.includes('Market data:')),
+        (m) => m.length > 0,
+        'the error mail about the market data',
+        40_000,
+      );
+      expect(mails[0]!.subject).toBe(
+        `IR Portal: Market data: the provider's trades of ${day} could not be loaded`,
+      );
+      expect(mails[0]!.text).toContain(C.combinedTicker);
+      // Failing again is not mailed again.
+      expect((await post('/api/admin/runPriorDay', {}, 'admin')).body.success).toBe(false);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(backend.sink.to(STAFF).filter((m) => m.subject.includes('Market data:'))).toHaveLength(1);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+    const recovered = await post('/api/admin/runPriorDay', {}, 'admin');
+    expect(recovered.body).toMatchObject({ loaded: 1 });
+    expect(recovered.body.failed.map((f: { ticker: string }) => f.ticker)).toEqual([U.combinedTicker]);
+  });
 });
