@@ -34,6 +34,7 @@ const preset = (overrides = {}) => ({
     '^@irp/standins/email-providers$': src('standins', 'email-providers/providers-standin.ts'),
     '^@irp/standins/accounting$': src('standins', 'accounting/accounting-standin.ts'),
     '^@irp/standins/places$': src('standins', 'places/places-standin.ts'),
+    '^@irp/standins/market$': src('standins', 'market/market-standin.ts'),
     // The ASX stand-in reuses the announcements mock source's history and PDFs (its sources in tests).
     '^@irp/announcements/dist/(.*)$': path.join(__dirname, 'services/announcements/src/$1'),
   },

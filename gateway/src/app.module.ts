@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { EmailMarketingModule } from './email-marketing/email-marketing.module';
 import { InvoicingModule } from './invoicing/invoicing.module';
+import { ReportsModule } from './reports/reports.module';
 import { AuthController } from './auth/auth.controller';
 import { ServicesStockResolver } from './routing/services-stock-resolver';
 import { STOCK_RESOLVER } from './routing/stock-resolver';
@@ -31,6 +32,7 @@ export class AppModule {
         AnnouncementsModule,
         EmailMarketingModule,
         InvoicingModule,
+        ReportsModule,
         WidgetModule,
       ],
       controllers: [AuthController, HealthController],

@@ -56,6 +56,11 @@ export const gatewayConfigSchema = baseConfigSchema
      * creation, invoice PDF): it keeps the system's limits (60 a minute) and waits out its 429s.
      */
     ACCOUNTING_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+    /**
+     * How long a reports call that reads the market-data provider or many trades may take (the sync jobs,
+     * Stock Data's update, generating a report over a long range).
+     */
+    REPORTS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(180_000),
     /** How long the dashboards wait for each contributing service before showing its columns empty. */
     DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /**

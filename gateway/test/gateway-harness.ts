@@ -100,13 +100,16 @@ export interface MailBackend {
   /** Invoicing, reading the accounting stand-in's demo organisation (the dashboards' invoice columns). */
   invoicing: ServiceProcess;
   accounting: StandInProcess;
+  /** Reports, against the market-data stand-in, its jobs only on demand (the sync routes). */
+  reports: ServiceProcess;
+  market: StandInProcess;
   /** The email-marketing providers' stand-in (its own process, mailing to the sink), when asked for. */
   providers?: StandInProcess;
   /** Stops every process and the sink, and drops the schemas the backend wrote. */
   stop(): Promise<void>;
 }
 
-const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing', 'invoicing'] as const;
+const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing', 'invoicing', 'reports'] as const;
 
 /**
  * Users and stocks (seeded with the demo data), announcements (no polling: its feed URLs are empty, unless
@@ -114,7 +117,8 @@ const MAIL_BACKEND_SCHEMAS = ['stocks', 'announcements', 'email_marketing', 'inv
  * on `publicBaseUrl`, settings of its own in `emailEnv`), on fresh schemas. With `providers`, the
  * email-marketing providers' stand-in runs too (the demo lists; campaigns mailed to the sink) and the
  * service's provider URLs point at it. Invoicing runs against the accounting stand-in (its own process,
- * the demo organisation), so the dashboards compose every column.
+ * the demo organisation), so the dashboards compose every column. Reports runs against the market-data
+ * stand-in (its own process) without scheduled jobs or history: a spec loads the days it needs.
  */
 export async function startMailBackend(
   publicBaseUrl: string,
@@ -125,10 +129,13 @@ export async function startMailBackend(
   const providers = options.providers
     ? await startStandInProcess('email-marketing', 'email-providers', { SMTP_URL: sink.url })
     : undefined;
-  const accounting = await startStandInProcess('invoicing', 'accounting-standin');
+  const [accounting, market] = await Promise.all([
+    startStandInProcess('invoicing', 'accounting-standin'),
+    startStandInProcess('reports', 'market-standin'),
+  ]);
   const [users, stocks] = await Promise.all([startServiceProcess('users'), startServiceProcess('stocks')]);
   await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
-  const [announcements, email, invoicing] = await Promise.all([
+  const [announcements, email, invoicing, reports] = await Promise.all([
     startServiceProcess('announcements', {
       env: { POLL_INTERVAL_MS: '3600000', ASX_BASE_URL: '', ASX2_BASE_URL: '', ...options.announcementsEnv },
     }),
@@ -153,8 +160,18 @@ export async function startMailBackend(
         ACCOUNTING_APP_URL: accounting.url,
       },
     }),
+    startServiceProcess('reports', {
+      env: { MARKET_DATA_BASE_URL: market.url, MARKET_JOBS_DISABLED: 'true', MARKET_HISTORY_DAYS: '0' },
+    }),
   ]);
-  await untilEveryServiceAnswers(['users', 'stocks', 'announcements', 'email-marketing', 'invoicing']);
+  await untilEveryServiceAnswers([
+    'users',
+    'stocks',
+    'announcements',
+    'email-marketing',
+    'invoicing',
+    'reports',
+  ]);
   return {
     sink,
     users,
@@ -163,10 +180,19 @@ export async function startMailBackend(
     email,
     invoicing,
     accounting,
+    reports,
+    market,
     providers,
     async stop() {
-      await Promise.all([invoicing.stop(), email.stop(), announcements.stop(), stocks.stop(), users.stop()]);
-      await Promise.all([providers?.stop(), accounting.stop()]);
+      await Promise.all([
+        reports.stop(),
+        invoicing.stop(),
+        email.stop(),
+        announcements.stop(),
+        stocks.stop(),
+        users.stop(),
+      ]);
+      await Promise.all([providers?.stop(), accounting.stop(), market.stop()]);
       await sink.close();
       await Promise.all(MAIL_BACKEND_SCHEMAS.map((s) => dropSchema(s)));
     },

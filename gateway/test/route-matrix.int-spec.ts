@@ -248,6 +248,7 @@ describe('the route matrix: every served route as signed out, the demo staff and
     for (const [name, value] of Object.entries(req.headers ?? {})) r = r.set(name, value);
     if (req.form) {
       for (const [name, value] of Object.entries(req.form.fields)) r = r.field(name, value);
+      if (!req.form.file) return r;
       const { field, data, filename } = req.form.file;
       return r.attach(field, data, { filename, contentType: 'application/pdf' });
     }
@@ -463,6 +464,11 @@ describe('the route matrix: every served route as signed out, the demo staff and
       mails: () => backend.sink.mails,
       adminGet: async (path) => adminRead(await get(path, 'admin'), `GET ${path}`),
       adminPost: async (path, body) => adminRead(await post(path, body, 'admin'), `POST ${path}`),
+      adminForm: async (path, fields) => {
+        let r = http.post(path).set('Cookie', sessions.admin!.cookie).set(CSRF_HEADER, sessions.admin!.csrf);
+        for (const [name, value] of Object.entries(fields)) r = r.field(name, value);
+        return adminRead(await r, `POST ${path}`);
+      },
       saveAnnouncement: (stock, headline) => saveAnnouncement(stock, headline, pdf),
       subscribe,
       completedReconcile,

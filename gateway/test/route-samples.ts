@@ -1,4 +1,4 @@
-import { Stock, Topics } from '@irp/proto';
+import { previousAsxTradingDay, Stock, sydneyDayOf, Topics } from '@irp/proto';
 import type { SinkMail } from '@irp/platform/testing';
 import type { Client } from 'pg';
 
@@ -33,8 +33,8 @@ export interface SampleRequest {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: object;
-  /** A multipart form instead of `body`: its text fields and one file. */
-  form?: { fields: Record<string, string>; file: { field: string; data: Buffer; filename: string } };
+  /** A multipart form instead of `body`: its text fields and one file (none for a form of text fields). */
+  form?: { fields: Record<string, string>; file?: { field: string; data: Buffer; filename: string } };
   headers?: Record<string, string>;
 }
 
@@ -65,6 +65,8 @@ export interface MatrixContext {
   /** GET or POST as the admin; the parsed body, failing on any status but 2xx. */
   adminGet(path: string): Promise<unknown>;
   adminPost(path: string, body: object): Promise<unknown>;
+  /** POST a multipart form of text fields as the admin (the Reports tab's generate). */
+  adminForm(path: string, fields: Record<string, string>): Promise<unknown>;
   /** An announcement saved on the stock by the admin (with the PDF); its sendGuid. */
   saveAnnouncement(stock: Stock, headline: string): Promise<string>;
   /** A subscription of `email` to the stock through the widget: its confirm and unsubscribe tokens. */
@@ -156,6 +158,36 @@ async function invoiceOfA(ctx: MatrixContext): Promise<string> {
   });
   ctx.state.invoiceOfA = invoice.invoiceID;
   return invoice.invoiceID;
+}
+
+/** The previous ASX trading day: the one the prior-day job loads. */
+const priorDay = () => previousAsxTradingDay(sydneyDayOf(new Date()));
+
+/** Until the reports service knows stock A (its projection follows stock.upserted). */
+async function reportsKnowA(ctx: MatrixContext): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await ctx.adminGet(`/api/admin/reports?ticker=${ctx.A.combinedTicker}`);
+      return;
+    } catch (error) {
+      if (tries > 100) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** A report of stock A over the prior day (its trades loaded by the prior-day job first); its guid. */
+async function reportOfA(ctx: MatrixContext): Promise<string> {
+  if (typeof ctx.state.reportOfA === 'string') return ctx.state.reportOfA;
+  await reportsKnowA(ctx);
+  await ctx.adminPost('/api/admin/runPriorDay', {});
+  const { report } = (await ctx.adminForm('/api/admin/generateReport', {
+    Ticker: ctx.A.combinedTicker,
+    StartDate: priorDay(),
+    EndDate: priorDay(),
+  })) as { report: { guid: string } };
+  ctx.state.reportOfA = report.guid;
+  return report.guid;
 }
 
 const testSendBody = (ctx: MatrixContext, caller: CallerName) => {
@@ -512,6 +544,55 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     prepare: (ctx) => invoiceOfA(ctx).then(() => undefined),
     request: (ctx) => ({
       query: { ticker: ctx.A.combinedTicker, invoiceId: ctx.state.invoiceOfA as string },
+    }),
+  },
+
+  // --------------------------------------------------------------------------------------------- reports
+  'reports.saveMarketData': {
+    prepare: (ctx) => reportsKnowA(ctx),
+    request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker }, body: { ask: '1.25', bid: 1.2 } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM reports.quotes WHERE stock_id = $1', [ctx.A.id]),
+  },
+  'reports.getChartData': {
+    prepare: (ctx) => reportsKnowA(ctx),
+    request: (ctx) => ({ query: { id: ctx.A.id } }),
+  },
+  'reports.updateChartData': {
+    prepare: (ctx) => reportsKnowA(ctx),
+    request: (ctx) => ({ body: { id: ctx.A.id } }),
+    read: (ctx) =>
+      rowOf(ctx.db, 'SELECT count(*)::int AS n FROM reports.daily_prices WHERE stock_id = $1', [ctx.A.id]),
+  },
+  'reports.syncWatchlist': {
+    request: () => ({ body: {} }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT count(*)::int AS n FROM reports.quotes', []),
+  },
+  'reports.runPriorDay': {
+    prepare: (ctx) => reportsKnowA(ctx),
+    request: () => ({ body: {} }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT count(*)::int AS n FROM reports.trade_days', []),
+  },
+  'reports.generateReport': {
+    prepare: (ctx) => reportOfA(ctx).then(() => undefined),
+    request: (ctx) => ({
+      form: {
+        fields: { Ticker: ctx.A.combinedTicker, StartDate: priorDay(), EndDate: priorDay(), Peers: '' },
+      },
+    }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT count(*)::int AS n FROM reports.reports', []),
+  },
+  'reports.reports': {
+    prepare: (ctx) => reportsKnowA(ctx),
+    request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }),
+  },
+  'reports.report': {
+    prepare: (ctx) => reportOfA(ctx).then(() => undefined),
+    request: (ctx) => ({ params: { guid: ctx.state.reportOfA as string } }),
+  },
+  'reports.publicGenerateReport': {
+    prepare: (ctx) => reportOfA(ctx).then(() => undefined),
+    request: (ctx) => ({
+      body: { Guid: ctx.state.reportOfA as string, StartDate: priorDay(), EndDate: priorDay() },
     }),
   },
 

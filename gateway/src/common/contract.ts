@@ -121,7 +121,9 @@ function multipartSchemaOf(multipart: MultipartBody, fields?: z.ZodTypeAny): Sch
     type: 'object',
     properties: {
       ...text.properties,
-      [multipart.file]: { type: 'string', format: 'binary', description: multipart.description },
+      ...(multipart.file
+        ? { [multipart.file]: { type: 'string', format: 'binary', description: multipart.description } }
+        : {}),
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   Type,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
+import { FileInterceptor, NoFilesInterceptor } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import type { MultipartSpec } from '@irp/proto';
@@ -17,7 +17,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 /**
  * A multipart/form-data body (the route entry's `multipart`): text fields (the entry's `body` schema) and
- * one file, capped by a gateway setting.
+ * one file, capped by a gateway setting, or text fields only (no `file`: a file part is refused).
  */
 export type MultipartBody = MultipartSpec;
 
@@ -52,13 +52,17 @@ export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor>
     private readonly files: NestInterceptor;
     private readonly maxBytes: number;
 
-    constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, MultipartSpec['maxBytes']>) {
-      this.maxBytes = config[spec.maxBytes];
-      const Files = FileInterceptor(spec.file, {
-        limits: { ...FIELD_LIMITS, fileSize: this.maxBytes },
-        // Browsers send UTF-8 file names; busboy would read them as latin1.
-        defParamCharset: 'utf8',
-      });
+    constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, NonNullable<MultipartSpec['maxBytes']>>) {
+      this.maxBytes = spec.maxBytes ? config[spec.maxBytes] : 0;
+      const Files =
+        spec.file && spec.maxBytes
+          ? FileInterceptor(spec.file, {
+              limits: { ...FIELD_LIMITS, fileSize: this.maxBytes },
+              // Browsers send UTF-8 file names; busboy would read them as latin1.
+              defParamCharset: 'utf8',
+            })
+          : // A form of text fields only (the browser's FormData without a file): multer refuses a file part.
+            NoFilesInterceptor({ limits: { ...FIELD_LIMITS, files: 0 } });
       this.files = new Files();
     }
 

@@ -3,6 +3,7 @@ import { AppError } from '@irp/platform';
 import { actor } from '@irp/proto/testing';
 import { ServicesClient } from '../kafka/services.client';
 import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
+import type { StockPageContributor } from './stock-page-contributor';
 
 type ListRequest = RequestOf<typeof Topics.AnnouncementsList>;
 const admin = actor({ username: 'admin', roles: ['Admin'] });
@@ -91,5 +92,57 @@ describe('StockPageComposer', () => {
       'BHP',
     );
     expect(latestInitialPollOf(down)).toBe('unknown');
+  });
+});
+
+describe('StockPageComposer contributors', () => {
+  const quote = {
+    ask: 1.25,
+    bid: 1.2,
+    last: 1.22,
+    movement: 0.02,
+    movementPercent: 1.67,
+    open: 1.2,
+    high: 1.26,
+    low: 1.19,
+    volume: 1000,
+    sharesOnIssue: 5_000_000,
+    marketCap: 6_100_000,
+    updated: '2026-11-27T06:10:00.000Z',
+  };
+  const contributor = (contribute: StockPageContributor['contribute']): StockPageContributor => ({
+    name: 'reports',
+    empty: { currentMarketData: null },
+    contribute,
+  });
+  const services = {} as ServicesClient;
+
+  it("adds each contributor's part, asked with the short timeout", async () => {
+    const asked: Array<[string, number]> = [];
+    const c = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }, [
+      contributor(async (ticker, ms) => {
+        asked.push([ticker, ms]);
+        return { currentMarketData: quote };
+      }),
+    ]);
+    await expect(c.contributionsOf('BHP:ASX')).resolves.toEqual({
+      fields: { currentMarketData: quote },
+      unavailable: [],
+    });
+    expect(asked).toEqual([['BHP:ASX', 1500]]);
+  });
+
+  it('a contributor that fails gives its empty part and is named unavailable; no contributors, no parts', async () => {
+    const c = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }, [
+      contributor(async () => {
+        throw new AppError(ErrorCode.ServiceUnavailable, 'no answer');
+      }),
+    ]);
+    await expect(c.contributionsOf('BHP:ASX')).resolves.toEqual({
+      fields: { currentMarketData: null },
+      unavailable: ['reports'],
+    });
+    const none = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 });
+    await expect(none.contributionsOf('BHP:ASX')).resolves.toEqual({ fields: {}, unavailable: [] });
   });
 });

@@ -1,8 +1,13 @@
 import { AdminStockPage, AnnouncementList, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
+import {
+  STOCK_PAGE_CONTRIBUTORS,
+  StockPageContribution,
+  StockPageContributor,
+} from './stock-page-contributor';
 
 const log = createLogger('stock-page');
 
@@ -27,7 +32,41 @@ export class StockPageComposer {
   constructor(
     private readonly services: ServicesClient,
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS'>,
+    @Optional()
+    @Inject(STOCK_PAGE_CONTRIBUTORS)
+    private readonly contributors: readonly StockPageContributor[] = [],
   ) {}
+
+  /**
+   * The registered contributors' parts of a stock's page (stock-page-contributors.module.ts), each within
+   * STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS; one that fails or is slower gives its empty part and is named in
+   * `unavailable`. Never rejects.
+   */
+  async contributionsOf(
+    combinedTicker: string,
+  ): Promise<{ fields: StockPageContribution; unavailable: string[] }> {
+    const results = await Promise.all(
+      this.contributors.map(async (c) => {
+        try {
+          return {
+            ok: true as const,
+            c,
+            part: await c.contribute(combinedTicker, this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS),
+          };
+        } catch (err) {
+          log.warn(
+            { combinedTicker, contributor: c.name, reason: err instanceof Error ? err.message : String(err) },
+            'stock page part unavailable',
+          );
+          return { ok: false as const, c, part: c.empty };
+        }
+      }),
+    );
+    return {
+      fields: Object.assign({}, ...results.map((r) => r.part)) as StockPageContribution,
+      unavailable: results.filter((r) => !r.ok).map((r) => r.c.name),
+    };
+  }
 
   /**
    * The announcements part of a stock's page. Never rejects, so it can be started beside the stock's own

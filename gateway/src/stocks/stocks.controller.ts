@@ -68,14 +68,19 @@ export class StocksController {
     // For an admin the announcements service is asked beside the stocks service (both resolve the same
     // name), not after it; its latest initial poll gives completedInitialPoll. Report-runners see no
     // announcements: for them only that initial poll's status is asked, by the stock's id.
+    // The page's contributors (the reports service's currentMarketData) are asked beside them too.
     const announcements = isAdmin(user) ? this.stockPage.announcementsOf(user, combinedTicker) : undefined;
+    const contributions = isAdmin(user) ? this.stockPage.contributionsOf(combinedTicker) : undefined;
     const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
-    if (!announcements) return toReportRunnerStock(stock, (await this.initialPolls.of([stock]))(stock.id));
-    const parts = await announcements;
+    if (!announcements || !contributions)
+      return toReportRunnerStock(stock, (await this.initialPolls.of([stock]))(stock.id));
+    const [parts, more] = await Promise.all([announcements, contributions]);
     return {
       ...stock,
       completedInitialPoll: completedInitialPollOf(stock.pollAsx, latestInitialPollOf(parts)),
       ...parts,
+      ...more.fields,
+      unavailable: [...parts.unavailable, ...more.unavailable],
     };
   }
 

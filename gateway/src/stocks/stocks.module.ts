@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DashboardModule } from '../dashboard/dashboard.module';
+import { StockPageContributorsModule } from './stock-page-contributors.module';
 import { ClientStockController } from './client-stock.controller';
 import { STOCK_DIRECTORY } from '../auth/stock-directory';
 import { CachedStockDirectory, stockDirectoryProviders } from './stock-directory.cache';
@@ -14,7 +15,7 @@ import { StocksController } from './stocks.controller';
  * shapes and roles, composes the dashboards' columns and shapes answers per audience.
  */
 @Module({
-  imports: [DashboardModule],
+  imports: [DashboardModule, StockPageContributorsModule],
   controllers: [StocksController, StockRecordsController, ClientStockController],
   providers: [...stockDirectoryProviders, StockPageComposer, InitialPollStatuses],
   exports: [CachedStockDirectory, STOCK_DIRECTORY],

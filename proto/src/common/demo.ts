@@ -27,3 +27,9 @@ export const DEMO_ACCOUNTING_CLIENT = {
   clientSecret: 'demo-accounting-client-secret',
   tenantId: '3f7c9a2e-1b4d-4e8a-9c6f-0d2b5a7e8c41',
 } as const;
+
+/**
+ * The market-data provider's demo API key: the market-data stand-in (standins/) accepts it and the reports
+ * service's `make up` configuration sends it; both read it here.
+ */
+export const DEMO_MARKET_DATA_API_KEY = 'demo-market-data-key';

@@ -82,12 +82,15 @@ export interface RestrictedFields {
   }[];
 }
 
-/** A multipart/form-data body: the text fields are `body`, plus one file. */
+/**
+ * A multipart/form-data body: the text fields are `body`, plus one file, or none (a browser form of text
+ * fields only, e.g. the Reports tab's; `file` and `maxBytes` left out, a file part is refused).
+ */
 export interface MultipartSpec {
   /** The form field that carries the file. */
-  readonly file: string;
+  readonly file?: string;
   /** The gateway setting that caps the file's size. */
-  readonly maxBytes: 'ANNOUNCEMENT_MAX_PDF_BYTES';
+  readonly maxBytes?: 'ANNOUNCEMENT_MAX_PDF_BYTES';
   readonly description: string;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnnouncementSchema, InitialPollProgressSchema } from '../announcements/records';
+import { MarketDataSchema } from '../reports/records';
 import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { savedResponse } from '../common/rest';
 import { StockId } from '../common/session';
@@ -148,13 +149,16 @@ export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
 
 /**
  * GET /api/stock/{combinedTicker} for an admin: the whole stock with its `announcements` (newest first) and
- * the latest initial poll, composed by the gateway from the announcements service (ADR 0004): null, and the
+ * the latest initial poll, composed by the gateway from the announcements service (ADR 0004), and the
+ * parts of the stock page's contributors (the reports service's `currentMarketData`): null, and the
  * service named in `unavailable`, when it did not answer.
  */
 export const AdminStockPageSchema = StockSchema.extend({
   ...ComposedInitialPoll,
   announcements: z.array(AnnouncementSchema).nullable(),
   initialPoll: InitialPollProgressSchema.nullable(),
+  /** The Market tab's current quote (reports service); null when there is none or it did not answer. */
+  currentMarketData: MarketDataSchema.nullable().optional(),
   unavailable: z.array(z.string()),
 });
 export type AdminStockPage = z.infer<typeof AdminStockPageSchema>;

@@ -85,6 +85,17 @@ export const routes: WebRoutes = {
     reminderEmail: { method: 'GET', path: '/api/admin/accountingReminderEmail/{combinedTicker}' },
     invoiceDownload: { method: 'GET', path: '/api/invoice' },
   },
+  reports: {
+    saveMarketData: { method: 'POST', path: '/api/admin/saveMarketData/{combinedTicker}' },
+    getChartData: { method: 'GET', path: '/api/admin/getChartData/' },
+    updateChartData: { method: 'POST', path: '/api/admin/updateChartData/' },
+    syncWatchlist: { method: 'POST', path: '/api/admin/syncWatchlist' },
+    runPriorDay: { method: 'POST', path: '/api/admin/runPriorDay' },
+    generateReport: { method: 'POST', path: '/api/admin/generateReport' },
+    reports: { method: 'GET', path: '/api/admin/reports' },
+    report: { method: 'GET', path: '/api/report/{guid}' },
+    publicGenerateReport: { method: 'POST', path: '/api/report/generateReport' },
+  },
   gateway: {
     health: { method: 'GET', path: '/health' },
     live: { method: 'GET', path: '/health/live' },

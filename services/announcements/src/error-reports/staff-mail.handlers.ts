@@ -1,4 +1,4 @@
-import { EventOf, newOrderMail, Topics } from '@irp/proto';
+import { EventOf, marketDataFailedMail, newOrderMail, Topics } from '@irp/proto';
 import { HandleEvent } from '@irp/platform';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -17,5 +17,12 @@ export class StaffMailHandlers {
   async serviceOrderSubmitted(@Payload() event: EventOf<typeof Topics.ServiceOrderSubmitted>) {
     const { subject, message } = newOrderMail(event.order);
     await this.reporter.report(`service-order:${event.order.id}`, subject, message);
+  }
+
+  /** The market-data provider stayed unavailable for a job of the reports service: once per report key. */
+  @HandleEvent(Topics.MarketDataFailed)
+  async marketDataFailed(@Payload() event: EventOf<typeof Topics.MarketDataFailed>) {
+    const { subject, message } = marketDataFailedMail(event);
+    await this.reporter.report(`market-data:${event.key}`, subject, message);
   }
 }

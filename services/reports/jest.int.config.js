@@ -1,0 +1,2 @@
+// Integration tests: the real broker and database, run serially.
+module.exports = require('../../jest.preset.js').integration();

@@ -1,0 +1,181 @@
+import { AppError, VendorHttpClient, VendorResponse, VendorUnavailableError } from '@irp/platform';
+import { ErrorCode } from '@irp/proto';
+import { z } from 'zod';
+
+/** The adapter has already retried the provider as its limits allow: the handler does not retry again. */
+const FINAL = { final: true } as const;
+
+export const TRADES_PAGE_SIZE = 5000;
+
+export interface MarketDataClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxConcurrent: number;
+  perMinute: number;
+  maxAttempts: number;
+  maxRetryAfterMs: number;
+}
+
+const n = z.number().finite();
+export const ApiQuoteSchema = z.object({
+  code: z.string(),
+  bid: n.nullable(),
+  ask: n.nullable(),
+  last: n.nullable(),
+  change: n.nullable(),
+  changePercent: n.nullable(),
+  open: n.nullable(),
+  high: n.nullable(),
+  low: n.nullable(),
+  volume: n.nullable(),
+  sharesOnIssue: n.nullable(),
+  marketCap: n.nullable(),
+  asAt: z.string(),
+});
+export type ApiQuote = z.infer<typeof ApiQuoteSchema>;
+
+export const ApiBarSchema = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  open: n,
+  high: n,
+  low: n,
+  close: n,
+  volume: n,
+});
+export type ApiBar = z.infer<typeof ApiBarSchema>;
+
+export const ApiTradeSchema = z.object({
+  seq: z.number().int().positive(),
+  tradedAt: z.string(),
+  price: n.positive(),
+  volume: z.number().int().positive(),
+  buyerBrokerId: z.number().int(),
+  sellerBrokerId: z.number().int(),
+  conditionCodes: z.array(z.string()).default([]),
+});
+export type ApiTrade = z.infer<typeof ApiTradeSchema>;
+
+const QuotesSchema = z.object({ data: z.array(ApiQuoteSchema) });
+const BarsSchema = z.object({ data: z.array(ApiBarSchema) });
+const BrokersSchema = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+const TradesPageSchema = z.object({
+  data: z.array(ApiTradeSchema),
+  paging: z.object({ page: z.number().int(), total: z.number().int(), next: z.string().nullable() }),
+});
+
+/** A code the provider does not list (404): not an outage, the stock is just not covered. */
+export class UnknownSecurityError extends AppError {
+  constructor(code: string) {
+    super(ErrorCode.NotFound, `The market-data provider does not list ${code}`, FINAL);
+  }
+}
+
+/**
+ * The adapter of the market-data provider (docs/api/reports.md, "The market-data provider"): quotes, daily
+ * OHLCV, a trading day's trades with buyer and seller broker ids (paged), the broker list; the API key in
+ * `X-Api-Key`; its limits kept on our side on the platform's vendor client (concurrency and per-minute)
+ * with a 429's or 503's Retry-After honoured and reads retried. An outage after the retries is
+ * SERVICE_UNAVAILABLE with its message; an unknown code is NOT_FOUND (UnknownSecurityError).
+ */
+export class MarketDataClient {
+  private readonly http: VendorHttpClient;
+  /** Requests made (tests count them). */
+  requests = 0;
+
+  constructor(private readonly options: MarketDataClientOptions) {
+    this.http = new VendorHttpClient({
+      vendor: 'reports:market-data',
+      baseUrls: [options.baseUrl],
+      timeoutMs: options.timeoutMs,
+      maxConcurrent: options.maxConcurrent,
+      perMinute: options.perMinute,
+      maxAttempts: options.maxAttempts,
+      maxRetryAfterMs: options.maxRetryAfterMs,
+      maxResponseBytes: 64 * 1024 * 1024,
+      headers: { accept: 'application/json', 'x-api-key': options.apiKey },
+    });
+  }
+
+  async brokers(): Promise<Array<{ id: number; name: string }>> {
+    return BrokersSchema.parse(await this.json('/v1/brokers')).data;
+  }
+
+  /** Current quotes of up to 100 codes; codes the provider does not list are left out. */
+  async quotes(codes: string[]): Promise<ApiQuote[]> {
+    const out: ApiQuote[] = [];
+    for (let i = 0; i < codes.length; i += 100) {
+      const batch = codes
+        .slice(i, i + 100)
+        .map(encodeURIComponent)
+        .join(',');
+      out.push(...QuotesSchema.parse(await this.json(`/v1/quotes?codes=${batch}`)).data);
+    }
+    return out;
+  }
+
+  async dailyBars(code: string, from: string, to: string): Promise<ApiBar[]> {
+    const path = `/v1/securities/${encodeURIComponent(code)}/ohlcv?from=${from}&to=${to}`;
+    return BarsSchema.parse(await this.json(path, code)).data;
+  }
+
+  /** Every trade of `code` on `day` (all pages), in the provider's order. */
+  async trades(code: string, day: string): Promise<ApiTrade[]> {
+    const out: ApiTrade[] = [];
+    for (let page = 1; ; page++) {
+      const path = `/v1/securities/${encodeURIComponent(code)}/trades?date=${day}&page=${page}&pageSize=${TRADES_PAGE_SIZE}`;
+      const body = TradesPageSchema.parse(await this.json(path, code));
+      out.push(...body.data);
+      if (!body.paging.next || body.data.length === 0) break;
+    }
+    return out;
+  }
+
+  private async json(path: string, code?: string): Promise<unknown> {
+    let res: VendorResponse;
+    try {
+      this.requests += 1;
+      res = await this.http.request(`${this.options.baseUrl}${path}`, { method: 'GET' });
+    } catch (error) {
+      const detail =
+        error instanceof VendorUnavailableError || error instanceof Error ? error.message : String(error);
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        `The market-data provider could not be reached: ${detail}`,
+        FINAL,
+      );
+    }
+    const text = res.body.toString('utf8');
+    if (res.status === 404 && code) throw new UnknownSecurityError(code);
+    if (res.status < 200 || res.status >= 300) {
+      let message = text.slice(0, 200);
+      try {
+        const parsed = JSON.parse(text) as { error?: { message?: string } };
+        message = parsed.error?.message ?? message;
+      } catch {
+        // not JSON: its first characters
+      }
+      if (res.status === 400)
+        throw new AppError(
+          ErrorCode.BadRequest,
+          `The market-data provider refused the request: ${message}`,
+          FINAL,
+        );
+      const after = res.headers['retry-after'];
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        `The market-data provider answered ${res.status}${message ? `: ${message}` : ''}${res.status === 429 && after ? ` (try again in ${after} seconds)` : ''}`,
+        FINAL,
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'The market-data provider answered something that is not JSON',
+        FINAL,
+      );
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { MarketDataField } from '@irp/proto';
+import type { ApiQuote, ApiTrade } from './market-data-client';
+
+/** A trade as stored: price in hundredths of a cent. */
+export interface TradeRow {
+  seq: number;
+  tradedAt: string;
+  priceE4: number;
+  volume: number;
+  buyerBroker: number;
+  sellerBroker: number;
+  conditions: string;
+}
+
+/** Dollars to hundredths of a cent ($0.0015 -> 15), rounded to the unit. */
+export const toPriceE4 = (dollars: number): number => Math.round(dollars * 10_000);
+
+/** The provider's trade as stored. */
+export function tradeRowOf(t: ApiTrade): TradeRow {
+  return {
+    seq: t.seq,
+    tradedAt: new Date(t.tradedAt).toISOString(),
+    priceE4: toPriceE4(t.price),
+    volume: t.volume,
+    buyerBroker: t.buyerBrokerId,
+    sellerBroker: t.sellerBrokerId,
+    // Condition codes are short letter codes; anything else would break COPY's text format.
+    conditions: t.conditionCodes
+      .map((c) => c.replace(/[^A-Za-z0-9]/g, ''))
+      .filter(Boolean)
+      .join(','),
+  };
+}
+
+/** COPY text rows (tab-separated, newline-ended), in chunks of 2,000 rows. */
+export function* tradeCopyLines(stockId: string, day: string, trades: TradeRow[]): Generator<string> {
+  for (let i = 0; i < trades.length; i += 2000) {
+    let chunk = '';
+    for (const t of trades.slice(i, i + 2000))
+      chunk += `${stockId}\t${day}\t${t.seq}\t${t.tradedAt}\t${t.priceE4}\t${t.volume}\t${t.buyerBroker}\t${t.sellerBroker}\t${t.conditions}\n`;
+    yield chunk;
+  }
+}
+
+/** The provider's quote as the Market tab's fields. */
+export function quoteFieldsOf(q: ApiQuote): Record<MarketDataField, number | null> {
+  return {
+    ask: q.ask,
+    bid: q.bid,
+    last: q.last,
+    movement: q.change,
+    movementPercent: q.changePercent,
+    open: q.open,
+    high: q.high,
+    low: q.low,
+    volume: q.volume,
+    sharesOnIssue: q.sharesOnIssue,
+    marketCap: q.marketCap,
+  };
+}
+
+/** The provider's code of a stock: its ticker (the provider lists codes without the exchange). */
+export const providerCodeOf = (stock: { ticker: string }): string => stock.ticker.trim().toUpperCase();
+
+/** Runs `work` over `items`, at most `limit` at once; each result or its error, in order. */
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
+  const out: Array<{ ok: true; value: R } | { ok: false; error: unknown }> = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        out[i] = { ok: true, value: await work(items[i]!) };
+      } catch (error) {
+        out[i] = { ok: false, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

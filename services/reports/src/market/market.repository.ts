@@ -1,0 +1,240 @@
+import type { Tx } from '@irp/platform';
+import type { ChartDataRow, MarketData, MarketDataField } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DataSource } from 'typeorm';
+import { TradeRow, tradeCopyLines } from './market-rules';
+
+export type GapKind = 'trades' | 'quote' | 'daily';
+
+export interface QuoteRow {
+  stockId: string;
+  fields: Partial<Record<MarketDataField, number | null>>;
+  source: 'provider' | 'manual';
+}
+
+export interface GapRow {
+  stockId: string;
+  day: string;
+  kind: GapKind;
+  reason: string;
+}
+
+const QUOTE_COLUMNS: Record<MarketDataField, string> = {
+  ask: 'ask',
+  bid: 'bid',
+  last: 'last',
+  movement: 'movement',
+  movementPercent: 'movement_percent',
+  open: 'open',
+  high: 'high',
+  low: 'low',
+  volume: 'volume',
+  sharesOnIssue: 'shares_on_issue',
+  marketCap: 'market_cap',
+};
+
+const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const dayText = (v: unknown): string =>
+  v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
+
+/**
+ * The market data tables (quotes, daily prices, trades, loaded days, gaps, brokers). Trades are bulk
+ * loaded: one transaction per stock-day deletes the day's rows and COPYs the new ones in (so a re-run
+ * replaces the day, never doubles it) and marks the day loaded, clearing its gap.
+ */
+@Injectable()
+export class MarketRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private q(tx?: Tx) {
+    return tx ?? this.dataSource.manager;
+  }
+
+  async quote(stockId: string): Promise<MarketData | null> {
+    const [row] = await this.dataSource.query(`SELECT * FROM reports.quotes WHERE stock_id = $1`, [stockId]);
+    if (!row) return null;
+    return {
+      ask: numberOrNull(row.ask),
+      bid: numberOrNull(row.bid),
+      last: numberOrNull(row.last),
+      movement: numberOrNull(row.movement),
+      movementPercent: numberOrNull(row.movement_percent),
+      open: numberOrNull(row.open),
+      high: numberOrNull(row.high),
+      low: numberOrNull(row.low),
+      volume: numberOrNull(row.volume),
+      sharesOnIssue: numberOrNull(row.shares_on_issue),
+      marketCap: numberOrNull(row.market_cap),
+      updated: new Date(row.updated).toISOString(),
+    };
+  }
+
+  /** Writes the given fields of a stock's quote (others stay) and sets `updated` to now. */
+  async saveQuote(row: QuoteRow, tx?: Tx): Promise<void> {
+    const fields = Object.entries(row.fields).filter(([, v]) => v !== undefined) as Array<
+      [MarketDataField, number | null]
+    >;
+    const columns = fields.map(([f]) => QUOTE_COLUMNS[f]);
+    const values = fields.map(([, v]) => v);
+    const placeholders = columns.map((_, i) => `$${i + 3}`);
+    const updates = columns.map((c) => `${c} = EXCLUDED.${c}`);
+    await this.q(tx).query(
+      `INSERT INTO reports.quotes (stock_id, source, updated${columns.map((c) => `, ${c}`).join('')})
+       VALUES ($1, $2, now()${placeholders.map((p) => `, ${p}`).join('')})
+       ON CONFLICT (stock_id) DO UPDATE SET source = EXCLUDED.source, updated = now()${updates.map((u) => `, ${u}`).join('')}`,
+      [row.stockId, row.source, ...values],
+    );
+  }
+
+  async chartData(stockId: string): Promise<ChartDataRow[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT day, open, high, low, close, volume FROM reports.daily_prices WHERE stock_id = $1 ORDER BY day DESC`,
+      [stockId],
+    );
+    return rows.map((r) => ({
+      date: dayText(r.day),
+      open: Number(r.open),
+      high: Number(r.high),
+      low: Number(r.low),
+      close: Number(r.close),
+      volume: Number(r.volume),
+    }));
+  }
+
+  /** Upserts daily bars; the stock's row count after. */
+  async saveDailyPrices(
+    stockId: string,
+    bars: Array<{ date: string; open: number; high: number; low: number; close: number; volume: number }>,
+  ): Promise<number> {
+    return this.dataSource.transaction(async (tx) => {
+      for (let i = 0; i < bars.length; i += 500) {
+        const batch = bars.slice(i, i + 500);
+        const params: unknown[] = [stockId];
+        const tuples = batch.map((b) => {
+          params.push(b.date, b.open, b.high, b.low, b.close, Math.round(b.volume));
+          const n = params.length;
+          return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+        });
+        await tx.query(
+          `INSERT INTO reports.daily_prices (stock_id, day, open, high, low, close, volume) VALUES ${tuples.join(', ')}
+           ON CONFLICT (stock_id, day) DO UPDATE SET open = EXCLUDED.open, high = EXCLUDED.high, low = EXCLUDED.low,
+             close = EXCLUDED.close, volume = EXCLUDED.volume`,
+          params,
+        );
+      }
+      const [{ count }] = await tx.query(
+        `SELECT count(*)::int AS count FROM reports.daily_prices WHERE stock_id = $1`,
+        [stockId],
+      );
+      return count as number;
+    });
+  }
+
+  /** The days of these stocks that are loaded, as `${stockId}:${day}`. */
+  async loadedDays(stockIds: string[], from: string, to: string): Promise<Set<string>> {
+    const rows: Array<{ stock_id: string; trade_day: unknown }> = await this.dataSource.query(
+      `SELECT stock_id, trade_day FROM reports.trade_days WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3`,
+      [stockIds, from, to],
+    );
+    return new Set(rows.map((r) => `${r.stock_id}:${dayText(r.trade_day)}`));
+  }
+
+  /**
+   * Replaces the trades of one stock-day with `trades` (COPY, one transaction) and marks the day loaded
+   * with its trade count; its gap, if any, is cleared. Re-running a day gives the same rows.
+   */
+  async replaceDay(stockId: string, day: string, trades: TradeRow[]): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await runner.query(`DELETE FROM reports.trades WHERE stock_id = $1 AND trade_day = $2`, [stockId, day]);
+      if (trades.length) {
+        const client = (await runner.connect()) as PoolClient;
+        const copy = client.query(
+          copyFrom(
+            `COPY reports.trades (stock_id, trade_day, seq, traded_at, price_e4, volume, buyer_broker, seller_broker, conditions) FROM STDIN`,
+          ),
+        );
+        await pipeline(Readable.from(tradeCopyLines(stockId, day, trades)), copy);
+      }
+      await runner.query(
+        `INSERT INTO reports.trade_days (stock_id, trade_day, trades) VALUES ($1, $2, $3)
+         ON CONFLICT (stock_id, trade_day) DO UPDATE SET trades = EXCLUDED.trades, loaded_at = now()`,
+        [stockId, day, trades.length],
+      );
+      await runner.query(
+        `DELETE FROM reports.market_gaps WHERE stock_id = $1 AND day = $2 AND kind = 'trades'`,
+        [stockId, day],
+      );
+      await runner.commitTransaction();
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Remembers what the provider could not serve; true for each gap not reported yet (to mail once). */
+  async recordGaps(gaps: GapRow[], tx?: Tx): Promise<GapRow[]> {
+    const fresh: GapRow[] = [];
+    for (const g of gaps) {
+      const [row] = await this.q(tx).query(
+        `INSERT INTO reports.market_gaps (stock_id, day, kind, reason) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (stock_id, day, kind) DO UPDATE SET reason = EXCLUDED.reason, last_failed_at = now()
+         RETURNING reported`,
+        [g.stockId, g.day, g.kind, g.reason],
+      );
+      if (!row.reported) fresh.push(g);
+    }
+    return fresh;
+  }
+
+  async markGapsReported(gaps: GapRow[], tx?: Tx): Promise<void> {
+    for (const g of gaps)
+      await this.q(tx).query(
+        `UPDATE reports.market_gaps SET reported = true WHERE stock_id = $1 AND day = $2 AND kind = $3`,
+        [g.stockId, g.day, g.kind],
+      );
+  }
+
+  async clearGap(stockId: string, day: string, kind: GapKind): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM reports.market_gaps WHERE stock_id = $1 AND day = $2 AND kind = $3`,
+      [stockId, day, kind],
+    );
+  }
+
+  async gaps(stockIds: string[], from: string, to: string, kind: GapKind = 'trades'): Promise<GapRow[]> {
+    const rows: Array<{ stock_id: string; day: unknown; kind: GapKind; reason: string }> =
+      await this.dataSource.query(
+        `SELECT stock_id, day, kind, reason FROM reports.market_gaps
+        WHERE stock_id = ANY($1) AND day BETWEEN $2 AND $3 AND kind = $4 ORDER BY day`,
+        [stockIds, from, to, kind],
+      );
+    return rows.map((r) => ({ stockId: r.stock_id, day: dayText(r.day), kind: r.kind, reason: r.reason }));
+  }
+
+  async brokerCount(): Promise<number> {
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM reports.brokers`);
+    return count as number;
+  }
+
+  async saveBrokers(brokers: Array<{ id: number; name: string }>): Promise<void> {
+    if (!brokers.length) return;
+    const params: unknown[] = [];
+    const tuples = brokers.map((b) => {
+      params.push(b.id, b.name);
+      return `($${params.length - 1}, $${params.length})`;
+    });
+    await this.dataSource.query(
+      `INSERT INTO reports.brokers (id, name) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name`,
+      params,
+    );
+  }
+}
