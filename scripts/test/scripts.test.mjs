@@ -250,7 +250,14 @@ test('the stack starts every stand-in from the standins workspace, its URL varia
   const specs = standInSpecs(loadManifest(), {});
   assert.deepEqual(
     specs.map((s) => s.name),
-    ['places-standin', 'asx-standin', 'mail-inbox', 'email-providers', 'accounting-standin'],
+    [
+      'places-standin',
+      'asx-standin',
+      'mail-inbox',
+      'email-providers',
+      'accounting-standin',
+      'market-standin',
+    ],
   );
   for (const spec of specs) {
     assert.match(spec.args[0], /^standins[/\\]dist[/\\]/, spec.name);

@@ -19,7 +19,7 @@ export function serviceDownCases(t: AnnouncementsRun) {
         id: t.A.id,
         announcements: null,
         initialPoll: null,
-        unavailable: ['announcements'],
+        unavailable: ['announcements', 'reports'],
       });
     });
 

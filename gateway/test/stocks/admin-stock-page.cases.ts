@@ -10,12 +10,12 @@ export function adminStockPageCases(t: StocksRun) {
       expect(res.status).toBe(200);
       expect(AdminStockPageSchema.parse(res.body)).toEqual(res.body);
       expect(res.body).toMatchObject({ id: t.A.id, accountingReference: 'ACC-ALPHA', apiKey: t.A.apiKey });
-      // This file does not start the announcements service: the page answers without that part
+      // This file starts neither the announcements nor the reports service: the page answers without those parts
       // (gateway/test/announcements/stock-page.cases.ts covers the composed page).
       expect(res.body).toMatchObject({
         announcements: null,
         initialPoll: null,
-        unavailable: ['announcements'],
+        unavailable: ['announcements', 'reports'],
       });
     });
 
