@@ -11,6 +11,7 @@ import {
   startMailBackend,
   startTestGateway,
   until,
+  connectTestDatabase,
 } from './gateway-harness';
 
 jest.setTimeout(90_000);
@@ -297,7 +298,17 @@ describe('gateway reports routes against the real services', () => {
       expect(mails[0]!.text).toContain(C.combinedTicker);
       // Failing again is not mailed again.
       expect((await post('/api/admin/runPriorDay', {}, 'admin')).body.success).toBe(false);
-      await new Promise((r) => setTimeout(r, 2000));
+      // The second run's gap is already remembered: it wrote no second event (in the run's own transaction,
+      // so this read is final), hence no second mail; the one mail is still the only one.
+      const db = await connectTestDatabase();
+      try {
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM reports.outbox WHERE topic = 'market-data.failed'`,
+        );
+        expect(rows[0]!.n).toBe(1);
+      } finally {
+        await db.end();
+      }
       expect(backend.sink.to(STAFF).filter((m) => m.subject.includes('Market data:'))).toHaveLength(1);
     } finally {
       await fetch(faults, { method: 'DELETE' });
