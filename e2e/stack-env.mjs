@@ -9,8 +9,8 @@ export function browserStackEnv({ gatewayPort }) {
   return {
     // The links in subscriber mails (confirm, unsubscribe) point at the gateway the tests open, not :3000.
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-    // No three months of trade history at start as `make up` loads (some 30 CPU-seconds beside the browsers,
-    // and no browser spec reads a report yet).
+    // No three months of trade history at start as `make up` loads (some 30 CPU-seconds beside the browsers):
+    // the report specs load the prior trading day themselves (tests/report-helpers.ts, runPriorDay).
     MARKET_HISTORY_DAYS: '0',
   };
 }

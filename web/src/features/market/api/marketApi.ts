@@ -1,0 +1,38 @@
+import { baseApi } from '@/api/baseApi';
+import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routes } from '@/api/routes';
+
+/**
+ * 'ChartData' (one per stock) is this feature's. A saved quote changes the stock page's currentMarketData:
+ * the stock page's 'Stock' tag, shared by name (web/README.md).
+ */
+const marketTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['ChartData', 'Stock'] });
+
+/** The Market tab's calls of spec section 7 (docs/api/reports.md), typed by proto's route table. */
+export const marketApi = marketTaggedApi.injectEndpoints({
+  endpoints: (build) => ({
+    /** POST /api/admin/saveMarketData/{combinedTicker}: answers the quote as stored. */
+    saveMarketData: build.mutation<
+      ResponseOf<typeof routes.reports.saveMarketData>,
+      { combinedTicker: string; body: BodyOf<typeof routes.reports.saveMarketData> }
+    >({
+      query: ({ combinedTicker, body }) =>
+        callRoute(routes.reports.saveMarketData, { params: { combinedTicker }, body }),
+      invalidatesTags: (result, _error, { combinedTicker }) =>
+        result ? [{ type: 'Stock', id: combinedTicker }] : [],
+    }),
+    /** GET /api/admin/getChartData/?id: the daily rows, newest first (Stock Data: Display). */
+    chartData: build.query<ResponseOf<typeof routes.reports.getChartData>, string>({
+      query: (stockId) => callRoute(routes.reports.getChartData, { query: { id: stockId } }),
+      providesTags: (_result, _error, stockId) => [{ type: 'ChartData', id: stockId }],
+    }),
+    /** POST /api/admin/updateChartData/ (Stock Data: Update): the row count, or the provider's refusal. */
+    updateChartData: build.mutation<ResponseOf<typeof routes.reports.updateChartData>, string>({
+      query: (stockId) => callRoute(routes.reports.updateChartData, { body: { id: stockId } }),
+      invalidatesTags: (result, _error, stockId) =>
+        result?.success ? [{ type: 'ChartData', id: stockId }] : [],
+    }),
+  }),
+});
+
+export const { useSaveMarketDataMutation, useLazyChartDataQuery, useUpdateChartDataMutation } = marketApi;
