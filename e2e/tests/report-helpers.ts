@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '../fixtures';
-import { csrfHeader, type Session } from './stock-helpers';
+import { createStock, csrfHeader, uniqueTicker, type Session } from './stock-helpers';
 
 const requestOf = (session: Session): APIRequestContext => ('request' in session ? session.request : session);
 
@@ -47,4 +47,23 @@ export async function generateReport(session: Session, options: ReportOptions): 
   expect(response.status(), await response.text()).toBe(200);
   const body = (await response.json()) as { report: { guid: string } };
   return body.report.guid;
+}
+
+/**
+ * A new ASX stock (admin session) once the reports service knows it: its projection of the stocks follows
+ * `stock.upserted`, so the Market tab's calls name an unknown stock (404) for a moment after the create.
+ */
+export async function marketStock(session: Session, prefix: string) {
+  const ticker = uniqueTicker(prefix);
+  const stock = await createStock(session, ticker);
+  await expect
+    .poll(
+      async () =>
+        (
+          await requestOf(session).get(`/api/admin/getChartData/?id=${encodeURIComponent(stock.id)}`)
+        ).status(),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
+  return { ...stock, ticker };
 }

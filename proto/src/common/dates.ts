@@ -89,3 +89,20 @@ export function currentMonthRange(now: Date = new Date()): { startDate: string; 
   const mm = String(month).padStart(2, '0');
   return { startDate: `${year}-${mm}-01`, endDate: `${year}-${mm}-${String(lastDay).padStart(2, '0')}` };
 }
+
+/**
+ * The previous calendar month of `now` in Sydney time as YYYY-MM-DD bounds: a staff report's default range
+ * (spec section 9), filled in by the Reports tab and by the reports service when no dates are given.
+ */
+export function previousCalendarMonth(now: Date = new Date()): { startDate: string; endDate: string } {
+  const [year, month] = currentMonthRange(now).startDate.split('-').map(Number) as [number, number];
+  const startYear = month === 1 ? year - 1 : year;
+  const startMonth = month === 1 ? 12 : month - 1;
+  // Day 0 of this month is the last day of the previous one.
+  const lastDay = new Date(Date.UTC(year, month - 1, 0)).getUTCDate();
+  const mm = String(startMonth).padStart(2, '0');
+  return {
+    startDate: `${startYear}-${mm}-01`,
+    endDate: `${startYear}-${mm}-${String(lastDay).padStart(2, '0')}`,
+  };
+}

@@ -1,4 +1,10 @@
-import { asxTradingDaysBetween, BrokerShare, PreReleaseFlag, sydneyDayOf } from '@irp/proto';
+import {
+  asxTradingDaysBetween,
+  BrokerShare,
+  PreReleaseFlag,
+  previousCalendarMonth,
+  sydneyDayOf,
+} from '@irp/proto';
 
 /** Most days a report may span (a year and a day). */
 export const MAX_REPORT_DAYS = 366;
@@ -13,18 +19,6 @@ export const PRE_RELEASE_THRESHOLD = 4;
 export const PRE_RELEASE_MIN_SHARE = 0.04;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The previous calendar month of `now` in Sydney (the staff default, spec section 9). */
-export function previousCalendarMonth(now: Date): { startDate: string; endDate: string } {
-  const today = sydneyDayOf(now);
-  const year = Number(today.slice(0, 4));
-  const month = Number(today.slice(5, 7)); // 1-12, this month
-  const startYear = month === 1 ? year - 1 : year;
-  const startMonth = month === 1 ? 12 : month - 1;
-  const start = `${startYear}-${String(startMonth).padStart(2, '0')}-01`;
-  const end = new Date(Date.UTC(year, month - 1, 0)).toISOString().slice(0, 10);
-  return { startDate: start, endDate: end };
-}
 
 /** The range asked for, defaults filled, or the reason it cannot be reported on. */
 export function reportRange(

@@ -86,8 +86,8 @@ describe('stock page', () => {
 
     it('opens the tab the URL names, in any case', async () => {
       open('/stocks/BHP:ASX/Market');
-      expect(await screen.findByRole('heading', { name: 'Market' })).toBeInTheDocument();
-      expect(screen.getByText('The Market tab arrives with its feature.')).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Market Data' })).toBeInTheDocument();
+      expect(screen.getByRole('tab', { name: 'Market', selected: true })).toBeInTheDocument();
     });
 
     it('rewrites the fourth URL segment when switching tabs, replacing the history entry', async () => {
