@@ -1,5 +1,13 @@
 import { INestApplication } from '@nestjs/common';
-import { CSRF_HEADER, previousAsxTradingDay, Stock, StockRole, sydneyDayOf } from '@irp/proto';
+import {
+  CSRF_HEADER,
+  formatDateTime,
+  previousAsxTradingDay,
+  Stock,
+  StockRole,
+  sydneyDayOf,
+} from '@irp/proto';
+import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import {
   clientOf,
@@ -316,5 +324,90 @@ describe('gateway reports routes against the real services', () => {
     const recovered = await post('/api/admin/runPriorDay', {}, 'admin');
     expect(recovered.body).toMatchObject({ loaded: 1 });
     expect(recovered.body.failed.map((f: { ticker: string }) => f.ticker)).toEqual([U.combinedTicker]);
+  });
+
+  it('announcement days: added ones arrive by event; what the projection missed, edits and deletes by announcements.headlines', async () => {
+    const db = await connectTestDatabase();
+    const days = async () =>
+      (
+        await db.query<{ id: string; headline: string; price_sensitive: boolean }>(
+          `SELECT id, headline, price_sensitive FROM reports.announcements WHERE stock_id = $1`,
+          [P.id],
+        )
+      ).rows;
+    // A change of the stock reaches this service's projection, which has the announcement days checked.
+    let touches = 0;
+    const touchStock = async () =>
+      expect(
+        (
+          await post(
+            '/api/admin/stocks',
+            { id: P.id, websiteUrl: `https://p${(touches += 1)}.example` },
+            'admin',
+          )
+        ).status,
+      ).toBe(200);
+    const save = async (fields: Record<string, string>) => {
+      const doc = await PDFDocument.create();
+      doc.addPage([300, 200]).drawText('Quarterly', { x: 20, y: 100, size: 12 });
+      let req = http
+        .post(`/api/Announcement/save/${P.combinedTicker}`)
+        .set('Cookie', sessions.admin!.cookie)
+        .set(CSRF_HEADER, sessions.admin!.csrf);
+      for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+      const saved = await req.attach('file', Buffer.from(await doc.save()), {
+        filename: 'q.pdf',
+        contentType: 'application/pdf',
+      });
+      expect(saved.status).toBe(200);
+      return saved.body.announcement as { id: string; sendGuid: string };
+    };
+    try {
+      const added = await save({
+        headline: `Quarterly Activities ${RUN}`,
+        date: formatDateTime(new Date(Date.now() - 3_600_000)),
+        priceSensitive: 'true',
+      });
+      await until(
+        days,
+        (rows) => rows.some((r) => r.id === added.id),
+        'announcement.detected in the projection',
+        30_000,
+      );
+
+      // Missed (as before this service first ran), then edited: no event says either.
+      await db.query(`DELETE FROM reports.announcements WHERE stock_id = $1`, [P.id]);
+      await save({
+        sendGuid: added.sendGuid,
+        headline: `Quarterly Activities ${RUN} (amended)`,
+        date: formatDateTime(new Date(Date.now() - 3_600_000)),
+        priceSensitive: 'true',
+      });
+      await touchStock();
+      const restored = await until(
+        days,
+        (rows) => rows.length === 1,
+        'the announcement days read from the announcements service',
+        30_000,
+      );
+      expect(restored).toEqual([
+        { id: added.id, headline: `Quarterly Activities ${RUN} (amended)`, price_sensitive: true },
+      ]);
+
+      // Deleted there: gone here at the next check.
+      expect(
+        (await post(`/api/Announcement/delete/${P.combinedTicker}`, { sendGuid: added.sendGuid }, 'admin'))
+          .status,
+      ).toBe(200);
+      await touchStock();
+      await until(
+        days,
+        (rows) => rows.length === 0,
+        'the deleted announcement gone from the projection',
+        30_000,
+      );
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -10,6 +10,8 @@ import {
   PollRequestedEventSchema,
 } from './events';
 import {
+  AnnouncementHeadlinesReplySchema,
+  AnnouncementHeadlinesRequestSchema,
   AnnouncementListReplySchema,
   AnnouncementReplySchema,
   DeleteAnnouncementRequestSchema,
@@ -82,6 +84,11 @@ export const announcementsContract = defineServiceContract({
       topic: 'announcements.list',
       request: ListAnnouncementsRequestSchema,
       reply: AnnouncementListReplySchema,
+    },
+    AnnouncementsHeadlines: {
+      topic: 'announcements.headlines',
+      request: AnnouncementHeadlinesRequestSchema,
+      reply: AnnouncementHeadlinesReplySchema,
     },
     AnnouncementsInitialPollStatuses: {
       topic: 'announcements.initial-poll-statuses',

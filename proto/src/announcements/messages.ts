@@ -12,6 +12,30 @@ import {
 } from './records';
 
 /**
+ * Another service's projection of the announcements (the reports service's announcement days): the
+ * headlines of these stocks' announcements released since `since`, deleted ones flagged. Events carry new
+ * announcements; this carries those stored before the projecting service first ran, and edits and deletes,
+ * which publish no event. No actor: it answers headlines and times only, to services.
+ */
+export const AnnouncementHeadlinesRequestSchema = z.object({
+  stockIds: z.array(StockId).min(1).max(500),
+  since: z.string().datetime(),
+});
+export const AnnouncementHeadlinesReplySchema = z.object({
+  announcements: z.array(
+    z.object({
+      id: z.string(),
+      stockId: StockId,
+      /** The release time. */
+      date: z.string().datetime(),
+      headline: z.string(),
+      priceSensitive: z.boolean(),
+      deleted: z.boolean(),
+    }),
+  ),
+});
+
+/**
  * Request/reply messages of the announcements service. Stocks are named by combinedTicker (the service
  * keeps its own projection of the stocks from `stock.*` events); the gateway has checked roles already.
  */

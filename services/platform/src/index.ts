@@ -30,5 +30,6 @@ export * from './stock-projection/stock-projection.columns';
 export * from './stock-projection/stock-projection.role';
 export * from './stock-projection/stock-projection-rules';
 export * from './stock-projection/stocks-bootstrap';
+export * from './projection-bootstrap';
 export * from './unit-of-work';
 export * from './vendor-http/vendor-http';

@@ -1,4 +1,5 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
+import { AnnouncementProjectionBootstrap } from './announcements/announcement-projection.bootstrap';
 import { AnnouncementProjectionRepository } from './announcements/announcement-projection.repository';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { reportsConfigSchema } from './config';
@@ -20,7 +21,7 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 /**
  * The reports service (DESIGN.md): market data (quotes, daily OHLCV) and trades with broker ids read from
  * the market-data provider by singleton jobs (watchlist quotes, prior day and history), the announcement
- * days of the announcements service's events, trading-activity reports computed in SQL over the trades,
+ * days of the announcements service's events (and its `announcements.headlines` for what came before), trading-activity reports computed in SQL over the trades,
  * stored reports and their public view. One role, `api`: the jobs are singleton jobs, so any number of
  * instances is fine.
  */
@@ -44,7 +45,7 @@ export const reportsService = defineService({
   roles: {
     api: {
       handlers: [...stockProjection.handlers, ReportsHandlers, AnnouncementsHandlers],
-      providers: stockProjection.providers,
+      providers: [...stockProjection.providers, AnnouncementProjectionBootstrap],
     },
   },
 });

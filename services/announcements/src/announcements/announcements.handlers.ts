@@ -24,6 +24,11 @@ export class AnnouncementsHandlers {
     return this.reads.list(req.actor, req.combinedTicker, req.includeDeleted, req.checkedStockId);
   }
 
+  @HandleRequest(Topics.AnnouncementsHeadlines)
+  async headlines(@Payload() req: HandledRequest<typeof Topics.AnnouncementsHeadlines>) {
+    return this.reads.headlines(req.stockIds, req.since);
+  }
+
   @HandleRequest(Topics.AnnouncementsUploadPart)
   async uploadPart(@Payload() req: HandledRequest<typeof Topics.AnnouncementsUploadPart>) {
     return { uploadId: req.uploadId, received: await this.saving.uploadPart(req) };

@@ -37,6 +37,44 @@ export class AnnouncementsRepository {
     });
   }
 
+  /** Headlines of these stocks' announcements released since `since`, deleted ones too (other services' projections). */
+  async headlines(
+    stockIds: readonly string[],
+    since: Date,
+  ): Promise<
+    {
+      id: string;
+      stockId: string;
+      date: string;
+      headline: string;
+      priceSensitive: boolean;
+      deleted: boolean;
+    }[]
+  > {
+    const rows: {
+      id: string;
+      stock_id: string;
+      released_at: Date;
+      headline: string;
+      price_sensitive: boolean;
+      deleted: boolean;
+    }[] = await this.dataSource.query(
+      `SELECT id, stock_id, released_at, headline, price_sensitive, deleted_on IS NOT NULL AS deleted
+         FROM announcements.announcements
+        WHERE stock_id = ANY($1::uuid[]) AND released_at >= $2
+        ORDER BY stock_id, released_at`,
+      [stockIds, since],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      stockId: r.stock_id,
+      date: new Date(r.released_at).toISOString(),
+      headline: r.headline,
+      priceSensitive: r.price_sensitive,
+      deleted: r.deleted,
+    }));
+  }
+
   /** The stock's initial poll, if one ever ran (polling's table, read here for the Announcements tab). */
   initialPollOf(stockId: string): Promise<InitialPollEntity | null> {
     return this.dataSource.getRepository(InitialPollEntity).findOne({ where: { stockId } });

@@ -50,6 +50,11 @@ export class ReadAnnouncementsService {
    * A chunk of a stored PDF, with the name a download gets. The route is public: a deleted announcement's
    * PDF is not found, as the announcement is for the widget.
    */
+  /** The announcements.headlines request: another service's projection of these stocks' announcements. */
+  async headlines(stockIds: readonly string[], since: string) {
+    return { announcements: await this.announcements.headlines(stockIds, new Date(since)) };
+  }
+
   async readFile(sendGuid: string, offset: number, length: number) {
     const e = await this.announcements.bySendGuid(sendGuid);
     if (!e || e.deletedOn) throw notFound(sendGuid);

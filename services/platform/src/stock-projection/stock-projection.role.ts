@@ -13,7 +13,8 @@ import { ServiceConfigBase } from '../config';
 import { SERVICE_CONFIG } from '../define-service';
 import { HandleEvent } from '../handlers';
 import { SingletonJobs } from '../singleton-job';
-import { StocksBootstrap } from './stocks-bootstrap';
+import { ProjectionBootstrap } from '../projection-bootstrap';
+import { stocksBootstrap } from './stocks-bootstrap';
 
 /** What the role's handler and bootstrap need of a service's StockProjection subclass. */
 interface ReceivesStocks {
@@ -51,14 +52,14 @@ export function stockProjectionRole(
 
   @Injectable()
   class StockProjectionBootstrap implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
-    private readonly bootstrap: StocksBootstrap;
+    private readonly bootstrap: ProjectionBootstrap;
 
     constructor(
       private readonly jobs: SingletonJobs,
       @Inject(projection) stocks: ReceivesStocks,
       @Inject(SERVICE_CONFIG) config: ServiceConfigBase,
     ) {
-      this.bootstrap = new StocksBootstrap(config, {
+      this.bootstrap = stocksBootstrap(config, {
         service: stocks.service,
         apply: (stock) => stocks.receive(stock),
         intervalMs: options.intervalMs,

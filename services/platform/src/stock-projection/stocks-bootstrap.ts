@@ -1,8 +1,7 @@
 import { Stock, Topics } from '@irp/proto';
-import { kafkaSettingsOf, ServiceConfigBase } from '../config';
+import { ServiceConfigBase } from '../config';
 import { createLogger } from '../logging';
-import { KafkaRequester } from '../requester';
-import { SingletonJobs } from '../singleton-job';
+import { ProjectionBootstrap } from '../projection-bootstrap';
 
 const log = createLogger('stock-projection');
 
@@ -11,7 +10,6 @@ const log = createLogger('stock-projection');
  * service was not up at start; events do the rest).
  */
 export const STOCKS_BOOTSTRAP_INTERVAL_MS = 5 * 60_000;
-const LIST_TIMEOUT_MS = 10_000;
 
 export interface StocksBootstrapOptions {
   /** The service whose projection this fills (names the job and the Kafka client). */
@@ -22,58 +20,24 @@ export interface StocksBootstrapOptions {
 }
 
 /**
- * Fills a service's projection of the stocks from `stocks.list`: at start and every few minutes, on one
- * instance (a singleton job). `stock.upserted` events keep a projection current, but a consumer group joins
- * at the latest offset, so stocks saved before the service first ran (or while their events aged out of the
- * topic) would otherwise never be known to it. Applying a stock is ordered by its `updatedAt`, so this never
- * undoes a newer event. Register it from a provider's onModuleInit; close it on shutdown.
+ * A projection of the stocks filled from `stocks.list` (the singleton job `<service>:stock-projection`): every
+ * stock applied at start and every few minutes. Applying a stock is ordered by its `updatedAt`, so this
+ * never undoes a newer `stock.upserted`.
  */
-export class StocksBootstrap {
-  private requester?: KafkaRequester;
-  private stopped!: () => void;
-  /** Resolves on close, so a run waiting for the stocks service does not hold shutdown up. */
-  private readonly stopping = new Promise<void>((resolve) => (this.stopped = resolve));
-
-  constructor(
-    private readonly config: ServiceConfigBase,
-    private readonly options: StocksBootstrapOptions,
-  ) {}
-
-  register(jobs: SingletonJobs): void {
-    jobs.register({
-      name: `${this.options.service}:stock-projection`,
-      intervalMs: this.options.intervalMs ?? STOCKS_BOOTSTRAP_INTERVAL_MS,
-      run: async () => {
-        await Promise.race([this.run(), this.stopping]);
-      },
-    });
-  }
-
-  /** One check: every stock of the stocks service applied; how many changed the projection. */
-  async run(): Promise<number> {
-    if (!this.requester) {
-      const requester = new KafkaRequester({
-        ...kafkaSettingsOf(this.config, `${this.options.service}-projection`),
-        topics: [Topics.StocksList],
-        timeoutMs: LIST_TIMEOUT_MS,
-      });
-      await requester.connect();
-      this.requester = requester;
-    }
-    const { stocks } = await this.requester.request(Topics.StocksList, {});
-    let changed = 0;
-    for (const stock of stocks) if (await this.options.apply(stock)) changed += 1;
-    log.info({ stocks: stocks.length, changed }, 'stock projection checked against the stocks service');
-    return changed;
-  }
-
-  /** Stops a run in progress from holding shutdown (call before shutdown), then closes the client. */
-  stop(): void {
-    this.stopped();
-  }
-
-  async close(): Promise<void> {
-    this.stopped();
-    await this.requester?.close();
-  }
+export function stocksBootstrap(
+  config: ServiceConfigBase,
+  options: StocksBootstrapOptions,
+): ProjectionBootstrap {
+  return new ProjectionBootstrap(config, {
+    job: `${options.service}:stock-projection`,
+    client: `${options.service}-projection`,
+    topics: [Topics.StocksList],
+    intervalMs: options.intervalMs ?? STOCKS_BOOTSTRAP_INTERVAL_MS,
+    async check(requester) {
+      const { stocks } = await requester.request(Topics.StocksList, {});
+      let changed = 0;
+      for (const stock of stocks) if (await options.apply(stock)) changed += 1;
+      log.info({ stocks: stocks.length, changed }, 'stock projection checked against the stocks service');
+    },
+  });
 }

@@ -26,4 +26,51 @@ export class AnnouncementProjectionRepository {
       [a.id, a.stockId, a.date, sydneyDayOf(new Date(a.date)), a.headline, a.priceSensitive],
     );
   }
+
+  /**
+   * The announcements service's answer for some stocks: each announcement upserted, deleted ones removed.
+   * One statement each way. How many rows were written or removed.
+   */
+  async apply(
+    rows: readonly {
+      id: string;
+      stockId: string;
+      date: string;
+      headline: string;
+      priceSensitive: boolean;
+      deleted: boolean;
+    }[],
+  ): Promise<number> {
+    const kept = rows.filter((r) => !r.deleted);
+    const deleted = rows.filter((r) => r.deleted).map((r) => r.id);
+    let changed = 0;
+    if (kept.length) {
+      const result: unknown[] = await this.dataSource.query(
+        `INSERT INTO reports.announcements (id, stock_id, released_at, day, headline, price_sensitive)
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::date[], $5::text[], $6::boolean[])
+         ON CONFLICT (id) DO UPDATE SET released_at = EXCLUDED.released_at, day = EXCLUDED.day,
+           headline = EXCLUDED.headline, price_sensitive = EXCLUDED.price_sensitive
+         WHERE (reports.announcements.released_at, reports.announcements.headline, reports.announcements.price_sensitive)
+           IS DISTINCT FROM (EXCLUDED.released_at, EXCLUDED.headline, EXCLUDED.price_sensitive)
+         RETURNING id`,
+        [
+          kept.map((r) => r.id),
+          kept.map((r) => r.stockId),
+          kept.map((r) => r.date),
+          kept.map((r) => sydneyDayOf(new Date(r.date))),
+          kept.map((r) => r.headline),
+          kept.map((r) => r.priceSensitive),
+        ],
+      );
+      changed += result.length;
+    }
+    if (deleted.length) {
+      const [, count] = (await this.dataSource.query(
+        `DELETE FROM reports.announcements WHERE id = ANY($1::uuid[])`,
+        [deleted],
+      )) as [unknown, number];
+      changed += count;
+    }
+    return changed;
+  }
 }

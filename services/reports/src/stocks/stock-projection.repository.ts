@@ -27,6 +27,12 @@ export class StockProjectionService extends StockProjection<StockProjectionEntit
     this.listeners.push(listener);
   }
 
+  /** Every stock this service knows. */
+  async ids(): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(StockProjectionEntity).find({ select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
   /** The stocks whose market data is read: not archived, market data not disabled. */
   watchlist(): Promise<StockProjectionEntity[]> {
     return this.dataSource
