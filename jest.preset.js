@@ -1,4 +1,4 @@
-// Shared jest settings: ts-jest, node environment. Each workspace passes its own roots/testMatch.
+// Shared jest settings: @swc/jest, node environment. Each workspace passes its own roots/testMatch.
 // Tests run against the sources of proto and the platform, never a dist/ that may be stale.
 const path = require('node:path');
 
@@ -8,17 +8,19 @@ const preset = (overrides = {}) => ({
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [
-      'ts-jest',
+      '@swc/jest',
       {
-        // Transpile only (each file on its own, fast); the type checks of tests are `make lint`'s.
-        tsconfig: {
-          isolatedModules: true,
-          esModuleInterop: true,
-          experimentalDecorators: true,
-          emitDecoratorMetadata: true,
-          target: 'ES2022',
-          module: 'commonjs',
+        // Transpile only, each file on its own (the type checks of tests are `make lint`'s): swc does it
+        // several times faster than the TypeScript compiler, which matters on a cold cache (every CI run).
+        // Legacy decorators with their metadata, as tsc emits them for NestJS and TypeORM.
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
         },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
       },
     ],
   },
@@ -55,5 +57,7 @@ module.exports.integration = (overrides = {}) =>
     roots: ['<rootDir>/test'],
     testMatch: ['**/*.int-spec.ts'],
     setupFilesAfterEnv: [src('services/platform', 'testing/fresh-backlog.setup.ts')],
+    // Stops what a file started when it ends, even when its set-up timed out.
+    testEnvironment: src('services/platform', 'testing/integration-environment.js'),
     ...overrides,
   });

@@ -4,7 +4,13 @@ import { HttpException, HttpStatus, NotFoundException } from '@nestjs/common';
 const mockError = jest.fn();
 jest.mock('@irp/platform', () => ({
   ...jest.requireActual('@irp/platform'),
-  createLogger: () => ({ error: mockError, warn: jest.fn(), info: jest.fn(), debug: jest.fn() }),
+  // Read when called: imports (and so this factory) run before the line above initialises mockError.
+  createLogger: () => ({
+    error: (...args: unknown[]) => mockError(...args),
+    warn: jest.fn(),
+    info: jest.fn(),
+    debug: jest.fn(),
+  }),
 }));
 
 // Imported after the mock so the filter's logger is the spy.

@@ -55,20 +55,35 @@ export function outputOf(child: ChildProcess, keep = 80): () => string {
 }
 
 /**
- * Every child still running when the test process exits is killed with it, and none keeps the test process
- * alive: a test that times out (and so never stops what it started) leaves no service behind to answer the
- * next run's requests.
+ * Every child still running when its test file ends is killed then (the integration environment's teardown,
+ * integration-environment.js), and any still running when the test process exits with it; none keeps the
+ * test process alive. A file whose set-up timed out never stops what it started, and set-up still under way
+ * goes on starting services after the file ended: left running, they would answer the next files' requests
+ * in the same consumer groups (a report loaded by a service that has no fault rule, say).
  */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** What the integration environment shares with the test file's modules (its global object). */
+interface FileChildren {
+  __irpFileChildren?: Set<ChildProcess>;
+  __irpFileEnded?: boolean;
+}
+
 export function adopt(child: ChildProcess): void {
   running.add(child);
-  child.once('exit', () => running.delete(child));
+  const file = globalThis as FileChildren;
+  file.__irpFileChildren?.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+    file.__irpFileChildren?.delete(child);
+  });
   child.unref();
   for (const pipe of [child.stdout, child.stderr]) if (pipe instanceof Socket) pipe.unref();
+  // Started by set-up that outlived its file.
+  if (file.__irpFileEnded) child.kill('SIGKILL');
 }
 
 const exitOf = (child: ChildProcess) =>

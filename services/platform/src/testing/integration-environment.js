@@ -1,0 +1,37 @@
+// The jest environment of integration test files (jest.preset.js `integration`): node's, plus the end of
+// what the file started. Service and stand-in processes the file's modules start are registered on its
+// global object (service-process.ts `adopt`); when the file ends, after its own afterAll hooks, any still
+// running is stopped, and any started later (set-up that timed out but goes on) is killed at once.
+const { TestEnvironment } = require('jest-environment-node');
+
+const STOP_GRACE_MS = 5_000;
+
+class IntegrationEnvironment extends TestEnvironment {
+  async setup() {
+    await super.setup();
+    this.global.__irpFileChildren = new Set();
+    this.global.__irpFileEnded = false;
+  }
+
+  async teardown() {
+    this.global.__irpFileEnded = true;
+    const left = [...this.global.__irpFileChildren];
+    await Promise.all(left.map(stop));
+    await super.teardown();
+  }
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within the grace period. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+module.exports = IntegrationEnvironment;
