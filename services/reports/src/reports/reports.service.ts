@@ -17,6 +17,7 @@ import {
   reportRange,
   round,
   TOP_BROKERS,
+  totalsByStock,
 } from './report-rules';
 import { DayStats, ReportsRepository } from './reports.repository';
 
@@ -62,14 +63,14 @@ export class ReportsService {
     const all = [target, ...peers];
     const ids = all.map((s) => s.id);
 
-    const [totals, top, daily, loaded, gaps, announcements] = await Promise.all([
-      this.reports.totals(ids, startDate, endDate),
+    const [top, daily, loaded, gaps, announcements] = await Promise.all([
       this.reports.topBrokers(ids, startDate, endDate, TOP_BROKERS),
       this.reports.dailyStats(ids, startDate, endDate),
       this.market.loadedDays(ids, startDate, endDate),
       this.market.gaps(ids, startDate, endDate),
       this.reports.announcements(target.id, startDate, endDate),
     ]);
+    const totals = totalsByStock(daily);
     const today = sydneyDayOf(now);
     const missingDays = all.flatMap((s) =>
       tradingDays
