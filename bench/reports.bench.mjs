@@ -11,6 +11,7 @@
 //     drawn (Highcharts: two chart SVGs and one with 20 bars). Goal: <= 1 s. Skipped, and said, while the
 //     page draws no chart.
 /* global document -- the waitForFunction callback below runs in the browser */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -24,7 +25,8 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => require(path.join(ROOT, file));
 const { startMarketStandIn } = dist('standins/dist/market/market-standin.js');
-const { asxTradingDaysBetween, Topics } = dist('proto/dist/index.js');
+const { asxTradingDaysBetween, sydneyDayOf, Topics } = dist('proto/dist/index.js');
+const { mockAnnouncementsOfYear } = dist('services/announcements/dist/sources/mock.source.js');
 const { actor, stockFixture } = require('@irp/proto/testing');
 const { KafkaRequester } = require('@irp/platform');
 const { startReportsService } = dist('services/reports/dist/main.js');
@@ -33,6 +35,9 @@ const { MarketDataProvider } = dist('services/reports/dist/market/market-data.pr
 const { MarketRepository } = dist('services/reports/dist/market/market.repository.js');
 const { mapLimited, tradeCopyLines, tradeRowOf } = dist('services/reports/dist/market/market-rules.js');
 const { StockProjectionService } = dist('services/reports/dist/stocks/stock-projection.repository.js');
+const { AnnouncementProjectionRepository } = dist(
+  'services/reports/dist/announcements/announcement-projection.repository.js',
+);
 const { createGateway } = dist('gateway/dist/main.js');
 const { Pool } = require(require.resolve('pg', { paths: [path.join(ROOT, 'services/platform')] }));
 const { from: copyFrom } = require(
@@ -111,8 +116,12 @@ async function timeToCharts(page, url, timeout) {
     const at = await page.waitForFunction(
       () => {
         const charts = [...document.querySelectorAll('svg.highcharts-root')];
+        // Bars by their series' class: Highcharts 12 draws them as paths, and a line's markers are points too.
         const bars = charts.some(
-          (svg) => svg.querySelectorAll('.highcharts-series rect.highcharts-point').length >= 20,
+          (svg) =>
+            svg.querySelectorAll(
+              '.highcharts-bar-series .highcharts-point, .highcharts-column-series .highcharts-point',
+            ).length >= 20,
         );
         return charts.length >= 2 && bars && performance.now();
       },
@@ -152,6 +161,24 @@ try {
   });
   const projection = app.get(StockProjectionService);
   for (const stock of stocks) await projection.receive(stock);
+  // The ticker's announcements of the month (the ASX stand-in's), as announcement.detected would have
+  // projected them: the report lists them by day and checks the sessions before each price-sensitive one
+  // for pre-release buying, as a real report of the ticker does.
+  const announcements = mockAnnouncementsOfYear(
+    TICKER,
+    Number(MONTH.slice(0, 4)),
+    new Date(`${monthEnd}T23:59:59Z`),
+  )
+    .map((a) => ({ ...a, date: new Date(a.releasedAt).toISOString() }))
+    .filter((a) => sydneyDayOf(new Date(a.date)).startsWith(MONTH));
+  for (const a of announcements)
+    await app.get(AnnouncementProjectionRepository).upsert({
+      id: randomUUID(),
+      stockId: stocks[0].id,
+      date: a.date,
+      headline: a.headline,
+      priceSensitive: a.priceSensitive,
+    });
   const market = app.get(MarketRepository);
   const concurrency = Number(process.env.MARKET_LOAD_CONCURRENCY ?? 3);
 
@@ -283,6 +310,8 @@ try {
     trading_days: days.length,
     stocks: stocks.map((s) => s.ticker),
     trades,
+    ticker_announcements: announcements.length,
+    price_sensitive: announcements.filter((a) => a.priceSensitive).length,
     copy_text_mb: +(copyBytes / 1e6).toFixed(1),
     load_ms: {
       job_end_to_end: Math.round(load.job_end_to_end),

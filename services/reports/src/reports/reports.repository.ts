@@ -26,14 +26,6 @@ const dayText = (v: unknown): string =>
   v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
 
 /**
- * Each trade seen from both sides: one row as the buyer's, one as the seller's (a lateral unpivot, so the
- * trades of the range are read once).
- */
-const SIDES = `
-  FROM reports.trades t
-  CROSS JOIN LATERAL (VALUES (t.buyer_broker, true), (t.seller_broker, false)) AS s(broker, is_buy)`;
-
-/**
  * The report's figures, computed in SQL over the trades of the range (the `(stock_id, trade_day)` primary
  * key serves each range scan), and the stored reports.
  */
@@ -133,16 +125,26 @@ export class ReportsRepository {
     }));
   }
 
-  /** Each broker's net volume and value per day of one stock (the pre-release flag's input). */
+  /**
+   * Each broker's net volume and value per day of one stock (the pre-release flag's input). One pass of
+   * grouping sets sums each day's trades by buyer and by seller, and the broker names are joined to those
+   * sums: unpivoting every trade into two rows and joining each to its name took twice as long.
+   */
   async dailyNet(stockId: string, from: string, to: string): Promise<DailyNet[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT t.trade_day, s.broker, b.name,
-              sum(CASE WHEN s.is_buy THEN t.volume ELSE -t.volume END) AS net_vol,
-              sum(CASE WHEN s.is_buy THEN t.price_e4 * t.volume ELSE -t.price_e4 * t.volume END) AS net_value_e4
-         ${SIDES}
+      `WITH sides AS (
+         SELECT trade_day, GROUPING(buyer_broker) = 0 AS is_buy, coalesce(buyer_broker, seller_broker) AS broker,
+                sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
+           FROM reports.trades
+          WHERE stock_id = $1 AND trade_day BETWEEN $2 AND $3
+          GROUP BY GROUPING SETS ((trade_day, buyer_broker), (trade_day, seller_broker))
+       )
+       SELECT s.trade_day, s.broker, b.name,
+              sum(CASE WHEN s.is_buy THEN s.volume ELSE -s.volume END) AS net_vol,
+              sum(CASE WHEN s.is_buy THEN s.value_e4 ELSE -s.value_e4 END) AS net_value_e4
+         FROM sides s
          LEFT JOIN reports.brokers b ON b.id = s.broker
-        WHERE t.stock_id = $1 AND t.trade_day BETWEEN $2 AND $3
-        GROUP BY t.trade_day, s.broker, b.name`,
+        GROUP BY s.trade_day, s.broker, b.name`,
       [stockId, from, to],
     );
     return rows.map((r) => ({
