@@ -38,7 +38,7 @@ export class ReportsRepository {
    * and sell aggregates, and how many brokers traded it. The trades are summed per (buyer, seller) pair
    * first, a plain GROUP BY the planner can run in parallel workers (a few thousand pairs a stock however
    * many trades); then each pair is seen from both sides. Unpivoting the trades themselves hashed every
-   * trade twice and took about three times as long over a month of a million trades (bench/README.md).
+   * trade twice: 1.4 to 3 times as long over a month of a million trades (bench/README.md, reports).
    */
   async topBrokers(
     stockIds: string[],
