@@ -8,11 +8,13 @@ runStandIn(
   z.object({
     MARKET_STANDIN_PORT: z.coerce.number().int().min(0).max(65_535).default(3257),
     MARKET_STANDIN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+    MARKET_STANDIN_TRADES_SCALE: z.coerce.number().positive().default(1),
   }),
   (env) =>
     startMarketStandIn({
       port: env.MARKET_STANDIN_PORT,
       perMinute: env.MARKET_STANDIN_PER_MINUTE,
+      tradesScale: env.MARKET_STANDIN_TRADES_SCALE,
       faults: faultsFromEnv(),
     }),
   (url) =>

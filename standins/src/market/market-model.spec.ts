@@ -39,6 +39,15 @@ describe('the simulated market', () => {
     expect(tradesOf('BHP', '2026-03-02').length).toBeGreaterThan(tradesOf('OZL', '2026-03-02').length);
   });
 
+  it('scales the trades a day on request (benchmarks), the demo market unchanged at 1', () => {
+    const demo = tradesOf('WES', '2026-03-02');
+    expect(tradesOf('WES', '2026-03-02', 1)).toBe(demo);
+    const scaled = tradesOf('WES', '2026-03-02', 10);
+    expect(scaled.length / demo.length).toBeCloseTo(10, 0);
+    expect(tradesOf('WES', '2026-03-02', 10)).toBe(scaled);
+    expect(scaled[scaled.length - 1]!.priceE4).toBe(demo[demo.length - 1]!.priceE4);
+  });
+
   it('the demo pattern: the accumulator buys BHP in the five sessions before a price-sensitive announcement', () => {
     const day = '2026-10-15';
     expect(isPatternAnnouncementDay('BHP', day)).toBe(true);

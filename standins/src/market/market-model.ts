@@ -279,16 +279,21 @@ function sydneyOffsetHours(day: string): number {
   return (Number(local) - 2 + 24) % 24;
 }
 
-/** The trades of `code` on `day` (none on a day that is not a trading day or before the epoch), in time order. */
-export function tradesOf(code: string, day: string): SimTrade[] {
+/**
+ * The trades of `code` on `day` (none on a day that is not a trading day or before the epoch), in time order.
+ * `scale` multiplies the code's mean trades a day (a benchmark's month of a million trades); at 1, the demo
+ * market. The day's price walk (its close) is the same at any scale; the trades along it differ.
+ */
+export function tradesOf(code: string, day: string, scale = 1): SimTrade[] {
   if (!isAsxTradingDay(day) || day < MARKET_EPOCH) return [];
   const key = `${code}:${day}`;
-  const cached = tradeCache.get(key);
+  const cacheKey = scale === 1 ? key : `${key}:x${scale}`;
+  const cached = tradeCache.get(cacheKey);
   if (cached) return cached;
   const profile = profileOf(code);
   const random = prng(hashOf(`trades:${key}`));
   const { open, close } = dayPath(code, day, previousClose(code, day));
-  const count = Math.max(5, Math.round(profile.trades * (0.6 + 0.8 * random())));
+  const count = Math.max(5, Math.round(profile.trades * scale * (0.6 + 0.8 * random())));
   const offset = sydneyOffsetHours(day);
   const sessionStart = Date.parse(`${day}T10:00:00Z`) - offset * 3_600_000;
   const sessionMs = 6 * 3_600_000;
@@ -341,7 +346,7 @@ export function tradesOf(code: string, day: string): SimTrade[] {
   }
   trades.forEach((tr, i) => (tr.seq = i + 1));
   if (tradeCache.size > 5000) tradeCache.clear();
-  tradeCache.set(key, trades);
+  tradeCache.set(cacheKey, trades);
   return trades;
 }
 
@@ -356,9 +361,9 @@ export interface DailyBar {
   value: number;
 }
 
-/** The day's OHLCV from its trades (null when it has none). */
-export function barOf(code: string, day: string): DailyBar | null {
-  const trades = tradesOf(code, day);
+/** The day's OHLCV from its trades (null when it has none); `scale` as tradesOf's. */
+export function barOf(code: string, day: string, scale = 1): DailyBar | null {
+  const trades = tradesOf(code, day, scale);
   if (!trades.length) return null;
   let high = 0;
   let low = Infinity;

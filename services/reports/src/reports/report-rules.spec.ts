@@ -6,6 +6,7 @@ import {
   PRE_RELEASE_SESSIONS,
   preReleaseFlags,
   reportRange,
+  totalsByStock,
 } from './report-rules';
 
 describe('report range', () => {
@@ -79,6 +80,23 @@ describe('broker share analysis', () => {
         0,
       ),
     ).toMatchObject({ name: 'Broker 9', buyPrice: 0, sellPrice: 0, tradedPercent: 0 });
+  });
+
+  it("a stock's totals are the sums of its days", () => {
+    const day = (stockId: string, numTrades: number, volume: number, valueE4: number) => ({
+      stockId,
+      numTrades,
+      volume,
+      valueE4,
+    });
+    const totals = totalsByStock([
+      day('A', 2, 300, 3_300_000),
+      day('A', 1, 2000, 24_000_000),
+      day('B', 1, 100, 2),
+    ]);
+    expect(totals.get('A')).toEqual({ numTrades: 3, volume: 2300, valueE4: 27_300_000 });
+    expect(totals.get('B')).toEqual({ numTrades: 1, volume: 100, valueE4: 2 });
+    expect(totals.has('C')).toBe(false);
   });
 
   it('guids are the 128 bits given, as 32 hex digits', () => {

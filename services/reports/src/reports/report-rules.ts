@@ -72,6 +72,28 @@ export interface BrokerAggregate {
   sellValueE4: number;
 }
 
+/** A stock's trades, volume and value (hundredths of a cent) over the report's range. */
+export interface StockTotals {
+  numTrades: number;
+  volume: number;
+  valueE4: number;
+}
+
+/** Each stock's totals as the sum of its days' aggregates (one scan of the trades serves both). */
+export function totalsByStock(
+  days: ReadonlyArray<{ stockId: string; numTrades: number; volume: number; valueE4: number }>,
+): Map<string, StockTotals> {
+  const totals = new Map<string, StockTotals>();
+  for (const d of days) {
+    const t = totals.get(d.stockId) ?? { numTrades: 0, volume: 0, valueE4: 0 };
+    t.numTrades += d.numTrades;
+    t.volume += d.volume;
+    t.valueE4 += d.valueE4;
+    totals.set(d.stockId, t);
+  }
+  return totals;
+}
+
 /** The broker share analysis row of spec section 3 from a broker's aggregates and the stock's volume. */
 export function brokerShareOf(a: BrokerAggregate, totalVolume: number): BrokerShare {
   const buyValue = e4ToDollars(a.buyValueE4);

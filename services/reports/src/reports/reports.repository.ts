@@ -15,13 +15,6 @@ export interface DayStats {
   closeE4: number;
 }
 
-export interface StockTotals {
-  stockId: string;
-  numTrades: number;
-  volume: number;
-  valueE4: number;
-}
-
 export interface StoredReport {
   guid: string;
   stockId: string;
@@ -33,14 +26,6 @@ const dayText = (v: unknown): string =>
   v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
 
 /**
- * Each trade seen from both sides: one row as the buyer's, one as the seller's (a lateral unpivot, so the
- * trades of the range are read once).
- */
-const SIDES = `
-  FROM reports.trades t
-  CROSS JOIN LATERAL (VALUES (t.buyer_broker, true), (t.seller_broker, false)) AS s(broker, is_buy)`;
-
-/**
  * The report's figures, computed in SQL over the trades of the range (the `(stock_id, trade_day)` primary
  * key serves each range scan), and the stored reports.
  */
@@ -48,31 +33,12 @@ const SIDES = `
 export class ReportsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Per stock: trades, volume, value and how many brokers traded it. */
-  async totals(stockIds: string[], from: string, to: string): Promise<Map<string, StockTotals>> {
-    const rows: Array<Record<string, string>> = await this.dataSource.query(
-      `SELECT stock_id, count(*) AS num_trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
-         FROM reports.trades
-        WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
-        GROUP BY stock_id`,
-      [stockIds, from, to],
-    );
-    return new Map(
-      rows.map((r) => [
-        r.stock_id!,
-        {
-          stockId: r.stock_id!,
-          numTrades: Number(r.num_trades),
-          volume: Number(r.volume),
-          valueE4: Number(r.value_e4),
-        },
-      ]),
-    );
-  }
-
   /**
    * Per stock, the top `limit` brokers by value traded (bought + sold, ties by broker id), with their buy
-   * and sell aggregates, and how many brokers traded it.
+   * and sell aggregates, and how many brokers traded it. The trades are summed per (buyer, seller) pair
+   * first, a plain GROUP BY the planner can run in parallel workers (a few thousand pairs a stock however
+   * many trades); then each pair is seen from both sides. Unpivoting the trades themselves hashed every
+   * trade twice: 1.4 to 3 times as long over a month of a million trades (bench/README.md, reports).
    */
   async topBrokers(
     stockIds: string[],
@@ -81,17 +47,23 @@ export class ReportsRepository {
     limit: number,
   ): Promise<Map<string, { brokerCount: number; brokers: BrokerAggregate[] }>> {
     const rows: Array<Record<string, string | null>> = await this.dataSource.query(
-      `WITH per AS (
-         SELECT t.stock_id, s.broker,
-                count(*) FILTER (WHERE s.is_buy) AS buys,
-                coalesce(sum(t.volume) FILTER (WHERE s.is_buy), 0) AS buy_vol,
-                coalesce(sum(t.price_e4 * t.volume) FILTER (WHERE s.is_buy), 0) AS buy_value_e4,
-                count(*) FILTER (WHERE NOT s.is_buy) AS sells,
-                coalesce(sum(t.volume) FILTER (WHERE NOT s.is_buy), 0) AS sell_vol,
-                coalesce(sum(t.price_e4 * t.volume) FILTER (WHERE NOT s.is_buy), 0) AS sell_value_e4
-           ${SIDES}
-          WHERE t.stock_id = ANY($1) AND t.trade_day BETWEEN $2 AND $3
-          GROUP BY t.stock_id, s.broker
+      `WITH pairs AS (
+         SELECT stock_id, buyer_broker, seller_broker,
+                count(*) AS trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
+           FROM reports.trades
+          WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
+          GROUP BY stock_id, buyer_broker, seller_broker
+       ), per AS (
+         SELECT p.stock_id, s.broker,
+                coalesce(sum(p.trades) FILTER (WHERE s.is_buy), 0) AS buys,
+                coalesce(sum(p.volume) FILTER (WHERE s.is_buy), 0) AS buy_vol,
+                coalesce(sum(p.value_e4) FILTER (WHERE s.is_buy), 0) AS buy_value_e4,
+                coalesce(sum(p.trades) FILTER (WHERE NOT s.is_buy), 0) AS sells,
+                coalesce(sum(p.volume) FILTER (WHERE NOT s.is_buy), 0) AS sell_vol,
+                coalesce(sum(p.value_e4) FILTER (WHERE NOT s.is_buy), 0) AS sell_value_e4
+           FROM pairs p
+          CROSS JOIN LATERAL (VALUES (p.buyer_broker, true), (p.seller_broker, false)) AS s(broker, is_buy)
+          GROUP BY p.stock_id, s.broker
        ), ranked AS (
          SELECT per.*, row_number() OVER (PARTITION BY stock_id ORDER BY buy_value_e4 + sell_value_e4 DESC, broker) AS rank,
                 count(*) OVER (PARTITION BY stock_id) AS broker_count
@@ -119,17 +91,25 @@ export class ReportsRepository {
     return out;
   }
 
-  /** Per stock and trading day: trades, volume, value, high, low, open (first trade) and close (last). */
+  /**
+   * Per stock and trading day: trades, volume, value, high, low, open (first trade) and close (last). The
+   * first and last trades are found by their seq and read through the primary key: ordering each day's
+   * prices (array_agg ... ORDER BY seq) sorted every trade and was the slowest part of a report.
+   */
   async dailyStats(stockIds: string[], from: string, to: string): Promise<DayStats[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT stock_id, trade_day, count(*) AS num_trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4,
-              max(price_e4) AS high_e4, min(price_e4) AS low_e4,
-              (array_agg(price_e4 ORDER BY seq))[1] AS open_e4,
-              (array_agg(price_e4 ORDER BY seq DESC))[1] AS close_e4
-         FROM reports.trades
-        WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
-        GROUP BY stock_id, trade_day
-        ORDER BY stock_id, trade_day`,
+      `WITH days AS (
+         SELECT stock_id, trade_day, count(*) AS num_trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4,
+                max(price_e4) AS high_e4, min(price_e4) AS low_e4, min(seq) AS first_seq, max(seq) AS last_seq
+           FROM reports.trades
+          WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
+          GROUP BY stock_id, trade_day
+       )
+       SELECT d.*, o.price_e4 AS open_e4, c.price_e4 AS close_e4
+         FROM days d
+         JOIN reports.trades o ON o.stock_id = d.stock_id AND o.trade_day = d.trade_day AND o.seq = d.first_seq
+         JOIN reports.trades c ON c.stock_id = d.stock_id AND c.trade_day = d.trade_day AND c.seq = d.last_seq
+        ORDER BY d.stock_id, d.trade_day`,
       [stockIds, from, to],
     );
     return rows.map((r) => ({
@@ -145,16 +125,26 @@ export class ReportsRepository {
     }));
   }
 
-  /** Each broker's net volume and value per day of one stock (the pre-release flag's input). */
+  /**
+   * Each broker's net volume and value per day of one stock (the pre-release flag's input). One pass of
+   * grouping sets sums each day's trades by buyer and by seller, and the broker names are joined to those
+   * sums: unpivoting every trade into two rows and joining each to its name took twice as long.
+   */
   async dailyNet(stockId: string, from: string, to: string): Promise<DailyNet[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT t.trade_day, s.broker, b.name,
-              sum(CASE WHEN s.is_buy THEN t.volume ELSE -t.volume END) AS net_vol,
-              sum(CASE WHEN s.is_buy THEN t.price_e4 * t.volume ELSE -t.price_e4 * t.volume END) AS net_value_e4
-         ${SIDES}
+      `WITH sides AS (
+         SELECT trade_day, GROUPING(buyer_broker) = 0 AS is_buy, coalesce(buyer_broker, seller_broker) AS broker,
+                sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
+           FROM reports.trades
+          WHERE stock_id = $1 AND trade_day BETWEEN $2 AND $3
+          GROUP BY GROUPING SETS ((trade_day, buyer_broker), (trade_day, seller_broker))
+       )
+       SELECT s.trade_day, s.broker, b.name,
+              sum(CASE WHEN s.is_buy THEN s.volume ELSE -s.volume END) AS net_vol,
+              sum(CASE WHEN s.is_buy THEN s.value_e4 ELSE -s.value_e4 END) AS net_value_e4
+         FROM sides s
          LEFT JOIN reports.brokers b ON b.id = s.broker
-        WHERE t.stock_id = $1 AND t.trade_day BETWEEN $2 AND $3
-        GROUP BY t.trade_day, s.broker, b.name`,
+        GROUP BY s.trade_day, s.broker, b.name`,
       [stockId, from, to],
     );
     return rows.map((r) => ({

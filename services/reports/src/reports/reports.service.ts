@@ -17,6 +17,7 @@ import {
   reportRange,
   round,
   TOP_BROKERS,
+  totalsByStock,
 } from './report-rules';
 import { DayStats, ReportsRepository } from './reports.repository';
 
@@ -62,14 +63,16 @@ export class ReportsService {
     const all = [target, ...peers];
     const ids = all.map((s) => s.id);
 
-    const [totals, top, daily, loaded, gaps, announcements] = await Promise.all([
-      this.reports.totals(ids, startDate, endDate),
+    const announcements = await this.reports.announcements(target.id, startDate, endDate);
+    // The pre-release check scans the ticker's trades again: beside the other scans, not after them.
+    const [top, daily, loaded, gaps, flags] = await Promise.all([
       this.reports.topBrokers(ids, startDate, endDate, TOP_BROKERS),
       this.reports.dailyStats(ids, startDate, endDate),
       this.market.loadedDays(ids, startDate, endDate),
       this.market.gaps(ids, startDate, endDate),
-      this.reports.announcements(target.id, startDate, endDate),
+      this.preReleaseFlagsOf(target.id, announcements),
     ]);
+    const totals = totalsByStock(daily);
     const today = sydneyDayOf(now);
     const missingDays = all.flatMap((s) =>
       tradingDays
@@ -161,24 +164,6 @@ export class ReportsService {
           missingData: missing,
         };
       });
-
-    // Pre-release: the sessions (and baselines) before each price-sensitive announcement of the range.
-    const sensitive = announcements.filter((a) => a.priceSensitive);
-    let flags: ReportView['preRelease']['flags'] = [];
-    if (sensitive.length) {
-      const earliest = asxTradingDaysBefore(sensitive[0]!.day, PRE_RELEASE_SESSIONS + BASELINE_SESSIONS)[0]!;
-      const lastDay = sensitive[sensitive.length - 1]!.day;
-      const [net, windowDays] = await Promise.all([
-        this.reports.dailyNet(target.id, earliest, lastDay),
-        this.reports.dailyStats([target.id], earliest, lastDay),
-      ]);
-      flags = preReleaseFlags(
-        sensitive,
-        net,
-        new Map(windowDays.map((d) => [d.day, d.volume])),
-        asxTradingDaysBefore,
-      );
-    }
 
     const guid = guidOf(randomBytes(16));
     const created = now.toISOString();
@@ -285,6 +270,27 @@ export class ReportsService {
         createdBy: null,
       },
       now,
+    );
+  }
+
+  /** Pre-release: the sessions (and baselines) before each price-sensitive announcement of the range. */
+  private async preReleaseFlagsOf(
+    stockId: string,
+    announcements: Awaited<ReturnType<ReportsRepository['announcements']>>,
+  ): Promise<ReportView['preRelease']['flags']> {
+    const sensitive = announcements.filter((a) => a.priceSensitive);
+    if (!sensitive.length) return [];
+    const earliest = asxTradingDaysBefore(sensitive[0]!.day, PRE_RELEASE_SESSIONS + BASELINE_SESSIONS)[0]!;
+    const lastDay = sensitive[sensitive.length - 1]!.day;
+    const [net, windowDays] = await Promise.all([
+      this.reports.dailyNet(stockId, earliest, lastDay),
+      this.reports.dailyStats([stockId], earliest, lastDay),
+    ]);
+    return preReleaseFlags(
+      sensitive,
+      net,
+      new Map(windowDays.map((d) => [d.day, d.volume])),
+      asxTradingDaysBefore,
     );
   }
 
