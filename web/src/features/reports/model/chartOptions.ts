@@ -1,7 +1,7 @@
 import type { Options, Point, SeriesBarOptions, SeriesColumnOptions, SeriesLineOptions } from 'highcharts';
 import { formatDate, type ReportView } from '@irp/proto';
 import { formatDollars } from '@/lib/money';
-import { formatChangePercent, formatPercent } from './format';
+import { formatChangePercent, formatCompactDollars, formatPercent } from './format';
 
 /**
  * The report page's Highcharts options, built here as plain data so unit tests can read them without a
@@ -38,6 +38,10 @@ function escapeHtml(text: string): string {
 // Printing scales the page: without animation the charts are drawn whole when the print snapshot is taken.
 const STATIC_CHART = { animation: false, reflow: true } as const;
 
+// Mantine's green.8 and red.8, the page's colours for buying and selling.
+const BOUGHT_COLOR = '#2f9e44';
+const SOLD_COLOR = '#e03131';
+
 /** Height that gives each broker's row room for its 15 px bar and its label. */
 const brokerChartHeight = (brokers: number): number => 90 + Math.max(brokers, 1) * 28;
 
@@ -66,11 +70,13 @@ export function brokerChartOptions(analysis: BrokerShareAnalysis): Options {
   const buys: SeriesBarOptions = {
     type: 'bar',
     name: 'Bought',
+    color: BOUGHT_COLOR,
     data: brokers.map((b) => ({ y: b.buyValue, custom: custom(b) })),
   };
   const sells: SeriesBarOptions = {
     type: 'bar',
     name: 'Sold',
+    color: SOLD_COLOR,
     data: brokers.map((b) => ({ y: -b.sellValue, custom: custom(b) })),
   };
   return {
@@ -79,7 +85,8 @@ export function brokerChartOptions(analysis: BrokerShareAnalysis): Options {
     xAxis: { categories: brokers.map((b) => b.name), title: { text: null } },
     yAxis: {
       title: { text: 'Value (A$): sold ← → bought' },
-      labels: { formatter: ({ value }) => formatDollars(Math.abs(Number(value))).replace(/\.00$/, '') },
+      // Sells are drawn as negative values: the axis reads amounts either side of zero.
+      labels: { formatter: ({ value }) => formatCompactDollars(Math.abs(Number(value))) },
     },
     tooltip: {
       formatter: function (this: Point) {

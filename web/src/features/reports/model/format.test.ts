@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChangePercent, formatCount, formatPercent, formatPrice } from './format';
+import { formatChangePercent, formatCompactDollars, formatCount, formatPercent, formatPrice } from './format';
 
 describe('report number formats', () => {
   it('writes counts with thousands separators', () => {
@@ -23,5 +23,11 @@ describe('report number formats', () => {
     expect(formatPrice(0.0015)).toBe('$0.0015');
     expect(formatPrice(1234.5)).toBe('$1,234.50');
     expect(formatPrice(null)).toBe('');
+  });
+
+  it('writes dollars in short for chart axes', () => {
+    expect(formatCompactDollars(12_500_000)).toBe('$12.5M');
+    expect(formatCompactDollars(800_000)).toBe('$800K');
+    expect(formatCompactDollars(0)).toBe('$0');
   });
 });

@@ -13,6 +13,14 @@ const PRICE = new Intl.NumberFormat('en-AU', {
   maximumFractionDigits: 4,
 });
 
+const COMPACT_DOLLARS = new Intl.NumberFormat('en-AU', {
+  style: 'currency',
+  currency: 'AUD',
+  notation: 'compact',
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 1,
+});
+
 const absent = (value: number | null | undefined): value is null | undefined =>
   value === null || value === undefined || Number.isNaN(value);
 
@@ -35,4 +43,9 @@ export function formatChangePercent(value: number | null | undefined): string {
 /** A share price: '$43.215', '$0.0015', '$12.00'. */
 export function formatPrice(value: number | null | undefined): string {
   return absent(value) ? '' : PRICE.format(value);
+}
+
+/** Dollars in short for a chart's axis, where a full amount would crowd the labels: '$12.5M', '$800K'. */
+export function formatCompactDollars(value: number | null | undefined): string {
+  return absent(value) ? '' : COMPACT_DOLLARS.format(value);
 }

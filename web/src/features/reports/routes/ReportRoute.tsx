@@ -11,7 +11,8 @@ import { ReportDocument } from '../components/ReportDocument';
 import classes from '../components/report/ReportPage.module.css';
 
 /** The page's title: the company and its ticker (the period shows under it). */
-const titleOf = (report: ReportView): string => `${report.companyName || report.ticker} (${report.ticker})`;
+const titleOf = (report: ReportView): string =>
+  report.companyName ? `${report.companyName} (${report.ticker})` : report.ticker;
 
 /**
  * The report shown, from the path's guid until the date-range form generates another: that one is shown from
