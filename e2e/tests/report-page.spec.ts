@@ -202,5 +202,17 @@ test('printed, the report has no form and keeps each section and chart whole', a
   await expect(page.getByRole('form', { name: 'Report dates' })).toBeHidden();
   const section = page.getByTestId('report-broker-activity');
   expect(await section.evaluate((element) => getComputedStyle(element).breakInside)).toBe('avoid');
-  await expect(chart(page, `Top 20 brokers of ${TICKER}`).locator('svg.highcharts-root')).toBeVisible();
+  // Print scales a chart to the paper: its viewBox keeps the drawing whole and in proportion.
+  const svg = chart(page, `Top 20 brokers of ${TICKER}`).locator('svg.highcharts-root');
+  await expect(svg).toBeVisible();
+  const shape = await svg.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return {
+      viewBox: element.getAttribute('viewBox'),
+      drawn: box.width / box.height,
+      own: Number(element.getAttribute('width')) / Number(element.getAttribute('height')),
+    };
+  });
+  expect(shape.viewBox).toMatch(/^0 0 \d+ \d+$/);
+  expect(shape.drawn).toBeCloseTo(shape.own, 2);
 });

@@ -62,6 +62,12 @@ describe('Report page', () => {
     const seriesLabel = (chart: HTMLElement) =>
       chart.querySelector('.highcharts-series-0')?.getAttribute('aria-label');
     expect(seriesLabel(charts[0]!)).toMatch(/^Bought, bar series 1 of 2 with 20 bars/);
+    // Each drawing has a viewBox, so print can scale it to the paper without cutting it.
+    for (const svg of document.querySelectorAll('svg.highcharts-root')) {
+      expect(svg.getAttribute('viewBox')).toBe(
+        `0 0 ${svg.getAttribute('width')} ${svg.getAttribute('height')}`,
+      );
+    }
     const peers = within(screen.getByTestId('report-peer-broker-activity'));
     expect(peers.getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual([
       'RIO:ASX',
