@@ -59,6 +59,8 @@ export default defineConfig({
           ) {
             return 'vendor-redux';
           }
+          // Only the report page draws charts: its own vendor chunk, loaded with that page's chunk.
+          if (/\/node_modules\/(highcharts|highcharts-react-official)\//.test(id)) return 'vendor-highcharts';
           return undefined;
         },
       },

@@ -1,6 +1,6 @@
 // The web app's bundle carries no zod (web/README.md): proto's schema modules, its route table among them,
-// reach the browser only as types. Builds the app as `npm run build -w web` does, in memory, and looks at
-// which modules went in and at the code itself.
+// reach the browser only as types; and Highcharts loads with the report page only. Builds the app as
+// `npm run build -w web` does, in memory, and looks at which modules went in and at the code itself.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,15 +11,22 @@ import { build } from 'vite';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
 
-test('the web bundle has no zod module and no zod code, and bundles proto only through zod-free modules', async () => {
-  const result = await build({
+/** The app built once, in memory, for every test here: its chunks. */
+let built;
+function chunksOfBuild() {
+  built ??= build({
     root: WEB,
     configFile: path.join(WEB, 'vite.config.ts'),
     logLevel: 'silent',
     build: { write: false, sourcemap: false },
-  });
-  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
-  const chunks = outputs.filter((o) => o.type === 'chunk');
+  }).then((result) =>
+    (Array.isArray(result) ? result : [result]).flatMap((r) => r.output).filter((o) => o.type === 'chunk'),
+  );
+  return built;
+}
+
+test('the web bundle has no zod module and no zod code, and bundles proto only through zod-free modules', async () => {
+  const chunks = await chunksOfBuild();
   assert.ok(chunks.length > 1, 'the build gave its chunks');
   const modules = chunks.flatMap((chunk) => Object.keys(chunk.modules)).map((id) => id.replaceAll('\\', '/'));
 
@@ -44,4 +51,37 @@ test('the web bundle has no zod module and no zod code, and bundles proto only t
   for (const chunk of chunks) {
     assert.doesNotMatch(chunk.code, /ZodError|ZodObject|ZodType/, `zod code in ${chunk.fileName}`);
   }
+});
+
+test('Highcharts is bundled for the report page only: in no chunk the app loads at start', async () => {
+  const chunks = new Map((await chunksOfBuild()).map((chunk) => [chunk.fileName, chunk]));
+  const hasHighcharts = (chunk) =>
+    Object.keys(chunk.modules).some((id) => /\/node_modules\/highcharts\//.test(id));
+
+  // The entry and every chunk it imports statically, i.e. what loads before any lazy screen.
+  const atStart = new Set();
+  const visit = (fileName) => {
+    if (atStart.has(fileName)) return;
+    atStart.add(fileName);
+    for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+  };
+  for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName);
+
+  assert.ok(atStart.size > 0, 'the build has an entry');
+  assert.deepEqual(
+    [...atStart].filter((fileName) => hasHighcharts(chunks.get(fileName))),
+    [],
+    'chunks loaded at start with Highcharts in them',
+  );
+  const lazy = [...chunks.values()].filter(hasHighcharts);
+  assert.ok(lazy.length > 0, 'Highcharts is in the build (the report page)');
+  // The report page's chunk reaches it.
+  const reportPage = [...chunks.values()].find((chunk) =>
+    Object.keys(chunk.modules).some((id) => id.endsWith('/features/reports/routes/ReportRoute.tsx')),
+  );
+  assert.ok(reportPage, 'the report page has a chunk');
+  assert.ok(
+    reportPage.imports.some((fileName) => hasHighcharts(chunks.get(fileName))) || hasHighcharts(reportPage),
+    'the report page chunk loads Highcharts',
+  );
 });

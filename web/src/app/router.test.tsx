@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '@/api/routes';
+import { errorResponse, routeKey, serveApi } from '@/test/fakeApi';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
@@ -61,6 +63,16 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe(path);
   });
 
+  it("routes /report/{guid} to the public report page, which reads that guid's report", async () => {
+    const calls = serveApi(fetchMock, {
+      [routeKey(routes.reports.report, { guid: 'r-1' })]: () => errorResponse(404, 'Report not found'),
+    });
+    renderRoute('/report/r-1', { store: storeWith(admin) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Report not found');
+    expect(screen.getByRole('heading', { name: 'Report' })).toBeInTheDocument();
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toContain('GET /api/report/r-1');
+  });
+
   it('shows "Page not found!" with a link home for unknown paths', async () => {
     const { router } = renderRoute('/no-such-page', { store: storeWith(admin) });
     expect(await screen.findByText('Page not found!')).toBeInTheDocument();
@@ -109,7 +121,6 @@ describe('routes', () => {
     ],
     ['/AnnouncementCommentResponse/g-2', 'Comment Response', { guid: 'g-2' }],
     ['/client-stocks/ABC:ASX', 'Client Stock', { combinedTicker: 'ABC:ASX' }],
-    ['/report/r-1', 'Report', { guid: 'r-1' }],
     ['/new-order/9', 'Order Form', {}],
   ])('routes %s to the %s screen', async (path, title, params: Record<string, string>) => {
     renderRoute(path, { store: storeWith(admin) });

@@ -36,6 +36,13 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+// Highcharts (the report page's charts) asks CSS.supports at import; jsdom's CSS object lacks it.
+if (typeof window.CSS?.supports !== 'function') {
+  Object.defineProperty(window, 'CSS', {
+    configurable: true,
+    value: { ...window.CSS, supports: () => false },
+  });
+}
 window.scrollTo = () => {};
 
 // fetchBaseQuery builds a `Request` from '/api/...'; Node's Request (jsdom has none) rejects relative URLs,
