@@ -188,10 +188,10 @@ export class MarketRepository {
   }
 
   /**
-   * Sums the day's trades just copied (a day of a busy stock is a few thousand rows, read back from the
-   * buffers COPY filled): the day's figures, its open and close being the prices of its first and last seq
-   * (read through the primary key), and each broker's buy and sell sides, summed by grouping sets in one
-   * pass. Only called for a day with trades: an aggregate without GROUP BY gives a row even over none.
+   * Sums the day's trades just copied (a day of a busy stock is a few thousand rows): the day's figures,
+   * its open and close being the prices of its first and last seq (read through the primary key), and each
+   * broker's buy and sell sides, summed by grouping sets in one pass. Only called for a day with trades: an
+   * aggregate without GROUP BY gives a row even over none.
    */
   private async sumDay(runner: QueryRunner, stockId: string, day: string): Promise<void> {
     await runner.query(
