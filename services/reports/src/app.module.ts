@@ -5,6 +5,7 @@ import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { reportsConfigSchema } from './config';
 import { CreateReports1795830322350 } from './database/migrations/1795830322350-CreateReports';
 import { CreateMarketData1796400000000 } from './database/migrations/1796400000000-CreateMarketData';
+import { CreateTradeRollups1796500000000 } from './database/migrations/1796500000000-CreateTradeRollups';
 import { MarketDataProvider } from './market/market-data.provider';
 import { MarketDataService } from './market/market-data.service';
 import { MarketJobs } from './market/market-jobs';
@@ -30,7 +31,7 @@ export const reportsService = defineService({
   config: reportsConfigSchema,
   database: {
     entities: [StockProjectionEntity],
-    migrations: [CreateReports1795830322350, CreateMarketData1796400000000],
+    migrations: [CreateReports1795830322350, CreateMarketData1796400000000, CreateTradeRollups1796500000000],
   },
   providers: [
     StockProjectionService,

@@ -24,7 +24,11 @@ import { startMarketStandIn } from '@irp/standins/market';
 import type { StandInServer } from '@irp/standins/kit';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
+import { MarketDataProvider } from '../src/market/market-data.provider';
 import { MarketRepository } from '../src/market/market.repository';
+import { TradeRow, tradeRowOf } from '../src/market/market-rules';
+import { BrokerAggregate, brokerShareOf, e4ToDollars, round, TOP_BROKERS } from '../src/reports/report-rules';
+import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
 
@@ -64,6 +68,8 @@ describe('reports service on the real broker and database', () => {
   const target = stock(`FX${run}`, { archived: true, companyName: 'Fixed Target Ltd' });
   const peer = stock(`FY${run}`, { archived: true, companyName: 'Fixed Peer Ltd' });
   const many = stock(`FZ${run}`, { archived: true });
+  // The stand-in's trades of a listed stock, loaded under a stock of their own (archived, as above).
+  const summed = stock(`FS${run}`, { archived: true });
 
   const D1 = '2026-03-02';
   const D2 = '2026-03-03';
@@ -124,7 +130,8 @@ describe('reports service on the real broker and database', () => {
     });
     db = app.get(DataSource);
     const projection = app.get(StockProjectionService);
-    for (const s of [watched, watched2, disabled, archived, target, peer, many]) await projection.receive(s);
+    for (const s of [watched, watched2, disabled, archived, target, peer, many, summed])
+      await projection.receive(s);
     const market = app.get(MarketRepository);
     await market.saveBrokers([
       { id: 1, name: 'Alpha Securities' },
@@ -222,6 +229,13 @@ describe('reports service on the real broker and database', () => {
         [watched.id, day],
       );
       expect(emptied).toBe(0);
+      for (const table of ['day_stats', 'broker_days']) {
+        const [{ count: sums }] = await db.query(
+          `SELECT count(*)::int AS count FROM reports.${table} WHERE stock_id = $1 AND trade_day = $2`,
+          [watched.id, day],
+        );
+        expect(sums).toBe(0);
+      }
     });
 
     it('a provider outage is retried, remembered, reported once, and a report over the day says the data is missing', async () => {
@@ -590,6 +604,119 @@ describe('reports service on the real broker and database', () => {
         `There are no trades of ${many.combinedTicker} between ${D2} and ${D2}`,
       );
     });
+  });
+
+  it("a re-loaded stock-day replaces its sums, and a report's figures are those of its trades", async () => {
+    const days = ['2026-02-18', '2026-02-19'];
+    const client = app.get(MarketDataProvider).use();
+    const loaded = await Promise.all(
+      days.map(async (day) => (await client.trades(watched2.ticker, day)).map(tradeRowOf)),
+    );
+    expect(loaded.every((trades) => trades.length > 100)).toBe(true);
+    const market = app.get(MarketRepository);
+    // The first day loaded with the second's trades, then with its own twice: only the last load counts.
+    await market.replaceDay(summed.id, days[0]!, loaded[1]!);
+    for (const [i, day] of days.entries()) {
+      await market.replaceDay(summed.id, day, loaded[i]!);
+      await market.replaceDay(summed.id, day, loaded[i]!);
+    }
+    const all = loaded.flat();
+    const byBroker = new Map<number, BrokerAggregate>();
+    const side = (broker: number) => {
+      const a = byBroker.get(broker) ?? {
+        broker,
+        name: null,
+        buys: 0,
+        buyVol: 0,
+        buyValueE4: 0,
+        sells: 0,
+        sellVol: 0,
+        sellValueE4: 0,
+      };
+      byBroker.set(broker, a);
+      return a;
+    };
+    for (const t of all) {
+      const buyer = side(t.buyerBroker);
+      buyer.buys += 1;
+      buyer.buyVol += t.volume;
+      buyer.buyValueE4 += t.priceE4 * t.volume;
+      const seller = side(t.sellerBroker);
+      seller.sells += 1;
+      seller.sellVol += t.volume;
+      seller.sellValueE4 += t.priceE4 * t.volume;
+    }
+    const names = new Map<number, string>(
+      (await db.query(`SELECT id, name FROM reports.brokers`)).map((b: { id: number; name: string }) => [
+        b.id,
+        b.name,
+      ]),
+    );
+    const totalVolume = all.reduce((n, t) => n + t.volume, 0);
+    const totalValueE4 = all.reduce((n, t) => n + t.priceE4 * t.volume, 0);
+    const expectedBrokers = [...byBroker.values()]
+      .sort((a, b) => b.buyValueE4 + b.sellValueE4 - (a.buyValueE4 + a.sellValueE4) || a.broker - b.broker)
+      .slice(0, TOP_BROKERS)
+      .map((a) => brokerShareOf({ ...a, name: names.get(a.broker) ?? null }, totalVolume));
+    const bySeq = (trades: TradeRow[]) => [...trades].sort((a, b) => a.seq - b.seq);
+    const prices = (trades: TradeRow[]) => trades.map((t) => t.priceE4);
+
+    const report = await generate({
+      combinedTicker: summed.combinedTicker,
+      startDate: days[0],
+      endDate: days[1],
+    });
+    expect(report.brokerActivityViewModels[0]!.brokerShareAnalysis).toEqual({
+      ticker: summed.combinedTicker,
+      totalValue: round(e4ToDollars(totalValueE4)),
+      totalVolume,
+      numTrades: all.length,
+      brokerCount: byBroker.size,
+      brokers: expectedBrokers,
+    });
+    expect(report.activitySummary).toMatchObject({
+      numTrades: all.length,
+      totalVolume,
+      open: e4ToDollars(bySeq(loaded[0]!)[0]!.priceE4),
+      close: e4ToDollars(bySeq(loaded[1]!).at(-1)!.priceE4),
+      high: e4ToDollars(Math.max(...prices(all))),
+      low: e4ToDollars(Math.min(...prices(all))),
+    });
+    expect(
+      report.tradeAnalysis.map(({ day, numTrades, high, low, close }) => ({
+        day,
+        numTrades,
+        high,
+        low,
+        close,
+      })),
+    ).toEqual(
+      loaded.map((trades, i) => ({
+        day: days[i],
+        numTrades: trades.length,
+        high: e4ToDollars(Math.max(...prices(trades))),
+        low: e4ToDollars(Math.min(...prices(trades))),
+        close: e4ToDollars(bySeq(trades).at(-1)!.priceE4),
+      })),
+    );
+    // The pre-release check's input: each broker's net volume and value per day.
+    const net = new Map<string, { netVol: number; netValueE4: number }>();
+    for (const [i, trades] of loaded.entries())
+      for (const t of trades)
+        for (const [broker, sign] of [
+          [t.buyerBroker, 1],
+          [t.sellerBroker, -1],
+        ] as const) {
+          const key = `${days[i]}:${broker}`;
+          const n = net.get(key) ?? { netVol: 0, netValueE4: 0 };
+          n.netVol += sign * t.volume;
+          n.netValueE4 += sign * t.priceE4 * t.volume;
+          net.set(key, n);
+        }
+    const dailyNet = await app.get(ReportsRepository).dailyNet(summed.id, days[0]!, days[1]!);
+    expect(
+      new Map(dailyNet.map((d) => [`${d.day}:${d.broker}`, { netVol: d.netVol, netValueE4: d.netValueE4 }])),
+    ).toEqual(net);
   });
 
   it('the demo pattern: the stand-in accumulator is flagged before a price-sensitive announcement of BHP', async () => {

@@ -5,7 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { TradeRow, tradeCopyLines } from './market-rules';
 
 export type GapKind = 'trades' | 'quote' | 'daily';
@@ -42,9 +42,10 @@ const dayText = (v: unknown): string =>
   v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
 
 /**
- * The market data tables (quotes, daily prices, trades, loaded days, gaps, brokers). Trades are bulk
- * loaded: one transaction per stock-day deletes the day's rows and COPYs the new ones in (so a re-run
- * replaces the day, never doubles it) and marks the day loaded, clearing its gap.
+ * The market data tables (quotes, daily prices, trades and their sums per stock-day, loaded days, gaps,
+ * brokers). Trades are bulk loaded: one transaction per stock-day deletes the day's rows and sums and COPYs
+ * the new rows in, sums them (so a re-run replaces the day, never doubles it) and marks the day loaded,
+ * clearing its gap.
  */
 @Injectable()
 export class MarketRepository {
@@ -144,15 +145,20 @@ export class MarketRepository {
   }
 
   /**
-   * Replaces the trades of one stock-day with `trades` (COPY, one transaction) and marks the day loaded
-   * with its trade count; its gap, if any, is cleared. Re-running a day gives the same rows.
+   * Replaces the trades of one stock-day with `trades` (COPY, one transaction), and its sums (`day_stats`,
+   * `broker_days`, which the reports read instead of the trades), and marks the day loaded with its trade
+   * count; its gap, if any, is cleared. Re-running a day gives the same rows.
    */
   async replaceDay(stockId: string, day: string, trades: TradeRow[]): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
-      await runner.query(`DELETE FROM reports.trades WHERE stock_id = $1 AND trade_day = $2`, [stockId, day]);
+      for (const table of ['trades', 'day_stats', 'broker_days'])
+        await runner.query(`DELETE FROM reports.${table} WHERE stock_id = $1 AND trade_day = $2`, [
+          stockId,
+          day,
+        ]);
       if (trades.length) {
         const client = (await runner.connect()) as PoolClient;
         const copy = client.query(
@@ -161,6 +167,7 @@ export class MarketRepository {
           ),
         );
         await pipeline(Readable.from(tradeCopyLines(stockId, day, trades)), copy);
+        await this.sumDay(runner, stockId, day);
       }
       await runner.query(
         `INSERT INTO reports.trade_days (stock_id, trade_day, trades) VALUES ($1, $2, $3)
@@ -178,6 +185,42 @@ export class MarketRepository {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * Sums the day's trades just copied (a day of a busy stock is a few thousand rows): the day's figures,
+   * its open and close being the prices of its first and last seq (read through the primary key), and each
+   * broker's buy and sell sides, summed by grouping sets in one pass. Only called for a day with trades: an
+   * aggregate without GROUP BY gives a row even over none.
+   */
+  private async sumDay(runner: QueryRunner, stockId: string, day: string): Promise<void> {
+    await runner.query(
+      `INSERT INTO reports.day_stats
+       SELECT $1::uuid, $2::date, count(*), sum(volume), sum(price_e4 * volume), max(price_e4), min(price_e4),
+              (SELECT price_e4 FROM reports.trades WHERE stock_id = $1 AND trade_day = $2 ORDER BY seq LIMIT 1),
+              (SELECT price_e4 FROM reports.trades WHERE stock_id = $1 AND trade_day = $2 ORDER BY seq DESC LIMIT 1)
+         FROM reports.trades
+        WHERE stock_id = $1 AND trade_day = $2`,
+      [stockId, day],
+    );
+    await runner.query(
+      `INSERT INTO reports.broker_days
+       WITH sides AS (
+         SELECT GROUPING(buyer_broker) = 0 AS is_buy, coalesce(buyer_broker, seller_broker) AS broker,
+                count(*) AS trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
+           FROM reports.trades
+          WHERE stock_id = $1 AND trade_day = $2
+          GROUP BY GROUPING SETS ((buyer_broker), (seller_broker))
+       )
+       SELECT $1::uuid, $2::date, broker,
+              coalesce(sum(trades) FILTER (WHERE is_buy), 0), coalesce(sum(volume) FILTER (WHERE is_buy), 0),
+              coalesce(sum(value_e4) FILTER (WHERE is_buy), 0),
+              coalesce(sum(trades) FILTER (WHERE NOT is_buy), 0), coalesce(sum(volume) FILTER (WHERE NOT is_buy), 0),
+              coalesce(sum(value_e4) FILTER (WHERE NOT is_buy), 0)
+         FROM sides
+        GROUP BY broker`,
+      [stockId, day],
+    );
   }
 
   /** Remembers what the provider could not serve; true for each gap not reported yet (to mail once). */

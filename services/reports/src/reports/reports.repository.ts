@@ -26,8 +26,9 @@ const dayText = (v: unknown): string =>
   v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
 
 /**
- * The report's figures, computed in SQL over the trades of the range (the `(stock_id, trade_day)` primary
- * key serves each range scan), and the stored reports.
+ * The report's figures, summed in SQL over the range's per stock-day sums written with the trades
+ * (`day_stats`, `broker_days`: MarketRepository.replaceDay; their `(stock_id, trade_day)` primary keys
+ * serve each range scan), and the stored reports.
  */
 @Injectable()
 export class ReportsRepository {
@@ -35,10 +36,7 @@ export class ReportsRepository {
 
   /**
    * Per stock, the top `limit` brokers by value traded (bought + sold, ties by broker id), with their buy
-   * and sell aggregates, and how many brokers traded it. The trades are summed per (buyer, seller) pair
-   * first, a plain GROUP BY the planner can run in parallel workers (a few thousand pairs a stock however
-   * many trades); then each pair is seen from both sides. Unpivoting the trades themselves hashed every
-   * trade twice: 1.4 to 3 times as long over a month of a million trades (bench/README.md, reports).
+   * and sell aggregates, and how many brokers traded it: each broker's sums of the range's days.
    */
   async topBrokers(
     stockIds: string[],
@@ -47,23 +45,13 @@ export class ReportsRepository {
     limit: number,
   ): Promise<Map<string, { brokerCount: number; brokers: BrokerAggregate[] }>> {
     const rows: Array<Record<string, string | null>> = await this.dataSource.query(
-      `WITH pairs AS (
-         SELECT stock_id, buyer_broker, seller_broker,
-                count(*) AS trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
-           FROM reports.trades
+      `WITH per AS (
+         SELECT stock_id, broker_id AS broker, sum(buys) AS buys, sum(buy_vol) AS buy_vol,
+                sum(buy_value_e4) AS buy_value_e4, sum(sells) AS sells, sum(sell_vol) AS sell_vol,
+                sum(sell_value_e4) AS sell_value_e4
+           FROM reports.broker_days
           WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
-          GROUP BY stock_id, buyer_broker, seller_broker
-       ), per AS (
-         SELECT p.stock_id, s.broker,
-                coalesce(sum(p.trades) FILTER (WHERE s.is_buy), 0) AS buys,
-                coalesce(sum(p.volume) FILTER (WHERE s.is_buy), 0) AS buy_vol,
-                coalesce(sum(p.value_e4) FILTER (WHERE s.is_buy), 0) AS buy_value_e4,
-                coalesce(sum(p.trades) FILTER (WHERE NOT s.is_buy), 0) AS sells,
-                coalesce(sum(p.volume) FILTER (WHERE NOT s.is_buy), 0) AS sell_vol,
-                coalesce(sum(p.value_e4) FILTER (WHERE NOT s.is_buy), 0) AS sell_value_e4
-           FROM pairs p
-          CROSS JOIN LATERAL (VALUES (p.buyer_broker, true), (p.seller_broker, false)) AS s(broker, is_buy)
-          GROUP BY p.stock_id, s.broker
+          GROUP BY stock_id, broker_id
        ), ranked AS (
          SELECT per.*, row_number() OVER (PARTITION BY stock_id ORDER BY buy_value_e4 + sell_value_e4 DESC, broker) AS rank,
                 count(*) OVER (PARTITION BY stock_id) AS broker_count
@@ -91,25 +79,13 @@ export class ReportsRepository {
     return out;
   }
 
-  /**
-   * Per stock and trading day: trades, volume, value, high, low, open (first trade) and close (last). The
-   * first and last trades are found by their seq and read through the primary key: ordering each day's
-   * prices (array_agg ... ORDER BY seq) sorted every trade and was the slowest part of a report.
-   */
+  /** Per stock and trading day with trades: trades, volume, value, high, low, open (first trade) and close (last). */
   async dailyStats(stockIds: string[], from: string, to: string): Promise<DayStats[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `WITH days AS (
-         SELECT stock_id, trade_day, count(*) AS num_trades, sum(volume) AS volume, sum(price_e4 * volume) AS value_e4,
-                max(price_e4) AS high_e4, min(price_e4) AS low_e4, min(seq) AS first_seq, max(seq) AS last_seq
-           FROM reports.trades
-          WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
-          GROUP BY stock_id, trade_day
-       )
-       SELECT d.*, o.price_e4 AS open_e4, c.price_e4 AS close_e4
-         FROM days d
-         JOIN reports.trades o ON o.stock_id = d.stock_id AND o.trade_day = d.trade_day AND o.seq = d.first_seq
-         JOIN reports.trades c ON c.stock_id = d.stock_id AND c.trade_day = d.trade_day AND c.seq = d.last_seq
-        ORDER BY d.stock_id, d.trade_day`,
+      `SELECT stock_id, trade_day, num_trades, volume, value_e4, high_e4, low_e4, open_e4, close_e4
+         FROM reports.day_stats
+        WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3
+        ORDER BY stock_id, trade_day`,
       [stockIds, from, to],
     );
     return rows.map((r) => ({
@@ -125,26 +101,14 @@ export class ReportsRepository {
     }));
   }
 
-  /**
-   * Each broker's net volume and value per day of one stock (the pre-release flag's input). One pass of
-   * grouping sets sums each day's trades by buyer and by seller, and the broker names are joined to those
-   * sums: unpivoting every trade into two rows and joining each to its name took twice as long.
-   */
+  /** Each broker's net volume and value per day of one stock (the pre-release flag's input). */
   async dailyNet(stockId: string, from: string, to: string): Promise<DailyNet[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `WITH sides AS (
-         SELECT trade_day, GROUPING(buyer_broker) = 0 AS is_buy, coalesce(buyer_broker, seller_broker) AS broker,
-                sum(volume) AS volume, sum(price_e4 * volume) AS value_e4
-           FROM reports.trades
-          WHERE stock_id = $1 AND trade_day BETWEEN $2 AND $3
-          GROUP BY GROUPING SETS ((trade_day, buyer_broker), (trade_day, seller_broker))
-       )
-       SELECT s.trade_day, s.broker, b.name,
-              sum(CASE WHEN s.is_buy THEN s.volume ELSE -s.volume END) AS net_vol,
-              sum(CASE WHEN s.is_buy THEN s.value_e4 ELSE -s.value_e4 END) AS net_value_e4
-         FROM sides s
-         LEFT JOIN reports.brokers b ON b.id = s.broker
-        GROUP BY s.trade_day, s.broker, b.name`,
+      `SELECT d.trade_day, d.broker_id AS broker, b.name,
+              d.buy_vol - d.sell_vol AS net_vol, d.buy_value_e4 - d.sell_value_e4 AS net_value_e4
+         FROM reports.broker_days d
+         LEFT JOIN reports.brokers b ON b.id = d.broker_id
+        WHERE d.stock_id = $1 AND d.trade_day BETWEEN $2 AND $3`,
       [stockId, from, to],
     );
     return rows.map((r) => ({

@@ -37,8 +37,8 @@ const bad = (message: string) => new AppError(ErrorCode.BadRequest, message);
 const withExchange = (ticker: string) => (ticker.includes(':') ? ticker : `${ticker}:ASX`);
 
 /**
- * Trading-activity reports: generated over the stored trades (every per-trade figure is an SQL aggregate,
- * ReportsRepository; this class only puts the aggregates together), stored with their view under a guid of
+ * Trading-activity reports: generated over the stored trades (every per-trade figure is an SQL sum of the
+ * per stock-day sums kept with the trades, ReportsRepository; this class only puts the sums together), stored with their view under a guid of
  * 128 random bits, listed per stock, read publicly by guid and regenerated over other dates when the
  * report allows search.
  */
@@ -64,7 +64,7 @@ export class ReportsService {
     const ids = all.map((s) => s.id);
 
     const announcements = await this.reports.announcements(target.id, startDate, endDate);
-    // The pre-release check scans the ticker's trades again: beside the other scans, not after them.
+    // The pre-release check reads the ticker's sums over its own window: beside the other reads.
     const [top, daily, loaded, gaps, flags] = await Promise.all([
       this.reports.topBrokers(ids, startDate, endDate, TOP_BROKERS),
       this.reports.dailyStats(ids, startDate, endDate),
