@@ -1,5 +1,5 @@
 import { Actor, ErrorCode, GLOBAL_ROLES, isAdmin } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError } from '@irp/platform/errors';
 
 /** Rules of the Users editor that need no database (issue 21). */
 

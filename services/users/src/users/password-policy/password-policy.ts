@@ -1,4 +1,4 @@
-import { AppError } from '@irp/platform';
+import { AppError } from '@irp/platform/errors';
 import { ErrorCode } from '@irp/proto';
 import commonPasswords from './common-passwords.json';
 
