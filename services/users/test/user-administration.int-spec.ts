@@ -310,6 +310,36 @@ describe('users service: user administration', () => {
     expect((await requester.request(Topics.UsersGet, { actor: editor, id })).audit).toBeUndefined();
   });
 
+  it('saves back a row whose stock the projection has not heard of yet (named by its id), and refuses granting one', async () => {
+    const unheard = '23333333-3333-4333-8333-333333333333';
+    const { id } = await app
+      .get(UsersService)
+      .upsert({
+        username: 'early-client',
+        password: GOOD,
+        roles: [],
+        stockRoles: { [unheard]: ['ViewConfig'] },
+      });
+    const read = await requester.request(Topics.UsersGet, { actor: editor, id });
+    expect(read.permissions).toEqual([
+      { stockId: unheard, combinedTicker: unheard, companyName: '', archived: false, roles: ['ViewConfig'] },
+    ]);
+    await requester.request(Topics.UsersSave, {
+      actor: editor,
+      id,
+      username: 'early-client',
+      permissions: read.permissions,
+    });
+    expect((await requester.request(Topics.UsersGet, { actor: editor, id })).permissions).toEqual(
+      read.permissions,
+    );
+    await expectAppError(
+      save(editor, { username: 'grant-unheard', password: GOOD, permissions: read.permissions }),
+      'BAD_REQUEST',
+      `Unknown company: ${unheard}`,
+    );
+  });
+
   it('answers NOT_FOUND for an unknown user', async () => {
     const unknown = '99999999-9999-4999-8999-999999999999';
     await expectAppError(

@@ -86,10 +86,11 @@ export class UserAdministration {
 
   /** Creates (id null) or updates a user from the editor; its id. */
   async save(req: RequestOf<typeof Topics.UsersSave>): Promise<{ id: string }> {
-    const stockRoles = await this.stockRolesOf(req.permissions);
     const password = givenPassword(req.password);
     const current = req.id ? await this.users.findById(req.id) : null;
     if (req.id && !current) throw new AppError(ErrorCode.NotFound, USER_NOT_FOUND);
+    const held = new Set(Object.keys(current ? toSessionUser(current).stockRoles : {}));
+    const stockRoles = await this.stockRolesOf(req.permissions, held);
     // The username is editable only when creating (spec section 5).
     const username = current?.username ?? req.username.trim();
     if (!username) throw new AppError(ErrorCode.BadRequest, 'Username is required');
@@ -148,15 +149,22 @@ export class UserAdministration {
   }
 
   /**
-   * The rows' stocks by id (a row read from this service) or else by combinedTicker, each stock once; roles
-   * of an unknown stock cannot be granted.
+   * The rows' stock ids, each stock once: a row's `stockId` when this service knows the stock or the user
+   * already holds roles on it (a row read from GET whose stock the projection has not heard of yet keeps
+   * saving), else the stock of its combinedTicker; roles on an unknown stock cannot be granted.
    */
-  private async stockRolesOf(rows: readonly PermissionRowDto[]): Promise<Record<string, string[]>> {
+  private async stockRolesOf(
+    rows: readonly PermissionRowDto[],
+    held: ReadonlySet<string>,
+  ): Promise<Record<string, string[]>> {
     const stockRoles: Record<string, string[]> = {};
     for (const row of rows) {
-      const stock = (row.stockId && (await this.stocks.byId(row.stockId))) || (await this.stockNamed(row));
-      if (stockRoles[stock.id]) throw new AppError(ErrorCode.BadRequest, DUPLICATE_ROW);
-      stockRoles[stock.id] = [...new Set(row.roles)];
+      const id =
+        row.stockId && (held.has(row.stockId) || (await this.stocks.byId(row.stockId)))
+          ? row.stockId
+          : (await this.stockNamed(row)).id;
+      if (stockRoles[id]) throw new AppError(ErrorCode.BadRequest, DUPLICATE_ROW);
+      stockRoles[id] = [...new Set(row.roles)];
     }
     return stockRoles;
   }
