@@ -18,6 +18,7 @@ import { SharedLimitStore } from './limits/limit-store';
 import { ServicesClient } from './kafka/services.client';
 import { OrdersModule } from './orders/orders.module';
 import { StocksModule } from './stocks/stocks.module';
+import { UsersModule } from './users/users.module';
 import { WidgetModule } from './widget/widget.module';
 
 @Module({})
@@ -33,6 +34,7 @@ export class AppModule {
         EmailMarketingModule,
         InvoicingModule,
         ReportsModule,
+        UsersModule,
         WidgetModule,
       ],
       controllers: [AuthController, HealthController],

@@ -222,6 +222,39 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     status: { signedOut: { status: 401, why: 'no session and no refresh cookie: nobody to answer for' } },
   },
 
+  'users.list': { request: () => ({}) },
+  'users.get': {
+    prepare: async (ctx) => {
+      const users = (await ctx.adminGet('/api/users/')) as Array<{ id: string; username: string }>;
+      ctx.state.announcerId = users.find((u) => u.username === 'announcer')?.id;
+    },
+    request: (ctx) => ({ params: { id: ctx.state.announcerId as string } }),
+  },
+  'users.save': {
+    // Each allowed caller creates a client user of its own.
+    request: (ctx, caller) => ({
+      params: { id: 'new' },
+      body: { username: `rm-new-${ctx.run}-${caller}`, password: 'Matrix-Users-Pass-2026', permissions: [] },
+    }),
+    read: (ctx) =>
+      rowOf(ctx.db, `SELECT username FROM users.users WHERE username LIKE $1 ORDER BY 1`, [
+        `rm-new-${ctx.run}-%`,
+      ]),
+  },
+  'users.companies': { request: (ctx) => ({ query: { search: ctx.A.ticker } }) },
+  'users.changeOwnPassword': {
+    // A real change would end the caller's other sessions, the matrix's own among them: the current
+    // password is wrong, so every signed-in caller is answered 400 and nothing changes.
+    request: () => ({ body: { currentPassword: 'not-the-password', newPassword: 'Matrix-Users-Pass-2026' } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT id, password_hash FROM users.users ORDER BY id', []),
+    status: Object.fromEntries(
+      CALLERS.filter((c) => c !== 'signedOut').map((c) => [
+        c,
+        { status: 400, why: 'a wrong current password, so that no session of the matrix ends' },
+      ]),
+    ),
+  },
+
   // ---------------------------------------------------------------------------------------------- stocks
   'stocks.list': { request: () => ({ query: { startDate: '2025-01-01', endDate: '2025-12-31' } }) },
   'stocks.save': {

@@ -512,15 +512,35 @@ describe("spec section 7's calls, sent as the spec's client sends them", () => {
     expect(again.body.report.guid).not.toBe(guid);
   });
 
-  it('the calls of later issues are not served yet (404): docs/api/spec-differences.md lists them', async () => {
-    const later: Array<[string, string]> = [
-      ['GET', '/api/users/'],
-      ['GET', '/api/users/1'],
-      ['POST', '/api/users/1'],
-    ];
-    for (const [method, path] of later) {
-      const res = method === 'GET' ? await get(path, 'admin') : await post(path, {}, 'admin');
-      expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
-    }
+  it('Users: lists users, reads one with its permission rows, saves one (new creates)', async () => {
+    await until(
+      async () => (await get(`/api/userEditor/companies?search=${S.ticker}`, 'admin')).body,
+      (companies) => Array.isArray(companies) && companies.length > 0,
+      `the users service's projection knowing ${S.combinedTicker}`,
+    );
+    const saved = await post(
+      '/api/users/new',
+      {
+        username: `sc-user-${RUN}`,
+        password: 'Spec-Client-Users-2026',
+        permissions: [
+          { combinedTicker: S.combinedTicker, companyName: S.companyName, roles: ['ViewConfig'] },
+        ],
+      },
+      'admin',
+    );
+    expect(saved.status).toBe(200);
+    withFields(saved.body, ['success', 'errorMessage', 'id']);
+    const list = await get('/api/users/', 'admin');
+    expect(list.status).toBe(200);
+    const listed = (list.body as Array<{ id: string; username: string }>).find((u) => u.id === saved.body.id);
+    expect(listed).toEqual({ id: saved.body.id, username: `sc-user-${RUN}` });
+    const user = await get(`/api/users/${saved.body.id}`, 'admin');
+    withFields(user.body, ['username', 'permissions']);
+    withFields(user.body.permissions[0], ['combinedTicker', 'companyName', 'roles']);
+    expect(user.body.permissions[0]).toMatchObject({
+      combinedTicker: S.combinedTicker,
+      roles: ['ViewConfig'],
+    });
   });
 });

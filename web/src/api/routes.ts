@@ -8,6 +8,11 @@ export const routes: WebRoutes = {
     login: { method: 'GET', path: '/api/login' },
     logout: { method: 'DELETE', path: '/api/login' },
     refreshToken: { method: 'GET', path: '/api/admin/refreshtoken' },
+    list: { method: 'GET', path: '/api/users/' },
+    get: { method: 'GET', path: '/api/users/{id}' },
+    save: { method: 'POST', path: '/api/users/{id}' },
+    companies: { method: 'GET', path: '/api/userEditor/companies' },
+    changeOwnPassword: { method: 'POST', path: '/api/account/password' },
   },
   stocks: {
     list: { method: 'GET', path: '/api/admin/stocks' },

@@ -2,9 +2,16 @@ import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { StockRoleEntity } from './stock-role.entity';
+import { UserAuditEntity } from './user-audit.entity';
 import { UserEntity } from './user.entity';
 
-/** The users and their per-stock roles (one aggregate); the only place that queries their tables. */
+/** An audit row's fields, without those the database fills in. */
+export type NewUserAudit = Omit<UserAuditEntity, 'id' | 'at'>;
+
+/**
+ * The users, their per-stock roles and their audit trail (one aggregate); the only place that queries
+ * their tables.
+ */
 @Injectable()
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -45,5 +52,26 @@ export class UsersRepository {
       .filter(([, roles]) => roles.length)
       .map(([stockId, roles]) => ({ userId, stockId, roles: [...new Set(roles)] }));
     if (rows.length) await tx.insert(StockRoleEntity, rows);
+  }
+
+  /** Every user, by username (the Users list). */
+  list(): Promise<Array<Pick<UserEntity, 'id' | 'username'>>> {
+    return this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .select(['u.id', 'u.username'])
+      .orderBy('lower(u.username)')
+      .getMany();
+  }
+
+  async addAudit(tx: Tx, entry: NewUserAudit): Promise<void> {
+    await tx.insert(UserAuditEntity, entry);
+  }
+
+  /** A user's audit trail, newest first. */
+  auditOf(userId: string): Promise<UserAuditEntity[]> {
+    return this.dataSource
+      .getRepository(UserAuditEntity)
+      .find({ where: { userId }, order: { at: 'DESC', id: 'DESC' } });
   }
 }

@@ -1,5 +1,5 @@
 import { GLOBAL_ROLES, SessionUser, STOCK_ROLES, Topics } from '@irp/proto';
-import { AppError, Outbox, UnitOfWork } from '@irp/platform';
+import { AppError, Outbox, Tx, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { SessionsRepository } from '../auth/sessions.repository';
@@ -46,6 +46,27 @@ export function checkRoles(input: Pick<UserInput, 'roles' | 'stockRoles'>): void
   }
 }
 
+/** Who made a change, as the audit trail names them; no actor is the demo seed. */
+export interface ChangeActor {
+  id: string;
+  username: string;
+}
+const SEED_ACTOR = 'seed';
+
+/** A change of one user, ready to write: what it becomes, and who asks. */
+export interface UserChange {
+  /** The user as it was; null creates one. */
+  before: UserEntity | null;
+  username: string;
+  roles: string[];
+  stockRoles: Record<string, string[]>;
+  /** A new hash; undefined keeps the password. */
+  passwordHash?: string;
+  actor?: ChangeActor;
+  /** The session that stays signed in when a change ends the user's sessions (their own password change). */
+  exceptSessionId?: string;
+}
+
 @Injectable()
 export class UsersService {
   constructor(
@@ -56,9 +77,9 @@ export class UsersService {
   ) {}
 
   /**
-   * Creates or updates a user by username, and emits `user.upserted` in the same transaction. A changed
-   * password or changed roles end the user's sessions (whoever knew the old password, or held the old
-   * roles, is signed out), but `exceptSessionId`'s: the session of a user changing their own.
+   * Creates or updates a user by username (the demo seed and test fixtures; the Users editor saves through
+   * UserAdministration), without the password policy: see password-policy.ts. `exceptSessionId`: the
+   * session that stays signed in when the change ends the user's sessions.
    */
   async upsert(input: UserInput, options: { exceptSessionId?: string } = {}): Promise<SessionUser> {
     const username = input.username.trim();
@@ -71,30 +92,54 @@ export class UsersService {
     const passwordHash = input.password && !samePassword ? await hashPassword(input.password) : undefined;
     return this.units.run(async (tx) => {
       const existing = await this.users.findByUsername(username, tx);
-      let id: string;
-      if (!existing) {
-        if (!input.password) throw new AppError('BAD_REQUEST', 'A password is required for a new user');
-        id = await this.users.insert(tx, {
-          username,
-          passwordHash: passwordHash ?? (await hashPassword(input.password)),
-          roles: input.roles,
-        });
-      } else {
-        id = existing.id;
-        await this.users.update(tx, id, { roles: input.roles, passwordHash });
-      }
-      await this.users.replaceStockRoles(tx, id, input.stockRoles);
-      const fresh = (await this.users.findById(id, tx))!;
-      const sessionUser = toSessionUser(fresh);
-      if (existing) {
-        const rolesChanged = !sameRoles(toSessionUser(existing), sessionUser);
-        if (passwordHash || rolesChanged) await this.sessions.revokeAllOf(tx, id, options.exceptSessionId);
-      }
-      await this.outbox.add(tx, Topics.UserUpserted, fresh.id, {
-        ...sessionUser,
-        updatedAt: fresh.updatedAt.toISOString(),
-      });
-      return sessionUser;
+      const fresh = await this.write(tx, { ...input, ...options, username, before: existing, passwordHash });
+      return toSessionUser(fresh);
     });
+  }
+
+  /**
+   * Writes a change in the caller's transaction: the user's row and per-stock roles; when the password or
+   * the roles changed, the end of the user's sessions (whoever knew the old password, or held the old roles,
+   * is signed out) but `exceptSessionId`'s; one audit row when anything changed; `user.upserted`.
+   */
+  async write(tx: Tx, change: UserChange): Promise<UserEntity> {
+    const { before } = change;
+    let id: string;
+    if (!before) {
+      if (!change.passwordHash) throw new AppError('BAD_REQUEST', 'A password is required for a new user');
+      id = await this.users.insert(tx, {
+        username: change.username,
+        passwordHash: change.passwordHash,
+        roles: change.roles,
+      });
+    } else {
+      id = before.id;
+      await this.users.update(tx, id, { roles: change.roles, passwordHash: change.passwordHash });
+    }
+    await this.users.replaceStockRoles(tx, id, change.stockRoles);
+    const fresh = (await this.users.findById(id, tx))!;
+    const after = toSessionUser(fresh);
+    const old = before ? toSessionUser(before) : null;
+    const rolesChanged = !old || !sameRoles(old, after);
+    if (before && (change.passwordHash || rolesChanged))
+      await this.sessions.revokeAllOf(tx, id, change.exceptSessionId);
+    if (!old || rolesChanged || change.passwordHash || old.username !== after.username)
+      await this.users.addAudit(tx, {
+        actorId: change.actor?.id ?? null,
+        actorUsername: change.actor?.username ?? SEED_ACTOR,
+        userId: id,
+        usernameBefore: old?.username ?? null,
+        usernameAfter: after.username,
+        rolesBefore: old?.roles ?? [],
+        rolesAfter: after.roles,
+        stockRolesBefore: old?.stockRoles ?? {},
+        stockRolesAfter: after.stockRoles,
+        passwordChanged: Boolean(change.passwordHash),
+      });
+    await this.outbox.add(tx, Topics.UserUpserted, fresh.id, {
+      ...after,
+      updatedAt: fresh.updatedAt.toISOString(),
+    });
+    return fresh;
   }
 }

@@ -1,0 +1,81 @@
+import {
+  ChangeOwnPasswordBodySchema,
+  CompanySearchQuerySchema,
+  NEW_USER_ID,
+  SaveUserBodySchema,
+  SessionUser,
+  Topics,
+  UserDetailDto,
+  routes,
+} from '@irp/proto';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { CurrentUser } from '../auth/decorators';
+import { AuthedRequest } from '../auth/session.service';
+import { ServicesClient } from '../kafka/services.client';
+import { Route } from '../routing/route';
+
+/** What the editor opens for /users/new: a user with nothing yet. */
+const NEW_USER: UserDetailDto = { id: null, username: '', roles: [], permissions: [] };
+
+/**
+ * Spec section 7's Users calls (the list, the editor's read and save), the editor's company search and the
+ * signed-in user's own password change, each asking the users service (docs/api/users.md).
+ *
+ * A change that ends a user's sessions reaches this gateway's session cache only when it expires
+ * (SESSION_CACHE_MS, 5 s by default): the cache is keyed by token, and the gateway never learns the tokens
+ * of the sessions the users service ended.
+ */
+@Controller()
+export class UsersController {
+  constructor(private readonly services: ServicesClient) {}
+
+  @Route(routes.users.list)
+  async list(@CurrentUser() actor: SessionUser) {
+    return (await this.services.request(Topics.UsersList, { actor })).users;
+  }
+
+  @Route(routes.users.get)
+  get(@CurrentUser() actor: SessionUser, @Param('id') id: string) {
+    if (id === NEW_USER_ID) return NEW_USER;
+    return this.services.request(Topics.UsersGet, { actor, id });
+  }
+
+  @Route(routes.users.save)
+  async save(
+    @CurrentUser() actor: SessionUser,
+    @Param('id') id: string,
+    @Body() body: z.output<typeof SaveUserBodySchema>,
+  ) {
+    const saved = await this.services.request(Topics.UsersSave, {
+      actor,
+      id: id === NEW_USER_ID ? null : id,
+      username: body.username,
+      permissions: body.permissions,
+      password: body.password ?? undefined,
+      roles: body.roles,
+    });
+    return { success: true as const, errorMessage: null, id: saved.id };
+  }
+
+  @Route(routes.users.companies)
+  async companies(@CurrentUser() actor: SessionUser, @Query() q: z.output<typeof CompanySearchQuerySchema>) {
+    return (await this.services.request(Topics.UsersSearchCompanies, { actor, search: q.search })).companies;
+  }
+
+  @Route(routes.users.changeOwnPassword)
+  async changeOwnPassword(
+    @CurrentUser() actor: SessionUser,
+    @Req() req: Request & AuthedRequest,
+    @Body() body: z.output<typeof ChangeOwnPasswordBodySchema>,
+  ) {
+    await this.services.request(Topics.UsersChangeOwnPassword, {
+      actor,
+      sessionToken: req.sessionToken ?? '',
+      currentPassword: body.currentPassword,
+      newPassword: body.newPassword,
+    });
+    return { success: true as const };
+  }
+}
