@@ -6,8 +6,9 @@ import { clientStockTabs, staffStockTabs } from '@/lib/tabs/stockPageTabs';
 import { mediaQueryList } from './matchMedia';
 
 // Screens are lazy chunks: on a busy 2-core CI machine the first import of one can take over the default
-// 1 s that findBy*/waitFor wait. A longer ceiling costs nothing when things are quick.
-configure({ asyncUtilTimeout: 5000 });
+// 1 s that findBy*/waitFor wait (a screen's first import took over 5 s beside the other lanes and three more
+// test runs). A longer ceiling costs nothing when things are quick; the test's own limit is 20 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
