@@ -24,12 +24,13 @@ test.describe('stock page (admin)', () => {
 
     await page.getByRole('tab', { name: 'Market', exact: true }).click();
     await expectPath(page, `/stocks/${ticker}:ASX/market`);
-    await expect(page.getByText('The Market tab arrives with its feature.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Market Data' })).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status')).toHaveText('Nothing to Save');
 
     await page.getByRole('tab', { name: 'Reports' }).click();
     await expectPath(page, `/stocks/${ticker}:ASX/reports`);
+    await expect(page.getByRole('button', { name: 'Generate' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
   });
 

@@ -60,7 +60,7 @@ export function useConfigForm(stock: Stock | null) {
 
 /**
  * The staff stock page's Save on a tab that saves nothing of its own (Announcements, which adds, edits and
- * sends in its own form and menu; the placeholder tabs): the stock's fields, as Save on Config does, so
+ * sends in its own form and menu): the stock's fields, as Save on Config does, so
  * edits made on Config and kept while another tab shows are saved from there too; else 'Nothing to Save'.
  */
 export function StockFieldsSave({ stock }: { stock: Stock }) {
