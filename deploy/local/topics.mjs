@@ -49,7 +49,7 @@ async function createMissing(admin, plan, existing) {
 async function growPartitions(admin, plan, existing) {
   const present = plan.filter((t) => existing.has(t.name));
   if (present.length === 0) return [];
-  const { topics } = await admin.fetchTopicMetadata({ topics: present.map((t) => t.name) });
+  const topics = await loadedMetadata(admin, present);
   const counts = new Map(topics.map((t) => [t.name, t.partitions.length]));
   const grow = present.filter((t) => (counts.get(t.name) ?? 0) < t.partitions);
   if (grow.length === 0) return [];
@@ -71,6 +71,24 @@ async function metadataOf(admin, plan) {
   } catch (err) {
     if (err?.type === 'UNKNOWN_TOPIC_OR_PARTITION' || err?.retriable) return [];
     throw err;
+  }
+}
+
+/**
+ * The metadata of topics the broker lists, once it has them all: a broker restarted on its data lists its
+ * topics before it has loaded their partitions, and answers "This server does not host this
+ * topic-partition" meanwhile.
+ */
+async function loadedMetadata(admin, topics, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await metadataOf(admin, topics);
+    if (found.length === topics.length) return found;
+    if (Date.now() > deadline)
+      throw new Error(
+        `topic metadata not loaded within ${timeoutMs / 1000} s (${found.length} of ${topics.length})`,
+      );
+    await sleep(200);
   }
 }
 
