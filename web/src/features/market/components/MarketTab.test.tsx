@@ -1,30 +1,17 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import type { ChartDataRow, MarketData } from '@irp/proto';
+import type { ChartDataRow } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
 import { bhpStock } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
+import { QUOTE } from '../test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
 const admin = sessionUser('admin', { Admin: true });
 const STOCK_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890';
-const QUOTE: MarketData = {
-  ask: 45.12,
-  bid: 45.1,
-  last: 45.11,
-  movement: -0.23,
-  movementPercent: -0.51,
-  open: 45.3,
-  high: 45.5,
-  low: 44.9,
-  volume: 1234567,
-  sharesOnIssue: 5070000000,
-  marketCap: null,
-  updated: '2026-11-27T05:10:00.000Z',
-};
 const STOCK: StaffStock = {
   ...bhpStock({ id: STOCK_ID }),
   announcements: [],

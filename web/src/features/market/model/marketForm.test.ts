@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketData } from '@irp/proto';
 import { changedFields, formValuesOf, invalidField, numberOf, saveBodyOf } from './marketForm';
-
-const quote: MarketData = {
-  ask: 45.12,
-  bid: 45.1,
-  last: 45.11,
-  movement: -0.23,
-  movementPercent: -0.51,
-  open: 45.3,
-  high: 45.5,
-  low: 44.9,
-  volume: 1234567,
-  sharesOnIssue: 5_070_000_000,
-  marketCap: null,
-  updated: '2026-11-27T05:10:00.000Z',
-};
+import { QUOTE } from '../test/fixtures';
 
 describe('market form', () => {
   it('shows each number as text and an empty field for none', () => {
-    const values = formValuesOf(quote);
+    const values = formValuesOf(QUOTE);
     expect(values.ask).toBe('45.12');
     expect(values.volume).toBe('1234567');
     expect(values.marketCap).toBe('');
@@ -37,7 +22,7 @@ describe('market form', () => {
   });
 
   it('sends only the fields whose number changed, as numbers, with null clearing one', () => {
-    const saved = formValuesOf(quote);
+    const saved = formValuesOf(QUOTE);
     const values = { ...saved, volume: '1,234,567', ask: '46', bid: '', marketCap: '2,300,000,000' };
     const fields = changedFields(saved, values);
     expect(fields).toEqual(['ask', 'bid', 'marketCap']);
@@ -46,8 +31,8 @@ describe('market form', () => {
   });
 
   it('names the first field that is not a number', () => {
-    const values = { ...formValuesOf(quote), high: 'lots', low: 'x' };
+    const values = { ...formValuesOf(QUOTE), high: 'lots', low: 'x' };
     expect(invalidField(values)).toBe('High must be a number');
-    expect(invalidField(formValuesOf(quote))).toBeNull();
+    expect(invalidField(formValuesOf(QUOTE))).toBeNull();
   });
 });
