@@ -116,9 +116,11 @@ test('generating over other dates shows the new report at /report/{new guid} wit
   await page.evaluate(() => {
     (window as unknown as { marker?: number }).marker = 1;
   });
-  // Held briefly, so the busy state is seen however quick the server is.
+  // Held until the busy state has been seen, however quick the server is.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/report/generateReport', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await held;
     await route.continue();
   });
 
@@ -128,6 +130,7 @@ test('generating over other dates shows the new report at /report/{new guid} wit
   await form.getByRole('button', { name: 'Generate' }).click();
   await expect(form.getByRole('button', { name: 'Generating...' })).toBeDisabled();
   await expect(form.getByRole('status')).toContainText('Generating the report...');
+  release();
 
   await expect.poll(() => new URL(page.url()).pathname, FIRST_PAINT).not.toBe(`/report/${searchable}`);
   const newGuid = /^\/report\/([0-9a-f]{32})$/.exec(new URL(page.url()).pathname)?.[1];
