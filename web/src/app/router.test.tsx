@@ -111,7 +111,7 @@ describe('routes', () => {
     ['/system-settings', 'System Settings', {}],
     ['/accounting-page', 'Accounting Integration', {}],
     ['/orders', 'Service Orders', {}],
-    ['/users/new', 'Edit User', { id: 'new' }],
+    ['/users/new', 'Add New User', {}],
     ['/referers', 'Referers', {}],
     ['/AnnouncementComments/ABC:ASX', 'Announcement Comments', { combinedTicker: 'ABC:ASX' }],
     [

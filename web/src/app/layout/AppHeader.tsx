@@ -2,6 +2,7 @@ import { Burger, Button, Drawer, Group, NavLink, Stack, Text, UnstyledButton } f
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { SessionUserDto } from '@irp/proto';
 import { Link, useMatch } from 'react-router-dom';
+import { ChangePasswordModal } from '@/features/users/components/ChangePasswordModal';
 import { useLogout } from '@/lib/session/useLogout';
 import { navItemsFor, type NavItem } from './nav';
 
@@ -41,6 +42,7 @@ function DrawerLink({ item, onNavigate }: { item: NavItem; onNavigate: () => voi
 export function AppHeader({ user }: AppHeaderProps) {
   const compact = useMediaQuery(COMPACT_HEADER_QUERY, false, { getInitialValueInEffect: false });
   const [drawerOpened, drawer] = useDisclosure(false);
+  const [passwordOpened, passwordModal] = useDisclosure(false);
   const logout = useLogout();
   const items = navItemsFor(user);
 
@@ -70,6 +72,15 @@ export function AppHeader({ user }: AppHeaderProps) {
                 variant="default"
                 onClick={() => {
                   drawer.close();
+                  passwordModal.open();
+                }}
+              >
+                Change Password
+              </Button>
+              <Button
+                variant="default"
+                onClick={() => {
+                  drawer.close();
                   void logout();
                 }}
               >
@@ -86,11 +97,15 @@ export function AppHeader({ user }: AppHeaderProps) {
               <HeaderLink key={item.to} item={item} />
             ))}
           </Group>
+          <Button variant="subtle" size="compact-sm" onClick={passwordModal.open}>
+            Change Password
+          </Button>
           <Button variant="default" size="compact-sm" onClick={() => void logout()}>
             Logout
           </Button>
         </Group>
       )}
+      <ChangePasswordModal opened={passwordOpened} onClose={passwordModal.close} />
     </Group>
   );
 }

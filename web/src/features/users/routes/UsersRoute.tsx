@@ -1,6 +1,69 @@
+import { Alert, Anchor, Button, Center, Group, Loader, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { NEW_USER_ID } from '@irp/proto';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Page } from '@/components/Page';
+import { errorMessageOf } from '@/lib/apiError';
+import { useUsersQuery } from '../api/usersApi';
 
-/** Users (spec section 2); the screen itself is built by its own issue. */
+/** /users (spec section 2, Users): 'Add New User' and a link per user showing the username. */
 export function UsersRoute() {
-  return <Page title="Users" />;
+  const { data, error, isLoading } = useUsersQuery();
+  const [text, setText] = useState('');
+  const filter = useDeferredValue(text.trim().toLowerCase());
+  const shown = useMemo(
+    () => (data ?? []).filter((user) => user.username.toLowerCase().includes(filter)),
+    [data, filter],
+  );
+
+  return (
+    <Page title="Users">
+      <Group justify="space-between" align="end" wrap="wrap">
+        <TextInput
+          label="Filter"
+          placeholder="Username"
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          w={{ base: '100%', xs: 320 }}
+        />
+        <Button component={Link} to={`/users/${NEW_USER_ID}`}>
+          Add New User
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" role="alert" title="Unable to load the users">
+          {errorMessageOf(error)}
+        </Alert>
+      )}
+      {isLoading && (
+        <Center py="xl">
+          <Loader aria-label="Loading users" />
+        </Center>
+      )}
+      {data && (
+        <>
+          <Text size="sm" c="dimmed" data-testid="users-showing">
+            Showing {shown.length} of {data.length}
+          </Text>
+          <SimpleGrid
+            component="ul"
+            aria-label="Users"
+            cols={{ base: 1, xs: 2, md: 4 }}
+            spacing="xs"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+          >
+            {shown.map((user) => (
+              <li key={user.id}>
+                <Anchor component={Link} to={`/users/${user.id}`} style={{ overflowWrap: 'anywhere' }}>
+                  {user.username}
+                </Anchor>
+              </li>
+            ))}
+          </SimpleGrid>
+        </>
+      )}
+    </Page>
+  );
 }

@@ -1,0 +1,64 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '@/api/routes';
+import { errorResponse, routeKey, serveApi } from '@/test/fakeApi';
+import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
+import { PASSWORD_CHANGED, PASSWORDS_DIFFER } from './ChangePasswordModal';
+
+vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
+
+describe('Change Password (header menu)', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  async function open() {
+    renderRoute('/', { store: storeWith(sessionUser('client', {}, {})) });
+    const banner = await screen.findByRole('banner');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Change Password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Password' });
+    const fill = (label: string, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(new RegExp(`^${label}`)), { target: { value } });
+    return { dialog, fill };
+  }
+
+  it('refuses a confirmation that differs without calling the server', async () => {
+    const calls = serveApi(fetchMock, {});
+    const { dialog, fill } = await open();
+    fill('Current password', 'Client!2026');
+    fill('New password', 'Harbour-Kestrel-77');
+    fill('Confirm new password', 'Harbour-Kestrel-78');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(PASSWORDS_DIFFER);
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it("shows the server's refusal, then changes the password with the current one", async () => {
+    let answer = errorResponse(400, 'The current password is wrong');
+    const calls = serveApi(fetchMock, {
+      [routeKey(routes.users.changeOwnPassword)]: () => answer,
+    });
+    const { dialog, fill } = await open();
+    fill('Current password', 'wrong-one');
+    fill('New password', 'Harbour-Kestrel-77');
+    fill('Confirm new password', 'Harbour-Kestrel-77');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The current password is wrong');
+
+    answer = jsonResponse({ success: true });
+    fill('Current password', 'Client!2026');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(PASSWORD_CHANGED);
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { currentPassword: 'wrong-one', newPassword: 'Harbour-Kestrel-77' },
+      { currentPassword: 'Client!2026', newPassword: 'Harbour-Kestrel-77' },
+    ]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Change Password' })).not.toBeInTheDocument(),
+    );
+  });
+});
