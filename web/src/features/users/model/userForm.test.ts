@@ -111,20 +111,20 @@ describe('audit lines', () => {
           rolesBefore: ['RunReports'],
           rolesAfter: ['EditUsers'],
           stockRolesBefore: { [CSL]: ['Invoicing'], [BHP]: ['ViewConfig'] },
-          stockRolesAfter: { [BHP]: ['ViewConfig', 'ReplyToComment'], gone: ['ViewConfig'] },
+          stockRolesAfter: { [BHP]: ['ReplyToComment', 'ViewConfig', 'Invoicing'], gone: ['ViewConfig'] },
           passwordChanged: true,
         }),
         tickerOf,
       ),
     ).toEqual([
       'Staff roles: +Edit Users, −Run Reports',
-      'BHP:ASX: +Comments',
+      'BHP:ASX: +Invoicing, +Comments',
       'CSL:ASX: −Invoicing',
       'gone: +Config',
       'Password changed',
     ]);
-    expect(auditChanges(entry({ usernameBefore: null, usernameAfter: 'kate' }), tickerOf)).toEqual([
-      'Created as kate',
-    ]);
+    expect(
+      auditChanges(entry({ usernameBefore: null, usernameAfter: 'kate', passwordChanged: true }), tickerOf),
+    ).toEqual(['Created as kate', 'Password set']);
   });
 });

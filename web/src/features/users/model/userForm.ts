@@ -142,10 +142,20 @@ export const isNewUser = (id: string | undefined): boolean => id === NEW_USER_ID
 /** Names a stock id of an audit row: its ticker when the editor knows it (the user's rows), else the id. */
 export type TickerOf = (stockId: string) => string;
 
-const roleChanges = (before: readonly string[], after: readonly string[], label: (r: string) => string) => [
-  ...after.filter((r) => !before.includes(r)).map((r) => `+${label(r)}`),
-  ...before.filter((r) => !after.includes(r)).map((r) => `−${label(r)}`),
-];
+/** Roles added (+) then removed (−), each in `order` (proto's), unknown names last. */
+function roleChanges(
+  before: readonly string[],
+  after: readonly string[],
+  label: (r: string) => string,
+  order: readonly string[],
+): string[] {
+  const rank = (r: string) => (order.includes(r) ? order.indexOf(r) : order.length);
+  const sorted = (roles: string[]) => roles.sort((a, b) => rank(a) - rank(b));
+  return [
+    ...sorted(after.filter((r) => !before.includes(r))).map((r) => `+${label(r)}`),
+    ...sorted(before.filter((r) => !after.includes(r))).map((r) => `−${label(r)}`),
+  ];
+}
 
 const stockRoleLabel = (role: string) => STOCK_ROLE_LABELS[role as StockRole] ?? role;
 const staffRoleLabel = (role: string) => STAFF_ROLE_LABELS[role as keyof typeof STAFF_ROLE_LABELS] ?? role;
@@ -159,7 +169,7 @@ export function auditChanges(entry: UserAuditEntryDto, tickerOf: TickerOf): stri
   if (entry.usernameBefore === null) lines.push(`Created as ${entry.usernameAfter}`);
   else if (entry.usernameBefore !== entry.usernameAfter)
     lines.push(`Username ${entry.usernameBefore} → ${entry.usernameAfter}`);
-  const staff = roleChanges(entry.rolesBefore, entry.rolesAfter, staffRoleLabel);
+  const staff = roleChanges(entry.rolesBefore, entry.rolesAfter, staffRoleLabel, GLOBAL_ROLES);
   if (staff.length) lines.push(`Staff roles: ${staff.join(', ')}`);
   const stockIds = [
     ...new Set([...Object.keys(entry.stockRolesBefore), ...Object.keys(entry.stockRolesAfter)]),
@@ -169,9 +179,10 @@ export function auditChanges(entry: UserAuditEntryDto, tickerOf: TickerOf): stri
       entry.stockRolesBefore[stockId] ?? [],
       entry.stockRolesAfter[stockId] ?? [],
       stockRoleLabel,
+      STOCK_ROLES,
     );
     if (changes.length) lines.push(`${tickerOf(stockId)}: ${changes.join(', ')}`);
   }
-  if (entry.passwordChanged) lines.push('Password changed');
+  if (entry.passwordChanged) lines.push(entry.usernameBefore === null ? 'Password set' : 'Password changed');
   return lines;
 }
