@@ -50,7 +50,14 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],
-      exports: [GATEWAY_CONFIG, ServicesClient, SessionService, STOCK_RESOLVER, SharedLimitStore],
+      exports: [
+        GATEWAY_CONFIG,
+        ServicesClient,
+        SessionService,
+        STOCK_RESOLVER,
+        SharedLimitStore,
+        LoginThrottle,
+      ],
     };
   }
 }

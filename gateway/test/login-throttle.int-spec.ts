@@ -2,7 +2,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
-import { basic, connectTestDatabase, seedTestUsers, startTestGateway } from './gateway-harness';
+import { CSRF_HEADER } from '@irp/proto';
+import request from 'supertest';
+import { TOO_MANY_WRONG_PASSWORDS } from '../src/auth/login-throttler.guard';
+import { basic, connectTestDatabase, seedTestUsers, signIn, startTestGateway } from './gateway-harness';
 
 jest.setTimeout(120_000);
 
@@ -74,6 +77,7 @@ describe('login throttling: failures only, per username and address, shared by g
   let two: INestApplication;
   const good = `lt-good-${RUN}`;
   const victim = `lt-victim-${RUN}`;
+  const changer = `lt-changer-${RUN}`;
 
   beforeAll(async () => {
     loadTestEnv();
@@ -82,6 +86,7 @@ describe('login throttling: failures only, per username and address, shared by g
     await seedTestUsers(PASSWORD, [
       { username: good, stockRoles: {} },
       { username: victim, stockRoles: {} },
+      { username: changer, stockRoles: {} },
     ]);
     const env = {
       LOGIN_THROTTLE_LIMIT: String(PER_USERNAME),
@@ -159,6 +164,35 @@ describe('login throttling: failures only, per username and address, shared by g
     }
     const res = await signInFrom(one, good, PASSWORD, { local: '127.0.0.3', forwardedFor: '203.0.113.99' });
     expect(res.status).toBe(429);
+  });
+
+  it('counts a wrong current password of the own password change as a failed sign-in of the username', async () => {
+    const session = await signIn(request(one.getHttpServer()), changer, PASSWORD);
+    const NEW_PASSWORD = `Changed-${RUN}-Harbour`;
+    const change = (currentPassword: string, via: INestApplication = one) =>
+      request(via.getHttpServer())
+        .post('/api/account/password')
+        .set('Cookie', session.cookie)
+        .set(CSRF_HEADER, session.csrf)
+        .send({ currentPassword, newPassword: NEW_PASSWORD });
+    for (let n = 1; n <= PER_USERNAME; n++)
+      expect((await change('wrong', n % 2 ? one : two)).status).toBe(400);
+    // Held on either instance, the right password too, before it is checked ...
+    const held = await change(PASSWORD, two);
+    expect([held.status, held.headers['retry-after'], held.body.errorMessage]).toEqual([
+      429,
+      '3',
+      TOO_MANY_WRONG_PASSWORDS,
+    ]);
+    // ... and so is the sign-in of that username, from anywhere.
+    expect((await signInFrom(one, changer, PASSWORD, { forwardedFor: '198.51.100.77' })).status).toBe(429);
+    await sleep(Number(held.headers['retry-after']) * 1000 + 100);
+    expect((await change(PASSWORD)).status).toBe(200);
+    // The success cleared the username's failures: the next mistake is a plain 400; the new password signs in.
+    expect((await change('wrong', two)).status).toBe(400);
+    expect((await signInFrom(two, changer, NEW_PASSWORD, { forwardedFor: '198.51.100.78' })).status).toBe(
+      200,
+    );
   });
 
   it('keeps the counts in the gateway schema of the database, hashed', async () => {

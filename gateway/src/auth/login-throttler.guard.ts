@@ -5,6 +5,7 @@ import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
 import { parseBasicAuth } from './basic-auth';
 
 export const TOO_MANY_SIGN_INS = 'Too many failed sign-in attempts. Please wait a while and try again.';
+export const TOO_MANY_WRONG_PASSWORDS = 'Too many wrong passwords. Please wait a while and try again.';
 type ThrottleConfig = Pick<
   GatewayConfig,
   | 'LOGIN_THROTTLE_LIMIT'
@@ -93,9 +94,28 @@ export class LoginThrottlerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    const ms = await this.throttle.waitFor(attemptOf(http.getRequest<Request>()));
-    if (ms <= 0) return true;
-    http.getResponse<Response>().setHeader('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
-    throw new HttpException(TOO_MANY_SIGN_INS, HttpStatus.TOO_MANY_REQUESTS);
+    await refuseWhileHeld(
+      this.throttle,
+      attemptOf(http.getRequest<Request>()),
+      http.getResponse<Response>(),
+      TOO_MANY_SIGN_INS,
+    );
+    return true;
   }
+}
+
+/**
+ * Throws 429 with Retry-After while the attempt's username or address is held: before a sign-in, and before
+ * any other check of a password (the own password change), so that guessing meets one count however it asks.
+ */
+export async function refuseWhileHeld(
+  throttle: LoginThrottle,
+  attempt: { username?: string; address: string },
+  res: Response,
+  message: string,
+): Promise<void> {
+  const ms = await throttle.waitFor(attempt);
+  if (ms <= 0) return;
+  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
+  throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
 }

@@ -1,17 +1,21 @@
 import {
   ChangeOwnPasswordBodySchema,
+  ErrorCode,
   CompanySearchQuerySchema,
   NEW_USER_ID,
   SaveUserBodySchema,
   SessionUser,
   Topics,
   UserDetailDto,
+  WRONG_CURRENT_PASSWORD,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Param, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { AppError } from '@irp/platform';
+import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
+import { LoginThrottle, refuseWhileHeld, TOO_MANY_WRONG_PASSWORDS } from '../auth/login-throttler.guard';
 import { AuthedRequest } from '../auth/session.service';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
@@ -29,7 +33,10 @@ const NEW_USER: UserDetailDto = { id: null, username: '', roles: [], permissions
  */
 @Controller()
 export class UsersController {
-  constructor(private readonly services: ServicesClient) {}
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly throttle: LoginThrottle,
+  ) {}
 
   @Route(routes.users.list)
   async list(@CurrentUser() actor: SessionUser) {
@@ -64,18 +71,37 @@ export class UsersController {
     return (await this.services.request(Topics.UsersSearchCompanies, { actor, search: q.search })).companies;
   }
 
+  /**
+   * A wrong current password is a password guess: it counts as a failed sign-in of the username (and the
+   * address), and a held username or address is refused (429) before the password is checked, so a stolen
+   * session cannot guess its user's password here faster than at the sign-in.
+   */
   @Route(routes.users.changeOwnPassword)
   async changeOwnPassword(
     @CurrentUser() actor: SessionUser,
     @Req() req: Request & AuthedRequest,
+    @Res({ passthrough: true }) res: Response,
     @Body() body: z.output<typeof ChangeOwnPasswordBodySchema>,
   ) {
-    await this.services.request(Topics.UsersChangeOwnPassword, {
-      actor,
-      sessionToken: req.sessionToken ?? '',
-      currentPassword: body.currentPassword,
-      newPassword: body.newPassword,
-    });
+    const attempt = { username: actor.username.toLowerCase(), address: req.ip ?? 'unknown' };
+    await refuseWhileHeld(this.throttle, attempt, res, TOO_MANY_WRONG_PASSWORDS);
+    try {
+      await this.services.request(Topics.UsersChangeOwnPassword, {
+        actor,
+        sessionToken: req.sessionToken ?? '',
+        currentPassword: body.currentPassword,
+        newPassword: body.newPassword,
+      });
+    } catch (err) {
+      if (
+        err instanceof AppError &&
+        err.code === ErrorCode.BadRequest &&
+        err.message === WRONG_CURRENT_PASSWORD
+      )
+        await this.throttle.failed(attempt);
+      throw err;
+    }
+    await this.throttle.succeeded(attempt);
     return { success: true as const };
   }
 }

@@ -103,6 +103,8 @@ export const CompanySchema = z.object({
 export type CompanyDto = z.infer<typeof CompanySchema>;
 
 /** POST /api/account/password: the signed-in user's own password (beyond the spec; docs/api/users.md). */
+/** The 400 of a wrong current password: the gateway counts it as a failed sign-in of the username. */
+export const WRONG_CURRENT_PASSWORD = 'The current password is not right';
 export const ChangeOwnPasswordBodySchema = z
   .object({ currentPassword: z.string().min(1).max(1000), newPassword: z.string().min(1).max(1000) })
   .strict();

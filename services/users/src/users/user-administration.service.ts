@@ -9,6 +9,7 @@ import {
   UserAuditEntryDto,
   UserDetailDto,
   UserListItemDto,
+  WRONG_CURRENT_PASSWORD,
 } from '@irp/proto';
 import { AppError, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
@@ -128,7 +129,7 @@ export class UserAdministration {
     const user = await this.users.findById(req.actor.id);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, 'Not signed in');
     if (!(await verifyPassword(user.passwordHash, req.currentPassword)))
-      throw new AppError(ErrorCode.BadRequest, 'The current password is not right');
+      throw new AppError(ErrorCode.BadRequest, WRONG_CURRENT_PASSWORD);
     checkPassword(req.newPassword, user.username);
     const session = await this.sessions.findLive(sha256(req.sessionToken));
     const passwordHash = await hashPassword(req.newPassword);
