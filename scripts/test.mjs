@@ -6,8 +6,9 @@
 // of a suite's time is waiting on brokers, databases and browsers, not the CPU):
 //   lint, unit, web, infra script                (output as it comes)
 //   integration: services/                       (prefixed "[integration]"; .local/test, port 19092)
-//   integration gateway: gateway/test, then the browser suite  (prefixed "[gateway]"; port 19112; the
-//                                                browser's: .local/test-browser, port 19102)
+//   integration gateway: gateway/test            (prefixed "[gateway]"; port 19112)
+// and the browser suite (prefixed "[browser]"; .local/test-browser, port 19102) in whichever of the first
+// and third lanes is free first: never a fourth lane at once, never a lane idle while it waits.
 // TEST_LANES=4 gives the browser suite a lane of its own (on 2 cores four lanes starved the scale tests);
 // TEST_LANES=2 keeps one integration lane, the browser after the quick suites; TEST_LANES=1 runs everything
 // one after the other, as does Docker's infrastructure (one broker for all). A subset of integration specs
@@ -370,9 +371,11 @@ async function browserLane(infra) {
 }
 
 /**
- * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs, then the browser suite (a
- * fresh clone measured the services' lane at ~880 s, the gateway's at ~660 s + the browser's ~340 s, and the
- * quick suites at ~740 s). Every other integration spec (services/, and a new service's) runs in the first.
+ * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs. Every other integration
+ * spec (services/, and a new service's) runs in the first. The browser suite follows whichever of the quick
+ * suites and the gateway's specs ends first: which that is has changed from run to run (a fresh clone once
+ * measured the quick suites at ~1,080 s, another at ~500 s beside the gateway's ~760 s), and a lane that
+ * waits idle for the other lengthens the run by the browser suite's ~400 s.
  */
 const SECOND_LANE = ['gateway/test/'];
 
@@ -389,6 +392,16 @@ async function main() {
   const splitIntegration = lanes >= 3 && wanted('integration') && intSpecs.length === 0;
   // The browser suite in a lane of its own (TEST_LANES >= 4), else after the quick suites.
   const browserApart = lanes >= 4 && wanted('browser');
+  // With the integration split in two (TEST_LANES 3), the browser suite runs once, in the first of the quick
+  // lane and the gateway's lane to be free, under its own prefix.
+  let browserTaken = !wanted('browser') || browserApart;
+  const browserOnce = async () => {
+    if (browserTaken) return;
+    browserTaken = true;
+    await lane
+      .run('[browser]', () => browserLane(infra))
+      .catch((err) => record(brokenSuite('browser', err.message), started));
+  };
   const quick = async () => {
     if (wanted('lint')) await lintSuite();
     if (wanted('unit')) {
@@ -401,7 +414,8 @@ async function main() {
     }
     if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
     if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
-    if (wanted('browser') && !browserApart && !splitIntegration) await browserLane(infra);
+    if (splitIntegration) await browserOnce();
+    else if (wanted('browser') && !browserApart) await browserLane(infra);
   };
   const integration = async () => {
     if (!wanted('integration')) return;
@@ -414,7 +428,7 @@ async function main() {
   };
   const secondIntegration = async () => {
     await integrationSuite(infra, 'integration gateway', GATEWAY_INFRA, SECOND_LANE.map(underRoot));
-    if (wanted('browser') && !browserApart) await browserLane(infra);
+    await browserOnce();
   };
   const failedLane = (name) => (err) => record(brokenSuite(name, err.message), started);
   if (lanes >= 2) {
@@ -424,17 +438,12 @@ async function main() {
       ...(browserApart ? [['[browser]', 'browser', () => browserLane(infra)]] : []),
       ...(wanted('integration') ? [['[integration]', 'integration', integration]] : []),
       ...(splitIntegration
-        ? [
-            [
-              '[gateway]',
-              `integration gateway: ${SECOND_LANE.join(', ')}${browserApart ? '' : ', then browser'}`,
-              secondIntegration,
-            ],
-          ]
+        ? [['[gateway]', `integration gateway: ${SECOND_LANE.join(', ')}`, secondIntegration]]
         : []),
     ];
+    const browserLater = splitIntegration && !browserTaken;
     console.log(
-      `[test] ${plan.length} lanes: ${plan.map(([prefix, what]) => (prefix ? `${what} (prefixed ${prefix})` : what)).join(' | ')}`,
+      `[test] ${plan.length} lanes: ${plan.map(([prefix, what]) => (prefix ? `${what} (prefixed ${prefix})` : what)).join(' | ')}${browserLater ? '; then browser (prefixed [browser]) in the first of the quick and the gateway lanes to end' : ''}`,
     );
     await Promise.all(
       plan.map(([prefix, what, fn]) =>

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { allRoutes, CSRF_HEADER, fillPath, pathParams, RouteEntry } from '@irp/proto';
 import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
 import request from 'supertest';
-import { Session, signIn, startTestGateway } from './gateway-harness';
+import { Session, signIn, startTestGateway, untilEveryServiceAnswers } from './gateway-harness';
 
 jest.setTimeout(120_000);
 
@@ -40,6 +40,9 @@ describe('oversized request bodies: 413 with a clear message on every POST route
     loadTestEnv();
     users = await startServiceProcess('users');
     await runServiceSeed('users');
+    // Healthy is not yet listening: the sign-in below has this file's 2 s Kafka timeout, and users joining
+    // its consumer group took longer than that beside the other lane (load average ~12 on 2 cores).
+    await untilEveryServiceAnswers(['users']);
     ({ gateway, http } = await startTestGateway({
       JSON_BODY_MAX_BYTES: String(JSON_MAX),
       KAFKA_REQUEST_TIMEOUT_MS: '2000',

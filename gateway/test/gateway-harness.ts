@@ -203,7 +203,7 @@ export async function startMailBackend(
  * Until each service answers its ping over Kafka: a process is up before its consumer group has joined, and
  * on a busy machine a spec's first request could otherwise meet a service not yet listening.
  */
-async function untilEveryServiceAnswers(names: string[], ms = 90_000): Promise<void> {
+export async function untilEveryServiceAnswers(names: string[], ms = 90_000): Promise<void> {
   const topics = names.map((name) => {
     const topic = pingTopicOf(name);
     if (!topic) throw new Error(`${name} has no ping topic in proto`);

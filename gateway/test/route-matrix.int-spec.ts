@@ -336,6 +336,9 @@ describe('the route matrix: every served route as signed out, the demo staff and
       // 8 s, and a call that ran out is reported as the route answering 503 (likely the 5 problems of one CI
       // run, whose message was cut before the list).
       KAFKA_REQUEST_TIMEOUT_MS: '30000',
+      // Likewise /health's ping of each service (1.5 s by default): a fresh three-lane run beside other
+      // checkouts' runs (load average 20 on 2 cores) had announcements 'down' for four callers in a row.
+      HEALTH_TIMEOUT_MS: '10000',
       LOGIN_THROTTLE_LIMIT: '1000',
       COMMENT_RATE_PER_ADDRESS: '1000',
       COMMENT_RATE_PER_KEY: '1000',
