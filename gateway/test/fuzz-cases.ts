@@ -211,6 +211,8 @@ export interface CaseOptions {
 }
 
 const MiB = 1024 * 1024;
+/** Odd text is stored: a route's first two text fields of its sample get it, not every one. */
+const ODD_FIELDS_PER_ROUTE = 2;
 /** Valid unicode no form would send: an RTL override, an emoji, a combining accent, a zero-width space. */
 export const ODD_TEXT = ' \u202eevil\u202c \u{1F600} e\u0301\u200b';
 /** A path segment as an attacker writes it (sent as is: the encoded forms are the point). */
@@ -219,10 +221,8 @@ const PATH_ATTACKS: ReadonlyArray<[string, string]> = [
   ['an encoded traversal', '..%2F..%2F..%2Fetc%2Fpasswd'],
   ['an encoded-dots traversal', '%2e%2e%2f%2e%2e%2fetc%2fpasswd'],
   ['a backslash traversal', '..%5c..%5cwindows%5cwin.ini'],
-  ['a double-encoded traversal', '..%252f..%252fetc%252fpasswd'],
   ['an encoded slash', 'BHP%2FASX'],
   ['a NUL byte', 'BHP%00.pdf'],
-  ['an overlong UTF-8 dot', '%C0%AE%C0%AE%2F'],
   ['a lone surrogate (invalid UTF-8)', '%ED%A0%80'],
   ['a bad percent escape', '%E0%A4%A'],
   ['an RTL override and an emoji', '%E2%80%AEfdp.exe%F0%9F%98%80'],
@@ -283,7 +283,7 @@ function paramCases(
       cases.push({ what: `param ${name}: ${what}`, kind: 'invalid', request: send(pathWith(raw)) });
     const random = fc.sample(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }), {
       seed: seedOf(o.seed, entry.id, 'param', name),
-      numRuns: 2,
+      numRuns: 1,
     });
     for (const value of random)
       cases.push({
@@ -330,7 +330,7 @@ function queryCases(
     const random = drawRefused(
       fc.string({ unit: 'grapheme', maxLength: 24 }),
       seedOf(o.seed, entry.id, 'query', key),
-      2,
+      1,
       (v) => isKey || refusedWith({ ...valid, [key]: v }),
     );
     for (const v of random)
@@ -416,6 +416,7 @@ function jsonBodyCases(
       request: json({ ...valid, [EXTRA_FIELD]: 'x' }),
     });
   const refusedWith = (body: unknown) => !schema.safeParse(body).success;
+  let oddFields = 0;
   for (const [key, field] of Object.entries(objectShapeOf(schema)?.shape ?? {}) as Array<
     [string, z.ZodTypeAny]
   >) {
@@ -429,7 +430,7 @@ function jsonBodyCases(
     const wrong = wrongKindValues(field);
     const values = [
       ...(wrong
-        ? drawRefused(wrong, seedOf(o.seed, entry.id, 'kind', key), 2, (v) =>
+        ? drawRefused(wrong, seedOf(o.seed, entry.id, 'kind', key), 1, (v) =>
             refusedWith({ ...valid, [key]: v }),
           )
         : []),
@@ -476,7 +477,7 @@ function jsonBodyCases(
       names: key,
       request: json({ ...valid, [key]: `${text}\ud800` }),
     });
-    if (typeof valid[key] === 'string')
+    if (typeof valid[key] === 'string' && oddFields++ < ODD_FIELDS_PER_ROUTE)
       cases.push({
         what: `body ${key}: RTL override, emoji, combining mark`,
         kind: 'odd',
@@ -624,6 +625,7 @@ function multipartCases(
       names: EXTRA_FIELD,
       request: form({ ...fields, [EXTRA_FIELD]: 'x' }),
     });
+  let oddFields = 0;
   for (const key of Object.keys(objectShapeOf(schema)?.shape ?? {})) {
     if (key in fields && required(schema, omit(fields, key)))
       cases.push({
@@ -635,7 +637,7 @@ function multipartCases(
     for (const v of drawRefused(
       fc.string({ unit: 'grapheme', maxLength: 24 }),
       seedOf(o.seed, entry.id, 'field', key),
-      2,
+      1,
       (v) => refusedWith({ ...fields, [key]: v }),
     ))
       cases.push({
@@ -658,7 +660,7 @@ function multipartCases(
         request: form({ ...fields, [key]: `${fields[key] ?? 'a'}\u0000` }),
       },
     );
-    if (typeof fields[key] === 'string' && fields[key] !== '')
+    if (typeof fields[key] === 'string' && fields[key] !== '' && oddFields++ < ODD_FIELDS_PER_ROUTE)
       cases.push({
         what: `field ${key}: RTL override, emoji, combining mark`,
         kind: 'odd',
