@@ -38,7 +38,7 @@ type Kind = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object';
 const KINDS: readonly Kind[] = ['string', 'number', 'boolean', 'null', 'array', 'object'];
 
 /** The JSON kinds a schema accepts at its top, or 'any' where it coerces or accepts anything. */
-export function kindsOf(schema: z.ZodTypeAny): Set<Kind> | 'any' {
+function kindsOf(schema: z.ZodTypeAny): Set<Kind> | 'any' {
   const def = schema._def as { typeName?: string; coerce?: boolean } & Record<string, unknown>;
   const inner = (s: unknown) => kindsOf(s as z.ZodTypeAny);
   const union = (...sets: Array<Set<Kind> | 'any'>): Set<Kind> | 'any' =>
@@ -92,7 +92,7 @@ export function kindsOf(schema: z.ZodTypeAny): Set<Kind> | 'any' {
 }
 
 /** The object schema under a body's effects and pipes (its fields), or undefined. */
-export function objectShapeOf(schema: z.ZodTypeAny | undefined): z.AnyZodObject | undefined {
+function objectShapeOf(schema: z.ZodTypeAny | undefined): z.AnyZodObject | undefined {
   let s: z.ZodTypeAny | undefined = schema;
   for (let i = 0; s && i < 10; i++) {
     const def = s._def as { typeName?: string } & Record<string, unknown>;
@@ -107,11 +107,11 @@ export function objectShapeOf(schema: z.ZodTypeAny | undefined): z.AnyZodObject 
 }
 
 /** Whether a body schema refuses a key it does not name, tried on a valid body of the route. */
-export const refusesExtraKeys = (schema: z.ZodTypeAny, valid: object): boolean =>
+const refusesExtraKeys = (schema: z.ZodTypeAny, valid: object): boolean =>
   schema.safeParse(valid).success && !schema.safeParse({ ...valid, [EXTRA_FIELD]: 1 }).success;
 
 /** The field the extra-field cases add. */
-export const EXTRA_FIELD = 'fuzzExtraField';
+const EXTRA_FIELD = 'fuzzExtraField';
 
 /** Arbitrary JSON values of the kinds given. */
 function valuesOfKinds(kinds: readonly Kind[]): fc.Arbitrary<unknown> {
@@ -127,7 +127,7 @@ function valuesOfKinds(kinds: readonly Kind[]): fc.Arbitrary<unknown> {
 }
 
 /** Values of the kinds a field's schema does not accept (none when it accepts anything). */
-export function wrongKindValues(field: z.ZodTypeAny): fc.Arbitrary<unknown> | undefined {
+function wrongKindValues(field: z.ZodTypeAny): fc.Arbitrary<unknown> | undefined {
   const accepted = kindsOf(field);
   if (accepted === 'any') return undefined;
   const wrong = KINDS.filter((k) => !accepted.has(k));
@@ -135,14 +135,14 @@ export function wrongKindValues(field: z.ZodTypeAny): fc.Arbitrary<unknown> | un
 }
 
 /** A seed per route and purpose, from the run's seed: a route's cases do not depend on the others'. */
-export function seedOf(runSeed: number, ...parts: string[]): number {
+function seedOf(runSeed: number, ...parts: string[]): number {
   let h = runSeed | 0;
   for (const ch of parts.join('/')) h = (Math.imul(h ^ ch.charCodeAt(0), 0x01000193) + 0x9e3779b9) | 0;
   return h;
 }
 
 /** Up to `count` values of `arb` (drawn with `seed`) that `refused` holds for. */
-export function drawRefused<T>(
+function drawRefused<T>(
   arb: fc.Arbitrary<T>,
   seed: number,
   count: number,
@@ -158,16 +158,13 @@ export function drawRefused<T>(
 
 // ----------------------------------------------------------------------------------------- the wire
 
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 
 /** The path and query of a sample (the path's parameters URI-encoded). */
-export function pathOf(entry: RouteEntry, req: SampleRequest, params?: Record<string, string>): string {
-  return fillPath(entry.path, { ...req.params, ...params });
-}
-export const queryOf = (query: Record<string, string> | undefined) =>
-  new URLSearchParams(query ?? {}).toString();
+const pathOf = (entry: RouteEntry, req: SampleRequest): string => fillPath(entry.path, req.params ?? {});
+const queryOf = (query: Record<string, string> | undefined) => new URLSearchParams(query ?? {}).toString();
 
-export interface FilePart {
+interface FilePart {
   field: string;
   filename: string;
   contentType: string;
@@ -175,11 +172,7 @@ export interface FilePart {
 }
 
 /** A multipart/form-data body of text fields and files, with the given boundary. */
-export function multipartBody(
-  boundary: string,
-  fields: Record<string, string>,
-  files: FilePart[] = [],
-): Buffer {
+function multipartBody(boundary: string, fields: Record<string, string>, files: FilePart[] = []): Buffer {
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields))
     chunks.push(
@@ -198,7 +191,7 @@ export function multipartBody(
   return Buffer.concat(chunks);
 }
 
-export const multipartType = (boundary: string) => `multipart/form-data; boundary=${boundary}`;
+const multipartType = (boundary: string) => `multipart/form-data; boundary=${boundary}`;
 
 // ------------------------------------------------------------------------------------------ the cases
 
@@ -237,10 +230,8 @@ const TEXT_ATTACKS: ReadonlyArray<[string, string]> = [
 ];
 
 const required = (schema: z.ZodTypeAny, without: object) => !schema.safeParse(without).success;
-const omit = (o: Record<string, unknown>, key: string) => {
-  const { [key]: _, ...rest } = o;
-  return rest;
-};
+const omit = (o: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 const acceptsText = (field: z.ZodTypeAny) => {
   const kinds = kindsOf(field);
   return kinds === 'any' || kinds.has('string');

@@ -70,14 +70,17 @@ function sendRaw(port: number, req: RawRequest, cookie?: { cookie: string; csrf:
  * only that:
  * - `users.sessions.last_seen_at`: any request of a session touches it, at most once a minute
  *   (services/users/src/auth/auth.service.ts), malformed or not; the rest of the session row is checked.
- * - `stocks.api_hits` on widget routes: the key's lookup records a call of the key before the request is
- *   read, refused calls too, by design (services/stocks/src/referers/referers.service.ts: staff see who
- *   calls the API). Only on widget routes.
+ * - `stocks.api_hits.count` on widget routes: the key's lookup counts a call of the key before the request
+ *   is read, refused calls too, by design (services/stocks/src/referers/referers.service.ts: staff see who
+ *   calls the API). On widget routes the table is checked without that column; on every other route, whole.
  * The gateway's own schema (`gateway.rate_limits`: counters of every request, refused ones too) is not a
  * service's schema and is not read.
  */
-const IGNORED_COLUMNS: Readonly<Record<string, readonly string[]>> = { 'users.sessions': ['last_seen_at'] };
-const WIDGET_HIT_TABLES = new Set(['stocks.api_hits']);
+const WIDGET_HITS = 'stocks.api_hits';
+const IGNORED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  'users.sessions': ['last_seen_at'],
+  [`${WIDGET_HITS} without count`]: ['count'],
+};
 
 /**
  * A fingerprint of every table of every service's schema, by `schema.table`: its row count and the newest
@@ -92,15 +95,19 @@ async function tableChecksums(db: Client): Promise<Map<string, string>> {
       WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE' ORDER BY 1, 2`,
     [schemas],
   );
+  const fingerprint = (s: string, t: string, name: string) => {
+    const ignored = IGNORED_COLUMNS[name];
+    const row = `(to_jsonb(x)${(ignored ?? []).map((c) => ` - '${c}'`).join('')})::text`;
+    const sum = ignored
+      ? `md5(coalesce(string_agg(${row}, E'\\n' ORDER BY ${row}), ''))`
+      : `count(*) || '/' || coalesce(max(x.xmin::text::bigint), 0)`;
+    return `SELECT '${name}' AS name, ${sum} AS sum FROM "${s}"."${t}" x`;
+  };
   const sql = tables
-    .map(({ s, t }) => {
-      const ignored = IGNORED_COLUMNS[`${s}.${t}`];
-      const row = `(to_jsonb(x)${(ignored ?? []).map((c) => ` - '${c}'`).join('')})::text`;
-      const sum = ignored
-        ? `md5(coalesce(string_agg(${row}, E'\\n' ORDER BY ${row}), ''))`
-        : `count(*) || '/' || coalesce(max(x.xmin::text::bigint), 0)`;
-      return `SELECT '${s}.${t}' AS name, ${sum} AS sum FROM "${s}"."${t}" x`;
-    })
+    .flatMap(({ s, t }) => [
+      fingerprint(s, t, `${s}.${t}`),
+      ...(`${s}.${t}` === WIDGET_HITS ? [fingerprint(s, t, `${WIDGET_HITS} without count`)] : []),
+    ])
     .join(' UNION ALL ');
   const { rows } = await db.query<{ name: string; sum: string }>(sql);
   return new Map(rows.map((r) => [r.name, r.sum]));
@@ -110,28 +117,24 @@ const sameSums = (a: Map<string, string>, b: Map<string, string>) =>
   a.size === b.size && [...a].every(([t, sum]) => b.get(t) === sum);
 
 /**
- * The checksums once three reads 150 ms apart agree: what an earlier request set going (a projection
+ * The checksums once two reads 100 ms apart agree: what an earlier request set going (a projection
  * following stock.upserted, an outbox relayed, an initial poll) has settled. Gives up after 15 s and
- * answers the last read (a background job that keeps writing would then show as a change).
+ * answers the last read. What lands later still (a busy machine) is told apart by sending the batch again.
  */
 async function settledChecksums(db: Client, last?: Map<string, string>): Promise<Map<string, string>> {
   let previous = last ?? (await tableChecksums(db));
   const deadline = Date.now() + 15_000;
-  let quiet = 0;
   for (;;) {
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 100));
     const now = await tableChecksums(db);
-    if (sameSums(previous, now)) {
-      if (++quiet === 2 || Date.now() > deadline) return now;
-    } else quiet = 0;
-    if (Date.now() > deadline) return now;
+    if (sameSums(previous, now) || Date.now() > deadline) return now;
     previous = now;
   }
 }
 
 const changedTables = (before: Map<string, string>, after: Map<string, string>, entry: RouteEntry) =>
   [...new Set([...before.keys(), ...after.keys()])].filter(
-    (t) => before.get(t) !== after.get(t) && !(entry.access.kind === 'widget' && WIDGET_HIT_TABLES.has(t)),
+    (t) => before.get(t) !== after.get(t) && !(entry.access.kind === 'widget' && t === WIDGET_HITS),
   );
 
 /** 'contactEmail' -> 'contact email': how a message written for people names a field. */
@@ -260,7 +263,7 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
       const base = await sample.request(ctx, caller);
       const cases = casesOf(entry, base, { seed: SEED, jsonMaxBytes: JSON_MAX, pdfMaxBytes: PDF_MAX });
       const session = signedIn ? sessions.admin : undefined;
-      const run = async (list: FuzzCase[]) => {
+      const run = async (list: FuzzCase[], checked = true) => {
         let next = 0;
         const worker = async () => {
           while (next < list.length) {
@@ -268,26 +271,35 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
             const a = await sendRaw(port, c.request, session);
             counts.requests++;
             counts[c.kind]++;
-            check(entry, c, a);
+            if (checked) check(entry, c, a);
           }
         };
         await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
       };
 
+      const invalid = cases.filter((c) => c.kind === 'invalid');
       const before = settled ?? (await timed('rows', () => settledChecksums(db)));
-      await timed('requests', () => run(cases.filter((c) => c.kind === 'invalid')));
+      await timed('requests', () => run(invalid));
       // Read at once: a refused request writes nothing later (an accepted one already fails its case).
-      const after = await timed('rows', () => tableChecksums(db));
-      for (const table of changedTables(before, after, entry))
-        problems.push(`${entry.id}: the malformed requests changed ${table}`);
-      settled = after;
+      let after = await timed('rows', () => tableChecksums(db));
+      let changed = changedTables(before, after, entry);
+      if (changed.length) {
+        // What an earlier request set going (a projection following an event) may land during the
+        // batch on a busy machine: settle, send the batch again, and blame it only for what changes again.
+        const again = await timed('rows', () => settledChecksums(db));
+        await timed('requests', () => run(invalid, false));
+        after = await timed('rows', () => tableChecksums(db));
+        changed = changedTables(again, after, entry).filter((t) => changed.includes(t));
+      }
+      for (const table of changed) problems.push(`${entry.id}: the malformed requests changed ${table}`);
+      settled = changed.length ? undefined : after;
       // Odd but valid text may be stored: one at a time, after the row check.
       const accepted = counts.oddAccepted;
       // A GET's at once (it writes nothing); a change's one at a time.
       const odd = cases.filter((x) => x.kind === 'odd');
       if (entry.method === 'GET') await timed('requests', () => run(odd));
       else for (const c of odd) await timed('requests', () => run([c]));
-      if (counts.oddAccepted > accepted) settled = undefined;
+      if (entry.method !== 'GET' && counts.oddAccepted > accepted) settled = undefined;
       if (sample.after) {
         await timed('prepare', () => sample.after!(ctx));
         settled = undefined;

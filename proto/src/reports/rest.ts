@@ -41,13 +41,11 @@ const marketNumber = (name: MarketDataField) =>
  * POST /api/admin/saveMarketData/{combinedTicker}: the Market tab's fields. A field left out stays as it
  * is; `updated` (and anything else) is ignored: the server sets it.
  */
-export const SaveMarketDataBodySchema = z
-  .object(
-    Object.fromEntries(MARKET_DATA_FIELDS.map((f) => [f, marketNumber(f)])) as {
-      [K in MarketDataField]: ReturnType<typeof marketNumber>;
-    },
-  )
-  .strict();
+export const SaveMarketDataBodySchema = z.object(
+  Object.fromEntries(MARKET_DATA_FIELDS.map((f) => [f, marketNumber(f)])) as {
+    [K in MarketDataField]: ReturnType<typeof marketNumber>;
+  },
+);
 
 /** GET /api/admin/getChartData/?id: the stock id. */
 export const StockIdQuerySchema = z.object({ id: StockId.describe('the stock id') });
