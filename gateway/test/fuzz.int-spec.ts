@@ -210,7 +210,7 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
     const started = Date.now();
     const { ctx, sessions, db } = fixtures;
     const problems: string[] = [];
-    const counts = { routes: 0, requests: 0, invalid: 0, odd: 0, oddAccepted: 0 };
+    const counts = { routes: 0, cases: 0, requests: 0, invalid: 0, odd: 0, oddAccepted: 0 };
     const entries = allRoutes().filter(takesInput);
 
     const check = (entry: RouteEntry, c: FuzzCase, a: Answer) => {
@@ -246,6 +246,8 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
     let settled: Map<string, string> | undefined;
 
     const routeSeconds: Array<[string, number]> = [];
+    /** Routes whose batch was sent again, and the tables that had changed the first time. */
+    const resent: string[] = [];
     for (const entry of entries) {
       const routeStarted = Date.now();
       const sample = ROUTE_SAMPLES[entry.id];
@@ -263,6 +265,7 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
       const base = await sample.request(ctx, caller);
       const cases = casesOf(entry, base, { seed: SEED, jsonMaxBytes: JSON_MAX, pdfMaxBytes: PDF_MAX });
       const session = signedIn ? sessions.admin : undefined;
+      counts.cases += cases.length;
       const run = async (list: FuzzCase[], checked = true) => {
         let next = 0;
         const worker = async () => {
@@ -289,6 +292,7 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
         const again = await timed('rows', () => settledChecksums(db));
         await timed('requests', () => run(invalid, false));
         after = await timed('rows', () => tableChecksums(db));
+        resent.push(`${entry.id} (${changed.join(', ')})`);
         changed = changedTables(again, after, entry).filter((t) => changed.includes(t));
       }
       for (const table of changed) problems.push(`${entry.id}: the malformed requests changed ${table}`);
@@ -310,8 +314,10 @@ describe('fuzzing every route of the table: malformed input is a named 4xx and c
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     // The figures the issue note quotes; FUZZ_SEED=<seed> reproduces the run.
     console.log(
-      `fuzz: seed ${SEED} (FUZZ_SEED), ${counts.routes} routes, ${counts.requests} requests (${counts.invalid} malformed, ${counts.odd} odd of which ${counts.oddAccepted} accepted) in ${seconds} s (requests ${ms.requests / 1000} s, row reads ${ms.rows / 1000} s, samples' set-up ${ms.prepare / 1000} s)`,
+      `fuzz: seed ${SEED} (FUZZ_SEED), ${counts.routes} routes, ${counts.cases} cases, ${counts.requests} requests sent (${counts.invalid} malformed, ${counts.odd} odd of which ${counts.oddAccepted} accepted) in ${seconds} s (requests ${ms.requests / 1000} s, row reads ${ms.rows / 1000} s, samples' set-up ${ms.prepare / 1000} s)`,
     );
+    if (resent.length)
+      console.log(`fuzz: batches sent again after a change by something else: ${resent.join('; ')}`);
     console.log(
       `fuzz: slowest routes ${routeSeconds
         .sort((x, y) => y[1] - x[1])
