@@ -10,6 +10,7 @@ import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { useBodyLimits } from './common/body-limits';
+import { answerClientErrors } from './common/client-error';
 import { requestContext } from './common/request-context.middleware';
 import { loadGatewayConfig } from './config';
 import { OpsListener, opsOnly } from './health/ops-listener';
@@ -79,6 +80,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  answerClientErrors(server);
   log.info(
     {
       port: (app.getHttpServer().address() as { port: number }).port,

@@ -11,20 +11,9 @@ import {
   StockRole,
 } from '@irp/proto';
 import { Client } from 'pg';
-import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
-import {
-  clientOf,
-  connectTestDatabase,
-  createStockAsAdmin,
-  MailBackend,
-  seedTestUsers,
-  Session,
-  signIn,
-  startMailBackend,
-  startTestGateway,
-  until,
-} from './gateway-harness';
+import { clientOf, seedTestUsers, Session, signIn } from './gateway-harness';
+import { RouteFixtures, startRouteFixtures } from './route-fixtures';
 import { CALLERS, CallerName, MatrixContext, ROUTE_SAMPLES, SampleRequest } from './route-samples';
 
 // 71 routes x 7 callers: 42 s alone, past 120 s beside two other lanes on 2 cores. No time budget here (a
@@ -34,7 +23,6 @@ jest.setTimeout(600_000);
 
 const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const PASSWORD = 'RouteMatrix!2026';
-const PUBLIC = 'http://portal.example';
 /** The gateway's messages for a refused widget key (gateway/src/widget/widget-key.guard.ts). */
 const UNKNOWN_API_KEY = 'Unknown API key';
 const STOCK_ARCHIVED = 'This stock is archived';
@@ -160,12 +148,6 @@ function restrictedProblems(entry: RouteEntry, body: unknown, caller: Caller): s
   return problems;
 }
 
-async function makePdf(text: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  doc.addPage([300, 200]).drawText(text, { x: 20, y: 100, size: 12 });
-  return Buffer.from(await doc.save());
-}
-
 /**
  * The route table made a test (issue 16): every route the gateway's router serves, called as signed out,
  * each demo staff role (admin, report-runner, user-admin), a client holding the route's stock roles on the
@@ -179,11 +161,11 @@ async function makePdf(text: string): Promise<Buffer> {
  * SMTP sink.
  */
 describe('the route matrix: every served route as signed out, the demo staff and three clients', () => {
-  let backend: MailBackend;
+  let fixtures: RouteFixtures;
   let gateway: INestApplication;
   let http: ReturnType<typeof request>;
   let db: Client;
-  const sessions: Record<string, Session> = {};
+  let sessions: Record<string, Session>;
   let get: ReturnType<typeof clientOf>['get'];
   let post: ReturnType<typeof clientOf>['post'];
   let ctx: MatrixContext;
@@ -268,139 +250,13 @@ describe('the route matrix: every served route as signed out, the demo staff and
     return source?.[key] === undefined ? undefined : String(source[key]);
   }
 
-  async function adminRead(res: request.Response, what: string) {
-    if (res.status < 200 || res.status > 299)
-      throw new Error(`${what} as admin answered ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as unknown;
-  }
-
-  async function saveAnnouncement(stock: Stock, headline: string, pdf: Buffer): Promise<string> {
-    const res = await until(
-      () =>
-        http
-          .post(`/api/Announcement/save/${encodeURIComponent(stock.combinedTicker)}`)
-          .set('Cookie', sessions.admin.cookie)
-          .set(CSRF_HEADER, sessions.admin.csrf)
-          .field('headline', headline)
-          .field('date', '22 Mar 2025 8:50 AM')
-          .field('priceSensitive', 'false')
-          .attach('file', pdf, { filename: 'a.pdf', contentType: 'application/pdf' }),
-      (r) => r.status === 200,
-      `the announcements service saving on ${stock.combinedTicker}`,
-    );
-    return (res.body as { announcement: { sendGuid: string } }).announcement.sendGuid;
-  }
-
-  async function subscribe(stock: Stock, email: string) {
-    const res = await post(`/api/widget/subscribe?apiKey=${stock.apiKey}`, { email });
-    if (res.status !== 200) throw new Error(`subscribing ${email} answered ${res.status}`);
-    const mails = await backend.sink.waitFor(
-      (all) => all.some((m) => m.to.includes(email)),
-      `the confirmation mail to ${email}`,
-    );
-    const mail = mails.filter((m) => m.to.includes(email)).at(-1)!;
-    const confirm = new RegExp(`${PUBLIC}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(mail.text)?.[1];
-    const unsubscribe = new RegExp(`${PUBLIC}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`).exec(
-      String(mail.rawHeaders['list-unsubscribe']),
-    )?.[1];
-    if (!confirm || !unsubscribe) throw new Error(`no links in the confirmation mail to ${email}`);
-    return { confirm, unsubscribe };
-  }
-
-  async function completedReconcile(): Promise<string> {
-    type Run = { id: string; status: string } | null;
-    const last = (await adminRead(await get('/api/reconcile/last', 'admin'), 'the last reconcile')) as Run;
-    let id = last && (last.status === 'running' || last.status === 'completed') ? last.id : undefined;
-    if (!id) {
-      const run = await post('/api/reconcile/run?numDays=1', {}, 'admin');
-      id = ((await adminRead(run, 'a reconcile run')) as { id: string }).id;
-    }
-    const done = await until(
-      async () => (await get(`/api/reconcile/get/${id}`, 'admin')).body as { status: string },
-      (r) => r.status !== 'running',
-      'the reconcile run finishing',
-      60_000,
-    );
-    if (done.status !== 'completed') throw new Error(`the reconcile run ended ${JSON.stringify(done)}`);
-    return id;
-  }
-
   beforeAll(async () => {
-    backend = await startMailBackend(PUBLIC, {
-      providers: true,
-      emailEnv: { SUBSCRIBE_MAX_PER_IP: '1000' },
-    });
-    db = await connectTestDatabase();
-    ({ gateway, http } = await startTestGateway({
-      // 497 calls beside two other lanes on 2 cores: a service's answer may take longer than the harness's
-      // 8 s, and a call that ran out is reported as the route answering 503 (likely the 5 problems of one CI
-      // run, whose message was cut before the list).
-      KAFKA_REQUEST_TIMEOUT_MS: '30000',
-      // Likewise /health's ping of each service (1.5 s by default): a fresh three-lane run beside other
-      // checkouts' runs (load average 20 on 2 cores) had announcements 'down' for four callers in a row.
-      HEALTH_TIMEOUT_MS: '10000',
-      LOGIN_THROTTLE_LIMIT: '1000',
-      COMMENT_RATE_PER_ADDRESS: '1000',
-      COMMENT_RATE_PER_KEY: '1000',
-      WIDGET_RATE_LIMIT: '100000',
-    }));
-    ({ get, post } = clientOf(http, sessions));
-    sessions.admin = await signIn(http, 'admin', 'Admin!2026');
-
-    const newApiKey = async () => (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
-    const create = async (prefix: string, fields: Record<string, unknown> = {}) =>
-      createStockAsAdmin(post, { ticker: `${prefix}${RUN}`, companyName: `Matrix ${prefix}`, ...fields });
-    const withKey = async (prefix: string, fields: Record<string, unknown> = {}) =>
-      create(prefix, { apiKey: await newApiKey(), ...fields });
-    const A = await withKey('MA', {
-      companyName: 'Alpha Matrix',
-      sendPriceSensitiveAnnouncements: true,
-      sendNonPriceSensitiveAnnouncements: true,
-      confirmationEmail: `confirm-${RUN.toLowerCase()}@alpha.example`,
-      contactEmail: 'contact@alpha.example',
-      moderatorEmail: 'moderator@alpha.example',
-      companyLogoUrl: 'https://alpha.example/logo.png',
-      announcementCommentTemplate: 'Dear {name}, thank you.',
-      websiteUrl: 'https://alpha.example',
-    });
-    const B = await withKey('MB', { companyName: 'Beta Matrix', moderatorEmail: 'moderator@beta.example' });
-    const [tickerStock, archiveStock, resyncStock] = [
-      await create('MT'),
-      await create('MZ'),
-      await create('MR'),
-    ];
-    archived = await withKey('MW');
-    await post(
-      '/api/admin/archiveStock',
-      { exchange: archived.exchange, ticker: archived.ticker, archived: true },
-      'admin',
-    );
-    expired = await withKey('MX', { subscriptionExpired: true });
-
-    // The services learn of stocks from stock.upserted: wait until each knows ours.
-    for (const stock of [A, B, resyncStock])
-      await until(
-        () => get(`/api/Announcement/list/${stock.combinedTicker}`, 'admin'),
-        (r) => r.status === 200,
-        `the announcements service knowing ${stock.combinedTicker}`,
-      );
-    for (const stock of [A, B])
-      await until(
-        () =>
-          post(
-            '/api/emailMarketingSettings/',
-            {
-              StockId: stock.id,
-              Settings: { provider: 'mailchimp', apiKey: 'demo-mailchimp-key-us1', listId: 'demo-list' },
-            },
-            'admin',
-          ),
-        (r) => r.status === 200,
-        `the email-marketing service knowing ${stock.combinedTicker}`,
-      );
+    fixtures = await startRouteFixtures(RUN);
+    ({ gateway, http, db, sessions, get, post, ctx, archived, expired } = fixtures);
 
     // The route clients: per route, its stock roles on A, every role on B, and every other role on A;
     // and clients of one role each for the restricted fields.
+    const { A, B } = ctx;
     const clients = new Map<string, Record<string, StockRole[]>>();
     const addClient = (on: 'a' | 'b', roles: StockRole[]) =>
       clients.set(clientName(on, roles), roles.length ? { [(on === 'a' ? A : B).id]: roles } : {});
@@ -435,54 +291,10 @@ describe('the route matrix: every served route as signed out, the demo staff and
         };
       }),
     );
-
-    const pdf = await makePdf('Matrix Report');
-    const announcementA = await saveAnnouncement(A, 'Alpha Matrix Results', pdf);
-    const announcementB = await saveAnnouncement(B, 'Beta Matrix Results', pdf);
-    const comment = async (stock: Stock, sendGuid: string) => {
-      const res = await post(`/api/widget/comments?apiKey=${stock.apiKey}`, {
-        sendGuid,
-        name: 'Pat Investor',
-        email: 'pat@investor.example',
-        comment: `A question about ${stock.ticker}`,
-      });
-      if (res.status !== 201 && res.status !== 200)
-        throw new Error(`commenting on ${stock.ticker} answered ${res.status}`);
-      return (res.body as { guid: string }).guid;
-    };
-    ctx = {
-      run: RUN,
-      A,
-      B,
-      tickerStock,
-      archiveStock,
-      resyncStock,
-      announcementA,
-      announcementB,
-      commentA: await comment(A, announcementA),
-      commentB: await comment(B, announcementB),
-      pdf,
-      providersUrl: backend.providers!.url,
-      db,
-      mails: () => backend.sink.mails,
-      adminGet: async (path) => adminRead(await get(path, 'admin'), `GET ${path}`),
-      adminPost: async (path, body) => adminRead(await post(path, body, 'admin'), `POST ${path}`),
-      adminForm: async (path, fields) => {
-        let r = http.post(path).set('Cookie', sessions.admin!.cookie).set(CSRF_HEADER, sessions.admin!.csrf);
-        for (const [name, value] of Object.entries(fields)) r = r.field(name, value);
-        return adminRead(await r, `POST ${path}`);
-      },
-      saveAnnouncement: (stock, headline) => saveAnnouncement(stock, headline, pdf),
-      subscribe,
-      completedReconcile,
-      state: {},
-    };
   }, 180_000);
 
   afterAll(async () => {
-    await gateway?.close();
-    await db?.end();
-    await backend?.stop();
+    await fixtures?.stop();
   });
 
   it('serves exactly the routes of the table: none without an entry, no entry without a handler', () => {

@@ -13,6 +13,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { malformedText } from '../common/well-formed-text';
 import { ROUTE_KEY } from '../routing/route';
 import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
 import { WidgetKeyGuard } from '../widget/widget-key.guard';
@@ -84,6 +85,9 @@ export class AuthGuard implements CanActivate {
     const raw = source?.[ref.key];
     const value = typeof raw === 'string' ? raw.trim() : '';
     if (!value) throw new AppError(ErrorCode.BadRequest, ref.missingMessage ?? `${ref.key} is required`);
+    // Before the lookup: a NUL reaching the stocks service's query was its 500.
+    const malformed = malformedText(value, ref.key);
+    if (malformed) throw new AppError(ErrorCode.BadRequest, malformed);
     const by = ref.by ?? 'combinedTicker';
     // Stock roles are keyed by stock id: a stock the user has no roles on is refused alike whether or not
     // it exists.

@@ -16,5 +16,7 @@ describe('parseBasicAuth', () => {
     `Basic ${b64(':pw')}`,
     `Basic ${b64('user:')}`,
     `Basic ${b64('  :pw')}`,
+    `Basic ${b64('ad\u0000min:pw')}`,
+    `Basic ${b64('admin:p\u0000w')}`,
   ])('rejects %p', (h) => expect(parseBasicAuth(h)).toBeUndefined());
 });

@@ -6,6 +6,8 @@ import { sizeText } from './multipart';
 export const bodyTooLargeMessage = (maxBytes: number): string =>
   `The request body is larger than ${sizeText(maxBytes)}`;
 
+export const invalidJsonMessage = (detail: string): string => `The request body is not valid JSON: ${detail}`;
+
 /**
  * The JSON and form bodies of every route, each capped at JSON_BODY_MAX_BYTES (the routes take form
  * inputs, the longest a few thousand characters). The one upload route reads its multipart body itself,
@@ -44,5 +46,8 @@ export function bodyParserRefusal(err: unknown): { status: number; message: stri
   if (!isBodyParserError(err) || err.status < 400 || err.status >= 500) return undefined;
   if (err.type === 'entity.too.large' && typeof err.limit === 'number')
     return { status: HttpStatus.PAYLOAD_TOO_LARGE, message: bodyTooLargeMessage(err.limit) };
+  // The parser's own words ('Unexpected end of JSON input') do not say that it is the body that is wrong.
+  if (err.type === 'entity.parse.failed')
+    return { status: err.status, message: invalidJsonMessage(err.message) };
   return { status: err.status, message: err.message };
 }

@@ -13,6 +13,7 @@ import request from 'supertest';
 import { z } from 'zod';
 import { GATEWAY_CONFIG } from '../config';
 import { Route } from '../routing/route';
+import { NOT_JSON } from './contract';
 import { HttpErrorFilter } from './http-exception.filter';
 import { fileTooLargeMessage, NOT_MULTIPART, sizeText } from './multipart';
 
@@ -238,6 +239,71 @@ describe('Contract (through @Route) with a nullable answer', () => {
     expect(none.text).toBe('null');
     const some = await request(app.getHttpServer()).get('/t/maybe/yes');
     expect(some.body).toEqual({ a: 1 });
+  });
+});
+
+describe('Contract (through @Route): the input of a handler that reads none of it', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      controllers: [UploadProbeController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: { ANNOUNCEMENT_MAX_PDF_BYTES: MAX } },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+
+  afterAll(() => app.close());
+
+  const nobody = () => request(app.getHttpServer()).post('/t/nobody');
+
+  it('takes no body, an empty one or {}', async () => {
+    expect((await nobody()).status).toBe(200);
+    expect((await nobody().set('Content-Type', 'application/json').send('')).status).toBe(200);
+    expect((await nobody().send({})).status).toBe(200);
+  });
+
+  it('validates the body with the schema though the handler takes no @Body(): an array, an extra field', async () => {
+    const array = await nobody().send([{}]);
+    expect({ status: array.status, message: array.body.errorMessage }).toEqual({
+      status: 400,
+      message: 'Expected object, received array',
+    });
+    const extra = await nobody().send({ run: true });
+    expect({ status: extra.status, message: extra.body.errorMessage }).toEqual({
+      status: 400,
+      message: "Unrecognized key(s) in object: 'run'",
+    });
+  });
+
+  it('refuses a body of another type than JSON with 415, rather than as no body', async () => {
+    const text = await nobody().set('Content-Type', 'text/plain').send('{}');
+    expect({ status: text.status, message: text.body.errorMessage }).toEqual({
+      status: 415,
+      message: NOT_JSON,
+    });
+  });
+
+  it('refuses a NUL in a path parameter, a query value or a form field, naming it', async () => {
+    const param = await request(app.getHttpServer()).get('/t/maybe/yes%00');
+    expect({ status: param.status, message: param.body.errorMessage }).toEqual({
+      status: 400,
+      message: 'some: must not contain a NUL character',
+    });
+    const query = await request(app.getHttpServer()).post('/t/nobody?x=a%00').send({});
+    expect({ status: query.status, message: query.body.errorMessage }).toEqual({
+      status: 400,
+      message: 'x: must not contain a NUL character',
+    });
+    const field = await request(app.getHttpServer()).post('/t/save/ab').field('headline', 'a\u0000b');
+    expect({ status: field.status, message: field.body.errorMessage }).toEqual({
+      status: 400,
+      message: 'headline: must not contain a NUL character',
+    });
   });
 });
 

@@ -1,16 +1,21 @@
-import { ApiErrorSchema, SaveErrorSchema } from '@irp/proto';
+import { ApiErrorSchema, formatZodIssues, SaveErrorSchema } from '@irp/proto';
 import {
   applyDecorators,
   ArgumentMetadata,
+  BadRequestException,
   CallHandler,
   ExecutionContext,
   Injectable,
+  mixin,
   NestInterceptor,
   PipeTransform,
+  Type,
+  UnsupportedMediaTypeException,
   UseFilters,
   UseInterceptors,
   UsePipes,
 } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiBody, ApiConsumes, ApiDefaultResponse, ApiOkResponse, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { map, Observable } from 'rxjs';
@@ -18,6 +23,7 @@ import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { SaveErrorFilter } from './http-exception.filter';
 import { MultipartBody, MultipartInterceptor } from './multipart';
+import { refuseMalformedText } from './well-formed-text';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
 /** Serializes as the JSON `null` (Express's res.json calls toJSON). */
@@ -32,6 +38,45 @@ class NullAsJsonInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(map((value: unknown) => (value === null ? JSON_NULL : value)));
   }
+}
+
+export const NOT_JSON = 'This route takes a JSON body (Content-Type: application/json)';
+/** What the gateway's parsers read (body-limits.ts). */
+const JSON_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
+
+/**
+ * Checks a route's input whatever its handler reads, before the handler's pipes: a handler that takes no
+ * @Body() (a run, a refresh, a confirmation link) never had its body validated, so a JSON array, a
+ * 10,000-level document or any field went through as if nothing had been sent. In order:
+ * - path parameters and query hold well-formed text only (no NUL, no lone surrogate);
+ * - a JSON-body route refuses a body of another type with 415 (no parser reads it, so the route would see
+ *   none); an empty body (Content-Length: 0, a browser's POST without one) passes, and so does a
+ *   form-encoded one (the parsers read it), or the types the route's entry lists (`bodyTypes`);
+ * - its body (none sent: `{}`) is validated with the route's schema, a 400 naming each bad field.
+ * A multipart body is checked once multer has read it (MultipartInterceptor).
+ */
+function RequestInputInterceptor(contract: RouteContract<z.ZodTypeAny>): Type<NestInterceptor> {
+  const jsonBody = contract.body && !contract.multipart ? contract.body : undefined;
+  const bodyTypes = contract.bodyTypes ?? JSON_BODY_TYPES;
+  @Injectable()
+  class RequestInput implements NestInterceptor {
+    intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+      const req = context.switchToHttp().getRequest<Request>();
+      refuseMalformedText(req.params);
+      refuseMalformedText(req.query);
+      if (jsonBody) {
+        const length = Number(req.headers['content-length'] ?? Number.NaN);
+        const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
+        if (hasBody && !req.is([...bodyTypes])) throw new UnsupportedMediaTypeException(NOT_JSON);
+        const body: unknown = req.body ?? {};
+        refuseMalformedText(body);
+        const parsed = jsonBody.safeParse(body);
+        if (!parsed.success) throw new BadRequestException(formatZodIssues(parsed.error));
+      }
+      return next.handle();
+    }
+  }
+  return mixin(RequestInput);
 }
 
 /**
@@ -49,6 +94,8 @@ export interface RouteContract<R extends z.ZodTypeAny> {
   body?: z.ZodTypeAny;
   /** The body is multipart/form-data with one file; `body` then validates the text fields. */
   multipart?: MultipartBody;
+  /** The media types a JSON body may come as (default JSON_BODY_TYPES); any other is 415. */
+  bodyTypes?: readonly string[];
   /** The 2xx body. The handler must return this type (checked by the compiler). */
   response: R;
   /**
@@ -136,6 +183,7 @@ function multipartSchemaOf(multipart: MultipartBody, fields?: z.ZodTypeAny): Sch
  */
 export function Contract<R extends z.ZodTypeAny>(contract: RouteContract<R>) {
   const decorators: MethodDecorator[] = [
+    UseInterceptors(RequestInputInterceptor(contract)),
     UsePipes(new ContractPipe(contract)),
     contract.produces
       ? ApiOkResponse({

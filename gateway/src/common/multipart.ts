@@ -14,6 +14,7 @@ import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import type { MultipartSpec } from '@irp/proto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { refuseMalformedText } from './well-formed-text';
 
 /**
  * A multipart/form-data body (the route entry's `multipart`): text fields (the entry's `body` schema) and
@@ -69,8 +70,15 @@ export function MultipartInterceptor(spec: MultipartBody): Type<NestInterceptor>
     async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
       const req = context.switchToHttp().getRequest<Request>();
       if (!req.is('multipart/form-data')) throw new UnsupportedMediaTypeException(NOT_MULTIPART);
+      // Once multer has read the form: its text fields hold well-formed text only (as a JSON body's do).
+      const checked: CallHandler = {
+        handle: () => {
+          refuseMalformedText(req.body);
+          return next.handle();
+        },
+      };
       try {
-        return await this.files.intercept(context, next);
+        return await this.files.intercept(context, checked);
       } catch (err) {
         throw err instanceof PayloadTooLargeException
           ? new PayloadTooLargeException(fileTooLargeMessage(this.maxBytes))

@@ -108,6 +108,7 @@ export function Route<E extends RouteEntry>(entry: E) {
     query: entry.query,
     body: entry.body,
     multipart: entry.multipart,
+    bodyTypes: entry.bodyTypes,
     response: entry.response,
     produces: entry.produces,
     save: entry.save,

@@ -117,7 +117,9 @@ export const ReconcileIdParamsSchema = z.object({ id: z.string().uuid('must be a
 
 export const SendGuidParamsSchema = z.object({ sendGuid: z.string().uuid('must be an announcement id') });
 
-export const SendEmailBodySchema = z.object({ email: z.string({ required_error: 'Required' }).max(500) });
+export const SendEmailBodySchema = z
+  .object({ email: z.string({ required_error: 'Required' }).max(500) })
+  .strict();
 
 /** The widget's announcement opening: `?apiKey=&sendGuid=`. */
 export const WidgetAnnouncementQuerySchema = z.object({

@@ -57,9 +57,10 @@ export type GatewayHealthDto = z.infer<typeof GatewayHealthSchema>;
 
 /**
  * The body of a POST that takes none (it acts on its path and query). Routes still name one, so the OpenAPI
- * document says so instead of leaving the body undescribed; whatever is sent is ignored.
+ * document says so instead of leaving the body undescribed. Nothing or `{}`: any field is a 400 naming it
+ * (issue 21), so a client never takes a field it sent for one that did something.
  */
-export const NoBodySchema = z.object({}).describe('No body is needed: send nothing or {}');
+export const NoBodySchema = z.object({}).strict().describe('No body is needed: send nothing or {}');
 
 /** The 2xx answer of a route that streams a file (its entry's `produces` says the media type). */
 export const FileResponseSchema = z.unknown().describe('the file');

@@ -109,6 +109,11 @@ export interface RouteSpec {
   /** The JSON body; with `multipart`, the form's text fields. */
   readonly body?: z.ZodTypeAny;
   readonly multipart?: MultipartSpec;
+  /**
+   * The media types a JSON body route takes its body as; left out, JSON and form-encoded (what the
+   * gateway's parsers read). Any other type is 415. An empty body is always taken.
+   */
+  readonly bodyTypes?: readonly string[];
   /** The 2xx body (for a file, `produces` and a schema of unknown). */
   readonly response: z.ZodTypeAny;
   readonly produces?: { readonly mediaType: string; readonly description: string };

@@ -120,6 +120,9 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     summary: 'Unsubscribe (one click, RFC 8058; idempotent)',
     params: TokenParamsSchema,
     body: OneClickBodySchema,
+    // RFC 8058 section 3.1: mail clients post the one-click body as multipart/form-data (SHOULD) or
+    // form-encoded; its content is not read (the token is the proof), so no parser is needed for it.
+    bodyTypes: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
     response: UnsubscribeResponseSchema,
   },
   subscribers: {

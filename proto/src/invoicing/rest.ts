@@ -29,15 +29,17 @@ export const InvoiceTickerQuerySchema = z.object({ ticker: combinedTicker });
 export const InvoiceTickerParamsSchema = z.object({ ticker: combinedTicker });
 
 /** POST /api/admin/saveInvoiceData/{ticker}: the stock's repeating invoice and the invoices assigned to it. */
-export const SaveInvoiceDataBodySchema = z.object({
-  ticker: combinedTicker.optional(),
-  repeatingInvoiceId: accountingId('repeatingInvoiceId').nullable(),
-  /**
-   * The invoice ids assigned to this stock by hand, replacing its earlier ones (those matched by its
-   * reference need not be listed); left out, the assignments stay as they are.
-   */
-  invoices: z.array(accountingId('invoice id')).max(10_000).optional(),
-});
+export const SaveInvoiceDataBodySchema = z
+  .object({
+    ticker: combinedTicker.optional(),
+    repeatingInvoiceId: accountingId('repeatingInvoiceId').nullable(),
+    /**
+     * The invoice ids assigned to this stock by hand, replacing its earlier ones (those matched by its
+     * reference need not be listed); left out, the assignments stay as they are.
+     */
+    invoices: z.array(accountingId('invoice id')).max(10_000).optional(),
+  })
+  .strict();
 
 /** One choice of the accounting page: an invoice to a stock, to the ignored list, or back to unset. */
 export const AssignmentItemSchema = z
@@ -61,14 +63,16 @@ export const CreateContactResponseSchema = z.object({
 });
 
 /** POST /api/admin/createRepeatingInvoice: the stock id and the yearly amount in dollars excluding GST. */
-export const CreateRepeatingInvoiceBodySchema = z.object({
-  id: StockId,
-  amount: z.coerce
-    .number({ invalid_type_error: 'amount must be a number' })
-    .finite('amount must be a number')
-    .positive('amount must be more than 0')
-    .max(1_000_000, 'amount must be at most 1,000,000'),
-});
+export const CreateRepeatingInvoiceBodySchema = z
+  .object({
+    id: StockId,
+    amount: z.coerce
+      .number({ invalid_type_error: 'amount must be a number' })
+      .finite('amount must be a number')
+      .positive('amount must be more than 0')
+      .max(1_000_000, 'amount must be at most 1,000,000'),
+  })
+  .strict();
 export const CreateRepeatingInvoiceResponseSchema = z.object({
   success: z.boolean(),
   repeatingInvoice: RepeatingInvoiceSchema.nullable(),

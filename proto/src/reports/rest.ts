@@ -51,7 +51,7 @@ export const SaveMarketDataBodySchema = z.object(
 export const StockIdQuerySchema = z.object({ id: StockId.describe('the stock id') });
 
 /** POST /api/admin/updateChartData/: the stock id. */
-export const UpdateChartDataBodySchema = z.object({ id: StockId.describe('the stock id') });
+export const UpdateChartDataBodySchema = z.object({ id: StockId.describe('the stock id') }).strict();
 export const UpdateChartDataResponseSchema = z.object({
   success: z.boolean(),
   /** Days of daily OHLCV the stock has after the update. */

@@ -135,15 +135,17 @@ export const ServiceOptionListSchema = z.array(ServiceOptionSchema);
 export const ServiceOrderListSchema = z.object({ serviceOrders: z.array(ServiceOrderSchema) });
 
 /** POST /api/admin/createStockFromServiceOrder/ (spec section 3's create payload). */
-export const CreateStockFromOrderSchema = z.object({
-  serviceOrderId: z.string({ required_error: 'Required' }).uuid('must be a service order id'),
-  ticker: z.string({ required_error: 'Required', invalid_type_error: 'must be text' }).max(20),
-  reference: z
-    .string({ invalid_type_error: 'must be text' })
-    .max(200)
-    .nullish()
-    .transform((v) => (v ?? '').trim()),
-});
+export const CreateStockFromOrderSchema = z
+  .object({
+    serviceOrderId: z.string({ required_error: 'Required' }).uuid('must be a service order id'),
+    ticker: z.string({ required_error: 'Required', invalid_type_error: 'must be text' }).max(20),
+    reference: z
+      .string({ invalid_type_error: 'must be text' })
+      .max(200)
+      .nullish()
+      .transform((v) => (v ?? '').trim()),
+  })
+  .strict();
 export type CreateStockFromOrderBody = z.input<typeof CreateStockFromOrderSchema>;
 /** Errors answer the one error body, whose `errorMessage` the staff screen shows. */
 export const CreateStockFromOrderResponseSchema = z.object({

@@ -72,28 +72,34 @@ export const AdminSaveStockSchema = StockFieldsSchema.extend({
 export type AdminSaveStockBody = z.input<typeof AdminSaveStockSchema>;
 
 /** POST /api/admin/changeTicker. */
-export const ChangeTickerSchema = z.object({
-  exchange: requiredText(10),
-  ticker: requiredText(20),
-  newTicker: z.string({ required_error: 'Required', invalid_type_error: 'must be text' }).max(20),
-});
+export const ChangeTickerSchema = z
+  .object({
+    exchange: requiredText(10),
+    ticker: requiredText(20),
+    newTicker: z.string({ required_error: 'Required', invalid_type_error: 'must be text' }).max(20),
+  })
+  .strict();
 export type ChangeTickerBody = z.input<typeof ChangeTickerSchema>;
 
 /** POST /api/admin/archiveStock: `archived` absent toggles; the web app always sends it (no double toggle). */
-export const ArchiveStockSchema = z.object({
-  exchange: requiredText(10),
-  ticker: requiredText(20),
-  archived: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-});
+export const ArchiveStockSchema = z
+  .object({
+    exchange: requiredText(10),
+    ticker: requiredText(20),
+    archived: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+  })
+  .strict();
 export type ArchiveStockBody = z.input<typeof ArchiveStockSchema>;
 
 /** POST /api/admin/saveNote: `ticker` is the combinedTicker. */
-export const SaveNoteSchema = z.object({
-  ticker: combinedTickerText,
-  details: z
-    .string({ required_error: 'Required', invalid_type_error: 'must be text' })
-    .max(20000, 'must be at most 20000 characters'),
-});
+export const SaveNoteSchema = z
+  .object({
+    ticker: combinedTickerText,
+    details: z
+      .string({ required_error: 'Required', invalid_type_error: 'must be text' })
+      .max(20000, 'must be at most 20000 characters'),
+  })
+  .strict();
 export type SaveNoteBody = z.input<typeof SaveNoteSchema>;
 
 const clientMask = Object.fromEntries(CLIENT_SAVE_FIELDS.map((k) => [k, true])) as {
