@@ -22,6 +22,7 @@ import {
 } from './messages';
 
 export * from './events';
+export * from './ids';
 export * from './messages';
 export * from './rest';
 export * from './routes';

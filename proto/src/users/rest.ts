@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StockRolesSchema } from '../common/session';
+import { NEW_USER_ID } from './ids';
 
 /** REST shapes of the auth routes (spec section 7, Auth). */
 
@@ -23,7 +24,6 @@ export interface LoginCredentials {
 /** The Users screens (spec section 2 Users, section 7 Users) and the signed-in user's own password. */
 
 /** `{id}` of /api/users/{id}: a user's id, or 'new' (create). */
-export const NEW_USER_ID = 'new';
 export const UserIdParamsSchema = z.object({
   id: z.union([z.literal(NEW_USER_ID), z.string().uuid('must be a user id or new')]),
 });
