@@ -33,8 +33,15 @@ describe('DLQ depth on /metrics', () => {
   });
 
   it('shows a message another process sent to the DLQ', async () => {
-    const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-    expect(text).toMatch(new RegExp(`^irp_dlq_depth\\{[^}]*topic="${topic.replace(/\./g, '\\.')}"`, 'm'));
+    // A scrape reads the depth from the broker within 2 s or leaves the line out (a scrape never hangs): on
+    // a busy machine the first scrapes may come without it.
+    const line = new RegExp(`^irp_dlq_depth\\{[^}]*topic="${topic.replace(/\./g, '\\.')}"`, 'm');
+    await waitUntil(
+      'the DLQ depth line on /metrics',
+      async () => line.test(await (await fetch(`${metricsUrl}/metrics`)).text()),
+      30_000,
+      500,
+    );
     const before = await depth();
 
     // Through the test's own producer, not the service's: the depth is what the broker holds.

@@ -1,5 +1,14 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +18,7 @@ import { baseConfigSchema, connectProducer, kafkaClientConfig, kafkaSettingsOf, 
 import { repoRoot } from '../src/manifest';
 import { itWhen } from '../../../scripts/testing/skip-conditions';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 // The broker jars this run's infrastructure fetched (deploy/local/infra.mjs under INFRA_DIR): a Docker
 // broker has none, and then this test is skipped as needing the broker this run started.
@@ -155,7 +164,10 @@ async function startScramBroker(dir: string) {
     { encoding: 'utf8' },
   );
   if (format.status !== 0) throw new Error(`storage format failed: ${format.stdout}${format.stderr}`);
-  const broker = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: 'ignore' });
+  // Its output in a file: what a broker that exits early said is the error's tail.
+  const out = openSync(join(dir, 'broker.out'), 'w');
+  const broker = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: ['ignore', out, out] });
+  closeSync(out);
   return { broker, brokers: `127.0.0.1:${port}`, tlsBrokers: `127.0.0.1:${tlsPort}`, caFile };
 }
 
@@ -173,6 +185,27 @@ async function listTopicsWith(env: Record<string, string>): Promise<string[]> {
   }
 }
 
+/**
+ * Until the portal's credentials list the broker's topics (the JVM takes a few seconds; a minute at most):
+ * undefined when ready, the exit code when the broker exited first.
+ */
+async function untilScramBrokerReady(
+  broker: ChildProcess,
+  env: Record<string, string>,
+): Promise<number | undefined> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      await listTopicsWith(env);
+      return undefined;
+    } catch (err) {
+      if (broker.exitCode !== null) return broker.exitCode;
+      if (Date.now() > deadline) throw new Error(`the SCRAM broker not ready within 90 s: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
   let dir: string;
   let broker: ChildProcess | undefined;
@@ -182,30 +215,31 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
   beforeAll(async () => {
     if (!haveJars) return;
     dir = mkdtempSync(join(tmpdir(), 'irp-scram-'));
-    const started = await startScramBroker(dir);
-    broker = started.broker;
-    env = {
-      KAFKA_BROKERS: started.brokers,
-      KAFKA_SASL_USERNAME: 'irportal',
-      KAFKA_SASL_PASSWORD: 'right-password',
-    };
-    tlsEnv = {
-      ...env,
-      KAFKA_BROKERS: started.tlsBrokers,
-      KAFKA_SSL: 'true',
-      KAFKA_SSL_CA_FILE: started.caFile,
-    };
-    // Ready when the portal's credentials list its topics (the JVM takes a few seconds; a minute at most).
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      try {
-        await listTopicsWith(env);
-        return;
-      } catch (err) {
-        if (broker.exitCode !== null) throw new Error(`the SCRAM broker exited ${broker.exitCode}`);
-        if (Date.now() > deadline) throw new Error(`the SCRAM broker not ready within 90 s: ${String(err)}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
+    // Three tries, each on new free ports: a port found free can be taken (by an outgoing connection's
+    // source port, on a busy machine) before the JVM binds it, and then the broker exits 1 at start.
+    for (let attempt = 1; ; attempt++) {
+      const attemptDir = join(dir, `attempt-${attempt}`);
+      mkdirSync(attemptDir);
+      const started = await startScramBroker(attemptDir);
+      broker = started.broker;
+      env = {
+        KAFKA_BROKERS: started.brokers,
+        KAFKA_SASL_USERNAME: 'irportal',
+        KAFKA_SASL_PASSWORD: 'right-password',
+      };
+      tlsEnv = {
+        ...env,
+        KAFKA_BROKERS: started.tlsBrokers,
+        KAFKA_SSL: 'true',
+        KAFKA_SSL_CA_FILE: started.caFile,
+      };
+      const exitCode = await untilScramBrokerReady(broker, env);
+      if (exitCode === undefined) return;
+      const said = readFileSync(join(attemptDir, 'broker.out'), 'utf8').split('\n').slice(-15).join('\n');
+      if (attempt === 3) throw new Error(`the SCRAM broker exited ${exitCode} three times; last:\n${said}`);
+      console.warn(
+        `the SCRAM broker exited ${exitCode} at start (try ${attempt}), trying new ports:\n${said}`,
+      );
     }
   });
 
