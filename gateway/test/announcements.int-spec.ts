@@ -38,7 +38,7 @@ import { seedTestUsers, startTestGateway, until } from './gateway-harness';
  */
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 describe('gateway announcement routes against the real users, stocks and announcements services', () => {
   let users: ServiceProcess;

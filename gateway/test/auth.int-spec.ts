@@ -10,7 +10,7 @@ import { createGateway } from '../src/main';
 import { connectTestDatabase } from './gateway-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 

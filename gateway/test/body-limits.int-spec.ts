@@ -4,7 +4,7 @@ import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from
 import request from 'supertest';
 import { Session, signIn, startTestGateway, untilEveryServiceAnswers } from './gateway-harness';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /** Small caps, so the oversized bodies stay small: the JSON limit and the announcement PDF's. */
 const JSON_MAX = 16 * 1024;

@@ -28,7 +28,7 @@ import {
   until,
 } from './gateway-harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const PASSWORD = 'CommentTest!2026';

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { TOO_MANY_WRONG_PASSWORDS } from '../src/auth/login-throttler.guard';
 import { basic, connectTestDatabase, seedTestUsers, signIn, startTestGateway } from './gateway-harness';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-6);
 const PASSWORD = 'LoginThrottle!2026';

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { nestPathOf } from '../src/routing/route';
 import { startTestGateway } from './gateway-harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 type Operation = {
   operationId?: string;

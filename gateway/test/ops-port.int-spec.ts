@@ -4,7 +4,7 @@ import request from 'supertest';
 import { OpsListener } from '../src/health/ops-listener';
 import { startTestGateway } from './gateway-harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 /**
  * Issue 18: /metrics and the services' /health were served to anyone on the public port, and the API docs

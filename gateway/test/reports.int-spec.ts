@@ -22,7 +22,7 @@ import {
   connectTestDatabase,
 } from './gateway-harness';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const PASSWORD = 'ReportsTest!2026';

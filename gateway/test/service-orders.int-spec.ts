@@ -19,7 +19,7 @@ import {
   until,
 } from './gateway-harness';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const PUBLIC = 'http://portal.example';

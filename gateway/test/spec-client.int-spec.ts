@@ -15,7 +15,7 @@ import {
   until,
 } from './gateway-harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-5).toUpperCase();
 const PASSWORD = 'SpecClient!2026';

@@ -13,7 +13,7 @@ import {
   until,
 } from './gateway-harness';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-6).toUpperCase();
 const GOOD = 'Users-Route-Pass-2026';

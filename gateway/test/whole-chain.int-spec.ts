@@ -18,7 +18,7 @@ import {
   until,
 } from './gateway-harness';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const RUN = Date.now().toString(36).slice(-5).toUpperCase();
 const PUBLIC = 'http://portal.example';

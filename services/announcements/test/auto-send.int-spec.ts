@@ -29,7 +29,7 @@ import {
 } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * Automatic sending of polled announcements, decided by the poller role from `announcement.detected`:

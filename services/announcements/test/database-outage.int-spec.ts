@@ -29,7 +29,7 @@ import {
   waitForGroups,
 } from './polling-harness';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const HANDLED_TOPICS = [
   Topics.AnnouncementsPollRequested,

@@ -34,7 +34,7 @@ import {
 } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * Initial polls and resyncs: started from `stock.upserted` (Poll on, no run yet), run year by year by the

@@ -38,7 +38,7 @@ import {
 } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * The polling engine in one process with all its roles, on the real broker and database, polling the ASX

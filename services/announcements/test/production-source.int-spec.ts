@@ -23,7 +23,7 @@ import {
   PROJECTION_BOOTSTRAP_JOB,
 } from './polling-harness';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * Production never runs on the mock source (it makes up price-sensitive announcements for real tickers,

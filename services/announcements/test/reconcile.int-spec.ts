@@ -33,7 +33,7 @@ import {
 } from './polling-harness';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * Reconcile: per polled stock, what the source lists for the last N days that is not stored; a run works

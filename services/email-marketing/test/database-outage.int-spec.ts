@@ -23,7 +23,7 @@ import {
   waitForStock,
 } from './email-fixtures';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const RETRIES = 'irp_handler_retries_total';
 const HANDLED_TOPICS = [Topics.AnnouncementSendRequested, Topics.EmailDeliveriesQueued];

@@ -39,7 +39,7 @@ import {
   waitForStock,
 } from './email-fixtures';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const PUBLIC = 'http://portal.example';
 

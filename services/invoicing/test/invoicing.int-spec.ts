@@ -10,7 +10,7 @@ import { AccountingSync } from '../src/accounting/accounting-sync';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startInvoicingService } from '../src/main';
 
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

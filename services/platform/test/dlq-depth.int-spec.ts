@@ -6,7 +6,7 @@ import { Producer } from 'kafkajs';
 import { PROJECTION_FIXTURE_SCHEMA, projectionFixtureService } from './fixtures/projection-fixture-service';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 /**
  * `irp_dlq_depth` on a service's /metrics is what the broker holds in the `.dlq` topics of the topics it

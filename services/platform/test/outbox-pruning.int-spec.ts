@@ -5,7 +5,7 @@ import { dropSchema, serviceTestEnv, waitUntil } from '@irp/platform/testing';
 import { FIXTURE_SCHEMA, fixtureService } from './fixtures/fixture-service';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 describe('outbox pruning', () => {
   let app: INestApplication;

@@ -15,7 +15,7 @@ import {
 } from '@irp/platform/testing';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * Scaling roles on the real broker, with real processes: two instances of the fixture service's `worker`

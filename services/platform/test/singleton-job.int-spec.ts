@@ -4,7 +4,7 @@ import { postgresJobLock, SingletonJob } from '@irp/platform';
 import { loadTestEnv, waitUntil } from '@irp/platform/testing';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(60_000);
+jest.setTimeout(300_000);
 
 describe('a singleton job on a PostgreSQL advisory lock', () => {
   const name = `int-test-${randomUUID()}`;

@@ -16,7 +16,7 @@ import {
 } from './fixtures/projection-fixture-service';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 /** A stock of this run (other suites' `stock.upserted` events may reach the fixture too). */
 const stock = (ticker: string, companyName: string, updatedAt: string): Stock =>

@@ -32,7 +32,7 @@ import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 /**
  * The reports service on the real broker and database against the market-data stand-in: the watchlist and
