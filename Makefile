@@ -7,7 +7,7 @@ export KAFKAJS_NO_PARTITIONER_WARNING := 1
 WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json gateway/package.json web/package.json \
 	$(wildcard services/*/package.json)
 
-.PHONY: help up test test-changed install build chromium bench lint down clean
+.PHONY: help up test test-run test-changed install build chromium bench lint down clean
 
 help:
 	@echo "make up     install, start Kafka + PostgreSQL + services + gateway + web app with demo data"
@@ -37,7 +37,11 @@ up:
 	@started=$$(date +%s%3N); \
 	$(MAKE) --no-print-directory build && UP_STARTED_AT=$$started node scripts/stack.mjs up
 
-test: build chromium
+## The install and build count towards the run's CPU too: everything runs in one accounting cgroup
+## (scripts/testing/cpu-account.mjs), whose figures close the summary.
+test:
+	@node scripts/testing/cpu-account.mjs $(MAKE) --no-print-directory test-run
+test-run: build chromium
 	node scripts/test.mjs
 
 ## The inner loop: the suites and spec files the working tree's changes touch (scripts/test-changed.mjs).

@@ -254,7 +254,50 @@ export function suiteLine(r) {
 }
 
 /** The summary that ends a run, its last line `N passed, M failed ...`. */
-export function summaryText(results, { subset = [], tookMs = 0, slowest = 10 } = {}) {
+/** The CPU a full `make test` may cost on the project's 2-core machine (issue 29): the summary shows the headroom. */
+export const CPU_GOAL_SECONDS = 1500;
+
+const cpuSeconds = (s) => `${Math.round(s).toLocaleString('en-US')} CPU-s`;
+
+/**
+ * The run's CPU (scripts/testing/cpu-account.mjs's report): the total with its source, each suite's, the
+ * brokers', and the rest (install, build, the runner), then the goal and the headroom left.
+ */
+export function cpuLines(cpu, { cores = 2 } = {}) {
+  if (!cpu) return [];
+  const total = cpu.seconds ?? cpu.machineSeconds;
+  if (total === undefined) return ['[test] CPU: no cgroup and no /proc/stat to count it'];
+  const lines = [];
+  const machine =
+    cpu.source === 'cgroup' && cpu.machineSeconds !== undefined
+      ? `; ${cpuSeconds(cpu.machineSeconds)} machine-wide, PostgreSQL and anything else running included`
+      : '';
+  const source =
+    cpu.source === 'cgroup'
+      ? `by every process the run started (its cgroup)${machine}`
+      : 'machine-wide (no cgroup could be made: PostgreSQL and anything else running included)';
+  const share = cpu.wallSeconds > 0 ? Math.round((100 * total) / (cpu.wallSeconds * cores)) : 0;
+  lines.push(
+    `[test] CPU: ${cpuSeconds(total)} ${source}, over ${Math.round(cpu.wallSeconds)} s wall: ${share}% of ${cores} cores`,
+  );
+  const parts = (cpu.perSuite ?? []).filter((p) => p.seconds !== undefined);
+  if (parts.length) {
+    const counted = parts.reduce((sum, p) => sum + p.seconds, 0);
+    for (const p of [...parts].sort((a, b) => b.seconds - a.seconds))
+      lines.push(`[test]   ${p.name.padEnd(22)} ${cpuSeconds(p.seconds).padStart(12)}`);
+    if (cpu.seconds !== undefined)
+      lines.push(
+        `[test]   ${'install, build, runner'.padEnd(22)} ${cpuSeconds(Math.max(cpu.seconds - counted, 0)).padStart(12)}`,
+      );
+  }
+  const headroom = CPU_GOAL_SECONDS - total;
+  lines.push(
+    `[test] CPU goal ≤ ${cpuSeconds(CPU_GOAL_SECONDS)} for a full run: ${headroom >= 0 ? `${cpuSeconds(headroom)} of headroom` : `${cpuSeconds(-headroom)} over`}`,
+  );
+  return lines;
+}
+
+export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cpu, cores } = {}) {
   const lines = ['[test] summary'];
   for (const r of results) {
     const skips = r.declaredSkips.length ? `, ${r.declaredSkips.length} skipped (declared)` : '';
@@ -290,6 +333,7 @@ export function summaryText(results, { subset = [], tookMs = 0, slowest = 10 } =
     for (const d of slow)
       lines.push(`[test]   ${seconds(d.ms).padStart(8)}  ${d.suite.padEnd(12)} ${d.file} › ${d.title}`);
   }
+  lines.push(...cpuLines(cpu, { cores }));
   lines.push(`[test] took ${(tookMs / 1000).toFixed(0)} s`);
   lines.push(finalLine(results, subset));
   return lines.join('\n');

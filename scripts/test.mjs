@@ -24,6 +24,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,7 @@ import {
 } from './test-report.mjs';
 import { changedFiles, planChanged, planText } from './test-changed.mjs';
 import { browserStackEnv } from '../e2e/stack-env.mjs';
+import { runAccounting } from './testing/cpu-account.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, '.local', 'test-results');
@@ -100,6 +102,10 @@ const PLAN = CHANGED ? planChanged(CHANGED.files) : undefined;
 if (PLAN) console.log(planText(PLAN, CHANGED.base));
 const wanted = (name) => (PLAN ? PLAN.suites : RUN.suites).includes(name);
 const results = [];
+/** The run's CPU, and each suite's (scripts/testing/cpu-account.mjs): printed in the summary. */
+const cpu = runAccounting();
+/** The suite whose CPU a process started now counts towards (its cgroup: everything it starts, too). */
+const accountAs = new AsyncLocalStorage();
 
 /**
  * The lane a suite runs in: `prefix` set, its children's output is written line by line with it (a lane
@@ -126,6 +132,8 @@ function run(cmd, args, env = {}, cwd = ROOT, prefix = lane.getStore()) {
       env: { ...process.env, ...env },
       stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
+    const suite = accountAs.getStore();
+    if (suite && p.pid) cpu.suite(suite).join(p.pid);
     if (prefix) {
       prefixed(p.stdout, process.stdout, prefix);
       prefixed(p.stderr, process.stderr, prefix);
@@ -143,6 +151,10 @@ function record(result, startedAt) {
 }
 
 async function jestSuite(name, args, env) {
+  return accountAs.run(name, () => jestRun(name, args, env));
+}
+
+async function jestRun(name, args, env) {
   const started = Date.now();
   const out = path.join(RESULTS, `${name}.json`);
   fs.rmSync(out, { force: true });
@@ -158,6 +170,10 @@ async function jestSuite(name, args, env) {
 
 /** `related`: only the web tests that import these files (`vitest related`, paths relative to web/). */
 async function vitestSuite(related) {
+  return accountAs.run('web unit', () => vitestRun(related));
+}
+
+async function vitestRun(related) {
   const started = Date.now();
   const out = path.join(RESULTS, 'web-unit.json');
   fs.rmSync(out, { force: true });
@@ -179,6 +195,10 @@ async function vitestSuite(related) {
 }
 
 async function nodeTestSuite(name, dirs) {
+  return accountAs.run(name, () => nodeTestRun(name, dirs));
+}
+
+async function nodeTestRun(name, dirs) {
   const started = Date.now();
   const out = path.join(RESULTS, `${name.replace(/\s+/g, '-')}.jsonl`);
   fs.rmSync(out, { force: true });
@@ -231,6 +251,10 @@ async function freshDatabaseEnv(infraEnvFile, name, file) {
 }
 
 async function browserSuite(testInfraEnvFile, specs) {
+  return accountAs.run('browser', () => browserRun(testInfraEnvFile, specs));
+}
+
+async function browserRun(testInfraEnvFile, specs) {
   const started = Date.now();
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
@@ -291,6 +315,10 @@ async function browserSuite(testInfraEnvFile, specs) {
 /** Starts a broker (and the database) for one lane, runs `fn(env)`, and stops what it started. */
 async function withInfra(infra, options, fn) {
   const { env } = await infra.up(options);
+  // Each lane's broker counts as the brokers' (it serves every suite of its lane).
+  const { readEnvFile } = await import('../deploy/local/infra.mjs');
+  const brokerPid = Number(readEnvFile(options.envFile).KAFKA_PID);
+  if (brokerPid) cpu.suite('kafka brokers').join(brokerPid);
   try {
     return await fn(env);
   } finally {
@@ -301,6 +329,10 @@ async function withInfra(infra, options, fn) {
 }
 
 async function lintSuite() {
+  return accountAs.run('lint', lintRun);
+}
+
+async function lintRun() {
   // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
   const lintStarted = Date.now();
   const out = path.join(RESULTS, 'lint.json');
@@ -454,7 +486,11 @@ async function main() {
     await quick();
     await integration();
   }
-  console.log(`\n${summaryText(results, { subset: RUN.subset, tookMs: Date.now() - started })}`);
+  const cpuFigures = cpu.report();
+  cpu.close();
+  console.log(
+    `\n${summaryText(results, { subset: RUN.subset, tookMs: Date.now() - started, cpu: cpuFigures, cores: availableParallelism() })}`,
+  );
   process.exit(totals(results).failed > 0 || results.length === 0 ? 1 : 0);
 }
 

@@ -3,6 +3,15 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/** The *.test.ts files that need a DOM (a clipboard, document.cookie): run with the screens' tests in jsdom. */
+const DOM_TESTS = [
+  'src/lib/clipboard.test.ts',
+  // sessionStorage
+  'src/features/staff-dashboard/model/filtersSlice.test.ts',
+  // the stock page tabs the setup registers
+  'src/features/client-stocks/model/tabs.test.ts',
+];
+
 const gateway = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
 const port = Number(process.env.WEB_PORT ?? 5173);
 const proxy = {
@@ -67,9 +76,29 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    // Two projects: the screens' tests (*.test.tsx, and the few *.test.ts that need a DOM) in jsdom with the
+    // setup that registers every stock page tab; the pure ones (models, formatters, the API layer) in
+    // Node, without a DOM or that setup, which cost each such file about a second of CPU for nothing.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+          include: ['src/**/*.test.tsx', ...DOM_TESTS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
+          exclude: DOM_TESTS,
+        },
+      },
+    ],
     css: false,
     restoreMocks: true,
     // A whole page rendered in jsdom (Mantine, the router, RTK Query) takes 1–2 s alone and over 5 s (vitest's

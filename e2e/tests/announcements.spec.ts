@@ -189,7 +189,7 @@ test.describe('staff Announcements tab', () => {
     await expect(editedRow.getByRole('img', { name: /^(Sent|Send requested)/ })).toBeVisible();
 
     // Again: it was sent, so a second confirmation, and the send goes with sendOverride=true.
-    await expect(page.getByText('Sent!', { exact: true })).toBeHidden({ timeout: 5_000 });
+    await expect(page.getByText('Sent!', { exact: true })).toBeHidden();
     const resend = page.waitForRequest(
       (r) => r.url().includes('/api/Announcement/send/') && r.method() === 'POST',
     );
@@ -239,7 +239,7 @@ test.describe('staff Announcements tab', () => {
     } finally {
       await hold(false);
     }
-    await expect(page.getByRole('button', { name: 'Add Announcement' })).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByRole('button', { name: 'Add Announcement' })).toBeVisible();
     await expect(page.getByTestId('sync-progress')).toHaveCount(0);
     await expect(page.getByTestId('sync-in-progress')).toHaveCount(0);
     await expect(announcementsTable(page)).toBeVisible();
@@ -256,9 +256,7 @@ async function resyncWhileHeld(page: Page, hold: (on: boolean) => Promise<APIRes
   await expect(page.getByTestId('sync-in-progress')).toContainText('Sync in Progress');
   await expect(page.getByRole('button', { name: 'Add Announcement' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
-  await expect(progress).toContainText(/Sync in Progress: \d{4} of \d{4}, \d+ announcements?/, {
-    timeout: 30_000,
-  });
+  await expect(progress).toContainText(/Sync in Progress: \d{4} of \d{4}, \d+ announcements?/);
   // The bar is there with its value (a 0% bar at the first year has no width to be 'visible').
   await expect(progress.getByRole('progressbar', { name: 'Sync progress' })).toHaveAttribute(
     'aria-valuenow',

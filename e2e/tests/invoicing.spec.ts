@@ -47,7 +47,7 @@ test.describe('accounting page', () => {
     const refresh = page.getByRole('button', { name: /^(Refresh Accounting|Refreshing\.\.\.|Refreshed!)$/ });
     await refresh.click();
     await expect(refresh).toHaveText('Refreshed!');
-    await expect(refresh).toHaveText('Refresh Accounting', { timeout: 10_000 });
+    await expect(refresh).toHaveText('Refresh Accounting');
 
     const unassigned = page.getByRole('region', { name: 'Unassigned Invoices' });
     const ignored = page.getByRole('region', { name: 'Ignored Invoices' });
@@ -75,8 +75,9 @@ test.describe('accounting page', () => {
         unassigned
           .locator(`[data-invoice-id="${wesId}"] option`)
           .filter({ hasText: `${stock.combinedTicker} ` }),
+        // One try of the block: toPass tries it again (its own wait is the test's).
       ).toHaveCount(1, { timeout: 2_000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass();
 
     try {
       await unassigned.locator(`[data-invoice-id="${wesId}"] select`).selectOption(stock.combinedTicker);

@@ -30,12 +30,12 @@ export interface InboxWait {
 
 /**
  * The newest mail to `address` in the inbox that matches `wait` (its text, the time it arrived), waiting up to
- * `wait.timeout` ms (30 s) for it to arrive.
+ * `wait.timeout` ms for it to arrive (default: the config's expect timeout, set for a loaded machine).
  */
 export async function inboxMail(
   page: Page,
   address: string,
-  { timeout = 30_000, containing, since }: InboxWait = {},
+  { timeout, containing, since }: InboxWait = {},
 ): Promise<InboxMail> {
   let found: InboxMail | undefined;
   // maildev dates a mail by its Date header, to the whole second.
@@ -55,7 +55,7 @@ export async function inboxMail(
         return found ? 'arrived' : `${mails.length} mails, none to ${address}`;
       },
       {
-        timeout,
+        ...(timeout ? { timeout } : {}),
         message: `a mail to ${address}${containing ? ` holding '${containing}'` : ''}${since ? ` since ${since.toISOString()}` : ''} in the inbox (${INBOX_URL})`,
       },
     )

@@ -48,7 +48,7 @@ test.describe('staff Market tab', () => {
 
     await page.getByRole('button', { name: 'Update' }).click();
     const status = page.getByRole('status').filter({ hasText: 'Updated successfully' });
-    await expect(status).toHaveText(/^Updated successfully \(\d{2,3} rows\)$/, { timeout: 60_000 });
+    await expect(status).toHaveText(/^Updated successfully \(\d{2,3} rows\)$/);
     const count = Number(/\((\d+) rows\)/.exec((await status.textContent()) ?? '')?.[1]);
     expect(count).toBeGreaterThan(100);
 
@@ -71,7 +71,7 @@ test.describe('staff Market tab', () => {
     const stock = await marketStock(page, 'NOQ');
     await page.goto(`/stocks/${stock.combinedTicker}/market`);
     await page.getByRole('button', { name: 'Update' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: stock.ticker })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('alert').filter({ hasText: stock.ticker })).toBeVisible();
   });
 });
 
@@ -90,7 +90,7 @@ test.describe('staff Reports tab', () => {
     const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Generate' }).click();
     const report = await popup;
-    await report.waitForURL(/\/report\/[0-9a-f]{32}$/, { timeout: 60_000 });
+    await report.waitForURL(/\/report\/[0-9a-f]{32}$/);
     const path = new URL(report.url()).pathname;
 
     const first = page.getByRole('table', { name: 'Reports' }).getByRole('link').first();
@@ -135,7 +135,7 @@ test.describe('staff Reports tab', () => {
     const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Generate' }).click();
     const report = await popup;
-    await report.waitForURL(/\/report\/[0-9a-f]{32}$/, { timeout: 60_000 });
+    await report.waitForURL(/\/report\/[0-9a-f]{32}$/);
     await expect(page.getByRole('table', { name: 'Reports' }).getByRole('link').first()).toHaveAttribute(
       'href',
       new URL(report.url()).pathname,

@@ -25,7 +25,7 @@ test.describe('Invoices tab: creating in the accounting system', () => {
         `Unable to create repeating invoice: ${stock.combinedTicker} has no contact in the accounting system yet`,
         { timeout: 3_000 },
       );
-    }).toPass({ timeout: 30_000 });
+    }).toPass();
 
     const contactResult = page.getByTestId('create-contact-result');
     await page.getByRole('button', { name: 'Create Contact' }).click();

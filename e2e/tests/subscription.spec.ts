@@ -54,7 +54,7 @@ async function subscribeOnNewStock(
         body = await response.json();
         return response.status();
       },
-      { message: 'the widget subscribe of a new stock answers 200', timeout: 30_000 },
+      { message: 'the widget subscribe of a new stock answers 200' },
     )
     .toBe(200);
   expect(body).toEqual({ success: true, status: 'pending', message: CHECK_INBOX });
@@ -139,7 +139,7 @@ test.describe('public subscription pages', () => {
       data: { sendGuid: announcement.sendGuid },
     });
     expect(sent.status(), await sent.text()).toBe(200);
-    const announcementMail = await inboxMail(page, email, { timeout: 60_000, containing: headline });
+    const announcementMail = await inboxMail(page, email, { containing: headline });
     expect(announcementMail.subject).toContain(headline);
     expect(await inboxMailHeader(page, announcementMail, 'List-Unsubscribe')).toMatch(
       new RegExp(`^<${baseURL}/api/subscription/unsubscribe/[^>]+>$`),

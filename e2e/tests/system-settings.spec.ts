@@ -57,7 +57,7 @@ async function untilPollsHandled(request: APIRequestContext): Promise<void> {
         announcementsCounter(request, 'irp_kafka_handled_messages_total', {
           topic: 'announcements.poll-requested',
         }),
-      { message: `the ${published} poll requests published so far handled`, timeout: 30_000 },
+      { message: `the ${published} poll requests published so far handled` },
     )
     .toBeGreaterThanOrEqual(published);
 }
@@ -169,10 +169,12 @@ test.describe('system settings', () => {
     const tool = section(page, 'File cleanup');
     await tool.getByRole('button', { name: 'Run File Cleanup' }).click();
     // The tool reads every stored PDF: on a data directory that many runs have filled, that takes a while.
-    await expect(tool.getByRole('table', { name: 'Missing on disk' }).getByRole('columnheader')).toHaveText(
-      ['Ticker', 'Date', 'Headline', 'Local path'],
-      { timeout: 30_000 },
-    );
+    await expect(tool.getByRole('table', { name: 'Missing on disk' }).getByRole('columnheader')).toHaveText([
+      'Ticker',
+      'Date',
+      'Headline',
+      'Local path',
+    ]);
     await expect(tool.getByRole('table', { name: 'Duplicates' }).getByRole('columnheader')).toHaveText([
       'SHA-256',
       'Size',
@@ -241,9 +243,6 @@ test.describe('system settings', () => {
     await expect(tool.getByTestId('reconcile-status')).toContainText(/Checked \d+ of \d+ stocks/);
     await expect(tool.getByTestId('reconcile-status')).toContainText(
       /^Completed: Checked (\d+) of \1 stocks/,
-      {
-        timeout: 90_000,
-      },
     );
     const results = tool.getByRole('table', { name: 'Reconcile results' });
     await expect(results.getByRole('columnheader')).toHaveText([

@@ -13,7 +13,9 @@ import {
   StandInProcess,
   startServiceProcess,
   startSmtpSink,
+  patientDeadline,
   startStandInProcess,
+  waitedFor,
 } from '@irp/platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -74,18 +76,20 @@ export async function seedTestUsers(
   await runServiceSeed('users', [`--fixture=${file}`]);
 }
 
-/** Reads until `done` holds, or fails with the last value after `ms`. */
+/** Reads until `done` holds, or fails with the last value at the later of `ms` and the test's own limit. */
 export async function until<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
   ms = 20_000,
 ) {
-  const deadline = Date.now() + ms;
+  const started = Date.now();
+  const deadline = patientDeadline(ms);
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms; last ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not ${waitedFor(started)}; last ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -211,14 +215,16 @@ export async function untilEveryServiceAnswers(names: string[], ms = 90_000): Pr
   });
   const requester = await createTestRequester(topics, 5000);
   try {
-    const deadline = Date.now() + ms;
+    const started = Date.now();
+    const deadline = patientDeadline(ms);
     for (const topic of topics)
       for (;;) {
         try {
           await requester.request(topic, {});
           break;
         } catch (err) {
-          if (Date.now() > deadline) throw new Error(`${topic} not answered within ${ms} ms: ${String(err)}`);
+          if (Date.now() > deadline)
+            throw new Error(`${topic} not answered ${waitedFor(started)}: ${String(err)}`);
         }
       }
   } finally {

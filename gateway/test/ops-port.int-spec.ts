@@ -23,6 +23,7 @@ describe('the operations listener (OPS_PORT) and API_DOCS', () => {
       OPS_PORT: '0',
       API_DOCS: 'false',
       HEALTH_TIMEOUT_MS: '300',
+      HEALTH_DOWN_TIMEOUT_MS: '1000',
     }));
     opsHttp = request(`http://127.0.0.1:${gateway.get(OpsListener).port}`);
   });

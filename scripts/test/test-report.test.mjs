@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cgroupCpuSeconds, machineCpuSeconds } from '../testing/cpu-account.mjs';
 import {
+  cpuLines,
   failureText,
   finalLine,
   fromJestJson,
@@ -449,4 +451,50 @@ test('a failure line says what the runner said: the first lines of the message, 
     failureText('expect(received).toEqual(expected)\n\n- Expected\n+ Received'),
     'expect(received).toEqual(expected) / - Expected / + Received',
   );
+});
+
+test('the CPU lines: the total with its source, each suite by cost, the rest, and the headroom to the goal', () => {
+  const lines = cpuLines(
+    {
+      source: 'cgroup',
+      seconds: 1200,
+      machineSeconds: 1290,
+      wallSeconds: 1000,
+      perSuite: [
+        { name: 'unit', seconds: 100 },
+        { name: 'browser', seconds: 400 },
+        { name: 'kafka brokers', seconds: 150 },
+      ],
+    },
+    { cores: 2 },
+  );
+  assert.match(
+    lines[0],
+    /^\[test\] CPU: 1,200 CPU-s by every process the run started \(its cgroup\); 1,290 CPU-s machine-wide/,
+  );
+  assert.match(lines[0], /over 1000 s wall: 60% of 2 cores$/);
+  assert.deepEqual(
+    lines.slice(1, 5).map((l) => l.replace(/\s+/g, ' ')),
+    [
+      '[test] browser 400 CPU-s',
+      '[test] kafka brokers 150 CPU-s',
+      '[test] unit 100 CPU-s',
+      '[test] install, build, runner 550 CPU-s',
+    ],
+  );
+  assert.equal(lines.at(-1), '[test] CPU goal ≤ 1,500 CPU-s for a full run: 300 CPU-s of headroom');
+  const over = cpuLines({ source: 'machine', machineSeconds: 1600, wallSeconds: 800, perSuite: [] });
+  assert.match(over[0], /1,600 CPU-s machine-wide \(no cgroup could be made/);
+  assert.equal(over.at(-1), '[test] CPU goal ≤ 1,500 CPU-s for a full run: 100 CPU-s over');
+  // and it sits in the summary, before the last line
+  const summary = summaryText([], {
+    cpu: { source: 'machine', machineSeconds: 10, wallSeconds: 5, perSuite: [] },
+  }).split('\n');
+  assert.match(summary.at(-3), /^\[test\] CPU goal/);
+});
+
+test('CPU counters: /proc/stat without idle and iowait, an unreadable cgroup is undefined', () => {
+  assert.equal(machineCpuSeconds('cpu  100 20 30 5000 70 1 2 3 0 0\ncpu0 1 2 3'), 1.56);
+  assert.equal(machineCpuSeconds('intr 1 2'), undefined);
+  assert.equal(cgroupCpuSeconds('/nonexistent/cgroup'), undefined);
 });

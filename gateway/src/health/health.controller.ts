@@ -15,32 +15,51 @@ export class HealthController {
 
   /**
    * Pings every service of services/manifest.json through Kafka (its `<service>.ping`, answered by the
-   * platform); 503 when any is down, so a monitor sees which.
+   * platform): `up` within HEALTH_TIMEOUT_MS; `slow` when it answers later, or has not answered yet but
+   * answered another request within HEALTH_ALIVE_MS (busy, not gone: no need to wait longer); `down` when
+   * neither within HEALTH_DOWN_TIMEOUT_MS. 503 only when one is down, so a monitor sees which.
    */
   @Route(routes.gateway.health)
   async health(@Res({ passthrough: true }) res: Response): Promise<GatewayHealthDto> {
     const entries = await Promise.all(
-      serviceManifest().map(async ({ name }) => {
-        const started = Date.now();
-        try {
-          const ping = pingTopicOf(name);
-          if (!ping) throw new Error(`proto has no contract for ${name}`);
-          await this.services.request(ping, {}, this.config.HEALTH_TIMEOUT_MS);
-          return [name, { status: 'up' as const, latencyMs: Date.now() - started }] as const;
-        } catch (err) {
-          return [
-            name,
-            { status: 'down' as const, error: err instanceof Error ? err.message : String(err) },
-          ] as const;
-        }
-      }),
+      serviceManifest().map(async ({ name }) => [name, await this.ping(name)] as const),
     );
     const body: GatewayHealthDto = {
-      status: entries.every(([, s]) => s.status === 'up') ? 'ok' : 'degraded',
+      status: entries.some(([, s]) => s.status === 'down') ? 'degraded' : 'ok',
       services: Object.fromEntries(entries),
     };
     res.status(body.status === 'ok' ? 200 : 503);
     return body;
+  }
+
+  private async ping(name: string): Promise<GatewayHealthDto['services'][string]> {
+    const started = Date.now();
+    const {
+      HEALTH_TIMEOUT_MS: slowAfter,
+      HEALTH_DOWN_TIMEOUT_MS: downAfter,
+      HEALTH_ALIVE_MS: alive,
+    } = this.config;
+    const topic = pingTopicOf(name);
+    if (!topic) return { status: 'down', error: `proto has no contract for ${name}` };
+    const answer = this.services.request(topic, {}, Math.max(downAfter, slowAfter)).then(
+      () => ({ status: 'up' as const, latencyMs: Date.now() - started }),
+      (err: unknown) => ({
+        status: 'down' as const,
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), slowAfter)));
+    const first = await Promise.race([answer, slow]).finally(() => clearTimeout(timer));
+    if (first !== 'slow') return first;
+    const since = this.services.sinceAnswered(name);
+    if (since !== undefined && since <= alive)
+      return {
+        status: 'slow',
+        error: `no answer to its ping within ${slowAfter} ms; answered ${Math.round(since)} ms ago`,
+      };
+    const late = await answer;
+    return late.status === 'up' ? { status: 'slow', latencyMs: late.latencyMs } : late;
   }
 
   /** Liveness of the gateway process alone. */

@@ -42,12 +42,17 @@ export const queryFlag = () =>
     .transform((v) => v !== undefined && !['false', '0', 'no', 'off'].includes(v.trim().toLowerCase()));
 
 /** GET /health of the gateway. */
+/**
+ * `ok` (200) while every service answers, `slow` ones included; `degraded` (503) when one is `down`. A service
+ * is `slow` when its ping took longer than the gateway's HEALTH_TIMEOUT_MS but it did answer (or answered
+ * another request lately): busy, not gone.
+ */
 export const GatewayHealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   services: z.record(
     z.string(),
     z.object({
-      status: z.enum(['up', 'down']),
+      status: z.enum(['up', 'slow', 'down']),
       latencyMs: z.number().optional(),
       error: z.string().optional(),
     }),

@@ -140,11 +140,10 @@ describe('email-marketing handlers through a database outage', () => {
     const topic = Topics.AnnouncementSendRequested;
     const retriesBefore = await readCounter(metricsUrl, RETRIES, { topic });
     const unknownStock = stockEvent({ ticker: ticker('GONE') }).id;
-    const started = Date.now();
     await events.sendRequested(unknownStock, announcement(unknownStock));
     const dead = await dlq.probe.waitFor((m) => m.topic === dlqTopic(topic) && m.key === unknownStock);
     expect(dead.headers[Header.DlqReason]).toBe(`Stock ${unknownStock} not found`);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // At once: not one retry before the DLQ.
     expect(await readCounter(metricsUrl, RETRIES, { topic })).toBe(retriesBefore);
     expect(
       await readCounter(metricsUrl, 'irp_kafka_handled_messages_total', { topic, outcome: 'NOT_FOUND' }),

@@ -35,6 +35,9 @@ export const baseConfigSchema = z.object({
   KAFKA_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(10_000),
   KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** How long the broker may hold an idle consumer's fetch (data ends the wait at once): idle cost vs. how
+   * quickly a consumer notices a rebalance or disconnects. */
+  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(5000).default(500),
   /**
    * The handler reliability policy: how long a handler keeps trying a transient failure (database or broker
    * away) before its message goes to the DLQ, and the bounds of the jittered backoff between tries.
@@ -198,5 +201,6 @@ export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, servic
     instanceId: config.INSTANCE_ID,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+    fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
   };
 }

@@ -32,6 +32,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  */
 export class ProjectionBootstrap {
   private requester?: KafkaRequester;
+  private closed = false;
   private stopped!: () => void;
   /** Resolves on stop, so a check waiting for the owning service does not hold shutdown up. */
   private readonly stopping = new Promise<void>((resolve) => (this.stopped = resolve));
@@ -53,15 +54,25 @@ export class ProjectionBootstrap {
 
   /** One check now (the job's, or a test's). */
   async run(): Promise<void> {
+    if (this.closed) return;
     if (!this.requester) {
+      // Kept before it connects, so a close() meanwhile closes it too: a check that outlived its job (stop()
+      // lets shutdown go on) must not connect, then send, after the process closed its Kafka clients.
       const requester = new KafkaRequester({
         ...kafkaSettingsOf(this.config, this.options.client),
         topics: this.options.topics,
         timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
-      await requester.connect();
       this.requester = requester;
+      try {
+        await requester.connect();
+      } catch (err) {
+        if (this.requester === requester) this.requester = undefined;
+        await requester.close().catch(() => undefined);
+        throw err;
+      }
     }
+    if (this.closed) return;
     await this.options.check(this.requester);
   }
 
@@ -71,6 +82,7 @@ export class ProjectionBootstrap {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.stopped();
     await this.requester?.close();
   }

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { Kafka } from 'kafkajs';
 import { baseConfigSchema, connectProducer, kafkaClientConfig, kafkaSettingsOf, loadConfig } from '../src';
 import { repoRoot } from '../src/manifest';
+import { patientDeadline, waitedFor } from '../src/testing/patience';
 import { itWhen } from '../../../scripts/testing/skip-conditions';
 
 jest.setTimeout(300_000);
@@ -193,14 +194,16 @@ async function untilScramBrokerReady(
   broker: ChildProcess,
   env: Record<string, string>,
 ): Promise<number | undefined> {
-  const deadline = Date.now() + 90_000;
+  const started = Date.now();
+  const deadline = patientDeadline(90_000);
   for (;;) {
     try {
       await listTopicsWith(env);
       return undefined;
     } catch (err) {
       if (broker.exitCode !== null) return broker.exitCode;
-      if (Date.now() > deadline) throw new Error(`the SCRAM broker not ready within 90 s: ${String(err)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the SCRAM broker not ready ${waitedFor(started)}: ${String(err)}`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }

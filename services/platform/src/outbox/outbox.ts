@@ -47,6 +47,12 @@ export class Outbox {
  * Publishes committed outbox rows to Kafka in order. One relay per schema publishes at a time (a Postgres
  * advisory lock), so events of one key keep their order across instances.
  */
+/**
+ * The fallback poll while the relay's LISTEN connection is up (idle services polled 4 times a second, each
+ * poll a transaction: ~15% of their idle CPU).
+ */
+const LISTENING_POLL_MS = 5000;
+
 export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
@@ -171,7 +177,8 @@ export class OutboxRelay {
       }
       if (published === 0 && this.running && !this.nudged) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.idleMs);
+          // While LISTENing, a commit's NOTIFY wakes the relay: the poll is only for rows written by hand.
+          const timer = setTimeout(resolve, this.listener ? LISTENING_POLL_MS : this.idleMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();

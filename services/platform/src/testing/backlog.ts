@@ -4,6 +4,7 @@ import { kafkaClientConfig } from '../kafka';
 import { serviceManifest } from '../manifest';
 import { consumerGroupOf } from '../roles';
 import { loadTestEnv } from './harness';
+import { patientDeadline, waitedFor } from './patience';
 
 /**
  * Moves every consumer group of the manifest's services to the end of each topic it has read: what an
@@ -82,10 +83,14 @@ export async function commitAsTheGroup(
     await consumer.subscribe({ topics: [...new Set(offsets.map((o) => o.topic))], fromBeginning: false });
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
     consumer.pause([...new Set(offsets.map((o) => o.topic))].map((topic) => ({ topic })));
+    const started = Date.now();
     await Promise.race([
       joined,
       new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`${groupId}: not joined within 20 s`)), 20_000).unref(),
+        setTimeout(
+          () => reject(new Error(`${groupId}: not joined ${waitedFor(started)}`)),
+          patientDeadline(20_000) - started,
+        ).unref(),
       ),
     ]);
     await consumer.commitOffsets(offsets);

@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { kafkaClientConfig } from '../kafka';
 import { repoRoot } from '../manifest';
 import { KafkaRequester } from '../requester';
+import { patientDeadline, waitedFor } from './patience';
 
 /**
  * The one test harness: services under test run against the real broker and database that
@@ -134,14 +135,15 @@ export class TopicProbe {
   }
 
   async waitFor(predicate: (m: ReceivedMessage) => boolean, timeoutMs = 10_000): Promise<ReceivedMessage> {
-    const deadline = Date.now() + timeoutMs;
+    const started = Date.now();
+    const deadline = patientDeadline(timeoutMs);
     for (;;) {
       const found = this.received.find(predicate);
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0)
         throw new Error(
-          `expected message not received within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 2000)}`,
+          `expected message not received ${waitedFor(started)}; got ${JSON.stringify(this.received).slice(0, 2000)}`,
         );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
@@ -195,16 +197,20 @@ export async function dropSchema(schema: string): Promise<void> {
   }
 }
 
-/** Waits until `predicate` holds, checking every `everyMs`; fails naming `what` after `timeoutMs`. */
+/**
+ * Waits until `predicate` holds, checking every `everyMs`; fails naming `what` at the later of `timeoutMs`
+ * and the end of the test's own time (patience.ts).
+ */
 export async function waitUntil(
   what: string,
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 15_000,
   everyMs = 50,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = patientDeadline(timeoutMs);
   while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not ${waitedFor(started)}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

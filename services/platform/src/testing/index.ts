@@ -7,6 +7,7 @@ export * from './dlq-probe';
 export * from './harness';
 export * from './metrics';
 export * from './outbox';
+export * from './patience';
 export * from './service-process';
 export * from './smtp-sink';
 export * from './standin-process';

@@ -7,10 +7,28 @@ const { TestEnvironment } = require('jest-environment-node');
 const STOP_GRACE_MS = 5_000;
 
 class IntegrationEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.defaultTimeout = config.globalConfig?.testTimeout;
+  }
+
   async setup() {
     await super.setup();
     this.global.__irpFileChildren = new Set();
     this.global.__irpFileEnded = false;
+  }
+
+  /**
+   * When the running test or hook must end (the runner's own limit), on the file's global object: waits in
+   * the file (patience.ts) go on until just before it, whatever shorter time they name.
+   */
+  handleTestEvent(event) {
+    const started =
+      event.name === 'hook_start' ? event.hook : event.name === 'test_fn_start' ? event.test : null;
+    if (!started) return;
+    const timeout =
+      started.timeout ?? this.global[Symbol.for('TEST_TIMEOUT_SYMBOL')] ?? this.defaultTimeout ?? 5_000;
+    this.global.__irpLimitEnd = Date.now() + timeout;
   }
 
   async teardown() {

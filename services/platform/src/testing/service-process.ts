@@ -3,6 +3,7 @@ import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { manifestEntry, repoRoot } from '../manifest';
 import { serviceTestEnv } from './harness';
+import { patientDeadline, waitedFor } from './patience';
 
 /** A service running as a child process: what a test outside the service may touch of it. */
 export interface ServiceProcess {
@@ -130,7 +131,8 @@ export async function startServiceProcess(
     kill: (signal = 'SIGKILL') => stopWith(signal),
   };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const started = Date.now();
+  const deadline = patientDeadline(options.timeoutMs ?? 60_000);
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
@@ -144,7 +146,7 @@ export async function startServiceProcess(
     await new Promise((r) => setTimeout(r, 100));
   }
   await handle.kill();
-  throw new Error(`${name} was not healthy within ${options.timeoutMs ?? 60_000} ms:\n${output()}`);
+  throw new Error(`${name} was not healthy ${waitedFor(started)}:\n${output()}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import libmime from 'libmime';
 import { ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { patientDeadline, waitedFor } from './patience';
 
 /** A mail the sink accepted, parsed (mailparser): addresses, subject, parts and headers. */
 export interface SinkMail {
@@ -143,10 +144,11 @@ export async function startSmtpSink(
     connectionErrors,
     to: (address) => mails.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase())),
     async waitFor(predicate, what, ms = 20_000) {
-      const deadline = Date.now() + ms;
+      const started = Date.now();
+      const deadline = patientDeadline(ms);
       while (!predicate(mails)) {
         if (Date.now() > deadline)
-          throw new Error(`${what}: not within ${ms} ms (${mails.length} mails received)`);
+          throw new Error(`${what}: not ${waitedFor(started)} (${mails.length} mails received)`);
         await new Promise((r) => setTimeout(r, 50));
       }
       return mails;

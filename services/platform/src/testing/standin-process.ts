@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { manifestEntry, repoRoot } from '../manifest';
 import { serviceTestEnv } from './harness';
 import { adopt, freePort, outputOf } from './service-process';
+import { patientDeadline, waitedFor } from './patience';
 
 /** A vendor stand-in of services/manifest.json running as its own process, as `make up` starts it. */
 export interface StandInProcess {
@@ -45,7 +46,8 @@ export async function startStandInProcess(
       await exited;
     },
   };
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = patientDeadline(timeoutMs);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${standIn} exited (${child.exitCode}):\n${output()}`);
     const healthy = await fetch(`${handle.url}${spec.health}`).then(
@@ -56,5 +58,5 @@ export async function startStandInProcess(
     await new Promise((r) => setTimeout(r, 100));
   }
   await handle.stop();
-  throw new Error(`${standIn} was not healthy within ${timeoutMs} ms:\n${output()}`);
+  throw new Error(`${standIn} was not healthy ${waitedFor(started)}:\n${output()}`);
 }
