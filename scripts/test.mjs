@@ -419,7 +419,9 @@ async function main() {
   // INT_SPECS (or --changed) names the specs: they run in one lane, as asked.
   const intSpecs = PLAN ? PLAN.integration.specs : RUN.intSpecs;
   // Side by side only with brokers of our own (Docker's compose file has one broker for all).
-  const lanes = dockerAnswers() ? 1 : Number(process.env.TEST_LANES ?? 3);
+  // On one core (`taskset -c 0 make test`), one lane: side by side would only take turns on it, with every
+  // lane's broker and services alive the whole time.
+  const lanes = dockerAnswers() ? 1 : Number(process.env.TEST_LANES ?? (availableParallelism() > 1 ? 3 : 1));
   // Two integration lanes (TEST_LANES >= 3, the full run): each its own broker and database.
   const splitIntegration = lanes >= 3 && wanted('integration') && intSpecs.length === 0;
   // The browser suite in a lane of its own (TEST_LANES >= 4), else after the quick suites.

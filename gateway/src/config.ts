@@ -41,12 +41,8 @@ export const gatewayConfigSchema = baseConfigSchema
     SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     /** A service whose ping takes longer than this is `slow` on /health (busy: it still answers). */
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(1500),
-    /**
-     * ... and `down` only when it has not answered within this, nor any request in HEALTH_ALIVE_MS: a busy
-     * machine makes a service slow, and a slow service is not a 503.
-     */
-    HEALTH_DOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-    HEALTH_ALIVE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    /** ... and `down` when it has not answered within this: a busy machine makes a service slow, not a 503. */
+    HEALTH_DOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /**
      * How long a combinedTicker -> stock id answer is reused by the per-stock role check. Short, because
      * another gateway instance may change a ticker; this instance's own changes clear it at once.

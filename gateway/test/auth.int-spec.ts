@@ -53,7 +53,9 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     gateway = await createGateway({
       ...process.env,
       PORT: '0',
-      KAFKA_REQUEST_TIMEOUT_MS: '3000',
+      // A users service of a loaded machine answers late: late is not a 503 (the 503 test waits this out).
+      KAFKA_REQUEST_TIMEOUT_MS: '20000',
+      HEALTH_DOWN_TIMEOUT_MS: '20000',
       LOGIN_THROTTLE_LIMIT: '25',
       // Every test signs in from 127.0.0.1, and the failure counts outlive one test file (the database's).
       LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',

@@ -250,7 +250,9 @@ export async function startTestGateway(
   const gateway = await createGateway({
     ...process.env,
     PORT: '0',
-    KAFKA_REQUEST_TIMEOUT_MS: '8000',
+    // A service of a loaded machine answers late: late is not a 503 here (a test of the 503 waits this out).
+    KAFKA_REQUEST_TIMEOUT_MS: '20000',
+    HEALTH_DOWN_TIMEOUT_MS: '20000',
     LOGIN_THROTTLE_LIMIT: '50',
     // Every test signs in (and posts widget comments) from 127.0.0.1, and the counts outlive one test file
     // (they are the database's): a test of a limit sets its own.

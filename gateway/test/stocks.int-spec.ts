@@ -49,7 +49,6 @@ describe('gateway stocks routes against the real users and stocks services over 
     await Promise.all([runServiceSeed('users'), runServiceSeed('stocks')]);
     t.otherGateway = await createTestRequester([Topics.StocksChangeTicker], 8000);
     ({ gateway, http: t.http } = await startTestGateway({
-      KAFKA_REQUEST_TIMEOUT_MS: '5000',
       WIDGET_RATE_LIMIT: String(RATE_LIMIT),
       WIDGET_RATE_WINDOW_MS: '60000',
       // Long enough that a test reading through a stale combinedTicker -> id answer is not racing the TTL.

@@ -43,6 +43,15 @@ export function cgroupCpuSeconds(dir) {
   return m ? Number(m[1]) / 1e6 : undefined;
 }
 
+/** The cgroup v1 cpuacct folder this process is in (a new one nests there, so an outer count keeps it). */
+function ownV1Dir() {
+  const line = readOr('/proc/self/cgroup')
+    ?.split('\n')
+    .find((l) => /^\d+:[^:]*\bcpuacct\b[^:]*:/.test(l));
+  if (!line || !fs.existsSync(V1_ROOT)) return undefined;
+  return path.join(V1_ROOT, line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1));
+}
+
 /** The cgroup v2 folder this process is in, when the unified hierarchy is mounted at /sys/fs/cgroup. */
 function ownV2Dir() {
   const line = readOr('/proc/self/cgroup')
@@ -64,7 +73,7 @@ export function joinCgroup(dir, pid = process.pid) {
 
 /** A new cgroup for accounting named `name` (v1 cpuacct, else v2 beside this process), or undefined. */
 export function makeCgroup(name, parent) {
-  const bases = parent ? [parent] : [V1_ROOT, ownV2Dir()].filter(Boolean);
+  const bases = parent ? [parent] : [ownV1Dir(), ownV2Dir()].filter(Boolean);
   for (const base of bases) {
     if (cgroupCpuSeconds(base) === undefined && !parent) continue;
     const dir = path.join(base, name);

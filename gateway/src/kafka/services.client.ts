@@ -1,14 +1,6 @@
-import {
-  ErrorCode,
-  ReplyOf,
-  RequestCatalogue,
-  RequestOf,
-  RequestSpec,
-  RequestTopic,
-  SessionUser,
-} from '@irp/proto';
+import { ReplyOf, RequestCatalogue, RequestOf, RequestSpec, RequestTopic, SessionUser } from '@irp/proto';
 import { signActor } from '@irp/proto/signing';
-import { AppError, KafkaRequester, kafkaSettingsOf } from '@irp/platform';
+import { KafkaRequester, kafkaSettingsOf } from '@irp/platform';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
@@ -25,8 +17,6 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   private readonly inFlight = new Map<string, { startedAt: number; reply: Promise<unknown> }>();
   /** When the last mutating request through this gateway started or finished. */
   private lastWriteAt = 0;
-  /** When each service last answered a request of this gateway (a refusal is an answer too). */
-  private readonly answeredAt = new Map<string, number>();
 
   private readonly actorSecret: string;
 
@@ -49,30 +39,12 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
 
   request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs?: number): Promise<ReplyOf<T>> {
     const message = this.signed(payload);
-    const spec = RequestCatalogue[topic] as RequestSpec;
-    const answered = (service: string) => this.answeredAt.set(service, performance.now());
-    const reply = this.requester.request(topic, message, timeoutMs).then(
-      (value) => {
-        answered(spec.service);
-        return value;
-      },
-      (err: unknown) => {
-        // Only no answer at all is SERVICE_UNAVAILABLE; any other error came back from the service.
-        if (!(err instanceof AppError && err.code === ErrorCode.ServiceUnavailable)) answered(spec.service);
-        throw err;
-      },
-    );
-    if (!spec.mutates) return reply;
+    if (!(RequestCatalogue[topic] as RequestSpec).mutates)
+      return this.requester.request(topic, message, timeoutMs);
     this.lastWriteAt = performance.now();
-    return reply.finally(() => {
+    return this.requester.request(topic, message, timeoutMs).finally(() => {
       this.lastWriteAt = performance.now();
     });
-  }
-
-  /** Milliseconds since `service` last answered a request of this gateway; undefined if it never has. */
-  sinceAnswered(service: string): number | undefined {
-    const at = this.answeredAt.get(service);
-    return at === undefined ? undefined : performance.now() - at;
   }
 
   private signed<P>(payload: P): P {

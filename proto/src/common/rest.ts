@@ -44,8 +44,8 @@ export const queryFlag = () =>
 /** GET /health of the gateway. */
 /**
  * `ok` (200) while every service answers, `slow` ones included; `degraded` (503) when one is `down`. A service
- * is `slow` when its ping took longer than the gateway's HEALTH_TIMEOUT_MS but it did answer (or answered
- * another request lately): busy, not gone.
+ * is `slow` when its ping took longer than the gateway's HEALTH_TIMEOUT_MS but it did answer within
+ * HEALTH_DOWN_TIMEOUT_MS: busy, not gone.
  */
 export const GatewayHealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),

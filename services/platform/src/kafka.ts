@@ -13,6 +13,11 @@ export interface KafkaSettings {
   heartbeatIntervalMs?: number;
   /** How long the broker holds a consumer's fetch when it has nothing new (KAFKA_FETCH_MAX_WAIT_MS). */
   fetchMaxWaitMs?: number;
+  /**
+   * How long kafkajs waits for the broker's answer to one request (and for its metadata lock); its default,
+   * 30 s, when unset. Test clients wait longer: a loaded machine makes them slower, never red.
+   */
+  requestTimeoutMs?: number;
   /** SASL/SCRAM-SHA-512 credentials of the broker (KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD); none: plain. */
   sasl?: { mechanism: 'scram-sha-512'; username: string; password: string };
   /** TLS to the broker (KAFKA_SSL, KAFKA_SSL_CA_FILE): true for the system's CAs, or the CA to trust. */
@@ -33,9 +38,10 @@ function logCreator() {
 }
 
 export function kafkaClientConfig(
-  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl'>,
+  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl' | 'requestTimeoutMs'>,
 ): KafkaConfig {
   return {
+    ...(s.requestTimeoutMs ? { requestTimeout: s.requestTimeoutMs } : {}),
     ...(s.sasl ? { sasl: s.sasl } : {}),
     ...(s.ssl ? { ssl: s.ssl } : {}),
     clientId: `${s.service}-${s.instanceId}`,

@@ -3,7 +3,7 @@ import { Kafka } from 'kafkajs';
 import { kafkaClientConfig } from '../kafka';
 import { serviceManifest } from '../manifest';
 import { consumerGroupOf } from '../roles';
-import { loadTestEnv } from './harness';
+import { loadTestEnv, TEST_KAFKA_REQUEST_TIMEOUT_MS } from './harness';
 import { patientDeadline, waitedFor } from './patience';
 
 /**
@@ -19,6 +19,7 @@ export async function skipServiceBacklogs(): Promise<{ moved: string[]; busy: st
       brokers: loadTestEnv().KAFKA_BROKERS.split(','),
       service: 'test-backlog',
       instanceId: randomUUID().slice(0, 8),
+      requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
     }),
   );
   const admin = kafka.admin();

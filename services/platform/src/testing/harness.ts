@@ -2,10 +2,10 @@ import dotenv from 'dotenv';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RequestTopic } from '@irp/proto';
+import { RequestOf, RequestTopic } from '@irp/proto';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
-import { kafkaClientConfig } from '../kafka';
+import { DEFAULT_FETCH_MAX_WAIT_MS, kafkaClientConfig } from '../kafka';
 import { repoRoot } from '../manifest';
 import { KafkaRequester } from '../requester';
 import { patientDeadline, waitedFor } from './patience';
@@ -34,18 +34,42 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
 const brokers = () => loadTestEnv().KAFKA_BROKERS.split(',');
 
 /** A requester with its own consumer group, as a test's stand-in for the gateway. */
+/** Test clients' kafkajs request limit (and metadata lock): the broker of a loaded machine may take long. */
+export const TEST_KAFKA_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * A requester whose requests wait for their reply until the later of the time they name and the end of the
+ * test's own time (patience.ts): a busy service answers late, and late is not a failure.
+ */
+class PatientRequester extends KafkaRequester {
+  constructor(
+    settings: ConstructorParameters<typeof KafkaRequester>[0],
+    private readonly leastMs: number,
+  ) {
+    super(settings);
+  }
+
+  override request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs = this.leastMs) {
+    return super.request(topic, payload, Math.max(timeoutMs, patientDeadline(timeoutMs) - Date.now()));
+  }
+}
+
 export async function createTestRequester(
   topics: readonly RequestTopic[],
   timeoutMs = 5000,
 ): Promise<KafkaRequester> {
-  const requester = new KafkaRequester({
-    brokers: brokers(),
-    service: `test-${randomUUID().slice(0, 8)}`,
-    instanceId: '1',
-    topics,
+  const requester = new PatientRequester(
+    {
+      brokers: brokers(),
+      service: `test-${randomUUID().slice(0, 8)}`,
+      instanceId: '1',
+      topics,
+      timeoutMs,
+      requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
+    },
     timeoutMs,
-  });
-  await requester.connect();
+  );
+  await requester.connect(Math.max(30_000, patientDeadline(30_000) - Date.now()));
   return requester;
 }
 
@@ -68,11 +92,17 @@ export class TopicProbe {
 
   static async listen(topics: string[]): Promise<TopicProbe> {
     const kafka = new Kafka(
-      kafkaClientConfig({ brokers: brokers(), service: 'probe', instanceId: randomUUID().slice(0, 8) }),
+      kafkaClientConfig({
+        brokers: brokers(),
+        service: 'probe',
+        instanceId: randomUUID().slice(0, 8),
+        requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
+      }),
     );
     const consumer = kafka.consumer({
       groupId: `probe-${randomUUID()}`,
-      maxWaitTimeInMs: 100,
+      // As the services' (kafka.ts): a message ends the fetch at once; an idle probe costs a fetch per wait.
+      maxWaitTimeInMs: DEFAULT_FETCH_MAX_WAIT_MS,
       sessionTimeout: 6000,
       heartbeatInterval: 1000,
     });
@@ -164,7 +194,12 @@ export class TopicProbe {
 /** A raw producer, for tests that send what a well-behaved client never would. */
 export async function rawProducer(): Promise<Producer> {
   const kafka = new Kafka(
-    kafkaClientConfig({ brokers: brokers(), service: 'raw', instanceId: randomUUID().slice(0, 8) }),
+    kafkaClientConfig({
+      brokers: brokers(),
+      service: 'raw',
+      instanceId: randomUUID().slice(0, 8),
+      requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
+    }),
   );
   const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();

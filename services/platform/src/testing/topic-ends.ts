@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 import { kafkaClientConfig } from '../kafka';
-import { loadTestEnv, waitUntil, type TopicProbe } from './harness';
+import { loadTestEnv, TEST_KAFKA_REQUEST_TIMEOUT_MS, waitUntil, type TopicProbe } from './harness';
 
 /** The end of each partition of `topic` (the offset the next message written there gets). */
 export async function topicEnds(topic: string): Promise<Map<number, bigint>> {
@@ -10,6 +10,7 @@ export async function topicEnds(topic: string): Promise<Map<number, bigint>> {
       brokers: loadTestEnv().KAFKA_BROKERS.split(','),
       service: 'topic-ends',
       instanceId: randomUUID().slice(0, 8),
+      requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
     }),
   ).admin();
   await admin.connect();
