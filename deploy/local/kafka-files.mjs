@@ -102,6 +102,9 @@ log.retention.hours=168
 log.segment.bytes=104857600
 # Headroom for large list replies (they are gzip-compressed; this is the limit after compression).
 message.max.bytes=8388608
+# No no-op records in the metadata log every 500 ms: one node is its own quorum, and an idle test broker
+# spent about a third of its CPU writing them (measured: 0.94 -> 0.68 CPU-s a minute with no clients).
+metadata.max.idle.interval.ms=0
 `;
 }
 

@@ -94,6 +94,28 @@ export async function until<T>(
   }
 }
 
+/** Where the email-marketing service's links point in the gateway specs (confirmation, unsubscribe, responses). */
+export const PUBLIC_BASE_URL = 'http://portal.example';
+
+let runIds = 0;
+
+/**
+ * Characters unique to this run and to the module asking, for tickers, addresses and names (the modules of
+ * one spec file are imported within the same millisecond, so the clock alone would give them the same).
+ */
+export function runId(length = 6): string {
+  runIds += 1;
+  return (Date.now() + runIds * 7919).toString(36).slice(-length).toUpperCase();
+}
+
+/**
+ * The backend that one spec file starts once for the groups of cases it registers (backend.int-spec.ts):
+ * `backend()`, called in a group's beforeAll, gives it with the SMTP sink emptied of the groups before.
+ */
+export interface SharedBackend {
+  backend(): MailBackend;
+}
+
 /** The four services behind the email and comment routes, each its own process, and the SMTP sink. */
 export interface MailBackend {
   sink: SmtpSink;

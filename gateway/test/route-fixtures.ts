@@ -8,16 +8,13 @@ import {
   connectTestDatabase,
   createStockAsAdmin,
   MailBackend,
+  PUBLIC_BASE_URL,
   Session,
   signIn,
-  startMailBackend,
   startTestGateway,
   until,
 } from './gateway-harness';
 import { MatrixContext } from './route-samples';
-
-/** Where the email-marketing service's links point (confirmation and unsubscribe mails). */
-export const PUBLIC_BASE_URL = 'http://portal.example';
 
 /**
  * What the route table's specs (the route matrix, the fuzz suite) call routes against: the mail backend
@@ -26,6 +23,7 @@ export const PUBLIC_BASE_URL = 'http://portal.example';
  * a ticker change, an archive and a resync, announcements and comments on A and B.
  */
 export interface RouteFixtures {
+  /** The backend the fixtures were made on (backend.int-spec.ts's, shared with other groups). */
   backend: MailBackend;
   gateway: INestApplication;
   http: ReturnType<typeof request>;
@@ -48,14 +46,15 @@ export async function makePdf(text: string): Promise<Buffer> {
 }
 
 /**
- * Starts the backend and the gateway (the route specs' settings: high rate limits, a 30 s service timeout,
- * `env` on top) and makes the samples' records. `run` makes tickers and addresses unique to the run.
+ * Starts a gateway in front of `backend` (the route specs' settings: high rate limits, a 30 s service
+ * timeout, `env` on top) and makes the samples' records. `run` makes tickers and addresses unique to the
+ * run. `stop()` stops the gateway; the backend is its starter's.
  */
-export async function startRouteFixtures(run: string, env: NodeJS.ProcessEnv = {}): Promise<RouteFixtures> {
-  const backend = await startMailBackend(PUBLIC_BASE_URL, {
-    providers: true,
-    emailEnv: { SUBSCRIBE_MAX_PER_IP: '1000' },
-  });
+export async function startRouteFixtures(
+  backend: MailBackend,
+  run: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RouteFixtures> {
   const db = await connectTestDatabase();
   const { gateway, http } = await startTestGateway({
     // 497 calls beside two other lanes on 2 cores: a service's answer may take longer than the harness's
@@ -241,7 +240,6 @@ export async function startRouteFixtures(run: string, env: NodeJS.ProcessEnv = {
     async stop() {
       await gateway.close();
       await db.end();
-      await backend.stop();
     },
   };
 }

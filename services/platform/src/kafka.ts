@@ -1,5 +1,6 @@
 import { KafkaOptions, Transport } from '@nestjs/microservices';
 import { CompressionTypes, Kafka, KafkaConfig, logLevel, LogEntry, Producer } from 'kafkajs';
+import './kafka-idle-fix';
 import { createLogger } from './logging';
 
 export interface KafkaSettings {

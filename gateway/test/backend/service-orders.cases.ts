@@ -1,0 +1,185 @@
+import { INestApplication } from '@nestjs/common';
+import {
+  REQUIRED_ORDER_FIELDS,
+  ServiceOptionListSchema,
+  ServiceOrderListSchema,
+  SubmitOrderResponseSchema,
+} from '@irp/proto';
+import { SinkMail } from '@irp/platform/testing';
+import { Client } from 'pg';
+import request from 'supertest';
+import {
+  clientOf,
+  connectTestDatabase,
+  MailBackend,
+  runId,
+  Session,
+  SharedBackend,
+  signIn,
+  startTestGateway,
+  until,
+} from '../gateway-harness';
+
+const RUN = runId();
+/** Orders one address may place per window here. */
+const PER_ADDRESS = 3;
+const STAFF = `staff-${RUN.toLowerCase()}@provider.example`;
+
+const form = (over: Record<string, unknown> = {}) => ({
+  companyName: `Gateway Order ${RUN}`,
+  ticker: `GO${RUN}`,
+  website: 'https://gateway-order.example',
+  address: '190 St Georges Terrace, Perth WA 6000',
+  contactName: 'Priya Raman',
+  contactPhone: '08 9322 4410',
+  contactEmail: 'priya@gateway-order.example',
+  abn: '51 824 753 556',
+  authorisedBy: 'Priya Raman',
+  ...over,
+});
+
+/**
+ * Service orders through the gateway (docs/api/stocks.md, "Service orders") in front of the real users,
+ * stocks, announcements and email-marketing services on the real broker, database and an SMTP sink: the
+ * public form's 400 listing each missing field's message, the per-address limit, the staff mail of a new
+ * order, and the staff routes refused to non-admins (401 signed out, 403 without Admin).
+ */
+export function serviceOrdersCases(shared: SharedBackend) {
+  describe('service orders through the gateway against the real services', () => {
+    let backend: MailBackend;
+    let gateway: INestApplication;
+    let http: ReturnType<typeof request>;
+    let db: Client;
+    const sessions: Record<string, Session> = {};
+    let get: ReturnType<typeof clientOf>['get'];
+    let post: ReturnType<typeof clientOf>['post'];
+    // An address of this run: the limit's counts are the shared store's and outlive one test file.
+    const address = `2001:db8::${parseInt(RUN.slice(-4), 36).toString(16)}`;
+    const submit = (body: object, from = address) =>
+      http.post('/api/serviceorder/').set('X-Forwarded-For', from).send(body);
+    const orderCount = async () =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM stocks.service_orders`)).rows[0].n;
+
+    beforeAll(async () => {
+      backend = shared.backend();
+      db = await connectTestDatabase();
+      ({ gateway, http } = await startTestGateway({
+        ORDER_RATE_PER_ADDRESS: String(PER_ADDRESS),
+        ORDER_RATE_WINDOW_MS: '3600000',
+      }));
+      ({ get, post } = clientOf(http, sessions));
+      sessions.admin = await signIn(http, 'admin', 'Admin!2026');
+      sessions.reports = await signIn(http, 'reports', 'Reports!2026');
+      const settings = (await get('/api/admin/systemSettings', 'admin')).body as Record<string, unknown>;
+      const saved = await post('/api/admin/systemSettings', { ...settings, errorEmail: STAFF }, 'admin');
+      expect(saved.status).toBe(200);
+    });
+
+    afterAll(async () => {
+      await gateway?.close();
+      await db?.end();
+    });
+
+    it('shows the default options publicly: 1800 + GST preselected', async () => {
+      const res = await http.get('/api/serviceorder/services/');
+      expect(res.status).toBe(200);
+      const options = ServiceOptionListSchema.parse(res.body);
+      expect(options.find((o) => o.isDefault)).toMatchObject({ price: 1800 });
+      expect((await http.get('/api/serviceorder/services/?groupId=nope')).body).toEqual(res.body);
+    });
+
+    it("answers an empty form 400 listing each required field's message, and stores nothing", async () => {
+      const before = await orderCount();
+      const res = await submit({});
+      expect(res.status).toBe(400);
+      expect(res.body.errorMessage).toBe(REQUIRED_ORDER_FIELDS.map(([, message]) => message).join('; '));
+      const some = await submit(form({ companyName: ' ', contactPhone: '' }));
+      expect(some.status).toBe(400);
+      expect(some.body.errorMessage).toBe('Company Name Required; Contact Phone Required');
+      expect(await orderCount()).toBe(before);
+    });
+
+    it('stores a complete order and mails staff about it', async () => {
+      const options = ServiceOptionListSchema.parse((await http.get('/api/serviceorder/services/')).body);
+      const res = await submit(
+        form({ option: options[0].id, confirmationEmail: 'ir@gateway-order.example' }),
+      );
+      expect(res.status).toBe(200);
+      const { id } = SubmitOrderResponseSchema.parse(res.body);
+      const list = ServiceOrderListSchema.parse((await get('/api/admin/serviceOrders/', 'admin')).body);
+      expect(list.serviceOrders.find((o) => o.id === id)).toMatchObject({
+        companyName: `Gateway Order ${RUN}`,
+        option: { price: 1800 },
+        isCreated: false,
+      });
+      const mails = await until(
+        async () =>
+          backend.sink.to(STAFF).filter((m: SinkMail) => m.subject.includes(`Gateway Order ${RUN}`)),
+        (m) => m.length > 0,
+        'the staff mail about the new order',
+        40_000,
+      );
+      expect(mails[0].subject).toContain('New service order');
+      expect(mails[0].text).toContain('Create its stock from the Orders page.');
+    });
+
+    it('refuses orders past the per-address limit with 429 and Retry-After', async () => {
+      // One order placed above; invalid forms did not count.
+      for (let i = 1; i < PER_ADDRESS; i++) expect((await submit(form())).status).toBe(200);
+      const before = await orderCount();
+      const refused = await submit(form());
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body.errorMessage).toMatch(/^Too many orders: try again in \d+ seconds$/);
+      expect(await orderCount()).toBe(before);
+      // Another address has its own budget.
+      expect((await submit(form(), `${address}:1`)).status).toBe(200);
+    });
+
+    it('keeps the staff routes to admins: 401 signed out, 403 for a report-runner', async () => {
+      const [order] = ServiceOrderListSchema.parse(
+        (await get('/api/admin/serviceOrders/', 'admin')).body,
+      ).serviceOrders;
+      const create = { serviceOrderId: order.id, ticker: `GX${RUN}`, reference: 'X' };
+      expect((await get('/api/admin/serviceOrders/')).status).toBe(401);
+      expect((await get('/api/admin/serviceOrders/', 'reports')).status).toBe(403);
+      expect((await post('/api/admin/createStockFromServiceOrder/', create)).status).toBe(401);
+      expect((await post('/api/admin/createStockFromServiceOrder/', create, 'reports')).status).toBe(403);
+      expect((await get('/api/admin/getServiceOrder?ticker=ABC:ASX', 'reports')).status).toBe(403);
+      const stocks = await db.query(`SELECT 1 FROM stocks.stocks WHERE ticker = $1`, [`GX${RUN}`]);
+      expect(stocks.rowCount).toBe(0);
+    });
+
+    it('creates the stock as admin: its url, then a clear error when asked again', async () => {
+      const [order] = ServiceOrderListSchema.parse(
+        (await get('/api/admin/serviceOrders/', 'admin')).body,
+      ).serviceOrders;
+      const bad = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: order.id, ticker: 'x!', reference: '' },
+        'admin',
+      );
+      expect({ status: bad.status, errorMessage: bad.body.errorMessage }).toEqual({
+        status: 400,
+        errorMessage: 'Please define a valid ticker',
+      });
+      const res = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: order.id, ticker: `gc${RUN}`, reference: `REF-${RUN}` },
+        'admin',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ url: `/stocks/GC${RUN}:ASX`, errorMessage: null });
+      const again = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: order.id, ticker: `GD${RUN}`, reference: '' },
+        'admin',
+      );
+      expect(again.status).toBe(409);
+      expect(again.body.errorMessage).toBe(`This service order has already been created as GC${RUN}:ASX`);
+      const summary = await get(`/api/admin/getServiceOrder?ticker=GC${RUN}:ASX`, 'admin');
+      expect(summary.status).toBe(200);
+      expect(summary.body).toMatchObject({ id: order.id, reference: `REF-${RUN}`, isCreated: true });
+    });
+  });
+}
