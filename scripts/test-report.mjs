@@ -253,7 +253,39 @@ export function suiteLine(r) {
   return `[test] ${r.name}: ${r.passed} passed, ${failedCount(r)} failed${skips}${undeclared}${r.note ? ` (${r.note})` : ''}`;
 }
 
-/** The summary that ends a run, its last line `N passed, M failed ...`. */
+/**
+ * The integration environment's per-file figures (one JSON line per file: `{ file, cpuSeconds, wallMs }`),
+ * lines that are not such an object left out (a file cut short mid-line).
+ */
+export function fromFileCpuLines(text) {
+  const files = [];
+  for (const line of text.split('\n')) {
+    try {
+      const f = JSON.parse(line);
+      if (typeof f?.file === 'string' && Number.isFinite(f.cpuSeconds)) files.push(f);
+    } catch {
+      /* not a whole line */
+    }
+  }
+  return files;
+}
+
+/** The `n` test files that cost the most CPU (with what they started), where a suite counted them. */
+export function costliestFilesLines(results, n = 10) {
+  const files = results
+    .flatMap((r) => (r.filesCpu ?? []).map((f) => ({ suite: r.name, ...f })))
+    .sort((a, b) => b.cpuSeconds - a.cpuSeconds)
+    .slice(0, n);
+  if (!files.length) return [];
+  return [
+    `[test] costliest ${files.length} files (CPU of the file and every process it started):`,
+    ...files.map(
+      (f) =>
+        `[test]   ${cpuSeconds(f.cpuSeconds).padStart(12)} ${seconds(f.wallMs).padStart(8)}  ${f.suite.padEnd(12)} ${f.file}`,
+    ),
+  ];
+}
+
 /** The CPU a full `make test` may cost on the project's 2-core machine (issue 29): the summary shows the headroom. */
 export const CPU_GOAL_SECONDS = 1500;
 
@@ -297,6 +329,7 @@ export function cpuLines(cpu, { cores = 2 } = {}) {
   return lines;
 }
 
+/** The summary that ends a run, its last line `N passed, M failed ...`. */
 export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cpu, cores } = {}) {
   const lines = ['[test] summary'];
   for (const r of results) {
@@ -333,6 +366,7 @@ export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cp
     for (const d of slow)
       lines.push(`[test]   ${seconds(d.ms).padStart(8)}  ${d.suite.padEnd(12)} ${d.file} › ${d.title}`);
   }
+  lines.push(...costliestFilesLines(results, slowest));
   lines.push(...cpuLines(cpu, { cores }));
   lines.push(`[test] took ${(tookMs / 1000).toFixed(0)} s`);
   lines.push(finalLine(results, subset));

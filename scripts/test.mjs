@@ -34,6 +34,7 @@ import {
   fromJestJson,
   fromLintChecks,
   fromNodeTestLines,
+  fromFileCpuLines,
   fromPlaywrightJson,
   parseRun,
   suiteLine,
@@ -157,15 +158,20 @@ async function jestSuite(name, args, env) {
 async function jestRun(name, args, env) {
   const started = Date.now();
   const out = path.join(RESULTS, `${name}.json`);
+  // Each integration file's CPU (services/platform/src/testing/integration-environment.js).
+  const filesCpu = path.join(RESULTS, `${name}.files-cpu.jsonl`);
   fs.rmSync(out, { force: true });
+  fs.rmSync(filesCpu, { force: true });
   const code = await run(
     process.execPath,
     ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${out}`],
-    env,
+    { ...env, IRP_FILE_CPU_LOG: filesCpu },
   );
   const r = readJson(out);
   if (!r) return record(brokenSuite(name, `jest exited ${code} without results`), started);
-  record(withExitCode(fromJestJson(name, r, ROOT), code, 'jest'), started);
+  const result = withExitCode(fromJestJson(name, r, ROOT), code, 'jest');
+  result.filesCpu = fromFileCpuLines(fs.existsSync(filesCpu) ? fs.readFileSync(filesCpu, 'utf8') : '');
+  record(result, started);
 }
 
 /** `related`: only the web tests that import these files (`vitest related`, paths relative to web/). */

@@ -9,7 +9,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cgroupCpuSeconds, machineCpuSeconds } from '../testing/cpu-account.mjs';
 import {
+  costliestFilesLines,
   cpuLines,
+  fromFileCpuLines,
   failureText,
   finalLine,
   fromJestJson,
@@ -497,4 +499,30 @@ test('CPU counters: /proc/stat without idle and iowait, an unreadable cgroup is 
   assert.equal(machineCpuSeconds('cpu  100 20 30 5000 70 1 2 3 0 0\ncpu0 1 2 3'), 1.56);
   assert.equal(machineCpuSeconds('intr 1 2'), undefined);
   assert.equal(cgroupCpuSeconds('/nonexistent/cgroup'), undefined);
+});
+
+test('costliest files: the per-file CPU lines read (a cut line left out), the most costly first, across suites', () => {
+  const files = fromFileCpuLines(
+    [
+      '{"file":"gateway/test/a.int-spec.ts","cpuSeconds":12.5,"wallMs":30000}',
+      '{"file":"gateway/test/b.int-spec.ts","cpuSeconds":40,"wallMs":61000}',
+      '{"file":"gateway/test/c.int-sp',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    files.map((f) => f.file),
+    ['gateway/test/a.int-spec.ts', 'gateway/test/b.int-spec.ts'],
+  );
+  const services = { name: 'integration', filesCpu: [{ file: 's.int-spec.ts', cpuSeconds: 20, wallMs: 5000 }] };
+  const lines = costliestFilesLines([{ name: 'integration gateway', filesCpu: files }, services, { name: 'unit' }], 2);
+  assert.equal(lines[0], '[test] costliest 2 files (CPU of the file and every process it started):');
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.replace(/\s+/g, ' ').trim()),
+    [
+      '[test] 40 CPU-s 61.0 s integration gateway gateway/test/b.int-spec.ts',
+      '[test] 20 CPU-s 5.0 s integration s.int-spec.ts',
+    ],
+  );
+  assert.deepEqual(costliestFilesLines([{ name: 'unit' }]), []);
 });

@@ -12,11 +12,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import cgroupCpu from './cgroup-cpu.cjs';
+
+const { readOr, cgroupCpuSeconds, ownV1Dir, ownV2Dir } = cgroupCpu;
+export { cgroupCpuSeconds };
 
 export const CPU_CGROUP_ENV = 'IRP_CPU_CGROUP';
-
-const V1_ROOT = '/sys/fs/cgroup/cpuacct';
-const V2_ROOT = '/sys/fs/cgroup';
 
 /** The machine's CPU-seconds so far (every core, user + system + irq), from /proc/stat. */
 export function machineCpuSeconds(stat = readOr('/proc/stat')) {
@@ -25,40 +26,6 @@ export function machineCpuSeconds(stat = readOr('/proc/stat')) {
   // user nice system idle iowait irq softirq steal: everything but idle and iowait
   const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   return (user + nice + system + irq + softirq + (steal || 0)) / 100;
-}
-
-function readOr(file) {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU-seconds used by everything that ever ran in the cgroup at `dir`, or undefined when unreadable. */
-export function cgroupCpuSeconds(dir) {
-  const v1 = readOr(path.join(dir, 'cpuacct.usage'));
-  if (v1 !== undefined) return Number(v1.trim()) / 1e9;
-  const m = /^usage_usec (\d+)/m.exec(readOr(path.join(dir, 'cpu.stat')) ?? '');
-  return m ? Number(m[1]) / 1e6 : undefined;
-}
-
-/** The cgroup v1 cpuacct folder this process is in (a new one nests there, so an outer count keeps it). */
-function ownV1Dir() {
-  const line = readOr('/proc/self/cgroup')
-    ?.split('\n')
-    .find((l) => /^\d+:[^:]*\bcpuacct\b[^:]*:/.test(l));
-  if (!line || !fs.existsSync(V1_ROOT)) return undefined;
-  return path.join(V1_ROOT, line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1));
-}
-
-/** The cgroup v2 folder this process is in, when the unified hierarchy is mounted at /sys/fs/cgroup. */
-function ownV2Dir() {
-  const line = readOr('/proc/self/cgroup')
-    ?.split('\n')
-    .find((l) => l.startsWith('0::'));
-  if (!line || !fs.existsSync(path.join(V2_ROOT, 'cgroup.controllers'))) return undefined;
-  return path.join(V2_ROOT, line.slice(3));
 }
 
 /** Moves process `pid` into the cgroup at `dir`; false when the kernel refuses. */
@@ -99,6 +66,22 @@ export function removeCgroup(dir) {
   }
 }
 
+/** A new accounting cgroup that this process has joined (everything it starts is counted), or undefined. */
+function enterOwnCgroup() {
+  const dir = makeCgroup(`irp-test-${process.pid}`);
+  if (!dir) return undefined;
+  if (joinCgroup(dir)) return dir;
+  removeCgroup(dir);
+  return undefined;
+}
+
+/** Back to the parent cgroup, and the emptied one removed. */
+function leaveCgroup(dir) {
+  if (!dir) return;
+  joinCgroup(path.dirname(dir));
+  removeCgroup(dir);
+}
+
 /**
  * The run's accounting: the cgroup given in IRP_CPU_CGROUP (the Makefile's wrapper), or one of its own
  * (this process joins it, so everything it starts is counted), or the machine's counters. `suite(name)`
@@ -107,13 +90,9 @@ export function removeCgroup(dir) {
 export function runAccounting(env = process.env) {
   const startedMachine = machineCpuSeconds();
   const startedAt = Date.now();
-  let dir = env[CPU_CGROUP_ENV] && fs.existsSync(env[CPU_CGROUP_ENV]) ? env[CPU_CGROUP_ENV] : undefined;
-  let own = false;
-  if (!dir) {
-    dir = makeCgroup(`irp-test-${process.pid}`);
-    if (dir && !joinCgroup(dir)) dir = undefined;
-    own = Boolean(dir);
-  }
+  const given = env[CPU_CGROUP_ENV] && fs.existsSync(env[CPU_CGROUP_ENV]) ? env[CPU_CGROUP_ENV] : undefined;
+  const dir = given ?? enterOwnCgroup();
+  const own = Boolean(dir) && !given;
   const suites = new Map();
   return {
     dir,
@@ -145,30 +124,21 @@ export function runAccounting(env = process.env) {
     },
     /** Leaves the cgroup this run made (the wrapper's is the wrapper's to remove). */
     close() {
-      if (!own) return;
-      joinCgroup(path.dirname(dir));
-      removeCgroup(dir);
+      if (own) leaveCgroup(dir);
     },
   };
 }
 
 /** The wrapper: `cpu-account.mjs <command> [args...]`, the command and all it starts in a new cgroup. */
 async function wrap([command, ...args]) {
-  const dir = makeCgroup(`irp-test-${process.pid}`);
-  if (dir && !joinCgroup(dir)) {
-    removeCgroup(dir);
-  }
-  const joined = dir && fs.existsSync(dir) ? dir : undefined;
+  const joined = enterOwnCgroup();
   const child = spawn(command, args, {
     stdio: 'inherit',
     env: { ...process.env, ...(joined ? { [CPU_CGROUP_ENV]: joined } : {}) },
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   const code = await new Promise((resolve) => child.on('close', (c, s) => resolve(c ?? (s ? 1 : 0))));
-  if (joined) {
-    joinCgroup(path.dirname(joined));
-    removeCgroup(joined);
-  }
+  leaveCgroup(joined);
   process.exit(code);
 }
 
