@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SampleRequest } from './route-samples';
 
 /**
- * The fuzz suite's requests (fuzz.int-spec.ts), made from a route's table entry and its valid sample
+ * The fuzz suite's requests (backend/fuzz.cases.ts), made from a route's table entry and its valid sample
  * (route-samples.ts): each case breaks one thing of the sample, so that what the gateway must refuse is
  * known. Pure: no I/O, so a case list is the same for the same seed.
  */

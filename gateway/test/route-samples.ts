@@ -3,7 +3,7 @@ import type { SinkMail } from '@irp/platform/testing';
 import type { Client } from 'pg';
 
 /**
- * The route matrix's fixtures (route-matrix.int-spec.ts): for every entry of the route table, by its id
+ * The route matrix's fixtures (backend/route-matrix.cases.ts): for every entry of the route table, by its id
  * (`stocks.save`), a valid request and, for a route that changes something, a read of what it changes.
  * The matrix calls each route the gateway serves as seven callers and fails on a route without a sample
  * here, so a new route brings its sample with it.
