@@ -3,6 +3,20 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export KAFKAJS_NO_PARTITIONER_WARNING := 1
 
+# The project's Node (.node-version), fetched into .local/tools/ on first use (scripts/node-runtime.sh), first
+# on PATH for every recipe: npm ci, the build, the tests and `make up` all run on it, whatever node the machine
+# has. Evaluated once, when make reads this file.
+NODE_BIN := $(shell scripts/node-runtime.sh)
+ifeq ($(NODE_BIN),)
+$(error scripts/node-runtime.sh gave no Node $(file < .node-version))
+endif
+export PATH := $(NODE_BIN):$(PATH)
+# node-gyp builds a native module against this Node's headers (they come in the same package), not against a
+# nodedir that an npmrc points at the machine's node.
+export npm_config_nodedir := $(patsubst %/bin,%,$(NODE_BIN))
+# Node's module compile cache: a service's start took ~0.68 CPU-s with it against ~0.99 without.
+export NODE_COMPILE_CACHE := $(CURDIR)/.local/node-compile-cache
+
 # Every workspace's package.json: the services are whatever services/*/ holds (services/manifest.json lists them).
 WORKSPACE_MANIFESTS := package.json package-lock.json proto/package.json gateway/package.json web/package.json \
 	$(wildcard services/*/package.json)

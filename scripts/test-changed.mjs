@@ -34,7 +34,12 @@ export function planChanged(files) {
       because.push(`every ${suite} test`);
     };
     let m;
-    if (EVERYTHING_SERVER.test(file) || /^(proto|services\/platform)\//.test(file)) {
+    if (file === '.node-version') {
+      // Another Node runs every test.
+      for (const suite of ['unit', 'web', 'integration', 'browser']) all(suite);
+      plan.infra = true;
+      because.push('the infra suite');
+    } else if (EVERYTHING_SERVER.test(file) || /^(proto|services\/platform)\//.test(file)) {
       all('unit');
       all('integration');
       if (file.startsWith('proto/')) {
@@ -76,7 +81,7 @@ export function planChanged(files) {
       because.unshift('the infra suite');
     } else if (/^(scripts|deploy)\//.test(file) || file === 'Makefile' || file === 'eslint.config.mjs') {
       plan.infra = true;
-      because.push('the infra suite (node --test deploy/local/test/ scripts/test/)');
+      because.push('the infra suite (node --test deploy/local/test/*.test.mjs scripts/test/*.test.mjs)');
     }
     plan.why.push(`${file} → ${because.length ? because.join(', ') : 'lint only'}`);
   }

@@ -22,7 +22,7 @@
 //   node scripts/test.mjs --changed     the suites and specs the working tree's changes touch (make test-changed)
 //   TEST_FULL_RUN=1 (.ci/run)           refuses any subset
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,18 @@ import { browserStackEnv } from '../e2e/stack-env.mjs';
 import { runAccounting } from './testing/cpu-account.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// Started by another Node than the project's (`node scripts/test.mjs` from a shell on the machine's node):
+// run again on the project's, which scripts/node-runtime.sh fetches once, as `make test` does.
+const NODE_VERSION = fs.readFileSync(path.join(ROOT, '.node-version'), 'utf8').trim();
+if (process.versions.node.split('.')[0] !== NODE_VERSION.split('.')[0]) {
+  const bin = execFileSync(path.join(ROOT, 'scripts/node-runtime.sh'), { encoding: 'utf8' }).trim();
+  const again = spawnSync(path.join(bin, 'node'), process.argv.slice(1), {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` },
+  });
+  process.exit(again.status ?? 1);
+}
 const RESULTS = path.join(ROOT, '.local', 'test-results');
 const ENV_FILE = path.join(ROOT, '.local', 'test.env');
 
@@ -200,11 +212,12 @@ async function vitestRun(related) {
   record(withExitCode(fromJestJson('web unit', r, ROOT), code, 'vitest'), started);
 }
 
-async function nodeTestSuite(name, dirs) {
-  return accountAs.run(name, () => nodeTestRun(name, dirs));
+async function nodeTestSuite(name, files) {
+  return accountAs.run(name, () => nodeTestRun(name, files));
 }
 
-async function nodeTestRun(name, dirs) {
+/** `files`: globs, which node --test expands itself (a folder it would run as one file, and fail). */
+async function nodeTestRun(name, files) {
   const started = Date.now();
   const out = path.join(RESULTS, `${name.replace(/\s+/g, '-')}.jsonl`);
   fs.rmSync(out, { force: true });
@@ -214,7 +227,7 @@ async function nodeTestRun(name, dirs) {
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/testing/node-test-reporter.mjs',
     `--test-reporter-destination=${out}`,
-    ...dirs,
+    ...files,
   ]);
   if (!fs.existsSync(out))
     return record(brokenSuite(name, `node --test exited ${code} without results`), started);
@@ -455,7 +468,8 @@ async function main() {
       await jestSuite('unit', related ? ['--passWithNoTests', '--findRelatedTests', ...related] : []);
     }
     if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
-    if (wanted('infra')) await nodeTestSuite('infra script', ['deploy/local/test/', 'scripts/test/']);
+    if (wanted('infra'))
+      await nodeTestSuite('infra script', ['deploy/local/test/*.test.mjs', 'scripts/test/*.test.mjs']);
     if (splitIntegration) await browserOnce();
     else if (wanted('browser') && !browserApart) await browserLane(infra);
   };

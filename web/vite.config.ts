@@ -10,6 +10,8 @@ const DOM_TESTS = [
   'src/features/staff-dashboard/model/filtersSlice.test.ts',
   // the stock page tabs the setup registers
   'src/features/client-stocks/model/tabs.test.ts',
+  // the dom project's environment itself
+  'src/test/jsdomEnvironment.test.ts',
 ];
 
 const gateway = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
@@ -84,7 +86,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
-          environment: 'jsdom',
+          // jsdom, with the classes Node's fetch checks its arguments against (src/test/jsdomEnvironment.ts).
+          environment: './src/test/jsdomEnvironment.ts',
           setupFiles: ['./src/test/setup.ts'],
           include: ['src/**/*.test.tsx', ...DOM_TESTS],
         },

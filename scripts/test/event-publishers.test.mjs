@@ -16,7 +16,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'services', 'manifes
 /** The non-test TypeScript sources under `dir`. */
 function sources(dir) {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((e) => {
-    const file = path.join(e.parentPath ?? e.path, e.name);
+    const file = path.join(e.parentPath, e.name);
     return e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [file] : [];
   });
 }

@@ -97,6 +97,17 @@ test('scripts/ and deploy/: the infra suite; the stack script also every browser
   assert.deepEqual(planChanged(['scripts/manifest.cjs']).suites, ['lint', 'unit', 'infra', 'integration']);
 });
 
+test('.node-version: every suite', () => {
+  assert.deepEqual(planChanged(['.node-version']).suites, [
+    'lint',
+    'unit',
+    'web',
+    'infra',
+    'integration',
+    'browser',
+  ]);
+});
+
 test('the plan as printed names each file, why, and what runs', () => {
   const text = planText(planChanged(['services/stocks/src/notes/notes.service.ts']), 'HEAD');
   assert.equal(

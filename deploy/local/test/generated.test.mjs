@@ -2,7 +2,7 @@
 // written on demand, not committed) are generated from services/manifest.json; this runs the compose check,
 // so a manifest edited without regenerating fails `make test` (the infra suite), and proves both generators
 // follow the manifest.
-//   node --test deploy/local/test/
+//   node --test 'deploy/local/test/*.test.mjs'
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 // Proves deploy/local/infra.mjs for real: a KRaft broker from the Maven Central jars and an embedded
 // PostgreSQL, on their own ports and their own INFRA_DIR, so nothing here touches a broker or database a
-// developer runs.   node --test deploy/local/test/
+// developer runs.   node --test 'deploy/local/test/*.test.mjs'
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -130,7 +130,7 @@ export class AnnouncementsRun {
       ).rows;
       const files = (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
         .filter((d) => !d.isDirectory())
-        .map((d) => join(d.parentPath ?? d.path, d.name))
+        .map((d) => join(d.parentPath, d.name))
         .sort();
       return { rows, parts, files };
     } finally {

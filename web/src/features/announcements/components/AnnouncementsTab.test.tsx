@@ -1,6 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Announcement, InitialPollProgress } from '@irp/proto';
-import { File as NodeFile } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffStock } from '@/lib/tabs/stockPageTabs';
 import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
@@ -289,9 +288,9 @@ describe('staff Announcements tab', () => {
     });
     fireEvent.change(within(dialog).getByLabelText('Video description'), { target: { value: 'Webcast' } });
     fireEvent.change(within(dialog).getByLabelText('Thumbnail page number'), { target: { value: '2' } });
-    // Node's File: a jsdom File cannot be streamed into Node's Request, and jsdom's FormData carries
-    // Node's as text, so here the field's presence is checked; model/announcements.test.ts checks the File.
-    const file = new NodeFile(['%PDF-1.4 results'], 'results.pdf', { type: 'application/pdf' });
+    // File and FormData are Node's here, as fetch is (src/test/jsdomEnvironment.ts): the PDF goes as a file
+    // part of the multipart body, and the fake API reads it back by name.
+    const file = new File(['%PDF-1.4 results'], 'results.pdf', { type: 'application/pdf' });
     fireEvent.change(pdf, { target: { files: [file] } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
@@ -306,7 +305,7 @@ describe('staff Announcements tab', () => {
       videoUrl: 'https://video.example/1',
       videoDescription: 'Webcast',
       thumbnailPageNum: '2',
-      file: '[object File]',
+      file: 'File results.pdf',
     });
     await waitFor(() => expect(stockGets(calls)).toBe(2));
   });
