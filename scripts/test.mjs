@@ -163,12 +163,19 @@ function record(result, startedAt) {
   console.log(`\n${suiteLine(result)}\n`);
 }
 
-async function jestSuite(name, args, env) {
-  return accountAs.run(name, () => jestRun(name, args, env));
+/**
+ * Runs suite `name`: `run()` gives its result (a broken suite's when it throws), recorded with its wall time,
+ * and every process it starts counts towards the suite's CPU (accountAs).
+ */
+async function suite(name, runSuite) {
+  const started = Date.now();
+  const result = await accountAs
+    .run(name, runSuite)
+    .catch((err) => brokenSuite(name, err instanceof Error ? err.message : String(err)));
+  record(result, started);
 }
 
 async function jestRun(name, args, env) {
-  const started = Date.now();
   const out = path.join(RESULTS, `${name}.json`);
   // Each integration file's CPU (services/platform/src/testing/integration-environment.js).
   const filesCpu = path.join(RESULTS, `${name}.files-cpu.jsonl`);
@@ -180,19 +187,14 @@ async function jestRun(name, args, env) {
     { ...env, IRP_FILE_CPU_LOG: filesCpu },
   );
   const r = readJson(out);
-  if (!r) return record(brokenSuite(name, `jest exited ${code} without results`), started);
+  if (!r) return brokenSuite(name, `jest exited ${code} without results`);
   const result = withExitCode(fromJestJson(name, r, ROOT), code, 'jest');
   result.filesCpu = fromFileCpuLines(fs.existsSync(filesCpu) ? fs.readFileSync(filesCpu, 'utf8') : '');
-  record(result, started);
+  return result;
 }
 
 /** `related`: only the web tests that import these files (`vitest related`, paths relative to web/). */
-async function vitestSuite(related) {
-  return accountAs.run('web unit', () => vitestRun(related));
-}
-
 async function vitestRun(related) {
-  const started = Date.now();
   const out = path.join(RESULTS, 'web-unit.json');
   fs.rmSync(out, { force: true });
   const code = await run(
@@ -208,17 +210,12 @@ async function vitestRun(related) {
     path.join(ROOT, 'web'),
   );
   const r = readJson(out);
-  if (!r) return record(brokenSuite('web unit', `vitest exited ${code} without results`), started);
-  record(withExitCode(fromJestJson('web unit', r, ROOT), code, 'vitest'), started);
-}
-
-async function nodeTestSuite(name, files) {
-  return accountAs.run(name, () => nodeTestRun(name, files));
+  if (!r) return brokenSuite('web unit', `vitest exited ${code} without results`);
+  return withExitCode(fromJestJson('web unit', r, ROOT), code, 'vitest');
 }
 
 /** `files`: globs, which node --test expands itself (a folder it would run as one file, and fail). */
 async function nodeTestRun(name, files) {
-  const started = Date.now();
   const out = path.join(RESULTS, `${name.replace(/\s+/g, '-')}.jsonl`);
   fs.rmSync(out, { force: true });
   const code = await run(process.execPath, [
@@ -229,12 +226,8 @@ async function nodeTestRun(name, files) {
     `--test-reporter-destination=${out}`,
     ...files,
   ]);
-  if (!fs.existsSync(out))
-    return record(brokenSuite(name, `node --test exited ${code} without results`), started);
-  record(
-    withExitCode(fromNodeTestLines(name, fs.readFileSync(out, 'utf8'), ROOT), code, 'node --test'),
-    started,
-  );
+  if (!fs.existsSync(out)) return brokenSuite(name, `node --test exited ${code} without results`);
+  return withExitCode(fromNodeTestLines(name, fs.readFileSync(out, 'utf8'), ROOT), code, 'node --test');
 }
 
 /**
@@ -269,12 +262,7 @@ async function freshDatabaseEnv(infraEnvFile, name, file) {
   return file;
 }
 
-async function browserSuite(testInfraEnvFile, specs) {
-  return accountAs.run('browser', () => browserRun(testInfraEnvFile, specs));
-}
-
 async function browserRun(testInfraEnvFile, specs) {
-  const started = Date.now();
   const out = path.join(ROOT, 'e2e', 'results.json');
   fs.rmSync(out, { force: true });
   const infraEnvFile = await freshDatabaseEnv(
@@ -303,7 +291,7 @@ async function browserRun(testInfraEnvFile, specs) {
   );
   if (upCode !== 0) {
     await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
-    return record(brokenSuite('browser', 'the stack did not start'), started);
+    return brokenSuite('browser', 'the stack did not start');
   }
   try {
     const code = await run(
@@ -324,8 +312,8 @@ async function browserRun(testInfraEnvFile, specs) {
       },
     );
     const r = readJson(out);
-    if (!r) return record(brokenSuite('browser', `playwright exited ${code} without results`), started);
-    record(withExitCode(fromPlaywrightJson('browser', r, ROOT), code, 'playwright'), started);
+    if (!r) return brokenSuite('browser', `playwright exited ${code} without results`);
+    return withExitCode(fromPlaywrightJson('browser', r, ROOT), code, 'playwright');
   } finally {
     await run(process.execPath, ['scripts/stack.mjs', 'down'], stackEnv);
   }
@@ -347,23 +335,15 @@ async function withInfra(infra, options, fn) {
   }
 }
 
-async function lintSuite() {
-  return accountAs.run('lint', lintRun);
-}
-
 async function lintRun() {
   // Each check of scripts/lint.mjs counts as one test: eslint, boundaries, test types ...
-  const lintStarted = Date.now();
   const out = path.join(RESULTS, 'lint.json');
   fs.rmSync(out, { force: true });
   const code = await run(process.execPath, ['scripts/lint.mjs', '--json', out]);
   const checks = readJson(out);
-  record(
-    checks
-      ? fromLintChecks('lint', checks)
-      : brokenSuite('lint', `scripts/lint.mjs exited ${code} without results`),
-    lintStarted,
-  );
+  return checks
+    ? fromLintChecks('lint', checks)
+    : brokenSuite('lint', `scripts/lint.mjs exited ${code} without results`);
 }
 
 /**
@@ -375,17 +355,19 @@ async function integrationSuite(infra, name, infraOptions, specs) {
     await freshDatabaseEnv(infraOptions.envFile, infraOptions.database); // the same name: dropped and made again
     // --forceExit: a Kafka client a file leaked (kafkajs retrying a broker gone with its lane) must not keep the
     // runner alive after the results are written; the integration environment has stopped every process.
-    await jestSuite(name, ['-c', 'jest.int.config.js', '--runInBand', '--forceExit', ...specs], {
-      KAFKA_BROKERS: env.KAFKA_BROKERS,
-      DATABASE_URL: env.DATABASE_URL,
-      INFRA_ENV_FILE: infraOptions.envFile,
-      NODE_ENV: 'test',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      // The announcements' PDFs of this lane's processes (a test may give its own): not `make up`'s, and
-      // not another lane's, whose tests add and delete files while this one's file cleanup walks them.
-      DATA_DIR: laneDataDir(name),
-    });
+    await suite(name, () =>
+      jestRun(name, ['-c', 'jest.int.config.js', '--runInBand', '--forceExit', ...specs], {
+        KAFKA_BROKERS: env.KAFKA_BROKERS,
+        DATABASE_URL: env.DATABASE_URL,
+        INFRA_ENV_FILE: infraOptions.envFile,
+        NODE_ENV: 'test',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+        // The announcements' PDFs of this lane's processes (a test may give its own): not `make up`'s, and
+        // not another lane's, whose tests add and delete files while this one's file cleanup walks them.
+        DATA_DIR: laneDataDir(name),
+      }),
+    );
   });
 }
 
@@ -419,7 +401,7 @@ async function browserLane(infra) {
       kafkaPort: E2E_KAFKA_PORT,
       controllerPort: E2E_KAFKA_CONTROLLER_PORT,
     },
-    () => browserSuite(E2E_INFRA_ENV_FILE, PLAN ? PLAN.browser.specs : RUN.e2eSpecs),
+    () => suite('browser', () => browserRun(E2E_INFRA_ENV_FILE, PLAN ? PLAN.browser.specs : RUN.e2eSpecs)),
   );
 }
 
@@ -458,18 +440,23 @@ async function main() {
       .catch((err) => record(brokenSuite('browser', err.message), started));
   };
   const quick = async () => {
-    if (wanted('lint')) await lintSuite();
+    if (wanted('lint')) await suite('lint', lintRun);
     if (wanted('unit')) {
       // --changed: the unit tests related to the changed sources (jest --findRelatedTests), else all of them.
       const related =
         PLAN && !PLAN.unit.all
           ? PLAN.unit.related.filter((f) => fs.existsSync(path.join(ROOT, f)))
           : undefined;
-      await jestSuite('unit', related ? ['--passWithNoTests', '--findRelatedTests', ...related] : []);
+      await suite('unit', () =>
+        jestRun('unit', related ? ['--passWithNoTests', '--findRelatedTests', ...related] : []),
+      );
     }
-    if (wanted('web')) await vitestSuite(PLAN && !PLAN.web.all ? PLAN.web.related : undefined);
+    if (wanted('web'))
+      await suite('web unit', () => vitestRun(PLAN && !PLAN.web.all ? PLAN.web.related : undefined));
     if (wanted('infra'))
-      await nodeTestSuite('infra script', ['deploy/local/test/*.test.mjs', 'scripts/test/*.test.mjs']);
+      await suite('infra script', () =>
+        nodeTestRun('infra script', ['deploy/local/test/*.test.mjs', 'scripts/test/*.test.mjs']),
+      );
     if (splitIntegration) await browserOnce();
     else if (wanted('browser') && !browserApart) await browserLane(infra);
   };
