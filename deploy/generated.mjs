@@ -1,6 +1,6 @@
-// What the generators of deploy/ share (compose.mjs writes docker-compose.yml, k8s.mjs writes
-// deploy/k8s/irportal.yaml): the manifest's services, and one command line that writes the file or, with
-// --check, exits 1 when the committed file is not what the manifest gives.
+// What the generators of deploy/ share (compose.mjs writes docker-compose.yml, k8s.mjs writes the Kustomize
+// tree deploy/k8s/): the manifest's services, and one command line that writes the file (or the tree) or,
+// with --check, exits 1 when what is committed is not what the manifest gives.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,6 +67,69 @@ export function generatorCli({ tag, command, defaultOut, render }, argv) {
       `[${tag}] Run \`${command}\` and commit ${rel(out)}; do not edit it by hand.`,
   );
   return 1;
+}
+
+/**
+ * The command line of a generator that writes a tree of files: `[--check] [--manifest FILE] [--out DIR]`.
+ * `render(services)` gives (or resolves to) a Map from paths relative to the tree's root to their text. With
+ * --check, a file that differs, is missing, or is in the tree without being generated fails (exit 1), each
+ * named. Returns (a promise of) the exit code.
+ */
+export async function treeGeneratorCli({ tag, command, defaultOut, render }, argv) {
+  const opt = (name, dflt) => {
+    const i = argv.indexOf(name);
+    return i === -1 ? dflt : path.resolve(argv[i + 1]);
+  };
+  const manifest = opt('--manifest', MANIFEST);
+  const out = opt('--out', defaultOut);
+  const rel = (f) => path.relative(process.cwd(), f) || f;
+  let want;
+  try {
+    want = await render(readManifest(manifest));
+  } catch (e) {
+    console.error(`[${tag}] error: ${e.message}`);
+    return 1;
+  }
+  const present = filesUnder(out);
+  if (!argv.includes('--check')) {
+    for (const file of present) if (!want.has(file)) fs.rmSync(path.join(out, file));
+    for (const [file, text] of want) {
+      fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+      fs.writeFileSync(path.join(out, file), text);
+    }
+    console.log(`[${tag}] wrote ${want.size} files under ${rel(out)} from ${rel(manifest)}`);
+    return 0;
+  }
+  const problems = [];
+  for (const [file, text] of want) {
+    const full = path.join(out, file);
+    if (!fs.existsSync(full)) problems.push(`${rel(full)} is missing`);
+    else {
+      const got = fs.readFileSync(full, 'utf8');
+      if (got !== text) problems.push(`${rel(full)} differs (${firstDifference(text, got)})`);
+    }
+  }
+  for (const file of present)
+    if (!want.has(file)) problems.push(`${rel(path.join(out, file))} is not generated (remove it)`);
+  if (problems.length === 0) {
+    console.log(`[${tag}] ${rel(out)} is current with ${rel(manifest)}`);
+    return 0;
+  }
+  console.error(
+    `[${tag}] ${rel(out)} is not what ${rel(manifest)} gives:\n${problems.map((p) => `[${tag}]   ${p}`).join('\n')}\n` +
+      `[${tag}] Run \`${command}\` and commit ${rel(out)}; do not edit it by hand.`,
+  );
+  return 1;
+}
+
+/** Every file under `dir`, as paths relative to it (none when it does not exist). */
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 /** True when the module at `url` is the script node was started with. */

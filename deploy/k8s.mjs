@@ -1,203 +1,751 @@
 #!/usr/bin/env node
-// Writes deploy/k8s/irportal.yaml (not committed: it is made on demand, so adding a service touches no
-// generated file but docker-compose.yml) from services/manifest.json: an example of IR Portal on Kubernetes where
-// each role of each service is a Deployment of its own (`<service>-<role>`, ROLES=<role>), so a role scales
-// by itself (`kubectl scale deployment/announcements-poller --replicas=3`) without starting more of the
-// others; plus the gateway (Deployment and Service) and the topics Job. Kafka and PostgreSQL are not in it:
-// the pods read KAFKA_BROKERS, DATABASE_URL, SESSION_SECRET, SMTP_URL, EMAIL_SECRETS_KEY, ACTOR_SIGNING_SECRET
-// and UNSUBSCRIBE_LINK_SECRET from the Secret
-// `irportal-env`.
+// Writes the Kustomize tree deploy/k8s/ from services/manifest.json: a base, a component and two overlays,
+// every object built below as plain data and written with the `yaml` package (then prettier), never from
+// text templates. Committed and checked like docker-compose.yml: the infra suite runs `--check`, so a
+// manifest (or generator) edited without regenerating fails `make test`.
 //
-//   node deploy/k8s.mjs            write deploy/k8s/irportal.yaml
-//   node deploy/k8s.mjs --check    exit 1 when the written file is not what the manifest gives
-//   [--manifest FILE] [--out FILE]     other paths
+//   base/                    per service: a Deployment per role (`<service>-<role>`, ROLES=<role>) and its
+//                            Service (the health port); the gateway (Deployment, Services); the topics Job;
+//                            NetworkPolicies (default deny, ingress to the gateway only, egress by need)
+//   components/autoscaling/  HPAs on CPU (api roles, gateway), KEDA ScaledObjects on consumer-group lag
+//                            (pollers, senders) with their TriggerAuthentications, PodDisruptionBudgets
+//   overlays/dev/            namespace irportal-dev, NODE_ENV=development, one replica each, no autoscaling
+//   overlays/prod/           namespace irportal, NODE_ENV=production, TRUST_PROXY=1 (the ingress hop), the
+//                            autoscaling component, an Ingress with TLS
+//
+//   node deploy/k8s.mjs            write deploy/k8s/ (and remove files there it does not generate)
+//   node deploy/k8s.mjs --check    exit 1 when a committed file differs, is missing or is extra
+//   [--manifest FILE] [--out DIR]  other paths (the tests use them)
+//
+// Kafka and PostgreSQL run elsewhere; the pods take their secrets from Secrets created beforehand
+// (docs/operations.md, "Deploying to Kubernetes"): none is written here.
 
 import path from 'node:path';
-import { generatedHeader, generatorCli, isMain, ROOT } from './generated.mjs';
+import { createRequire } from 'node:module';
+import prettier from 'prettier';
+import YAML from 'yaml';
+import { buildProto } from '../scripts/web-routes.mjs';
+import { isMain, ROOT, treeGeneratorCli } from './generated.mjs';
+import { renderOverlay } from './k8s-overlay.mjs';
 
-export const K8S_FILE = path.join(ROOT, 'deploy', 'k8s', 'irportal.yaml');
+const require = createRequire(import.meta.url);
+
+export const K8S_DIR = path.join(ROOT, 'deploy', 'k8s');
 const COMMAND = 'node deploy/k8s.mjs';
 
-/** Replicas a role starts with: api serves requests (two for a rolling update), the rest one each. */
-const replicasOf = (role) => (role === 'api' ? 2 : 1);
-const GATEWAY_REPLICAS = 2;
+// ---- what a deployment of IR Portal is made of ------------------------------------------------------------
 
-const HEADER = `${generatedHeader(COMMAND)}#
-# An example, not a production chart: images are the ones deploy/Dockerfile builds (push them to your
-# registry and change \`image:\`), and Kafka and PostgreSQL run elsewhere. Before applying:
-#   kubectl create secret generic irportal-env --from-literal=KAFKA_BROKERS=kafka:9092 \\
-#     --from-literal=DATABASE_URL=postgres://user:password@postgres:5432/irportal \\
-#     --from-literal=SESSION_SECRET=<32+ characters> --from-literal=SMTP_URL=smtp://mail:25 \\
-#     --from-literal=EMAIL_SECRETS_KEY=$(openssl rand -base64 32) \\
-#     --from-literal=ACTOR_SIGNING_SECRET=$(openssl rand -base64 32) \\
-#     --from-literal=UNSUBSCRIBE_LINK_SECRET=$(openssl rand -base64 32)
-#   kubectl apply -f deploy/k8s/irportal.yaml
-# Each role of a service is its own Deployment with ROLES=<role>: scale one role without the others, e.g.
-#   kubectl scale deployment/stocks-api --replicas=4
-# Consumers of one role share their topics' partitions, so more replicas than partitions (KAFKA_PARTITIONS
-# of the topics Job) stay idle; GATEWAY_INSTANCES must be at least the gateway's replicas.
-`;
+/** The Kafka bootstrap address (a Strimzi cluster `irportal` in namespace `kafka`): pods and KEDA share it. */
+export const KAFKA_BOOTSTRAP = 'irportal-kafka-bootstrap.kafka.svc:9092';
+/** Ports egress may reach, by what is there. Narrow the NetworkPolicies' `to` for your cluster. */
+const PORTS = {
+  dns: [
+    { protocol: 'UDP', port: 53 },
+    { protocol: 'TCP', port: 53 },
+  ],
+  kafka: [
+    { protocol: 'TCP', port: 9092 },
+    { protocol: 'TCP', port: 9093 },
+  ],
+  postgres: [{ protocol: 'TCP', port: 5432 }],
+  smtp: [
+    { protocol: 'TCP', port: 25 },
+    { protocol: 'TCP', port: 465 },
+    { protocol: 'TCP', port: 587 },
+  ],
+  https: [{ protocol: 'TCP', port: 443 }],
+};
+/** What each service reaches besides Kafka, PostgreSQL and DNS: its vendors (HTTPS) and mail (SMTP). */
+const SERVICE_EGRESS = {
+  stocks: ['https'], // the address autocomplete (PLACES_BASE_URL)
+  announcements: ['https'], // the ASX feeds and announcement documents
+  'email-marketing': ['smtp', 'https'], // SMTP_URL; the Mailchimp-type and Campaign-Monitor-type APIs
+  invoicing: ['https'], // the accounting system
+  reports: ['https'], // the market-data provider
+};
 
-const labels = (name, component, indent) =>
-  [
-    `app.kubernetes.io/name: ${name}`,
-    `app.kubernetes.io/component: ${component}`,
-    'app.kubernetes.io/part-of: irportal',
-  ]
-    .map((l) => `${' '.repeat(indent)}${l}`)
-    .join('\n');
+/**
+ * Partitions of the catalogue's topics (KAFKA_PARTITIONS of the topics Job): a consumer role scales up to
+ * them. `.reply` topics get GATEWAY_INSTANCES, which bounds the gateway's replicas (each gateway instance
+ * owns a reply partition).
+ */
+export const TOPIC_PARTITIONS = 6;
+export const GATEWAY_INSTANCES = 6;
 
-const envFrom = `          envFrom:
-            - secretRef:
-                name: irportal-env`;
+/** api roles (and the gateway): a CPU HPA between these; api consumes its request topics. */
+const API_REPLICAS = { min: 2, max: 4 };
+const GATEWAY_REPLICAS = { min: 2, max: GATEWAY_INSTANCES };
+const CPU_TARGET_PERCENT = 70;
 
-function roleDeployment(s, role) {
+/**
+ * Roles scaled by KEDA on their consumer group's lag: per topic the role handles, the lag per replica KEDA
+ * aims for (`lagThreshold`; keys are proto's Topics constants). Both are estimates: a poll request is one
+ * stock's source call (seconds), an email.deliveries-queued message is a batch of 250 mails, the rest are
+ * quick. The topics are the ones the role's handlers take (services/<service>/src/app.module.ts roles).
+ */
+const LAG_SCALED = {
+  'announcements-poller': {
+    maxReplicas: 6,
+    lag: { AnnouncementsPollRequested: 5, InitialPollRequested: 2, AnnouncementDetected: 20 },
+  },
+  'email-marketing-sender': {
+    maxReplicas: 6,
+    lag: {
+      AnnouncementSendRequested: 5,
+      EmailDeliveriesQueued: 2,
+      AnnouncementConfirmationRequested: 10,
+      AnnouncementDetected: 20,
+      ErrorReported: 20,
+      CommentPosted: 20,
+      CommentResponded: 20,
+    },
+  },
+};
+/** Roles that run as one process: the scheduler's job is a singleton (a standby would only wait for the lock). */
+const SINGLE = new Set(['announcements-scheduler']);
+/** KEDA's lag below which a role is idle (it matters only to scale from zero; minReplicaCount is 1). */
+const ACTIVATION_LAG = 1;
+/** A new consumer group starts at the end of its topics (the platform's `fromBeginning: false`). */
+const OFFSET_RESET_POLICY = 'latest';
+
+/**
+ * Requests and limits, by role. ESTIMATES, not measurements: no bench has measured these processes' RSS or
+ * CPU on Kubernetes yet. Replace each with a bench's measured RSS and CPU (requests near the steady
+ * figure, limits above its peak) when one exists.
+ */
+const RESOURCES = {
+  api: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+  scheduler: { requests: { cpu: '50m', memory: '192Mi' }, limits: { cpu: '500m', memory: '384Mi' } },
+  poller: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+  sender: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+  gateway: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+  topics: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+};
+
+/** The `node` user of the node images (deploy/Dockerfile's `USER node`). */
+const NODE_UID = 1000;
+/** Where a service writes: /tmp for everyone, DATA_DIR (the PDFs) for announcements. */
+const DATA_DIR = { announcements: '/data/announcements' };
+
+/** The Secret every process reads ACTOR_SIGNING_SECRET from, and each one's own. */
+const SHARED_SECRET = 'irportal-shared';
+export const secretOf = (name) => `irportal-${name}`;
+
+/**
+ * services/platform/src/roles.ts's consumerGroupOf: `api` consumes as the service, any other role as
+ * `<service>.<role>` (k8s-policy.test.mjs checks every ScaledObject's group against that function).
+ */
+const consumerGroupOf = (service, role) => (role === 'api' ? service : `${service}.${role}`);
+
+// ---- objects ----------------------------------------------------------------------------------------------
+
+const labelsOf = (name, component) => ({
+  'app.kubernetes.io/name': name,
+  'app.kubernetes.io/component': component,
+  'app.kubernetes.io/part-of': 'irportal',
+});
+
+/** How one role of a service (or the gateway) is scaled. */
+function scalingOf(service, role) {
+  const name = `${service}-${role}`;
+  if (role === 'api') return { kind: 'cpu', ...API_REPLICAS };
+  if (LAG_SCALED[name]) return { kind: 'lag', min: 1, max: LAG_SCALED[name].maxReplicas };
+  if (SINGLE.has(name)) return { kind: 'single' };
+  throw new Error(
+    `${name}: deploy/k8s.mjs has no scaling for role ${role} of ${service} (add it to LAG_SCALED or SINGLE)`,
+  );
+}
+
+const POD_SECURITY = {
+  runAsNonRoot: true,
+  runAsUser: NODE_UID,
+  runAsGroup: NODE_UID,
+  fsGroup: NODE_UID,
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+const CONTAINER_SECURITY = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+};
+
+/** Spreads an api role's (or the gateway's) pods over zones and nodes, as far as the cluster allows. */
+const spread = (labels) =>
+  ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) => ({
+    maxSkew: 1,
+    topologyKey,
+    whenUnsatisfiable: 'ScheduleAnyway',
+    labelSelector: { matchLabels: labels },
+    matchLabelKeys: ['pod-template-hash'],
+  }));
+
+const envFromSecrets = (name) => [
+  { secretRef: { name: SHARED_SECRET } },
+  { secretRef: { name: secretOf(name) } },
+];
+
+const env = (values) =>
+  Object.entries(values).map(([name, value]) =>
+    typeof value === 'string' ? { name, value } : { name, valueFrom: value },
+  );
+
+/** Distinguishes processes in logs, metrics and Kafka client ids (the default, the pid, is 1 in every pod). */
+const INSTANCE_ID = { fieldRef: { fieldPath: 'metadata.name' } };
+
+const httpProbe = (path, port, periodSeconds, failureThreshold) => ({
+  httpGet: { path, port },
+  periodSeconds,
+  timeoutSeconds: 5,
+  failureThreshold,
+});
+
+/**
+ * A service's probes on its health port. /health is 503 while the database or the broker is away: that makes
+ * the pod unready, never restarted. Startup and liveness use /metrics, which answers whenever the process's
+ * event loop does (its DLQ depth read waits at most 2 s and never fails a scrape); the port opens only once
+ * the process has started (migrations run, Kafka consumers joined), so startup allows 5 minutes.
+ */
+const serviceProbes = {
+  startupProbe: httpProbe('/metrics', 'health', 5, 60),
+  livenessProbe: httpProbe('/metrics', 'health', 20, 3),
+  readinessProbe: httpProbe('/health', 'health', 10, 3),
+};
+
+/**
+ * The gateway's, on its operations port: /health/live (the process alone). Its /health asks every service
+ * through Kafka: one service down would take every gateway out of the Service, so no probe uses it.
+ */
+const gatewayProbes = {
+  startupProbe: httpProbe('/health/live', 'ops', 5, 60),
+  livenessProbe: httpProbe('/health/live', 'ops', 20, 3),
+  readinessProbe: httpProbe('/health/live', 'ops', 10, 3),
+};
+
+function podTemplate({ labels, container, volumes, spreadPods, restartPolicy }) {
+  return {
+    metadata: { labels },
+    spec: {
+      ...(restartPolicy ? { restartPolicy } : {}),
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      securityContext: POD_SECURITY,
+      ...(spreadPods ? { topologySpreadConstraints: spread(labels) } : {}),
+      containers: [
+        {
+          ...container,
+          securityContext: CONTAINER_SECURITY,
+          volumeMounts: volumes.map(({ name, mountPath }) => ({ name, mountPath })),
+        },
+      ],
+      volumes: volumes.map(({ name }) => ({ name, emptyDir: {} })),
+    },
+  };
+}
+
+function deployment({ name, labels, scaling, template }) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels },
+    // No replicas where an autoscaler owns the count: `kubectl apply` would reset it on every deploy.
+    spec: {
+      ...(scaling.kind === 'single' ? { replicas: 1 } : {}),
+      selector: { matchLabels: labels },
+      template,
+    },
+  };
+}
+
+const service = (name, labels, ports) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, labels },
+  spec: { selector: labels, ports },
+});
+
+function roleObjects(s, role) {
   const name = `${s.name}-${role}`;
-  return `---
-# ${s.name}, role ${role}: only the handlers and consumers of this role run here.
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  labels:
-${labels(s.name, role, 4)}
-spec:
-  replicas: ${replicasOf(role)}
-  selector:
-    matchLabels:
-${labels(s.name, role, 6)}
-  template:
-    metadata:
-      labels:
-${labels(s.name, role, 8)}
-    spec:
-      containers:
-        - name: ${s.name}
-          image: irportal/${s.name}:local
-          env:
-            - name: ROLES
-              value: ${role}
-            - name: HEALTH_PORT
-              value: '${s.healthPort}'
-            - name: HOST
-              value: 0.0.0.0
-            - name: NODE_ENV
-              value: production
-${envFrom}
-          ports:
-            - name: health
-              containerPort: ${s.healthPort}
-          readinessProbe:
-            httpGet:
-              path: /health
-              port: health
-            periodSeconds: 10
-          livenessProbe:
-            tcpSocket:
-              port: health
-            initialDelaySeconds: 30
-            periodSeconds: 20
-`;
+  const labels = labelsOf(s.name, role);
+  const scaling = scalingOf(s.name, role);
+  const dataDir = DATA_DIR[s.name];
+  const volumes = [
+    { name: 'tmp', mountPath: '/tmp' },
+    ...(dataDir ? [{ name: 'data', mountPath: dataDir }] : []),
+  ];
+  const container = {
+    name: s.name,
+    image: `irportal/${s.name}:local`,
+    env: env({
+      ROLES: role,
+      HEALTH_PORT: String(s.healthPort),
+      HOST: '0.0.0.0',
+      KAFKA_BROKERS: KAFKA_BOOTSTRAP,
+      INSTANCE_ID,
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    }),
+    envFrom: envFromSecrets(s.name),
+    ports: [{ name: 'health', containerPort: s.healthPort }],
+    ...serviceProbes,
+    resources: RESOURCES[role] ?? RESOURCES.api,
+  };
+  const template = podTemplate({ labels, container, volumes, spreadPods: role === 'api' });
+  return [
+    {
+      comment: ` ${s.name}, role ${role}: only this role's handlers and jobs run here (ROLES=${role}).`,
+      object: deployment({ name, labels, scaling, template }),
+    },
+    {
+      comment: ` ${name}'s /health and /metrics, for a scraper inside the cluster.`,
+      object: service(name, labels, [{ name: 'health', port: s.healthPort, targetPort: 'health' }]),
+    },
+  ];
 }
 
-const gateway = `---
-# The gateway: the HTTP API and the web app on port 3000 (/health/live too); /health and /metrics on 3001
-# (OPS_PORT), which the Service does not expose: for the probes and a metrics scraper inside the cluster.
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: gateway
-  labels:
-${labels('gateway', 'api', 4)}
-spec:
-  replicas: ${GATEWAY_REPLICAS}
-  selector:
-    matchLabels:
-${labels('gateway', 'api', 6)}
-  template:
-    metadata:
-      labels:
-${labels('gateway', 'api', 8)}
-    spec:
-      containers:
-        - name: gateway
-          image: irportal/gateway:local
-          env:
-            - name: PORT
-              value: '3000'
-            - name: HOST
-              value: 0.0.0.0
-            - name: NODE_ENV
-              value: production
-            - name: OPS_PORT
-              value: '3001'
-            - name: OPS_HOST
-              value: 0.0.0.0
-${envFrom}
-          ports:
-            - name: http
-              containerPort: 3000
-            - name: ops
-              containerPort: 3001
-          readinessProbe:
-            httpGet:
-              path: /health
-              port: ops
-            periodSeconds: 10
-          livenessProbe:
-            httpGet:
-              path: /health/live
-              port: http
-            initialDelaySeconds: 30
-            periodSeconds: 20
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: gateway
-  labels:
-${labels('gateway', 'api', 4)}
-spec:
-  selector:
-${labels('gateway', 'api', 4)}
-  ports:
-    - name: http
-      port: 80
-      targetPort: http
----
-# One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq), then exits.
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: topics
-  labels:
-${labels('topics', 'job', 4)}
-spec:
-  backoffLimit: 10
-  template:
-    spec:
-      restartPolicy: OnFailure
-      containers:
-        - name: topics
-          image: irportal/gateway:local
-          command: ['node', 'deploy/local/infra.mjs', 'topics']
-          env:
-            - name: KAFKA_PARTITIONS
-              value: '3'
-            - name: GATEWAY_INSTANCES
-              value: '${Math.max(4, GATEWAY_REPLICAS)}'
-${envFrom}
+function gatewayObjects() {
+  const labels = labelsOf('gateway', 'api');
+  const container = {
+    name: 'gateway',
+    image: 'irportal/gateway:local',
+    env: env({
+      PORT: '3000',
+      HOST: '0.0.0.0',
+      OPS_PORT: '3001',
+      OPS_HOST: '0.0.0.0',
+      KAFKA_BROKERS: KAFKA_BOOTSTRAP,
+      INSTANCE_ID,
+    }),
+    envFrom: envFromSecrets('gateway'),
+    ports: [
+      { name: 'http', containerPort: 3000 },
+      { name: 'ops', containerPort: 3001 },
+    ],
+    ...gatewayProbes,
+    resources: RESOURCES.gateway,
+  };
+  const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
+  const template = podTemplate({ labels, container, volumes, spreadPods: true });
+  return [
+    {
+      comment:
+        ' The gateway: the HTTP API and the web app on 3000; /health and /metrics on 3001 (OPS_PORT) only.',
+      object: deployment({ name: 'gateway', labels, scaling: { kind: 'cpu' }, template }),
+    },
+    {
+      comment: ' What the Ingress sends to: the API and the web app.',
+      object: service('gateway', labels, [{ name: 'http', port: 80, targetPort: 'http' }]),
+    },
+    {
+      comment: ' The operations port, for a scraper inside the cluster; never exposed.',
+      object: service('gateway-ops', labels, [{ name: 'ops', port: 3001, targetPort: 'ops' }]),
+    },
+  ];
+}
+
+function topicsJob() {
+  const labels = labelsOf('topics', 'job');
+  const container = {
+    name: 'topics',
+    image: 'irportal/gateway:local',
+    command: ['node', 'deploy/local/infra.mjs', 'topics'],
+    env: env({
+      KAFKA_BROKERS: KAFKA_BOOTSTRAP,
+      KAFKA_PARTITIONS: String(TOPIC_PARTITIONS),
+      GATEWAY_INSTANCES: String(GATEWAY_INSTANCES),
+    }),
+    resources: RESOURCES.topics,
+  };
+  const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
+  return {
+    comment:
+      ' One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) and grows any with\n' +
+      ' fewer partitions than planned, then exits. Gone an hour after it finishes, so the next apply runs it\n' +
+      ' again (its pod template cannot change while it exists: delete it first to apply a change sooner).',
+    object: {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'topics', labels },
+      spec: {
+        backoffLimit: 10,
+        ttlSecondsAfterFinished: 3600,
+        template: podTemplate({ labels, container, volumes, restartPolicy: 'OnFailure' }),
+      },
+    },
+  };
+}
+
+const egressTo = (needs) => needs.map((need) => ({ ports: PORTS[need] }));
+
+function networkPolicy(name, podSelector, spec) {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name, labels: { 'app.kubernetes.io/part-of': 'irportal' } },
+    spec: { podSelector, ...spec },
+  };
+}
+
+function networkPolicies(services) {
+  const byName = (name) => ({ matchLabels: { 'app.kubernetes.io/name': name } });
+  return [
+    {
+      comment: ' Nothing in or out unless a policy below allows it.',
+      object: networkPolicy('default-deny', {}, { policyTypes: ['Ingress', 'Egress'] }),
+    },
+    {
+      comment:
+        ' Ingress: the gateway public port only (the ingress controller); probes come from the kubelet.',
+      object: networkPolicy('gateway-ingress', byName('gateway'), {
+        policyTypes: ['Ingress'],
+        ingress: [{ ports: [{ protocol: 'TCP', port: 'http' }] }],
+      }),
+    },
+    {
+      comment: ' The gateway reaches Kafka, PostgreSQL (the rate limits) and DNS.',
+      object: networkPolicy('gateway-egress', byName('gateway'), {
+        policyTypes: ['Egress'],
+        egress: egressTo(['dns', 'kafka', 'postgres']),
+      }),
+    },
+    {
+      comment: ' The topics Job reaches Kafka and DNS.',
+      object: networkPolicy('topics-egress', byName('topics'), {
+        policyTypes: ['Egress'],
+        egress: egressTo(['dns', 'kafka']),
+      }),
+    },
+    ...services.map((s) => ({
+      comment: ` ${s.name} reaches Kafka, PostgreSQL, DNS${(SERVICE_EGRESS[s.name] ?? []).map((n) => `, ${n}`).join('')}.`,
+      object: networkPolicy(`${s.name}-egress`, byName(s.name), {
+        policyTypes: ['Egress'],
+        egress: egressTo(['dns', 'kafka', 'postgres', ...(SERVICE_EGRESS[s.name] ?? [])]),
+      }),
+    })),
+  ];
+}
+
+// ---- autoscaling (components/autoscaling) -----------------------------------------------------------------
+
+const deploymentRef = (name) => ({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+
+function cpuAutoscaler(name, labels, { min, max }) {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name, labels },
+    spec: {
+      scaleTargetRef: deploymentRef(name),
+      minReplicas: min,
+      maxReplicas: max,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: CPU_TARGET_PERCENT } },
+        },
+      ],
+    },
+  };
+}
+
+/** At most one pod of a role evicted at a time (drains, upgrades), for roles with more than one. */
+const disruptionBudget = (name, labels) => ({
+  apiVersion: 'policy/v1',
+  kind: 'PodDisruptionBudget',
+  metadata: { name, labels },
+  spec: { maxUnavailable: 1, selector: { matchLabels: labels } },
+});
+
+const kafkaAuthOf = (service) => `${service}-kafka`;
+
+/** KEDA reads the consumer group's offsets with the service's own SASL credentials. */
+const triggerAuthentication = (service) => ({
+  apiVersion: 'keda.sh/v1alpha1',
+  kind: 'TriggerAuthentication',
+  metadata: { name: kafkaAuthOf(service), labels: { 'app.kubernetes.io/name': service } },
+  spec: {
+    secretTargetRef: [
+      { parameter: 'username', name: secretOf(service), key: 'KAFKA_SASL_USERNAME' },
+      { parameter: 'password', name: secretOf(service), key: 'KAFKA_SASL_PASSWORD' },
+    ],
+  },
+});
+
+function lagAutoscaler(service, role, labels, Topics) {
+  const name = `${service}-${role}`;
+  const { maxReplicas, lag } = LAG_SCALED[name];
+  return {
+    apiVersion: 'keda.sh/v1alpha1',
+    kind: 'ScaledObject',
+    metadata: { name, labels },
+    spec: {
+      scaleTargetRef: { name },
+      minReplicaCount: 1,
+      maxReplicaCount: maxReplicas,
+      triggers: Object.entries(lag).map(([constant, threshold]) => {
+        const topic = Topics[constant];
+        if (!topic) throw new Error(`${name}: proto has no Topics.${constant}`);
+        return {
+          type: 'kafka',
+          name: topic.replace(/\./g, '-'),
+          metadata: {
+            bootstrapServers: KAFKA_BOOTSTRAP,
+            consumerGroup: consumerGroupOf(service, role),
+            topic,
+            lagThreshold: String(threshold),
+            activationLagThreshold: String(ACTIVATION_LAG),
+            offsetResetPolicy: OFFSET_RESET_POLICY,
+            sasl: 'scram_sha512',
+            tls: 'disable',
+          },
+          authenticationRef: { name: kafkaAuthOf(service) },
+        };
+      }),
+    },
+  };
+}
+
+function autoscalingObjects(s, Topics) {
+  const out = [];
+  for (const role of s.roles) {
+    const name = `${s.name}-${role}`;
+    const labels = labelsOf(s.name, role);
+    const scaling = scalingOf(s.name, role);
+    if (scaling.kind === 'cpu')
+      out.push({ comment: ` ${name}: CPU.`, object: cpuAutoscaler(name, labels, scaling) });
+    if (scaling.kind === 'lag')
+      out.push({
+        comment: ` ${name}: the lag of consumer group ${consumerGroupOf(s.name, role)} on each topic it handles.`,
+        object: lagAutoscaler(s.name, role, labels, Topics),
+      });
+    if (scaling.kind !== 'single' && scaling.min > 1) out.push({ object: disruptionBudget(name, labels) });
+  }
+  if (s.roles.some((role) => scalingOf(s.name, role).kind === 'lag'))
+    out.push({ object: triggerAuthentication(s.name) });
+  return out;
+}
+
+function gatewayAutoscaling() {
+  const labels = labelsOf('gateway', 'api');
+  return [
+    {
+      comment: ` gateway: CPU, at most GATEWAY_INSTANCES (${GATEWAY_INSTANCES}) replicas: one reply partition each.`,
+      object: cpuAutoscaler('gateway', labels, GATEWAY_REPLICAS),
+    },
+    { object: disruptionBudget('gateway', labels) },
+  ];
+}
+
+// ---- overlays -----------------------------------------------------------------------------------------------
+
+const addEnv = (name, value) => ({
+  op: 'add',
+  path: '/spec/template/spec/containers/0/env/-',
+  value: { name, value },
+});
+
+export const INGRESS_HOST = 'irportal.example.com';
+export const TLS_SECRET = 'irportal-tls';
+
+function namespaceObject(name) {
+  return {
+    comment: ' Pods here must meet the Pod Security Standards restricted profile.',
+    object: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name,
+        labels: {
+          'pod-security.kubernetes.io/enforce': 'restricted',
+          'pod-security.kubernetes.io/enforce-version': 'latest',
+        },
+      },
+    },
+  };
+}
+
+function ingress() {
+  return {
+    comment: ` The public entry: ${INGRESS_HOST} (set yours) over TLS, certificate in Secret ${TLS_SECRET}.`,
+    object: {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'gateway', labels: labelsOf('gateway', 'api') },
+      spec: {
+        tls: [{ hosts: [INGRESS_HOST], secretName: TLS_SECRET }],
+        rules: [
+          {
+            host: INGRESS_HOST,
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'gateway', port: { name: 'http' } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  };
+}
+
+/** The two overlays: what each adds to the base and how it patches it (Kustomize JSON 6902 patches). */
+const OVERLAYS = {
+  dev: {
+    namespace: 'irportal-dev',
+    components: [],
+    resources: () => ({ 'namespace.yaml': [namespaceObject('irportal-dev')] }),
+    patches: [
+      {
+        why: 'development mode and one replica of everything',
+        target: { kind: 'Deployment' },
+        ops: [addEnv('NODE_ENV', 'development'), { op: 'add', path: '/spec/replicas', value: 1 }],
+      },
+    ],
+  },
+  prod: {
+    namespace: 'irportal',
+    components: ['autoscaling'],
+    resources: () => ({ 'namespace.yaml': [namespaceObject('irportal')], 'ingress.yaml': [ingress()] }),
+    patches: [
+      {
+        why: 'production mode: real secrets required, secure cookies, no API docs',
+        target: { kind: 'Deployment' },
+        ops: [addEnv('NODE_ENV', 'production')],
+      },
+      {
+        why: "believe X-Forwarded-For from one hop, the ingress controller: the sign-in limits count clients' addresses",
+        target: { kind: 'Deployment', name: 'gateway' },
+        ops: [addEnv('TRUST_PROXY', '1')],
+      },
+    ],
+  },
+};
+export const OVERLAY_NAMES = Object.keys(OVERLAYS);
+
+// ---- the tree -----------------------------------------------------------------------------------------------
+
+/** @irp/proto's Topics and allTopics, from proto/dist (built first: quick when it is current). */
+export function loadProto() {
+  buildProto();
+  const proto = require(path.join(ROOT, 'proto', 'dist'));
+  return { Topics: proto.Topics, allTopics: proto.allTopics };
+}
+
+/** Files (name -> entries of { comment?, object }) of the base and of the autoscaling component. */
+function parts(services, Topics) {
+  const base = {
+    'network-policies.yaml': networkPolicies(services),
+    ...Object.fromEntries(
+      services.map((s) => [`${s.name}.yaml`, s.roles.flatMap((role) => roleObjects(s, role))]),
+    ),
+    'gateway.yaml': gatewayObjects(),
+    'topics-job.yaml': [topicsJob()],
+  };
+  const autoscaling = {
+    ...Object.fromEntries(services.map((s) => [`${s.name}.yaml`, autoscalingObjects(s, Topics)])),
+    'gateway.yaml': gatewayAutoscaling(),
+  };
+  for (const [file, entries] of Object.entries(autoscaling)) if (!entries.length) delete autoscaling[file];
+  return { base, components: { autoscaling } };
+}
+
+const objectsOf = (files) => Object.values(files).flatMap((entries) => entries.map((e) => e.object));
+
+/**
+ * The objects `kubectl kustomize deploy/k8s/overlays/<name>` gives for these services: what the infra suite
+ * validates.
+ */
+export function renderedOverlay(name, services, { Topics }) {
+  const overlay = OVERLAYS[name];
+  const { base, components } = parts(services, Topics);
+  const objects = [
+    ...objectsOf(overlay.resources()),
+    ...objectsOf(base),
+    ...overlay.components.flatMap((c) => objectsOf(components[c])),
+  ];
+  return renderOverlay(objects, overlay);
+}
+
+const HEADER = `# GENERATED by \`${COMMAND}\` from services/manifest.json: do not edit by hand. Change the
+# manifest (or the generator) and run it again; \`${COMMAND} --check\` (run by \`make test\`) fails when
+# this file is not what they give.
 `;
 
-/** The whole deploy/k8s/irportal.yaml for these manifest services. */
-export function k8sFile(services) {
-  const roles = services.flatMap((s) => s.roles.map((role) => roleDeployment(s, role)));
-  return HEADER + roles.join('') + gateway;
+/** No anchors for objects used twice (labels): every object reads on its own. No folded lines. */
+const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 };
+
+/** A YAML stream of objects, each after its comment. */
+function yamlStream(entries) {
+  return entries
+    .map(({ comment, object }) => {
+      const doc = new YAML.Document(object, YAML_OPTIONS);
+      if (comment) doc.contents.commentBefore = comment;
+      return doc.toString(YAML_OPTIONS);
+    })
+    .join('---\n');
 }
+
+function kustomization(kind, fields) {
+  const apiVersion =
+    kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
+  return new YAML.Document({ apiVersion, kind, ...fields }, YAML_OPTIONS).toString(YAML_OPTIONS);
+}
+
+const patchEntry = ({ target, ops }) => ({ target, patch: YAML.stringify(ops, YAML_OPTIONS) });
+
+/** Every file of deploy/k8s/ for these manifest services: relative path -> text. */
+export async function k8sTree(services, proto = loadProto()) {
+  const { base, components } = parts(services, proto.Topics);
+  const files = new Map();
+  const put = (dir, name, text) => files.set(path.posix.join(dir, name), text);
+  for (const [name, entries] of Object.entries(base)) put('base', name, yamlStream(entries));
+  put('base', 'kustomization.yaml', kustomization('Kustomization', { resources: Object.keys(base) }));
+  for (const [component, byFile] of Object.entries(components)) {
+    const dir = `components/${component}`;
+    for (const [name, entries] of Object.entries(byFile)) put(dir, name, yamlStream(entries));
+    put(dir, 'kustomization.yaml', kustomization('Component', { resources: Object.keys(byFile) }));
+  }
+  for (const [name, overlay] of Object.entries(OVERLAYS)) {
+    const dir = `overlays/${name}`;
+    const own = overlay.resources();
+    for (const [file, entries] of Object.entries(own)) put(dir, file, yamlStream(entries));
+    const fields = {
+      namespace: overlay.namespace,
+      resources: [...Object.keys(own), '../../base'],
+      ...(overlay.components.length
+        ? { components: overlay.components.map((c) => `../../components/${c}`) }
+        : {}),
+      patches: overlay.patches.map(patchEntry),
+    };
+    put(dir, 'kustomization.yaml', kustomizationWithReasons(fields, overlay.patches));
+  }
+  const out = new Map();
+  for (const [file, text] of files)
+    out.set(
+      file,
+      await prettier.format(`${HEADER}\n${text}`, { ...PRETTIER, filepath: path.join(K8S_DIR, file) }),
+    );
+  return out;
+}
+
+/** An overlay's kustomization.yaml, each patch after a comment saying why. */
+function kustomizationWithReasons(fields, patches) {
+  const doc = new YAML.Document(
+    { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', ...fields },
+    YAML_OPTIONS,
+  );
+  const items = doc.get('patches').items;
+  patches.forEach((p, i) => (items[i].commentBefore = ` ${p.why}`));
+  return doc.toString(YAML_OPTIONS);
+}
+
+const PRETTIER = (await prettier.resolveConfig(path.join(K8S_DIR, 'base', 'kustomization.yaml'))) ?? {};
 
 if (isMain(import.meta.url)) {
-  process.exitCode = generatorCli(
-    { tag: 'k8s', command: COMMAND, defaultOut: K8S_FILE, render: k8sFile },
+  process.exitCode = await treeGeneratorCli(
+    { tag: 'k8s', command: COMMAND, defaultOut: K8S_DIR, render: (services) => k8sTree(services) },
     process.argv.slice(2),
   );
 }

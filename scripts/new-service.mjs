@@ -8,6 +8,8 @@
 //   services/manifest.json   a new entry (next free health port, schema, roles ["api"])
 //   package-lock.json        npm links the new workspace
 //   docker-compose.yml       regenerated from the manifest (deploy/compose.mjs)
+//   deploy/k8s/              regenerated from the manifest (deploy/k8s.mjs): its Deployment, Service,
+//                            autoscaler and egress policy
 // Those are the only existing files it changes: proto's catalogue lists the services of the manifest through
 // a generated module (proto/src/services.generated.ts, made by every build), and npm, jest, the stack, the
 // test runner, the gateway's /health and the Dockerfile all read the manifest. docs/adding-a-service.md says
@@ -274,6 +276,8 @@ export function newService(name) {
   say('proto/src/services.generated.ts lists its contract');
   run(process.execPath, [path.join(ROOT, 'deploy', 'compose.mjs')]);
   say('docker-compose.yml regenerated');
+  run(process.execPath, [path.join(ROOT, 'deploy', 'k8s.mjs')]);
+  say('deploy/k8s/ regenerated');
   run('npm', ['install', '--no-audit', '--no-fund']);
   say('npm linked the workspace (package-lock.json)');
   say(`done: make test now starts and tests ${name}; next steps in docs/adding-a-service.md`);

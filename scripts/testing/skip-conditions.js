@@ -12,6 +12,7 @@
 const SKIP_CONDITIONS = Object.freeze({
   root: 'needs root',
   ownBroker: 'needs the broker this run started',
+  kubectl: 'needs kubectl',
 });
 
 const MARKER = /\[skip-condition ([A-Za-z][\w-]*)(?::[^\]]*)?\]/;

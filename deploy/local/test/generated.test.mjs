@@ -1,7 +1,6 @@
-// docker-compose.yml (deploy/compose.mjs, committed and checked) and deploy/k8s/irportal.yaml (deploy/k8s.mjs,
-// written on demand, not committed) are generated from services/manifest.json; this runs the compose check,
-// so a manifest edited without regenerating fails `make test` (the infra suite), and proves both generators
-// follow the manifest.
+// docker-compose.yml (deploy/compose.mjs, committed and checked) is generated from services/manifest.json;
+// this runs the compose check, so a manifest edited without regenerating fails `make test` (the infra
+// suite), and proves the generator follows the manifest. deploy/k8s/ has its own: k8s-generated.test.mjs.
 //   node --test 'deploy/local/test/*.test.mjs'
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,12 +10,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { composeFile } from '../../compose.mjs';
-import { k8sFile } from '../../k8s.mjs';
 import { readManifest } from '../../generated.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'deploy', 'compose.mjs');
-const K8S_SCRIPT = path.join(ROOT, 'deploy', 'k8s.mjs');
 const MANIFEST = path.join(ROOT, 'services', 'manifest.json');
 
 function node(script, args) {
@@ -24,7 +21,6 @@ function node(script, args) {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 const compose = (...args) => node(SCRIPT, args);
-const k8s = (...args) => node(K8S_SCRIPT, args);
 
 /** A temporary copy of the manifest with `change` applied to its parsed JSON. */
 function manifestWith(change) {
@@ -90,27 +86,6 @@ test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it
   );
   try {
     assert.throws(() => readManifest(file), /\(example\)\.workspace must be services\/example/);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('k8s: each role of a service is a Deployment of its own with ROLES set to that role', () => {
-  const { dir, file } = manifestWith((m) => m.services.push({ ...example, roles: ['api', 'poller'] }));
-  try {
-    const out = path.join(dir, 'irportal.yaml');
-    const r = k8s('--manifest', file, '--out', out);
-    assert.equal(r.code, 0, r.out);
-    const text = fs.readFileSync(out, 'utf8');
-    assert.equal(text, k8sFile(readManifest(file)));
-    const docs = text.split('\n---\n');
-    for (const role of ['api', 'poller']) {
-      const doc = docs.find((d) => d.includes(`  name: example-${role}\n`)) ?? '';
-      assert.match(doc, /kind: Deployment\n/, `example-${role}`);
-      assert.match(doc, new RegExp(`- name: ROLES\\n\\s+value: ${role}\\n`));
-      assert.match(doc, /image: irportal\/example:local\n/);
-      assert.match(doc, /containerPort: 3199\n/);
-    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
