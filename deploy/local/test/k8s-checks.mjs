@@ -1,0 +1,368 @@
+// The checks k8s-validation.test.mjs runs over every object an overlay of deploy/k8s/ renders to, offline:
+// each object against its Kubernetes (kubernetes-models) or KEDA (@kubernetes-models/keda) schema, and the
+// project's policies over the whole set. Each returns its problems as sentences (none: the objects pass), so
+// a test can also show that a broken object is refused, and why.
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { Namespace, Service } from 'kubernetes-models/v1';
+import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+
+/** The kinds deploy/k8s/ may hold, by `apiVersion kind`: any other is a problem until it is added here. */
+const MODELS = new Map(
+  [
+    Namespace,
+    Service,
+    Deployment,
+    Job,
+    HorizontalPodAutoscaler,
+    PodDisruptionBudget,
+    NetworkPolicy,
+    Ingress,
+    ScaledObject,
+    TriggerAuthentication,
+  ].map((Model) => {
+    const { apiVersion, kind } = new Model();
+    return [`${apiVersion} ${kind}`, Model];
+  }),
+);
+
+const nameOf = (o) => `${o.kind} ${o.metadata?.name}`;
+
+/** Each object against the schema of its apiVersion and kind. */
+export function schemaProblems(objects) {
+  const problems = [];
+  for (const object of objects) {
+    const Model = MODELS.get(`${object.apiVersion} ${object.kind}`);
+    if (!Model) {
+      problems.push(`${nameOf(object)}: no schema for ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new Model(structuredClone(object)).validate();
+    } catch (err) {
+      problems.push(`${nameOf(object)}: ${err.message}`);
+    }
+  }
+  return problems;
+}
+
+// ---- policies ---------------------------------------------------------------------------------------------
+
+const PROBES = ['startupProbe', 'livenessProbe', 'readinessProbe'];
+/** Volume types the restricted Pod Security Standard allows. */
+const RESTRICTED_VOLUMES = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+];
+/** Variables whose value is a secret: only ever by reference (envFrom, secretKeyRef). */
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|API_KEY|DATABASE_URL|SMTP_URL|SASL/;
+
+const envOf = (container) => new Map((container.env ?? []).map((e) => [e.name, e]));
+const envValue = (container, name) => envOf(container).get(name)?.value;
+
+/** Pods of Deployments and Jobs: { owner, spec } */
+function podsOf(objects) {
+  return objects
+    .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
+    .map((o) => ({ owner: o, spec: o.spec.template.spec, labels: o.spec.template.metadata?.labels ?? {} }));
+}
+
+/** The port a probe reaches, by name or number. */
+function probePort(probe) {
+  return (probe.httpGet ?? probe.tcpSocket ?? probe.grpc)?.port;
+}
+
+function declares(container, port) {
+  return (container.ports ?? []).some((p) => p.name === port || p.containerPort === port);
+}
+
+/** Every container has startup, liveness and readiness probes, each on a port the container declares. */
+function probeProblems(deployment) {
+  const problems = [];
+  for (const c of deployment.spec.template.spec.containers) {
+    for (const kind of PROBES) {
+      const probe = c[kind];
+      if (!probe) problems.push(`${nameOf(deployment)}: container ${c.name} has no ${kind}`);
+      else if (!declares(c, probePort(probe)))
+        problems.push(
+          `${nameOf(deployment)}: ${c.name}'s ${kind} is on port ${probePort(probe)}, which the container does not declare`,
+        );
+    }
+  }
+  return problems;
+}
+
+function resourceProblems({ owner, spec }) {
+  const problems = [];
+  for (const c of spec.containers)
+    for (const bound of ['requests', 'limits'])
+      for (const resource of ['cpu', 'memory'])
+        if (!c.resources?.[bound]?.[resource])
+          problems.push(`${nameOf(owner)}: container ${c.name} has no ${resource} ${bound}`);
+  return problems;
+}
+
+/**
+ * The Pod Security Standards restricted profile (a container's settings over the pod's), plus a read-only
+ * root filesystem with every mount a process writes to an emptyDir.
+ */
+function securityProblems({ owner, spec }) {
+  const problems = [];
+  const say = (what) => problems.push(`${nameOf(owner)}: ${what}`);
+  for (const host of ['hostNetwork', 'hostPID', 'hostIPC']) if (spec[host]) say(`${host} is set`);
+  for (const v of spec.volumes ?? []) {
+    const type = Object.keys(v).find((k) => k !== 'name');
+    if (!RESTRICTED_VOLUMES.includes(type)) say(`volume ${v.name} is ${type}, not allowed by restricted`);
+  }
+  const pod = spec.securityContext ?? {};
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    const own = c.securityContext ?? {};
+    const effective = (field) => (own[field] !== undefined ? own[field] : pod[field]);
+    const at = `container ${c.name}`;
+    if (effective('runAsNonRoot') !== true) say(`${at}: runAsNonRoot is not true`);
+    const uid = effective('runAsUser');
+    if (uid === undefined || uid === 0)
+      say(`${at}: runAsUser is ${uid ?? 'unset'} (a non-root uid is needed)`);
+    if (own.allowPrivilegeEscalation !== false) say(`${at}: allowPrivilegeEscalation is not false`);
+    if (!own.capabilities?.drop?.includes('ALL')) say(`${at}: capabilities do not drop ALL`);
+    const added = (own.capabilities?.add ?? []).filter((cap) => cap !== 'NET_BIND_SERVICE');
+    if (added.length) say(`${at}: adds capabilities ${added.join(', ')}`);
+    const seccomp = effective('seccompProfile')?.type;
+    if (!['RuntimeDefault', 'Localhost'].includes(seccomp))
+      say(`${at}: seccompProfile is ${seccomp ?? 'unset'}`);
+    if (own.privileged) say(`${at}: privileged`);
+    if ((c.ports ?? []).some((p) => p.hostPort)) say(`${at}: a hostPort`);
+    if (own.readOnlyRootFilesystem !== true) say(`${at}: the root filesystem is writable`);
+    const mounts = new Map((c.volumeMounts ?? []).map((m) => [m.mountPath, m.name]));
+    const writable = ['/tmp', envValue(c, 'DATA_DIR')].filter(Boolean);
+    for (const dir of writable) {
+      const volume = (spec.volumes ?? []).find((v) => v.name === mounts.get(dir));
+      if (!volume?.emptyDir) say(`${at}: ${dir} is written to but no emptyDir is mounted there`);
+    }
+  }
+  return problems;
+}
+
+function secretProblems(objects) {
+  const problems = objects
+    .filter((o) => o.kind === 'Secret')
+    .map((o) => `${nameOf(o)}: a Secret in the repository`);
+  for (const { owner, spec } of podsOf(objects))
+    for (const c of spec.containers)
+      for (const e of c.env ?? [])
+        if (SECRET_NAME.test(e.name) && e.value !== undefined)
+          problems.push(`${nameOf(owner)}: ${e.name} has a value in the repository (use a Secret)`);
+  return problems;
+}
+
+const matches = (selector, labels) =>
+  Object.entries(selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+
+/**
+ * Replicas of each Deployment: the least its autoscaler (HPA or ScaledObject) keeps, else spec.replicas
+ * (default 1); and the most it may reach.
+ */
+export function replicaRange(objects) {
+  const range = new Map();
+  for (const d of objects.filter((o) => o.kind === 'Deployment'))
+    range.set(d.metadata.name, { min: d.spec.replicas ?? 1, max: d.spec.replicas ?? 1, by: 'replicas' });
+  for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler'))
+    range.set(h.spec.scaleTargetRef.name, {
+      min: h.spec.minReplicas ?? 1,
+      max: h.spec.maxReplicas,
+      by: 'HPA',
+    });
+  for (const s of objects.filter((o) => o.kind === 'ScaledObject'))
+    range.set(s.spec.scaleTargetRef.name, {
+      min: s.spec.minReplicaCount ?? 0,
+      max: s.spec.maxReplicaCount ?? 100,
+      by: 'KEDA',
+    });
+  return range;
+}
+
+function availabilityProblems(objects, { services }) {
+  const problems = [];
+  const deployments = objects.filter((o) => o.kind === 'Deployment');
+  const range = replicaRange(objects);
+  const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+  const spreadRoles = new Set(['gateway', ...services.map((s) => `${s.name}-api`)]);
+  for (const d of deployments) {
+    const name = d.metadata.name;
+    const labels = d.spec.template.metadata.labels;
+    if (range.get(name).min > 1 && !budgets.some((b) => matches(b.spec.selector, labels)))
+      problems.push(`${nameOf(d)}: ${range.get(name).min} replicas and no PodDisruptionBudget`);
+    if (spreadRoles.has(name) && !d.spec.template.spec.topologySpreadConstraints?.length)
+      problems.push(`${nameOf(d)}: no topologySpreadConstraints`);
+  }
+  return problems;
+}
+
+/**
+ * Every role of every manifest service is a Deployment `<service>-<role>` running that role alone, and the
+ * gateway is one.
+ */
+function roleProblems(objects, { services }) {
+  const problems = [];
+  const byName = new Map(objects.filter((o) => o.kind === 'Deployment').map((d) => [d.metadata.name, d]));
+  if (!byName.has('gateway')) problems.push('no gateway Deployment');
+  for (const s of services)
+    for (const role of s.roles) {
+      const d = byName.get(`${s.name}-${role}`);
+      if (!d) problems.push(`${s.name}: role ${role} has no Deployment ${s.name}-${role}`);
+      else if (envValue(d.spec.template.spec.containers[0], 'ROLES') !== role)
+        problems.push(`${nameOf(d)}: ROLES is not ${role}`);
+    }
+  return problems;
+}
+
+/**
+ * KEDA: each ScaledObject scales an existing Deployment on Kafka lag of the role's own consumer group (as the
+ * platform names it), at the broker the pods use, with quoted thresholds, credentials by reference, at least
+ * one replica, and at most as many replicas as its topics have partitions (more would sit idle).
+ */
+function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
+  const problems = [];
+  const deployments = new Map(
+    objects.filter((o) => o.kind === 'Deployment').map((d) => [d.metadata.name, d]),
+  );
+  const auths = new Map(
+    objects.filter((o) => o.kind === 'TriggerAuthentication').map((a) => [a.metadata.name, a]),
+  );
+  for (const so of objects.filter((o) => o.kind === 'ScaledObject')) {
+    const say = (what) => problems.push(`${nameOf(so)}: ${what}`);
+    const target = deployments.get(so.spec.scaleTargetRef.name);
+    if (!target) {
+      say(`scales ${so.spec.scaleTargetRef.name}, which is no Deployment here`);
+      continue;
+    }
+    const container = target.spec.template.spec.containers[0];
+    const service = target.metadata.labels['app.kubernetes.io/name'];
+    const role = target.metadata.labels['app.kubernetes.io/component'];
+    if (!(so.spec.minReplicaCount >= 1)) say(`minReplicaCount ${so.spec.minReplicaCount} (at least 1)`);
+    if (!so.spec.triggers?.length) say('no triggers');
+    for (const t of so.spec.triggers ?? []) {
+      const m = t.metadata ?? {};
+      const at = `trigger ${t.name ?? m.topic}`;
+      if (t.type !== 'kafka') say(`${at}: type ${t.type}, not kafka`);
+      for (const key of ['lagThreshold', 'activationLagThreshold'])
+        if (typeof m[key] !== 'string' || !/^\d+$/.test(m[key]))
+          say(`${at}: ${key} is not a quoted whole number`);
+      if (!['earliest', 'latest'].includes(m.offsetResetPolicy))
+        say(`${at}: offsetResetPolicy ${m.offsetResetPolicy}`);
+      if (m.consumerGroup !== consumerGroupOf(service, role))
+        say(
+          `${at}: consumerGroup ${m.consumerGroup}, but ${service}'s ${role} consumes as ${consumerGroupOf(service, role)}`,
+        );
+      if (m.bootstrapServers !== envValue(container, 'KAFKA_BROKERS'))
+        say(`${at}: bootstrapServers ${m.bootstrapServers} is not the pods' KAFKA_BROKERS`);
+      const partitions = partitionsOf(m.topic);
+      if (partitions === undefined) say(`${at}: topic ${m.topic} is not in the catalogue`);
+      else if (so.spec.maxReplicaCount > partitions)
+        say(
+          `${at}: maxReplicaCount ${so.spec.maxReplicaCount} exceeds ${m.topic}'s ${partitions} partitions`,
+        );
+      const auth = auths.get(t.authenticationRef?.name);
+      if (!auth) say(`${at}: no TriggerAuthentication ${t.authenticationRef?.name}`);
+      else {
+        const parameters = (auth.spec.secretTargetRef ?? []).map((r) => r.parameter);
+        for (const p of ['username', 'password'])
+          if (!parameters.includes(p)) say(`${at}: its TriggerAuthentication has no ${p} from a Secret`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * CPU autoscaling for every api role and the gateway, within what the topics allow: an api role consumes
+ * request topics (KAFKA_PARTITIONS each), and each gateway instance needs a partition of every reply topic.
+ */
+function hpaProblems(objects, { services, requestPartitions, replyPartitions }) {
+  const problems = [];
+  const hpas = new Map(
+    objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((h) => [h.spec.scaleTargetRef.name, h]),
+  );
+  for (const name of ['gateway', ...services.map((s) => `${s.name}-api`)]) {
+    const hpa = hpas.get(name);
+    if (!hpa) {
+      problems.push(`Deployment ${name}: no HorizontalPodAutoscaler`);
+      continue;
+    }
+    const cpu = hpa.spec.metrics?.find((m) => m.type === 'Resource' && m.resource.name === 'cpu');
+    if (!cpu) problems.push(`${nameOf(hpa)}: does not scale on CPU`);
+    const bound = name === 'gateway' ? replyPartitions : requestPartitions;
+    if (hpa.spec.maxReplicas > bound)
+      problems.push(
+        `${nameOf(hpa)}: maxReplicas ${hpa.spec.maxReplicas} exceeds the ${bound} partitions it consumes`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * NetworkPolicies: everything denied by default, ingress only to the gateway, and every pod allowed DNS and
+ * Kafka out.
+ */
+function networkProblems(objects) {
+  const problems = [];
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const denyAll = policies.find(
+    (p) =>
+      Object.keys(p.spec.podSelector).length === 0 &&
+      ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) &&
+      !p.spec.ingress &&
+      !p.spec.egress,
+  );
+  if (!denyAll) problems.push('no default-deny NetworkPolicy (ingress and egress)');
+  for (const p of policies.filter((p) => p.spec.ingress?.length))
+    if (p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] !== 'gateway')
+      problems.push(`${nameOf(p)}: admits ingress to pods other than the gateway`);
+  for (const { owner, labels } of podsOf(objects)) {
+    const egress = policies
+      .filter((p) => p.spec.policyTypes?.includes('Egress') && matches(p.spec.podSelector, labels))
+      .flatMap((p) => p.spec.egress ?? []);
+    const ports = new Set(egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port)));
+    for (const [what, port] of [
+      ['DNS', 53],
+      ['Kafka', 9092],
+    ])
+      if (!ports.has(port)) problems.push(`${nameOf(owner)}: no egress to ${what} (port ${port})`);
+  }
+  return problems;
+}
+
+/** Every policy over one overlay's objects. */
+export function policyProblems(objects, context) {
+  const deployments = objects.filter((o) => o.kind === 'Deployment');
+  const pods = podsOf(objects);
+  return [
+    ...roleProblems(objects, context),
+    ...deployments.flatMap(probeProblems),
+    ...pods.flatMap(resourceProblems),
+    ...pods.flatMap(securityProblems),
+    ...secretProblems(objects),
+    ...availabilityProblems(objects, context),
+    ...networkProblems(objects),
+    ...(context.autoscaled ? [...kedaProblems(objects, context), ...hpaProblems(objects, context)] : []),
+  ];
+}
+
+/** The topics Job's partition settings: what `node deploy/local/infra.mjs topics` plans with. */
+export function topicsJobSettings(objects) {
+  const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'topics');
+  const container = job.spec.template.spec.containers[0];
+  return {
+    partitions: Number(envValue(container, 'KAFKA_PARTITIONS')),
+    replyPartitions: Number(envValue(container, 'GATEWAY_INSTANCES')),
+  };
+}

@@ -1,0 +1,297 @@
+// Every object the dev and prod overlays of deploy/k8s/ render to (deploy/k8s.mjs's rendering, which
+// k8s-generated.test.mjs proves equal to Kustomize's), checked offline: against the Kubernetes and KEDA
+// schemas, and against the project's policies (k8s-checks.mjs). Broken copies of the objects prove the checks
+// refuse what they should.
+//   node --test 'deploy/local/test/*.test.mjs'
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { readManifest } from '../../generated.mjs';
+import { INGRESS_HOST, loadProto, renderedOverlay, TLS_SECRET } from '../../k8s.mjs';
+import { policyProblems, schemaProblems, topicsJobSettings } from './k8s-checks.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// The platform's own rule (Node strips the types of this dependency-free module).
+const { consumerGroupOf } = await import('../../../services/platform/src/roles.ts');
+
+const services = readManifest();
+const proto = loadProto();
+const render = (overlay) => renderedOverlay(overlay, services, proto);
+
+/** What the policies need to know besides the objects: the manifest, the platform's groups, the topics. */
+function contextOf(objects, overlay) {
+  const { partitions, replyPartitions } = topicsJobSettings(objects);
+  const plan = new Map(proto.allTopics({ partitions, replyPartitions }).map((t) => [t.name, t.partitions]));
+  return {
+    services,
+    consumerGroupOf,
+    partitionsOf: (topic) => plan.get(topic),
+    requestPartitions: partitions,
+    replyPartitions,
+    autoscaled: overlay === 'prod',
+  };
+}
+
+const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const envOf = (deployment) => deployment.spec.template.spec.containers[0].env;
+const valueOf = (deployment, name) => envOf(deployment).find((e) => e.name === name)?.value;
+
+for (const overlay of ['dev', 'prod']) {
+  test(`${overlay}: every object is valid against its Kubernetes or KEDA schema`, () => {
+    const objects = render(overlay);
+    assert.ok(objects.length > 20, `${objects.length} objects`);
+    assert.deepEqual(schemaProblems(objects), []);
+  });
+
+  test(`${overlay}: every policy holds (roles, probes, resources, restricted security, secrets, availability, network${overlay === 'prod' ? ', autoscaling' : ''})`, () => {
+    const objects = render(overlay);
+    assert.deepEqual(policyProblems(objects, contextOf(objects, overlay)), []);
+  });
+}
+
+test('dev: one replica of every Deployment, development mode, nothing autoscaled', () => {
+  const objects = render('dev');
+  for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+    assert.equal(d.spec.replicas, 1, d.metadata.name);
+    assert.equal(valueOf(d, 'NODE_ENV'), 'development', d.metadata.name);
+    assert.equal(d.metadata.namespace, 'irportal-dev');
+  }
+  for (const kind of [
+    'HorizontalPodAutoscaler',
+    'ScaledObject',
+    'TriggerAuthentication',
+    'PodDisruptionBudget',
+    'Ingress',
+  ])
+    assert.deepEqual(
+      objects.filter((o) => o.kind === kind),
+      [],
+      kind,
+    );
+});
+
+test('prod: production mode everywhere, the gateway believes one proxy hop, and an Ingress with TLS reaches it', () => {
+  const objects = render('prod');
+  for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+    assert.equal(valueOf(d, 'NODE_ENV'), 'production', d.metadata.name);
+    assert.equal(d.metadata.namespace, 'irportal');
+  }
+  assert.equal(valueOf(find(objects, 'Deployment', 'gateway'), 'TRUST_PROXY'), '1');
+  const ingress = find(objects, 'Ingress', 'gateway');
+  assert.deepEqual(ingress.spec.tls, [{ hosts: [INGRESS_HOST], secretName: TLS_SECRET }]);
+  const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+  const service = find(objects, 'Service', backend.name);
+  assert.ok(service.spec.ports.some((p) => p.name === backend.port.name));
+  const namespace = find(objects, 'Namespace', 'irportal');
+  assert.equal(namespace.metadata.labels['pod-security.kubernetes.io/enforce'], 'restricted');
+});
+
+/**
+ * The topics a role's handlers take, read from its service's code: the role's handler classes in
+ * app.module.ts, then each class's @HandleEvent / @HandleRequest(Topics.X).
+ */
+function handledTopics(service, role) {
+  const dir = path.join(ROOT, 'services', service, 'src');
+  const module = fs.readFileSync(path.join(dir, 'app.module.ts'), 'utf8');
+  const classes = new RegExp(`\\b${role}: \\{ handlers: \\[([^\\]]*)\\]`).exec(module)?.[1];
+  assert.ok(classes, `${service}/src/app.module.ts: no handlers of role ${role} found`);
+  return classes
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .flatMap((name) => {
+      const from = new RegExp(`import \\{ ${name} \\} from '(\\./[^']+)';`).exec(module)?.[1];
+      assert.ok(from, `${service}: where ${name} comes from`);
+      const code = fs.readFileSync(path.join(dir, `${from}.ts`), 'utf8');
+      return [...code.matchAll(/@Handle(?:Event|Request)\(Topics\.(\w+)\)/g)].map((m) => proto.Topics[m[1]]);
+    });
+}
+
+test("each ScaledObject's triggers are exactly the topics its role's handlers take", () => {
+  const objects = render('prod');
+  const scaled = objects.filter((o) => o.kind === 'ScaledObject');
+  assert.ok(scaled.length >= 2);
+  for (const so of scaled) {
+    const target = find(objects, 'Deployment', so.spec.scaleTargetRef.name);
+    const service = target.metadata.labels['app.kubernetes.io/name'];
+    const role = target.metadata.labels['app.kubernetes.io/component'];
+    const triggers = so.spec.triggers.map((t) => t.metadata.topic).sort();
+    assert.deepEqual(triggers, handledTopics(service, role).sort(), so.metadata.name);
+  }
+});
+
+/** A prod rendering with `change` applied to one object; the problems both checks find in it. */
+function problemsAfter(kind, name, change) {
+  const objects = render('prod');
+  const object = find(objects, kind, name);
+  assert.ok(object, `${kind} ${name}`);
+  change(object, objects);
+  return { schema: schemaProblems(objects), policy: policyProblems(objects, contextOf(objects, 'prod')) };
+}
+
+const container = (d) => d.spec.template.spec.containers[0];
+
+test('a probe on a port the container does not declare is refused, by name or by number', () => {
+  const byName = problemsAfter(
+    'Deployment',
+    'users-api',
+    (d) => (container(d).readinessProbe.httpGet.port = 'metrics'),
+  );
+  assert.deepEqual(byName.schema, []);
+  assert.deepEqual(byName.policy, [
+    "Deployment users-api: users's readinessProbe is on port metrics, which the container does not declare",
+  ]);
+  const byNumber = problemsAfter(
+    'Deployment',
+    'gateway',
+    (d) => (container(d).livenessProbe.httpGet.port = 8080),
+  );
+  assert.deepEqual(byNumber.policy, [
+    "Deployment gateway: gateway's livenessProbe is on port 8080, which the container does not declare",
+  ]);
+  const none = problemsAfter('Deployment', 'announcements-poller', (d) => delete container(d).startupProbe);
+  assert.deepEqual(none.policy, [
+    'Deployment announcements-poller: container announcements has no startupProbe',
+  ]);
+});
+
+test('an unquoted numeric lagThreshold is refused by the KEDA schema and by the policy', () => {
+  const { schema, policy } = problemsAfter(
+    'ScaledObject',
+    'email-marketing-sender',
+    (so) => (so.spec.triggers[1].metadata.lagThreshold = 2),
+  );
+  assert.equal(schema.length, 1, schema.join('\n'));
+  assert.match(
+    schema[0],
+    /^ScaledObject email-marketing-sender: .*triggers\/1\/metadata\/lagThreshold must be string/,
+  );
+  assert.deepEqual(policy, [
+    'ScaledObject email-marketing-sender: trigger email-deliveries-queued: lagThreshold is not a quoted whole number',
+  ]);
+});
+
+// Each broken copy, and the problem that must be found in it (and only it).
+const BROKEN = [
+  {
+    what: 'a container running as root',
+    kind: 'Deployment',
+    name: 'stocks-api',
+    change: (d) => (d.spec.template.spec.securityContext.runAsUser = 0),
+    problem: 'Deployment stocks-api: container stocks: runAsUser is 0 (a non-root uid is needed)',
+  },
+  {
+    what: 'a writable root filesystem',
+    kind: 'Deployment',
+    name: 'gateway',
+    change: (d) => (container(d).securityContext.readOnlyRootFilesystem = false),
+    problem: 'Deployment gateway: container gateway: the root filesystem is writable',
+  },
+  {
+    what: "no emptyDir at announcements' DATA_DIR",
+    kind: 'Deployment',
+    name: 'announcements-poller',
+    change: (d) => (container(d).volumeMounts = container(d).volumeMounts.filter((m) => m.name !== 'data')),
+    problem:
+      'Deployment announcements-poller: container announcements: /data/announcements is written to but no emptyDir is mounted there',
+  },
+  {
+    what: 'capabilities kept',
+    kind: 'Job',
+    name: 'topics',
+    change: (j) => delete container(j).securityContext.capabilities,
+    problem: 'Job topics: container topics: capabilities do not drop ALL',
+  },
+  {
+    what: 'no memory limit',
+    kind: 'Deployment',
+    name: 'reports-api',
+    change: (d) => delete container(d).resources.limits.memory,
+    problem: 'Deployment reports-api: container reports has no memory limits',
+  },
+  {
+    what: 'a secret written into the repository',
+    kind: 'Deployment',
+    name: 'gateway',
+    change: (d) => container(d).env.push({ name: 'SESSION_SECRET', value: 'x'.repeat(32) }),
+    problem: 'Deployment gateway: SESSION_SECRET has a value in the repository (use a Secret)',
+  },
+  {
+    what: "a ScaledObject reading another role's consumer group",
+    kind: 'ScaledObject',
+    name: 'announcements-poller',
+    change: (so) => (so.spec.triggers[0].metadata.consumerGroup = 'announcements'),
+    problem:
+      "ScaledObject announcements-poller: trigger announcements-poll-requested: consumerGroup announcements, but announcements's poller consumes as announcements.poller",
+  },
+  {
+    what: 'more KEDA replicas than partitions (each topic named)',
+    kind: 'ScaledObject',
+    name: 'announcements-poller',
+    change: (so) => (so.spec.maxReplicaCount = 7),
+    problem: [
+      "ScaledObject announcements-poller: trigger announcements-poll-requested: maxReplicaCount 7 exceeds announcements.poll-requested's 6 partitions",
+      "ScaledObject announcements-poller: trigger initial-poll-requested: maxReplicaCount 7 exceeds initial-poll.requested's 6 partitions",
+      "ScaledObject announcements-poller: trigger announcement-detected: maxReplicaCount 7 exceeds announcement.detected's 6 partitions",
+    ],
+  },
+  {
+    what: 'scaling to zero',
+    kind: 'ScaledObject',
+    name: 'email-marketing-sender',
+    change: (so) => (so.spec.minReplicaCount = 0),
+    problem: 'ScaledObject email-marketing-sender: minReplicaCount 0 (at least 1)',
+  },
+  {
+    what: 'more gateways than reply partitions',
+    kind: 'HorizontalPodAutoscaler',
+    name: 'gateway',
+    change: (h) => (h.spec.maxReplicas = 8),
+    problem: 'HorizontalPodAutoscaler gateway: maxReplicas 8 exceeds the 6 partitions it consumes',
+  },
+  {
+    what: 'an api role without its disruption budget',
+    kind: 'PodDisruptionBudget',
+    name: 'users-api',
+    change: (pdb, objects) => objects.splice(objects.indexOf(pdb), 1),
+    problem: 'Deployment users-api: 2 replicas and no PodDisruptionBudget',
+  },
+  {
+    what: 'ingress admitted to a service',
+    kind: 'NetworkPolicy',
+    name: 'users-egress',
+    change: (p) => (p.spec.ingress = [{}]),
+    problem: 'NetworkPolicy users-egress: admits ingress to pods other than the gateway',
+  },
+  {
+    what: 'a role without its Deployment',
+    kind: 'Deployment',
+    name: 'announcements-scheduler',
+    change: (d, objects) => objects.splice(objects.indexOf(d), 1),
+    problem: 'announcements: role scheduler has no Deployment announcements-scheduler',
+  },
+];
+
+for (const { what, kind, name, change, problem } of BROKEN)
+  test(`the policies refuse ${what}`, () => {
+    const { policy } = problemsAfter(kind, name, change);
+    assert.deepEqual(policy, Array.isArray(problem) ? problem : [problem]);
+  });
+
+test('an object of a kind with no schema, or with a wrong type, is refused by the schema check', () => {
+  const objects = render('prod');
+  objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'irportal-shared' }, stringData: {} });
+  const deployment = find(objects, 'Deployment', 'stocks-api');
+  container(deployment).ports[0].containerPort = '3102';
+  assert.deepEqual(schemaProblems(objects), [
+    'Deployment stocks-api: data/spec/template/spec/containers/0/ports/0/containerPort must be integer',
+    'Secret irportal-shared: no schema for v1 Secret',
+  ]);
+  assert.ok(
+    policyProblems(objects, contextOf(objects, 'prod')).includes(
+      'Secret irportal-shared: a Secret in the repository',
+    ),
+  );
+});
