@@ -196,6 +196,9 @@ function gateway(services) {
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
       # Plain HTTP on 127.0.0.1 here; behind TLS set COOKIE_SECURE=true (the production default).
       COOKIE_SECURE: \${COOKIE_SECURE:-false}
+      # Required in production: whose X-Forwarded-For to believe. Browsers reach this port directly, so none;
+      # behind a proxy set its hops or addresses (docs/operations.md, "The gateway's edge").
+      TRUST_PROXY: \${TRUST_PROXY:-false}
       WEB_DIST: /app/web/dist
     ports:
       - 127.0.0.1:\${GATEWAY_PORT:-3000}:3000

@@ -38,6 +38,28 @@ describe('gateway config', () => {
       );
     },
   );
+  it('refuses to start in production without TRUST_PROXY, and believes a local proxy by default elsewhere', () => {
+    const production = {
+      KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+      OPS_PORT: '3001',
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+    };
+    expect(() => loadGatewayConfig(production)).toThrow(
+      /TRUST_PROXY must be set in production: the proxies in front of the gateway \(1 for one ingress hop/,
+    );
+    expect(loadGatewayConfig({ ...production, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadGatewayConfig({ ...production, TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadGatewayConfig({ ...production, TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+    ]);
+    for (const NODE_ENV of ['development', 'test'])
+      expect(loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, NODE_ENV }).TRUST_PROXY).toEqual([
+        'loopback',
+      ]);
+  });
   it('lists every problem at boot', () => {
     expect(() => loadGatewayConfig({ PORT: 'abc', NODE_ENV: 'staging' })).toThrow(
       /KAFKA_BROKERS[\s\S]*PORT|PORT[\s\S]*KAFKA_BROKERS/,
@@ -54,6 +76,7 @@ describe('gateway config', () => {
       SESSION_SECRET: 's'.repeat(32),
       OPS_PORT: '3001',
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+      TRUST_PROXY: '1',
     });
     expect(c.cookieSecure).toBe(true);
   });
@@ -64,6 +87,7 @@ describe('gateway config', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(32),
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+      TRUST_PROXY: '1',
     };
     expect(() => loadGatewayConfig(production)).toThrow(/OPS_PORT must be set in production/);
     expect(loadGatewayConfig({ ...production, OPS_PORT: '3001' })).toMatchObject({
@@ -89,6 +113,7 @@ describe('gateway config', () => {
       NODE_ENV: 'production',
       OPS_PORT: '3001',
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+      TRUST_PROXY: '1',
     };
     expect(() =>
       loadGatewayConfig({ ...production, SESSION_SECRET: 'compose-local-secret-change-me-0123456789abcdef' }),

@@ -1,6 +1,6 @@
 import { baseConfigSchema, databaseConfigSchema, loadConfig } from '@irp/platform';
 import { z } from 'zod';
-import { trustProxySchema } from './common/trust-proxy';
+import { DEVELOPMENT_TRUST_PROXY, trustProxySchema } from './common/trust-proxy';
 
 const DEV_SECRET = 'development-only-secret-do-not-use-in-production!';
 
@@ -8,7 +8,11 @@ export const gatewayConfigSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
-    /** Whose X-Forwarded-For is believed: a hop count, addresses/CIDRs, or false (common/trust-proxy.ts). */
+    /**
+     * Whose X-Forwarded-For is believed: a hop count, addresses/CIDRs, or false (common/trust-proxy.ts).
+     * Required in production (where a wrong guess makes every client share the ingress's sign-in limit, or
+     * lets any client name its own address); `loopback` otherwise.
+     */
     TRUST_PROXY: trustProxySchema,
     /**
      * The operations listener: with it set, the services' /health and /metrics are served there only (404 on
@@ -121,6 +125,14 @@ export const gatewayConfigSchema = baseConfigSchema
         message: 'SESSION_SECRET must be set in production',
       });
     }
+    if (c.NODE_ENV === 'production' && c.TRUST_PROXY === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['TRUST_PROXY'],
+        message:
+          'TRUST_PROXY must be set in production: the proxies in front of the gateway (1 for one ingress hop, their addresses or CIDR ranges), or false when clients connect directly',
+      });
+    }
     if (c.NODE_ENV === 'production' && c.OPS_PORT === undefined) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -131,6 +143,7 @@ export const gatewayConfigSchema = baseConfigSchema
   })
   .transform((c) => ({
     ...c,
+    TRUST_PROXY: c.TRUST_PROXY ?? [...DEVELOPMENT_TRUST_PROXY],
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : c.NODE_ENV === 'production',
     apiDocs: c.API_DOCS ? c.API_DOCS === 'true' : c.NODE_ENV !== 'production',
   }));

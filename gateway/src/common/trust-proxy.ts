@@ -4,19 +4,24 @@ import { z } from 'zod';
 /** proxy-addr's names for address ranges (what Express's `trust proxy` takes besides addresses). */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
 
+/** Outside production, unset TRUST_PROXY believes a proxy on the same host (make up, the tests). */
+export const DEVELOPMENT_TRUST_PROXY: readonly string[] = ['loopback'];
+
 /**
  * Which proxies' X-Forwarded-For the gateway believes (Express's `trust proxy`), so `req.ip` (the address
  * the login and widget limits count) is the client's, not the ingress's:
  * - a hop count (`1`: the one proxy in front; the address it saw is the client),
  * - or a comma list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal,
  * - or `false`: no proxy, the socket's address is the client.
- * A request from any other address keeps its socket address whatever X-Forwarded-For says.
+ * A request from any other address keeps its socket address whatever X-Forwarded-For says. Unset is
+ * undefined here: the gateway's config refuses it in production and reads DEVELOPMENT_TRUST_PROXY elsewhere.
  */
 export const trustProxySchema = z
   .string()
   .trim()
-  .default('loopback')
-  .transform((value, ctx): number | string[] | false => {
+  .optional()
+  .transform((value, ctx): number | string[] | false | undefined => {
+    if (value === undefined) return undefined;
     if (value === 'false' || value === '0') return false;
     if (/^\d+$/.test(value)) {
       const hops = Number(value);
