@@ -1,8 +1,8 @@
 // What `kubectl kustomize deploy/k8s/overlays/<name>` does with the parts of Kustomize that deploy/k8s.mjs
 // writes, done on plain objects: an overlay's resources (the base's, its components', its own), its
-// `namespace` and its JSON 6902 `patches` picked by kind (and name). deploy/k8s.mjs renders each overlay with
-// it, so the infra suite validates every object without kubectl; where kubectl exists, a test proves that
-// Kustomize renders the committed files to exactly these objects.
+// `namespace` and its JSON 6902 `patches` picked by kind (and name, and labels). deploy/k8s.mjs renders each
+// overlay with it, so the infra suite validates every object without kubectl; where kubectl exists, a test
+// proves that Kustomize renders the committed files to exactly these objects.
 
 /** Kinds without a namespace among those the tree holds (Kustomize leaves their metadata alone). */
 const CLUSTER_SCOPED = new Set(['Namespace']);
@@ -49,9 +49,21 @@ export function applyJsonPatch(doc, ops) {
   return doc;
 }
 
-/** Whether a patch's target (kind, and name when given) selects `object`. */
+/** `a=b,c=d` (a target's labelSelector, equality terms only) -> [['a', 'b'], ['c', 'd']]. */
+function labelTerms(selector) {
+  return selector.split(',').map((term) => {
+    const m = /^([^=!]+)=([^=]*)$/.exec(term.trim());
+    if (!m) throw new Error(`labelSelector term ${term}: only key=value is rendered here`);
+    return [m[1], m[2]];
+  });
+}
+
+/** Whether a patch's target (kind, and name and labelSelector when given) selects `object`. */
 const selects = (target, object) =>
-  object.kind === target.kind && (target.name === undefined || object.metadata.name === target.name);
+  object.kind === target.kind &&
+  (target.name === undefined || object.metadata.name === target.name) &&
+  (target.labelSelector === undefined ||
+    labelTerms(target.labelSelector).every(([k, v]) => object.metadata.labels?.[k] === v));
 
 /**
  * An overlay's objects: `objects` (base, components, its own resources), each patch applied to the objects

@@ -615,6 +615,11 @@ const OVERLAYS = {
         ops: [addEnv('NODE_ENV', 'production')],
       },
       {
+        why: 'links in mails (confirm, unsubscribe, PDFs) lead to the public host',
+        target: { kind: 'Deployment', labelSelector: 'app.kubernetes.io/name=email-marketing' },
+        ops: [addEnv('PUBLIC_BASE_URL', `https://${INGRESS_HOST}`)],
+      },
+      {
         why: "believe X-Forwarded-For from one hop, the ingress controller: the sign-in limits count clients' addresses",
         target: { kind: 'Deployment', name: 'gateway' },
         ops: [addEnv('TRUST_PROXY', '1')],

@@ -72,13 +72,18 @@ test('dev: one replica of every Deployment, development mode, nothing autoscaled
     );
 });
 
-test('prod: production mode everywhere, the gateway believes one proxy hop, and an Ingress with TLS reaches it', () => {
+test('prod: production mode everywhere, the gateway believes one proxy hop, mails link to the public host, and an Ingress with TLS reaches it', () => {
   const objects = render('prod');
   for (const d of objects.filter((o) => o.kind === 'Deployment')) {
     assert.equal(valueOf(d, 'NODE_ENV'), 'production', d.metadata.name);
     assert.equal(d.metadata.namespace, 'irportal');
   }
   assert.equal(valueOf(find(objects, 'Deployment', 'gateway'), 'TRUST_PROXY'), '1');
+  for (const role of ['api', 'sender'])
+    assert.equal(
+      valueOf(find(objects, 'Deployment', `email-marketing-${role}`), 'PUBLIC_BASE_URL'),
+      `https://${INGRESS_HOST}`,
+    );
   const ingress = find(objects, 'Ingress', 'gateway');
   assert.deepEqual(ingress.spec.tls, [{ hosts: [INGRESS_HOST], secretName: TLS_SECRET }]);
   const backend = ingress.spec.rules[0].http.paths[0].backend.service;
