@@ -71,6 +71,8 @@ const SERVICE_EGRESS = {
  */
 export const TOPIC_PARTITIONS = 6;
 export const GATEWAY_INSTANCES = 6;
+/** Replicas of each topic the Job creates: a three-broker cluster (dev's single broker: 1). */
+const TOPIC_REPLICATION = { base: 3, dev: 1 };
 
 /** api roles (and the gateway): a CPU HPA between these; api consumes its request topics. */
 const API_REPLICAS = { min: 2, max: 4 };
@@ -351,7 +353,10 @@ function topicsJob() {
       KAFKA_BROKERS: KAFKA_BOOTSTRAP,
       KAFKA_PARTITIONS: String(TOPIC_PARTITIONS),
       GATEWAY_INSTANCES: String(GATEWAY_INSTANCES),
+      KAFKA_REPLICATION_FACTOR: String(TOPIC_REPLICATION.base),
     }),
+    // Its SASL user (KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD): one allowed to create topics.
+    envFrom: [{ secretRef: { name: secretOf('topics') } }],
     resources: RESOURCES.topics,
   };
   const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
@@ -542,6 +547,17 @@ const addEnv = (name, value) => ({
   value: { name, value },
 });
 
+/** Sets a variable the base gives a value (by its index, which the `test` op checks first). */
+function setEnv(object, name, value) {
+  const at = object.spec.template.spec.containers[0].env.findIndex((e) => e.name === name);
+  if (at === -1) throw new Error(`${object.metadata.name} has no ${name} to set`);
+  const path = `/spec/template/spec/containers/0/env/${at}`;
+  return [
+    { op: 'test', path: `${path}/name`, value: name },
+    { op: 'replace', path: `${path}/value`, value },
+  ];
+}
+
 export const INGRESS_HOST = 'irportal.example.com';
 export const TLS_SECRET = 'irportal-tls';
 
@@ -601,6 +617,11 @@ const OVERLAYS = {
         why: 'development mode and one replica of everything',
         target: { kind: 'Deployment' },
         ops: [addEnv('NODE_ENV', 'development'), { op: 'add', path: '/spec/replicas', value: 1 }],
+      },
+      {
+        why: 'one broker: one replica of each topic',
+        target: { kind: 'Job', name: 'topics' },
+        ops: setEnv(topicsJob().object, 'KAFKA_REPLICATION_FACTOR', String(TOPIC_REPLICATION.dev)),
       },
     ],
   },

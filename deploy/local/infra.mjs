@@ -25,7 +25,7 @@ import { parseArgs, USAGE } from './args.mjs';
 import { dockerAnswers, dockerStop, dockerUp } from './docker.mjs';
 import { readEnvFile, resolveEnvFile, writeEnvFile } from './env-file.mjs';
 import { KAFKA_VERSION } from './kafka-files.mjs';
-import { describeKafka, localKafka, stopLocalKafka, waitForKafka } from './kafka.mjs';
+import { describeKafka, kafkaSecurityFromEnv, localKafka, stopLocalKafka, waitForKafka } from './kafka.mjs';
 import {
   describePostgres,
   ensureDatabase,
@@ -200,8 +200,10 @@ async function topicsCommand(opts) {
     env.KAFKA_BROKERS ||
     `127.0.0.1:${opts.kafkaPort ?? intEnv('KAFKA_PORT', 9092)}`;
   const t0 = Date.now();
-  await waitForKafka(brokers, intEnv('KAFKA_WAIT_MS', 60_000));
-  const r = await createTopics(brokers);
+  // A cluster's broker (the Kubernetes topics Job): the SASL and TLS settings the services read.
+  const security = kafkaSecurityFromEnv();
+  await waitForKafka(brokers, intEnv('KAFKA_WAIT_MS', 60_000), () => true, security);
+  const r = await createTopics(brokers, { security });
   console.log(
     `[infra] topics    ${brokers}: ${r.planned.length} planned, ${r.created.length} created, ${r.expanded.length} expanded, ${r.unchanged} unchanged, in ${secs(Date.now() - t0)}`,
   );

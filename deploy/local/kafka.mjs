@@ -31,7 +31,25 @@ import {
 const { Kafka, logLevel } = kafkajs;
 const KAFKA_READY_TIMEOUT_MS = 60_000;
 
-export function kafkaClient(brokers, { quick = false } = {}) {
+/**
+ * The broker's security from the variables the services read (services/platform/src/config.ts):
+ * KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (SCRAM-SHA-512, both or neither), KAFKA_SSL=true (TLS;
+ * KAFKA_SSL_CA_FILE: a PEM CA to trust). None set: plain, as the local broker is. The topics Job uses them.
+ */
+export function kafkaSecurityFromEnv(env = process.env) {
+  const { KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = env;
+  if (!username !== !password)
+    throw new Error('KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD: set both (SCRAM-SHA-512) or neither');
+  const security = {};
+  if (username) security.sasl = { mechanism: 'scram-sha-512', username, password };
+  if (env.KAFKA_SSL === 'true')
+    security.ssl = env.KAFKA_SSL_CA_FILE ? { ca: [fs.readFileSync(env.KAFKA_SSL_CA_FILE, 'utf8')] } : true;
+  else if (env.KAFKA_SSL_CA_FILE) throw new Error('KAFKA_SSL_CA_FILE: set, but KAFKA_SSL is not true');
+  return security;
+}
+
+/** `security`: { sasl?, ssl? } (kafkaSecurityFromEnv); none for the local broker. */
+export function kafkaClient(brokers, { quick = false, security = {} } = {}) {
   return new Kafka({
     clientId: 'irp-infra',
     brokers: Array.isArray(brokers) ? brokers : splitList(brokers),
@@ -39,12 +57,13 @@ export function kafkaClient(brokers, { quick = false } = {}) {
     connectionTimeout: quick ? 1000 : 3000,
     requestTimeout: quick ? 3000 : 30_000,
     retry: quick ? { retries: 0 } : { initialRetryTime: 200, retries: 8 },
+    ...security,
   });
 }
 
 /** One attempt: the broker answers a metadata request. Resolves to the topic names, or throws. */
-export async function listTopicsOnce(brokers) {
-  const admin = kafkaClient(brokers, { quick: true }).admin();
+export async function listTopicsOnce(brokers, security = {}) {
+  const admin = kafkaClient(brokers, { quick: true, security }).admin();
   try {
     await admin.connect();
     return await admin.listTopics();
@@ -54,14 +73,14 @@ export async function listTopicsOnce(brokers) {
 }
 
 /** Waits until `listTopics()` answers; `alive()` false aborts early (the process we started died). */
-export async function waitForKafka(brokers, timeoutMs, alive = () => true) {
+export async function waitForKafka(brokers, timeoutMs, alive = () => true, security = {}) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
   while (Date.now() < deadline) {
     if (!alive())
       throw new Error(`the broker process exited${lastError ? ` (last probe: ${lastError.message})` : ''}`);
     try {
-      return await listTopicsOnce(brokers);
+      return await listTopicsOnce(brokers, security);
     } catch (e) {
       lastError = e;
     }

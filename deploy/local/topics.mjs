@@ -33,12 +33,12 @@ export async function topicPlan() {
   });
 }
 
-/** Creates the missing topics; returns their names. */
-async function createMissing(admin, plan, existing) {
+/** Creates the missing topics with `replicationFactor` replicas each; returns their names. */
+async function createMissing(admin, plan, existing, replicationFactor) {
   const missing = plan.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
   await admin.createTopics({
-    topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })),
+    topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor })),
     waitForLeaders: true,
     timeout: 30_000,
   });
@@ -110,17 +110,22 @@ async function waitForLeaders(admin, plan, timeoutMs = 30_000) {
 }
 
 /**
- * Creates every catalogue topic (replication factor 1) and waits for their leaders. Idempotent: existing
- * topics are left alone, except that a topic with fewer partitions than planned gets more.
- * Returns { planned, created, expanded, unchanged } (topic names; planned is the full plan).
+ * Creates every catalogue topic (replication factor 1, the local single broker's; a cluster's is
+ * KAFKA_REPLICATION_FACTOR) and waits for their leaders. Idempotent: existing topics are left alone, except
+ * that a topic with fewer partitions than planned gets more. `security`: the broker's SASL and TLS
+ * (kafkaSecurityFromEnv). Returns { planned, created, expanded, unchanged } (topic names; planned is the
+ * full plan).
  */
-export async function createTopics(brokers) {
+export async function createTopics(
+  brokers,
+  { security = {}, replicationFactor = intEnv('KAFKA_REPLICATION_FACTOR', 1) } = {},
+) {
   const plan = await topicPlan();
-  const admin = kafkaClient(brokers).admin();
+  const admin = kafkaClient(brokers, { security }).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const created = await createMissing(admin, plan, existing);
+    const created = await createMissing(admin, plan, existing, replicationFactor);
     const expanded = await growPartitions(admin, plan, existing);
     await waitForLeaders(admin, plan);
     return {

@@ -51,13 +51,14 @@ for (const overlay of ['dev', 'prod']) {
   });
 }
 
-test('dev: one replica of every Deployment, development mode, nothing autoscaled', () => {
+test('dev: one replica of every Deployment and of each topic, development mode, nothing autoscaled', () => {
   const objects = render('dev');
   for (const d of objects.filter((o) => o.kind === 'Deployment')) {
     assert.equal(d.spec.replicas, 1, d.metadata.name);
     assert.equal(valueOf(d, 'NODE_ENV'), 'development', d.metadata.name);
     assert.equal(d.metadata.namespace, 'irportal-dev');
   }
+  assert.equal(valueOf(find(objects, 'Job', 'topics'), 'KAFKA_REPLICATION_FACTOR'), '1', 'one broker');
   for (const kind of [
     'HorizontalPodAutoscaler',
     'ScaledObject',
@@ -72,13 +73,14 @@ test('dev: one replica of every Deployment, development mode, nothing autoscaled
     );
 });
 
-test('prod: production mode everywhere, the gateway believes one proxy hop, mails link to the public host, and an Ingress with TLS reaches it', () => {
+test('prod: production mode everywhere, the gateway believes one proxy hop, mails link to the public host, topics have three replicas, and an Ingress with TLS reaches it', () => {
   const objects = render('prod');
   for (const d of objects.filter((o) => o.kind === 'Deployment')) {
     assert.equal(valueOf(d, 'NODE_ENV'), 'production', d.metadata.name);
     assert.equal(d.metadata.namespace, 'irportal');
   }
   assert.equal(valueOf(find(objects, 'Deployment', 'gateway'), 'TRUST_PROXY'), '1');
+  assert.equal(valueOf(find(objects, 'Job', 'topics'), 'KAFKA_REPLICATION_FACTOR'), '3');
   for (const role of ['api', 'sender'])
     assert.equal(
       valueOf(find(objects, 'Deployment', `email-marketing-${role}`), 'PUBLIC_BASE_URL'),
