@@ -408,9 +408,10 @@ async function browserLane(infra) {
 /**
  * The full run's second integration lane (TEST_LANES >= 3): the gateway's specs. Every other integration
  * spec (services/, and a new service's) runs in the first. The browser suite follows whichever of the quick
- * suites and the gateway's specs ends first: which that is has changed from run to run (a fresh clone once
- * measured the quick suites at ~1,080 s, another at ~500 s beside the gateway's ~760 s), and a lane that
- * waits idle for the other lengthens the run by the browser suite's ~400 s.
+ * suites and the gateway's specs ends first: which that is has changed from run to run (fresh clones on
+ * 2 cores measured the quick suites at ~270-310 s beside the gateway's ~560-760 s; earlier, heavier runs had
+ * them the other way round), and a lane that waits idle for the other lengthens the run by the browser
+ * suite's ~270-420 s.
  */
 const SECOND_LANE = ['gateway/test/'];
 
