@@ -1,12 +1,10 @@
-import dotenv from 'dotenv';
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { consumerGroupOf, repoRoot } from '@irp/platform';
+import { consumerGroupOf } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import {
   dropSchema,
   loadTestEnv,
+  ownLocalBroker,
+  restartBroker,
   ServiceProcess,
   startServiceProcess,
   handledMessages,
@@ -44,78 +42,7 @@ const GROUP = consumerGroupOf('announcements', 'poller');
 const ticker = (i: number) => `P${String(i).padStart(3, '0')}`;
 
 /** The broker of this test run, when the infra script started it locally: then the test may restart it. */
-function ownLocalBroker() {
-  const file = process.env.INFRA_ENV_FILE ?? join(repoRoot(), '.local', 'test.env');
-  if (!existsSync(file)) return null;
-  const env = dotenv.parse(readFileSync(file, 'utf8'));
-  const pid = Number(env.KAFKA_PID);
-  const alive = (() => {
-    try {
-      return pid > 0 && process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-  })();
-  if (
-    env.KAFKA_BROKERS !== loadTestEnv().KAFKA_BROKERS ||
-    !(env.INFRA_STARTED ?? '').split(',').includes('kafka') ||
-    !alive
-  )
-    return null;
-  const dir = isAbsolute(env.INFRA_DIR) ? env.INFRA_DIR : join(repoRoot(), env.INFRA_DIR);
-  const props = readFileSync(join(dir, 'kafka', 'server.properties'), 'utf8');
-  const controllerPort = /controller\.quorum\.voters=\d+@[^:]+:(\d+)/.exec(props)?.[1];
-  const port = /:(\d+)$/.exec(env.KAFKA_BROKERS)?.[1];
-  if (!controllerPort || !port) return null;
-  return { file, pid, dir, port, controllerPort };
-}
-
-const broker = ownLocalBroker();
-
-/**
- * Restarts the test broker the way the infra script runs it: SIGTERM to the broker it started, then its
- * `up` again (same INFRA_DIR: same data, topics and committed offsets), which waits until it answers;
- * `whileStopped` runs between the two.
- */
-async function restartBroker(
-  b: NonNullable<typeof broker>,
-  whileStopped: () => Promise<void>,
-): Promise<void> {
-  process.kill(b.pid, 'SIGTERM');
-  await waitUntil(
-    'the broker stopped',
-    () => {
-      try {
-        process.kill(b.pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    },
-    60_000,
-    100,
-  );
-  await whileStopped();
-  const database = new URL(loadTestEnv().DATABASE_URL).pathname.slice(1);
-  const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['deploy/local/infra.mjs', 'up', '--env', b.file, '--database', database, '--no-topics'],
-      {
-        cwd: repoRoot(),
-        env: {
-          ...process.env,
-          INFRA_DIR: b.dir,
-          KAFKA_PORT: b.port,
-          KAFKA_CONTROLLER_PORT: b.controllerPort,
-        },
-        stdio: 'inherit',
-      },
-    );
-    child.on('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`infra.mjs up exited ${code}: the broker did not come back`);
-}
+let broker = ownLocalBroker();
 
 describe('two pollers and a scheduler as processes', () => {
   let standIn: AsxStandIn;
@@ -307,7 +234,7 @@ describe('two pollers and a scheduler as processes', () => {
       20,
     );
     // A relay batch cut off by the stop is sent again: its rows are still unpublished while the broker is down.
-    await restartBroker(broker!, async () => {
+    broker = await restartBroker(broker!, async () => {
       for (const id of await unpublishedAnnouncements()) mayRepeat.add(id);
     });
     await expectAllStored('Third', ids);

@@ -4,9 +4,11 @@ import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
 import { HashUnsubscribeTokens1796200000000 } from './database/migrations/1796200000000-HashUnsubscribeTokens';
+import { ClaimOwners1796300000000 } from './database/migrations/1796300000000-ClaimOwners';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { CampaignSender } from './sending/campaign-sender';
+import { ClaimOwner } from './sending/claim-owner';
 import { DeliveriesRepository } from './sending/deliveries.repository';
 import { DeliveryService } from './sending/delivery.service';
 import { MailQueue } from './sending/mail-queue';
@@ -45,6 +47,7 @@ export const emailMarketingService = defineService({
       DropAutoSendIndex1795700000000,
       encryptProviderKeysMigration(new SecretBox(secretsKeyOf(config))),
       HashUnsubscribeTokens1796200000000,
+      ClaimOwners1796300000000,
     ],
   }),
   providers: [
@@ -68,6 +71,7 @@ export const emailMarketingService = defineService({
     CampaignSender,
     SubscribersService,
     MailQueue,
+    ClaimOwner,
     DeliveryService,
     SendRequestsService,
   ],

@@ -58,17 +58,23 @@ export const emailMarketingConfigSchema = z.object({
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Mails one sender sends at once (at most the pool's connections are in flight on SMTP). */
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
-  /** A claimed delivery not marked within this long is taken again (its sender died). */
+  /**
+   * How long a claim made by an earlier version of the sender (one without an owner number) is kept before
+   * another sender may take it. A claim with an owner never expires: it is taken over when its owner's process
+   * is gone (CLAIM_TAKEOVER_INTERVAL_MS), never from a living one, however slow.
+   */
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** How often a sender (one at a time) looks for claims whose sender died, takes them over and sends them. */
+  CLAIM_TAKEOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Attempts of one delivery before it is recorded as failed with the SMTP reply. */
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** First retry delay of a failed delivery (doubling each attempt). */
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
-  /** How often the sweeper looks for deliveries to retry or to take over from a dead sender. */
+  /** How often the sweeper looks for deliveries to retry (given back and taken over ones among them). */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   /**
-   * A queued delivery whose batch message has not been taken for this long, or a claim whose lease ran out
-   * this long after it was queued (its sender died, or lost the database mid-batch), gets a new batch message.
+   * A queued delivery whose batch message has not been taken for this long, or an owner-less claim whose
+   * lease ran out this long after it was queued, gets a new batch message.
    */
   DELIVERY_ORPHAN_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** Subscribe attempts allowed per address and per IP within SUBSCRIBE_RATE_WINDOW_MS. */

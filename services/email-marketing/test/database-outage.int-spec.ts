@@ -50,8 +50,11 @@ describe('email-marketing handlers through a database outage', () => {
       ...serviceTestEnv(),
       SMTP_URL: sink.url,
       PUBLIC_BASE_URL: 'http://portal.example',
-      // A claim cut off by the outage is taken again soon, and the backoff is short, so the test is quick.
-      DELIVERY_LEASE_MS: '2000',
+      // Named, so the outage cuts its claim owner's lock connection too (`sender:outage`), as a restart would.
+      INSTANCE_ID: 'outage',
+      // A claim cut off by the outage is given back by its sender (or, its lock connection cut, taken over
+      // from its old owner number) and announced again by the next sweep; the backoff is short, so the test
+      // is quick.
       DELIVERY_ORPHAN_AFTER_MS: '2000',
       SWEEP_INTERVAL_MS: '300',
       HANDLER_RETRY_MAX_DELAY_MS: '1000',
@@ -79,7 +82,11 @@ describe('email-marketing handlers through a database outage', () => {
     await addConfirmedSubscribers(pg, stock.id, subscribers);
     const retriesBefore = await readCounter(metricsUrl, RETRIES);
 
-    const outage = databaseOutage(['email_marketing', 'outbox-relay:email_marketing'], 6000, 20);
+    const outage = databaseOutage(
+      ['email_marketing', 'outbox-relay:email_marketing', 'sender:outage'],
+      6000,
+      20,
+    );
     const headlines: string[] = [];
     for (let i = 0; i < 12; i++) {
       const headline = `Outage update ${i}`;
@@ -126,7 +133,8 @@ describe('email-marketing handlers through a database outage', () => {
       true,
     );
     // Each subscriber has each announcement's mail (a mail accepted just before its mark was cut off is
-    // sent again once its claim runs out: mail hand-off is at least once, the rows above exactly once).
+    // sent again once its claim is given back or taken over: mail hand-off is at least once, the rows above
+    // exactly once).
     for (const email of subscribers)
       for (const headline of headlines)
         expect(sink.to(email).some((m) => m.subject.includes(headline))).toBe(true);

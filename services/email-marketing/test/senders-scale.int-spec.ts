@@ -19,10 +19,15 @@ const SUBSCRIBERS = 10_000;
 /** Mails one sender has in flight at most (SEND_CONCURRENCY): the most a crash may duplicate. */
 const IN_FLIGHT = 10;
 
+/** Subscribers of the stopped sender's send: enough for it to hold claims when it is stopped. */
+const STOPPED_SUBSCRIBERS = 2000;
+
 /**
  * Sending at scale, as operations run it: sender processes in one consumer group against the real broker,
  * database and an SMTP server. Two senders split 10,000 deliveries with each subscriber mailed once; a
- * sender killed (SIGKILL) mid-send loses no mail and duplicates no more than its in-flight mails.
+ * sender killed (SIGKILL) mid-send loses no mail and duplicates no more than its in-flight mails, its claims
+ * taken over by the living sender because its owner lock is gone (the lease is an hour: it plays no part);
+ * a sender stopped (SIGSTOP) mid-send is alive, so its claims stay its own until it resumes.
  */
 describe('senders at scale', () => {
   let sink: SmtpSink;
@@ -34,10 +39,9 @@ describe('senders at scale', () => {
     SMTP_URL: sink.url,
     SEND_CONCURRENCY: String(IN_FLIGHT),
     SMTP_POOL_SIZE: '5',
-    // Short, so the killed sender's claims come back within the test. A live sender claims a delivery only
-    // when an SMTP slot is free for it, so its claims never wait out a lease in a queue (with claims made
-    // ahead of the slots, a busy machine let the other sender take and send them again).
-    DELIVERY_LEASE_MS: '4000',
+    // An hour: a claim comes back only because its owner's process is gone (its lock free), never because
+    // time passed, so a living sender's claims are never taken however slow it is.
+    DELIVERY_LEASE_MS: '3600000',
     SWEEP_INTERVAL_MS: '1000',
     LOG_LEVEL: 'warn',
   });
@@ -52,8 +56,8 @@ describe('senders at scale', () => {
   const count = async (sql: string, params: unknown[]) =>
     (await db.query<{ n: number }>(sql, params)).rows[0].n;
 
-  /** A stock with SUBSCRIBERS confirmed subscribers, known to the service. */
-  async function stockWithSubscribers(prefix: string) {
+  /** A stock with `subscribers` confirmed subscribers, known to the service. */
+  async function stockWithSubscribers(prefix: string, subscribers = SUBSCRIBERS) {
     const stock = stockEvent({ ticker: ticker(prefix) });
     await events.stock(stock);
     await waitUntil(
@@ -65,7 +69,7 @@ describe('senders at scale', () => {
     await addConfirmedSubscribers(
       db,
       stock.id,
-      Array.from({ length: SUBSCRIBERS }, (_, i) => `${prefix.toLowerCase()}${i}@scale.example`),
+      Array.from({ length: subscribers }, (_, i) => `${prefix.toLowerCase()}${i}@scale.example`),
     );
     return stock;
   }
@@ -85,7 +89,7 @@ describe('senders at scale', () => {
    * a mail before it answers 250), and no sender holds a claim on any of them, so no SMTP session for this
    * send is still coming: counting the sink's mails from here on is final.
    */
-  const untilAllSent = (sendGuid: string, ms: number) =>
+  const untilAllSent = (sendGuid: string, ms: number, subscribers = SUBSCRIBERS) =>
     waitUntil(
       `every delivery of ${sendGuid} sent and none claimed`,
       async () =>
@@ -93,10 +97,20 @@ describe('senders at scale', () => {
           `SELECT count(*)::int AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
            WHERE s.send_guid = $1 AND d.status = 'sent'`,
           [sendGuid],
-        )) === SUBSCRIBERS && (await deliveries(sendGuid, `d.status IN ('queued', 'sending')`)).length === 0,
+        )) === subscribers && (await deliveries(sendGuid, `d.status IN ('queued', 'sending')`)).length === 0,
       ms,
       200,
     );
+  /** The send's claimed deliveries of a sender instance (`sending`, claimed_by it), by address. */
+  const claimedBy = (sendGuid: string, instance: string) =>
+    deliveries(sendGuid, `d.status = 'sending' AND d.claimed_by = $2`, [instance]);
+  /** Which of these processes holds a singleton job now (irp_singleton_job_holder is 1 there). */
+  const holderOf = async (job: string, among: ServiceProcess[]) => {
+    for (const p of among)
+      if ((await readCounter(p.healthUrl, 'irp_singleton_job_holder', { job })) === 1) return p;
+    return undefined;
+  };
+  const TAKEOVER_JOB = 'email-marketing:claim-takeover';
   /** Mails the senders themselves counted as accepted (their email_mails_accepted_total). */
   const acceptedBy = (p: ServiceProcess) =>
     readCounter(p.healthUrl, 'email_mails_accepted_total', { kind: 'announcement' });
@@ -175,24 +189,39 @@ describe('senders at scale', () => {
     const stock = await stockWithSubscribers('KIL');
     const a = announcement(stock.id, { headline: 'Kill mid send' });
     await events.sendRequested(stock.id, a);
-    const victim = processes[1]; // sender b; a carries on
-    const claimedByVictim = () => deliveries(a.sendGuid, `d.status = 'sending' AND d.claimed_by = $2`, ['b']);
+    const [survivor, victim] = processes; // sender b dies; a carries on
+    const takenBefore = await readCounter(survivor.healthUrl, 'email_claims_taken_over_total');
     await sink.waitFor(() => received(a.headline).size >= 2000, '2,000 mails before the kill', 300_000);
     // Kill it while it holds claims it has not marked yet: read from Postgres just before the SIGKILL …
     let beforeKill: string[] = [];
     await waitUntil(
       'the victim holding claimed, unmarked deliveries',
-      async () => (beforeKill = await claimedByVictim()).length > 0,
+      async () => (beforeKill = await claimedBy(a.sendGuid, 'b')).length > 0,
       60_000,
       5,
     );
     await victim.kill('SIGKILL');
-    // … and what the dead process left behind: claims nobody marked, which only a lease expiry frees.
-    const orphaned = await claimedByVictim();
+    const killedAt = Date.now();
+    // … and what the dead process left behind: claims nobody marked, which only its owner's free lock frees.
+    const orphaned = await claimedBy(a.sendGuid, 'b');
     expect(orphaned.length).toBeGreaterThan(0);
     const mailedAtKill = received(a.headline);
+    // Mid-send: mails of this send were delivered before the kill, and the victim held claims.
+    expect(mailedAtKill.size).toBeGreaterThanOrEqual(2000);
 
+    // The living sender takes the claims over (the lease is an hour) and sends each one.
+    await waitUntil(
+      'every orphaned claim sent',
+      async () =>
+        (await deliveries(a.sendGuid, `d.status <> 'sent' AND d.email = ANY($2)`, [orphaned])).length === 0,
+      480_000,
+      50,
+    );
+    const orphansMailedMs = Date.now() - killedAt;
     await untilAllSent(a.sendGuid, 480_000);
+    expect(await readCounter(survivor.healthUrl, 'email_claims_taken_over_total')).toBeGreaterThanOrEqual(
+      takenBefore + orphaned.length,
+    );
     const perAddress = received(a.headline);
     const mails = [...perAddress.values()].reduce((sum, n) => sum + n, 0);
     // 0 lost: every subscriber mailed, every delivery sent.
@@ -203,8 +232,72 @@ describe('senders at scale', () => {
     expect(mails - SUBSCRIBERS).toBeLessThanOrEqual(IN_FLIGHT);
     console.log(
       `killed sender: ${beforeKill.length} claimed and unmarked just before the SIGKILL, ${orphaned.length} left by it ` +
-        `(${orphaned.filter((to) => mailedAtKill.has(to)).length} of them already at the SMTP server); ` +
-        `${mails - SUBSCRIBERS} duplicate(s) of ${SUBSCRIBERS}; ${sink.connectionErrors.length} connection(s) dropped at the SMTP server`,
+        `(${orphaned.filter((to) => mailedAtKill.has(to)).length} of them already at the SMTP server), all mailed ` +
+        `${orphansMailedMs} ms after the kill; ${mails - SUBSCRIBERS} duplicate(s) of ${SUBSCRIBERS}; ` +
+        `${sink.connectionErrors.length} connection(s) dropped at the SMTP server`,
+    );
+  });
+
+  it('a sender stopped mid-send (alive, SIGSTOP) keeps its claims; each subscriber is mailed once when it resumes', async () => {
+    sink.clear();
+    processes.push(await start('c', ['sender']));
+    const senders = [processes[0], processes[2]]; // a (api, sender) and c; b was killed above
+    const stock = await stockWithSubscribers('STP', STOPPED_SUBSCRIBERS);
+    const a = announcement(stock.id, { headline: 'Stop mid send' });
+    // The one stopped must not be the one running the takeover job: a stopped holder runs no job at all.
+    const holder = await (async () => {
+      let found: ServiceProcess | undefined;
+      await waitUntil(
+        'a sender holding the takeover job',
+        async () => !!(found = await holderOf(TAKEOVER_JOB, senders)),
+      );
+      return found!;
+    })();
+    const paused = senders.find((p) => p !== holder)!;
+    const instance = paused === processes[0] ? 'a' : 'c';
+    await events.sendRequested(stock.id, a);
+    await sink.waitFor(() => received(a.headline).size >= 200, '200 mails before the stop', 300_000);
+    let held: string[] = [];
+    await waitUntil(
+      'the paused sender holding claimed, unmarked deliveries',
+      async () => (held = await claimedBy(a.sendGuid, instance)).length > 0,
+      60_000,
+      5,
+    );
+    process.kill(paused.pid, 'SIGSTOP');
+    try {
+      held = await claimedBy(a.sendGuid, instance);
+      expect(held.length).toBeGreaterThan(0);
+      const runsAtStop = await readCounter(holder.healthUrl, 'irp_singleton_job_runs_total', {
+        job: TAKEOVER_JOB,
+        outcome: 'ok',
+      });
+      // The living sender sends everything else (the paused one's batches move to it once its consumer group
+      // has given up on it), while the takeover job looks at the paused sender's claims again and again.
+      await waitUntil(
+        "every delivery but the paused sender's claims sent, and the takeover job run 5 times since the stop",
+        async () =>
+          (await deliveries(a.sendGuid, `d.status <> 'sent'`)).length === held.length &&
+          (await readCounter(holder.healthUrl, 'irp_singleton_job_runs_total', {
+            job: TAKEOVER_JOB,
+            outcome: 'ok',
+          })) >=
+            runsAtStop + 5,
+        480_000,
+        200,
+      );
+      // Still its own: claimed by it, none taken over.
+      expect((await claimedBy(a.sendGuid, instance)).sort()).toEqual([...held].sort());
+    } finally {
+      process.kill(paused.pid, 'SIGCONT');
+    }
+    await untilAllSent(a.sendGuid, 480_000, STOPPED_SUBSCRIBERS);
+    const perAddress = received(a.headline);
+    expect(perAddress.size).toBe(STOPPED_SUBSCRIBERS);
+    // Nothing was taken from it, so nothing went twice.
+    expect([...perAddress.values()].filter((n) => n !== 1)).toEqual([]);
+    console.log(
+      `stopped sender: kept its ${held.length} claim(s) while stopped; each of ${STOPPED_SUBSCRIBERS} mailed once`,
     );
   });
 });

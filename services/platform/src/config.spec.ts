@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(c.KAFKA_REQUEST_TIMEOUT_MS).toBe(4000);
     expect(c.NODE_ENV).toBe('development');
   });
+  it('caps the wait between Kafka retries at KAFKA_RETRY_MAX_MS (1 s unless set), handed to the clients', () => {
+    const env = { KAFKA_BROKERS: 'h:1', DATABASE_URL: 'postgres://x@y/z' };
+    expect(kafkaSettingsOf(loadConfig(schema, env), 'probe').retryMaxMs).toBe(1000);
+    expect(
+      kafkaSettingsOf(loadConfig(schema, { ...env, KAFKA_RETRY_MAX_MS: '2500' }), 'probe').retryMaxMs,
+    ).toBe(2500);
+    expect(() => loadConfig(schema, { ...env, KAFKA_RETRY_MAX_MS: '10' })).toThrow('KAFKA_RETRY_MAX_MS');
+  });
   it('fails at boot listing every bad variable', () => {
     let error: unknown;
     try {

@@ -39,6 +39,13 @@ export const baseConfigSchema = z.object({
    * quickly a consumer notices a rebalance or disconnects. */
   KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(5000).default(500),
   /**
+   * The longest wait between two tries of a Kafka operation (kafkajs' `maxRetryTime`), and so how long a
+   * consumer that crashed while the broker was away waits before it starts again: the time a process takes
+   * to notice a broker that came back. kafkajs' own default, 30 s, kept services deaf for up to half a
+   * minute after the broker returned.
+   */
+  KAFKA_RETRY_MAX_MS: z.coerce.number().int().min(100).max(30_000).default(1000),
+  /**
    * The handler reliability policy: how long a handler keeps trying a transient failure (database or broker
    * away) before its message goes to the DLQ, and the bounds of the jittered backoff between tries.
    */
@@ -202,5 +209,6 @@ export function kafkaSettingsOf(config: z.infer<typeof baseConfigSchema>, servic
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
     fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+    retryMaxMs: config.KAFKA_RETRY_MAX_MS,
   };
 }

@@ -1,7 +1,9 @@
 import { KafkaOptions, Transport } from '@nestjs/microservices';
-import { CompressionTypes, Kafka, KafkaConfig, logLevel, LogEntry, Producer } from 'kafkajs';
+import { CompressionTypes, Consumer, Kafka, KafkaConfig, logLevel, LogEntry, Producer } from 'kafkajs';
 import './kafka-idle-fix';
+import './kafka-rejoin-fix';
 import { createLogger } from './logging';
+import { kafkaConsumerCrashes } from './metrics';
 
 export interface KafkaSettings {
   brokers: string[];
@@ -23,7 +25,15 @@ export interface KafkaSettings {
   sasl?: { mechanism: 'scram-sha-512'; username: string; password: string };
   /** TLS to the broker (KAFKA_SSL, KAFKA_SSL_CA_FILE): true for the system's CAs, or the CA to trust. */
   ssl?: boolean | { ca: string[] };
+  /** The longest wait between two tries of a Kafka operation (KAFKA_RETRY_MAX_MS); DEFAULT_KAFKA_RETRY_MAX_MS when unset. */
+  retryMaxMs?: number;
 }
+
+/**
+ * KAFKA_RETRY_MAX_MS's default: a process notices a broker that came back within about this long (a crashed
+ * consumer starts again this long after its crash, and every retry in between is at most this far apart).
+ */
+export const DEFAULT_KAFKA_RETRY_MAX_MS = 1000;
 
 const kafkaLog = createLogger('kafkajs');
 
@@ -39,7 +49,10 @@ function logCreator() {
 }
 
 export function kafkaClientConfig(
-  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl' | 'requestTimeoutMs'>,
+  s: Pick<
+    KafkaSettings,
+    'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl' | 'requestTimeoutMs' | 'retryMaxMs'
+  >,
 ): KafkaConfig {
   return {
     ...(s.requestTimeoutMs ? { requestTimeout: s.requestTimeoutMs } : {}),
@@ -49,7 +62,17 @@ export function kafkaClientConfig(
     brokers: s.brokers,
     logLevel: logLevel.WARN,
     logCreator,
-    retry: { initialRetryTime: 200, retries: 8 },
+    // Every field given: kafkajs fills the rest from defaults of its own that differ under NODE_ENV=test (a
+    // 1 s cap there, 30 s elsewhere), so tests would not run what production runs. The tries of one operation
+    // are 200 ms apart, doubling, then `retryMaxMs` apart: 8 retries span ~6 s at the 1 s default. When they
+    // run out, a consumer crashes, and kafkajs starts it again after the last wait (at most `retryMaxMs`).
+    retry: {
+      initialRetryTime: 200,
+      retries: 8,
+      maxRetryTime: s.retryMaxMs ?? DEFAULT_KAFKA_RETRY_MAX_MS,
+      multiplier: 2,
+      factor: 0.2,
+    },
     connectionTimeout: 3000,
   };
 }
@@ -120,7 +143,7 @@ export function kafkaEmitterOptions(s: KafkaSettings): KafkaOptions['options'] {
 
 /** A plain kafkajs producer (outbox relay, DLQ): one request in flight keeps order; consumers are idempotent. */
 export async function connectProducer(
-  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl'>,
+  s: Pick<KafkaSettings, 'brokers' | 'service' | 'instanceId' | 'sasl' | 'ssl' | 'retryMaxMs'>,
 ): Promise<Producer> {
   const kafka = new Kafka(kafkaClientConfig({ ...s, service: `${s.service}-producer` }));
   const producer = kafka.producer({
@@ -130,4 +153,53 @@ export async function connectProducer(
   });
   await producer.connect();
   return producer;
+}
+
+/** The longest wait between tries of a client's config (kafkaClientConfig): how soon to run a stopped consumer again. */
+export const retryMaxMsOf = (client: KafkaConfig | undefined): number =>
+  client?.retry?.maxRetryTime ?? DEFAULT_KAFKA_RETRY_MAX_MS;
+
+export interface KeepConsumingOptions {
+  /** The consumer group (the crash counter's label). */
+  group: string;
+  /** How long after a crash kafkajs would not restart from to run the consumer again, and between tries. */
+  retryMs: number;
+  /** Subscribes and runs the consumer, as its owner did at the start. */
+  run: () => Promise<void>;
+  /** True once the owner closes the consumer (or has replaced it): then it stays stopped. */
+  closing: () => boolean;
+}
+
+/**
+ * Keeps a consumer consuming across broker outages. kafkajs starts a crashed consumer again by itself only
+ * when it calls the crash retriable (its retries ran out), `retryMs` later. Any other crash stops the
+ * consumer for good while the process lives on, deaf: a broker that is back but has not loaded its group
+ * coordinator within the lookup's retries is one (`KafkaJSGroupCoordinatorNotFound`, seen after broker
+ * restarts on a busy machine). Such a consumer is run again here every `retryMs` until it runs. Every crash
+ * counts in `irp_kafka_consumer_crashes_total{group, restart}` (restart: who starts it again).
+ */
+export function keepConsuming(consumer: Consumer, options: KeepConsumingOptions): void {
+  const { group, retryMs, run, closing } = options;
+  const runAgain = async () => {
+    while (!closing()) {
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      if (closing()) return;
+      try {
+        // A crash of this run comes back as a CRASH event (handled below), not as a rejection.
+        await run();
+        return;
+      } catch (err) {
+        kafkaLog.warn({ group, err }, 'consumer did not start again; trying again');
+      }
+    }
+  };
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    kafkaConsumerCrashes.inc({ group, restart: payload.restart ? 'kafkajs' : 'platform' });
+    if (payload.restart || closing()) return;
+    kafkaLog.warn(
+      { group, err: payload.error },
+      `consumer stopped by a crash kafkajs does not restart; running it again in ${retryMs} ms`,
+    );
+    void runAgain();
+  });
 }

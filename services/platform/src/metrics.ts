@@ -26,6 +26,13 @@ export const kafkaRequestSeconds = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const kafkaConsumerCrashes = new Counter({
+  name: 'irp_kafka_consumer_crashes_total',
+  help: 'Crashes of a Kafka consumer of this process (the broker away longer than its retries), by consumer group and what starts it again (kafkajs, or the platform when kafkajs gives up)',
+  labelNames: ['group', 'restart'] as const,
+  registers: [metricsRegistry],
+});
+
 export const handledMessages = new Counter({
   name: 'irp_kafka_handled_messages_total',
   help: 'Messages handled by this service by topic and outcome',

@@ -10,7 +10,7 @@ import {
 import { ClientKafka } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from './errors';
-import { KafkaSettings, kafkaRequesterOptions } from './kafka';
+import { KafkaSettings, kafkaRequesterOptions, keepConsuming, retryMaxMsOf } from './kafka';
 import { createLogger, currentCorrelationId } from './logging';
 import { validateReply } from './messages';
 import { kafkaRequestSeconds, kafkaRequests } from './metrics';
@@ -25,6 +25,29 @@ export interface RequesterSettings extends KafkaSettings {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Nest's Kafka client, its reply consumer kept consuming across broker outages (keepConsuming). */
+class ReplyConsumingClient extends ClientKafka {
+  private closing = false;
+
+  protected override registerConsumerEventListeners(): void {
+    super.registerConsumerEventListeners();
+    const consumer = this._consumer;
+    if (!consumer) return;
+    this.closing = false;
+    keepConsuming(consumer, {
+      group: this.groupId,
+      retryMs: retryMaxMsOf(this.options.client),
+      run: () => this.bindTopics(),
+      closing: () => this.closing || this._consumer !== consumer,
+    });
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    await super.close();
+  }
+}
+
 /**
  * Request/reply over Kafka (NestJS ClientKafka underneath). Validates the request before producing and the
  * reply envelope when it arrives; a service that is missing, slow or failing becomes an AppError with a
@@ -34,7 +57,7 @@ export class KafkaRequester {
   private readonly client: ClientKafka;
 
   constructor(private readonly settings: RequesterSettings) {
-    this.client = new ClientKafka(kafkaRequesterOptions(settings) ?? {});
+    this.client = new ReplyConsumingClient(kafkaRequesterOptions(settings) ?? {});
     for (const topic of settings.topics) this.client.subscribeToResponseOf(topic);
   }
 

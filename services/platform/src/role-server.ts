@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { MetadataScanner } from '@nestjs/core';
 import { KafkaOptions, MessageHandler, ServerKafka } from '@nestjs/microservices';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { keepConsuming, retryMaxMsOf } from './kafka';
 
 /** The Kafka topics a handler class listens on (its @MessagePattern / @EventPattern patterns). */
 export function topicsOf(handlers: readonly Type<unknown>[]): string[] {
@@ -27,10 +28,12 @@ export function topicsOf(handlers: readonly Type<unknown>[]): string[] {
 /**
  * The Kafka server of one role of a process. Nest registers every handler of the application on every
  * server it runs; this one keeps only the topics of its role, so each role subscribes in its own consumer
- * group to its own topics, and a process with several roles runs one of these per role.
+ * group to its own topics, and a process with several roles runs one of these per role. Its consumer is
+ * kept consuming across broker outages (keepConsuming): Nest's server only reports a crash.
  */
 export class RoleKafkaServer extends ServerKafka {
   private readonly topics: ReadonlySet<string>;
+  private closing = false;
 
   constructor(
     options: Required<KafkaOptions>['options'],
@@ -39,6 +42,24 @@ export class RoleKafkaServer extends ServerKafka {
   ) {
     super(options);
     this.topics = new Set(topics);
+  }
+
+  protected override registerConsumerEventListeners(): void {
+    super.registerConsumerEventListeners();
+    const consumer = this.consumer;
+    if (!consumer) return;
+    this.closing = false;
+    keepConsuming(consumer, {
+      group: this.groupId,
+      retryMs: retryMaxMsOf(this.options.client),
+      run: () => this.bindEvents(consumer),
+      closing: () => this.closing || this.consumer !== consumer,
+    });
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    await super.close();
   }
 
   override addHandler(

@@ -1,6 +1,13 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
+
+/**
+ * The first key of every claim owner's advisory lock (the second is the owner number): the two-key form,
+ * which never meets the one-key locks of singleton jobs, migrations and the outbox relay.
+ */
+const CLAIM_OWNER_LOCK = 'email_marketing.deliveries.claimed_owner';
 
 /** A delivery a sender claimed, with what its mail needs. */
 export interface ClaimedDelivery {
@@ -21,9 +28,21 @@ export interface AcceptedDelivery {
   accepted_at: Date;
 }
 
+/** A claim its sender gave back unmarked (its mark failed), with the owner number it was claimed under. */
+export interface UnmarkedClaim {
+  id: string;
+  owner: number;
+}
+
+/** A delivery taken over from a dead owner: queued again, for the taking sender to send. */
+export interface TakenOverDelivery {
+  id: string;
+  send_id: string;
+}
+
 /**
- * Deliveries (one per send and address): queued, claimed with a lease before SMTP, marked after; the only
- * place that queries their table.
+ * Deliveries (one per send and address): queued, claimed under the sending process's owner number before
+ * SMTP, marked after; the only place that queries their table.
  */
 @Injectable()
 export class DeliveriesRepository {
@@ -55,24 +74,86 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Claims those of `ids` that are due (queued and not before now, or claimed by a sender whose lease ran
-   * out) for `instance`, with a lease of `leaseMs`, counting the attempt.
+   * Claims those of `ids` that are due (queued and not before now, or claimed with no owner by a sender of
+   * an earlier version whose lease ran out) for `instance` under its `owner` number, counting the attempt.
+   * The lease (`leaseMs`) is still written, for a rollback to leases alone; no owned claim ever expires.
    */
-  claim(ids: string[], leaseMs: number, instance: string): Promise<ClaimedDelivery[]> {
+  claim(ids: string[], leaseMs: number, instance: string, owner: number): Promise<ClaimedDelivery[]> {
     return this.dataSource.query(
       `WITH claimed AS (
          UPDATE email_marketing.deliveries
-         SET status = 'sending', attempts = attempts + 1, claimed_by = $3,
+         SET status = 'sending', attempts = attempts + 1, claimed_by = $3, claimed_owner = $4,
              lease_until = now() + make_interval(secs => $2::float8 / 1000)
          WHERE id = ANY($1::uuid[])
-           AND ((status = 'queued' AND not_before <= now()) OR (status = 'sending' AND lease_until < now()))
+           AND ((status = 'queued' AND not_before <= now())
+             OR (status = 'sending' AND claimed_owner IS NULL AND lease_until < now()))
          RETURNING id, send_id, email, attempts, subscriber_id
        )
        SELECT c.id, c.send_id, c.email, c.attempts, s.id AS subscriber_id, s.status AS subscriber_status, x.kind
        FROM claimed c
        JOIN email_marketing.sends x ON x.id = c.send_id
        LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,
-      [ids, leaseMs, instance],
+      [ids, leaseMs, instance, owner],
+    );
+  }
+
+  /**
+   * Takes a new owner number (unique per process start: `sender_owners`) and locks it for the session of
+   * `connection`, the owner's connection of its own (ClaimOwner): the lock lives exactly as long as it does.
+   */
+  async lockNewOwner(connection: Client): Promise<number> {
+    const { rows } = await connection.query<{ owner: number }>(
+      `SELECT nextval('email_marketing.sender_owners')::int AS owner`,
+    );
+    const owner = rows[0].owner;
+    // A number nobody else has: granted at once.
+    await connection.query('SELECT pg_advisory_lock(hashtext($1), $2)', [CLAIM_OWNER_LOCK, owner]);
+    return owner;
+  }
+
+  /**
+   * Gives back claims their sender holds no more (their mark failed: the mail may or may not have gone): queued
+   * again, now, unless marked or taken over since. Only their owner calls this, for claims it knows are not in
+   * flight, so no living sender sends them meanwhile. The sweeper announces them again (a retry has attempts).
+   */
+  async release(claims: readonly UnmarkedClaim[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE email_marketing.deliveries d
+       SET status = 'queued', lease_until = NULL, claimed_owner = NULL, not_before = now()
+       FROM unnest($1::uuid[], $2::int[]) AS u(id, owner)
+       WHERE d.id = u.id AND d.status = 'sending' AND d.claimed_owner = u.owner`,
+      [claims.map((c) => c.id), claims.map((c) => c.owner)],
+    );
+  }
+
+  /**
+   * The owners of claims whose lock is free: their process is gone. Each found is locked in `tx` (a
+   * transaction-level lock, released at its end), so the test is the lock itself, not a reading of pg_locks.
+   */
+  async deadOwners(tx: Tx): Promise<number[]> {
+    const rows: Array<{ owner: number }> = await tx.query(
+      `SELECT owner FROM (
+         SELECT DISTINCT claimed_owner AS owner FROM email_marketing.deliveries
+         WHERE status = 'sending' AND claimed_owner IS NOT NULL) owners
+       WHERE pg_try_advisory_xact_lock(hashtext($1), owner)`,
+      [CLAIM_OWNER_LOCK],
+    );
+    return rows.map((r) => r.owner);
+  }
+
+  /** Queues (at most `limit` of) the claims of dead `owners` again, now; the ones taken, by send. */
+  takeOver(tx: Tx, owners: readonly number[], limit: number): Promise<TakenOverDelivery[]> {
+    return tx.query(
+      `WITH taken AS (
+         UPDATE email_marketing.deliveries
+         SET status = 'queued', lease_until = NULL, claimed_owner = NULL, not_before = now(), queued_at = now()
+         WHERE id IN (
+           SELECT id FROM email_marketing.deliveries
+           WHERE status = 'sending' AND claimed_owner = ANY($1::int[])
+           LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id, send_id)
+       SELECT * FROM taken`,
+      [owners, limit],
     );
   }
 
@@ -143,8 +224,8 @@ export class DeliveriesRepository {
 
   /**
    * Takes (at most `limit`, skipping locked rows) the deliveries that need a new batch message: those due
-   * for a retry, first attempts whose message was not taken for `orphanAfterMs`, and claims whose lease ran
-   * out; stamps them queued now.
+   * for a retry (given back or taken over ones among them), first attempts whose message was not taken for
+   * `orphanAfterMs`, and owner-less claims (an earlier version's) whose lease ran out; stamps them queued now.
    */
   requeueDue(
     tx: Tx,
@@ -160,7 +241,7 @@ export class DeliveriesRepository {
                 -- a retry (attempted before) has no batch message waiting; a first attempt has one
                 -- unless it was lost, which only time tells
                 AND (attempts > 0 OR queued_at < now() - make_interval(secs => $1::float8 / 1000)))
-            OR (status = 'sending' AND lease_until < now()
+            OR (status = 'sending' AND claimed_owner IS NULL AND lease_until < now()
                 AND queued_at < now() - make_interval(secs => $1::float8 / 1000))
          LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING d.id, d.send_id, x.stock_id) SELECT * FROM changed`,

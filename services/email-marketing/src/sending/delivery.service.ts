@@ -6,8 +6,9 @@ import { Mailer, SmtpError } from '../mail/mailer';
 import { announcementMail, MailContent } from '../mail/templates';
 import { UnsubscribeTokens } from '../subscribers/unsubscribe-tokens';
 import { subscriptionLinks } from '../subscribers/links';
+import { ClaimOwner } from './claim-owner';
 import { mailsAccepted, mailsFailed } from './metrics';
-import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { ClaimedDelivery, DeliveriesRepository, UnmarkedClaim } from './deliveries.repository';
 import { afterFailure, stillSubscribed } from './delivery-rules';
 import { chunks, Semaphore, SendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
@@ -25,10 +26,12 @@ const REPORT_EVERY = 250;
 
 /**
  * Sends a batch of an announcement's deliveries. Each delivery is claimed in Postgres (status `sending`
- * with a lease) before SMTP and marked `sent` as soon as the server accepts it, so a redelivered batch or a
- * second sender skips it, and a sender that dies leaves at most its in-flight mails unmarked: the sweeper
- * takes claims whose lease ran out and sends those again (the only duplicates there can be). Accepted
- * addresses are reported (`announcement.delivered`, through the outbox) after each chunk.
+ * under this process's owner number, ClaimOwner) before SMTP and marked `sent` as soon as the server
+ * accepts it, so a redelivered batch or a second sender skips it, and a sender that dies leaves at most its
+ * in-flight mails unmarked: the takeover job finds their owner's lock free and a living sender sends them
+ * again within seconds (the only duplicates there can be). A claim whose mark failed (the database away) is
+ * given back by this process once the database answers. Accepted addresses are reported
+ * (`announcement.delivered`, through the outbox) after each chunk.
  */
 @Injectable()
 export class DeliveryService {
@@ -40,8 +43,16 @@ export class DeliveryService {
   /** Accepted mails waiting for their `sent` mark, written together (one statement per group). */
   private pendingMarks: Array<{ id: string; messageId: string; done: (err?: unknown) => void }> = [];
   private flushTimer?: NodeJS.Timeout;
+  /**
+   * Claims of this process no longer in flight whose outcome is not written (a failed claim, mark, skip or
+   * retry): nobody else takes a living owner's claims, so they are given back (`release`) once the database
+   * answers, before the next batch and every second until then.
+   */
+  private unmarked: UnmarkedClaim[] = [];
+  private releaseTimer?: NodeJS.Timeout;
 
   constructor(
+    private readonly owner: ClaimOwner,
     private readonly deliveries: DeliveriesRepository,
     private readonly sends: SendsRepository,
     private readonly units: UnitOfWork,
@@ -60,6 +71,8 @@ export class DeliveryService {
    * lease waiting in a queue and be taken and sent again by a second sender while this one still sends it.
    */
   async sendBatch(sendId: string, deliveryIds: string[]): Promise<void> {
+    // Claims given back first: a retried batch then claims them again itself.
+    await this.releaseUnmarked();
     const message = await this.messageOf(sendId);
     for (const ids of chunks(deliveryIds, REPORT_EVERY)) {
       const inFlight: Array<Promise<void>> = [];
@@ -67,11 +80,16 @@ export class DeliveryService {
       let failure: { error: unknown } | undefined;
       while (waiting.length && !failure) {
         const slots = await this.slots.acquire(waiting.length);
+        const asked = waiting.splice(0, slots);
+        let owner: number | undefined;
         let claimed: ClaimedDelivery[];
         try {
-          claimed = await this.claim(waiting.splice(0, slots));
+          owner = await this.owner.current();
+          claimed = await this.deliveries.claim(asked, this.config.DELIVERY_LEASE_MS, this.instance, owner);
         } catch (error) {
           this.slots.release(slots);
+          // The claim may have been written before its answer was lost: given back once the database answers.
+          if (owner !== undefined) this.giveBack(asked.map((id) => ({ id, owner: owner! })));
           failure = { error };
           break;
         }
@@ -80,7 +98,10 @@ export class DeliveryService {
         for (const d of claimed)
           inFlight.push(
             this.deliver(d, message)
-              .catch((error: unknown) => void (failure ??= { error }))
+              .catch((error: unknown) => {
+                this.giveBack([{ id: d.id, owner: owner! }]);
+                failure ??= { error };
+              })
               .finally(() => this.slots.release(1)),
           );
       }
@@ -91,8 +112,28 @@ export class DeliveryService {
     }
   }
 
-  private claim(ids: string[]): Promise<ClaimedDelivery[]> {
-    return this.deliveries.claim(ids, this.config.DELIVERY_LEASE_MS, this.instance);
+  /** Claims to give back (see `unmarked`), tried at once and every second until the database answers. */
+  private giveBack(claims: UnmarkedClaim[]): void {
+    this.unmarked.push(...claims);
+    this.releaseTimer ??= setTimeout(() => {
+      this.releaseTimer = undefined;
+      this.releaseUnmarked().catch((err: unknown) => {
+        log.warn({ err, claims: this.unmarked.length }, 'claims not given back yet; trying again');
+        this.giveBack([]);
+      });
+    }, 1000).unref();
+  }
+
+  private async releaseUnmarked(): Promise<void> {
+    if (!this.unmarked.length) return;
+    const claims = this.unmarked.splice(0);
+    try {
+      await this.deliveries.release(claims);
+      log.info({ claims: claims.length }, 'claims given back');
+    } catch (err) {
+      this.unmarked.unshift(...claims);
+      throw err;
+    }
   }
 
   private async messageOf(sendId: string): Promise<SendMessage> {

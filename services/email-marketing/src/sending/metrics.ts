@@ -18,3 +18,11 @@ export const mailsFailed = new Counter({
   // The process's /metrics serves the platform's registry, not prom-client's global one.
   registers: [metricsRegistry],
 });
+
+/** Deliveries a dead sender had claimed, queued again by the takeover job and sent by a living sender. */
+export const claimsTakenOver = new Counter({
+  name: 'email_claims_taken_over_total',
+  help: 'Claimed deliveries of a sender whose process is gone (its owner lock free), taken over',
+  // The process's /metrics serves the platform's registry, not prom-client's global one.
+  registers: [metricsRegistry],
+});

@@ -169,16 +169,20 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     while (this.running) {
       let published = 0;
+      let failed = false;
       this.nudged = false;
       try {
         published = await this.publishBatch();
       } catch (err) {
+        failed = true;
         log.error({ err }, 'outbox relay failed; retrying');
       }
       if (published === 0 && this.running && !this.nudged) {
         await new Promise<void>((resolve) => {
-          // While LISTENing, a commit's NOTIFY wakes the relay: the poll is only for rows written by hand.
-          const timer = setTimeout(resolve, this.listener ? LISTENING_POLL_MS : this.idleMs);
+          // While LISTENing, a commit's NOTIFY wakes the relay: the poll is only for rows written by hand. A
+          // failed batch (the broker or the database away) is tried again after the short wait: the rows are
+          // still there, and no NOTIFY says when the broker is back (a batch tries the broker for ~6 s itself).
+          const timer = setTimeout(resolve, this.listener && !failed ? LISTENING_POLL_MS : this.idleMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { RequestOf, RequestTopic } from '@irp/proto';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
-import { DEFAULT_FETCH_MAX_WAIT_MS, kafkaClientConfig } from '../kafka';
+import { DEFAULT_FETCH_MAX_WAIT_MS, kafkaClientConfig, keepConsuming } from '../kafka';
 import { repoRoot } from '../manifest';
 import { KafkaRequester } from '../requester';
 import { patientDeadline, waitedFor } from './patience';
@@ -33,7 +33,6 @@ export function loadTestEnv(): { KAFKA_BROKERS: string; DATABASE_URL: string } {
 
 const brokers = () => loadTestEnv().KAFKA_BROKERS.split(',');
 
-/** A requester with its own consumer group, as a test's stand-in for the gateway. */
 /** Test clients' kafkajs request limit (and metadata lock): the broker of a loaded machine may take long. */
 export const TEST_KAFKA_REQUEST_TIMEOUT_MS = 120_000;
 
@@ -54,21 +53,24 @@ class PatientRequester extends KafkaRequester {
   }
 }
 
+/**
+ * A test's requester (PatientRequester). `patient: false` gives one whose requests give up after the time
+ * they name, for a test that asks again until one is answered (a reply lost while the broker came back).
+ */
 export async function createTestRequester(
   topics: readonly RequestTopic[],
   timeoutMs = 5000,
+  { patient = true }: { patient?: boolean } = {},
 ): Promise<KafkaRequester> {
-  const requester = new PatientRequester(
-    {
-      brokers: brokers(),
-      service: `test-${randomUUID().slice(0, 8)}`,
-      instanceId: '1',
-      topics,
-      timeoutMs,
-      requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
-    },
+  const settings = {
+    brokers: brokers(),
+    service: `test-${randomUUID().slice(0, 8)}`,
+    instanceId: '1',
+    topics,
     timeoutMs,
-  );
+    requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
+  };
+  const requester = patient ? new PatientRequester(settings, timeoutMs) : new KafkaRequester(settings);
   await requester.connect(Math.max(30_000, patientDeadline(30_000) - Date.now()));
   return requester;
 }
@@ -99,8 +101,9 @@ export class TopicProbe {
         requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
       }),
     );
+    const groupId = `probe-${randomUUID()}`;
     const consumer = kafka.consumer({
-      groupId: `probe-${randomUUID()}`,
+      groupId,
       // As the services' (kafka.ts): a message ends the fetch at once; an idle probe costs a fetch per wait.
       maxWaitTimeInMs: DEFAULT_FETCH_MAX_WAIT_MS,
       sessionTimeout: 6000,
@@ -115,27 +118,13 @@ export class TopicProbe {
     const run = () => consumer.run({ autoCommitThreshold: 1, eachMessage: async (p) => probe.push(p) });
     // A broker slow to come back from a restart (seen at 17 s on a busy machine) can make kafkajs give up on
     // the group coordinator and stop the consumer for good: the probe runs it again until it is closed.
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart && !probe.closing) void probe.rerun(run);
-    });
+    keepConsuming(consumer, { group: groupId, retryMs: 1000, run, closing: () => probe.closing });
     await run();
     await joined;
     return probe;
   }
 
   private closing = false;
-
-  private async rerun(run: () => Promise<void>): Promise<void> {
-    while (!this.closing) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      try {
-        await run();
-        return;
-      } catch {
-        // The broker is still away: try again.
-      }
-    }
-  }
 
   /** topic/partition/offset of every message received: one read again after a rejoin is kept once. */
   private readonly seen = new Set<string>();

@@ -1,6 +1,7 @@
 // `@irp/platform/testing`: the test harness, a subpath of its own so production code never loads it.
 export * from './app-error';
 export * from './backlog';
+export * from './broker';
 export * from './database-outage';
 export * from './deliveries';
 export * from './dlq-probe';
