@@ -50,6 +50,8 @@ export class DeliveryService {
    */
   private unmarked: UnmarkedClaim[] = [];
   private releaseTimer?: NodeJS.Timeout;
+  /** Deliveries this process has claimed and is sending now: never given back while here. */
+  private readonly sending = new Set<string>();
 
   constructor(
     private readonly owner: ClaimOwner,
@@ -95,15 +97,24 @@ export class DeliveryService {
         }
         // Ids sent or claimed elsewhere already need no slot.
         this.slots.release(slots - claimed.length);
-        for (const d of claimed)
+        for (const d of claimed) {
+          this.sending.add(d.id);
           inFlight.push(
             this.deliver(d, message)
-              .catch((error: unknown) => {
-                this.giveBack([{ id: d.id, owner: owner! }]);
-                failure ??= { error };
-              })
-              .finally(() => this.slots.release(1)),
+              .then(
+                () => false,
+                (error: unknown) => {
+                  failure ??= { error };
+                  return true;
+                },
+              )
+              .then((failed) => {
+                this.sending.delete(d.id);
+                this.slots.release(1);
+                if (failed) this.giveBack([{ id: d.id, owner: owner! }]);
+              }),
           );
+        }
       }
       // A failed mark or claim fails the batch (Kafka redelivers it) once what is in flight has settled.
       await Promise.all(inFlight);
@@ -112,7 +123,7 @@ export class DeliveryService {
     }
   }
 
-  /** Claims to give back (see `unmarked`), tried at once and every second until the database answers. */
+  /** Claims to give back (see `unmarked`): tried before the next batch, and every second until they are. */
   private giveBack(claims: UnmarkedClaim[]): void {
     this.unmarked.push(...claims);
     this.releaseTimer ??= setTimeout(() => {
@@ -125,8 +136,10 @@ export class DeliveryService {
   }
 
   private async releaseUnmarked(): Promise<void> {
-    if (!this.unmarked.length) return;
-    const claims = this.unmarked.splice(0);
+    // One sent again by this process meanwhile (a retried batch) is its own again: left until it settles.
+    const claims = this.unmarked.filter((c) => !this.sending.has(c.id));
+    if (!claims.length) return;
+    this.unmarked = this.unmarked.filter((c) => this.sending.has(c.id));
     try {
       await this.deliveries.release(claims);
       log.info({ claims: claims.length }, 'claims given back');
