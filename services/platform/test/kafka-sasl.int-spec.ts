@@ -186,26 +186,55 @@ async function listTopicsWith(env: Record<string, string>): Promise<string[]> {
   }
 }
 
+/** A connection that did not open in time (a loaded machine, a JVM's first TLS handshake): worth another try. */
+const notYetOpen = (err: unknown) => /Connection timeout|ECONNREFUSED|ECONNRESET/i.test(String(err));
+
 /**
- * Until the portal's credentials list the broker's topics (the JVM takes a few seconds; a minute at most):
- * undefined when ready, the exit code when the broker exited first.
+ * The topics these settings list once the listener answers: tries again while `retryOn` says the error is
+ * passing (by default a connection that did not open: the first TLS handshakes of a JVM are slow on a busy
+ * machine), until the test's patience runs out; any other answer (a refused password or certificate) is thrown
+ * at once. Throws BrokerExited when the broker exited first.
+ */
+async function listTopicsOnceOpen(
+  broker: ChildProcess,
+  env: Record<string, string>,
+  retryOn: (err: unknown) => boolean = notYetOpen,
+): Promise<string[]> {
+  const started = Date.now();
+  const deadline = patientDeadline(90_000);
+  for (;;) {
+    try {
+      return await listTopicsWith(env);
+    } catch (err) {
+      if (broker.exitCode !== null) throw new BrokerExited(broker.exitCode);
+      if (!retryOn(err)) throw err;
+      if (Date.now() > deadline)
+        throw new Error(`the SCRAM broker's listener did not open ${waitedFor(started)}: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+class BrokerExited extends Error {
+  constructor(readonly exitCode: number) {
+    super(`the SCRAM broker exited ${exitCode}`);
+  }
+}
+
+/**
+ * Until the portal's credentials list the broker's topics (the JVM takes a few seconds; whatever a starting
+ * broker answers is tried again): undefined when ready, the exit code when the broker exited first.
  */
 async function untilScramBrokerReady(
   broker: ChildProcess,
   env: Record<string, string>,
 ): Promise<number | undefined> {
-  const started = Date.now();
-  const deadline = patientDeadline(90_000);
-  for (;;) {
-    try {
-      await listTopicsWith(env);
-      return undefined;
-    } catch (err) {
-      if (broker.exitCode !== null) return broker.exitCode;
-      if (Date.now() > deadline)
-        throw new Error(`the SCRAM broker not ready ${waitedFor(started)}: ${String(err)}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+  try {
+    await listTopicsOnceOpen(broker, env, () => true);
+    return undefined;
+  } catch (err) {
+    if (err instanceof BrokerExited) return err.exitCode;
+    throw err;
   }
 }
 
@@ -274,12 +303,12 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
   itWhen('ownBroker', haveJars)(
     'over TLS (KAFKA_SSL, KAFKA_SSL_CA_FILE): connects trusting the configured CA, and not without it',
     async () => {
-      await expect(listTopicsWith(tlsEnv)).resolves.toEqual([]);
+      await expect(listTopicsOnceOpen(broker!, tlsEnv)).resolves.toEqual([]);
       const producer = await connectProducer(settingsFor(tlsEnv));
       await producer.disconnect();
       // The system's CAs do not know the test CA: the broker's certificate is refused.
       const systemCas = Object.fromEntries(Object.entries(tlsEnv).filter(([k]) => k !== 'KAFKA_SSL_CA_FILE'));
-      await expect(listTopicsWith(systemCas)).rejects.toThrow(
+      await expect(listTopicsOnceOpen(broker!, systemCas)).rejects.toThrow(
         /self[- ]signed|unable to (get|verify)|certificate/i,
       );
     },
