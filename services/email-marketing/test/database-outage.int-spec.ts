@@ -47,7 +47,7 @@ describe('email-marketing handlers through a database outage', () => {
     await dropSchema('email_marketing');
     sink = await startSmtpSink();
     app = await startEmailMarketingService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('email-marketing'),
       SMTP_URL: sink.url,
       PUBLIC_BASE_URL: 'http://portal.example',
       // A claim cut off by the outage is taken again soon, and the backoff is short, so the test is quick.
