@@ -381,13 +381,12 @@ function topicsJob() {
 }
 
 /**
- * The database bootstrap's tenants (docs/adr/0010): each service and the gateway, each with its own Secret
- * whose DATABASE_URL names its role; the variable is the platform's tenantUrlVariable.
+ * The platform's tenants of the database (services/platform/src/database-roles.ts, which the infra suite
+ * checks this against): each service, then the gateway, and the variable the bootstrap reads each one's URL
+ * from.
  */
-const databaseTenants = (services) => [
-  ...services.map((s) => ({ name: s.name, variable: `DATABASE_URL_${s.schema.toUpperCase()}` })),
-  { name: 'gateway', variable: 'DATABASE_URL_GATEWAY' },
-];
+const databaseTenants = (services) => [...services, { name: 'gateway', schema: 'gateway' }];
+const tenantUrlVariable = (schema) => `DATABASE_URL_${schema.toUpperCase()}`;
 
 function databaseJob(services) {
   const labels = labelsOf('database', 'job');
@@ -395,11 +394,12 @@ function databaseJob(services) {
     name: 'database',
     image: 'irportal/gateway:local',
     command: ['node', 'deploy/local/infra.mjs', 'database'],
-    // Each tenant's role and password, read from its own Secret: written once, where the process reads them.
+    // Each tenant's (each service's and the gateway's) role and password, read from its own Secret: written
+    // once, where the process reads them (docs/adr/0010).
     env: env(
       Object.fromEntries(
-        databaseTenants(services).map(({ name, variable }) => [
-          variable,
+        databaseTenants(services).map(({ name, schema }) => [
+          tenantUrlVariable(schema),
           { secretKeyRef: { name: secretOf(name), key: 'DATABASE_URL' } },
         ]),
       ),
