@@ -384,6 +384,7 @@ export async function up(opts) {
   infraEnv = infra.readEnvFile(infraEnvFile);
   // Each service's (and the gateway's) own role and schema (docs/adr/0010): a process connects as its role.
   const databaseUrls = await infra.bootstrapLocalDatabase(infraEnv.DATABASE_URL);
+  say(`database  a role and schema each for ${Object.keys(databaseUrls).join(', ')}`);
   const base = {
     KAFKA_BROKERS: infraEnv.KAFKA_BROKERS,
     DATABASE_URL: infraEnv.DATABASE_URL,

@@ -56,7 +56,8 @@ export async function bootstrapDatabase(adminUrl: string, tenants: readonly Tena
     // Ending the session releases the advisory lock.
     await client.end();
   }
-  log.info({ database, schemas: tenants.map((t) => t.schema) }, 'database roles and schemas in place');
+  // debug: the scripts that run it say so in their own words.
+  log.debug({ database, schemas: tenants.map((t) => t.schema) }, 'database roles and schemas in place');
 }
 
 async function runAll(client: ClientBase, statements: readonly string[]): Promise<void> {
