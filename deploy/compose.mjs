@@ -135,6 +135,42 @@ const INFRASTRUCTURE = `services:
     restart: 'no'
 `;
 
+// The platform's tenants of the database and their roles (services/platform/src/database-roles.ts, which
+// the infra suite checks this file against).
+const databaseTenants = (services) => [...services, { name: 'gateway', schema: 'gateway' }];
+const tenantRoleOf = (schema) => `irp_${schema}`;
+const tenantUrlVariable = (schema) => `DATABASE_URL_${schema.toUpperCase()}`;
+
+/**
+ * A tenant's DATABASE_URL here: its own role (docs/adr/0011), without a password, as the compose server
+ * trusts its network like local mode's 127.0.0.1.
+ */
+const databaseUrlOf = (schema) => `postgres://${tenantRoleOf(schema)}@postgres:5432/irportal`;
+
+/** One-shot: each service's and the gateway's role and the schema it owns, as the admin (postgres). */
+function databaseBootstrap(services) {
+  const urls = databaseTenants(services)
+    .map((t) => `\n      ${tenantUrlVariable(t.schema)}: ${databaseUrlOf(t.schema)}`)
+    .join('');
+  return `
+  database:
+    # One-shot: each service's (and the gateway's) PostgreSQL role and the schema it owns; each connects as
+    # its role and can use nothing else (docs/adr/0011). Then exits.
+    image: irportal/gateway:local
+    build:
+      context: .
+      dockerfile: deploy/Dockerfile
+      target: gateway
+    command: ['node', 'deploy/local/infra.mjs', 'database']
+    environment:
+      DATABASE_ADMIN_URL: postgres://postgres@postgres:5432/irportal${urls}
+    depends_on:
+      postgres:
+        condition: service_healthy
+    restart: 'no'
+`;
+}
+
 /** `email-marketing` -> `EMAIL_MARKETING`: the prefix of a service's compose variables. */
 const envPrefix = (name) => name.toUpperCase().replace(/-/g, '_');
 
@@ -160,15 +196,15 @@ function appService(s) {
         SERVICE: ${s.name}
     environment:
       <<: *node-env
-      DATABASE_URL: postgres://postgres@postgres:5432/irportal
+      DATABASE_URL: ${databaseUrlOf(s.schema)}
       HEALTH_PORT: ${s.healthPort}
       HOST: 0.0.0.0
       ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}${passed}
     depends_on:
       topics:
         condition: service_completed_successfully
-      postgres:
-        condition: service_healthy
+      database:
+        condition: service_completed_successfully
     restart: unless-stopped
 `;
 }
@@ -189,8 +225,8 @@ function gateway(services) {
       HOST: 0.0.0.0
       OPS_PORT: 3001
       OPS_HOST: 0.0.0.0
-      # The rate limits' counters, shared by every gateway instance (schema gateway).
-      DATABASE_URL: postgres://postgres@postgres:5432/irportal
+      # The rate limits' counters, shared by every gateway instance (schema gateway, its role's).
+      DATABASE_URL: ${databaseUrlOf('gateway')}
       # Required in production: 32+ characters, the same for every gateway instance. Set your own: production
       # refuses this published fallback (the gateway does not start).
       SESSION_SECRET: \${SESSION_SECRET:-compose-local-secret-change-me-0123456789abcdef}
@@ -205,8 +241,8 @@ function gateway(services) {
     depends_on:
       topics:
         condition: service_completed_successfully
-      postgres:
-        condition: service_healthy
+      database:
+        condition: service_completed_successfully
 ${waits}    restart: unless-stopped
 `;
 }
@@ -218,7 +254,15 @@ volumes:
   kafka-data:
   pg-data:
 `;
-  return HEADER + '\n' + INFRASTRUCTURE + services.map(appService).join('') + gateway(services) + volumes;
+  return (
+    HEADER +
+    '\n' +
+    INFRASTRUCTURE +
+    databaseBootstrap(services) +
+    services.map(appService).join('') +
+    gateway(services) +
+    volumes
+  );
 }
 
 if (isMain(import.meta.url)) {

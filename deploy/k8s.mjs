@@ -6,6 +6,7 @@
 //
 //   base/                    per service: a Deployment per role (`<service>-<role>`, ROLES=<role>) and its
 //                            Service (the health port); the gateway (Deployment, Services); the topics Job;
+//                            the database Job (each service's PostgreSQL role and schema);
 //                            NetworkPolicies (default deny, ingress to the gateway only, egress by need)
 //   components/autoscaling/  HPAs on CPU (api roles, gateway), KEDA ScaledObjects on consumer-group lag
 //                            (pollers, senders) with their TriggerAuthentications, PodDisruptionBudgets
@@ -122,6 +123,7 @@ const RESOURCES = {
   sender: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
   gateway: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
   topics: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+  database: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
 };
 
 /** The `node` user of the node images (deploy/Dockerfile's `USER node`). */
@@ -378,6 +380,57 @@ function topicsJob() {
   };
 }
 
+/**
+ * The platform's tenants of the database (services/platform/src/database-roles.ts, which the infra suite
+ * checks this against): each service, then the gateway, and the variable the bootstrap reads each one's URL
+ * from.
+ */
+const databaseTenants = (services) => [...services, { name: 'gateway', schema: 'gateway' }];
+const tenantUrlVariable = (schema) => `DATABASE_URL_${schema.toUpperCase()}`;
+
+function databaseJob(services) {
+  const labels = labelsOf('database', 'job');
+  const container = {
+    name: 'database',
+    image: 'irportal/gateway:local',
+    command: ['node', 'deploy/local/infra.mjs', 'database'],
+    // Each tenant's (each service's and the gateway's) role and password, read from its own Secret: written
+    // once, where the process reads them (docs/adr/0011).
+    env: env(
+      Object.fromEntries(
+        databaseTenants(services).map(({ name, schema }) => [
+          tenantUrlVariable(schema),
+          { secretKeyRef: { name: secretOf(name), key: 'DATABASE_URL' } },
+        ]),
+      ),
+    ),
+    // DATABASE_ADMIN_URL: a role that may create roles and schemas; only this Job reads it.
+    envFrom: [{ secretRef: { name: secretOf('database-admin') } }],
+    resources: RESOURCES.database,
+  };
+  return {
+    comment:
+      ' One-shot: gives each service (and the gateway) its PostgreSQL login role and the schema it owns, and\n' +
+      ' takes from PUBLIC the rights to connect and create (docs/adr/0011); idempotent. A service started\n' +
+      ' before it finishes restarts until its role and schema exist. Gone an hour after it finishes.',
+    object: {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'database', labels },
+      spec: {
+        backoffLimit: 10,
+        ttlSecondsAfterFinished: 3600,
+        template: podTemplate({
+          labels,
+          container,
+          volumes: [{ name: 'tmp', mountPath: '/tmp' }],
+          restartPolicy: 'OnFailure',
+        }),
+      },
+    },
+  };
+}
+
 const egressTo = (needs) => needs.map((need) => ({ ports: PORTS[need] }));
 
 function networkPolicy(name, podSelector, spec) {
@@ -409,6 +462,13 @@ function networkPolicies(services) {
       object: networkPolicy('gateway-egress', byName('gateway'), {
         policyTypes: ['Egress'],
         egress: egressTo(['dns', 'kafka', 'postgres']),
+      }),
+    },
+    {
+      comment: ' The database Job reaches PostgreSQL and DNS.',
+      object: networkPolicy('database-egress', byName('database'), {
+        policyTypes: ['Egress'],
+        egress: egressTo(['dns', 'postgres']),
       }),
     },
     {
@@ -668,6 +728,7 @@ function parts(services, Topics) {
     ),
     'gateway.yaml': gatewayObjects(),
     'topics-job.yaml': [topicsJob()],
+    'database-job.yaml': [databaseJob(services)],
   };
   const autoscaling = {
     ...Object.fromEntries(services.map((s) => [`${s.name}.yaml`, autoscalingObjects(s, Topics)])),

@@ -151,9 +151,21 @@ function kafkaRssMb(env) {
 /** The health port of a service's main process in this stack. */
 const healthPortOf = (entry) => entry.healthPort + HEALTH_PORT_OFFSET;
 
-/** How one process of a service starts and how to tell it is ready. */
-function serviceSpec(entry, base, { roles = entry.roles, healthPort = healthPortOf(entry), instance } = {}) {
-  const env = { ...base, HEALTH_PORT: String(healthPort), ROLES: roles.join(',') };
+/**
+ * How one process of a service starts and how to tell it is ready. `databaseUrls`: each tenant's own
+ * DATABASE_URL by name (its role, made by the database bootstrap), which replaces the base's.
+ */
+function serviceSpec(
+  entry,
+  base,
+  { roles = entry.roles, healthPort = healthPortOf(entry), instance, databaseUrls = {} } = {},
+) {
+  const env = {
+    ...base,
+    DATABASE_URL: databaseUrls[entry.name] ?? base.DATABASE_URL,
+    HEALTH_PORT: String(healthPort),
+    ROLES: roles.join(','),
+  };
   if (instance) env.INSTANCE_ID = instance;
   return {
     args: [path.join(entry.workspace, 'dist', 'main.js')],
@@ -207,10 +219,14 @@ export function standInSpecs(manifest = loadManifest(), env = process.env) {
 }
 
 /** How each process of the stack starts: every service of the manifest, then the gateway. */
-function processSpecs(opts, base, manifest = loadManifest()) {
+function processSpecs(opts, base, manifest = loadManifest(), databaseUrls = {}) {
   const specs = {};
-  for (const entry of manifest.services) specs[entry.name] = serviceSpec(entry, base);
-  const gatewayEnv = { ...base, PORT: String(GATEWAY_PORT) };
+  for (const entry of manifest.services) specs[entry.name] = serviceSpec(entry, base, { databaseUrls });
+  const gatewayEnv = {
+    ...base,
+    DATABASE_URL: databaseUrls.gateway ?? base.DATABASE_URL,
+    PORT: String(GATEWAY_PORT),
+  };
   if (opts.web === 'dist') gatewayEnv.WEB_DIST = path.join(ROOT, 'web', 'dist');
   specs.gateway = {
     args: ['gateway/dist/main.js'],
@@ -282,8 +298,9 @@ export async function startOne(name, { roles, instances } = {}) {
           roles: known.roles,
           healthPort: known.healthPort,
           instance: name,
+          databaseUrls: state.databaseUrls,
         })
-      : (processSpecs(state.opts, state.base)[name] ??
+      : (processSpecs(state.opts, state.base, undefined, state.databaseUrls)[name] ??
         standInSpecs().find((x) => x.name === name && !x.real));
     if (!spec) throw new Error(`${name} cannot be started on its own`);
     const p = start(name, process.execPath, spec.args, spec.env, true);
@@ -307,6 +324,7 @@ export async function startOne(name, { roles, instances } = {}) {
       roles: chosen,
       healthPort: await freePort(),
       instance: processName,
+      databaseUrls: state.databaseUrls,
     });
     const p = start(processName, process.execPath, spec.args, spec.env, true);
     await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
@@ -364,6 +382,9 @@ export async function up(opts) {
     await infra.up({ envFile: infraEnvFile, database: process.env.DATABASE_NAME ?? 'irportal' });
   }
   infraEnv = infra.readEnvFile(infraEnvFile);
+  // Each service's (and the gateway's) own role and schema (docs/adr/0011): a process connects as its role.
+  const databaseUrls = await infra.bootstrapLocalDatabase(infraEnv.DATABASE_URL);
+  say(`database  a role and schema each for ${Object.keys(databaseUrls).join(', ')}`);
   const base = {
     KAFKA_BROKERS: infraEnv.KAFKA_BROKERS,
     DATABASE_URL: infraEnv.DATABASE_URL,
@@ -373,8 +394,8 @@ export async function up(opts) {
   fs.mkdirSync(STATE_DIR, { recursive: true });
   const standIns = standInSpecs(manifest);
   for (const standIn of standIns) Object.assign(base, standIn.urls);
-  const state = { ownsInfra, infraEnvFile, opts: { web: opts.web }, base, processes: [] };
-  const specs = processSpecs(opts, base, manifest);
+  const state = { ownsInfra, infraEnvFile, opts: { web: opts.web }, base, databaseUrls, processes: [] };
+  const specs = processSpecs(opts, base, manifest, databaseUrls);
   const save = () => writeState(state);
 
   try {
@@ -422,6 +443,7 @@ export async function up(opts) {
         // SEED_DEMO_USERS: the users seed's explicit opt-in (its demo accounts have published passwords).
         await run(process.execPath, [path.join(entry.workspace, entry.seed)], {
           ...base,
+          DATABASE_URL: databaseUrls[entry.name],
           LOG_LEVEL: 'warn',
           SEED_DEMO_USERS: 'true',
         });

@@ -353,6 +353,8 @@ async function lintRun() {
 async function integrationSuite(infra, name, infraOptions, specs) {
   await withInfra(infra, infraOptions, async (env) => {
     await freshDatabaseEnv(infraOptions.envFile, infraOptions.database); // the same name: dropped and made again
+    // Each service's role and schema (docs/adr/0011): the services under test connect as their roles.
+    await infra.bootstrapLocalDatabase(env.DATABASE_URL);
     // --forceExit: a Kafka client a file leaked (kafkajs retrying a broker gone with its lane) must not keep the
     // runner alive after the results are written; the integration environment has stopped every process.
     await suite(name, () =>

@@ -2,7 +2,7 @@
 // [--controller-port N] [--pg-port N]`.
 
 export const USAGE =
-  'usage: node deploy/local/infra.mjs up|down|topics|status [--env FILE | -- --env-file FILE] [--database NAME] [--no-topics]\n       [--kafka-port N] [--controller-port N] [--pg-port N]';
+  'usage: node deploy/local/infra.mjs up|down|topics|database|status [--env FILE | -- --env-file FILE] [--database NAME] [--no-topics]\n       [--kafka-port N] [--controller-port N] [--pg-port N]';
 
 /** Returns { command, opts } with opts in the shape up/down/status take. */
 export function parseArgs(argv) {

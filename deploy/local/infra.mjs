@@ -11,6 +11,7 @@
 //   node deploy/local/infra.mjs up     [--env-file .local/infra.env] [--database irportal] [--no-topics]
 //   node deploy/local/infra.mjs down   [--env-file .local/infra.env]
 //   node deploy/local/infra.mjs topics
+//   node deploy/local/infra.mjs database   (DATABASE_ADMIN_URL, DATABASE_URL_<SCHEMA> of every service)
 //   node deploy/local/infra.mjs status [--env-file .local/infra.env]
 //
 // This file is the CLI and the public module (up, down, status); each part lives beside it: kafka.mjs and
@@ -22,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, USAGE } from './args.mjs';
+import { bootstrapDatabaseFromEnv } from './database.mjs';
 import { dockerAnswers, dockerStop, dockerUp } from './docker.mjs';
 import { readEnvFile, resolveEnvFile, writeEnvFile } from './env-file.mjs';
 import { KAFKA_VERSION } from './kafka-files.mjs';
@@ -37,6 +39,7 @@ import { infraDir, intEnv, makeLog, rssKb, secs, shown, splitList, withLock } fr
 import { status } from './status.mjs';
 import { createTopics } from './topics.mjs';
 
+export { bootstrapLocalDatabase } from './database.mjs';
 export { readEnvFile } from './env-file.mjs';
 export { KAFKA_VERSION } from './kafka-files.mjs';
 export { hydratePgSymlinks } from './pg-embedded.mjs';
@@ -228,6 +231,13 @@ async function main(argv) {
     case 'topics':
       await topicsCommand(opts);
       return 0;
+    case 'database': {
+      // A deployment's one-shot bootstrap (the Kubernetes `database` Job): the services' roles and schemas.
+      const t0 = Date.now();
+      await bootstrapDatabaseFromEnv(process.env);
+      console.log(`[infra] database  roles and schemas in place, in ${secs(Date.now() - t0)}`);
+      return 0;
+    }
     case 'status': {
       const r = await status(opts);
       return r.kafka.up && r.postgres.up ? 0 : 1;

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { CSRF_COOKIE, CSRF_HEADER, REFRESH_COOKIE, SESSION_COOKIE } from '@irp/proto';
 import { serviceManifest } from '@irp/platform';
-import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
+import {
+  loadTestEnv,
+  runServiceSeed,
+  ServiceProcess,
+  startServiceProcess,
+  testDatabaseUrl,
+} from '@irp/platform/testing';
 import request from 'supertest';
 import { createGateway } from '../src/main';
 import { connectTestDatabase } from './gateway-harness';
@@ -52,6 +58,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
     await runServiceSeed('users');
     gateway = await createGateway({
       ...process.env,
+      DATABASE_URL: testDatabaseUrl('gateway'),
       PORT: '0',
       // A users service of a loaded machine answers late: late is not a 503 (the 503 test waits this out).
       KAFKA_REQUEST_TIMEOUT_MS: '20000',

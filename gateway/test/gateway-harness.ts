@@ -15,6 +15,7 @@ import {
   startSmtpSink,
   patientDeadline,
   startStandInProcess,
+  testDatabaseUrl,
   waitedFor,
 } from '@irp/platform/testing';
 import { Client } from 'pg';
@@ -271,6 +272,8 @@ export async function startTestGateway(
 ): Promise<{ gateway: INestApplication; http: ReturnType<typeof request> }> {
   const gateway = await createGateway({
     ...process.env,
+    // The gateway's own role (docs/adr/0011), as deployed.
+    DATABASE_URL: testDatabaseUrl('gateway'),
     PORT: '0',
     // A service of a loaded machine answers late: late is not a 503 here (a test of the 503 waits this out).
     KAFKA_REQUEST_TIMEOUT_MS: '20000',

@@ -101,3 +101,18 @@ test("deploy/Dockerfile's base is pinned by digest, on the major of .node-versio
   for (const [, from] of dockerfile.matchAll(/^FROM (\S+)/gm))
     assert.ok(from === '${NODE_IMAGE}' || /^[a-z-]+$/.test(from), `FROM ${from}`);
 });
+
+test("each process connects as its own database role, which the one-shot database service makes first", async () => {
+  // The platform's rules (Node strips the types of this dependency-free module).
+  const roles = await import('../../../services/platform/src/database-roles.ts');
+  const services = readManifest();
+  const text = composeFile(services);
+  const urlOf = (schema) => `postgres://${roles.tenantRoleOf(schema)}@postgres:5432/irportal`;
+  for (const t of roles.databaseTenants(services)) {
+    assert.ok(text.includes(`      ${roles.tenantUrlVariable(t.schema)}: ${urlOf(t.schema)}\n`), t.name);
+    const block = text.slice(text.indexOf(`\n  ${t.name}:\n`)).split('\n\n')[0];
+    assert.ok(block.includes(`      DATABASE_URL: ${urlOf(t.schema)}\n`), `${t.name}'s DATABASE_URL`);
+    assert.match(block, /database:\n {8}condition: service_completed_successfully/, t.name);
+  }
+  assert.equal(text.match(/postgres:\/\/postgres@/g).length, 1, 'only the database service is the admin');
+});

@@ -311,7 +311,7 @@ function hpaProblems(objects, { services, requestPartitions, replyPartitions }) 
 
 /**
  * NetworkPolicies: everything denied by default, ingress only to the gateway, and every pod allowed DNS and
- * Kafka out.
+ * Kafka out (the database Job, which never speaks to Kafka: DNS and PostgreSQL).
  */
 function networkProblems(objects) {
   const problems = [];
@@ -332,10 +332,17 @@ function networkProblems(objects) {
       .filter((p) => p.spec.policyTypes?.includes('Egress') && matches(p.spec.podSelector, labels))
       .flatMap((p) => p.spec.egress ?? []);
     const ports = new Set(egress.flatMap((rule) => (rule.ports ?? []).map((port) => port.port)));
-    for (const [what, port] of [
-      ['DNS', 53],
-      ['Kafka', 9092],
-    ])
+    const needs =
+      owner.kind === 'Job' && owner.metadata.name === 'database'
+        ? [
+            ['DNS', 53],
+            ['PostgreSQL', 5432],
+          ]
+        : [
+            ['DNS', 53],
+            ['Kafka', 9092],
+          ];
+    for (const [what, port] of needs)
       if (!ports.has(port)) problems.push(`${nameOf(owner)}: no egress to ${what} (port ${port})`);
   }
   return problems;

@@ -15,6 +15,7 @@ import { policyProblems, schemaProblems, topicsJobSettings } from './k8s-checks.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The platform's own rule (Node strips the types of this dependency-free module).
 const { consumerGroupOf } = await import('../../../services/platform/src/roles.ts');
+const { databaseTenants, tenantUrlVariable } = await import('../../../services/platform/src/database-roles.ts');
 
 const services = readManifest();
 const proto = loadProto();
@@ -301,4 +302,26 @@ test('an object of a kind with no schema, or with a wrong type, is refused by th
       'Secret irportal-shared: a Secret in the repository',
     ),
   );
+});
+
+test("the database Job alone reads the admin's Secret, and each tenant's URL from that tenant's own Secret", () => {
+  for (const overlay of ['dev', 'prod']) {
+    const objects = render(overlay);
+    const job = find(objects, 'Job', 'database').spec.template.spec.containers[0];
+    assert.deepEqual(job.command, ['node', 'deploy/local/infra.mjs', 'database']);
+    assert.deepEqual(job.envFrom, [{ secretRef: { name: 'irportal-database-admin' } }]);
+    // The platform's tenants and variables (database-bootstrap.ts reads exactly these).
+    assert.deepEqual(
+      job.env,
+      databaseTenants(services).map((t) => ({
+        name: tenantUrlVariable(t.schema),
+        valueFrom: { secretKeyRef: { name: `irportal-${t.name}`, key: 'DATABASE_URL' } },
+      })),
+    );
+    const readers = objects
+      .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
+      .filter((o) => JSON.stringify(o.spec.template).includes('irportal-database-admin'))
+      .map((o) => `${o.kind} ${o.metadata.name}`);
+    assert.deepEqual(readers, ['Job database'], overlay);
+  }
 });

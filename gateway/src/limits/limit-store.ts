@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@irp/proto';
-import { AppError, createLogger } from '@irp/platform';
+import { AppError, createLogger, ensureSchema, GATEWAY_TENANT } from '@irp/platform';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
 import {
@@ -13,8 +13,8 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 const log = createLogger('limits');
 
-/** The gateway's own schema: only the shared counters live there. */
-export const LIMITS_SCHEMA = 'gateway';
+/** The gateway's own schema, owned by its role (docs/adr/0011): only the shared counters live there. */
+export const LIMITS_SCHEMA = GATEWAY_TENANT.schema;
 export const LIMITS_TABLE = 'rate_limits';
 
 /**
@@ -39,7 +39,7 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${LIMITS_SCHEMA}.${LIMITS_TABLE}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${LIMITS_SCHEMA}"`);
+      await ensureSchema(client, LIMITS_SCHEMA);
       // rate-limiter-flexible's own table definition (RateLimiterPostgres#_getCreateTableStmt).
       await client.query(
         `CREATE TABLE IF NOT EXISTS "${LIMITS_SCHEMA}"."${LIMITS_TABLE}" (

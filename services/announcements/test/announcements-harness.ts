@@ -71,7 +71,7 @@ export class AnnouncementsHarness {
     ]);
     this.sendRequestsAtJoin = await topicEnds(Topics.AnnouncementSendRequested);
     this.app = await startAnnouncementsService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('announcements'),
       DATA_DIR: this.dataDir,
       POLL_INTERVAL_MS: '3600000',
       ROLES: 'api',

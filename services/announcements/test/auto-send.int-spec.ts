@@ -112,7 +112,7 @@ describe('auto-send on the real broker and database', () => {
       Topics.AnnouncementDetected,
     ]);
     // The roles under test; the api role's projection bootstrap would wait for a stocks service.
-    env = { ...serviceTestEnv(), ...pollingEnv(standIn, { ROLES: 'scheduler,poller' }) };
+    env = { ...serviceTestEnv('announcements'), ...pollingEnv(standIn, { ROLES: 'scheduler,poller' }) };
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     await settings({});

@@ -57,7 +57,7 @@ describe('announcements handlers through a database outage', () => {
     await dropSchema('announcements');
     standIn = await startAsxStandIn({ port: 0 });
     env = {
-      ...serviceTestEnv(),
+      ...serviceTestEnv('announcements'),
       ...pollingEnv(standIn, { ROLES: 'scheduler,poller' }),
       HANDLER_RETRY_MAX_DELAY_MS: '1000',
     };

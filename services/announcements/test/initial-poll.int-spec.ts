@@ -106,7 +106,7 @@ describe('initial polls on the real broker and database', () => {
       Topics.AnnouncementDetected,
       Topics.AnnouncementSendRequested,
     ]);
-    env = { ...serviceTestEnv(), ...pollingEnv(standIn) };
+    env = { ...serviceTestEnv('announcements'), ...pollingEnv(standIn) };
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     requester = await createTestRequester(

@@ -106,7 +106,7 @@ describe('polling on the real broker and database', () => {
     pollRequestsAtJoin = await topicEnds(Topics.AnnouncementsPollRequested);
     // The roles under test; the api role's projection bootstrap would wait for a stocks service.
     env = {
-      ...serviceTestEnv(),
+      ...serviceTestEnv('announcements'),
       ...pollingEnv(standIn, {
         SOURCE_FAILURE_STREAK: '2',
         SOURCE_TIMEOUT_MS: '1000',

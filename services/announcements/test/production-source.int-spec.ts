@@ -69,7 +69,7 @@ describe('announcements in production: no mock source', () => {
       releaseBootstrap = await holdSingletonJob(PROJECTION_BOOTSTRAP_JOB);
       dataDir = mkdtempSync(join(tmpdir(), 'irp-production-source-'));
       app = await startAnnouncementsService({
-        ...serviceTestEnv(),
+        ...serviceTestEnv('announcements'),
         ...NO_FEEDS,
         NODE_ENV: 'production',
         ACTOR_SIGNING_SECRET,

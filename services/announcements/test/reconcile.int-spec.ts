@@ -73,7 +73,7 @@ describe('reconcile on the real broker and database', () => {
     // The projection holds this file's stocks only: the other files' `stock.upserted` events were skipped
     // before this file (jest.preset.js `integration`), and its bootstrap is held above.
     probe = await TopicProbe.listen([Topics.AnnouncementDetected, Topics.AnnouncementSendRequested]);
-    env = { ...serviceTestEnv(), ...pollingEnv(standIn, { POLL_CONCURRENCY: '2' }) };
+    env = { ...serviceTestEnv('announcements'), ...pollingEnv(standIn, { POLL_CONCURRENCY: '2' }) };
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     requester = await createTestRequester([...RECONCILE_TOPICS], 10_000);

@@ -60,7 +60,7 @@ describe('announcements tools on the real broker and database', () => {
     await dropSchema('announcements');
     dataDir = mkdtempSync(join(tmpdir(), 'irp-announcements-tools-'));
     app = await startAnnouncementsService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('announcements'),
       DATA_DIR: dataDir,
       POLL_INTERVAL_MS: '3600000',
       ROLES: 'api',

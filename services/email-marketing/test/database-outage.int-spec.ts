@@ -47,7 +47,7 @@ describe('email-marketing handlers through a database outage', () => {
     await dropSchema('email_marketing');
     sink = await startSmtpSink();
     app = await startEmailMarketingService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('email-marketing'),
       SMTP_URL: sink.url,
       PUBLIC_BASE_URL: 'http://portal.example',
       // Named, so the outage cuts its claim owner's lock connection too (`sender:outage`), as a restart would.

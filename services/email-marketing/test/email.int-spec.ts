@@ -130,7 +130,7 @@ describe('email-marketing service', () => {
       MAILCHIMP_BASE_URL: `${providers.url}/3.0`,
       CAMPAIGN_MONITOR_BASE_URL: `${providers.url}/api/v3.3`,
       PROVIDER_TIMEOUT_MS: '3000',
-      ...serviceTestEnv(),
+      ...serviceTestEnv('email-marketing'),
       SMTP_URL: sink.url,
       PUBLIC_BASE_URL: PUBLIC,
       DELIVERY_RETRY_BASE_MS: '200',

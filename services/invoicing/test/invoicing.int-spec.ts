@@ -77,7 +77,7 @@ describe('invoicing service against the accounting stand-in', () => {
     await dropSchema('invoicing');
     standIn = await startAccountingStandIn({ port: 0, today });
     app = await startInvoicingService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('invoicing'),
       ACCOUNTING_BASE_URL: standIn.apiUrl,
       ACCOUNTING_TOKEN_URL: `${standIn.url}/connect/token`,
       ACCOUNTING_APP_URL: standIn.url,

@@ -1,4 +1,4 @@
-import { Client, Pool, PoolClient } from 'pg';
+import { Client, ClientBase, Pool, PoolClient } from 'pg';
 import { DataSource, MixedList, EntitySchema } from 'typeorm';
 import { createLogger } from './logging';
 
@@ -26,6 +26,8 @@ export function createDataSource(o: DatabaseOptions): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging: false,
+    // Migrations use core functions only (gen_random_uuid); a service's role may not create extensions.
+    installExtensions: false,
     extra: { max: o.poolSize ?? 10, application_name: o.schema },
   });
 }
@@ -48,16 +50,35 @@ function hearLostConnections(ds: DataSource): void {
 }
 
 /**
- * Creates the service schema if needed, connects, and runs the committed migrations. An advisory lock
- * keeps two instances starting together from migrating at once.
+ * Creates `schema` when it does not exist yet, which only an admin connection may do: a service connects
+ * as its own role, whose schema the database bootstrap made (docs/adr/0011), and the role has no right to
+ * create one (CREATE SCHEMA IF NOT EXISTS checks that right even when the schema exists).
+ */
+export async function ensureSchema(client: ClientBase, schema: string): Promise<void> {
+  const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (rowCount) return;
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (err) {
+    const user = (client as unknown as { user?: string }).user;
+    throw new Error(
+      `schema ${schema} does not exist and ${user ?? 'this user'} may not create it (${(err as Error).message}): ` +
+        'run the database bootstrap first (node deploy/local/infra.mjs database; make up and the tests run it)',
+    );
+  }
+}
+
+/**
+ * Creates the service schema if needed (ensureSchema), connects, and runs the committed migrations. An
+ * advisory lock keeps two instances starting together from migrating at once.
  */
 export async function openDatabase(o: DatabaseOptions): Promise<DataSource> {
-  const admin = new Client({ connectionString: o.url });
-  await admin.connect();
+  const migrator = new Client({ connectionString: o.url });
+  await migrator.connect();
   try {
-    await admin.query(`SELECT pg_advisory_lock(hashtext($1))`, [`migrate:${o.schema}`]);
+    await migrator.query(`SELECT pg_advisory_lock(hashtext($1))`, [`migrate:${o.schema}`]);
     try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${o.schema}"`);
+      await ensureSchema(migrator, o.schema);
       const ds = createDataSource(o);
       await ds.initialize();
       hearLostConnections(ds);
@@ -66,9 +87,9 @@ export async function openDatabase(o: DatabaseOptions): Promise<DataSource> {
         log.info({ schema: o.schema, migrations: ran.map((m) => m.name) }, 'migrations applied');
       return ds;
     } finally {
-      await admin.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`migrate:${o.schema}`]);
+      await migrator.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`migrate:${o.schema}`]);
     }
   } finally {
-    await admin.end();
+    await migrator.end();
   }
 }

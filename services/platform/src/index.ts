@@ -2,6 +2,8 @@ export * from './actor-roles';
 export * from './bootstrap';
 export * from './config';
 export * from './database';
+export * from './database-bootstrap';
+export * from './database-roles';
 export * from './define-service';
 export * from './dlq';
 export * from './errors';

@@ -120,7 +120,7 @@ describe('reports service on the real broker and database', () => {
     await dropSchema('reports');
     standIn = await startMarketStandIn({ port: 0 });
     app = await startReportsService({
-      ...serviceTestEnv(),
+      ...serviceTestEnv('reports'),
       MARKET_DATA_BASE_URL: standIn.url,
       MARKET_JOBS_DISABLED: 'true',
       MARKET_HISTORY_DAYS: '0',

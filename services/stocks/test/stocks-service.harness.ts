@@ -107,7 +107,7 @@ export function useStocksService(): void {
       Topics.StockArchived,
       Topics.ServiceOrderSubmitted,
     ]);
-    app = await startStocksService(serviceTestEnv());
+    app = await startStocksService(serviceTestEnv('stocks'));
     db = app.get(DataSource);
     requester = await createTestRequester(STOCK_TOPICS, 8000);
     healthUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;

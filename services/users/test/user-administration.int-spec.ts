@@ -53,7 +53,7 @@ describe('users service: user administration', () => {
 
   beforeAll(async () => {
     await dropSchema('users');
-    app = await startUsersService(serviceTestEnv());
+    app = await startUsersService(serviceTestEnv('users'));
     requester = await createTestRequester(TOPICS, 8000);
     projection = app.get(StockProjectionService);
     db = app.get(DataSource);

@@ -38,7 +38,7 @@ describe('users service on the real broker and database', () => {
   beforeAll(async () => {
     await dropSchema('users');
     probe = await TopicProbe.listen([Topics.UserUpserted, dlqTopic(Topics.UsersAuthenticate)]);
-    app = await startUsersService(serviceTestEnv());
+    app = await startUsersService(serviceTestEnv('users'));
     users = app.get(UsersService);
     requester = await createTestRequester(USER_TOPICS, 8000);
     const address = app.getHttpServer().address();

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { RequestOf, RequestTopic } from '@irp/proto';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
+import { bootstrapDatabase } from '../database-bootstrap';
+import { databaseTenants, tenantDatabaseUrl } from '../database-roles';
 import { DEFAULT_FETCH_MAX_WAIT_MS, kafkaClientConfig, keepConsuming } from '../kafka';
-import { repoRoot } from '../manifest';
+import { repoRoot, serviceManifest } from '../manifest';
 import { KafkaRequester } from '../requester';
 import { patientDeadline, waitedFor } from './patience';
 
@@ -195,30 +197,52 @@ export async function rawProducer(): Promise<Producer> {
   return producer;
 }
 
+/** A tenant of the database (a manifest service, or `gateway`) by name; undefined for a test fixture. */
+const tenantNamed = (name: string) => databaseTenants(serviceManifest()).find((t) => t.name === name);
+
 /**
- * The environment a service under test starts with: the test broker and database (loadTestEnv), a random
- * health port, and short Kafka session timeouts so a stopped instance leaves its group quickly.
+ * The DATABASE_URL a service (or the gateway) under test connects with: its own role's (docs/adr/0011),
+ * which scripts/test.mjs made with the test database. A test fixture's service, no tenant, gets the
+ * test's own (admin) URL and makes its schema itself.
  */
-export function serviceTestEnv(): NodeJS.ProcessEnv {
+export function testDatabaseUrl(name?: string): string {
+  const { DATABASE_URL } = loadTestEnv();
+  const tenant = name ? tenantNamed(name) : undefined;
+  return tenant ? tenantDatabaseUrl(DATABASE_URL, tenant.schema) : DATABASE_URL;
+}
+
+/**
+ * The environment a service under test starts with: the test broker and database (loadTestEnv; `service`
+ * named, as that service's role), a random health port, and short Kafka session timeouts so a stopped
+ * instance leaves its group quickly.
+ */
+export function serviceTestEnv(service?: string): NodeJS.ProcessEnv {
   loadTestEnv();
   return {
     ...process.env,
+    DATABASE_URL: testDatabaseUrl(service),
     HEALTH_PORT: '0',
     KAFKA_SESSION_TIMEOUT_MS: '6000',
     KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
   };
 }
 
-/** Drops a service's schema in the test database, so its migrations and seed start from nothing. */
+/**
+ * Drops a service's schema in the test database, so its migrations and seed start from nothing: a tenant's
+ * is made again at once, empty and owned by its role (the bootstrap), as its service cannot make it.
+ */
 export async function dropSchema(schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const pg = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+  const { DATABASE_URL } = loadTestEnv();
+  const pg = new Client({ connectionString: DATABASE_URL });
   await pg.connect();
   try {
     await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   } finally {
     await pg.end();
   }
+  if (databaseTenants(serviceManifest()).some((t) => t.schema === schema))
+    await bootstrapDatabase(DATABASE_URL, [{ schema, url: tenantDatabaseUrl(DATABASE_URL, schema) }]);
 }
 
 /**

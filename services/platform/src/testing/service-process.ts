@@ -107,7 +107,7 @@ export async function startServiceProcess(
   const child = spawn(process.execPath, [script], {
     cwd: repoRoot(),
     env: {
-      ...serviceTestEnv(),
+      ...serviceTestEnv(name),
       ...options.env,
       HEALTH_PORT: String(port),
       ...(options.roles ? { ROLES: options.roles.join(',') } : {}),
@@ -163,7 +163,7 @@ export async function runServiceSeed(
   const child = spawn(process.execPath, [join(repoRoot(), entry.workspace, entry.seed), ...args], {
     cwd: repoRoot(),
     // The users seed's opt-in: tests seed the demo accounts on purpose.
-    env: { ...serviceTestEnv(), SEED_DEMO_USERS: 'true', ...env },
+    env: { ...serviceTestEnv(name), SEED_DEMO_USERS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   adopt(child);
