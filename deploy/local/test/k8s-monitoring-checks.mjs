@@ -8,7 +8,8 @@ import path from 'node:path';
 
 const MONITORING_API = 'monitoring.coreos.com/v1';
 /** The CRD's Duration pattern (PrometheusRule spec.groups[].rules[].for). */
-const DURATION = /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
+const DURATION =
+  /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
 const ALERT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SEVERITIES = ['critical', 'warning', 'info'];
 const ANNOTATIONS = ['summary', 'description', 'runbook_url'];
@@ -16,7 +17,17 @@ const ANNOTATIONS = ['summary', 'description', 'runbook_url'];
 // ---- metrics ------------------------------------------------------------------------------------------------
 
 /** PromQL words that are neither metrics nor followed by `(`. */
-const PROMQL_WORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'group_left', 'group_right', 'inf', 'nan']);
+const PROMQL_WORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'group_left',
+  'group_right',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names a PromQL expression reads: what is left once strings, label matchers, ranges and label
@@ -36,7 +47,12 @@ export function metricNamesOf(expr) {
 }
 
 /** The series a prom-client metric of each type exposes, besides its name. */
-const SUFFIXES = { Counter: [''], Gauge: [''], Histogram: ['_bucket', '_sum', '_count'], Summary: ['_sum', '_count'] };
+const SUFFIXES = {
+  Counter: [''],
+  Gauge: [''],
+  Histogram: ['_bucket', '_sum', '_count'],
+  Summary: ['_sum', '_count'],
+};
 
 function* sourceFiles(dir) {
   if (!fs.existsSync(dir)) return;
@@ -147,7 +163,8 @@ function ruleProblems(rule, { metrics, externalMetrics, runbooksUrl, runbookAnch
   if (url) {
     const [base, anchor] = url.split('#');
     if (base !== runbooksUrl) say(`runbook_url ${url} is not in ${runbooksUrl}`);
-    else if (!runbookAnchors.has(anchor)) say(`runbook_url's #${anchor} is no runbook heading in docs/operations.md`);
+    else if (!runbookAnchors.has(anchor))
+      say(`runbook_url's #${anchor} is no runbook heading in docs/operations.md`);
   }
   return problems;
 }
@@ -182,7 +199,9 @@ function scrapeProblems(objects) {
         ? []
         : monitors
             .filter((m) => matches(m.spec.selector, s.metadata.labels))
-            .flatMap((m) => m.spec.endpoints.filter((e) => s.spec.ports.some((p) => p.name === e.port)))
+            .flatMap((m) =>
+              (m.spec.endpoints ?? []).filter((e) => s.spec.ports.some((p) => p.name === e.port)),
+            )
             .map((e) => ({ e, port: s.spec.ports.find((p) => p.name === e.port) })),
     );
     if (!scraped.length) {
@@ -192,7 +211,9 @@ function scrapeProblems(objects) {
     for (const { e, port } of scraped) {
       const target = port.targetPort ?? port.port;
       if (!container.ports?.some((p) => p.name === target || p.containerPort === target))
-        problems.push(`${nameOf(d)}: the scraped port ${e.port} targets ${target}, which its container does not declare`);
+        problems.push(
+          `${nameOf(d)}: the scraped port ${e.port} targets ${target}, which its container does not declare`,
+        );
       const open = admitted.some(
         ({ p, rule }) =>
           matches(p.spec.podSelector, podLabels) &&
