@@ -137,7 +137,10 @@ function problemsAfter(kind, name, change) {
   const object = find(objects, kind, name);
   assert.ok(object, `${kind} ${name}`);
   change(object, objects);
-  return { schema: schemaProblems(objects.filter(hasSchema)), policy: policyProblems(objects, contextOf(objects, 'prod')) };
+  return {
+    schema: schemaProblems(objects.filter(hasSchema)),
+    policy: policyProblems(objects, contextOf(objects, 'prod')),
+  };
 }
 
 const container = (d) => d.spec.template.spec.containers[0];
