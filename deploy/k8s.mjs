@@ -9,9 +9,9 @@
 //                            NetworkPolicies (default deny, ingress to the gateway only, egress by need)
 //   components/autoscaling/  HPAs on CPU (api roles, gateway), KEDA ScaledObjects on consumer-group lag
 //                            (pollers, senders) with their TriggerAuthentications, PodDisruptionBudgets
-//   overlays/dev/            namespace irportal-dev, NODE_ENV=development, one replica each, no autoscaling
 //   components/monitoring/   ServiceMonitors, the PrometheusRule of the alerts, the scraper's NetworkPolicy
 //                            (deploy/k8s-monitoring.mjs)
+//   overlays/dev/            namespace irportal-dev, NODE_ENV=development, one replica each, no autoscaling
 //   overlays/prod/           namespace irportal, NODE_ENV=production, TRUST_PROXY=1 (the ingress hop), the
 //                            autoscaling and monitoring components, an Ingress with TLS
 //

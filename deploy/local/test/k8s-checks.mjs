@@ -324,8 +324,7 @@ const scrapeOnly = (policy) =>
 
 /**
  * NetworkPolicies: everything denied by default, ingress only to the gateway (and a scraper's to the metrics
- * ports), and every pod allowed DNS and
- * Kafka out.
+ * ports), and every pod allowed DNS and Kafka out.
  */
 function networkProblems(objects) {
   const problems = [];
