@@ -10,9 +10,11 @@
 //                            NetworkPolicies (default deny, ingress to the gateway only, egress by need)
 //   components/autoscaling/  HPAs on CPU (api roles, gateway), KEDA ScaledObjects on consumer-group lag
 //                            (pollers, senders) with their TriggerAuthentications, PodDisruptionBudgets
+//   components/monitoring/   ServiceMonitors, the PrometheusRule of the alerts, the scraper's NetworkPolicy
+//                            (deploy/k8s-monitoring.mjs)
 //   overlays/dev/            namespace irportal-dev, NODE_ENV=development, one replica each, no autoscaling
 //   overlays/prod/           namespace irportal, NODE_ENV=production, TRUST_PROXY=1 (the ingress hop), the
-//                            autoscaling component, an Ingress with TLS
+//                            autoscaling and monitoring components, an Ingress with TLS
 //
 //   node deploy/k8s.mjs            write deploy/k8s/ (and remove files there it does not generate)
 //   node deploy/k8s.mjs --check    exit 1 when a committed file differs, is missing or is extra
@@ -27,6 +29,7 @@ import prettier from 'prettier';
 import YAML from 'yaml';
 import { buildProto } from '../scripts/web-routes.mjs';
 import { isMain, ROOT, treeGeneratorCli } from './generated.mjs';
+import { monitoringParts } from './k8s-monitoring.mjs';
 import { renderOverlay } from './k8s-overlay.mjs';
 
 const require = createRequire(import.meta.url);
@@ -687,7 +690,7 @@ const OVERLAYS = {
   },
   prod: {
     namespace: 'irportal',
-    components: ['autoscaling'],
+    components: ['autoscaling', 'monitoring'],
     resources: () => ({ 'namespace.yaml': [namespaceObject('irportal')], 'ingress.yaml': [ingress()] }),
     patches: [
       {
@@ -735,7 +738,8 @@ function parts(services, Topics) {
     'gateway.yaml': gatewayAutoscaling(),
   };
   for (const [file, entries] of Object.entries(autoscaling)) if (!entries.length) delete autoscaling[file];
-  return { base, components: { autoscaling } };
+  const monitoring = monitoringParts(services, { consumerGroupOf });
+  return { base, components: { autoscaling, monitoring } };
 }
 
 const objectsOf = (files) => Object.values(files).flatMap((entries) => entries.map((e) => e.object));

@@ -309,9 +309,23 @@ function hpaProblems(objects, { services, requestPartitions, replyPartitions }) 
   return problems;
 }
 
+/** The ports /metrics answers on (a service's HEALTH_PORT, the gateway's OPS_PORT), by name. */
+const METRICS_PORTS = ['health', 'ops'];
+
+/** Ingress a scraper needs: from other namespaces' pods (never addresses), to the metrics ports only. */
+const scrapeOnly = (policy) =>
+  policy.spec.ingress.every(
+    (rule) =>
+      rule.from?.length &&
+      rule.from.every((peer) => peer.namespaceSelector && !peer.ipBlock) &&
+      rule.ports?.length &&
+      rule.ports.every((port) => METRICS_PORTS.includes(port.port)),
+  );
+
 /**
- * NetworkPolicies: everything denied by default, ingress only to the gateway, and every pod allowed DNS and
- * Kafka out (the database Job, which never speaks to Kafka: DNS and PostgreSQL).
+ * NetworkPolicies: everything denied by default, ingress only to the gateway (and a scraper's to the metrics
+ * ports), and every pod allowed DNS and Kafka out (the database Job, which never speaks to Kafka: DNS and
+ * PostgreSQL).
  */
 function networkProblems(objects) {
   const problems = [];
@@ -325,7 +339,7 @@ function networkProblems(objects) {
   );
   if (!denyAll) problems.push('no default-deny NetworkPolicy (ingress and egress)');
   for (const p of policies.filter((p) => p.spec.ingress?.length))
-    if (p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] !== 'gateway')
+    if (p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] !== 'gateway' && !scrapeOnly(p))
       problems.push(`${nameOf(p)}: admits ingress to pods other than the gateway`);
   for (const { owner, labels } of podsOf(objects)) {
     const egress = policies

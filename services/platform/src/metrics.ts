@@ -76,6 +76,16 @@ export const outboxPublished = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * Set by the relay that holds a schema's outbox lock, at each batch it reads: an outbox falling behind (the
+ * broker refusing, a relay stuck) shows here before any consumer misses an event. Other instances show 0.
+ */
+export const outboxOldestUnpublished = new Gauge({
+  name: 'irp_outbox_oldest_unpublished_seconds',
+  help: 'Age of the oldest outbox row not yet published, as this process relay last read it (0: none waiting, or another instance relays)',
+  registers: [metricsRegistry],
+});
+
 export const outboxPruned = new Counter({
   name: 'irp_outbox_pruned_total',
   help: 'Published outbox rows deleted after their retention',
@@ -93,6 +103,13 @@ export const singletonJobRuns = new Counter({
   name: 'irp_singleton_job_runs_total',
   help: 'Runs of a singleton job in this process, by outcome',
   labelNames: ['job', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const vendorRateLimited = new Counter({
+  name: 'irp_vendor_rate_limited_total',
+  help: 'Vendor answers 429 Too Many Requests, by vendor (each attempt counts; retried while attempts remain)',
+  labelNames: ['vendor'] as const,
   registers: [metricsRegistry],
 });
 

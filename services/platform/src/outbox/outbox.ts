@@ -5,7 +5,7 @@ import { MESSAGE_COMPRESSION } from '../kafka';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../errors';
 import { createLogger, currentCorrelationId } from '../logging';
-import { outboxPublished } from '../metrics';
+import { outboxOldestUnpublished, outboxPublished } from '../metrics';
 import { OutboxEntity } from './outbox.entity';
 
 const log = createLogger('outbox');
@@ -136,17 +136,25 @@ export class OutboxRelay {
       const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
         `outbox:${this.schema}`,
       ]);
-      if (!locked) return 0;
+      if (!locked) {
+        // The holder's relay reports the backlog; a stale figure here would double it.
+        outboxOldestUnpublished.set(0);
+        return 0;
+      }
       const rows: Array<{
         id: string;
         topic: string;
         key: string | null;
         payload: unknown;
         headers: Record<string, string>;
+        age_seconds: number;
       }> = await m.query(
-        `SELECT id, topic, key, payload, headers FROM "${this.schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+        `SELECT id, topic, key, payload, headers, EXTRACT(EPOCH FROM now() - created_at)::float8 AS age_seconds
+           FROM "${this.schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
         [limit],
       );
+      // In id order the first row is the oldest, to within the length of the transactions that wrote them.
+      outboxOldestUnpublished.set(rows.length ? Number(rows[0].age_seconds) : 0);
       if (!rows.length) return 0;
       const byTopic = new Map<string, typeof rows>();
       for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import { metricsRegistry } from '../metrics';
 import {
   isPublicAddress,
   retryAfterMs,
@@ -142,6 +143,21 @@ describe('VendorHttpClient', () => {
     expect(answer).toMatchObject({ status: 200, attempts: 3 });
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(950);
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('counts each 429 in irp_vendor_rate_limited_total by vendor, and nothing else', async () => {
+    const rateLimited = async (vendor: string) => {
+      const metric = await metricsRegistry.getSingleMetric('irp_vendor_rate_limited_total')!.get();
+      return metric.values.find((v) => v.labels.vendor === vendor)?.value ?? 0;
+    };
+    let hits = 0;
+    handler = (_req, res) => (++hits <= 2 ? res.writeHead(429).end() : res.writeHead(503).end());
+    const busy = client({ maxAttempts: 3, baseDelayMs: 1 });
+    await busy.request(`${standIn.url}/busy`);
+    expect(await rateLimited(busy.vendor)).toBe(2);
+    handler = (_req, res) => res.end('ok');
+    await busy.request(`${standIn.url}/fine`);
+    expect(await rateLimited(busy.vendor)).toBe(2);
   });
 
   it('answers the last 5xx after every attempt, and does not retry when told not to', async () => {

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { vendorRateLimited } from '../metrics';
 
 /**
  * The one way services speak HTTP to a vendor (the ASX feeds and documents, the email-marketing providers;
@@ -293,6 +294,7 @@ export class VendorHttpClient {
       } finally {
         this.limiter.release();
       }
+      if (answer.status === 429) vendorRateLimited.inc({ vendor: this.vendor });
       if (answer.status !== 429 && answer.status < 500) return { ...answer, attempts: attempt };
       last = new VendorUnavailableError(
         `${url} answered ${answer.status}`,
