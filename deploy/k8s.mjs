@@ -131,8 +131,22 @@ const RESOURCES = {
 
 /** The `node` user of the node images (deploy/Dockerfile's `USER node`). */
 const NODE_UID = 1000;
-/** Where a service writes: /tmp for everyone, DATA_DIR (the PDFs) for announcements. */
-const DATA_DIR = { announcements: '/data/announcements' };
+/**
+ * Where a service writes besides /tmp (an emptyDir per pod): DATA_DIR, the PDFs of announcements. A poller pod
+ * stores a PDF and an api pod serves it, so every role of the service mounts one volume: a ReadWriteMany
+ * claim (its storage class is the cluster's default; one that offers ReadWriteMany, e.g. NFS, CephFS, EFS or
+ * Azure Files, or an overlay patch naming one). The dev overlay, one node, asks for ReadWriteOnce.
+ */
+const DATA_DIR = {
+  announcements: { path: '/data/announcements', claim: 'announcements-data', size: '20Gi' },
+};
+
+const dataClaim = ({ claim, size }, labels) => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: claim, labels },
+  spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: size } } },
+});
 
 /** The Secret every process reads ACTOR_SIGNING_SECRET from, and each one's own. */
 const SHARED_SECRET = 'irportal-shared';
@@ -244,7 +258,9 @@ function podTemplate({ labels, container, volumes, spreadPods, restartPolicy }) 
           volumeMounts: volumes.map(({ name, mountPath }) => ({ name, mountPath })),
         },
       ],
-      volumes: volumes.map(({ name }) => ({ name, emptyDir: {} })),
+      volumes: volumes.map(({ name, claim }) =>
+        claim ? { name, persistentVolumeClaim: { claimName: claim } } : { name, emptyDir: {} },
+      ),
     },
   };
 }
@@ -270,6 +286,21 @@ const service = (name, labels, ports) => ({
   spec: { selector: labels, ports },
 });
 
+/** The volume every role of `s` shares at DATA_DIR, if it writes one. */
+function dataClaimObjects(s) {
+  const dataDir = DATA_DIR[s.name];
+  if (!dataDir) return [];
+  return [
+    {
+      comment: ` ${s.name}'s DATA_DIR, shared by every role's pods (one writes a file, another serves it).`,
+      object: dataClaim(dataDir, {
+        'app.kubernetes.io/name': s.name,
+        'app.kubernetes.io/part-of': 'irportal',
+      }),
+    },
+  ];
+}
+
 function roleObjects(s, role) {
   const name = `${s.name}-${role}`;
   const labels = labelsOf(s.name, role);
@@ -277,7 +308,7 @@ function roleObjects(s, role) {
   const dataDir = DATA_DIR[s.name];
   const volumes = [
     { name: 'tmp', mountPath: '/tmp' },
-    ...(dataDir ? [{ name: 'data', mountPath: dataDir }] : []),
+    ...(dataDir ? [{ name: 'data', mountPath: dataDir.path, claim: dataDir.claim }] : []),
   ];
   const container = {
     name: s.name,
@@ -288,7 +319,7 @@ function roleObjects(s, role) {
       HOST: '0.0.0.0',
       KAFKA_BROKERS: KAFKA_BOOTSTRAP,
       INSTANCE_ID,
-      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      ...(dataDir ? { DATA_DIR: dataDir.path } : {}),
     }),
     envFrom: envFromSecrets(s.name),
     ports: [{ name: 'health', containerPort: s.healthPort }],
@@ -682,6 +713,11 @@ const OVERLAYS = {
         ops: [addEnv('NODE_ENV', 'development'), { op: 'add', path: '/spec/replicas', value: 1 }],
       },
       {
+        why: 'one node: a volume its pods share needs no ReadWriteMany (which local storage seldom offers)',
+        target: { kind: 'PersistentVolumeClaim' },
+        ops: [{ op: 'replace', path: '/spec/accessModes', value: ['ReadWriteOnce'] }],
+      },
+      {
         why: 'one broker: one replica of each topic',
         target: { kind: 'Job', name: 'topics' },
         ops: setEnv(topicsJob().object, 'KAFKA_REPLICATION_FACTOR', String(TOPIC_REPLICATION.dev)),
@@ -727,7 +763,10 @@ function parts(services, Topics) {
   const base = {
     'network-policies.yaml': networkPolicies(services),
     ...Object.fromEntries(
-      services.map((s) => [`${s.name}.yaml`, s.roles.flatMap((role) => roleObjects(s, role))]),
+      services.map((s) => [
+        `${s.name}.yaml`,
+        [...dataClaimObjects(s), ...s.roles.flatMap((role) => roleObjects(s, role))],
+      ]),
     ),
     'gateway.yaml': gatewayObjects(),
     'topics-job.yaml': [topicsJob()],

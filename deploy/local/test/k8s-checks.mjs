@@ -7,13 +7,14 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { Namespace, Service } from 'kubernetes-models/v1';
+import { Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 
 /** The kinds deploy/k8s/ may hold, by `apiVersion kind`: any other is a problem until it is added here. */
 const MODELS = new Map(
   [
     Namespace,
+    PersistentVolumeClaim,
     Service,
     Deployment,
     Job,
@@ -142,11 +143,53 @@ function securityProblems({ owner, spec }) {
     if (own.privileged) say(`${at}: privileged`);
     if ((c.ports ?? []).some((p) => p.hostPort)) say(`${at}: a hostPort`);
     if (own.readOnlyRootFilesystem !== true) say(`${at}: the root filesystem is writable`);
-    const mounts = new Map((c.volumeMounts ?? []).map((m) => [m.mountPath, m.name]));
-    const writable = ['/tmp', envValue(c, 'DATA_DIR')].filter(Boolean);
-    for (const dir of writable) {
-      const volume = (spec.volumes ?? []).find((v) => v.name === mounts.get(dir));
-      if (!volume?.emptyDir) say(`${at}: ${dir} is written to but no emptyDir is mounted there`);
+    const tmp = volumeAt(spec, c, '/tmp');
+    if (!tmp?.emptyDir) say(`${at}: /tmp is written to but no emptyDir is mounted there`);
+    const dataDir = envValue(c, 'DATA_DIR');
+    if (dataDir && !volumeAt(spec, c, dataDir)?.persistentVolumeClaim)
+      say(`${at}: DATA_DIR ${dataDir} is not on a PersistentVolumeClaim (the service's roles share it)`);
+  }
+  return problems;
+}
+
+/** The volume a container mounts at `dir`. */
+const volumeAt = (spec, container, dir) => {
+  const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === dir);
+  return mount && (spec.volumes ?? []).find((v) => v.name === mount.name);
+};
+
+/**
+ * DATA_DIR: every pod of a service that writes one mounts the same claim (a file a poller stores is served by
+ * an api pod), which exists, and which several pods may mount from different nodes (ReadWriteMany) where the
+ * service runs more than one pod on a cluster of several nodes (`multiNode`: every overlay but dev).
+ */
+function storageProblems(objects, { multiNode }) {
+  const problems = [];
+  const claims = new Map(
+    objects.filter((o) => o.kind === 'PersistentVolumeClaim').map((c) => [c.metadata.name, c]),
+  );
+  const byService = new Map();
+  for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+    const spec = d.spec.template.spec;
+    const c = spec.containers[0];
+    const dataDir = envValue(c, 'DATA_DIR');
+    if (!dataDir) continue;
+    const claim = volumeAt(spec, c, dataDir)?.persistentVolumeClaim?.claimName;
+    if (!claim) continue; // securityProblems names it
+    const service = d.metadata.labels['app.kubernetes.io/name'];
+    byService.set(service, [...(byService.get(service) ?? []), { deployment: d, claim }]);
+  }
+  for (const [service, mounts] of byService) {
+    const names = [...new Set(mounts.map((m) => m.claim))].sort();
+    if (names.length > 1)
+      problems.push(`${service}: its pods mount DATA_DIR from different claims (${names.join(', ')})`);
+    for (const name of names) {
+      const claim = claims.get(name);
+      if (!claim) problems.push(`${service}: DATA_DIR's claim ${name} is no PersistentVolumeClaim here`);
+      else if (multiNode && !claim.spec.accessModes?.includes('ReadWriteMany'))
+        problems.push(
+          `${nameOf(claim)}: ${claim.spec.accessModes?.join(', ')}, but ${mounts.length} Deployments of ${service} mount it from any node (ReadWriteMany)`,
+        );
     }
   }
   return problems;
@@ -226,6 +269,59 @@ function roleProblems(objects, { services }) {
 }
 
 /**
+ * The parameters KEDA's kafka scaler reads, and the values its enums take: `kafkaMetadata`'s `keda:"name=..."`
+ * tags in kedacore/keda pkg/scalers/kafka_scaler.go (commit 8b4f083, 2026-08-20). A key it does not know is
+ * ignored by KEDA without a word (a typo would scale on defaults), so the policy refuses it.
+ */
+export const KEDA_KAFKA = {
+  metadata: new Set([
+    'bootstrapServers',
+    'consumerGroup',
+    'topic',
+    'partitionLimitation',
+    'lagThreshold',
+    'activationLagThreshold',
+    'offsetResetPolicy',
+    'allowIdleConsumers',
+    'excludePersistentLag',
+    'scaleToZeroOnInvalidOffset',
+    'limitToPartitionsWithLag',
+    'ensureEvenDistributionOfPartitions',
+    'fullMetadata',
+    'version',
+    'tls',
+    'unsafeSsl',
+    'sasl',
+    'saslTokenProvider',
+    'awsRegion',
+  ]),
+  authParams: new Set([
+    'tls',
+    'ca',
+    'cert',
+    'key',
+    'keyPassword',
+    'sasl',
+    'username',
+    'password',
+    'saslTokenProvider',
+    'scopes',
+    'oauthTokenEndpointUri',
+    'oauthExtensions',
+    'keytab',
+    'realm',
+    'kerberosConfig',
+    'kerberosServiceName',
+    'kerberosDisableFAST',
+  ]),
+  enums: {
+    tls: ['enable', 'disable'],
+    sasl: ['none', 'plaintext', 'scram_sha256', 'scram_sha512', 'oauthbearer', 'gssapi'],
+    offsetResetPolicy: ['latest', 'earliest'],
+  },
+};
+
+/**
  * KEDA: each ScaledObject scales an existing Deployment on Kafka lag of the role's own consumer group (as the
  * platform names it), at the broker the pods use, with quoted thresholds, credentials by reference, at least
  * one replica, and at most as many replicas as its topics have partitions (more would sit idle).
@@ -257,8 +353,12 @@ function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
       for (const key of ['lagThreshold', 'activationLagThreshold'])
         if (typeof m[key] !== 'string' || !/^\d+$/.test(m[key]))
           say(`${at}: ${key} is not a quoted whole number`);
-      if (!['earliest', 'latest'].includes(m.offsetResetPolicy))
-        say(`${at}: offsetResetPolicy ${m.offsetResetPolicy}`);
+      if (!m.offsetResetPolicy) say(`${at}: no offsetResetPolicy`);
+      for (const [key, value] of Object.entries(m)) {
+        if (!KEDA_KAFKA.metadata.has(key)) say(`${at}: KEDA's kafka scaler has no parameter ${key}`);
+        else if (KEDA_KAFKA.enums[key] && !KEDA_KAFKA.enums[key].includes(value))
+          say(`${at}: ${key} ${value} (KEDA takes ${KEDA_KAFKA.enums[key].join(', ')})`);
+      }
       if (m.consumerGroup !== consumerGroupOf(service, role))
         say(
           `${at}: consumerGroup ${m.consumerGroup}, but ${service}'s ${role} consumes as ${consumerGroupOf(service, role)}`,
@@ -275,6 +375,9 @@ function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
       if (!auth) say(`${at}: no TriggerAuthentication ${t.authenticationRef?.name}`);
       else {
         const parameters = (auth.spec.secretTargetRef ?? []).map((r) => r.parameter);
+        for (const p of parameters)
+          if (!KEDA_KAFKA.authParams.has(p))
+            say(`${at}: its TriggerAuthentication sets ${p}, which KEDA's kafka scaler does not read`);
         for (const p of ['username', 'password'])
           if (!parameters.includes(p)) say(`${at}: its TriggerAuthentication has no ${p} from a Secret`);
       }
@@ -371,6 +474,7 @@ export function policyProblems(objects, context) {
     ...deployments.flatMap(probeProblems),
     ...pods.flatMap(resourceProblems),
     ...pods.flatMap(securityProblems),
+    ...storageProblems(objects, context),
     ...secretProblems(objects),
     ...availabilityProblems(objects, context),
     ...networkProblems(objects),

@@ -15,7 +15,8 @@ import { policyProblems, schemaProblems, topicsJobSettings } from './k8s-checks.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The platform's own rule (Node strips the types of this dependency-free module).
 const { consumerGroupOf } = await import('../../../services/platform/src/roles.ts');
-const { databaseTenants, tenantUrlVariable } = await import('../../../services/platform/src/database-roles.ts');
+const { databaseTenants, tenantUrlVariable } =
+  await import('../../../services/platform/src/database-roles.ts');
 
 const services = readManifest();
 const proto = loadProto();
@@ -32,6 +33,7 @@ function contextOf(objects, overlay) {
     requestPartitions: partitions,
     replyPartitions,
     autoscaled: overlay === 'prod',
+    multiNode: overlay !== 'dev',
   };
 }
 
@@ -203,12 +205,46 @@ const BROKEN = [
     problem: 'Deployment gateway: container gateway: the root filesystem is writable',
   },
   {
-    what: "no emptyDir at announcements' DATA_DIR",
+    what: "no volume at announcements' DATA_DIR",
     kind: 'Deployment',
     name: 'announcements-poller',
     change: (d) => (container(d).volumeMounts = container(d).volumeMounts.filter((m) => m.name !== 'data')),
     problem:
-      'Deployment announcements-poller: container announcements: /data/announcements is written to but no emptyDir is mounted there',
+      "Deployment announcements-poller: container announcements: DATA_DIR /data/announcements is not on a PersistentVolumeClaim (the service's roles share it)",
+  },
+  {
+    what: "announcements' DATA_DIR on an emptyDir of the pod's own (the api pods would not see a poller's PDFs)",
+    kind: 'Deployment',
+    name: 'announcements-poller',
+    change: (d) => {
+      const data = d.spec.template.spec.volumes.find((v) => v.name === 'data');
+      delete data.persistentVolumeClaim;
+      data.emptyDir = {};
+    },
+    problem:
+      "Deployment announcements-poller: container announcements: DATA_DIR /data/announcements is not on a PersistentVolumeClaim (the service's roles share it)",
+  },
+  {
+    what: "announcements' roles on different claims",
+    kind: 'Deployment',
+    name: 'announcements-api',
+    change: (d, objects) => {
+      d.spec.template.spec.volumes.find((v) => v.name === 'data').persistentVolumeClaim.claimName =
+        'api-data';
+      objects.push({
+        ...find(objects, 'PersistentVolumeClaim', 'announcements-data'),
+        metadata: { name: 'api-data' },
+      });
+    },
+    problem: 'announcements: its pods mount DATA_DIR from different claims (announcements-data, api-data)',
+  },
+  {
+    what: 'a claim for DATA_DIR that pods on several nodes cannot share',
+    kind: 'PersistentVolumeClaim',
+    name: 'announcements-data',
+    change: (c) => (c.spec.accessModes = ['ReadWriteOnce']),
+    problem:
+      'PersistentVolumeClaim announcements-data: ReadWriteOnce, but 3 Deployments of announcements mount it from any node (ReadWriteMany)',
   },
   {
     what: 'capabilities kept',
@@ -256,6 +292,25 @@ const BROKEN = [
     name: 'email-marketing-sender',
     change: (so) => (so.spec.minReplicaCount = 0),
     problem: 'ScaledObject email-marketing-sender: minReplicaCount 0 (at least 1)',
+  },
+  {
+    what: 'a misspelt KEDA kafka parameter (KEDA would ignore it and scale on its default)',
+    kind: 'ScaledObject',
+    name: 'email-marketing-sender',
+    change: (so) => {
+      const m = so.spec.triggers[1].metadata;
+      m.lagTreshold = m.lagThreshold;
+    },
+    problem:
+      "ScaledObject email-marketing-sender: trigger email-deliveries-queued: KEDA's kafka scaler has no parameter lagTreshold",
+  },
+  {
+    what: "a SASL mechanism KEDA's kafka scaler does not take",
+    kind: 'ScaledObject',
+    name: 'email-marketing-sender',
+    change: (so) => (so.spec.triggers[1].metadata.sasl = 'SCRAM-SHA-512'),
+    problem:
+      'ScaledObject email-marketing-sender: trigger email-deliveries-queued: sasl SCRAM-SHA-512 (KEDA takes none, plaintext, scram_sha256, scram_sha512, oauthbearer, gssapi)',
   },
   {
     what: 'more gateways than reply partitions',
