@@ -94,7 +94,11 @@ test('a workspace outside services/<name> is refused (deploy/Dockerfile finds it
 test("deploy/Dockerfile's base is pinned by digest, on the major of .node-version", () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
   const image = /^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)?.[1];
-  assert.match(image ?? '', /^node:\d+-[a-z]+-slim@sha256:[0-9a-f]{64}$/, 'a tag alone moves with every rebuild');
+  assert.match(
+    image ?? '',
+    /^node:\d+-[a-z]+-slim@sha256:[0-9a-f]{64}$/,
+    'a tag alone moves with every rebuild',
+  );
   const major = fs.readFileSync(path.join(ROOT, '.node-version'), 'utf8').trim().split('.')[0];
   assert.equal(image.split(':')[1].split('-')[0], major);
   // Every stage starts from it (or from a stage that did): no second, unpinned base.
@@ -102,7 +106,7 @@ test("deploy/Dockerfile's base is pinned by digest, on the major of .node-versio
     assert.ok(from === '${NODE_IMAGE}' || /^[a-z-]+$/.test(from), `FROM ${from}`);
 });
 
-test("each process connects as its own database role, which the one-shot database service makes first", async () => {
+test('each process connects as its own database role, which the one-shot database service makes first', async () => {
   // The platform's rules (Node strips the types of this dependency-free module).
   const roles = await import('../../../services/platform/src/database-roles.ts');
   const services = readManifest();
