@@ -222,13 +222,13 @@ const httpProbe = (path, port, periodSeconds, failureThreshold) => ({
 
 /**
  * A service's probes on its health port. /health is 503 while the database or the broker is away: that makes
- * the pod unready, never restarted. Startup and liveness use /metrics, which answers whenever the process's
- * event loop does (its DLQ depth read waits at most 2 s and never fails a scrape); the port opens only once
- * the process has started (migrations run, Kafka consumers joined), so startup allows 5 minutes.
+ * the pod unready, never restarted. Startup and liveness use /health/live, which answers whenever the
+ * process's event loop does and asks nothing of the database or broker; the port opens only once the process
+ * has started (migrations run, Kafka consumers joined), so startup allows 5 minutes.
  */
 const serviceProbes = {
-  startupProbe: httpProbe('/metrics', 'health', 5, 60),
-  livenessProbe: httpProbe('/metrics', 'health', 20, 3),
+  startupProbe: httpProbe('/health/live', 'health', 5, 60),
+  livenessProbe: httpProbe('/health/live', 'health', 20, 3),
   readinessProbe: httpProbe('/health', 'health', 10, 3),
 };
 

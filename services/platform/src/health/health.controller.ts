@@ -3,7 +3,11 @@ import type { Response } from 'express';
 import { metricsRegistry } from '../metrics';
 import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health-checks';
 
-/** `/health` (each check up or down; 503 when any is down) and `/metrics` (Prometheus text). */
+/**
+ * `/health` (each check up or down; 503 when any is down: readiness), `/health/live` (the process answers:
+ * liveness, which a database or broker outage must not fail, or every pod would restart at once) and
+ * `/metrics` (Prometheus text).
+ */
 @Controller()
 export class HealthController {
   constructor(
@@ -15,10 +19,11 @@ export class HealthController {
   async health(@Res() res: Response) {
     const results = await Promise.all(
       this.checks.map(async (c) => {
+        let timer: NodeJS.Timeout | undefined;
         try {
           await Promise.race([
             c.check(),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000)),
+            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), 2000))),
           ]);
           return [c.name, { status: 'up' }] as const;
         } catch (err) {
@@ -26,6 +31,8 @@ export class HealthController {
             c.name,
             { status: 'down', error: err instanceof Error ? err.message : String(err) },
           ] as const;
+        } finally {
+          clearTimeout(timer);
         }
       }),
     );
@@ -37,6 +44,15 @@ export class HealthController {
       roles: this.info?.roles,
       checks: Object.fromEntries(results),
     });
+  }
+
+  @Get('health/live')
+  live() {
+    return {
+      status: 'ok',
+      service: this.info?.service ?? process.env.SERVICE_NAME,
+      instance: this.info?.instance,
+    };
   }
 
   @Get('metrics')
