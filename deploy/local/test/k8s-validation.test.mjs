@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readManifest } from '../../generated.mjs';
 import { INGRESS_HOST, loadProto, renderedOverlay, TLS_SECRET } from '../../k8s.mjs';
-import { policyProblems, schemaProblems, topicsJobSettings } from './k8s-checks.mjs';
+import { plannedTopics } from '../../topic-settings.mjs';
+import { policyProblems, schemaProblems } from './k8s-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The platform's own rule (Node strips the types of this dependency-free module).
@@ -20,17 +21,28 @@ const services = readManifest();
 const proto = loadProto();
 const render = (overlay) => renderedOverlay(overlay, services, proto);
 
-/** What the policies need to know besides the objects: the manifest, the platform's groups, the topics. */
-function contextOf(objects, overlay) {
-  const { partitions, replyPartitions } = topicsJobSettings(objects);
-  const plan = new Map(proto.allTopics({ partitions, replyPartitions }).map((t) => [t.name, t.partitions]));
+/** The topics as deploy/topics.json plans them, in proto's order. */
+const topics = plannedTopics({
+  names: proto.allTopics().map((t) => t.name),
+  requestCatalogue: proto.RequestCatalogue,
+});
+const fewestPartitions = (list) => Math.min(...list.map((t) => t.partitions));
+
+/**
+ * What the policies need to know besides the objects: the manifest, the platform's groups, the topics
+ * (deploy/topics.json: the partitions every consumer role scales up to).
+ */
+function contextOf(overlay, plan = topics) {
+  const partitions = new Map(plan.map((t) => [t.name, t.partitions]));
   return {
     services,
     consumerGroupOf,
-    partitionsOf: (topic) => plan.get(topic),
-    requestPartitions: partitions,
-    replyPartitions,
+    topics: plan,
+    partitionsOf: (topic) => partitions.get(topic),
+    requestPartitions: fewestPartitions(plan.filter((t) => proto.RequestCatalogue[t.name])),
+    replyPartitions: fewestPartitions(plan.filter((t) => t.name.endsWith('.reply'))),
     autoscaled: overlay === 'prod',
+    strimzi: overlay === 'prod',
   };
 }
 
@@ -39,15 +51,15 @@ const envOf = (deployment) => deployment.spec.template.spec.containers[0].env;
 const valueOf = (deployment, name) => envOf(deployment).find((e) => e.name === name)?.value;
 
 for (const overlay of ['dev', 'prod']) {
-  test(`${overlay}: every object is valid against its Kubernetes or KEDA schema`, () => {
+  test(`${overlay}: every object is valid against its Kubernetes, KEDA or vendored CRD schema`, () => {
     const objects = render(overlay);
     assert.ok(objects.length > 20, `${objects.length} objects`);
     assert.deepEqual(schemaProblems(objects), []);
   });
 
-  test(`${overlay}: every policy holds (roles, probes, resources, restricted security, secrets, availability, network${overlay === 'prod' ? ', autoscaling' : ''})`, () => {
+  test(`${overlay}: every policy holds (roles, probes, resources, restricted security, secrets, availability, network${overlay === 'prod' ? ', autoscaling, Strimzi' : ''})`, () => {
     const objects = render(overlay);
-    assert.deepEqual(policyProblems(objects, contextOf(objects, overlay)), []);
+    assert.deepEqual(policyProblems(objects, contextOf(overlay)), []);
   });
 }
 
@@ -135,7 +147,7 @@ function problemsAfter(kind, name, change) {
   const object = find(objects, kind, name);
   assert.ok(object, `${kind} ${name}`);
   change(object, objects);
-  return { schema: schemaProblems(objects), policy: policyProblems(objects, contextOf(objects, 'prod')) };
+  return { schema: schemaProblems(objects), policy: policyProblems(objects, contextOf('prod')) };
 }
 
 const container = (d) => d.spec.template.spec.containers[0];
@@ -297,7 +309,7 @@ test('an object of a kind with no schema, or with a wrong type, is refused by th
     'Secret irportal-shared: no schema for v1 Secret',
   ]);
   assert.ok(
-    policyProblems(objects, contextOf(objects, 'prod')).includes(
+    policyProblems(objects, contextOf('prod')).includes(
       'Secret irportal-shared: a Secret in the repository',
     ),
   );
