@@ -21,7 +21,9 @@ const PLATFORM = '@irp/platform';
 
 const isSource = (file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.endsWith('.d.ts');
 
+/** The .ts sources under `dir` (none when it does not exist yet: a manifest entry before its code). */
 function sourceFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && isSource(e.name))
