@@ -79,7 +79,7 @@ const usesRequester = (access) => [...access.reads].some((t) => t.endsWith('.rep
  * consumerGroupOf (the platform's rule), root (the repository, whose code says who reads and writes what).
  */
 export function strimziFiles(services, proto, settings) {
-  const { consumerGroupOf, secretOf, root } = settings;
+  const { consumerGroupOf, root } = settings;
   const plan = plannedTopics({
     names: proto.allTopics().map((t) => t.name),
     requestCatalogue: proto.RequestCatalogue,
@@ -105,7 +105,11 @@ export function strimziFiles(services, proto, settings) {
   users.push(
     {
       comment: ' gateway: the client of every request topic; its reply group is gateway-client.',
-      object: kafkaUser('gateway', [...topicAcls(gatewayAccess(proto)), groupAcl('gateway-client')], settings),
+      object: kafkaUser(
+        'gateway',
+        [...topicAcls(gatewayAccess(proto)), groupAcl('gateway-client')],
+        settings,
+      ),
     },
     {
       comment: ' topics: the topics Job creates every topic, adds partitions and sets their configuration.',

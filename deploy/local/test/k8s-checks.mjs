@@ -389,7 +389,10 @@ function strimziProblems(objects, { topics }) {
   for (const t of topics) {
     const found = kafkaTopics.get(t.name);
     if (!found) problems.push(`topic ${t.name}: no KafkaTopic`);
-    else if (found.spec.partitions !== t.partitions || JSON.stringify(found.spec.config) !== JSON.stringify(t.config))
+    else if (
+      found.spec.partitions !== t.partitions ||
+      JSON.stringify(found.spec.config) !== JSON.stringify(t.config)
+    )
       problems.push(`${nameOf(found)}: not deploy/topics.json's partitions and configuration`);
   }
   const planned = new Set(topics.map((t) => t.name));
@@ -412,7 +415,8 @@ function strimziProblems(objects, { topics }) {
     for (const { metadata: m } of so.spec.triggers ?? []) {
       const say = (what) => problems.push(`${nameOf(so)}: KafkaUser ${service} ${what}`);
       if (!user) continue;
-      if (!allowed(user, 'group', m.consumerGroup).includes('Read')) say(`may not read group ${m.consumerGroup}`);
+      if (!allowed(user, 'group', m.consumerGroup).includes('Read'))
+        say(`may not read group ${m.consumerGroup}`);
       if (!allowed(user, 'topic', m.topic).includes('Read')) say(`may not read topic ${m.topic}`);
     }
   }
