@@ -117,7 +117,8 @@ const INFRASTRUCTURE = `services:
       - 127.0.0.1:1025:1025
 
   topics:
-    # One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq), then exits.
+    # One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) with the
+    # partitions, retention and cleanup policy of deploy/topics.json, then exits.
     image: irportal/gateway:local
     build:
       context: .
@@ -126,9 +127,6 @@ const INFRASTRUCTURE = `services:
     command: ['node', 'deploy/local/infra.mjs', 'topics']
     environment:
       KAFKA_BROKERS: kafka:19092
-      KAFKA_PARTITIONS: \${KAFKA_PARTITIONS:-3}
-      # Reply topics get one partition per gateway instance.
-      GATEWAY_INSTANCES: \${GATEWAY_INSTANCES:-4}
     depends_on:
       kafka:
         condition: service_healthy

@@ -12,9 +12,11 @@
 //                            (pollers, senders) with their TriggerAuthentications, PodDisruptionBudgets
 //   components/monitoring/   ServiceMonitors, the PrometheusRule of the alerts, the scraper's NetworkPolicy
 //                            (deploy/k8s-monitoring.mjs)
+//   components/strimzi/      Strimzi KafkaTopics from deploy/topics.json and a KafkaUser (SCRAM, ACLs) per
+//                            process (deploy/k8s-kafka.mjs)
 //   overlays/dev/            namespace irportal-dev, NODE_ENV=development, one replica each, no autoscaling
 //   overlays/prod/           namespace irportal, NODE_ENV=production, TRUST_PROXY=1 (the ingress hop), the
-//                            autoscaling and monitoring components, an Ingress with TLS
+//                            autoscaling, monitoring and strimzi components, an Ingress with TLS
 //
 //   node deploy/k8s.mjs            write deploy/k8s/ (and remove files there it does not generate)
 //   node deploy/k8s.mjs --check    exit 1 when a committed file differs, is missing or is extra
@@ -30,6 +32,7 @@ import YAML from 'yaml';
 import { buildProto } from '../scripts/web-routes.mjs';
 import { isMain, ROOT, treeGeneratorCli } from './generated.mjs';
 import { monitoringParts } from './k8s-monitoring.mjs';
+import { strimziFiles } from './k8s-kafka.mjs';
 import { renderOverlay } from './k8s-overlay.mjs';
 
 const require = createRequire(import.meta.url);
@@ -39,8 +42,10 @@ const COMMAND = 'node deploy/k8s.mjs';
 
 // ---- what a deployment of IR Portal is made of ------------------------------------------------------------
 
-/** The Kafka bootstrap address (a Strimzi cluster `irportal` in namespace `kafka`): pods and KEDA share it. */
-export const KAFKA_BOOTSTRAP = 'irportal-kafka-bootstrap.kafka.svc:9092';
+/** The Strimzi Kafka cluster (in namespace `kafka`) the KafkaTopics and KafkaUsers belong to. */
+export const KAFKA_CLUSTER = 'irportal';
+/** The Kafka bootstrap address (the cluster's bootstrap Service): pods and KEDA share it. */
+export const KAFKA_BOOTSTRAP = `${KAFKA_CLUSTER}-kafka-bootstrap.kafka.svc:9092`;
 /** Ports egress may reach, by what is there. Narrow the NetworkPolicies' `to` for your cluster. */
 const PORTS = {
   dns: [
@@ -69,11 +74,9 @@ const SERVICE_EGRESS = {
 };
 
 /**
- * Partitions of the catalogue's topics (KAFKA_PARTITIONS of the topics Job): a consumer role scales up to
- * them. `.reply` topics get GATEWAY_INSTANCES, which bounds the gateway's replicas (each gateway instance
- * owns a reply partition).
+ * The most gateway instances: each owns a partition of every `.reply` topic, so deploy/topics.json gives
+ * those at least this many (a consumer role scales up to its topics' partitions; the infra suite checks).
  */
-export const TOPIC_PARTITIONS = 6;
 export const GATEWAY_INSTANCES = 6;
 /** Replicas of each topic the Job creates: a three-broker cluster (dev's single broker: 1). */
 const TOPIC_REPLICATION = { base: 3, dev: 1 };
@@ -387,8 +390,6 @@ function topicsJob() {
     command: ['node', 'deploy/local/infra.mjs', 'topics'],
     env: env({
       KAFKA_BROKERS: KAFKA_BOOTSTRAP,
-      KAFKA_PARTITIONS: String(TOPIC_PARTITIONS),
-      GATEWAY_INSTANCES: String(GATEWAY_INSTANCES),
       KAFKA_REPLICATION_FACTOR: String(TOPIC_REPLICATION.base),
     }),
     // Its SASL user (KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD): one allowed to create topics.
@@ -398,8 +399,8 @@ function topicsJob() {
   const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
   return {
     comment:
-      ' One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) and grows any with\n' +
-      ' fewer partitions than planned, then exits. Gone an hour after it finishes, so the next apply runs it\n' +
+      ' One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) as deploy/topics.json\n' +
+      ' sets it, grows any with fewer partitions and resets any other retention or cleanup policy, then exits. Gone an hour after it finishes, so the next apply runs it\n' +
       ' again (its pod template cannot change while it exists: delete it first to apply a change sooner).',
     object: {
       apiVersion: 'batch/v1',
@@ -726,7 +727,7 @@ const OVERLAYS = {
   },
   prod: {
     namespace: 'irportal',
-    components: ['autoscaling', 'monitoring'],
+    components: ['autoscaling', 'monitoring', 'strimzi'],
     resources: () => ({ 'namespace.yaml': [namespaceObject('irportal')], 'ingress.yaml': [ingress()] }),
     patches: [
       {
@@ -751,15 +752,16 @@ export const OVERLAY_NAMES = Object.keys(OVERLAYS);
 
 // ---- the tree -----------------------------------------------------------------------------------------------
 
-/** @irp/proto's Topics and allTopics, from proto/dist (built first: quick when it is current). */
+/** @irp/proto's topics and catalogues, from proto/dist (built first: quick when it is current). */
 export function loadProto() {
   buildProto();
-  const proto = require(path.join(ROOT, 'proto', 'dist'));
-  return { Topics: proto.Topics, allTopics: proto.allTopics };
+  const { Topics, allTopics, RequestCatalogue, EventCatalogue } = require(path.join(ROOT, 'proto', 'dist'));
+  return { Topics, allTopics, RequestCatalogue, EventCatalogue };
 }
 
-/** Files (name -> entries of { comment?, object }) of the base and of the autoscaling component. */
-function parts(services, Topics) {
+/** Files (name -> entries of { comment?, object }) of the base and of each component. */
+function parts(services, proto) {
+  const { Topics } = proto;
   const base = {
     'network-policies.yaml': networkPolicies(services),
     ...Object.fromEntries(
@@ -777,8 +779,15 @@ function parts(services, Topics) {
     'gateway.yaml': gatewayAutoscaling(),
   };
   for (const [file, entries] of Object.entries(autoscaling)) if (!entries.length) delete autoscaling[file];
+  const strimzi = strimziFiles(services, proto, {
+    cluster: KAFKA_CLUSTER,
+    replicas: TOPIC_REPLICATION.base,
+    secretOf,
+    consumerGroupOf,
+    root: ROOT,
+  });
   const monitoring = monitoringParts(services, { consumerGroupOf });
-  return { base, components: { autoscaling, monitoring } };
+  return { base, components: { autoscaling, monitoring, strimzi } };
 }
 
 const objectsOf = (files) => Object.values(files).flatMap((entries) => entries.map((e) => e.object));
@@ -787,9 +796,9 @@ const objectsOf = (files) => Object.values(files).flatMap((entries) => entries.m
  * The objects `kubectl kustomize deploy/k8s/overlays/<name>` gives for these services: what the infra suite
  * validates.
  */
-export function renderedOverlay(name, services, { Topics }) {
+export function renderedOverlay(name, services, proto) {
   const overlay = OVERLAYS[name];
-  const { base, components } = parts(services, Topics);
+  const { base, components } = parts(services, proto);
   const objects = [
     ...objectsOf(overlay.resources()),
     ...objectsOf(base),
@@ -827,7 +836,7 @@ const patchEntry = ({ target, ops }) => ({ target, patch: YAML.stringify(ops, YA
 
 /** Every file of deploy/k8s/ for these manifest services: relative path -> text. */
 export async function k8sTree(services, proto = loadProto()) {
-  const { base, components } = parts(services, proto.Topics);
+  const { base, components } = parts(services, proto);
   const files = new Map();
   const put = (dir, name, text) => files.set(path.posix.join(dir, name), text);
   for (const [name, entries] of Object.entries(base)) put('base', name, yamlStream(entries));

@@ -132,7 +132,7 @@ export async function up({
 
     if (topics) {
       const t0 = Date.now();
-      const r = await createTopics(brokers);
+      const r = await createTopics(brokers, { local: true });
       used.topics = {
         planned: r.planned.length,
         created: r.created.length,
@@ -208,10 +208,11 @@ async function topicsCommand(opts) {
   await waitForKafka(brokers, intEnv('KAFKA_WAIT_MS', 60_000), () => true, security);
   const r = await createTopics(brokers, { security });
   console.log(
-    `[infra] topics    ${brokers}: ${r.planned.length} planned, ${r.created.length} created, ${r.expanded.length} expanded, ${r.unchanged} unchanged, in ${secs(Date.now() - t0)}`,
+    `[infra] topics    ${brokers}: ${r.planned.length} planned, ${r.created.length} created, ${r.expanded.length} expanded, ${r.configured.length} configured, ${r.unchanged} unchanged, in ${secs(Date.now() - t0)}`,
   );
   for (const t of r.created) console.log(`[infra]   created ${t}`);
   for (const t of r.expanded) console.log(`[infra]   expanded ${t}`);
+  for (const t of r.configured) console.log(`[infra]   configured ${t}`);
 }
 
 async function main(argv) {

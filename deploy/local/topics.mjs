@@ -1,10 +1,15 @@
 // Kafka topics: every topic of proto's catalogue (request, .reply, event, .dlq) created up front, since
-// the brokers never auto-create one. KAFKA_PARTITIONS and GATEWAY_INSTANCES size them.
+// the brokers never auto-create one, with the partitions, retention and cleanup policy deploy/topics.json
+// gives each (deploy/topic-settings.mjs).
 
 import fs from 'node:fs';
 import path from 'node:path';
+import kafkajs from 'kafkajs';
+import { plannedTopics } from '../topic-settings.mjs';
 import { kafkaClient } from './kafka.mjs';
 import { intEnv, ROOT, run, sleep } from './shared.mjs';
+
+const { ConfigResourceTypes } = kafkajs;
 
 /** @irp/proto's catalogue, building proto first when its dist/ is missing (a fresh clone). */
 async function loadProto() {
@@ -20,25 +25,50 @@ async function loadProto() {
   }
   const mod = await import('@irp/proto');
   const allTopics = mod.allTopics ?? mod.default?.allTopics;
+  const requestCatalogue = mod.RequestCatalogue ?? mod.default?.RequestCatalogue;
   if (typeof allTopics !== 'function') throw new Error('@irp/proto does not export allTopics');
-  return { allTopics };
+  return { allTopics, requestCatalogue };
 }
 
-/** The topic plan from the catalogue: KAFKA_PARTITIONS (default 3), GATEWAY_INSTANCES reply partitions (default 4). */
-export async function topicPlan() {
-  const { allTopics } = await loadProto();
-  return allTopics({
-    partitions: intEnv('KAFKA_PARTITIONS', 3),
-    replyPartitions: intEnv('GATEWAY_INSTANCES', 4),
-  });
+/**
+ * Partitions on the local broker of `make up`, `make test` and the benches (`up`), instead of a cluster's
+ * (deploy/topics.json, sized for the most replicas a role scales to): KAFKA_PARTITIONS (default 3) for request
+ * and event topics, GATEWAY_INSTANCES (default 4) for `.reply` topics, the file's for `.dlq` topics. One
+ * machine runs a role's instances a bench or test asks for, and every partition costs the broker and every
+ * idle consumer work on each fetch.
+ */
+export const localPartitions = () => ({
+  topics: intEnv('KAFKA_PARTITIONS', 3),
+  replies: intEnv('GATEWAY_INSTANCES', 4),
+});
+
+/**
+ * The topic plan: the catalogue's topics, each with its settings from deploy/topics.json; `local`, with the
+ * local broker's partition counts (localPartitions).
+ */
+export async function topicPlan({ local = false } = {}) {
+  const { allTopics, requestCatalogue } = await loadProto();
+  const plan = plannedTopics({ names: allTopics().map((t) => t.name), requestCatalogue });
+  if (!local) return plan;
+  const most = localPartitions();
+  const partitionsOf = (t) =>
+    t.name.endsWith('.dlq') ? t.partitions : t.name.endsWith('.reply') ? most.replies : most.topics;
+  return plan.map((t) => ({ ...t, partitions: partitionsOf(t) }));
 }
+
+const configEntries = (config) => Object.entries(config).map(([name, value]) => ({ name, value }));
 
 /** Creates the missing topics with `replicationFactor` replicas each; returns their names. */
 async function createMissing(admin, plan, existing, replicationFactor) {
   const missing = plan.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
   await admin.createTopics({
-    topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor })),
+    topics: missing.map((t) => ({
+      topic: t.name,
+      numPartitions: t.partitions,
+      replicationFactor,
+      configEntries: configEntries(t.config),
+    })),
     waitForLeaders: true,
     timeout: 30_000,
   });
@@ -58,6 +88,43 @@ async function growPartitions(admin, plan, existing) {
     timeout: 30_000,
   });
   return grow.map((t) => `${t.name} ${counts.get(t.name)}->${t.partitions}`);
+}
+
+/**
+ * Sets the planned configuration (retention, cleanup policy) on existing topics whose own differs, as a
+ * topic created before the file changed has; returns their names. AlterConfigs sets a topic's whole dynamic
+ * configuration: the file's is all of it.
+ */
+async function alignConfigs(admin, plan, existing) {
+  const present = plan.filter((t) => existing.has(t.name));
+  if (present.length === 0) return [];
+  const { resources } = await admin.describeConfigs({
+    resources: present.map((t) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name: t.name,
+      configNames: Object.keys(t.config),
+    })),
+    includeSynonyms: false,
+  });
+  const current = new Map(
+    resources.map((r) => [
+      r.resourceName,
+      Object.fromEntries(r.configEntries.map((e) => [e.configName, e.configValue])),
+    ]),
+  );
+  const differ = present.filter((t) =>
+    Object.entries(t.config).some(([name, value]) => current.get(t.name)?.[name] !== value),
+  );
+  if (differ.length === 0) return [];
+  await admin.alterConfigs({
+    validateOnly: false,
+    resources: differ.map((t) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name: t.name,
+      configEntries: configEntries(t.config),
+    })),
+  });
+  return differ.map((t) => t.name);
 }
 
 /**
@@ -111,29 +178,27 @@ async function waitForLeaders(admin, plan, timeoutMs = 30_000) {
 
 /**
  * Creates every catalogue topic (replication factor 1, the local single broker's; a cluster's is
- * KAFKA_REPLICATION_FACTOR) and waits for their leaders. Idempotent: existing topics are left alone, except
- * that a topic with fewer partitions than planned gets more. `security`: the broker's SASL and TLS
- * (kafkaSecurityFromEnv). Returns { planned, created, expanded, unchanged } (topic names; planned is the
- * full plan).
+ * KAFKA_REPLICATION_FACTOR) with its planned configuration and waits for their leaders. Idempotent:
+ * existing topics are left alone, except that a topic with fewer partitions than planned gets more and one
+ * whose retention or cleanup policy differs from the plan gets the plan's. `security`: the broker's SASL
+ * and TLS (kafkaSecurityFromEnv); `local`: the local broker's partition counts (localPartitions). Returns
+ * { planned, created, expanded, configured, unchanged } (topic names; planned is the full plan).
  */
 export async function createTopics(
   brokers,
-  { security = {}, replicationFactor = intEnv('KAFKA_REPLICATION_FACTOR', 1) } = {},
+  { security = {}, replicationFactor = intEnv('KAFKA_REPLICATION_FACTOR', 1), local = false } = {},
 ) {
-  const plan = await topicPlan();
+  const plan = await topicPlan({ local });
   const admin = kafkaClient(brokers, { security }).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
     const created = await createMissing(admin, plan, existing, replicationFactor);
     const expanded = await growPartitions(admin, plan, existing);
+    const configured = await alignConfigs(admin, plan, existing);
     await waitForLeaders(admin, plan);
-    return {
-      planned: plan,
-      created,
-      expanded,
-      unchanged: plan.length - created.length - expanded.length,
-    };
+    const changed = new Set([...created, ...expanded.map((line) => line.split(' ')[0]), ...configured]);
+    return { planned: plan, created, expanded, configured, unchanged: plan.length - changed.size };
   } finally {
     await admin.disconnect().catch(() => {});
   }

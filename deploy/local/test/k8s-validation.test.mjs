@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readManifest } from '../../generated.mjs';
 import { INGRESS_HOST, loadProto, renderedOverlay, TLS_SECRET } from '../../k8s.mjs';
-import { policyProblems, schemaProblems, topicsJobSettings } from './k8s-checks.mjs';
+import { plannedTopics } from '../../topic-settings.mjs';
+import { policyProblems, schemaProblems } from './k8s-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The platform's own rule (Node strips the types of this dependency-free module).
@@ -22,37 +23,46 @@ const services = readManifest();
 const proto = loadProto();
 const render = (overlay) => renderedOverlay(overlay, services, proto);
 
-/** What the policies need to know besides the objects: the manifest, the platform's groups, the topics. */
-function contextOf(objects, overlay) {
-  const { partitions, replyPartitions } = topicsJobSettings(objects);
-  const plan = new Map(proto.allTopics({ partitions, replyPartitions }).map((t) => [t.name, t.partitions]));
+/** The topics as deploy/topics.json plans them, in proto's order. */
+const topics = plannedTopics({
+  names: proto.allTopics().map((t) => t.name),
+  requestCatalogue: proto.RequestCatalogue,
+});
+const fewestPartitions = (list) => Math.min(...list.map((t) => t.partitions));
+
+/**
+ * What the policies need to know besides the objects: the manifest, the platform's groups, the topics
+ * (deploy/topics.json: the partitions every consumer role scales up to).
+ */
+function contextOf(overlay, plan = topics) {
+  const partitions = new Map(plan.map((t) => [t.name, t.partitions]));
   return {
     services,
     consumerGroupOf,
-    partitionsOf: (topic) => plan.get(topic),
-    requestPartitions: partitions,
-    replyPartitions,
+    topics: plan,
+    partitionsOf: (topic) => partitions.get(topic),
+    requestPartitions: fewestPartitions(plan.filter((t) => proto.RequestCatalogue[t.name])),
+    replyPartitions: fewestPartitions(plan.filter((t) => t.name.endsWith('.reply'))),
     autoscaled: overlay === 'prod',
     multiNode: overlay !== 'dev',
+    strimzi: overlay === 'prod',
   };
 }
 
-// The Prometheus operator's kinds have no schema here yet: k8s-monitoring.test.mjs checks their structure.
-const hasSchema = (o) => !o.apiVersion.startsWith('monitoring.coreos.com/');
 const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const envOf = (deployment) => deployment.spec.template.spec.containers[0].env;
 const valueOf = (deployment, name) => envOf(deployment).find((e) => e.name === name)?.value;
 
 for (const overlay of ['dev', 'prod']) {
-  test(`${overlay}: every object is valid against its Kubernetes or KEDA schema`, () => {
+  test(`${overlay}: every object is valid against its Kubernetes, KEDA or vendored CRD schema`, () => {
     const objects = render(overlay);
     assert.ok(objects.length > 20, `${objects.length} objects`);
-    assert.deepEqual(schemaProblems(objects.filter(hasSchema)), []);
+    assert.deepEqual(schemaProblems(objects), []);
   });
 
-  test(`${overlay}: every policy holds (roles, probes, resources, restricted security, secrets, availability, network${overlay === 'prod' ? ', autoscaling' : ''})`, () => {
+  test(`${overlay}: every policy holds (roles, probes, resources, restricted security, secrets, availability, network${overlay === 'prod' ? ', autoscaling, Strimzi' : ''})`, () => {
     const objects = render(overlay);
-    assert.deepEqual(policyProblems(objects, contextOf(objects, overlay)), []);
+    assert.deepEqual(policyProblems(objects, contextOf(overlay)), []);
   });
 }
 
@@ -141,8 +151,8 @@ function problemsAfter(kind, name, change) {
   assert.ok(object, `${kind} ${name}`);
   change(object, objects);
   return {
-    schema: schemaProblems(objects.filter(hasSchema)),
-    policy: policyProblems(objects, contextOf(objects, 'prod')),
+    schema: schemaProblems(objects),
+    policy: policyProblems(objects, contextOf('prod')),
   };
 }
 
@@ -353,13 +363,117 @@ test('an object of a kind with no schema, or with a wrong type, is refused by th
   objects.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'irportal-shared' }, stringData: {} });
   const deployment = find(objects, 'Deployment', 'stocks-api');
   container(deployment).ports[0].containerPort = '3102';
-  assert.deepEqual(schemaProblems(objects.filter(hasSchema)), [
+  assert.deepEqual(schemaProblems(objects), [
     'Deployment stocks-api: data/spec/template/spec/containers/0/ports/0/containerPort must be integer',
     'Secret irportal-shared: no schema for v1 Secret',
   ]);
   assert.ok(
-    policyProblems(objects, contextOf(objects, 'prod')).includes(
-      'Secret irportal-shared: a Secret in the repository',
+    policyProblems(objects, contextOf('prod')).includes('Secret irportal-shared: a Secret in the repository'),
+  );
+});
+
+// ---- Strimzi and the Prometheus operator: the vendored CRDs (crd-schemas.mjs) and the Strimzi policies ----
+
+test('a KafkaTopic with partitions as a string, or with a field its CRD lacks, is refused by its schema', () => {
+  const { schema, policy } = problemsAfter('KafkaTopic', 'users.authenticate', (t) => {
+    t.spec.partitions = '6';
+    t.spec.retention = '5m';
+  });
+  assert.deepEqual(schema, [
+    'KafkaTopic users.authenticate: /spec has unknown field retention',
+    'KafkaTopic users.authenticate: /spec/partitions must be integer',
+  ]);
+  assert.deepEqual(policy, [
+    "KafkaTopic users.authenticate: not deploy/topics.json's partitions and configuration",
+  ]);
+});
+
+test('a KafkaTopic or KafkaUser without the strimzi.io/cluster label, or of another cluster, is refused', () => {
+  const topic = problemsAfter(
+    'KafkaTopic',
+    'stock.upserted',
+    (t) => delete t.metadata.labels['strimzi.io/cluster'],
+  );
+  assert.deepEqual(topic.schema, []);
+  assert.deepEqual(topic.policy, [
+    'KafkaTopic stock.upserted: label strimzi.io/cluster is missing, not irportal (KAFKA_BROKERS)',
+  ]);
+  const user = problemsAfter(
+    'KafkaUser',
+    'users',
+    (u) => (u.metadata.labels['strimzi.io/cluster'] = 'other'),
+  );
+  assert.deepEqual(user.policy, [
+    'KafkaUser users: label strimzi.io/cluster is other, not irportal (KAFKA_BROKERS)',
+  ]);
+});
+
+test('a KafkaUser ACL with an unknown operation or resource type is refused by its schema', () => {
+  const { schema } = problemsAfter('KafkaUser', 'stocks', (u) => {
+    u.spec.authorization.acls[0].operations.push('Publish');
+    u.spec.authorization.acls[1].resource.type = 'queue';
+  });
+  assert.equal(schema.length, 2, schema.join('\n'));
+  assert.match(
+    schema[0],
+    /^KafkaUser stocks: \/spec\/authorization\/acls\/0\/operations\/2 must be equal to one of the allowed values \(Read, Write, .*\)$/,
+  );
+  assert.match(
+    schema[1],
+    /^KafkaUser stocks: \/spec\/authorization\/acls\/1\/resource\/type must be equal to one of the allowed values \(topic, group, cluster, transactionalId\)$/,
+  );
+});
+
+test("a KafkaUser whose password is not its pods' Secret, or that KEDA's lag reading needs and lacks, is refused", () => {
+  const secret = problemsAfter(
+    'KafkaUser',
+    'gateway',
+    (u) => (u.spec.authentication.password.valueFrom.secretKeyRef.name = 'gateway'),
+  );
+  assert.deepEqual(secret.schema, []);
+  assert.deepEqual(secret.policy, [
+    "Deployment gateway: KafkaUser gateway's password is not KAFKA_SASL_PASSWORD of a Secret its pods read",
+  ]);
+  const missing = problemsAfter('KafkaUser', 'topics', (u, objects) => objects.splice(objects.indexOf(u), 1));
+  assert.deepEqual(missing.policy, ['Job topics: no KafkaUser topics']);
+  const group = problemsAfter('KafkaUser', 'announcements', (u) => {
+    u.spec.authorization.acls = u.spec.authorization.acls.filter(
+      (acl) => acl.resource.name !== 'announcements.poller' && acl.resource.name !== 'initial-poll.requested',
+    );
+  });
+  assert.deepEqual(group.policy, [
+    'ScaledObject announcements-poller: KafkaUser announcements may not read group announcements.poller',
+    'ScaledObject announcements-poller: KafkaUser announcements may not read group announcements.poller',
+    'ScaledObject announcements-poller: KafkaUser announcements may not read topic initial-poll.requested',
+    'ScaledObject announcements-poller: KafkaUser announcements may not read group announcements.poller',
+  ]);
+});
+
+test('a planned topic without its KafkaTopic, or a KafkaTopic of no planned topic, is refused', () => {
+  const { policy } = problemsAfter(
+    'KafkaTopic',
+    'users.refresh.reply',
+    (t) => (t.metadata.name = 'users.refresh.replies'),
+  );
+  assert.deepEqual(policy, [
+    'topic users.refresh.reply: no KafkaTopic',
+    'KafkaTopic users.refresh.replies: not in deploy/topics.json',
+  ]);
+});
+
+test("fewer partitions in deploy/topics.json than a KEDA role's maxReplicaCount are refused, by topic", () => {
+  const objects = render('prod');
+  const plan = topics.map((t) => (t.name === 'email.deliveries-queued' ? { ...t, partitions: 4 } : t));
+  assert.deepEqual(
+    policyProblems(objects, contextOf('prod', plan)).filter((p) => p.startsWith('ScaledObject')),
+    [
+      "ScaledObject email-marketing-sender: trigger email-deliveries-queued: maxReplicaCount 6 exceeds email.deliveries-queued's 4 partitions",
+    ],
+  );
+  const replies = topics.map((t) => (t.name === 'users.session.reply' ? { ...t, partitions: 2 } : t));
+  assert.ok(
+    policyProblems(objects, contextOf('prod', replies)).includes(
+      'HorizontalPodAutoscaler gateway: maxReplicas 6 exceeds the 2 partitions it consumes',
     ),
   );
 });
@@ -384,4 +498,47 @@ test("the database Job alone reads the admin's Secret, and each tenant's URL fro
       .map((o) => `${o.kind} ${o.metadata.name}`);
     assert.deepEqual(readers, ['Job database'], overlay);
   }
+});
+
+test('a PrometheusRule whose rule lacks expr, or a ServiceMonitor endpoint with an unknown field, is refused', () => {
+  const rule = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
+    metadata: { name: 'irportal' },
+    spec: {
+      groups: [
+        {
+          name: 'irportal',
+          rules: [{ alert: 'DlqNotEmpty', expr: 'sum(irp_dlq_depth) > 0', for: '5m' }],
+        },
+      ],
+    },
+  };
+  const monitor = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { name: 'irportal' },
+    spec: {
+      selector: { matchLabels: { 'app.kubernetes.io/part-of': 'irportal' } },
+      endpoints: [{ port: 'health', path: '/metrics', interval: '30s' }],
+    },
+  };
+  assert.deepEqual(schemaProblems([rule, monitor]), []);
+  delete rule.spec.groups[0].rules[0].expr;
+  rule.spec.groups[0].rules.push({ alert: 'Late', expr: 'up == 0', for: '5 minutes' });
+  monitor.spec.endpoints[0].scrapeEvery = '30s';
+  assert.deepEqual(schemaProblems([rule, monitor]), [
+    "PrometheusRule irportal: /spec/groups/0/rules/0 must have required property 'expr'",
+    'PrometheusRule irportal: /spec/groups/0/rules/1/for must match pattern "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"',
+    'ServiceMonitor irportal: /spec/endpoints/0 has unknown field scrapeEvery',
+  ]);
+});
+
+test('a custom kind in a version its vendored CRD does not serve has no schema', () => {
+  const objects = render('prod');
+  const topic = find(objects, 'KafkaTopic', 'stock.upserted');
+  topic.apiVersion = 'kafka.strimzi.io/v1beta2';
+  assert.deepEqual(schemaProblems([topic]), [
+    'KafkaTopic stock.upserted: no schema for kafka.strimzi.io/v1beta2 KafkaTopic',
+  ]);
 });
