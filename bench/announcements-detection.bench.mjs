@@ -9,26 +9,23 @@
 //     instances; against the stand-in's own limit (direct GETs at the same concurrency).
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
+import { feedReadPlusHop, sampleDetection, watchDetection } from './detection.mjs';
 import {
-  freshDatabase,
+  publishStocks,
+  startBenchStack,
   setSource,
   signIn,
   sleep,
-  stockEvent,
-  stockIdOf,
   summary,
   tickerOf,
   waitForCount,
 } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { Pool } = require('pg');
-const { Kafka, CompressionTypes, logLevel } = require('kafkajs');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 
@@ -47,17 +44,11 @@ process.env.POLL_INTERVAL_MS = String(INTERVAL_MS);
 process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
 fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 
-const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_bench' });
-await freshDatabase(env.DATABASE_URL);
-await stack.up({ detach: true, web: 'none', infraEnv: ENV_FILE });
-const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
-const kafka = new Kafka({
-  clientId: 'bench',
-  brokers: env.KAFKA_BROKERS.split(','),
-  logLevel: logLevel.NOTHING,
+const { pg, kafka, producer } = await startBenchStack(stack, {
+  envFile: ENV_FILE,
+  database: 'irportal_bench',
 });
-const producer = kafka.producer();
-const consumer = kafka.consumer({ groupId: `bench-${randomUUID()}`, maxWaitTimeInMs: 20 });
+let watch;
 try {
   const session = await signIn(base);
   // The whole-market source (one feed read per interval) from the start: the stocks arrive while it runs.
@@ -73,14 +64,7 @@ try {
     });
   }
   await producer.connect();
-  const now = new Date().toISOString();
-  for (let from = 1; from <= STOCKS; from += 500) {
-    const messages = [];
-    for (let i = from; i < Math.min(from + 500, STOCKS + 1); i++) {
-      messages.push({ key: stockIdOf(i), value: JSON.stringify(stockEvent(i, now)) });
-    }
-    await producer.send({ topic: 'stock.upserted', compression: CompressionTypes.GZIP, messages });
-  }
+  await publishStocks(producer, STOCKS);
   await waitForCount(
     pg,
     'bench stocks in the announcements projection',
@@ -94,64 +78,17 @@ try {
     STOCKS,
   );
 
-  // ---- 1. Detection latency on asx2 ----
-  const ticks = []; // requestedAt (ms) of market-wide poll requests
-  const detected = new Map(); // headline -> received at (ms)
-  let roundTrip;
-  const probeTopic = 'stock.archived.dlq'; // an existing topic nothing consumes in this run, for the raw round trip
-  await consumer.connect();
-  await consumer.subscribe({ topics: ['announcement.detected', 'announcements.poll-requested', probeTopic] });
-  await consumer.run({
-    eachMessage: async ({ topic, message }) => {
-      const at = Date.now();
-      if (topic === probeTopic) {
-        roundTrip?.(at);
-        return;
-      }
-      const body = JSON.parse(message.value.toString());
-      if (topic === 'announcements.poll-requested' && body.market) ticks.push(Date.parse(body.requestedAt));
-      if (topic === 'announcement.detected') detected.set(body.announcement.headline, at);
-    },
+  // ---- 1. Detection latency on asx2 (bench/detection.mjs says how it is timed) ----
+  watch = await watchDetection(kafka);
+  const { overheadMs, totalMs } = await sampleDetection({
+    standIn,
+    watch,
+    tickerOf,
+    stocks: STOCKS,
+    samples: SAMPLES,
+    intervalMs: INTERVAL_MS,
   });
-  // Until the consumer owns its partitions, nothing it should see may happen.
-  await sleep(5000);
-
-  const overheadMs = [];
-  const totalMs = [];
-  for (let k = 0; k < SAMPLES; k++) {
-    const headline = `Bench detection ${k} ${randomUUID().slice(0, 8)}`;
-    const ticker = tickerOf(1 + Math.floor(Math.random() * STOCKS));
-    const published = Date.now();
-    standIn.publish({ ticker, headline, priceSensitive: k % 2 === 0 });
-    const deadline = published + 30_000;
-    while (!detected.has(headline)) {
-      if (Date.now() > deadline) throw new Error(`"${headline}" was not detected within 30 s`);
-      await sleep(5);
-    }
-    const at = detected.get(headline);
-    const tick = ticks.find((t) => t >= published);
-    if (tick !== undefined && tick <= at) overheadMs.push(at - tick);
-    totalMs.push(at - published);
-    // Spread the publishes over the interval so they land at every phase of a tick.
-    await sleep(Math.random() * INTERVAL_MS);
-  }
-
-  // The physical limit: one direct read of the whole market feed (what a poll must fetch at least) plus one
-  // raw produce -> consume round trip on the same broker (what an event must travel at least).
-  const directMs = [];
-  for (let k = 0; k < 20; k++) {
-    const t0 = performance.now();
-    const res = await fetch(
-      `${standIn.url}/asx-research/1.0/markets/announcements?page=0&itemsPerPage=100&priceSensitiveOnly=false`,
-    );
-    await res.arrayBuffer();
-    const fetchMs = performance.now() - t0;
-    const sent = Date.now();
-    const received = new Promise((resolve) => (roundTrip = resolve));
-    await producer.send({ topic: probeTopic, messages: [{ value: 'bench' }] });
-    const arrived = await received;
-    directMs.push(fetchMs + (arrived - sent));
-  }
+  const directMs = await feedReadPlusHop({ standIn, watch, producer });
 
   // ---- 2. Poll throughput per poller instance (asx, per stock, saturated) ----
   await setSource(session, 'asx');
@@ -222,7 +159,7 @@ try {
     );
   console.log(`stand-in direct, 32 concurrent: ${directPerSecond} requests/s`);
 } finally {
-  await consumer.disconnect().catch(() => {});
+  await watch?.disconnect().catch(() => {});
   await producer.disconnect().catch(() => {});
   await pg.end().catch(() => {});
   await stack.down();

@@ -15,37 +15,22 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
+import { feedRead, watchDetection } from './detection.mjs';
 import {
-  freshDatabase,
+  publishStocks,
+  startBenchStack,
   setSource,
   signIn,
   sleep,
-  stockEvent,
-  stockIdOf,
   summary,
   tickerOf,
   waitForCount,
 } from './lib.mjs';
+import { FROM, rawTransport, sendAll, sendAnnouncement, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
 
 const require = createRequire(import.meta.url);
-const { Pool } = require('pg');
-const { Kafka, CompressionTypes, logLevel } = require('kafkajs');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
-const { announcementMail } = require(path.join(ROOT, 'services/email-marketing/dist/mail/templates.js'));
-const { composeMail, parseMailbox } = require(path.join(ROOT, 'services/email-marketing/dist/mail/mime.js'));
-const { subscriptionLinks } = require(path.join(ROOT, 'services/email-marketing/dist/subscribers/links.js'));
-const { UnsubscribeTokens, DEV_UNSUBSCRIBE_LINK_SECRET } = require(
-  path.join(ROOT, 'services/email-marketing/dist/subscribers/unsubscribe-tokens.js'),
-);
-/** The sender's own links (the stack runs with the development secret), so both sides compose the same mail. */
-const unsubscribeTokens = new UnsubscribeTokens(DEV_UNSUBSCRIBE_LINK_SECRET);
-const { SMTPServer } = require(
-  require.resolve('smtp-server', { paths: [path.join(ROOT, 'services/email-marketing')] }),
-);
-const nodemailer = require(
-  require.resolve('nodemailer', { paths: [path.join(ROOT, 'services/email-marketing')] }),
-);
 
 const STOCKS = Number(process.env.BENCH_STOCKS ?? 2000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
@@ -55,54 +40,21 @@ const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
 const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
 
 // ---- The SMTP server: accepts everything, keeps when each recipient's mail arrived, parses nothing. ----
-const arrivals = new Map(); // address -> [ms...]
-let accepted = 0;
-let bytes = 0;
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  size: 10 * 1024 * 1024,
-  onData(stream, session, callback) {
-    stream.on('data', (chunk) => (bytes += chunk.length));
-    stream.on('end', () => {
-      const at = Date.now();
-      for (const r of session.envelope.rcptTo) {
-        const list = arrivals.get(r.address) ?? [];
-        list.push(at);
-        arrivals.set(r.address, list);
-      }
-      accepted++;
-      callback();
-    });
-  },
-});
-await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
-// A client's dropped connection is re-emitted on the server; count it rather than crash the run.
-let connectionErrors = 0;
-sink.on('error', () => connectionErrors++);
-const smtpPort = sink.server.address().port;
-const firstArrival = (address, after) => arrivals.get(address)?.find((at) => at >= after);
+const sink = await startSmtpSink();
 
 const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
 process.env.ASX_BASE_URL = standIn.url;
 process.env.ASX2_BASE_URL = standIn.url;
-process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
 process.env.POLL_INTERVAL_MS = String(INTERVAL_MS);
 process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
 fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 
-const { env } = await infra.up({ envFile: ENV_FILE, database: 'irportal_bench' });
-await freshDatabase(env.DATABASE_URL);
-await stack.up({ detach: true, web: 'none', infraEnv: ENV_FILE });
-const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
-const kafka = new Kafka({
-  clientId: 'bench',
-  brokers: env.KAFKA_BROKERS.split(','),
-  logLevel: logLevel.NOTHING,
+const { pg, kafka, producer } = await startBenchStack(stack, {
+  envFile: ENV_FILE,
+  database: 'irportal_bench',
 });
-const producer = kafka.producer();
-const consumer = kafka.consumer({ groupId: `bench-${randomUUID()}`, maxWaitTimeInMs: 20 });
+let watch;
 const subscriberOf = (i) => `sub-${i}@bench.example`;
 try {
   const session = await signIn(base);
@@ -118,14 +70,10 @@ try {
     });
   }
   await producer.connect();
-  const now = new Date().toISOString();
-  const switches = { sendPriceSensitiveAnnouncements: true, sendNonPriceSensitiveAnnouncements: true };
-  for (let from = 1; from <= STOCKS; from += 500) {
-    const messages = [];
-    for (let i = from; i < Math.min(from + 500, STOCKS + 1); i++)
-      messages.push({ key: stockIdOf(i), value: JSON.stringify(stockEvent(i, now, switches)) });
-    await producer.send({ topic: 'stock.upserted', compression: CompressionTypes.GZIP, messages });
-  }
+  await publishStocks(producer, STOCKS, {
+    sendPriceSensitiveAnnouncements: true,
+    sendNonPriceSensitiveAnnouncements: true,
+  });
   await waitForCount(
     pg,
     'bench stocks known to the email service',
@@ -163,7 +111,7 @@ try {
     });
     const deadline = published + 30_000;
     let at;
-    while (!(at = firstArrival(subscriberOf(i), published))) {
+    while (!(at = sink.firstArrival(subscriberOf(i), published))) {
       if (Date.now() > deadline) throw new Error(`no mail to ${subscriberOf(i)} within 30 s of publishing`);
       await sleep(5);
     }
@@ -172,20 +120,8 @@ try {
   }
 
   // The physical limit: a market feed read + a raw Kafka hop + a raw SMTP send on an open connection.
-  const probeTopic = 'stock.archived.dlq';
-  let hop;
-  await consumer.connect();
-  await consumer.subscribe({ topics: [probeTopic] });
-  await consumer.run({ eachMessage: async () => hop?.(Date.now()) });
-  await sleep(4000);
-  const raw = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: smtpPort,
-    ignoreTLS: true,
-    pool: true,
-    maxConnections: 5,
-    maxMessages: Infinity,
-  });
+  watch = await watchDetection(kafka);
+  const raw = rawTransport(sink.port);
   await raw.sendMail({
     from: 'bench@bench.example',
     to: 'warm@bench.example',
@@ -194,16 +130,8 @@ try {
   });
   const limitMs = [];
   for (let k = 0; k < 20; k++) {
-    const t0 = performance.now();
-    await (
-      await fetch(
-        `${standIn.url}/asx-research/1.0/markets/announcements?page=0&itemsPerPage=100&priceSensitiveOnly=false`,
-      )
-    ).arrayBuffer();
-    const sent = Date.now();
-    const arrived = new Promise((resolve) => (hop = resolve));
-    await producer.send({ topic: probeTopic, messages: [{ value: 'bench' }] });
-    const hopMs = (await arrived) - sent;
+    const readMs = await feedRead(standIn);
+    const hopMs = await watch.hop(producer);
     const t1 = performance.now();
     await raw.sendMail({
       from: 'bench@bench.example',
@@ -211,90 +139,22 @@ try {
       subject: 'limit',
       text: 'limit',
     });
-    limitMs.push(t1 - t0 + hopMs + (performance.now() - t1));
+    limitMs.push(readMs + hopMs + (performance.now() - t1));
   }
 
   // ---- 2. 10,000 subscribers of one stock through the sender ----
-  const bigStock = stockIdOf(1);
-  await pg.query(
-    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
-     SELECT $1, 'many-' || n || '@bench.example', 'confirmed', now()
-     FROM generate_series(1, $2::int - 1) AS n ON CONFLICT DO NOTHING`,
-    [bigStock, SUBSCRIBERS],
-  );
-  const list = await (
-    await fetch(`${base}/api/Announcement/list/${tickerOf(1)}:ASX`, { headers: { cookie: session.cookie } })
-  ).json();
-  const announcement = list.announcements[0];
-  const bytesBefore = bytes;
-  const acceptedBefore = accepted;
-  const t0 = Date.now();
-  await producer.send({
-    topic: 'announcement.send-requested',
-    messages: [
-      {
-        key: bigStock,
-        value: JSON.stringify({
-          requestId: randomUUID(),
-          stockId: bigStock,
-          combinedTicker: `${tickerOf(1)}:ASX`,
-          channels: ['email'],
-          override: true,
-          auto: false,
-          requestedBy: 'bench',
-          requestedAt: new Date().toISOString(),
-          announcement,
-        }),
-      },
-    ],
-  });
-  while (accepted - acceptedBefore < SUBSCRIBERS) {
-    if (Date.now() - t0 > 600_000)
-      throw new Error(`${accepted - acceptedBefore} of ${SUBSCRIBERS} mails after 10 min`);
-    await sleep(20);
-  }
-  const senderMs = Date.now() - t0;
-  const mailBytes = Math.round((bytes - bytesBefore) / SUBSCRIBERS);
+  const send = await sendAnnouncement({ pg, producer, session, sink, i: 1, count: SUBSCRIBERS });
+  const { subscribers, mailOf, mailBytes } = send;
+  const senderMs = send.ms;
 
   // Raw nodemailer: the same 10,000 mails (the stock's mail rendered by the service's own template with each
   // subscriber's links), 10 at once over 5 pooled connections, composed by nodemailer as an application
   // would (the issue's baseline); then the same mails composed beforehand, so only SMTP is timed (the floor).
-  const subscribers = (
-    await pg.query(
-      `SELECT id, email FROM email_marketing.subscribers WHERE stock_id = $1 AND status = 'confirmed'`,
-      [bigStock],
-    )
-  ).rows;
-  const mailStock = {
-    ticker: tickerOf(1),
-    exchange: 'ASX',
-    companyName: `Bench 1 Limited`,
-    companyLogoUrl: '',
-  };
-  const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000';
-  const mailOf = (s) =>
-    announcementMail({
-      stock: mailStock,
-      announcement,
-      publicBaseUrl,
-      ...subscriptionLinks(publicBaseUrl, unsubscribeTokens.forSubscriber(s.id)),
-    });
-  const from = 'IR Portal <announcements@irportal.local>';
-  const sendAll = async (send) => {
-    let next = 0;
-    const start = Date.now();
-    await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        while (next < subscribers.length) await send(subscribers[next++]);
-      }),
-    );
-    return Date.now() - start;
-  };
-  const rawBytesBefore = bytes;
-  const rawMs = await sendAll(async (s) => {
+  const rawBytesBefore = sink.bytes();
+  const rawMs = await sendAll(subscribers, async (s) => {
     const mail = mailOf(s);
     await raw.sendMail({
-      from,
+      from: FROM,
       to: s.email,
       subject: mail.subject,
       html: mail.html,
@@ -302,16 +162,8 @@ try {
       headers: mail.headers,
     });
   });
-  const rawMailBytes = Math.round((bytes - rawBytesBefore) / subscribers.length);
-  const composed = new Map(
-    subscribers.map((s) => [
-      s,
-      composeMail({ from: parseMailbox(from), to: s.email, content: mailOf(s) }).raw,
-    ]),
-  );
-  const floorMs = await sendAll((s) =>
-    raw.sendMail({ envelope: { from: 'announcements@irportal.local', to: [s.email] }, raw: composed.get(s) }),
-  );
+  const rawMailBytes = Math.round((sink.bytes() - rawBytesBefore) / subscribers.length);
+  const floorMs = await smtpOnlyFloor(raw, subscribers, mailOf);
   raw.close();
 
   const latency = summary(latencyMs);
@@ -341,7 +193,7 @@ try {
     throughput_ratio: +(senderRate / rawRate).toFixed(2),
     throughput_goal: 'ratio >= 0.8',
     throughput_goal_met: senderRate / rawRate >= 0.8,
-    smtp_connection_errors: connectionErrors,
+    smtp_connection_errors: sink.connectionErrors(),
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(
@@ -356,11 +208,11 @@ try {
     `${SUBSCRIBERS} subscribers: sender ${senderMs} ms (${senderRate}/s), raw nodemailer ${rawMs} ms (${rawRate}/s), ratio ${result.throughput_ratio} (goal >= 0.8); SMTP only (mails composed beforehand) ${floorMs} ms (${floorRate}/s), ratio ${result.ratio_to_smtp_only}; ${mailBytes} vs ${rawMailBytes} bytes a mail`,
   );
 } finally {
-  await consumer.disconnect().catch(() => {});
+  await watch?.disconnect().catch(() => {});
   await producer.disconnect().catch(() => {});
   await pg.end().catch(() => {});
   await stack.down();
   await infra.down({ envFile: ENV_FILE });
   await standIn.close();
-  await new Promise((resolve) => sink.close(resolve));
+  await sink.close();
 }

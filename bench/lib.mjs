@@ -1,8 +1,10 @@
 // What the benchmarks share: percentiles, the admin session, system settings, bench stocks, a fresh database.
 import { createRequire } from 'node:module';
+import * as infra from '../deploy/local/infra.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
+const { CompressionTypes, Kafka, logLevel } = require('kafkajs');
 // The fixtures every suite shares (proto's dist: the bench runs on the built stack).
 const { stockFixture } = require('@irp/proto/testing');
 
@@ -34,6 +36,17 @@ export function stockEvent(i, now, fields = {}) {
     updatedAt: now,
     ...fields,
   });
+}
+
+/** Sends `stock.upserted` for bench stocks 1..count (500 a produce request, gzip), with `fields` on each. */
+export async function publishStocks(producer, count, fields = {}) {
+  const now = new Date().toISOString();
+  for (let from = 1; from <= count; from += 500) {
+    const messages = [];
+    for (let i = from; i < Math.min(from + 500, count + 1); i++)
+      messages.push({ key: stockIdOf(i), value: JSON.stringify(stockEvent(i, now, fields)) });
+    await producer.send({ topic: 'stock.upserted', compression: CompressionTypes.GZIP, messages });
+  }
 }
 
 /** Signs in as the demo admin; the cookie header and XSRF token for state-changing calls. */
@@ -78,12 +91,31 @@ export async function freshDatabase(databaseUrl) {
   await client.end();
 }
 
-/** Polls `query` (returning one row with n) until n >= want. */
-export async function waitForCount(pg, what, query, want, timeoutMs = 180_000) {
+/**
+ * A bench's stack: the infrastructure of `envFile` up, its `database` made afresh, every service and the
+ * gateway started detached by `stack` (scripts/stack.mjs, loaded by the bench after setting its ports);
+ * a PostgreSQL pool and a Kafka client on them.
+ */
+export async function startBenchStack(stack, { envFile, database }) {
+  const { env } = await infra.up({ envFile, database });
+  await freshDatabase(env.DATABASE_URL);
+  await stack.up({ detach: true, web: 'none', infraEnv: envFile });
+  const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+  const kafka = new Kafka({
+    clientId: 'bench',
+    brokers: env.KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  return { env, pg, kafka, producer: kafka.producer() };
+}
+
+/** Polls `query` (returning one row with n) until n >= want; `onProgress(n)` every 10 s. */
+export async function waitForCount(pg, what, query, want, timeoutMs = 180_000, onProgress) {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let k = 1; ; k++) {
     const { rows } = await pg.query(query);
     if (rows[0].n >= want) return;
+    if (k % 20 === 0) onProgress?.(rows[0].n);
     if (Date.now() > deadline)
       throw new Error(`${what}: ${rows[0].n} of ${want} after ${timeoutMs / 1000} s`);
     await sleep(500);

@@ -10,7 +10,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.INFRA_DIR ??= '.local/bench';
 process.env.KAFKA_PORT ??= '29092';
 process.env.KAFKA_CONTROLLER_PORT ??= '29093';
-process.env.GATEWAY_PORT ??= '3500';
+process.env.GATEWAY_PORT ??= '3600';
 // Each service's health port is its manifest port + 400 (3101 -> 3501 ...), beside make up and make test.
 process.env.HEALTH_PORT_OFFSET ??= '400';
 process.env.LOG_LEVEL ??= 'warn';

@@ -34,6 +34,7 @@ import { isMain, ROOT, treeGeneratorCli } from './generated.mjs';
 import { monitoringParts } from './k8s-monitoring.mjs';
 import { strimziFiles } from './k8s-kafka.mjs';
 import { renderOverlay } from './k8s-overlay.mjs';
+import { measuredResources } from './k8s-resources.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -118,19 +119,10 @@ const ACTIVATION_LAG = 1;
 const OFFSET_RESET_POLICY = 'latest';
 
 /**
- * Requests and limits, by role. ESTIMATES, not measurements: no bench has measured these processes' RSS or
- * CPU on Kubernetes yet. Replace each with a bench's measured RSS and CPU (requests near the steady
- * figure, limits above its peak) when one exists.
+ * Requests and limits of each Deployment from the RSS and CPU bench/scale.bench.mjs measured
+ * (deploy/resources.json; the rule is in k8s-resources.mjs).
  */
-const RESOURCES = {
-  api: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-  scheduler: { requests: { cpu: '50m', memory: '192Mi' }, limits: { cpu: '500m', memory: '384Mi' } },
-  poller: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-  sender: { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-  gateway: { requests: { cpu: '200m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
-  topics: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-  database: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-};
+const resourcesOf = measuredResources();
 
 /** The `node` user of the node images (deploy/Dockerfile's `USER node`). */
 const NODE_UID = 1000;
@@ -327,7 +319,7 @@ function roleObjects(s, role) {
     envFrom: envFromSecrets(s.name),
     ports: [{ name: 'health', containerPort: s.healthPort }],
     ...serviceProbes,
-    resources: RESOURCES[role] ?? RESOURCES.api,
+    resources: resourcesOf(name, role),
   };
   const template = podTemplate({ labels, container, volumes, spreadPods: role === 'api' });
   return [
@@ -361,7 +353,7 @@ function gatewayObjects() {
       { name: 'ops', containerPort: 3001 },
     ],
     ...gatewayProbes,
-    resources: RESOURCES.gateway,
+    resources: resourcesOf('gateway', 'api'),
   };
   const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
   const template = podTemplate({ labels, container, volumes, spreadPods: true });
@@ -394,7 +386,7 @@ function topicsJob() {
     }),
     // Its SASL user (KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD): one allowed to create topics.
     envFrom: [{ secretRef: { name: secretOf('topics') } }],
-    resources: RESOURCES.topics,
+    resources: resourcesOf('topics', 'job'),
   };
   const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
   return {
@@ -441,7 +433,7 @@ function databaseJob(services) {
     ),
     // DATABASE_ADMIN_URL: a role that may create roles and schemas; only this Job reads it.
     envFrom: [{ secretRef: { name: secretOf('database-admin') } }],
-    resources: RESOURCES.database,
+    resources: resourcesOf('database', 'job'),
   };
   return {
     comment:

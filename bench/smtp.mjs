@@ -1,0 +1,176 @@
+// The mail side the email-delivery and scale benches share: an SMTP server in the bench process that accepts
+// everything and records when each recipient's mail arrived (parsing nothing), the service's own mails for a
+// list of subscribers, and the SMTP-only floor: the same mails composed before the clock starts, sent over
+// raw nodemailer pooled connections, so only SMTP is timed.
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { sleep, stockIdOf, tickerOf } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVICE = path.join(ROOT, 'services/email-marketing');
+const { announcementMail } = require(path.join(SERVICE, 'dist/mail/templates.js'));
+const { composeMail, parseMailbox } = require(path.join(SERVICE, 'dist/mail/mime.js'));
+const { subscriptionLinks } = require(path.join(SERVICE, 'dist/subscribers/links.js'));
+const { UnsubscribeTokens, DEV_UNSUBSCRIBE_LINK_SECRET } = require(
+  path.join(SERVICE, 'dist/subscribers/unsubscribe-tokens.js'),
+);
+const { SMTPServer } = require(require.resolve('smtp-server', { paths: [SERVICE] }));
+const nodemailer = require(require.resolve('nodemailer', { paths: [SERVICE] }));
+
+/** The sender's own links (the stack runs with the development secret), so both sides compose the same mail. */
+const unsubscribeTokens = new UnsubscribeTokens(DEV_UNSUBSCRIBE_LINK_SECRET);
+/** The service's sender address (its default MAIL_FROM). */
+export const FROM = 'IR Portal <announcements@irportal.local>';
+
+/** Starts the SMTP server on a free port of 127.0.0.1. */
+export async function startSmtpSink() {
+  const arrivals = new Map(); // address -> [ms...]
+  let accepted = 0;
+  let bytes = 0;
+  let connectionErrors = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 10 * 1024 * 1024,
+    onData(stream, session, callback) {
+      stream.on('data', (chunk) => (bytes += chunk.length));
+      stream.on('end', () => {
+        const at = Date.now();
+        for (const r of session.envelope.rcptTo) {
+          const list = arrivals.get(r.address) ?? [];
+          list.push(at);
+          arrivals.set(r.address, list);
+        }
+        accepted++;
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A client's dropped connection is re-emitted on the server; count it rather than crash the run.
+  server.on('error', () => connectionErrors++);
+  return {
+    port: server.server.address().port,
+    accepted: () => accepted,
+    bytes: () => bytes,
+    connectionErrors: () => connectionErrors,
+    /** When `address`'s first mail at or after `after` (ms) arrived, if one did. */
+    firstArrival: (address, after) => arrivals.get(address)?.find((at) => at >= after),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Raw nodemailer, pooled as the service's defaults are (5 connections), to the sink. */
+export const rawTransport = (port) =>
+  nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: Infinity,
+  });
+
+/** Runs `send` for every item, `concurrency` at once; the ms it took. */
+export async function sendAll(items, send, concurrency = 10) {
+  let next = 0;
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await send(items[next++]);
+    }),
+  );
+  return Date.now() - start;
+}
+
+/** The mail the service sends a subscriber ({ id, email }) of `stock` about `announcement`: its own template. */
+export function serviceMailOf({ stock, announcement, publicBaseUrl }) {
+  return (subscriber) =>
+    announcementMail({
+      stock,
+      announcement,
+      publicBaseUrl,
+      ...subscriptionLinks(publicBaseUrl, unsubscribeTokens.forSubscriber(subscriber.id)),
+    });
+}
+
+/** The floor: every subscriber's mail composed first, then only the SMTP sends timed (10 at once); ms. */
+export async function smtpOnlyFloor(transport, subscribers, mailOf) {
+  const from = parseMailbox(FROM);
+  const composed = new Map(
+    subscribers.map((s) => [s, composeMail({ from, to: s.email, content: mailOf(s) }).raw]),
+  );
+  return sendAll(subscribers, (s) =>
+    transport.sendMail({ envelope: { from: from.address, to: [s.email] }, raw: composed.get(s) }),
+  );
+}
+
+/**
+ * One announcement of bench stock `i` sent by email to `count` confirmed subscribers (its existing ones, and
+ * `many-<n>@bench.example` up to `count`): the subscribers are added, the stock's newest announcement read
+ * through the gateway, `announcement.send-requested` produced as the Send button does, and the clock stopped
+ * when the sink has accepted `count` more mails. Returns { startedAt, ms, mailBytes, subscribers, mailOf }:
+ * `subscribers` ({ id, email }) and `mailOf` make the same mails for the baselines.
+ */
+export async function sendAnnouncement({ pg, producer, session, sink, i, count, timeoutMs = 600_000 }) {
+  const stockId = stockIdOf(i);
+  await pg.query(
+    `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
+     SELECT $1, 'many-' || n || '@bench.example', 'confirmed', now()
+     FROM generate_series(1, $2::int - (SELECT count(*)::int FROM email_marketing.subscribers
+                                        WHERE stock_id = $1 AND status = 'confirmed')) AS n
+     ON CONFLICT DO NOTHING`,
+    [stockId, count],
+  );
+  const combinedTicker = `${tickerOf(i)}:ASX`;
+  const list = await (
+    await fetch(`${session.base}/api/Announcement/list/${combinedTicker}`, {
+      headers: { cookie: session.cookie },
+    })
+  ).json();
+  const announcement = list.announcements[0];
+  const bytesBefore = sink.bytes();
+  const acceptedBefore = sink.accepted();
+  const startedAt = Date.now();
+  await producer.send({
+    topic: 'announcement.send-requested',
+    messages: [
+      {
+        key: stockId,
+        value: JSON.stringify({
+          requestId: randomUUID(),
+          stockId,
+          combinedTicker,
+          channels: ['email'],
+          override: true,
+          auto: false,
+          requestedBy: 'bench',
+          requestedAt: new Date().toISOString(),
+          announcement,
+        }),
+      },
+    ],
+  });
+  while (sink.accepted() - acceptedBefore < count) {
+    if (Date.now() - startedAt > timeoutMs)
+      throw new Error(`${sink.accepted() - acceptedBefore} of ${count} mails after ${timeoutMs / 1000} s`);
+    await sleep(20);
+  }
+  const ms = Date.now() - startedAt;
+  const subscribers = (
+    await pg.query(
+      `SELECT id, email FROM email_marketing.subscribers WHERE stock_id = $1 AND status = 'confirmed'`,
+      [stockId],
+    )
+  ).rows;
+  const mailOf = serviceMailOf({
+    stock: { ticker: tickerOf(i), exchange: 'ASX', companyName: `Bench ${i} Limited`, companyLogoUrl: '' },
+    announcement,
+    publicBaseUrl: process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000',
+  });
+  return { startedAt, ms, mailBytes: Math.round((sink.bytes() - bytesBefore) / count), subscribers, mailOf };
+}
