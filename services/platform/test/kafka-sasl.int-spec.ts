@@ -13,7 +13,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Kafka } from 'kafkajs';
+import {
+  AclOperationTypes,
+  AclPermissionTypes,
+  AclResourceTypes,
+  ITopicConfig,
+  Kafka,
+  ResourcePatternTypes,
+} from 'kafkajs';
+import { parseAllDocuments } from 'yaml';
 import { baseConfigSchema, connectProducer, kafkaClientConfig, kafkaSettingsOf, loadConfig } from '../src';
 import { repoRoot } from '../src/manifest';
 import { patientDeadline, waitedFor } from '../src/testing/patience';
@@ -102,7 +110,9 @@ function makeCertificates(dir: string): { caFile: string; keystore: string } {
 /**
  * A second, throw-away KRaft broker whose client listeners are SASL_PLAINTEXT and SASL_SSL (TLS with the
  * certificate of makeCertificates), both SCRAM-SHA-512, the credentials created when its storage is
- * formatted (`--add-scram`): the broker's own and the portal's.
+ * formatted (`--add-scram`): the broker's own, the portal's and the stocks service's. Kafka's standard
+ * authorizer is on, as on the Strimzi cluster (`authorization: simple`): a principal may do only what an ACL
+ * allows; the broker (and the controller listener's anonymous peer) are super users.
  */
 async function startScramBroker(dir: string) {
   const [port, tlsPort, controllerPort] = [await freePort(), await freePort(), await freePort()];
@@ -136,6 +146,9 @@ async function startScramBroker(dir: string) {
       'transaction.state.log.replication.factor=1',
       'transaction.state.log.min.isr=1',
       'group.initial.rebalance.delay.ms=0',
+      'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+      'super.users=User:broker;User:ANONYMOUS',
+      'allow.everyone.if.no.acl.found=false',
     ].join('\n') + '\n',
   );
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
@@ -161,6 +174,8 @@ async function startScramBroker(dir: string) {
       'SCRAM-SHA-512=[name=broker,password=broker-secret]',
       '--add-scram',
       'SCRAM-SHA-512=[name=irportal,password=right-password]',
+      '--add-scram',
+      'SCRAM-SHA-512=[name=stocks,password=stocks-secret]',
     ],
     { encoding: 'utf8' },
   );
@@ -171,6 +186,40 @@ async function startScramBroker(dir: string) {
   closeSync(out);
   return { broker, brokers: `127.0.0.1:${port}`, tlsBrokers: `127.0.0.1:${tlsPort}`, caFile };
 }
+
+interface StrimziAcl {
+  resource: { type: 'topic' | 'group'; name: string; patternType: 'literal' | 'prefix' };
+  operations: string[];
+}
+
+/** The ACLs of a process's KafkaUser as the prod overlay deploys them (deploy/k8s/components/strimzi/). */
+function kafkaUserAcls(name: string): StrimziAcl[] {
+  const file = join(repoRoot(), 'deploy', 'k8s', 'components', 'strimzi', 'users.yaml');
+  const user = parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS())
+    .find((o) => o?.kind === 'KafkaUser' && o.metadata.name === name);
+  if (!user) throw new Error(`no KafkaUser ${name} in ${file}`);
+  return user.spec.authorization.acls;
+}
+
+/** Strimzi's ACLs for `principal` as Kafka's admin API takes them (what the User Operator creates). */
+const kafkaAcls = (principal: string, acls: StrimziAcl[]) =>
+  acls.flatMap(({ resource, operations }) =>
+    operations.map((operation) => ({
+      resourceType: resource.type === 'topic' ? AclResourceTypes.TOPIC : AclResourceTypes.GROUP,
+      resourceName: resource.name,
+      resourcePatternType:
+        resource.patternType === 'prefix' ? ResourcePatternTypes.PREFIXED : ResourcePatternTypes.LITERAL,
+      principal,
+      host: '*',
+      // Read -> READ, DescribeConfigs -> DESCRIBE_CONFIGS
+      operation:
+        AclOperationTypes[
+          operation.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase() as keyof typeof AclOperationTypes
+        ],
+      permissionType: AclPermissionTypes.ALLOW,
+    })),
+  );
 
 /** What a process with this environment makes of the broker: the platform's config and client settings. */
 const settingsFor = (env: Record<string, string>) =>
@@ -311,6 +360,83 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
       await expect(listTopicsOnceOpen(broker!, systemCas)).rejects.toThrow(
         /self[- ]signed|unable to (get|verify)|certificate/i,
       );
+    },
+  );
+
+  itWhen('ownBroker', haveJars)(
+    "a service's principal may do what its KafkaUser's ACLs allow and nothing else: stocks writes its events and reads in its group, not another service's requests nor in another's group",
+    async () => {
+      const admin = new Kafka({
+        ...kafkaClientConfig(
+          settingsFor({ ...env, KAFKA_SASL_USERNAME: 'broker', KAFKA_SASL_PASSWORD: 'broker-secret' }),
+        ),
+      }).admin();
+      const topics: ITopicConfig[] = ['stock.upserted', 'users.authenticate', 'stocks.list'].map((topic) => ({
+        topic,
+        numPartitions: 1,
+      }));
+      await admin.connect();
+      try {
+        await admin.createTopics({ topics, waitForLeaders: true });
+        const acls = kafkaUserAcls('stocks');
+        expect(acls.some((a) => a.resource.name === 'stock.upserted')).toBe(true);
+        expect(acls.some((a) => a.resource.name === 'users.authenticate')).toBe(false);
+        expect(acls.some((a) => a.resource.name === 'stocks.list' && a.operations.includes('Read'))).toBe(
+          true,
+        );
+        await admin.createAcls({ acl: kafkaAcls('User:stocks', acls) });
+      } finally {
+        await admin.disconnect();
+      }
+
+      const stocks = { ...env, KAFKA_SASL_USERNAME: 'stocks', KAFKA_SASL_PASSWORD: 'stocks-secret' };
+      const producer = await connectProducer(settingsFor(stocks));
+      try {
+        // Allowed once the broker has applied the ACLs (moments after they were created).
+        const started = Date.now();
+        const deadline = patientDeadline(60_000);
+        for (;;) {
+          try {
+            await producer.send({ topic: 'stock.upserted', messages: [{ key: 's1', value: '{}' }] });
+            break;
+          } catch (err) {
+            if (!/Not authorized/.test(String(err)) || Date.now() > deadline)
+              throw new Error(`stocks never wrote stock.upserted ${waitedFor(started)}: ${String(err)}`);
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        }
+        await expect(
+          producer.send({ topic: 'users.authenticate', messages: [{ key: 'u1', value: '{}' }] }),
+        ).rejects.toThrow(/Not authorized to access topics/);
+      } finally {
+        await producer.disconnect();
+      }
+
+      // Reading: in its own group (stocks) it joins and is assigned a topic it consumes; in another service's
+      // group (users) the broker refuses it (kafkajs reports that refusal as "Failed to find group
+      // coordinator", its log says "Not authorized to access group"), the same consumer otherwise.
+      const joinAs = async (groupId: string) => {
+        const consumer = new Kafka(kafkaClientConfig(settingsFor(stocks))).consumer({
+          groupId,
+          retry: { retries: 0 },
+        });
+        try {
+          const outcome = new Promise<string>((done) => {
+            consumer.on(consumer.events.GROUP_JOIN, (e) =>
+              done(`joined: ${Object.keys(e.payload.memberAssignment).join(',')}`),
+            );
+            consumer.on(consumer.events.CRASH, (e) => done(`crashed: ${String(e.payload.error)}`));
+          });
+          await consumer.connect();
+          await consumer.subscribe({ topics: ['stocks.list'] });
+          await consumer.run({ eachMessage: async () => {} });
+          return await outcome;
+        } finally {
+          await consumer.disconnect();
+        }
+      };
+      await expect(joinAs('stocks')).resolves.toBe('joined: stocks.list');
+      await expect(joinAs('users')).resolves.toMatch(/^crashed: .*(group coordinator|Not authorized)/);
     },
   );
 
