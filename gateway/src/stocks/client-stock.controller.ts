@@ -22,6 +22,9 @@ import { ServicesClient } from '../kafka/services.client';
 import { InitialPollStatuses } from './initial-poll-statuses';
 import { toClientStockDto } from './stock-views';
 
+/** A client form as its JSON reads (dates as text), to compare with what a client posted back. */
+const readOnlyView = (dto: ClientStockDto): Record<string, unknown> => JSON.parse(JSON.stringify(dto));
+
 /** The client user's stocks: the client dashboard and the client stock page. */
 @Controller()
 export class ClientStockController {
@@ -46,7 +49,8 @@ export class ClientStockController {
 
   @Route(routes.stocks.clientSave)
   async save(@CurrentUser() actor: SessionUser, @Body() body: z.output<typeof ClientSaveStockSchema>) {
-    const { combinedTicker, ...fields } = body;
+    const { combinedTicker, asRead, ...fields } = body;
+    if (Object.keys(asRead).length) await this.refuseChangedReadOnly(actor, combinedTicker, asRead);
     const { stock } = await this.services.request(Topics.StocksSave, {
       actor,
       mode: 'client',
@@ -58,6 +62,28 @@ export class ClientStockController {
       stock: (await this.toClientStocks(actor, [stock]))[0],
       errorMessage: null,
     };
+  }
+
+  /**
+   * The client form posted back as read: its read-only fields (ClientSaveStockSchema's `asRead`) must be what
+   * this caller reads of the stock now; one that differs, or that the caller may not read, is refused naming
+   * it (a client must never think it changed what only staff may change).
+   */
+  private async refuseChangedReadOnly(
+    actor: SessionUser,
+    combinedTicker: string,
+    asRead: Record<string, unknown>,
+  ): Promise<void> {
+    const { stock } = await this.services.request(Topics.StocksGet, { combinedTicker });
+    const current = readOnlyView((await this.toClientStocks(actor, [stock]))[0]);
+    const changed = Object.keys(asRead).filter(
+      (k) => !(k in current) || JSON.stringify(current[k]) !== JSON.stringify(asRead[k]),
+    );
+    if (changed.length)
+      throw new AppError(
+        ErrorCode.BadRequest,
+        `Not allowed in a client save: ${changed.join(', ')} (read-only: send it as read or leave it out)`,
+      );
   }
 
   @Route(routes.stocks.clientDashboard)

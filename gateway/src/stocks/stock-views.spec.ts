@@ -155,12 +155,39 @@ describe('client save body', () => {
       companyName: 'New',
       moderatorEmail: '',
       sendPriceSensitiveAnnouncements: true,
+      asRead: {},
     });
   });
 
-  it('refuses any other field by name', () => {
+  it("sets the client form's read-only fields apart (asRead) for the gateway to compare with the stock as read", () => {
+    expect(
+      ClientSaveStockSchema.parse({
+        combinedTicker: 'ABC:ASX',
+        companyName: 'New',
+        id: 's-1',
+        apiKey: 'key',
+        created: '2026-01-01T00:00:00.000Z',
+        roles: ['ViewConfig'],
+        invoiceTotal: 1200,
+        completedInitialPoll: true,
+      }),
+    ).toEqual({
+      combinedTicker: 'ABC:ASX',
+      companyName: 'New',
+      asRead: {
+        id: 's-1',
+        apiKey: 'key',
+        created: '2026-01-01T00:00:00.000Z',
+        roles: ['ViewConfig'],
+        invoiceTotal: 1200,
+        completedInitialPoll: true,
+      },
+    });
+  });
+
+  it('refuses any field outside the client form by name', () => {
     const r = ClientSaveStockSchema.safeParse({ combinedTicker: 'ABC:ASX', apiKey: 'x', pollAsx: true });
-    expect(r.error?.issues.map((i) => i.message)).toEqual(['Not allowed in a client save: apiKey, pollAsx']);
+    expect(r.error?.issues.map((i) => i.message)).toEqual(['Not allowed in a client save: pollAsx']);
   });
 
   it('names a field of the wrong type', () => {

@@ -205,7 +205,7 @@ export function specClientCases(shared: SharedBackend) {
       expect(archived.body).toMatchObject({ success: true, errorMessage: null, stock: { archived: true } });
     });
 
-    it('Client stock: GET /api/ClientStock/?combinedTicker, POST /api/ClientStock (the client subset), GET /api/clientDashboard/', async () => {
+    it('Client stock: GET /api/ClientStock/?combinedTicker, POST /api/ClientStock (the form as read, edited), GET /api/clientDashboard/', async () => {
       const form = await get(`/api/ClientStock/?combinedTicker=${S.combinedTicker}`, 'client');
       expect(form.status).toBe(200);
       withFields(form.body, [
@@ -220,6 +220,8 @@ export function specClientCases(shared: SharedBackend) {
       const saved = await post(
         '/api/ClientStock',
         {
+          // The client-facing form of section 3 as it was read (read-only fields included), edited.
+          ...form.body,
           combinedTicker: S.combinedTicker,
           companyName: 'Spec Client Resources Ltd',
           websiteUrl: 'www.specclient.example',

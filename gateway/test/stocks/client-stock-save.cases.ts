@@ -35,18 +35,52 @@ export function clientStockSaveCases(t: StocksRun) {
       expect(history.body[0].changedBy).toBe('stocks-test-client');
     });
 
-    it('refuses any field outside the client subset with 400 naming it', async () => {
+    it('refuses any field outside the client form with 400 naming it', async () => {
       const res = await post(
         '/api/ClientStock',
-        { combinedTicker: t.A.combinedTicker, companyName: 'x', apiKey: 'stolen', pollAsx: true },
+        { combinedTicker: t.A.combinedTicker, companyName: 'x', pollAsx: true },
         'tclient',
       );
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({
         success: false,
         stock: null,
-        errorMessage: 'Not allowed in a client save: apiKey, pollAsx',
+        errorMessage: 'Not allowed in a client save: pollAsx',
       });
+    });
+
+    it('takes the client form posted back as it was read, and refuses a read-only field changed in it', async () => {
+      const read = await get(`/api/ClientStock/?combinedTicker=${t.A.combinedTicker}`, 'tclient');
+      expect(read.status).toBe(200);
+      expect(read.body).toHaveProperty('apiKey');
+      // Without Invoicing on A the form has no invoice fields: one posted is refused like a changed one.
+      expect(read.body).not.toHaveProperty('invoiceTotal');
+      const res = await post(
+        '/api/ClientStock',
+        { ...read.body, websiteUrl: 'alpha-as-read.example.com' },
+        'tclient',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.stock.websiteUrl).toBe('alpha-as-read.example.com');
+
+      for (const [field, value] of [
+        ['apiKey', 'stolen'],
+        ['created', '2001-01-01T00:00:00.000Z'],
+        ['completedInitialPoll', false],
+        ['invoiceTotal', 1],
+      ] as const) {
+        const changed = await post('/api/ClientStock', { ...res.body.stock, [field]: value }, 'tclient');
+        expect(changed.status).toBe(400);
+        expect(changed.body).toMatchObject({
+          success: false,
+          stock: null,
+          errorMessage: `Not allowed in a client save: ${field} (read-only: send it as read or leave it out)`,
+        });
+      }
+      // The first form read, posted back unchanged, puts the website back (later cases read it).
+      const restored = await post('/api/ClientStock', read.body, 'tclient');
+      expect(restored.status).toBe(200);
+      expect(restored.body.stock.websiteUrl).toBe(read.body.websiteUrl);
     });
 
     it('refuses an invalid email with the service rule', async () => {

@@ -111,14 +111,25 @@ const ClientSaveFieldsSchema = StockFieldsSchema.pick(clientMask)
   .strip();
 
 /**
- * POST /api/ClientStock. Strict: any other field is a 400 naming it, so a client can never think it
- * changed a field only staff may change.
+ * The client form's fields no client save sets (ClientStockSchema's besides combinedTicker and the client save
+ * fields: id, ticker, created, apiKey, the composed invoice and email-marketing columns, ...). Read when a save
+ * is parsed, after the module has defined ClientStockSchema below.
+ */
+export const clientReadOnlyKeys = (): string[] =>
+  Object.keys(ClientStockSchema.shape).filter((k) => !allowedClientKeys.has(k));
+
+/**
+ * POST /api/ClientStock. The client form may be posted back as it was read (spec section 3's client-facing
+ * form): its read-only fields come out under `asRead`, which the gateway compares with the stock as the
+ * caller reads it and refuses when one was changed, so a client can never think it changed a field only staff
+ * may change. Any field outside the client form is a 400 naming it.
  */
 export const ClientSaveStockSchema = z
   .object({})
   .passthrough()
   .superRefine((body, ctx) => {
-    const extra = Object.keys(body).filter((k) => !allowedClientKeys.has(k));
+    const readOnly = new Set(clientReadOnlyKeys());
+    const extra = Object.keys(body).filter((k) => !allowedClientKeys.has(k) && !readOnly.has(k));
     if (extra.length) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -126,7 +137,13 @@ export const ClientSaveStockSchema = z
       });
     }
   })
-  .pipe(ClientSaveFieldsSchema);
+  .transform((body: Record<string, unknown>) => {
+    const readOnly = new Set(clientReadOnlyKeys());
+    const asRead = Object.fromEntries(Object.entries(body).filter(([k]) => readOnly.has(k)));
+    const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !readOnly.has(k)));
+    return { ...fields, asRead };
+  })
+  .pipe(ClientSaveFieldsSchema.extend({ asRead: z.record(z.string(), z.unknown()) }));
 /** What the web app sends: the combinedTicker and only the fields this user may change. */
 export type ClientSaveStockBody = z.input<typeof ClientSaveFieldsSchema>;
 
