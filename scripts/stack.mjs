@@ -218,6 +218,17 @@ export function standInSpecs(manifest = loadManifest(), env = process.env) {
   return specs;
 }
 
+/**
+ * Where this stack's web app is opened: the Vite dev server under `--web dev`, else the gateway (which serves
+ * web/dist under `--web dist`, as in production). The services put it in every link they mail
+ * (PUBLIC_BASE_URL: confirm, unsubscribe, comment response, report, PDF), so a link opens its page here;
+ * PUBLIC_BASE_URL in the environment (a proxy in front of the stack) wins.
+ */
+export function publicBaseUrl(web, env = process.env) {
+  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL;
+  return `http://127.0.0.1:${web === 'dev' ? WEB_PORT : GATEWAY_PORT}`;
+}
+
 /** How each process of the stack starts: every service of the manifest, then the gateway. */
 function processSpecs(opts, base, manifest = loadManifest(), databaseUrls = {}) {
   const specs = {};
@@ -390,6 +401,7 @@ export async function up(opts) {
     DATABASE_URL: infraEnv.DATABASE_URL,
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    PUBLIC_BASE_URL: publicBaseUrl(opts.web),
   };
   fs.mkdirSync(STATE_DIR, { recursive: true });
   const standIns = standInSpecs(manifest);

@@ -282,7 +282,7 @@ async function browserRun(testInfraEnvFile, specs) {
     // ... and every order the order form's tests place.
     ORDER_RATE_PER_ADDRESS: '100',
     DATA_DIR: laneDataDir('browser'),
-    ...browserStackEnv({ gatewayPort: E2E_GATEWAY_PORT }),
+    ...browserStackEnv(),
   };
   const upCode = await run(
     process.execPath,

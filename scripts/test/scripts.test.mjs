@@ -273,3 +273,14 @@ test('the stack starts every stand-in from the standins workspace, its URL varia
   const real = standInSpecs(loadManifest(), { ASX_BASE_URL: 'https://a', ASX2_BASE_URL: 'https://b' });
   assert.equal(real.find((s) => s.name === 'asx-standin').real, true);
 });
+
+test("the links the stack mails open its web app: Vite's under --web dev, else the gateway's", async () => {
+  const { publicBaseUrl } = await import('../stack.mjs');
+  const web = `http://127.0.0.1:${process.env.WEB_PORT ?? 5173}`;
+  const gateway = `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 3000}`;
+  assert.equal(publicBaseUrl('dev', {}), web);
+  assert.equal(publicBaseUrl('dist', {}), gateway);
+  assert.equal(publicBaseUrl('none', {}), gateway);
+  // A proxy in front of the stack, named in the environment.
+  assert.equal(publicBaseUrl('dev', { PUBLIC_BASE_URL: 'https://ir.example' }), 'https://ir.example');
+});

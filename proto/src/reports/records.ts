@@ -197,6 +197,11 @@ export const ReportViewSchema = z.object({
     daysWithData: z.number().int(),
     /** Trading days whose trades are missing (provider outage or not loaded yet), per ticker. */
     missingDays: z.array(z.object({ ticker: z.string(), day: z.string(), reason: z.string() })),
+    /**
+     * Tickers whose market data is disabled (disableMarketData): never loaded, so said once here rather
+     * than a missing day each. Reports stored before it have none.
+     */
+    marketDataDisabled: z.array(z.string()).default([]),
     text: z.string(),
   }),
   brokerActivityViewModels: z.array(BrokerActivitySchema),

@@ -538,6 +538,19 @@ describe('reports service on the real broker and database', () => {
       expect(report.tradeAnalysis[1]!.announcements).toEqual([]);
     });
 
+    it('a peer whose market data is disabled is said once, not listed as a missing day each', async () => {
+      const report = await generate({ peers: [disabled.combinedTicker] });
+      expect(report.reportPeriod).toMatchObject({
+        missingDays: [],
+        marketDataDisabled: [disabled.combinedTicker],
+        text: `${D1} to ${D2}: 2 trading days; market data disabled for ${disabled.combinedTicker}`,
+      });
+      // A ticker whose market data is disabled has no report, and the refusal says why.
+      await expect(generate({ combinedTicker: disabled.combinedTicker })).rejects.toMatchObject({
+        message: `There are no trades of ${disabled.combinedTicker} between ${D1} and ${D2}: its market data is disabled`,
+      });
+    });
+
     it('stores reports under unguessable guids: listed newest first, read by guid, regenerated only with allowSearch', async () => {
       const a = await generate({ allowSearch: true });
       const b = await generate({ allowSearch: false, startDate: D2 });

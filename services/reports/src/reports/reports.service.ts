@@ -74,25 +74,30 @@ export class ReportsService {
     ]);
     const totals = totalsByStock(daily);
     const today = sydneyDayOf(now);
-    const missingDays = all.flatMap((s) =>
-      tradingDays
-        .filter((d) => d < today && !loaded.has(`${s.id}:${d}`))
-        .map((d) => ({
-          ticker: s.combinedTicker,
-          day: d,
-          reason:
-            gaps.find((g) => g.stockId === s.id && g.day === d)?.reason ??
-            'not loaded from the market-data provider yet',
-        })),
-    );
+    // A stock whose market data is disabled is never loaded: said once (marketDataDisabled), not day by day.
+    const disabled = all.filter((s) => s.disableMarketData);
+    const missingDays = all
+      .filter((s) => !s.disableMarketData)
+      .flatMap((s) =>
+        tradingDays
+          .filter((d) => d < today && !loaded.has(`${s.id}:${d}`))
+          .map((d) => ({
+            ticker: s.combinedTicker,
+            day: d,
+            reason:
+              gaps.find((g) => g.stockId === s.id && g.day === d)?.reason ??
+              'not loaded from the market-data provider yet',
+          })),
+      );
     const targetTotals = totals.get(target.id);
     if (!targetTotals?.numTrades) {
       const missing = missingDays.filter((m) => m.ticker === target.combinedTicker).length;
-      throw bad(
-        missing
-          ? `There are no trades of ${target.combinedTicker} between ${startDate} and ${endDate}: the market data of ${missing} trading day${missing === 1 ? ' is' : 's are'} missing`
-          : `There are no trades of ${target.combinedTicker} between ${startDate} and ${endDate}`,
-      );
+      const why = target.disableMarketData
+        ? ': its market data is disabled'
+        : missing
+          ? `: the market data of ${missing} trading day${missing === 1 ? ' is' : 's are'} missing`
+          : '';
+      throw bad(`There are no trades of ${target.combinedTicker} between ${startDate} and ${endDate}${why}`);
     }
 
     const dailyOf = (id: string) => daily.filter((d) => d.stockId === id);
@@ -204,7 +209,8 @@ export class ReportsService {
         tradingDays: tradingDays.length,
         daysWithData: targetDays.length,
         missingDays,
-        text: `${startDate} to ${endDate}: ${tradingDays.length} trading days${missingDays.length ? `; market data missing for ${missingDays.length} stock-day${missingDays.length === 1 ? '' : 's'}` : ''}`,
+        marketDataDisabled: disabled.map((s) => s.combinedTicker),
+        text: `${startDate} to ${endDate}: ${tradingDays.length} trading days${missingDays.length ? `; market data missing for ${missingDays.length} stock-day${missingDays.length === 1 ? '' : 's'}` : ''}${disabled.length ? `; market data disabled for ${disabled.map((s) => s.combinedTicker).join(', ')}` : ''}`,
       },
       brokerActivityViewModels: brokerActivity,
       comparativeTradingActivity: comparative,

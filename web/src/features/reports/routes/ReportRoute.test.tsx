@@ -158,6 +158,18 @@ describe('Report page', () => {
     expect(flags).toHaveTextContent('26 Feb 2025 to 4 Mar 2025');
   });
 
+  it('says once that a peer has market data disabled', async () => {
+    const view = reportView();
+    open(() =>
+      jsonResponse(reportView({ reportPeriod: { ...view.reportPeriod, marketDataDisabled: ['CBA:ASX'] } })),
+    );
+    await title();
+    const period = within(screen.getByTestId('report-period'));
+    expect(period.getByTestId('market-data-disabled')).toHaveTextContent(
+      'CBA:ASX has market data disabled: its trades are not loaded, so it has no figures in this report.',
+    );
+  });
+
   it('leaves out comparative trading activity and the price overlay when not generated, and says when no broker stood out', async () => {
     open(() =>
       jsonResponse(

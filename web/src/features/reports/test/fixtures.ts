@@ -127,6 +127,7 @@ export function reportView(overrides: Partial<ReportView> = {}): ReportView {
           reason: 'The market-data provider is unavailable (503)',
         },
       ],
+      marketDataDisabled: [],
       text: '2025-03-03 to 2025-03-07: 5 trading days; market data missing for 1 stock-day',
     },
     brokerActivityViewModels: [

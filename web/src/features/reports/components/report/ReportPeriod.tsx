@@ -18,12 +18,19 @@ const MISSING_COLUMNS: readonly ReportColumn<MissingDay>[] = [
  */
 export function ReportPeriod({ period }: { period: ReportView['reportPeriod'] }) {
   const missing = period.missingDays;
+  // Reports stored before the field have none.
+  const disabled = period.marketDataDisabled ?? [];
   return (
     <ReportSection title="Report period" testId="report-period">
       <Text>
         {formatDate(period.startDate)} to {formatDate(period.endDate)}: {formatCount(period.tradingDays)}{' '}
         trading day{period.tradingDays === 1 ? '' : 's'}, {formatCount(period.daysWithData)} with market data.
       </Text>
+      {disabled.map((ticker) => (
+        <Alert key={ticker} color="gray" variant="light" role="note" data-testid="market-data-disabled">
+          {ticker} has market data disabled: its trades are not loaded, so it has no figures in this report.
+        </Alert>
+      ))}
       {missing.length === 0 ? (
         <Text c="dimmed" size="sm">
           Market data is complete for every trading day of the period.
