@@ -126,8 +126,8 @@ test.describe('system settings', () => {
     await expect(settings.getByLabel('Announcement service').locator('option')).toHaveText([
       'ASX',
       'ASX (second feed)',
-      'Westpac',
-      'IRESS',
+      'Westpac (ASX-shaped proxy)',
+      'IRESS (ASX-shaped proxy)',
       'Mock (demo data)',
     ]);
 

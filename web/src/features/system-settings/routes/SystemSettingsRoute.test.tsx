@@ -449,6 +449,35 @@ describe('SystemSettingsRoute', () => {
     expect(await tools.findByRole('alert')).toHaveTextContent('The reports service did not answer in time');
   });
 
+  it('says what westpac and iress need where they are chosen: a base URL serving the ASX per-company feed', async () => {
+    open();
+    const select = await screen.findByLabelText('Announcement service');
+    const options = within(select).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      'ASX',
+      'ASX (second feed)',
+      'Westpac (ASX-shaped proxy)',
+      'IRESS (ASX-shaped proxy)',
+      'Mock (demo data)',
+    ]);
+    expect(select).toHaveAccessibleDescription(
+      'Where announcements are polled from. Generated demo announcements, no network; refused in production.',
+    );
+    for (const [service, name, variable] of [
+      ['westpac', 'Westpac', 'WESTPAC_BASE_URL'],
+      ['iress', 'IRESS', 'IRESS_BASE_URL'],
+    ] as const) {
+      fireEvent.change(select, { target: { value: service } });
+      expect(select).toHaveAccessibleDescription(
+        `Where announcements are polled from. ${name} publishes no feed the portal knows: ` +
+          `${variable} must serve the ASX per-company feed, e.g. a proxy built to that shape ` +
+          '(GET /asx/1/company/{CODE}/announcements answering data[] of id, document_release_date, header, market_sensitive and url, ' +
+          'and paging_next_url for older pages), each url a PDF or ASX terms page on that host or DOCUMENT_HOSTS. ' +
+          `Saving is refused while ${variable} is not set.`,
+      );
+    }
+  });
+
   it("asks before sending a test email and shows the server's message", async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls } = open({
