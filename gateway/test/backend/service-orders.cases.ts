@@ -4,6 +4,7 @@ import {
   ServiceOptionListSchema,
   ServiceOrderListSchema,
   SubmitOrderResponseSchema,
+  unknownOptionGroupMessage,
 } from '@irp/proto';
 import { SinkMail } from '@irp/platform/testing';
 import { Client } from 'pg';
@@ -85,7 +86,10 @@ export function serviceOrdersCases(shared: SharedBackend) {
       expect(res.status).toBe(200);
       const options = ServiceOptionListSchema.parse(res.body);
       expect(options.find((o) => o.isDefault)).toMatchObject({ price: 1800 });
-      expect((await http.get('/api/serviceorder/services/?groupId=nope')).body).toEqual(res.body);
+      // An unknown group says so (404), never answering another group's prices.
+      const unknown = await http.get('/api/serviceorder/services/?groupId=nope');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.errorMessage).toBe(unknownOptionGroupMessage('nope'));
     });
 
     it("answers an empty form 400 listing each required field's message, and stores nothing", async () => {

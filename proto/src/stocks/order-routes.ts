@@ -25,7 +25,7 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
     access: access.public(
       'the public order form shows the options and prices a prospective client picks from',
     ),
-    summary: "The options of an option group (absent or unknown groupId: the default group's)",
+    summary: "The options of an option group (absent groupId: the default group's; an unknown one: 404)",
     query: ServiceOptionsQuerySchema,
     response: ServiceOptionListSchema,
   },

@@ -95,6 +95,9 @@ export const ORDER_CANCELLATION_POLICY: readonly string[] = [
 export const stockPagePath = (combinedTicker: string): string => `/stocks/${combinedTicker}`;
 
 export const serviceOrderNotFoundMessage = (id: string) => `Service order ${id} not found`;
+/** GET /api/serviceorder/services/?groupId of a group with no options: the form says so (no other group's). */
+export const unknownOptionGroupMessage = (groupId: string) =>
+  `There is no order form ${groupId}: ask us for the link to your order form`;
 export const serviceOrderAlreadyCreatedMessage = (combinedTicker: string) =>
   `This service order has already been created as ${combinedTicker}`;
 

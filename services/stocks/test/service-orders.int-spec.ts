@@ -5,6 +5,7 @@ import {
   serviceOrderAlreadyCreatedMessage,
   serviceOrderNotFoundMessage,
   Topics,
+  unknownOptionGroupMessage,
 } from '@irp/proto';
 import { UNKNOWN_OPTION_MESSAGE } from '../src/orders/submit-service-order';
 import {
@@ -68,9 +69,14 @@ describe('stocks service: service orders', () => {
     expect(options[0]).toMatchObject({ groupId: 'default', price: 1800, isDefault: true });
     expect(options.filter((o) => o.isDefault)).toHaveLength(1);
     expect(options[0].lineItems.length).toBeGreaterThan(0);
-    // An unknown group shows the default group's options (the form's /new-order/{id} with a stale id).
-    const unknown = await requester.request(Topics.StocksServiceOptions, { groupId: 'no-such-group' });
-    expect(unknown.options).toEqual(options);
+    // No group named: the default's (the form's /new-order).
+    expect((await requester.request(Topics.StocksServiceOptions, { groupId: ' ' })).options).toEqual(options);
+    // An unknown group is said to be unknown, never answered with another group's prices.
+    await expectAppError(
+      requester.request(Topics.StocksServiceOptions, { groupId: 'no-such-group' }),
+      'NOT_FOUND',
+      unknownOptionGroupMessage('no-such-group'),
+    );
   });
 
   it('refuses a form with missing fields, naming each, and stores nothing', async () => {

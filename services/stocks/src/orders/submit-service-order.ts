@@ -5,6 +5,7 @@ import {
   RequestOf,
   ServiceOption,
   Topics,
+  unknownOptionGroupMessage,
 } from '@irp/proto';
 import { AppError, createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
@@ -29,13 +30,15 @@ export class SubmitServiceOrder {
     private readonly outbox: Outbox,
   ) {}
 
-  /** A group's options; an unknown or empty group id gives the default group's (the form's /new-order). */
+  /**
+   * A group's options; an empty group id gives the default group's (the form's /new-order). An unknown
+   * group is NOT_FOUND: a stale or mistyped /new-order/{id} must not offer another group's prices.
+   */
   async options(groupId: string): Promise<ServiceOption[]> {
-    const group = groupId.trim();
-    const options = group ? await this.orders.optionsOf(group) : [];
-    return (options.length ? options : await this.orders.optionsOf(DEFAULT_SERVICE_OPTION_GROUP)).map(
-      toServiceOption,
-    );
+    const named = groupId.trim();
+    const options = await this.orders.optionsOf(named || DEFAULT_SERVICE_OPTION_GROUP);
+    if (named && !options.length) throw new AppError(ErrorCode.NotFound, unknownOptionGroupMessage(named));
+    return options.map(toServiceOption);
   }
 
   /** Stores the order (the gateway checked the form; checked again here, so no caller skips it). */

@@ -5,7 +5,7 @@ import { routes } from '@/api/routes';
 /** The public order form's calls (spec section 7, Orders; docs/api/stocks.md), typed by proto's table. */
 export const orderFormApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    /** GET /api/serviceorder/services/?groupId: the option cards (an unknown group: the default's). */
+    /** GET /api/serviceorder/services/?groupId: the option cards (none named: the default's; an unknown group: 404). */
     serviceOptions: build.query<ResponseOf<typeof routes.stocks.serviceOptions>, string | undefined>({
       query: (groupId) => callRoute(routes.stocks.serviceOptions, { query: groupId ? { groupId } : {} }),
     }),

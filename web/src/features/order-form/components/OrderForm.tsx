@@ -25,7 +25,7 @@ import {
   optionCardTitle,
 } from '@irp/proto';
 import { useEffect, useState } from 'react';
-import { errorMessageOf } from '@/lib/apiError';
+import { errorMessageOf, errorStatusOf } from '@/lib/apiError';
 import {
   useAddressSuggestionsQuery,
   useServiceOptionsQuery,
@@ -81,7 +81,7 @@ function AddressField({ value, onChange }: { value: string; onChange: (value: st
  * authorised it. Nothing is sent while a required field is missing; once sent, every field is locked.
  */
 export function OrderForm({ groupId }: { groupId?: string }) {
-  const { data: options = [], isLoading } = useServiceOptionsQuery(groupId);
+  const { data: options = [], isLoading, error: optionsError } = useServiceOptionsQuery(groupId);
   const [submitOrder] = useSubmitOrderMutation();
   const [values, setValues] = useState<OrderFormValues>(EMPTY_ORDER_FORM);
   const [optionId, setOptionId] = useState<string | null>(null);
@@ -134,6 +134,14 @@ export function OrderForm({ groupId }: { groupId?: string }) {
     }
   }
 
+  // The link names a group that does not exist: say so rather than offer a form without its options.
+  if (errorStatusOf(optionsError) === 404)
+    return (
+      <Alert color="red" role="alert" title="Unknown order form" maw={900}>
+        {errorMessageOf(optionsError)}
+      </Alert>
+    );
+
   return (
     <Stack gap="lg" maw={900}>
       <Stack gap="xs">
@@ -184,6 +192,11 @@ export function OrderForm({ groupId }: { groupId?: string }) {
           <Stack gap="sm">
             <Title order={3}>Service</Title>
             {isLoading && <Text c="dimmed">Loading the options...</Text>}
+            {optionsError && (
+              <Alert color="red" role="alert" title="Unable to load the options">
+                {errorMessageOf(optionsError)}
+              </Alert>
+            )}
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {options.map((option, i) => (
                 <Card key={option.id} withBorder data-testid="option-card">

@@ -1,5 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { REQUIRED_ORDER_FIELDS, ORDER_FORM_TEXTS, type ServiceOption } from '@irp/proto';
+import {
+  REQUIRED_ORDER_FIELDS,
+  ORDER_FORM_TEXTS,
+  unknownOptionGroupMessage,
+  type ServiceOption,
+} from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi, type ApiCall } from '@/test/fakeApi';
@@ -48,13 +53,22 @@ describe('Order Form screen', () => {
     fetchMock.mockReset();
   });
 
-  function open(submit = () => jsonResponse({ success: true, id: '33333333-3333-4333-8333-333333333333' })) {
+  function open(
+    submit = () => jsonResponse({ success: true, id: '33333333-3333-4333-8333-333333333333' }),
+    path = '/new-order',
+  ) {
     const calls = serveApi(fetchMock, {
-      [routeKey(routes.stocks.serviceOptions)]: () => jsonResponse(OPTIONS),
+      // As the server answers: no group named is the default group; an unknown one is 404.
+      [routeKey(routes.stocks.serviceOptions)]: (call) => {
+        const groupId = call.params.get('groupId');
+        return groupId && groupId !== 'default'
+          ? errorResponse(404, unknownOptionGroupMessage(groupId))
+          : jsonResponse(OPTIONS);
+      },
       [routeKey(routes.stocks.addressSuggestions)]: () => jsonResponse({ available: false, suggestions: [] }),
       [routeKey(routes.stocks.submitOrder)]: submit,
     });
-    renderRoute('/new-order');
+    renderRoute(path);
     return calls;
   }
 
@@ -81,6 +95,18 @@ describe('Order Form screen', () => {
     expect(screen.getByText('Share price widgets')).toBeInTheDocument();
     expect(screen.getByText('Payment is due within 7 days of the invoice date.')).toBeInTheDocument();
     expect(screen.getByText('Cancellation policy')).toBeInTheDocument();
+  });
+
+  it('says an unknown order form is unknown instead of showing the default options', async () => {
+    const calls = open(undefined, '/new-order/nope');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Unknown order form${unknownOptionGroupMessage('nope')}`,
+    );
+    expect(calls.find((c) => c.path === routes.stocks.serviceOptions.path)?.params.get('groupId')).toBe(
+      'nope',
+    );
+    expect(screen.queryByRole('checkbox', { name: /OPTION 1/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: ORDER_FORM_TEXTS.submit })).not.toBeInTheDocument();
   });
 
   it('lists all nine Required messages and sends nothing when the form is empty', async () => {

@@ -8,7 +8,7 @@ type Reconcile = ResponseOf<typeof routes.announcements.reconcileGet>;
 /** The reconcile the screen shows on load (GET /api/reconcile/last). */
 const LAST = { type: 'Reconcile' as const, id: 'LAST' };
 
-const systemTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['SystemSettings', 'Reconcile'] });
+const systemTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['SystemSettings', 'Reconcile', 'Stock'] });
 
 /** System calls of spec section 7 (docs/api/announcements.md), all admin only, typed by proto's route table. */
 export const systemSettingsApi = systemTaggedApi.injectEndpoints({
@@ -76,6 +76,15 @@ export const systemSettingsApi = systemTaggedApi.injectEndpoints({
       },
       invalidatesTags: (result) => (result ? [LAST] : []),
     }),
+    /** Reads every watchlist stock's quote now (also scheduled); a stock page shown since is stale. */
+    syncWatchlist: build.mutation<ResponseOf<typeof routes.reports.syncWatchlist>, void>({
+      query: () => callRoute(routes.reports.syncWatchlist),
+      invalidatesTags: (result) => (result ? ['Stock'] : []),
+    }),
+    /** Loads the previous trading day's trades now (also scheduled); stock-days already loaded are skipped. */
+    runPriorDay: build.mutation<ResponseOf<typeof routes.reports.runPriorDay>, void>({
+      query: () => callRoute(routes.reports.runPriorDay),
+    }),
     sendTestEmail: build.mutation<
       ResponseOf<typeof routes.emailMarketing.sendSystemEmail>,
       BodyOf<typeof routes.emailMarketing.sendSystemEmail>
@@ -94,5 +103,7 @@ export const {
   useGetReconcileQuery,
   useRunReconcileMutation,
   useApplyReconcileMutation,
+  useSyncWatchlistMutation,
+  useRunPriorDayMutation,
   useSendTestEmailMutation,
 } = systemSettingsApi;

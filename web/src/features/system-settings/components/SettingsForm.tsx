@@ -6,6 +6,7 @@ import { useTabSave } from '@/components/save/SaveFlow';
 import { useSaveSystemSettingsMutation } from '../api/systemSettingsApi';
 import {
   ANNOUNCEMENT_SERVICES,
+  announcementServiceHint,
   isAnnouncementService,
   LIMIT_LABELS,
   settingsBody,
@@ -50,7 +51,7 @@ export function SettingsForm({ settings }: { settings: SystemSettings }) {
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <NativeSelect
           label="Announcement service"
-          description="Where announcements are polled from"
+          description={`Where announcements are polled from. ${announcementServiceHint(values.announcementService)}`}
           data={ANNOUNCEMENT_SERVICES.map((service) => ({ value: service.value, label: service.label }))}
           value={values.announcementService}
           onChange={(event) => {

@@ -5,14 +5,44 @@ import {
   type SystemSettingsBody,
 } from '@irp/proto';
 
-/** The announcement sources the service knows (spec section 3), as the select offers them. */
-export const ANNOUNCEMENT_SERVICES: readonly { value: AnnouncementService; label: string }[] = [
-  { value: 'asx', label: 'ASX' },
-  { value: 'asx2', label: 'ASX (second feed)' },
-  { value: 'westpac', label: 'Westpac' },
-  { value: 'iress', label: 'IRESS' },
-  { value: 'mock', label: 'Mock (demo data)' },
+/**
+ * westpac and iress publish no feed the portal knows: the announcements service reads them with the ASX
+ * per-company client (services/announcements/src/sources/unconfigured.source.ts), so their base URL must
+ * serve that shape. Said where they are chosen, so no one picks one expecting the vendor's own feed.
+ */
+const asxShapedProxy = (name: string, variable: string) =>
+  `${name} publishes no feed the portal knows: ${variable} must serve the ASX per-company feed, e.g. a proxy built to that shape ` +
+  '(GET /asx/1/company/{CODE}/announcements answering data[] of id, document_release_date, header, market_sensitive and url, ' +
+  'and paging_next_url for older pages), each url a PDF or ASX terms page on that host or DOCUMENT_HOSTS. ' +
+  `Saving is refused while ${variable} is not set.`;
+
+/**
+ * The announcement sources the service knows (spec section 3), as the select offers them, each with what it
+ * needs to work (shown under the select when chosen).
+ */
+export const ANNOUNCEMENT_SERVICES: readonly { value: AnnouncementService; label: string; hint: string }[] = [
+  { value: 'asx', label: 'ASX', hint: 'The ASX per-company feed at ASX_BASE_URL.' },
+  {
+    value: 'asx2',
+    label: 'ASX (second feed)',
+    hint: 'The whole-market feed at ASX2_BASE_URL, with history from the ASX per-company feed at ASX_BASE_URL; both must be set.',
+  },
+  {
+    value: 'westpac',
+    label: 'Westpac (ASX-shaped proxy)',
+    hint: asxShapedProxy('Westpac', 'WESTPAC_BASE_URL'),
+  },
+  { value: 'iress', label: 'IRESS (ASX-shaped proxy)', hint: asxShapedProxy('IRESS', 'IRESS_BASE_URL') },
+  {
+    value: 'mock',
+    label: 'Mock (demo data)',
+    hint: 'Generated demo announcements, no network; refused in production.',
+  },
 ];
+
+/** What the chosen source needs to work. */
+export const announcementServiceHint = (value: AnnouncementService): string =>
+  ANNOUNCEMENT_SERVICES.find((service) => service.value === value)?.hint ?? '';
 
 export const isAnnouncementService = (value: string): value is AnnouncementService =>
   ANNOUNCEMENT_SERVICES.some((service) => service.value === value);

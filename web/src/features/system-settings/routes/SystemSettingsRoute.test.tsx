@@ -1,11 +1,19 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { DiskReportItem, FileCleanup, Reconcile, SystemSettings } from '@irp/proto';
+import {
+  access,
+  reportsRoutes,
+  type DiskReportItem,
+  type FileCleanup,
+  type Reconcile,
+  type SystemSettings,
+} from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { confirmTexts } from '../components/ReconcileSection';
 import { confirmTestEmail } from '../components/TestEmailSection';
+import { marketJobTexts } from '../components/MarketDataJobsSection';
 import { routes } from '@/api/routes';
 import { errorResponse, routeKey, routePath, serveApi, type Handler } from '@/test/fakeApi';
 import { SystemSettingsRoute } from './SystemSettingsRoute';
@@ -116,6 +124,7 @@ describe('SystemSettingsRoute', () => {
     const { calls } = open({}, reports);
     expect(await screen.findByText('You are not allowed to view this page.')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Sync Watchlist' })).not.toBeInTheDocument();
   });
 
   it('shows the settings, with the disable-poll time in Sydney time', async () => {
@@ -128,7 +137,7 @@ describe('SystemSettingsRoute', () => {
     expect(screen.getByLabelText('Daily auto-send limit')).toHaveValue(100);
     expect(screen.getByLabelText('Disable poll until')).toHaveValue('22 Mar 2025 8:50 AM');
     expect(screen.getByRole('switch', { name: 'Browser-automation mode' })).not.toBeChecked();
-    for (const name of ['Settings', 'File cleanup', 'Reconcile', 'Disk report', 'Test email'])
+    for (const name of ['Settings', 'File cleanup', 'Reconcile', 'Market data', 'Disk report', 'Test email'])
       expect(section(name)).toBeInTheDocument();
   });
 
@@ -352,6 +361,121 @@ describe('SystemSettingsRoute', () => {
       'numDays: must be from 1 to 90 days',
     );
     expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it('the market-data tools are for those the gateway lets run them: admins, as the screen', () => {
+    // The screen shows them to admins only (isAdmin); a wider or narrower rule on the routes must change it.
+    expect(reportsRoutes.syncWatchlist.access).toEqual(access.admin());
+    expect(reportsRoutes.runPriorDay.access).toEqual(access.admin());
+  });
+
+  it('syncs the watchlist after confirming, shows it running, then the result and each stock that failed', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let answer: (response: Response) => void = () => undefined;
+    const { calls } = open({
+      [routeKey(routes.reports.syncWatchlist)]: () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const tools = within(await screen.findByRole('region', { name: 'Market data' }));
+    fireEvent.click(tools.getByRole('button', { name: 'Sync Watchlist' }));
+    expect(confirm).toHaveBeenCalledWith(marketJobTexts.syncWatchlist.confirm);
+    expect(await tools.findByRole('progressbar', { name: 'Sync Watchlist progress' })).toBeInTheDocument();
+    expect(tools.getByText('Running...')).toBeInTheDocument();
+    await waitFor(() => expect(posts(calls).map((c) => c.path)).toEqual([routes.reports.syncWatchlist.path]));
+
+    answer(
+      jsonResponse({
+        success: false,
+        stocks: 3,
+        updated: 2,
+        failed: [{ ticker: 'OLD:ASX', errorMessage: 'The market-data provider has no quote of it' }],
+        errorMessage: null,
+      }),
+    );
+    expect(await tools.findByText('Quotes updated: 2 of 3 stocks')).toBeInTheDocument();
+    expect(tools.queryByText('Running...')).not.toBeInTheDocument();
+    const rows = within(tools.getByRole('table', { name: 'Sync Watchlist failures' })).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'TickerProblem',
+      'OLD:ASXThe market-data provider has no quote of it',
+    ]);
+  });
+
+  it("runs the prior day after confirming and shows the day's loads, or the provider's outage", async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+    let outage = false;
+    const { calls } = open({
+      [routeKey(routes.reports.runPriorDay)]: () =>
+        jsonResponse({
+          success: !outage,
+          day: '2025-03-21',
+          stocks: 2,
+          loaded: outage ? 0 : 1,
+          skipped: outage ? 0 : 1,
+          trades: outage ? 0 : 340,
+          failed: [],
+          errorMessage: outage ? 'The market-data provider is unavailable' : null,
+        }),
+    });
+    const tools = within(await screen.findByRole('region', { name: 'Market data' }));
+    fireEvent.click(tools.getByRole('button', { name: 'Run Prior Day' }));
+    expect(confirm).toHaveBeenCalledWith(marketJobTexts.runPriorDay.confirm);
+    expect(posts(calls)).toHaveLength(0);
+
+    fireEvent.click(tools.getByRole('button', { name: 'Run Prior Day' }));
+    expect(
+      await tools.findByText('2025-03-21: 1 of 2 stocks loaded (340 trades), 1 already loaded'),
+    ).toBeInTheDocument();
+    outage = true;
+    fireEvent.click(tools.getByRole('button', { name: 'Run Prior Day' }));
+    expect(
+      await tools.findByText(
+        '2025-03-21: 0 of 2 stocks loaded (0 trades), 0 already loaded. The market-data provider is unavailable',
+      ),
+    ).toBeInTheDocument();
+    expect(posts(calls).map((c) => c.path)).toEqual([
+      routes.reports.runPriorDay.path,
+      routes.reports.runPriorDay.path,
+    ]);
+  });
+
+  it('shows a refused market-data job', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    open({
+      [routeKey(routes.reports.syncWatchlist)]: () =>
+        errorResponse(504, 'The reports service did not answer in time'),
+    });
+    const tools = within(await screen.findByRole('region', { name: 'Market data' }));
+    fireEvent.click(tools.getByRole('button', { name: 'Sync Watchlist' }));
+    expect(await tools.findByRole('alert')).toHaveTextContent('The reports service did not answer in time');
+  });
+
+  it('says what westpac and iress need where they are chosen: a base URL serving the ASX per-company feed', async () => {
+    open();
+    const select = await screen.findByLabelText('Announcement service');
+    const options = within(select).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      'ASX',
+      'ASX (second feed)',
+      'Westpac (ASX-shaped proxy)',
+      'IRESS (ASX-shaped proxy)',
+      'Mock (demo data)',
+    ]);
+    expect(select).toHaveAccessibleDescription(
+      'Where announcements are polled from. Generated demo announcements, no network; refused in production.',
+    );
+    for (const [service, name, variable] of [
+      ['westpac', 'Westpac', 'WESTPAC_BASE_URL'],
+      ['iress', 'IRESS', 'IRESS_BASE_URL'],
+    ] as const) {
+      fireEvent.change(select, { target: { value: service } });
+      expect(select).toHaveAccessibleDescription(
+        `Where announcements are polled from. ${name} publishes no feed the portal knows: ` +
+          `${variable} must serve the ASX per-company feed, e.g. a proxy built to that shape ` +
+          '(GET /asx/1/company/{CODE}/announcements answering data[] of id, document_release_date, header, market_sensitive and url, ' +
+          'and paging_next_url for older pages), each url a PDF or ASX terms page on that host or DOCUMENT_HOSTS. ' +
+          `Saving is refused while ${variable} is not set.`,
+      );
+    }
   });
 
   it("asks before sending a test email and shows the server's message", async () => {

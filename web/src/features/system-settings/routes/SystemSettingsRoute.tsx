@@ -9,6 +9,7 @@ import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { useGetSystemSettingsQuery } from '../api/systemSettingsApi';
 import { DiskReportSection } from '../components/DiskReportSection';
 import { FileCleanupSection } from '../components/FileCleanupSection';
+import { MarketDataJobsSection } from '../components/MarketDataJobsSection';
 import { ReconcileSection } from '../components/ReconcileSection';
 import { Section } from '../components/Section';
 import { SettingsForm } from '../components/SettingsForm';
@@ -47,6 +48,7 @@ export function SystemSettingsRoute() {
         <Settings />
         <FileCleanupSection />
         <ReconcileSection />
+        <MarketDataJobsSection />
         <DiskReportSection />
         <TestEmailSection />
       </Stack>
