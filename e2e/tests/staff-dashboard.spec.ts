@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectPath, test } from '../fixtures';
+import { csrfHeader } from './stock-helpers';
 
 // The staff dashboard against the demo stocks (services/stocks/src/demo-stocks.ts): BHP, SIE:FSE, AZN:LSE,
 // WES (subscription expired) and OZL (archived). Other suites add stocks to the same database (some with
@@ -174,6 +175,49 @@ test.describe('staff dashboard', () => {
     await expect(tickerLink(page, 'BHP')).toBeVisible();
     expect(await headerTexts(page)).toEqual(['Ticker', 'Created', 'Website']);
     await expect(page.getByText(/Repeating Invoice Total/)).toHaveCount(0);
+  });
+
+  test('a report-runner holding InvoiceTotal sees the whole total and reaches the Invoices tab', async ({
+    page,
+    signIn,
+    browser,
+  }) => {
+    // Exactly RunReports + InvoiceTotal, no Admin: made through the API (the editor is users.spec's).
+    await signIn('admin');
+    await page.goto('/');
+    const username = `e2e-invoicetotal-${Date.now().toString(36)}`;
+    const password = `Moreton-${Date.now().toString(36)}-Bay`;
+    const created = await page.request.post('/api/users/new', {
+      headers: await csrfHeader(page),
+      data: { username, password, roles: ['RunReports', 'InvoiceTotal'], permissions: [] },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const { stocks } = (await (await page.request.get('/api/admin/stocks')).json()) as {
+      stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
+    };
+    const expectedCents = stocks.reduce(
+      (sum, s) => sum + (!s.archived && s.repeatingInvoice ? s.repeatingInvoice.amountCents : 0),
+      0,
+    );
+    expect(expectedCents).toBeGreaterThan(0);
+
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    const user = await context.newPage();
+    await user.goto('/login');
+    await user.getByLabel('Username').fill(username);
+    await user.getByLabel('Password', { exact: true }).fill(password);
+    await user.getByRole('button', { name: 'Login' }).click();
+    await expect(tickerLink(user, 'BHP')).toBeVisible();
+    expect(await headerTexts(user)).toEqual(['Ticker', 'Created', 'Website']);
+    // The sum of the repeating invoices the admin's rows carry, not $0.
+    const total = dollars((await user.getByTestId('repeating-invoice-total').textContent()) ?? '');
+    expect(total).toBe(Math.round(expectedCents / 100));
+
+    await user.goto('/stocks/BHP:ASX/invoices');
+    await expect(user.getByRole('tab')).toHaveText(['Invoices', 'Reports']);
+    await expect(user.getByRole('tab', { name: 'Invoices' })).toHaveAttribute('aria-selected', 'true');
+    await expect(user.getByLabel('Repeating invoice', { exact: true })).toBeVisible();
+    await context.close();
   });
 });
 
