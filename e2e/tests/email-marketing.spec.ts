@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { inboxMail } from './mail-inbox';
-import { csrfHeader } from './stock-helpers';
+import { signedInNewUser } from './user-helpers';
 
 // What the settings show for a stored provider key (proto's API_KEY_MASK): the key is write-only.
 const API_KEY_MASK = '••••••••';
@@ -150,24 +150,14 @@ test('client with EditMailchimp and TestSendAnnouncement but not ViewConfig: Sen
   // Exactly these two roles on BHP: the client form leaves the product key out (it needs ViewConfig).
   await signIn('admin');
   await page.goto('/');
-  const username = `e2e-tester-${Date.now().toString(36)}`;
-  const password = `Jervis-${Date.now().toString(36)}-Bay`;
-  const created = await page.request.post('/api/users/new', {
-    headers: await csrfHeader(page),
-    data: {
-      username,
-      password,
-      permissions: [{ combinedTicker: 'BHP:ASX', roles: ['EditMailchimp', 'TestSendAnnouncement'] }],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(200);
   const productKey = ((await (await page.request.get('/api/stock/BHP:ASX')).json()) as { apiKey: string })
     .apiKey;
   expect(productKey).toBeTruthy();
 
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  const user = await context.newPage();
   const answers: string[] = [];
+  const user = await signedInNewUser(page, browser, 'tester', {
+    permissions: [{ combinedTicker: 'BHP:ASX', roles: ['EditMailchimp', 'TestSendAnnouncement'] }],
+  });
   user.on('response', (r) => {
     if (r.url().includes('/api/'))
       void r.text().then(
@@ -175,10 +165,6 @@ test('client with EditMailchimp and TestSendAnnouncement but not ViewConfig: Sen
         () => undefined,
       );
   });
-  await user.goto('/login');
-  await user.getByLabel('Username').fill(username);
-  await user.getByLabel('Password', { exact: true }).fill(password);
-  await user.getByRole('button', { name: 'Login' }).click();
   await expect(user.getByRole('heading', { name: 'Client Dashboard' })).toBeVisible();
   await user.goto('/client-stocks/BHP:ASX?tab=email-marketing');
   await expect(field(user, 'List ID')).toHaveValue('demo-list');
@@ -189,5 +175,5 @@ test('client with EditMailchimp and TestSendAnnouncement but not ViewConfig: Sen
   expect(mail.subject).toMatch(/^\[Test\] BHP/);
   expect(answers.length).toBeGreaterThan(0);
   expect(answers.filter((body) => body.includes(productKey))).toEqual([]);
-  await context.close();
+  await user.context().close();
 });

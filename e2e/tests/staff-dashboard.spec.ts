@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectPath, test } from '../fixtures';
-import { csrfHeader } from './stock-helpers';
+import { signedInNewUser } from './user-helpers';
 
 // The staff dashboard against the demo stocks (services/stocks/src/demo-stocks.ts): BHP, SIE:FSE, AZN:LSE,
 // WES (subscription expired) and OZL (archived). Other suites add stocks to the same database (some with
@@ -182,16 +182,8 @@ test.describe('staff dashboard', () => {
     signIn,
     browser,
   }) => {
-    // Exactly RunReports + InvoiceTotal, no Admin: made through the API (the editor is users.spec's).
     await signIn('admin');
     await page.goto('/');
-    const username = `e2e-invoicetotal-${Date.now().toString(36)}`;
-    const password = `Moreton-${Date.now().toString(36)}-Bay`;
-    const created = await page.request.post('/api/users/new', {
-      headers: await csrfHeader(page),
-      data: { username, password, roles: ['RunReports', 'InvoiceTotal'], permissions: [] },
-    });
-    expect(created.status(), await created.text()).toBe(200);
     const { stocks } = (await (await page.request.get('/api/admin/stocks')).json()) as {
       stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
     };
@@ -201,12 +193,11 @@ test.describe('staff dashboard', () => {
     );
     expect(expectedCents).toBeGreaterThan(0);
 
-    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-    const user = await context.newPage();
-    await user.goto('/login');
-    await user.getByLabel('Username').fill(username);
-    await user.getByLabel('Password', { exact: true }).fill(password);
-    await user.getByRole('button', { name: 'Login' }).click();
+    // Exactly RunReports + InvoiceTotal, no Admin.
+    const user = await signedInNewUser(page, browser, 'invoicetotal', {
+      roles: ['RunReports', 'InvoiceTotal'],
+      permissions: [],
+    });
     await expect(tickerLink(user, 'BHP')).toBeVisible();
     expect(await headerTexts(user)).toEqual(['Ticker', 'Created', 'Website']);
     // The sum of the repeating invoices the admin's rows carry, not $0.
@@ -217,7 +208,7 @@ test.describe('staff dashboard', () => {
     await expect(user.getByRole('tab')).toHaveText(['Invoices', 'Reports']);
     await expect(user.getByRole('tab', { name: 'Invoices' })).toHaveAttribute('aria-selected', 'true');
     await expect(user.getByLabel('Repeating invoice', { exact: true })).toBeVisible();
-    await context.close();
+    await user.context().close();
   });
 });
 
