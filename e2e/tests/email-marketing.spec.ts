@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { inboxMail } from './mail-inbox';
+import { signedInNewUser } from './user-helpers';
 
 // What the settings show for a stored provider key (proto's API_KEY_MASK): the key is write-only.
 const API_KEY_MASK = '••••••••';
@@ -139,4 +140,40 @@ test('client with EditMailchimp but not TestSendAnnouncement: settings, no sends
   await expect(page.getByRole('button', { name: 'Send Test Email' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send To Subscribers' })).toHaveCount(0);
   await expect(page.getByText('alice@investors.example')).toHaveCount(0);
+});
+
+test('client with EditMailchimp and TestSendAnnouncement but not ViewConfig: Send Test Email uses the stored product key, never shown', async ({
+  page,
+  signIn,
+  browser,
+}) => {
+  // Exactly these two roles on BHP: the client form leaves the product key out (it needs ViewConfig).
+  await signIn('admin');
+  await page.goto('/');
+  const productKey = ((await (await page.request.get('/api/stock/BHP:ASX')).json()) as { apiKey: string })
+    .apiKey;
+  expect(productKey).toBeTruthy();
+
+  const answers: string[] = [];
+  const user = await signedInNewUser(page, browser, 'tester', {
+    permissions: [{ combinedTicker: 'BHP:ASX', roles: ['EditMailchimp', 'TestSendAnnouncement'] }],
+  });
+  user.on('response', (r) => {
+    if (r.url().includes('/api/'))
+      void r.text().then(
+        (t) => answers.push(t),
+        () => undefined,
+      );
+  });
+  await expect(user.getByRole('heading', { name: 'Client Dashboard' })).toBeVisible();
+  await user.goto('/client-stocks/BHP:ASX?tab=email-marketing');
+  await expect(field(user, 'List ID')).toHaveValue('demo-list');
+  const sentAt = new Date();
+  await confirmSend(user, 'Send Test Email');
+  await expect(user.getByTestId('send-result')).toContainText('Test sent successfully.');
+  const mail = await inboxMail(user, 'ir-team@bhp.example', { since: sentAt });
+  expect(mail.subject).toMatch(/^\[Test\] BHP/);
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.filter((body) => body.includes(productKey))).toEqual([]);
+  await user.context().close();
 });

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectPath, test } from '../fixtures';
+import { signedInNewUser } from './user-helpers';
 
 // The staff dashboard against the demo stocks (services/stocks/src/demo-stocks.ts): BHP, SIE:FSE, AZN:LSE,
 // WES (subscription expired) and OZL (archived). Other suites add stocks to the same database (some with
@@ -174,6 +175,40 @@ test.describe('staff dashboard', () => {
     await expect(tickerLink(page, 'BHP')).toBeVisible();
     expect(await headerTexts(page)).toEqual(['Ticker', 'Created', 'Website']);
     await expect(page.getByText(/Repeating Invoice Total/)).toHaveCount(0);
+  });
+
+  test('a report-runner holding InvoiceTotal sees the whole total and reaches the Invoices tab', async ({
+    page,
+    signIn,
+    browser,
+  }) => {
+    await signIn('admin');
+    await page.goto('/');
+    const { stocks } = (await (await page.request.get('/api/admin/stocks')).json()) as {
+      stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
+    };
+    const expectedCents = stocks.reduce(
+      (sum, s) => sum + (!s.archived && s.repeatingInvoice ? s.repeatingInvoice.amountCents : 0),
+      0,
+    );
+    expect(expectedCents).toBeGreaterThan(0);
+
+    // Exactly RunReports + InvoiceTotal, no Admin.
+    const user = await signedInNewUser(page, browser, 'invoicetotal', {
+      roles: ['RunReports', 'InvoiceTotal'],
+      permissions: [],
+    });
+    await expect(tickerLink(user, 'BHP')).toBeVisible();
+    expect(await headerTexts(user)).toEqual(['Ticker', 'Created', 'Website']);
+    // The sum of the repeating invoices the admin's rows carry, not $0.
+    const total = dollars((await user.getByTestId('repeating-invoice-total').textContent()) ?? '');
+    expect(total).toBe(Math.round(expectedCents / 100));
+
+    await user.goto('/stocks/BHP:ASX/invoices');
+    await expect(user.getByRole('tab')).toHaveText(['Invoices', 'Reports']);
+    await expect(user.getByRole('tab', { name: 'Invoices' })).toHaveAttribute('aria-selected', 'true');
+    await expect(user.getByLabel('Repeating invoice', { exact: true })).toBeVisible();
+    await user.context().close();
   });
 });
 

@@ -1,7 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER, pingTopicOf, SESSION_COOKIE, Stock, StockRole } from '@irp/proto';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  GlobalRole,
+  pingTopicOf,
+  SESSION_COOKIE,
+  Stock,
+  StockRole,
+} from '@irp/proto';
 import { INestApplication } from '@nestjs/common';
 import {
   createTestRequester,
@@ -67,13 +75,16 @@ export function clientOf(http: ReturnType<typeof request>, sessions: Record<stri
   };
 }
 
-/** Creates or updates users of a test through the users service's seed and its fixture file. */
+/**
+ * Creates or updates users of a test through the users service's seed and its fixture file; `roles` are
+ * their global roles (none unless given).
+ */
 export async function seedTestUsers(
   password: string,
-  users: Array<{ username: string; stockRoles: Record<string, StockRole[]> }>,
+  users: Array<{ username: string; roles?: GlobalRole[]; stockRoles: Record<string, StockRole[]> }>,
 ) {
   const file = join(mkdtempSync(join(tmpdir(), 'irp-gateway-users-')), 'users.json');
-  writeFileSync(file, JSON.stringify(users.map((u) => ({ ...u, password, roles: [] }))));
+  writeFileSync(file, JSON.stringify(users.map((u) => ({ roles: [], ...u, password }))));
   await runServiceSeed('users', [`--fixture=${file}`]);
 }
 

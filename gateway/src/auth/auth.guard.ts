@@ -84,6 +84,7 @@ export class AuthGuard implements CanActivate {
       Record<string, unknown> | undefined;
     const raw = source?.[ref.key];
     const value = typeof raw === 'string' ? raw.trim() : '';
+    if (!value && ref.otherwise) return this.checkStockRoles(req, user, roles, ref.otherwise);
     if (!value) throw new AppError(ErrorCode.BadRequest, ref.missingMessage ?? `${ref.key} is required`);
     // Before the lookup: a NUL reaching the stocks service's query was its 500.
     const malformed = malformedText(value, ref.key);

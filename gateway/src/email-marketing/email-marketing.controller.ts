@@ -6,6 +6,7 @@ import {
   ErrorCode,
   SaveEmailMarketingSettingsBodySchema,
   SessionUser,
+  Stock,
   SubscriberCountQuerySchema,
   TestSendBodySchema,
   Topics,
@@ -96,10 +97,11 @@ export class EmailMarketingController {
   /**
    * Spec section 7's body: `apiKey` is the stock's product API key and names the stock (the guard checked
    * the caller's role on that stock and hands it over as `checked`; an admin passes without a lookup, so it
-   * is resolved here then). The settings as
-   * typed, `emailMarketingApiKey` as their key; what the body leaves out the service takes from the saved
-   * settings. Either key missing: 400 with the spec's message (the email-marketing key is checked by the
-   * service, which knows the saved one).
+   * is resolved here then). A caller who may not see the product key (TestSendAnnouncement without
+   * ViewConfig) leaves it blank and names the stock by `stockId`: the stock's stored key stands in for it,
+   * and is never sent back. The settings as typed, `emailMarketingApiKey` as their key; what the body leaves
+   * out the service takes from the saved settings. Either key missing: 400 with the spec's message (the
+   * email-marketing key is checked by the service, which knows the saved one).
    */
   private async testSend(
     actor: SessionUser,
@@ -107,10 +109,12 @@ export class EmailMarketingController {
     mode: 'test' | 'subscribers',
     checked: string | undefined,
   ) {
-    const { apiKey: productApiKey, emailMarketingApiKey, ...typed } = body;
-    if (!productApiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
-    const stockId = checked ?? (await this.stocks.stockIdOf('apiKey', productApiKey));
+    const { apiKey: productApiKey, emailMarketingApiKey, stockId: named, ...typed } = body;
+    const stockId = checked ?? (productApiKey ? await this.stocks.stockIdOf('apiKey', productApiKey) : named);
+    if (!stockId && !productApiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
     if (!stockId) throw new AppError(ErrorCode.NotFound, notFoundMessage('apiKey', productApiKey));
+    const stock = await this.stockOf(stockId);
+    if (!productApiKey && !stock.apiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
     const settings = Object.fromEntries(
       Object.entries({ ...typed, apiKey: emailMarketingApiKey }).filter(([, value]) => value !== undefined),
     );
@@ -119,16 +123,21 @@ export class EmailMarketingController {
       stockId,
       mode,
       settings,
-      announcement: await this.latestAnnouncement(actor, stockId),
+      announcement: await this.latestAnnouncement(actor, stock),
     });
     return { errorMessage: null, previewUrl: reply.previewUrl, message: reply.message };
   }
 
-  /** The stock's newest announcement not deleted (the campaign's content), or null (a sample is sent). */
-  private async latestAnnouncement(actor: SessionUser, stockId: string): Promise<Announcement | null> {
+  /** The stock the send is for (its stored product key and its ticker for the announcements). */
+  private async stockOf(stockId: string): Promise<Stock> {
     const { stocks } = await this.services.request(Topics.StocksGetByIds, { ids: [stockId] });
     const stock = stocks[0];
     if (!stock) throw new AppError('NOT_FOUND', 'Stock not found');
+    return stock;
+  }
+
+  /** The stock's newest announcement not deleted (the campaign's content), or null (a sample is sent). */
+  private async latestAnnouncement(actor: SessionUser, stock: Stock): Promise<Announcement | null> {
     try {
       const { announcements } = await this.services.request(Topics.AnnouncementsList, {
         actor,

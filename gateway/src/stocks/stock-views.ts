@@ -30,6 +30,15 @@ export const toReportRunnerStock = (stock: Stock, latest: LatestInitialPoll): Re
   completedInitialPoll: completedInitialPollOf(stock.pollAsx, latest),
 });
 
+/**
+ * A report-runner's dashboard row when they hold InvoiceTotal: the summary plus the repeating invoice, the
+ * figure the page's 'Repeating Invoice Total' sums (spec section 2), and none of the admin columns.
+ */
+export const toInvoiceTotalRow = (stock: Stock, composed: ComposedFields): StockRowDto => ({
+  ...toStockSummary(stock),
+  repeatingInvoice: composed.repeatingInvoice,
+});
+
 /** One row of the admin dashboard: the stock's own columns plus the composed ones. */
 export const toAdminStockRow = (stock: Stock, composed: ComposedFields): StockRowDto => ({
   ...toStockSummary(stock),

@@ -5,6 +5,8 @@ import {
   completedInitialPollOf,
   ChangeTickerSchema,
   DateRange,
+  GlobalRole,
+  hasRole,
   isAdmin,
   ReportRunnerStock,
   SessionUser,
@@ -22,7 +24,7 @@ import { ServicesClient } from '../kafka/services.client';
 import { CachedStockDirectory } from './stock-directory.cache';
 import { InitialPollStatuses } from './initial-poll-statuses';
 import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
-import { toAdminStockRow, toReportRunnerStock, toStockSummary } from './stock-views';
+import { toAdminStockRow, toInvoiceTotalRow, toReportRunnerStock, toStockSummary } from './stock-views';
 
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
 
@@ -40,14 +42,17 @@ export class StocksController {
   @Route(routes.stocks.list)
   async list(@CurrentUser() user: SessionUser, @Query() range: DateRange) {
     const { stocks } = await this.services.shared(Topics.StocksList, {});
-    // Report-runners see no composed column, so the other services are not asked for them.
-    if (!isAdmin(user)) return { stocks: stocks.map(toStockSummary), unavailable: [] };
+    // Report-runners see no composed column, so the other services are not asked for them; one holding
+    // InvoiceTotal sees the repeating invoice total (spec section 6), so gets the figures it sums.
+    const invoiceTotal = !isAdmin(user) && hasRole(user, GlobalRole.InvoiceTotal);
+    if (!isAdmin(user) && !invoiceTotal) return { stocks: stocks.map(toStockSummary), unavailable: [] };
     const composition = await this.composer.compose(
       stocks.map((s) => s.id),
       range,
     );
+    const row = invoiceTotal ? toInvoiceTotalRow : toAdminStockRow;
     return {
-      stocks: stocks.map((s) => toAdminStockRow(s, composition.fieldsOf(s.id))),
+      stocks: stocks.map((s) => row(s, composition.fieldsOf(s.id))),
       unavailable: composition.unavailable,
     };
   }

@@ -377,6 +377,45 @@ export function emailMarketingCases(shared: SharedBackend) {
         expect(mail.subject).toContain('Campaign Email');
       });
 
+      it('a TestSendAnnouncement holder without ViewConfig test-sends by stock id: the stored product key is used, never shown', async () => {
+        // The tester holds exactly TestSendAnnouncement on C: the client form leaves its product key out.
+        const row = (await get('/api/clientDashboard/', 'tester')).body.stocks.find(
+          (s: Stock) => s.id === C.id,
+        );
+        expect(row).toBeDefined();
+        expect(row).not.toHaveProperty('apiKey');
+        sink.clear();
+        const byId = { ...specTestSendBody(C, { apiKey: '' }), stockId: C.id };
+        const res = await post('/api/TestSendAnnouncement/sendTestEmail', byId, 'tester');
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({
+          errorMessage: null,
+          previewUrl: expect.stringMatching(/\/standin\/campaigns\/.+\/preview$/),
+          message: 'Test sent successfully.',
+        });
+        expect(JSON.stringify(res.body)).not.toContain(C.apiKey);
+        const [mail] = await sink.waitFor((m) => m.length === 1, 'the test campaign mail');
+        expect(mail.to).toEqual(['qa@campaign.example']);
+        expect(mail.subject).toContain('Campaign Email');
+        // The stock id is checked like the key: no role on the stock is 403; a stock with no stored product
+        // key still needs BOTH keys, for the tester and an admin alike.
+        const foreign = await post('/api/TestSendAnnouncement/sendTestEmail', byId, 'other');
+        expect(foreign.status).toBe(403);
+        for (const who of ['tester', 'admin']) {
+          const noStoredKey = await post(
+            '/api/TestSendAnnouncement/sendTestEmail',
+            { ...specTestSendBody(N), stockId: N.id },
+            who,
+          );
+          expect({ who, status: noStoredKey.status, message: noStoredKey.body.errorMessage }).toEqual({
+            who,
+            status: 400,
+            message: BOTH_KEYS_MESSAGE,
+          });
+        }
+        expect(sink.mails).toHaveLength(1);
+      });
+
       it("Send To Subscribers with the spec's body: admins only; the list is mailed, a list over 5 refused", async () => {
         sink.clear();
         const asTester = await post(
@@ -470,7 +509,9 @@ export function emailMarketingCases(shared: SharedBackend) {
         expect(res.headers['access-control-allow-origin']).toBe('*');
         expect(res.body).toEqual({ success: true, status: 'pending', message: CHECK_INBOX_MESSAGE });
         const [mail] = await sink.waitFor((m) => m.length === 1, 'the confirmation mail');
-        const token = new RegExp(`${PUBLIC_BASE_URL}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(mail.text)![1];
+        const token = new RegExp(`${PUBLIC_BASE_URL}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(
+          mail.text,
+        )![1];
         const confirmed = await post(`/api/subscription/confirm/${token}`, {});
         expect(confirmed.status).toBe(200);
         expect(confirmed.body).toMatchObject({
@@ -491,9 +532,9 @@ export function emailMarketingCases(shared: SharedBackend) {
           status: 'confirmed',
           consentUserAgent: 'IR site widget',
         });
-        unsubscribeToken = new RegExp(`${PUBLIC_BASE_URL}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`).exec(
-          String(mail.rawHeaders['list-unsubscribe']),
-        )![1];
+        unsubscribeToken = new RegExp(
+          `${PUBLIC_BASE_URL}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`,
+        ).exec(String(mail.rawHeaders['list-unsubscribe']))![1];
       });
 
       it('answers the same for a new, a pending and a confirmed address (no enumeration)', async () => {

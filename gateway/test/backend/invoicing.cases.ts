@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { Stock, StockRole } from '@irp/proto';
+import { GlobalRole, Stock, StockRole } from '@irp/proto';
 import request from 'supertest';
 import {
   clientOf,
@@ -62,8 +62,15 @@ export function invoicingCases(shared: SharedBackend) {
       await seedTestUsers(PASSWORD, [
         { username: 'inv-test-holder', stockRoles: { [A.id]: [StockRole.Invoicing, StockRole.ViewConfig] } },
         { username: 'inv-test-config', stockRoles: { [A.id]: [StockRole.ViewConfig] } },
+        // Staff without Admin: the report-runner who also sees the repeating invoice total (spec section 6).
+        {
+          username: 'inv-test-total',
+          roles: [GlobalRole.RunReports, GlobalRole.InvoiceTotal],
+          stockRoles: {},
+        },
       ]);
-      for (const who of ['holder', 'config']) sessions[who] = await signIn(http, `inv-test-${who}`, PASSWORD);
+      for (const who of ['holder', 'config', 'total'])
+        sessions[who] = await signIn(http, `inv-test-${who}`, PASSWORD);
 
       const seeded = await fetch(`${accountingUrl}/standin/invoices`, {
         method: 'POST',
@@ -209,6 +216,29 @@ export function invoicingCases(shared: SharedBackend) {
         'admin',
       );
       expect(both.status).toBe(400);
+    });
+
+    it('gives a RunReports + InvoiceTotal user the Invoices tab and the figures the dashboard total sums', async () => {
+      // B got its repeating invoice in the test before: the admin's row shows it once the service has it.
+      const rowOf = async (who: string) =>
+        (await get('/api/admin/stocks', who)).body.stocks.find((s: Stock) => s.id === B.id);
+      const adminRow = await until(
+        () => rowOf('admin'),
+        (row) => Boolean(row?.repeatingInvoice),
+        `the dashboard showing ${B.combinedTicker}'s repeating invoice`,
+      );
+      expect(adminRow.repeatingInvoice.amountCents).toBeGreaterThan(0);
+      const totalRow = await rowOf('total');
+      expect(totalRow.repeatingInvoice).toEqual(adminRow.repeatingInvoice);
+      // Only the figures the total sums: no admin column.
+      for (const field of ['apiKey', 'pollAsx', 'subscriptionExpired', 'emailMarketing', 'invoice'])
+        expect(totalRow).not.toHaveProperty(field);
+      // A report-runner without InvoiceTotal still gets the summary alone.
+      expect(await rowOf('reports')).not.toHaveProperty('repeatingInvoice');
+      // The Invoices tab's calls answer them, as its route rule says (Admin or InvoiceTotal).
+      const invoices = await get(`/api/admin/invoices?ticker=${B.combinedTicker}`, 'total');
+      expect(invoices.status).toBe(200);
+      expect(invoices.body.repeatingInvoiceId).toBe(adminRow.repeatingInvoice.repeatingInvoiceId);
     });
 
     it('writes the reminder mail of the unpaid invoices', async () => {

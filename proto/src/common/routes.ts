@@ -28,7 +28,16 @@ export interface StockRef {
   by?: 'combinedTicker' | 'stockId' | 'apiKey' | 'commentGuid';
   /** The 400's message when the request leaves the value out or blank (default '{key} is required'). */
   missingMessage?: string;
+  /**
+   * Another value naming the same stock, read when this one is left out or blank (a test send names its
+   * stock by the product API key, or by id for a user who may not see that key); its own missingMessage then.
+   */
+  otherwise?: StockRef;
 }
+
+/** 'body apiKey (or body stockId)': where a reference and its alternatives are read. */
+const describeRef = (ref: StockRef): string =>
+  `${ref.from} ${ref.key}${ref.otherwise ? ` (or ${describeRef(ref.otherwise)})` : ''}`;
 
 /**
  * Who may call a route. Nothing is allowed unless an entry says so:
@@ -179,7 +188,7 @@ export function describeAccess(rule: Access): string {
   if (rule.globalRoles?.length) parts.push(`the ${rule.globalRoles.join(' or ')} role`);
   if (rule.stock)
     parts.push(
-      `the ${rule.stock.roles.join(' or ')} permission on the stock named by ${rule.stock.ref.from} ${rule.stock.ref.key}`,
+      `the ${rule.stock.roles.join(' or ')} permission on the stock named by ${describeRef(rule.stock.ref)}`,
     );
   if (!parts.length) return 'signed in: any user';
   const adminOnly = !rule.stock && rule.globalRoles?.length === 1 && rule.globalRoles[0] === GlobalRole.Admin;

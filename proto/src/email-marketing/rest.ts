@@ -94,6 +94,8 @@ const typed = (max: number) =>
  * email-marketing settings as typed on the tab. The email-marketing key is not in the spec's body: it is the
  * stock's saved one, or `emailMarketingApiKey` when given (this portal's addition: the key as typed, not yet
  * saved). `provider` and `savedSegmentId` are additions too; any settings field left out is the saved one.
+ * `stockId` (an addition) names the stock when `apiKey` is blank: a TestSendAnnouncement holder without
+ * ViewConfig never sees the product key, so the server uses the stock's stored one.
  */
 export const TestSendBodySchema = z.object({
   apiKey: typed(200).transform((v) => v?.trim() ?? ''),
@@ -106,6 +108,7 @@ export const TestSendBodySchema = z.object({
   emailMarketingApiKey: typed(200),
   provider: EmailMarketingProviderSchema.optional(),
   savedSegmentId: typed(100),
+  stockId: StockId.optional(),
 });
 export type TestSendBody = z.input<typeof TestSendBodySchema>;
 export const TestSendResponseSchema = z.object({

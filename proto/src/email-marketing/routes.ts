@@ -22,18 +22,24 @@ import {
   WidgetSubscribeResponseSchema,
 } from './rest';
 
-/** The test sends name their stock by the product API key in the body (spec section 7's body). */
+/**
+ * The test sends name their stock by the product API key in the body (spec section 7's body), or by
+ * `stockId` when the caller may not see that key (no ViewConfig): the stock's stored key is used then.
+ */
 const TEST_SEND_STOCK = {
   from: 'body',
   key: 'apiKey',
   by: 'apiKey',
   missingMessage: BOTH_KEYS_MESSAGE,
+  otherwise: { from: 'body', key: 'stockId', by: 'stockId', missingMessage: BOTH_KEYS_MESSAGE },
 } as const;
 const TEST_SEND_DESCRIPTION =
   "Spec section 7's body: apiKey (the stock's product API key; it names the stock), listId, templateId, replyTo, " +
   "fromName, clientId, testEmailAddresses. The email-marketing key is the stock's saved one unless " +
   'emailMarketingApiKey is given; provider and savedSegmentId may be given too; a settings field left out is ' +
-  `the saved one. Either key blank: 400 '${BOTH_KEYS_MESSAGE}'. No stock has the product key: 404.`;
+  'the saved one. apiKey left blank, stockId names the stock and its stored product key is used (for a caller ' +
+  "who may not see the key). Either key blank (or stored on neither): 400 '" +
+  `${BOTH_KEYS_MESSAGE}'. No stock has the product key: 404.`;
 
 /**
  * The email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls, the system

@@ -49,7 +49,8 @@ const stockRecordRoutes = defineRoutes('stocks', {
     access: access.roles(GlobalRole.Admin, GlobalRole.RunReports),
     summary: 'The staff dashboard: every stock, with composed email-marketing and invoice columns',
     description:
-      'Report-runners get only id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived.',
+      'Report-runners get only id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived; ' +
+      "those holding InvoiceTotal get repeatingInvoice too (what 'Repeating Invoice Total' sums).",
     query: DateRangeQuerySchema,
     response: StockListSchema,
   },

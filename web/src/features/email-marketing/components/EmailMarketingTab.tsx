@@ -64,6 +64,7 @@ function SettingsEditor({
         onChange={(patch) => setValues((current) => ({ ...current, ...patch }))}
       />
       <SendActions
+        stockId={stockId}
         productApiKey={productApiKey}
         values={values}
         canTestSend={canTestSend}

@@ -19,6 +19,7 @@ export const SEND_LABELS: Record<TestSendMode, string> = {
 type SendResult = { ok: true; text: string; previewUrl: string | null } | { ok: false; text: string };
 
 interface SendActionsProps {
+  stockId: string;
   /** The stock's product API key (spec section 5: both keys are needed to send). */
   /** Undefined when the user may not see it (no ViewConfig on the stock): the server checks it then. */
   productApiKey: string | null | undefined;
@@ -33,7 +34,13 @@ interface SendActionsProps {
  * message and no call), then a confirmation, then the server's message with the campaign's preview link,
  * or its errorMessage.
  */
-export function SendActions({ productApiKey, values, canTestSend, canSendToSubscribers }: SendActionsProps) {
+export function SendActions({
+  stockId,
+  productApiKey,
+  values,
+  canTestSend,
+  canSendToSubscribers,
+}: SendActionsProps) {
   // The mode asked about stays while the modal closes, so its text does not change during the transition.
   const [asked, setAsked] = useState<TestSendMode>('test');
   const [confirming, setConfirming] = useState(false);
@@ -55,7 +62,10 @@ export function SendActions({ productApiKey, values, canTestSend, canSendToSubsc
     setConfirming(false);
     setSending(mode);
     try {
-      const answer = await testSend({ mode, body: testSendBodyOf(productApiKey ?? '', values) }).unwrap();
+      const answer = await testSend({
+        mode,
+        body: testSendBodyOf({ id: stockId, productApiKey }, values),
+      }).unwrap();
       setResult(
         answer.errorMessage
           ? { ok: false, text: answer.errorMessage }

@@ -18,6 +18,7 @@ const VALUES = {
   apiKey: 'key-1',
   clientId: 'client-1',
 };
+const PRODUCT = { id: 'id-1', productApiKey: 'product-1' };
 
 describe('email marketing form rules', () => {
   it('offers the two provider types with their labels', () => {
@@ -38,7 +39,12 @@ describe('email marketing form rules', () => {
       Settings: { ...VALUES, clientId: '' },
     });
     const { apiKey: emailMarketingApiKey, ...rest } = VALUES;
-    expect(testSendBodyOf(' product-1 ', { ...VALUES, provider: 'campaign-monitor' })).toEqual({
+    expect(
+      testSendBodyOf(
+        { id: 'id-1', productApiKey: ' product-1 ' },
+        { ...VALUES, provider: 'campaign-monitor' },
+      ),
+    ).toEqual({
       ...rest,
       provider: 'campaign-monitor',
       apiKey: 'product-1',
@@ -46,11 +52,24 @@ describe('email marketing form rules', () => {
     });
   });
 
+  it('names the stock by id, with no product key, when the user may not see that key (the server uses it)', () => {
+    const { apiKey: emailMarketingApiKey, ...rest } = VALUES;
+    expect(testSendBodyOf({ id: 'id-1', productApiKey: undefined }, VALUES)).toEqual({
+      ...rest,
+      clientId: '', // the first provider type has none
+      apiKey: '',
+      stockId: 'id-1',
+      emailMarketingApiKey,
+    });
+    expect(testSendBodyOf(PRODUCT, VALUES)).not.toHaveProperty('stockId');
+    expect(testSendBodyOf({ id: 'id-1', productApiKey: null }, VALUES)).not.toHaveProperty('stockId');
+  });
+
   it('sends a key typed here with a test send, never the stored key’s mask (the server uses the stored key)', () => {
-    expect(testSendBodyOf('product-1', { ...VALUES, apiKey: API_KEY_MASK })).not.toHaveProperty(
+    expect(testSendBodyOf(PRODUCT, { ...VALUES, apiKey: API_KEY_MASK })).not.toHaveProperty(
       'emailMarketingApiKey',
     );
-    expect(testSendBodyOf('product-1', VALUES).emailMarketingApiKey).toBe('key-1');
+    expect(testSendBodyOf(PRODUCT, VALUES).emailMarketingApiKey).toBe('key-1');
   });
 
   it('counts as changed only what would be saved differently', () => {

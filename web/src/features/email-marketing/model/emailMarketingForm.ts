@@ -105,13 +105,19 @@ export const isNewApiKey = (apiKey: string): boolean => {
 /**
  * POST /api/TestSendAnnouncement/sendTestEmail and /sendToSubscribers: spec section 7's body, whose `apiKey`
  * is the stock's product API key (it names the stock), and the settings as typed; a key typed here goes as
- * `emailMarketingApiKey`, the stored one (the mask) not at all (the server uses it).
+ * `emailMarketingApiKey`, the stored one (the mask) not at all (the server uses it). A product key the user
+ * may not see (undefined: no ViewConfig) goes blank with the stock's id: the server uses the stored key.
  */
-export function testSendBodyOf(productApiKey: string, values: EmailMarketingFormValues): TestSendBody {
+export function testSendBodyOf(
+  stock: { id: string; productApiKey: string | null | undefined },
+  values: EmailMarketingFormValues,
+): TestSendBody {
   const { apiKey: emailMarketingApiKey, ...settings } = settingsOf(values);
+  const hidden = stock.productApiKey === undefined;
   return {
     ...settings,
-    apiKey: productApiKey.trim(),
+    apiKey: stock.productApiKey?.trim() ?? '',
+    ...(hidden ? { stockId: stock.id } : {}),
     ...(emailMarketingApiKey === API_KEY_MASK ? {} : { emailMarketingApiKey }),
   };
 }

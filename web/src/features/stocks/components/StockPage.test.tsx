@@ -14,6 +14,7 @@ vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 const admin = sessionUser('admin', { Admin: true, InvoiceTotal: true });
 const adminWithoutInvoices = sessionUser('admin2', { Admin: true });
 const reports = sessionUser('reports', { RunReports: true });
+const reportsWithInvoices = sessionUser('invoicer', { RunReports: true, InvoiceTotal: true });
 const client = sessionUser('client', {}, { [STOCK.id]: ['ViewConfig'] });
 
 const ALL_TABS = ['Config', 'Market', 'Email marketing', 'Announcements', 'Invoices', 'Notes', 'Reports'];
@@ -56,10 +57,18 @@ describe('stock page', () => {
       expect(calls[0]?.path).toBe(routePath(routes.stocks.get, { combinedTicker: 'BHP:ASX' }));
     });
 
-    it('hides Invoices from admins without InvoiceTotal', async () => {
+    it('shows admins without InvoiceTotal every tab too (Admin implies all)', async () => {
       open('/stocks/BHP:ASX', adminWithoutInvoices);
       await title();
-      expect(tabNames()).toEqual(ALL_TABS.filter((t) => t !== 'Invoices'));
+      expect(tabNames()).toEqual(ALL_TABS);
+    });
+
+    it('shows a report-runner holding InvoiceTotal Invoices beside Reports, and opens it by its URL', async () => {
+      const { router } = open('/stocks/BHP:ASX/invoices', reportsWithInvoices);
+      await title();
+      expect(tabNames()).toEqual(['Invoices', 'Reports']);
+      expect(screen.getByRole('tab', { name: 'Invoices' })).toHaveAttribute('aria-selected', 'true');
+      expect(router.state.location.pathname).toBe('/stocks/BHP:ASX/invoices');
     });
 
     it('shows report-runners only Reports, by default, without Save', async () => {

@@ -5,10 +5,11 @@ import { defaultStockTab, resolveStockTab, tabHasSaveButton, visibleStockTabs } 
 const admin = sessionUser('admin', { Admin: true, InvoiceTotal: true });
 const adminWithoutInvoices = sessionUser('admin2', { Admin: true });
 const reports = sessionUser('reports', { RunReports: true });
+const reportsWithInvoices = sessionUser('invoicer', { RunReports: true, InvoiceTotal: true });
 const client = sessionUser('client', {}, { 's-1': ['ViewConfig'] });
 
 describe('stock tabs by role', () => {
-  it('shows admins every tab, Invoices only with InvoiceTotal', () => {
+  it('shows admins every tab, Invoices too without InvoiceTotal (Admin implies all, spec section 6)', () => {
     expect(visibleStockTabs(admin)).toEqual([
       'config',
       'market',
@@ -18,8 +19,14 @@ describe('stock tabs by role', () => {
       'notes',
       'reports',
     ]);
-    expect(visibleStockTabs(adminWithoutInvoices)).not.toContain('invoices');
-    expect(visibleStockTabs(adminWithoutInvoices)).toHaveLength(6);
+    expect(visibleStockTabs(adminWithoutInvoices)).toEqual(visibleStockTabs(admin));
+  });
+
+  it('shows a report-runner holding InvoiceTotal Invoices beside Reports, as the invoicing routes allow', () => {
+    expect(visibleStockTabs(reportsWithInvoices)).toEqual(['invoices', 'reports']);
+    expect(defaultStockTab(reportsWithInvoices)).toBe('reports');
+    expect(resolveStockTab(reportsWithInvoices, 'invoices')).toBe('invoices');
+    expect(resolveStockTab(reportsWithInvoices, 'config')).toBe('reports');
   });
 
   it('shows report-runners only Reports, and others nothing', () => {
@@ -39,7 +46,8 @@ describe('stock tabs by role', () => {
     expect(resolveStockTab(admin, 'email-marketing')).toBe('email-marketing');
     expect(resolveStockTab(admin, undefined)).toBe('config');
     expect(resolveStockTab(admin, 'nonsense')).toBe('config');
-    expect(resolveStockTab(adminWithoutInvoices, 'invoices')).toBe('config');
+    expect(resolveStockTab(adminWithoutInvoices, 'invoices')).toBe('invoices');
+    expect(resolveStockTab(reports, 'invoices')).toBe('reports');
     expect(resolveStockTab(reports, 'config')).toBe('reports');
   });
 
