@@ -66,7 +66,7 @@ const isOutage = (error: unknown) =>
 @Injectable()
 export class MarketJobs implements OnModuleInit, OnModuleDestroy {
   private tradesRun: Promise<unknown> = Promise.resolve();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private historyTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly jobs: SingletonJobs,
@@ -91,12 +91,14 @@ export class MarketJobs implements OnModuleInit, OnModuleDestroy {
         await this.syncWatchlist();
       },
     });
-    // A stock new to the watchlist (or the projection filling at start, after the job's first run found it
-    // empty): its quote and history soon, not at the jobs' next run (a quarter of an hour for the quotes).
+    // A stock new to the watchlist (or the projection filling at start): its history soon, not at the next run.
     this.stocks.onStockChanged((stock) => {
-      if (stock.archived || stock.disableMarketData) return;
-      this.soon('watchlist', () => this.syncWatchlist());
-      if (this.config.MARKET_HISTORY_DAYS > 0) this.soon('history', () => this.loadHistory());
+      if (stock.archived || stock.disableMarketData || this.config.MARKET_HISTORY_DAYS === 0) return;
+      clearTimeout(this.historyTimer);
+      this.historyTimer = setTimeout(() => {
+        this.loadHistory().catch((err: unknown) => log.error({ err: errorText(err) }, 'history load failed'));
+      }, 2000);
+      this.historyTimer.unref();
     });
     this.jobs.register({
       name: PRIOR_DAY_JOB,
@@ -108,17 +110,7 @@ export class MarketJobs implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy() {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-  }
-
-  /** Runs `work` once, 2 s after the last of a burst of calls (the projection fills a stock at a time). */
-  private soon(name: string, work: () => Promise<unknown>): void {
-    clearTimeout(this.timers.get(name));
-    const timer = setTimeout(() => {
-      work().catch((err: unknown) => log.error({ err: errorText(err) }, `${name} run failed`));
-    }, 2000);
-    timer.unref();
-    this.timers.set(name, timer);
+    clearTimeout(this.historyTimer);
   }
 
   /** The current quote of every watchlist stock. */
