@@ -192,18 +192,26 @@ describe('senders at scale', () => {
     const [survivor, victim] = processes; // sender b dies; a carries on
     const takenBefore = await readCounter(survivor.healthUrl, 'email_claims_taken_over_total');
     await sink.waitFor(() => received(a.headline).size >= 2000, '2,000 mails before the kill', 300_000);
-    // Kill it while it holds claims it has not marked yet: read from Postgres just before the SIGKILL …
-    let beforeKill: string[] = [];
+    // Kill it while it holds claims it has not marked yet. It is frozen (SIGSTOP) while they are read, so the set
+    // read is exactly what it leaves behind: a running victim could mark them between the read and the kill, and
+    // once it is dead the survivor may take them over before a read after the kill (both seen on a busy machine).
+    let orphaned: string[] = [];
     await waitUntil(
-      'the victim holding claimed, unmarked deliveries',
-      async () => (beforeKill = await claimedBy(a.sendGuid, 'b')).length > 0,
+      'the victim frozen while holding claimed, unmarked deliveries',
+      async () => {
+        process.kill(victim.pid, 'SIGSTOP');
+        orphaned = await claimedBy(a.sendGuid, 'b');
+        if (orphaned.length > 0) return true;
+        process.kill(victim.pid, 'SIGCONT');
+        return false;
+      },
       60_000,
       5,
     );
     await victim.kill('SIGKILL');
     const killedAt = Date.now();
-    // … and what the dead process left behind: claims nobody marked, which only its owner's free lock frees.
-    const orphaned = await claimedBy(a.sendGuid, 'b');
+    // What the dead process left behind: claims nobody marked, which only its owner's free lock frees.
+    const beforeKill = orphaned;
     expect(orphaned.length).toBeGreaterThan(0);
     const mailedAtKill = received(a.headline);
     // Mid-send: mails of this send were delivered before the kill, and the victim held claims.
