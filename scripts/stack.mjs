@@ -67,26 +67,47 @@ function parseArgs(argv) {
   return { opts, names };
 }
 
-async function waitFor(url, { timeoutMs = 60_000, ok = (r) => r.ok, name, logFile } = {}) {
-  const deadline = Date.now() + timeoutMs;
+// Waits until `url` answers. With the `child` it started, the wait follows that process, not a clock: it
+// fails at once when the process exits, and otherwise waits as long as the process lives (a loaded machine
+// may take minutes to start a JVM broker's consumers), saying every 30 s what it still waits on. A process
+// that lives but never answers is stopped by the hang guard (`hangMs`, 15 minutes), far past any slow start.
+async function waitFor(url, { ok = (r) => r.ok, name, logFile, child, hangMs = 15 * 60_000 } = {}) {
+  const t0 = Date.now();
+  let exited = null;
+  const onExit = (code, signal) => (exited = signal ?? `exit code ${code}`);
+  if (child) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      onExit(child.exitCode, child.signalCode);
+    else child.once('exit', onExit);
+  }
   let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
-      if (ok(res)) return;
-      last = `HTTP ${res.status}`;
-    } catch (err) {
-      last = err.cause?.code ?? err.message;
+  let told = t0;
+  try {
+    while (!exited && Date.now() - t0 < hangMs) {
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        if (ok(res)) return;
+        last = `HTTP ${res.status}`;
+      } catch (err) {
+        last = err.cause?.code ?? err.message;
+      }
+      if (Date.now() - told >= 30_000) {
+        told = Date.now();
+        say(`still waiting for ${name ?? url} after ${Math.round((told - t0) / 1000)} s (${last})`);
+      }
+      await sleep(150);
     }
-    await sleep(150);
+  } finally {
+    child?.off('exit', onExit);
   }
   const tail =
     logFile && fs.existsSync(logFile)
-      ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
+      ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n')
       : '';
-  throw new Error(
-    `${name ?? url} did not answer within ${timeoutMs / 1000} s (${last})${tail ? `\n--- ${logFile}\n${tail}` : ''}`,
-  );
+  const why = exited
+    ? `exited (${exited}) before it answered`
+    : `did not answer within ${hangMs / 1000} s although its process lives`;
+  throw new Error(`${name ?? url} ${why} (${last})${tail ? `\n--- ${logFile}\n${tail}` : ''}`);
 }
 
 function start(name, command, args, env, detach, cwd = ROOT) {
@@ -315,7 +336,7 @@ export async function startOne(name, { roles, instances } = {}) {
         standInSpecs().find((x) => x.name === name && !x.real));
     if (!spec) throw new Error(`${name} cannot be started on its own`);
     const p = start(name, process.execPath, spec.args, spec.env, true);
-    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
+    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile, child: p.child });
     const entry = { ...known, name, pid: p.pid };
     state.processes = known
       ? state.processes.map((x) => (x === known ? entry : x))
@@ -338,7 +359,7 @@ export async function startOne(name, { roles, instances } = {}) {
       databaseUrls: state.databaseUrls,
     });
     const p = start(processName, process.execPath, spec.args, spec.env, true);
-    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile });
+    await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile, child: p.child });
     state.processes.push({
       name: processName,
       pid: p.pid,
@@ -428,7 +449,11 @@ export async function up(opts) {
       const p = start(standIn.name, process.execPath, standIn.args, standInEnv, opts.detach);
       state.processes.push(p);
       save();
-      await waitFor(standIn.ready.url, { name: standIn.ready.name, logFile: p.logFile });
+      await waitFor(standIn.ready.url, {
+        name: standIn.ready.name,
+        logFile: p.logFile,
+        child: p.child,
+      });
       say(
         `${standIn.name.padEnd(9)} up in ${((Date.now() - t) / 1000).toFixed(1)} s on ${standIn.url} (log ${path.relative(ROOT, p.logFile)})`,
       );
@@ -439,7 +464,11 @@ export async function up(opts) {
       const p = start(name, process.execPath, specs[name].args, specs[name].env, opts.detach);
       state.processes.push(p);
       save();
-      await waitFor(specs[name].ready.url, { name: specs[name].ready.name, logFile: p.logFile });
+      await waitFor(specs[name].ready.url, {
+        name: specs[name].ready.name,
+        logFile: p.logFile,
+        child: p.child,
+      });
       say(
         `${name.padEnd(9)} up in ${((Date.now() - t) / 1000).toFixed(1)} s ${where} (log ${path.relative(ROOT, p.logFile)})`,
       );
@@ -479,14 +508,19 @@ export async function up(opts) {
       state.processes.push(web);
       save();
       url = `http://127.0.0.1:${WEB_PORT}/`;
-      await waitFor(url, { name: 'web app (Vite)', logFile: web.logFile });
+      await waitFor(url, { name: 'web app (Vite)', logFile: web.logFile, child: web.child });
       await waitFor(`${url}api/admin/refreshtoken`, {
         name: 'web app proxy to the gateway',
         ok: (r) => r.status === 401,
         logFile: web.logFile,
+        child: web.child,
       });
     } else if (opts.web === 'dist') {
-      await waitFor(url, { name: 'web app served by the gateway', logFile: gateway.logFile });
+      await waitFor(url, {
+        name: 'web app served by the gateway',
+        logFile: gateway.logFile,
+        child: gateway.child,
+      });
     } else {
       url = `http://127.0.0.1:${GATEWAY_PORT}/api/`;
     }

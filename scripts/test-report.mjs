@@ -347,16 +347,6 @@ export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cp
     lines.push(
       `[test] skipped (declared): ${[...declared].map(([id, n]) => `${n} × ${SKIP_CONDITIONS[id]}`).join(', ')}`,
     );
-  for (const r of results)
-    for (const s of r.undeclaredSkips)
-      lines.push(
-        `[test] FAILED ${r.name}: ${s.status} without a declared condition: ${s.file ? `${s.file} › ` : ''}${s.title}`,
-      );
-  for (const r of results)
-    for (const f of r.failures)
-      lines.push(
-        `[test] FAILED ${r.name}: ${f.file ? `${f.file} › ` : ''}${f.title}${f.why && f.why !== 'failed' ? ` (${f.why})` : ''}`,
-      );
   const slow = results
     .flatMap((r) => r.durations.map((d) => ({ suite: r.name, ...d })))
     .sort((a, b) => b.ms - a.ms)
@@ -368,6 +358,25 @@ export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cp
   }
   lines.push(...costliestFilesLines(results, slowest));
   lines.push(...cpuLines(cpu, { cores }));
+  // The failures last, beside the final line: a CI log that keeps only its tail still names them.
+  const failed = [];
+  for (const r of results)
+    for (const s of r.undeclaredSkips)
+      failed.push(
+        `[test] FAILED ${r.name}: ${s.status} without a declared condition: ${s.file ? `${s.file} › ` : ''}${s.title}`,
+      );
+  for (const r of results)
+    for (const f of r.failures)
+      failed.push(
+        `[test] FAILED ${r.name}: ${f.file ? `${f.file} › ` : ''}${f.title}${f.why && f.why !== 'failed' ? ` (${f.why})` : ''}`,
+      );
+  const bySuite = results.filter((r) => failedCount(r) > 0);
+  if (bySuite.length)
+    lines.push(`[test] failed in: ${bySuite.map((r) => `${r.name} ${failedCount(r)}`).join(', ')}`);
+  const shown = 12;
+  lines.push(...failed.slice(0, shown));
+  if (failed.length > shown)
+    lines.push(`[test] ... and ${failed.length - shown} more FAILED lines (each suite's output above names them)`);
   lines.push(`[test] took ${(tookMs / 1000).toFixed(0)} s`);
   lines.push(finalLine(results, subset));
   return lines.join('\n');

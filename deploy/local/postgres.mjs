@@ -8,7 +8,8 @@ import pg from 'pg';
 import { dataCandidates, pgPaths, startEmbeddedPostgres } from './pg-embedded.mjs';
 import { cmdline, infraDir, isAlive, readPidFile, ROOT, secs, sleep, tail, terminate } from './shared.mjs';
 
-const PG_READY_TIMEOUT_MS = 60_000;
+// A hang guard, not a clock: the wait also ends at once when the postgres process we started exits.
+const PG_READY_TIMEOUT_MS = 10 * 60_000;
 
 export function pgAdminUrl(port) {
   return `postgres://postgres@127.0.0.1:${port}/postgres`;

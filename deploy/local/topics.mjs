@@ -146,7 +146,7 @@ async function metadataOf(admin, plan) {
  * topics before it has loaded their partitions, and answers "This server does not host this
  * topic-partition" meanwhile.
  */
-async function loadedMetadata(admin, topics, timeoutMs = 30_000) {
+async function loadedMetadata(admin, topics, timeoutMs = 5 * 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await metadataOf(admin, topics);
@@ -160,7 +160,7 @@ async function loadedMetadata(admin, topics, timeoutMs = 30_000) {
 }
 
 /** Waits for a leader on every planned partition (createPartitions does not wait by itself). */
-async function waitForLeaders(admin, plan, timeoutMs = 30_000) {
+async function waitForLeaders(admin, plan, timeoutMs = 5 * 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const topics = await metadataOf(admin, plan);

@@ -395,7 +395,11 @@ test('the summary: suite times, declared skips by condition, every undeclared sk
     /^\[test\] +41\.0 s {2}unit +services\/stocks\/test\/stocks\.int-spec\.ts › stocks › lists$/,
   );
   assert.match(slow[1], /^\[test\] +8\.0 s {2}infra script deploy\/local\/test\/infra\.test\.mjs › starts$/);
-  assert.equal(lines[slowAt + 11], '[test] took 80 s');
+  // The failures come last, beside the final line (a CI log that keeps only its tail still names them).
+  assert.equal(lines[slowAt + 11], '[test] failed in: unit 4');
+  assert.match(lines[slowAt + 12], /^\[test\] FAILED unit: /);
+  assert.equal(lines.at(-2), '[test] took 80 s');
+  assert.match(lines.at(-3), /^\[test\] FAILED unit: /);
   assert.equal(lines.at(-1), '15 passed, 4 failed, 2 skipped (declared) (subset: suites: unit infra)');
 });
 
