@@ -48,6 +48,21 @@ export default tseslint.config(
     rules: { 'database/sql-only-in-repositories': 'error' },
   },
   {
+    // The web tests wait with Testing Library's waitFor/findBy*, whose ceiling web/src/test/setup.ts raises for
+    // a busy machine; vitest's own vi.waitFor gives up after 1 s (a CI run failed on one that way).
+    files: ['web/src/**/*.test.ts', 'web/src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'vi',
+          property: 'waitFor',
+          message: "use Testing Library's waitFor: vi.waitFor gives up after 1 s on a busy machine",
+        },
+      ],
+    },
+  },
+  {
     // Scripts run by Node: ES modules (.mjs) and CommonJS (.cjs, and the .js config files of the workspaces).
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: { globals: { ...globals.node } },

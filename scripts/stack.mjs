@@ -76,8 +76,7 @@ async function waitFor(url, { ok = (r) => r.ok, name, logFile, child, hangMs = 1
   let exited = null;
   const onExit = (code, signal) => (exited = signal ?? `exit code ${code}`);
   if (child) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      onExit(child.exitCode, child.signalCode);
+    if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
     else child.once('exit', onExit);
   }
   let last = '';

@@ -376,7 +376,9 @@ export function summaryText(results, { subset = [], tookMs = 0, slowest = 10, cp
   const shown = 12;
   lines.push(...failed.slice(0, shown));
   if (failed.length > shown)
-    lines.push(`[test] ... and ${failed.length - shown} more FAILED lines (each suite's output above names them)`);
+    lines.push(
+      `[test] ... and ${failed.length - shown} more FAILED lines (each suite's output above names them)`,
+    );
   lines.push(`[test] took ${(tookMs / 1000).toFixed(0)} s`);
   lines.push(finalLine(results, subset));
   return lines.join('\n');

@@ -518,8 +518,14 @@ test('costliest files: the per-file CPU lines read (a cut line left out), the mo
     files.map((f) => f.file),
     ['gateway/test/a.int-spec.ts', 'gateway/test/b.int-spec.ts'],
   );
-  const services = { name: 'integration', filesCpu: [{ file: 's.int-spec.ts', cpuSeconds: 20, wallMs: 5000 }] };
-  const lines = costliestFilesLines([{ name: 'integration gateway', filesCpu: files }, services, { name: 'unit' }], 2);
+  const services = {
+    name: 'integration',
+    filesCpu: [{ file: 's.int-spec.ts', cpuSeconds: 20, wallMs: 5000 }],
+  };
+  const lines = costliestFilesLines(
+    [{ name: 'integration gateway', filesCpu: files }, services, { name: 'unit' }],
+    2,
+  );
   assert.equal(lines[0], '[test] costliest 2 files (CPU of the file and every process it started):');
   assert.deepEqual(
     lines.slice(1).map((l) => l.replace(/\s+/g, ' ').trim()),

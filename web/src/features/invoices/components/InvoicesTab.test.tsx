@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
@@ -165,7 +165,7 @@ describe('staff Invoices tab', () => {
         }),
     });
     await loaded();
-    await vi.waitFor(() => expect(screen.getByLabelText('Amount (AUD, excluding GST)')).toHaveValue('2400'));
+    await waitFor(() => expect(screen.getByLabelText('Amount (AUD, excluding GST)')).toHaveValue('2400'));
     const summary = screen.getByTestId('service-order-summary');
     expect(summary).toHaveTextContent('Option: Premium: $2,400 + GST');
     expect(summary).toHaveTextContent('Authorised by: Jane Citizen');

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ServiceOrder } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
@@ -67,7 +67,7 @@ describe('Service Orders screen', () => {
       target: { value: 'REF-9' },
     });
     fireEvent.click(within(pending).getByRole('button', { name: 'Create Service' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/stocks/KCU1:ASX'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/stocks/KCU1:ASX'));
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({
       serviceOrderId: '44444444-4444-4444-8444-444444444444',

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi } from '@/test/fakeApi';
@@ -57,7 +57,7 @@ describe('Change Password (header menu)', () => {
       { currentPassword: 'Client!2026', newPassword: 'Harbour-Kestrel-77' },
     ]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'Change Password' })).not.toBeInTheDocument(),
     );
   });

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { CompanyDto, UserDetailDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
@@ -55,7 +55,7 @@ describe('Users list', () => {
     expect(within(list).getAllByRole('link')).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'Add New User' })).toHaveAttribute('href', '/users/new');
     fireEvent.change(screen.getByLabelText('Filter'), { target: { value: 'LI' } });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(
         within(list)
           .getAllByRole('link')
@@ -89,7 +89,7 @@ describe('Edit User', () => {
   /** Types into 'Choose Company', waits for the service's matches (only one company), picks it. */
   async function choose(text: string, option: RegExp) {
     fireEvent.change(screen.getByRole('textbox', { name: 'Choose Company' }), { target: { value: text } });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
         expect.stringMatching(option),
       ]),
@@ -173,7 +173,7 @@ describe('Edit User', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Kestrel-Harbour-42' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Run Reports' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe(`/users/${NEW_ID}`));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/users/${NEW_ID}`));
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       username: 'mia',
       password: 'Kestrel-Harbour-42',
@@ -196,7 +196,7 @@ describe('Edit User', () => {
     const { router } = renderRoute('/users/new', { store: storeWith(useradmin) });
     fireEvent.change(await screen.findByRole('textbox', { name: 'Username' }), { target: { value: 'kate' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await vi.waitFor(() => expect(alert).toHaveBeenCalledWith('The username kate is already taken'));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('The username kate is already taken'));
     expect(router.state.location.pathname).toBe('/users/new');
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
