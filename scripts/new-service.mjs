@@ -101,7 +101,7 @@ export function serviceFiles(n, { migrationTimestamp = Date.now() } = {}) {
 `;
 
   files[svc('jest.config.js')] =
-    `module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src'], passWithNoTests: true });
+    `module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src'] });
 `;
 
   files[svc('jest.int.config.js')] = `// Integration tests: the real broker and database, run serially.

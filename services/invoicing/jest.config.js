@@ -1,1 +1,1 @@
-module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src'], passWithNoTests: true });
+module.exports = require('../../jest.preset.js')({ roots: ['<rootDir>/src'] });
