@@ -82,9 +82,13 @@ export class ServiceOrdersRepository {
     await tx.query(`LOCK TABLE stocks.service_option_groups IN SHARE ROW EXCLUSIVE MODE`);
   }
 
+  /** A new group; its generated id. */
   async insertGroup(tx: Tx, group: { name: string; isDefault: boolean }): Promise<string> {
-    const inserted = await tx.insert(ServiceOptionGroupEntity, group);
-    return (inserted.identifiers[0] as { id: string }).id;
+    const [row] = (await tx.query(
+      `INSERT INTO stocks.service_option_groups (name, is_default) VALUES ($1, $2) RETURNING id`,
+      [group.name, group.isDefault],
+    )) as Array<{ id: string }>;
+    return row!.id;
   }
 
   async updateGroup(
