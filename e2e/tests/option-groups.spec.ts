@@ -49,7 +49,8 @@ test('staff create a group with two options, the public form offers them, archiv
 
   // The public form of the group (no sign-in needed): both cards, the group's default preselected.
   const visitor = await browser.newPage();
-  await visitor.goto(path);
+  // A context of its own has no base URL: the link's address on the staff page's origin.
+  await visitor.goto(new URL(path, page.url()).toString());
   await expect(visitor.getByRole('heading', { name: 'Order Form' })).toBeVisible();
   const optionOne = visitor.getByRole('checkbox', { name: 'OPTION 1 - $1,200 + GST annual subscription' });
   const optionTwo = visitor.getByRole('checkbox', { name: 'OPTION 2 - $2,600 + GST annual subscription' });
