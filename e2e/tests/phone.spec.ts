@@ -32,3 +32,14 @@ test('at phone width the order form fits and lists its Required messages', async
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test('at phone width the option group editor on Orders fits', async ({ page, signIn }) => {
+  await signIn('admin');
+  await page.goto('/orders');
+  await page.getByRole('button', { name: 'New option group' }).click();
+  await page.getByTestId('option-group-editor').getByRole('button', { name: 'Add option' }).click();
+  await expect(page.getByTestId('option-editor')).toHaveCount(2);
+  await expect(page.getByTestId('option-group').first()).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

@@ -314,7 +314,8 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   'stocks.widgetStock': { request: (ctx) => ({ query: { apiKey: ctx.A.apiKey! } }) },
 
   // ------------------------------------------------------------------------------------- service orders
-  'stocks.serviceOptions': { request: () => ({ query: { groupId: 'default' } }) },
+  // No group named: the default group (the demo's, from the stocks seed).
+  'stocks.serviceOptions': { request: () => ({ query: {} }) },
   'stocks.submitOrder': {
     // Public: every caller orders (the test gateway's per-address order limit is high).
     request: (ctx, caller) => ({ body: orderForm(ctx, `Matrix Order ${caller}`) }),
@@ -338,6 +339,43 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     ],
   },
   'stocks.serviceOrderOfStock': { request: (ctx) => ({ query: { ticker: ctx.A.combinedTicker } }) },
+  'stocks.optionGroups': { request: () => ({}) },
+  'stocks.saveOptionGroup': {
+    // Only the admin gets through: a group of this run (never the default: one exists already).
+    request: (ctx, caller) => ({
+      body: {
+        name: `Matrix group ${ctx.run} ${caller}`,
+        options: [{ name: 'Matrix', price: 100, lineItems: ['One'], isDefault: true }],
+      },
+    }),
+    read: (ctx) =>
+      rowOf(ctx.db, `SELECT * FROM stocks.service_option_groups WHERE name LIKE $1 ORDER BY name`, [
+        `Matrix group ${ctx.run}%`,
+      ]),
+  },
+  'stocks.setDefaultOptionGroup': {
+    prepare: async (ctx) => {
+      const { groups } = (await ctx.adminGet('/api/admin/serviceOptionGroups')) as {
+        groups: Array<{ id: string; isDefault: boolean }>;
+      };
+      ctx.state.defaultGroupId = groups.find((g) => g.isDefault)?.id;
+    },
+    // The admin makes the default group the default again: nothing else moves under the other specs.
+    request: (ctx) => ({ body: { id: ctx.state.defaultGroupId as string } }),
+    read: (ctx) => rowOf(ctx.db, `SELECT id, is_default FROM stocks.service_option_groups ORDER BY id`, []),
+  },
+  'stocks.archiveOptionGroup': {
+    prepare: async (ctx) => {
+      const { group } = (await ctx.adminPost('/api/admin/saveServiceOptionGroup', {
+        name: `Matrix archived ${ctx.run}`,
+        options: [{ name: 'Matrix', price: 100, lineItems: [], isDefault: true }],
+      })) as { group: { id: string } };
+      ctx.state.archivedGroupId = group.id;
+    },
+    request: (ctx) => ({ body: { id: ctx.state.archivedGroupId as string, archived: true } }),
+    read: (ctx) =>
+      rowOf(ctx.db, `SELECT * FROM stocks.service_option_groups WHERE id = $1`, [ctx.state.archivedGroupId]),
+  },
 
   // --------------------------------------------------------------------------------------- announcements
   'announcements.list': { request: (ctx) => ({ params: { combinedTicker: ctx.A.combinedTicker } }) },

@@ -1,9 +1,11 @@
 import {
   AddressQuerySchema,
+  ArchiveOptionGroupSchema,
   CreateStockFromOrderSchema,
-  DEFAULT_SERVICE_OPTION_GROUP,
+  OptionGroupIdSchema,
   OrderForm,
   routes,
+  SaveOptionGroupSchema,
   ServiceOptionsQuerySchema,
   SessionUser,
   stockPagePath,
@@ -20,7 +22,8 @@ import { OrderLimits } from './order-limits';
 
 /**
  * Service orders (spec sections 2, 7; docs/api/stocks.md, "Service orders"): the public order form's
- * options, submit and address suggestions, and the staff Orders list with its create-stock action.
+ * options, submit and address suggestions, and the staff Orders list with its create-stock action and
+ * the option groups staff manage there.
  */
 @Controller()
 export class ServiceOrdersController {
@@ -30,11 +33,9 @@ export class ServiceOrdersController {
   ) {}
 
   @Route(routes.stocks.serviceOptions)
-  async options(@Query() q: z.output<typeof ServiceOptionsQuerySchema>) {
-    const { options } = await this.services.request(Topics.StocksServiceOptions, {
-      groupId: q.groupId || DEFAULT_SERVICE_OPTION_GROUP,
-    });
-    return options;
+  options(@Query() q: z.output<typeof ServiceOptionsQuerySchema>) {
+    // No group named: the group staff marked the default.
+    return this.services.request(Topics.StocksServiceOptions, { groupId: q.groupId ?? '' });
   }
 
   @Route(routes.stocks.submitOrder)
@@ -70,6 +71,32 @@ export class ServiceOrdersController {
       ...body,
     });
     return { url: stockPagePath(combinedTicker), errorMessage: null };
+  }
+
+  @Route(routes.stocks.optionGroups)
+  optionGroups(@CurrentUser() actor: SessionUser) {
+    return this.services.request(Topics.StocksOptionGroups, { actor });
+  }
+
+  @Route(routes.stocks.saveOptionGroup)
+  saveOptionGroup(@CurrentUser() actor: SessionUser, @Body() group: z.output<typeof SaveOptionGroupSchema>) {
+    return this.services.request(Topics.StocksSaveOptionGroup, { actor, group });
+  }
+
+  @Route(routes.stocks.setDefaultOptionGroup)
+  setDefaultOptionGroup(
+    @CurrentUser() actor: SessionUser,
+    @Body() body: z.output<typeof OptionGroupIdSchema>,
+  ) {
+    return this.services.request(Topics.StocksSetDefaultOptionGroup, { actor, id: body.id });
+  }
+
+  @Route(routes.stocks.archiveOptionGroup)
+  archiveOptionGroup(
+    @CurrentUser() actor: SessionUser,
+    @Body() body: z.output<typeof ArchiveOptionGroupSchema>,
+  ) {
+    return this.services.request(Topics.StocksArchiveOptionGroup, { actor, ...body });
   }
 
   @Route(routes.stocks.serviceOrderOfStock)

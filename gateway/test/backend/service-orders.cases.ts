@@ -1,5 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import {
+  DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE,
+  OPTION_GROUP_ARCHIVED_MESSAGE,
+  OptionGroupListSchema,
+  OptionGroupResponseSchema,
   REQUIRED_ORDER_FIELDS,
   ServiceOptionListSchema,
   ServiceOrderListSchema,
@@ -84,7 +88,8 @@ export function serviceOrdersCases(shared: SharedBackend) {
     it('shows the default options publicly: 1800 + GST preselected', async () => {
       const res = await http.get('/api/serviceorder/services/');
       expect(res.status).toBe(200);
-      const options = ServiceOptionListSchema.parse(res.body);
+      // Spec section 7: the call "returns options".
+      const { options } = ServiceOptionListSchema.parse(res.body);
       expect(options.find((o) => o.isDefault)).toMatchObject({ price: 1800 });
       // An unknown group says so (404), never answering another group's prices.
       const unknown = await http.get('/api/serviceorder/services/?groupId=nope');
@@ -104,7 +109,7 @@ export function serviceOrdersCases(shared: SharedBackend) {
     });
 
     it('stores a complete order and mails staff about it', async () => {
-      const options = ServiceOptionListSchema.parse((await http.get('/api/serviceorder/services/')).body);
+      const { options } = ServiceOptionListSchema.parse((await http.get('/api/serviceorder/services/')).body);
       const res = await submit(
         form({ option: options[0].id, confirmationEmail: 'ir@gateway-order.example' }),
       );
@@ -184,6 +189,99 @@ export function serviceOrdersCases(shared: SharedBackend) {
       const summary = await get(`/api/admin/getServiceOrder?ticker=GC${RUN}:ASX`, 'admin');
       expect(summary.status).toBe(200);
       expect(summary.body).toMatchObject({ id: order.id, reference: `REF-${RUN}`, isCreated: true });
+    });
+
+    it('lets admins manage option groups: create with two options, offered publicly, archived: no longer offered', async () => {
+      const body = {
+        name: `Gateway group ${RUN}`,
+        options: [
+          { name: 'Essentials', price: 1200, lineItems: ['Widgets', 'Emails'], isDefault: false },
+          { name: 'Complete', price: 2600, lineItems: ['Everything'], isDefault: true },
+        ],
+      };
+      const created = await post('/api/admin/saveServiceOptionGroup', body, 'admin');
+      expect(created.status).toBe(200);
+      const { group } = OptionGroupResponseSchema.parse(created.body);
+      // The demo's group stays the default: /new-order is unchanged.
+      expect(group).toMatchObject({ name: body.name, isDefault: false, archived: false });
+      const offered = await http.get(`/api/serviceorder/services/?groupId=${group.id}`);
+      expect(offered.status).toBe(200);
+      expect(ServiceOptionListSchema.parse(offered.body).options.map((o) => [o.name, o.price])).toEqual([
+        ['Essentials', 1200],
+        ['Complete', 2600],
+      ]);
+      const listed = OptionGroupListSchema.parse((await get('/api/admin/serviceOptionGroups', 'admin')).body);
+      expect(listed.groups.find((g) => g.id === group.id)?.options).toHaveLength(2);
+      expect(listed.groups[0]?.isDefault).toBe(true);
+
+      // Every problem is listed in one 400; a field of the wrong shape is named.
+      const bad = await post('/api/admin/saveServiceOptionGroup', { name: ' ', options: [] }, 'admin');
+      expect({ status: bad.status, errorMessage: bad.body.errorMessage }).toEqual({
+        status: 400,
+        errorMessage: 'Group Name Required; Add at least one option',
+      });
+      // The default group is not archived; the new one is, and its form says it is no longer offered.
+      const defaultId = listed.groups[0]!.id;
+      const refused = await post(
+        '/api/admin/archiveServiceOptionGroup',
+        { id: defaultId, archived: true },
+        'admin',
+      );
+      expect({ status: refused.status, errorMessage: refused.body.errorMessage }).toEqual({
+        status: 409,
+        errorMessage: DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE,
+      });
+      const archived = await post(
+        '/api/admin/archiveServiceOptionGroup',
+        { id: group.id, archived: true },
+        'admin',
+      );
+      expect(archived.status).toBe(200);
+      expect(OptionGroupResponseSchema.parse(archived.body).group.archived).toBe(true);
+      const gone = await http.get(`/api/serviceorder/services/?groupId=${group.id}`);
+      expect({ status: gone.status, errorMessage: gone.body.errorMessage }).toEqual({
+        status: 404,
+        errorMessage: OPTION_GROUP_ARCHIVED_MESSAGE,
+      });
+      // Making the default the default again changes nothing for the other groups of this backend.
+      const again = await post('/api/admin/setDefaultServiceOptionGroup', { id: defaultId }, 'admin');
+      expect(again.status).toBe(200);
+      expect(OptionGroupResponseSchema.parse(again.body).group).toMatchObject({
+        id: defaultId,
+        isDefault: true,
+      });
+    });
+
+    it('keeps the option group routes to admins: 401 signed out, 403 for a report-runner, nothing changed', async () => {
+      const count = async () =>
+        (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM stocks.service_option_groups`)).rows[0]
+          .n;
+      const before = await count();
+      const { groups } = OptionGroupListSchema.parse(
+        (await get('/api/admin/serviceOptionGroups', 'admin')).body,
+      );
+      const id = groups[0]!.id;
+      const group = {
+        name: `Refused ${RUN}`,
+        options: [{ name: 'X', price: 1, lineItems: [], isDefault: true }],
+      };
+      for (const who of [undefined, 'reports'] as const) {
+        const expected = who ? 403 : 401;
+        expect((await get('/api/admin/serviceOptionGroups', who)).status).toBe(expected);
+        expect((await post('/api/admin/saveServiceOptionGroup', group, who)).status).toBe(expected);
+        expect((await post('/api/admin/setDefaultServiceOptionGroup', { id }, who)).status).toBe(expected);
+        expect((await post('/api/admin/archiveServiceOptionGroup', { id, archived: true }, who)).status).toBe(
+          expected,
+        );
+      }
+      expect(await count()).toBe(before);
+      expect(
+        OptionGroupListSchema.parse((await get('/api/admin/serviceOptionGroups', 'admin')).body).groups[0],
+      ).toMatchObject({
+        id,
+        isDefault: true,
+        archived: false,
+      });
     });
   });
 }

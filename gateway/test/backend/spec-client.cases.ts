@@ -555,5 +555,79 @@ export function specClientCases(shared: SharedBackend) {
         roles: ['ViewConfig'],
       });
     });
+
+    it('Orders: services/?groupId returns options, POST /api/serviceorder/ with the form fields, serviceOrders/, createStockFromServiceOrder/, getServiceOrder?ticker', async () => {
+      // No group named: the default group's; the spec's Service option fields on each.
+      const services = await http.get('/api/serviceorder/services/');
+      expect(services.status).toBe(200);
+      const options = services.body.options as Array<Record<string, unknown>>;
+      expect(options.length).toBeGreaterThan(0);
+      for (const option of options) withFields(option, ['name', 'price', 'lineItems', 'isDefault']);
+      const chosen = options.find((o) => o.isDefault)!;
+      expect((await http.get(`/api/serviceorder/services/?groupId=${String(chosen.groupId)}`)).body).toEqual(
+        services.body,
+      );
+      // Spec section 3's order form fields, the option as the services call listed it.
+      const form = {
+        companyName: `Spec Client Order ${RUN}`,
+        ticker: `SO${RUN}`,
+        website: 'https://spec-order.example',
+        listingDate: '',
+        contactName: 'Priya Raman',
+        contactPhone: '08 9322 4410',
+        contactEmail: 'priya@spec-order.example',
+        abn: '51 824 753 556',
+        address: '190 St Georges Terrace, Perth WA 6000',
+        authorisedBy: 'Priya Raman',
+        option: chosen,
+        confirmationEmail: 'ir@spec-order.example',
+        sendPriceSensitiveAnnouncements: true,
+        sendNonPriceSensitiveAnnouncements: true,
+        autoSendAnnouncementEmail: true,
+        autoSendNonPriceSensitiveAnnouncements: false,
+      };
+      const submitted = await http.post('/api/serviceorder/').send(form);
+      expect(submitted.status).toBe(200);
+      const list = await get('/api/admin/serviceOrders/', 'admin');
+      expect(list.status).toBe(200);
+      const order = (list.body.serviceOrders as Array<Record<string, unknown>>).find(
+        (o) => o.companyName === form.companyName,
+      )!;
+      withFields(order, [
+        'id',
+        'timestamp',
+        'companyName',
+        'ticker',
+        'reference',
+        'option',
+        'authorisedBy',
+        'website',
+        'address',
+        'contactName',
+        'contactPhone',
+        'contactEmail',
+        'abn',
+        'isCreated',
+      ]);
+      expect(order.option).toEqual({ name: chosen.name, price: chosen.price, lineItems: chosen.lineItems });
+      expect(order.isCreated).toBe(false);
+      // The create payload (serviceOrderId, ticker, reference): errorMessage, then the url.
+      const refused = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: order.id, ticker: 'x!', reference: '' },
+        'admin',
+      );
+      expect(refused.body.errorMessage).toBe('Please define a valid ticker');
+      const created = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: order.id, ticker: `SO${RUN}`, reference: `SO-${RUN}` },
+        'admin',
+      );
+      expect(created.status).toBe(200);
+      expect(created.body.url).toBe(`/stocks/SO${RUN}:ASX`);
+      const ofStock = await get(`/api/admin/getServiceOrder?ticker=SO${RUN}:ASX`, 'admin');
+      expect(ofStock.status).toBe(200);
+      expect(ofStock.body).toMatchObject({ id: order.id, reference: `SO-${RUN}`, isCreated: true });
+    });
   });
 }

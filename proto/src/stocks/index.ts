@@ -31,6 +31,12 @@ import {
 } from './messages';
 import {
   AddressSuggestionsReplySchema,
+  ArchiveOptionGroupRequestSchema,
+  OptionGroupReplySchema,
+  OptionGroupsReplySchema,
+  OptionGroupsRequestSchema,
+  SaveOptionGroupRequestSchema,
+  SetDefaultOptionGroupRequestSchema,
   AddressSuggestionsRequestSchema,
   CreateStockFromOrderReplySchema,
   CreateStockFromOrderRequestSchema,
@@ -49,6 +55,7 @@ export * from './events';
 export * from './field-labels';
 export * from './fields';
 export * from './messages';
+export * from './option-group-rules';
 export * from './order-routes';
 export * from './order-rules';
 export * from './orders';
@@ -159,6 +166,29 @@ export const stocksContract = defineServiceContract({
       topic: 'stocks.service-order-of-stock',
       request: ServiceOrderOfStockRequestSchema,
       reply: ServiceOrderOfStockReplySchema,
+    },
+    StocksOptionGroups: {
+      topic: 'stocks.option-groups',
+      request: OptionGroupsRequestSchema,
+      reply: OptionGroupsReplySchema,
+    },
+    StocksSaveOptionGroup: {
+      topic: 'stocks.save-option-group',
+      request: SaveOptionGroupRequestSchema,
+      reply: OptionGroupReplySchema,
+      mutates: true,
+    },
+    StocksSetDefaultOptionGroup: {
+      topic: 'stocks.set-default-option-group',
+      request: SetDefaultOptionGroupRequestSchema,
+      reply: OptionGroupReplySchema,
+      mutates: true,
+    },
+    StocksArchiveOptionGroup: {
+      topic: 'stocks.archive-option-group',
+      request: ArchiveOptionGroupRequestSchema,
+      reply: OptionGroupReplySchema,
+      mutates: true,
     },
     StocksAddressSuggestions: {
       topic: 'stocks.address-suggestions',

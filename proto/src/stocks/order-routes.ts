@@ -2,6 +2,11 @@ import { GlobalRole } from '../common/roles';
 import { access, defineRoutes } from '../common/routes';
 import {
   AddressQuerySchema,
+  ArchiveOptionGroupSchema,
+  OptionGroupIdSchema,
+  OptionGroupListSchema,
+  OptionGroupResponseSchema,
+  SaveOptionGroupSchema,
   AddressSuggestionsSchema,
   CreateStockFromOrderResponseSchema,
   CreateStockFromOrderSchema,
@@ -25,7 +30,8 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
     access: access.public(
       'the public order form shows the options and prices a prospective client picks from',
     ),
-    summary: "The options of an option group (absent groupId: the default group's; an unknown one: 404)",
+    summary:
+      "The options of an option group, { options } (absent groupId: the default group's; an unknown or archived one: 404 saying so)",
     query: ServiceOptionsQuerySchema,
     response: ServiceOptionListSchema,
   },
@@ -66,6 +72,39 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
       "Create the stock of a service order with the order's settings (ticker and accounting reference from the body) and mark the order created; the url is the new stock's page",
     body: CreateStockFromOrderSchema,
     response: CreateStockFromOrderResponseSchema,
+  },
+  optionGroups: {
+    method: 'GET',
+    path: '/api/admin/serviceOptionGroups',
+    access: access.admin(),
+    summary: 'Every option group with its options: the default first, then by name, archived ones last',
+    response: OptionGroupListSchema,
+  },
+  saveOptionGroup: {
+    method: 'POST',
+    path: '/api/admin/saveServiceOptionGroup',
+    access: access.admin(),
+    summary:
+      'Create an option group (no id) or edit one (its name and options; an option sent with its id keeps it); a 400 lists each problem; the first group becomes the default',
+    body: SaveOptionGroupSchema,
+    response: OptionGroupResponseSchema,
+  },
+  setDefaultOptionGroup: {
+    method: 'POST',
+    path: '/api/admin/setDefaultServiceOptionGroup',
+    access: access.admin(),
+    summary: 'Make a group the default: the one /new-order (no id) shows',
+    body: OptionGroupIdSchema,
+    response: OptionGroupResponseSchema,
+  },
+  archiveOptionGroup: {
+    method: 'POST',
+    path: '/api/admin/archiveServiceOptionGroup',
+    access: access.admin(),
+    summary:
+      'Archive a group (its /new-order/{id} then says it is no longer offered; orders keep their option) or restore it (archived: false); the default group cannot be archived',
+    body: ArchiveOptionGroupSchema,
+    response: OptionGroupResponseSchema,
   },
   serviceOrderOfStock: {
     method: 'GET',

@@ -55,9 +55,6 @@ export function sendFlagsOf(choice: AutoSendChoice): OrderSendFlags {
   };
 }
 
-/** The option group the form shows when its URL names none (`/new-order`). */
-export const DEFAULT_SERVICE_OPTION_GROUP = 'default';
-
 /** Spec section 9: prices in AUD with no decimals. `price` is whole dollars. */
 export const formatAud = (price: number): string => `$${Math.round(price).toLocaleString('en-AU')}`;
 

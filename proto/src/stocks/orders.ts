@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
+import { OPTION_GROUP_LIMITS, optionGroupProblems } from './option-group-rules';
 import { REQUIRED_ORDER_FIELDS, missingOrderFieldMessages } from './order-rules';
 import { ActorSchema } from './stock';
 
@@ -21,6 +22,22 @@ export const ServiceOptionSchema = z.object({
   isDefault: z.boolean(),
 });
 export type ServiceOption = z.infer<typeof ServiceOptionSchema>;
+
+/**
+ * An option group as staff manage it (docs/api/stocks.md, "Option groups"): its options in card order,
+ * whether /new-order shows it (the default, one group at most), and whether it was archived (its
+ * /new-order/{id} then says it is no longer offered; orders placed with its options keep theirs).
+ */
+export const ServiceOptionGroupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  archived: z.boolean(),
+  options: z.array(ServiceOptionSchema),
+  createdAt: z.string().datetime(),
+  updatedAt: z.string().datetime(),
+});
+export type ServiceOptionGroup = z.infer<typeof ServiceOptionGroupSchema>;
 
 /** The option as the order keeps it: what the client saw when ordering (prices may change later). */
 export const OrderedOptionSchema = z.object({
@@ -95,8 +112,17 @@ export const OrderFormSchema = z
     abn: text(40),
     address: text(400),
     authorisedBy: text(200),
-    /** The chosen option's id (optional). */
-    option: z.string().uuid('must be an option id').nullish(),
+    /**
+     * The chosen option (optional): its id, or the option as GET /api/serviceorder/services/ listed it
+     * (its id is what counts; a spec client sends the option back as read).
+     */
+    option: z
+      .union([
+        z.string().uuid('must be an option id'),
+        z.object({ id: z.string().uuid('must be an option id') }).passthrough(),
+      ])
+      .nullish()
+      .transform((o) => (o && typeof o === 'object' ? o.id : o)),
     confirmationEmail: text(2000),
     sendPriceSensitiveAnnouncements: z.boolean().default(false),
     sendNonPriceSensitiveAnnouncements: z.boolean().default(false),
@@ -130,7 +156,63 @@ export const SubmitOrderResponseSchema = z.object({ success: z.literal(true), id
 export const ServiceOptionsQuerySchema = z.object({
   groupId: z.string().trim().max(100, 'must be at most 100 characters').optional(),
 });
-export const ServiceOptionListSchema = z.array(ServiceOptionSchema);
+/** GET /api/serviceorder/services/?groupId (spec section 7: "returns options"). */
+export const ServiceOptionListSchema = z.object({ options: z.array(ServiceOptionSchema) });
+
+// Option groups (staff, the Orders screen)
+
+const groupText = (max: number, label: string) =>
+  z
+    .string({ required_error: `${label} Required`, invalid_type_error: 'must be text' })
+    .max(max, `must be at most ${max} characters`);
+
+/**
+ * POST /api/admin/saveServiceOptionGroup: a new group (no id) or an edit of one (its id; options given
+ * with their id keep it). Shape errors name their field; the group rules (proto's optionGroupProblems)
+ * are checked on the whole group, so the 400 lists each problem, joined with '; '.
+ */
+export const SaveOptionGroupSchema = z
+  .object({
+    id: z.string().trim().max(100).nullish(),
+    name: groupText(OPTION_GROUP_LIMITS.name + 200, 'Group Name'),
+    options: z
+      .array(
+        z.object({
+          id: z.string().uuid('must be an option id').nullish(),
+          name: groupText(OPTION_GROUP_LIMITS.optionName + 200, 'Option Name'),
+          price: z.number({ required_error: 'Required', invalid_type_error: 'must be a number' }),
+          lineItems: z
+            .array(groupText(OPTION_GROUP_LIMITS.lineItem + 200, 'Line Item'))
+            .max(200)
+            .default([]),
+          isDefault: z.boolean().default(false),
+        }),
+      )
+      .max(50),
+  })
+  .strict()
+  .superRefine((group, ctx) => {
+    for (const message of optionGroupProblems(group)) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  });
+export type SaveOptionGroupBody = z.input<typeof SaveOptionGroupSchema>;
+
+/** The group a staff action names. */
+const groupId = z
+  .string({ required_error: 'Required', invalid_type_error: 'must be text' })
+  .trim()
+  .min(1, 'Required')
+  .max(100, 'must be at most 100 characters');
+export const OptionGroupIdSchema = z.object({ id: groupId }).strict();
+/** POST /api/admin/archiveServiceOptionGroup: archive (true) or restore (false). */
+export const ArchiveOptionGroupSchema = z
+  .object({
+    id: groupId,
+    archived: z.boolean({ required_error: 'Required', invalid_type_error: 'must be true or false' }),
+  })
+  .strict();
+
+export const OptionGroupListSchema = z.object({ groups: z.array(ServiceOptionGroupSchema) });
+export const OptionGroupResponseSchema = z.object({ group: ServiceOptionGroupSchema });
 
 export const ServiceOrderListSchema = z.object({ serviceOrders: z.array(ServiceOrderSchema) });
 
@@ -171,8 +253,34 @@ export type AddressSuggestions = z.infer<typeof AddressSuggestionsSchema>;
 // ---------------------------------------------------------------------------------------------------
 // Messages
 
+/** An empty groupId: the group marked the default (the form's /new-order). */
 export const ServiceOptionsRequestSchema = z.object({ groupId: z.string().max(100) });
 export const ServiceOptionsReplySchema = z.object({ options: z.array(ServiceOptionSchema) });
+
+const OptionDraftMessageSchema = z.object({
+  id: z.string().uuid().nullish(),
+  name: z.string(),
+  price: z.number(),
+  lineItems: z.array(z.string()),
+  isDefault: z.boolean(),
+});
+export const OptionGroupsRequestSchema = z.object({ actor: ActorSchema });
+export const OptionGroupsReplySchema = OptionGroupListSchema;
+export const SaveOptionGroupRequestSchema = z.object({
+  actor: ActorSchema,
+  group: z.object({
+    id: z.string().max(100).nullish(),
+    name: z.string(),
+    options: z.array(OptionDraftMessageSchema),
+  }),
+});
+export const SetDefaultOptionGroupRequestSchema = z.object({ actor: ActorSchema, id: z.string().max(100) });
+export const ArchiveOptionGroupRequestSchema = z.object({
+  actor: ActorSchema,
+  id: z.string().max(100),
+  archived: z.boolean(),
+});
+export const OptionGroupReplySchema = OptionGroupResponseSchema;
 
 export const SubmitOrderRequestSchema = z.object({
   form: z.object({

@@ -3,6 +3,7 @@ import { CreateStocks1764000000000 } from './database/migrations/1764000000000-C
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
 import { DropInitialPollState1764200000000 } from './database/migrations/1764200000000-DropInitialPollState';
 import { CreateServiceOrders1764300000000 } from './database/migrations/1764300000000-CreateServiceOrders';
+import { ServiceOptionGroups1764400000000 } from './database/migrations/1764400000000-ServiceOptionGroups';
 import { stocksConfigSchema } from './config';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
@@ -15,6 +16,8 @@ import { ReferersRepository } from './referers/referers.repository';
 import { ReferersService } from './referers/referers.service';
 import { AddressSuggestions } from './orders/address-suggestions';
 import { CreateStockFromOrder } from './orders/create-stock-from-order';
+import { ServiceOptionGroups } from './orders/option-groups';
+import { ServiceOptionGroupEntity } from './orders/service-option-group.entity';
 import { ServiceOptionEntity } from './orders/service-option.entity';
 import { ServiceOrderEntity } from './orders/service-order.entity';
 import { ServiceOrderReads } from './orders/service-order-reads';
@@ -46,6 +49,7 @@ export const stocksService = defineService({
       NoteEntity,
       RefererEntity,
       ApiHitEntity,
+      ServiceOptionGroupEntity,
       ServiceOptionEntity,
       ServiceOrderEntity,
     ],
@@ -54,6 +58,7 @@ export const stocksService = defineService({
       RefererCountBigint1764100000000,
       DropInitialPollState1764200000000,
       CreateServiceOrders1764300000000,
+      ServiceOptionGroups1764400000000,
     ],
   },
   providers: [
@@ -70,6 +75,7 @@ export const stocksService = defineService({
     ReferersService,
     ServiceOrdersRepository,
     SubmitServiceOrder,
+    ServiceOptionGroups,
     ServiceOrderReads,
     CreateStockFromOrder,
     AddressSuggestions,

@@ -1,6 +1,6 @@
-import { DEMO_STOCK_IDS } from '@irp/proto';
+import { DEMO_STOCK_IDS, optionGroupProblems } from '@irp/proto';
 import { DEMO_API_KEYS, DEMO_STOCKS } from './demo-stocks';
-import { parseSeedArgs, syntheticStock } from './seed';
+import { DEMO_OPTION_GROUP, parseSeedArgs, syntheticStock } from './seed';
 import { applyFields, defaultSettings, isValidIsin, validateSettings } from './stocks/stock-rules';
 
 const NOW = new Date();
@@ -33,6 +33,12 @@ describe('demo and synthetic stocks', () => {
       if (settings.exchange === 'LSE' || settings.exchange === 'FSE')
         expect(isValidIsin(settings.isin)).toBe(true);
     }
+  });
+
+  it("seed the demo option group, marked as demo data, with the spec's one option only", () => {
+    expect(optionGroupProblems(DEMO_OPTION_GROUP)).toEqual([]);
+    expect(DEMO_OPTION_GROUP.name).toMatch(/demo data/);
+    expect(DEMO_OPTION_GROUP.options.map((o) => [o.price, o.isDefault])).toEqual([[1800, true]]);
   });
 
   it('reads --synthetic=N', () => {

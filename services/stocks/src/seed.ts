@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import {
   combinedTickerOf,
-  DEFAULT_SERVICE_OPTION_GROUP,
   EDITABLE_STOCK_FIELDS,
   EditableStockField,
   sendFlagsOf,
@@ -14,6 +13,7 @@ import { DataSource } from 'typeorm';
 import { stocksService } from './app.module';
 import { DEMO_ADMIN, DEMO_STOCKS } from './demo-stocks';
 import { NotesService } from './notes/notes.service';
+import { ServiceOptionGroups } from './orders/option-groups';
 import { ServiceOrdersRepository } from './orders/service-orders.repository';
 import { SubmitServiceOrder } from './orders/submit-service-order';
 import { StockEntity } from './stocks/stock.entity';
@@ -99,6 +99,38 @@ export async function createDemoStocks(
   return created;
 }
 
+/**
+ * The demo's option group (demo data, named so): the provider's standard option of spec section 9, 1800 a
+ * year plus GST, the default option of the group /new-order shows. Staff make real groups on the Orders
+ * screen; nothing but this seed (never run in production) creates one.
+ */
+export const DEMO_OPTION_GROUP = {
+  name: 'Standard subscription (demo data)',
+  options: [
+    {
+      name: 'Standard',
+      price: 1800,
+      lineItems: [
+        'ASX announcements and share price widgets for your investor centre',
+        'Announcement emails to your subscribers',
+        'Interactive announcements with investor comments',
+        'Annual subscription, invoiced in advance',
+      ],
+      isDefault: true,
+    },
+  ],
+};
+
+/** Creates the demo option group (the default) when there is no option group at all; its id, or null. */
+export async function createDemoOptionGroup(
+  groups: ServiceOptionGroups,
+  orders: ServiceOrdersRepository,
+): Promise<string | null> {
+  if ((await orders.groups()).length > 0) return null;
+  const group = await groups.save(DEMO_ADMIN, DEMO_OPTION_GROUP);
+  return group.id;
+}
+
 /** The demo's pending service orders (the Orders page), placed through the form's use case. */
 export const DEMO_SERVICE_ORDERS = [
   {
@@ -131,13 +163,14 @@ export const DEMO_SERVICE_ORDERS = [
   },
 ];
 
-/** Places the demo orders once (none when any order exists), the first with the default option. */
+/** Places the demo orders once (none when any order exists), with the default group's options. */
 export async function createDemoServiceOrders(
   submitting: SubmitServiceOrder,
+  groups: ServiceOptionGroups,
   orders: ServiceOrdersRepository,
 ): Promise<number> {
   if ((await orders.count()) > 0) return 0;
-  const options = await submitting.options(DEFAULT_SERVICE_OPTION_GROUP);
+  const options = await groups.offered('');
   for (const [i, { choice, ...form }] of DEMO_SERVICE_ORDERS.entries())
     await submitting.submit({
       ...form,
@@ -302,13 +335,18 @@ export async function seedDemoStocks(
       app.get(NotesService),
       dataSource,
     );
+    const optionGroup = await createDemoOptionGroup(
+      app.get(ServiceOptionGroups),
+      app.get(ServiceOrdersRepository),
+    );
     const serviceOrders = await createDemoServiceOrders(
       app.get(SubmitServiceOrder),
+      app.get(ServiceOptionGroups),
       app.get(ServiceOrdersRepository),
     );
     const synthetic = options.synthetic ? await seedSyntheticStocks(dataSource, options.synthetic) : 0;
     await drainOutbox(dataSource, app.get(OutboxRelay));
-    log.info({ created, serviceOrders, synthetic }, 'demo stocks seeded');
+    log.info({ created, optionGroup, serviceOrders, synthetic }, 'demo stocks seeded');
   } finally {
     await app.close();
   }

@@ -1,5 +1,12 @@
 import {
+  DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE,
+  duplicateOptionGroupNameMessage,
+  foreignOptionMessage,
   INVALID_TICKER_MESSAGE,
+  NO_DEFAULT_OPTION_GROUP_MESSAGE,
+  OPTION_GROUP_ARCHIVED_MESSAGE,
+  ARCHIVED_OPTION_GROUP_EDIT_MESSAGE,
+  optionGroupNotFoundMessage,
   RequestOf,
   sendFlagsOf,
   serviceOrderAlreadyCreatedMessage,
@@ -41,6 +48,23 @@ const form = (over: Partial<Form> = {}): Form => ({
   ...over,
 });
 
+type GroupInput = RequestOf<typeof Topics.StocksSaveOptionGroup>['group'];
+const STANDARD = {
+  name: 'Standard',
+  price: 1800,
+  lineItems: ['Share price widgets', 'Announcement emails'],
+  isDefault: true,
+};
+const saveGroup = (group: GroupInput, by = ADMIN) =>
+  requester.request(Topics.StocksSaveOptionGroup, { actor: by, group }).then((r) => r.group);
+const offered = (groupId: string) =>
+  requester.request(Topics.StocksServiceOptions, { groupId }).then((r) => r.options);
+const groups = () => requester.request(Topics.StocksOptionGroups, { actor: ADMIN }).then((r) => r.groups);
+const archiveGroup = (id: string, archived: boolean) =>
+  requester.request(Topics.StocksArchiveOptionGroup, { actor: ADMIN, id, archived }).then((r) => r.group);
+const setDefault = (id: string) =>
+  requester.request(Topics.StocksSetDefaultOptionGroup, { actor: ADMIN, id }).then((r) => r.group);
+
 const submit = (f: Form) => requester.request(Topics.StocksSubmitServiceOrder, { form: f });
 const list = () =>
   requester.request(Topics.StocksServiceOrders, { actor: ADMIN }).then((r) => r.serviceOrders);
@@ -63,20 +87,27 @@ const counts = async () =>
 describe('stocks service: service orders', () => {
   useStocksService();
 
-  it('lists the default option group, seeded by the migration: 1800 + GST preselected', async () => {
-    const { options } = await requester.request(Topics.StocksServiceOptions, { groupId: 'default' });
-    expect(options.length).toBeGreaterThanOrEqual(1);
-    expect(options[0]).toMatchObject({ groupId: 'default', price: 1800, isDefault: true });
-    expect(options.filter((o) => o.isDefault)).toHaveLength(1);
-    expect(options[0].lineItems.length).toBeGreaterThan(0);
-    // No group named: the default's (the form's /new-order).
-    expect((await requester.request(Topics.StocksServiceOptions, { groupId: ' ' })).options).toEqual(options);
-    // An unknown group is said to be unknown, never answered with another group's prices.
-    await expectAppError(
-      requester.request(Topics.StocksServiceOptions, { groupId: 'no-such-group' }),
-      'NOT_FOUND',
-      unknownOptionGroupMessage('no-such-group'),
-    );
+  let standardId = '';
+  it('offers no order form before staff make a group; the first group made is the default', async () => {
+    // Migrations seed nothing: the demo's group is the seed's (src/seed.ts).
+    expect(await groups()).toEqual([]);
+    await expectAppError(offered(''), 'NOT_FOUND', NO_DEFAULT_OPTION_GROUP_MESSAGE);
+    const group = await saveGroup({ name: ' Standard subscription ', options: [STANDARD] });
+    standardId = group.id;
+    expect(group).toMatchObject({ name: 'Standard subscription', isDefault: true, archived: false });
+    const options = await offered('');
+    expect(options).toEqual([
+      expect.objectContaining({
+        groupId: group.id,
+        price: 1800,
+        isDefault: true,
+        lineItems: STANDARD.lineItems,
+      }),
+    ]);
+    // No group named (blank too): the default's; an unknown group is said to be unknown.
+    expect(await offered(' ')).toEqual(options);
+    expect(await offered(group.id)).toEqual(options);
+    await expectAppError(offered('no-such-group'), 'NOT_FOUND', unknownOptionGroupMessage('no-such-group'));
   });
 
   it('refuses a form with missing fields, naming each, and stores nothing', async () => {
@@ -97,7 +128,7 @@ describe('stocks service: service orders', () => {
 
   let orderId = '';
   it('stores an order with its option as ordered and publishes service-order.submitted', async () => {
-    const { options } = await requester.request(Topics.StocksServiceOptions, { groupId: 'default' });
+    const options = await offered('');
     ({ id: orderId } = await submit(form({ option: options[0].id })));
     const [order] = await list();
     expect(order).toMatchObject({
@@ -196,6 +227,113 @@ describe('stocks service: service orders', () => {
     expect(await requester.request(Topics.StocksAddressSuggestions, { q: '190 St Georges' })).toEqual({
       available: false,
       suggestions: [],
+    });
+  });
+
+  describe('option groups (staff, the Orders screen)', () => {
+    let mining = '';
+    it('creates a second group beside the default, with its options in card order', async () => {
+      const group = await saveGroup({
+        name: 'Mining 2027',
+        options: [
+          { name: 'Essentials', price: 1200, lineItems: ['Widgets', ' ', 'Emails '], isDefault: false },
+          { name: 'Complete', price: 2600, lineItems: ['Everything'], isDefault: true },
+        ],
+      });
+      mining = group.id;
+      expect(group).toMatchObject({ name: 'Mining 2027', isDefault: false, archived: false });
+      expect(group.options.map((o) => [o.name, o.price, o.lineItems, o.isDefault])).toEqual([
+        ['Essentials', 1200, ['Widgets', 'Emails'], false],
+        ['Complete', 2600, ['Everything'], true],
+      ]);
+      expect(await offered(mining)).toEqual(group.options);
+      // /new-order still shows the default group.
+      expect((await offered(''))[0]?.groupId).toBe(standardId);
+      expect((await groups()).map((g) => g.id)).toEqual([standardId, mining]);
+    });
+
+    it('edits a group: an option sent with its id keeps it, one left out goes, orders keep theirs', async () => {
+      const [essentials] = await offered(mining);
+      const { id: placed } = await submit(form({ ticker: 'MIN', option: essentials!.id }));
+      const edited = await saveGroup({
+        id: mining,
+        name: 'Mining 2027',
+        options: [{ ...essentials!, name: 'Essentials plus', price: 1500, isDefault: true }],
+      });
+      expect(edited.options).toEqual([
+        expect.objectContaining({
+          id: essentials!.id,
+          name: 'Essentials plus',
+          price: 1500,
+          isDefault: true,
+        }),
+      ]);
+      const order = (await list()).find((o) => o.id === placed);
+      expect(order?.option).toEqual({ name: 'Essentials', price: 1200, lineItems: ['Widgets', 'Emails'] });
+    });
+
+    it('refuses what breaks the rules, changing nothing', async () => {
+      const before = await groups();
+      await expectAppError(
+        saveGroup({ name: '', options: [] }),
+        'BAD_REQUEST',
+        'Group Name Required; Add at least one option',
+      );
+      await expectAppError(
+        saveGroup({ name: 'mining 2027', options: [STANDARD] }),
+        'CONFLICT',
+        duplicateOptionGroupNameMessage('mining 2027'),
+      );
+      const [standardOption] = await offered(standardId);
+      await expectAppError(
+        saveGroup({ id: mining, name: 'Mining 2027', options: [{ ...STANDARD, id: standardOption!.id }] }),
+        'BAD_REQUEST',
+        foreignOptionMessage(1),
+      );
+      await expectAppError(
+        saveGroup({ id: 'nope', name: 'Nope', options: [STANDARD] }),
+        'NOT_FOUND',
+        optionGroupNotFoundMessage('nope'),
+      );
+      await expectAppError(archiveGroup(standardId, true), 'CONFLICT', DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE);
+      for (const call of [
+        () => requester.request(Topics.StocksOptionGroups, { actor: REPORTS }),
+        () => saveGroup({ name: 'Sneaky', options: [STANDARD] }, REPORTS),
+        () => requester.request(Topics.StocksSetDefaultOptionGroup, { actor: REPORTS, id: mining }),
+        () =>
+          requester.request(Topics.StocksArchiveOptionGroup, { actor: REPORTS, id: mining, archived: true }),
+      ])
+        await expectAppError(call(), 'FORBIDDEN', /Admin/);
+      expect(await groups()).toEqual(before);
+    });
+
+    it('makes another group the default, then archives the old one: its form says it is no longer offered', async () => {
+      expect(await setDefault(mining)).toMatchObject({ id: mining, isDefault: true });
+      expect((await offered(''))[0]?.groupId).toBe(mining);
+      const [standardOption] = await offered(standardId);
+      expect(await archiveGroup(standardId, true)).toMatchObject({ archived: true, isDefault: false });
+      await expectAppError(offered(standardId), 'NOT_FOUND', OPTION_GROUP_ARCHIVED_MESSAGE);
+      // A form opened before the archive cannot order its option any more.
+      await expectAppError(
+        submit(form({ option: standardOption!.id })),
+        'BAD_REQUEST',
+        UNKNOWN_OPTION_MESSAGE,
+      );
+      await expectAppError(setDefault(standardId), 'CONFLICT', ARCHIVED_OPTION_GROUP_EDIT_MESSAGE);
+      await expectAppError(
+        saveGroup({ id: standardId, name: 'Standard subscription', options: [STANDARD] }),
+        'CONFLICT',
+        ARCHIVED_OPTION_GROUP_EDIT_MESSAGE,
+      );
+      // Archived ones list last; orders placed with its option keep it.
+      expect((await groups()).map((g) => [g.id, g.archived])).toEqual([
+        [mining, false],
+        [standardId, true],
+      ]);
+      expect((await list()).find((o) => o.id === orderId)?.option).toMatchObject({ price: 1800 });
+      // Restored, it is offered again (not the default).
+      expect(await archiveGroup(standardId, false)).toMatchObject({ archived: false, isDefault: false });
+      expect(await offered(standardId)).toHaveLength(1);
     });
   });
 });

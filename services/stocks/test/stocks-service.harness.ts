@@ -43,6 +43,10 @@ const STOCK_TOPICS: readonly RequestTopic[] = [
   Topics.StocksCreateFromServiceOrder,
   Topics.StocksServiceOrderOfStock,
   Topics.StocksAddressSuggestions,
+  Topics.StocksOptionGroups,
+  Topics.StocksSaveOptionGroup,
+  Topics.StocksSetDefaultOptionGroup,
+  Topics.StocksArchiveOptionGroup,
 ];
 
 export const ADMIN = actor({

@@ -36,6 +36,10 @@ export const routes: WebRoutes = {
     addressSuggestions: { method: 'GET', path: '/api/serviceorder/addresses' },
     serviceOrders: { method: 'GET', path: '/api/admin/serviceOrders/' },
     createStockFromServiceOrder: { method: 'POST', path: '/api/admin/createStockFromServiceOrder/' },
+    optionGroups: { method: 'GET', path: '/api/admin/serviceOptionGroups' },
+    saveOptionGroup: { method: 'POST', path: '/api/admin/saveServiceOptionGroup' },
+    setDefaultOptionGroup: { method: 'POST', path: '/api/admin/setDefaultServiceOptionGroup' },
+    archiveOptionGroup: { method: 'POST', path: '/api/admin/archiveServiceOptionGroup' },
     serviceOrderOfStock: { method: 'GET', path: '/api/admin/getServiceOrder' },
   },
   announcements: {

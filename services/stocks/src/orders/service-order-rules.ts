@@ -1,4 +1,12 @@
-import { DEFAULT_EXCHANGE, ServiceOption, ServiceOrder, StockFields } from '@irp/proto';
+import {
+  DEFAULT_EXCHANGE,
+  foreignOptionMessage,
+  ServiceOption,
+  ServiceOptionGroup,
+  ServiceOrder,
+  StockFields,
+} from '@irp/proto';
+import type { ServiceOptionGroupEntity } from './service-option-group.entity';
 import type { ServiceOptionEntity } from './service-option.entity';
 import type { ServiceOrderEntity, StoredOrderedOption } from './service-order.entity';
 
@@ -20,6 +28,41 @@ export function toServiceOption(e: ServiceOptionEntity): ServiceOption {
     lineItems: [...e.lineItems],
     isDefault: e.isDefault,
   };
+}
+
+/** A group as staff read it, with its options (in card order). */
+export function toServiceOptionGroup(
+  g: ServiceOptionGroupEntity,
+  options: readonly ServiceOptionEntity[],
+): ServiceOptionGroup {
+  return {
+    id: g.id,
+    name: g.name,
+    isDefault: g.isDefault,
+    archived: g.archivedAt !== null,
+    options: [...options].sort((a, b) => a.position - b.position).map(toServiceOption),
+    createdAt: g.createdAt.toISOString(),
+    updatedAt: g.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * An edit may keep an option's id only for the group's own options (an id of another group's option, or a
+ * made-up one, is refused rather than taken over); each given id once.
+ */
+export function foreignOptionProblems(
+  options: readonly { id?: string | null }[],
+  ownIds: readonly string[],
+): string[] {
+  const own = new Set(ownIds);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  options.forEach((o, i) => {
+    if (!o.id) return;
+    if (!own.has(o.id) || seen.has(o.id)) problems.push(foreignOptionMessage(i + 1));
+    seen.add(o.id);
+  });
+  return problems;
 }
 
 /** The option as the order keeps it. */

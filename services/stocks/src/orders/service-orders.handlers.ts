@@ -4,6 +4,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { AddressSuggestions } from './address-suggestions';
 import { CreateStockFromOrder } from './create-stock-from-order';
+import { ServiceOptionGroups } from './option-groups';
 import { ServiceOrderReads } from './service-order-reads';
 import { SubmitServiceOrder } from './submit-service-order';
 
@@ -15,11 +16,32 @@ export class ServiceOrdersHandlers {
     private readonly reads: ServiceOrderReads,
     private readonly creating: CreateStockFromOrder,
     private readonly addresses: AddressSuggestions,
+    private readonly groups: ServiceOptionGroups,
   ) {}
 
   @HandleRequest(Topics.StocksServiceOptions)
   async options(@Payload() req: HandledRequest<typeof Topics.StocksServiceOptions>) {
-    return { options: await this.submitting.options(req.groupId) };
+    return { options: await this.groups.offered(req.groupId) };
+  }
+
+  @HandleRequest(Topics.StocksOptionGroups)
+  async optionGroups(@Payload() req: HandledRequest<typeof Topics.StocksOptionGroups>) {
+    return { groups: await this.groups.list(req.actor) };
+  }
+
+  @HandleRequest(Topics.StocksSaveOptionGroup)
+  async saveOptionGroup(@Payload() req: HandledRequest<typeof Topics.StocksSaveOptionGroup>) {
+    return { group: await this.groups.save(req.actor, req.group) };
+  }
+
+  @HandleRequest(Topics.StocksSetDefaultOptionGroup)
+  async setDefaultOptionGroup(@Payload() req: HandledRequest<typeof Topics.StocksSetDefaultOptionGroup>) {
+    return { group: await this.groups.setDefault(req.actor, req.id) };
+  }
+
+  @HandleRequest(Topics.StocksArchiveOptionGroup)
+  async archiveOptionGroup(@Payload() req: HandledRequest<typeof Topics.StocksArchiveOptionGroup>) {
+    return { group: await this.groups.archive(req.actor, req.id, req.archived) };
   }
 
   @HandleRequest(Topics.StocksSubmitServiceOrder)

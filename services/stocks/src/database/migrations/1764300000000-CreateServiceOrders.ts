@@ -1,8 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Service orders and their options (spec section 3). Options are data: rows of an option group, the
- * `default` group seeded here with the provider's standard option (spec section 9: 1800 a year plus GST).
+ * Service orders and their options (spec section 3). Options are data: rows of an option group that
+ * staff manage (1764400000000 adds the groups). This migration once also inserted demo options; demo data is
+ * the stocks seed's now (src/seed.ts), and 1764400000000 removes those rows from databases that have them.
  * Prices are integer cents (docs/architecture.md, "Data"); the API shows whole dollars. An order keeps the
  * option it was placed with as it was then (a later price change does not rewrite past orders).
  */
@@ -53,24 +54,6 @@ export class CreateServiceOrders1764300000000 implements MigrationInterface {
     await q.query(`CREATE INDEX service_orders_timestamp ON stocks.service_orders ("timestamp" DESC)`);
     await q.query(
       `CREATE UNIQUE INDEX service_orders_stock ON stocks.service_orders (stock_id) WHERE stock_id IS NOT NULL`,
-    );
-    await q.query(
-      `INSERT INTO stocks.service_options (group_id, position, name, price_cents, line_items, is_default)
-       VALUES ('default', 1, 'Standard', 180000, $1, true), ('default', 2, 'Standard with email marketing', 240000, $2, false)`,
-      [
-        JSON.stringify([
-          'ASX announcements and share price widgets for your investor centre',
-          'Announcement emails to your subscribers',
-          'Interactive announcements with investor comments',
-          'Annual subscription, invoiced in advance',
-        ]),
-        JSON.stringify([
-          'Everything in the standard option',
-          'Announcements sent through your email-marketing service (Mailchimp-type or Campaign-Monitor-type)',
-          'Trading activity reports on request',
-          'Annual subscription, invoiced in advance',
-        ]),
-      ],
     );
   }
 

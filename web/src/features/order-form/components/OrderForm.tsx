@@ -24,7 +24,7 @@ import {
   ORDER_FORM_TEXTS,
   optionCardTitle,
 } from '@irp/proto';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { errorMessageOf, errorStatusOf } from '@/lib/apiError';
 import {
   useAddressSuggestionsQuery,
@@ -81,7 +81,8 @@ function AddressField({ value, onChange }: { value: string; onChange: (value: st
  * authorised it. Nothing is sent while a required field is missing; once sent, every field is locked.
  */
 export function OrderForm({ groupId }: { groupId?: string }) {
-  const { data: options = [], isLoading, error: optionsError } = useServiceOptionsQuery(groupId);
+  const { data, isLoading, error: optionsError } = useServiceOptionsQuery(groupId);
+  const options = useMemo(() => data?.options ?? [], [data]);
   const [submitOrder] = useSubmitOrderMutation();
   const [values, setValues] = useState<OrderFormValues>(EMPTY_ORDER_FORM);
   const [optionId, setOptionId] = useState<string | null>(null);
@@ -134,10 +135,11 @@ export function OrderForm({ groupId }: { groupId?: string }) {
     }
   }
 
-  // The link names a group that does not exist: say so rather than offer a form without its options.
+  // The link names a group that does not exist or is no longer offered (archived): say so (the server's
+  // message says which) rather than offer a form without its options.
   if (errorStatusOf(optionsError) === 404)
     return (
-      <Alert color="red" role="alert" title="Unknown order form" maw={900}>
+      <Alert color="red" role="alert" title="Order form not available" maw={900}>
         {errorMessageOf(optionsError)}
       </Alert>
     );

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  OPTION_GROUP_ARCHIVED_MESSAGE,
   REQUIRED_ORDER_FIELDS,
   ORDER_FORM_TEXTS,
   unknownOptionGroupMessage,
@@ -61,9 +62,10 @@ describe('Order Form screen', () => {
       // As the server answers: no group named is the default group; an unknown one is 404.
       [routeKey(routes.stocks.serviceOptions)]: (call) => {
         const groupId = call.params.get('groupId');
+        if (groupId === 'archived') return errorResponse(404, OPTION_GROUP_ARCHIVED_MESSAGE);
         return groupId && groupId !== 'default'
           ? errorResponse(404, unknownOptionGroupMessage(groupId))
-          : jsonResponse(OPTIONS);
+          : jsonResponse({ options: OPTIONS });
       },
       [routeKey(routes.stocks.addressSuggestions)]: () => jsonResponse({ available: false, suggestions: [] }),
       [routeKey(routes.stocks.submitOrder)]: submit,
@@ -100,13 +102,21 @@ describe('Order Form screen', () => {
   it('says an unknown order form is unknown instead of showing the default options', async () => {
     const calls = open(undefined, '/new-order/nope');
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      `Unknown order form${unknownOptionGroupMessage('nope')}`,
+      `Order form not available${unknownOptionGroupMessage('nope')}`,
     );
     expect(calls.find((c) => c.path === routes.stocks.serviceOptions.path)?.params.get('groupId')).toBe(
       'nope',
     );
     expect(screen.queryByRole('checkbox', { name: /OPTION 1/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: ORDER_FORM_TEXTS.submit })).not.toBeInTheDocument();
+  });
+
+  it('says an archived group is no longer offered', async () => {
+    open(undefined, '/new-order/archived');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Order form not available${OPTION_GROUP_ARCHIVED_MESSAGE}`,
+    );
+    expect(screen.queryByRole('checkbox', { name: /OPTION 1/ })).not.toBeInTheDocument();
   });
 
   it('lists all nine Required messages and sends nothing when the form is empty', async () => {
