@@ -112,12 +112,19 @@ try {
     stand_in_requests: limited.requests('invoices'),
   };
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'invoicing-sync.json'), JSON.stringify(result, null, 2));
-  console.log(`full sync of ${INVOICES} invoices: ${result.full_sync.ms} ms, ${full.pages} pages, ${full.requests} requests`);
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'invoicing-sync.json'),
+    JSON.stringify(result, null, 2),
+  );
+  console.log(
+    `full sync of ${INVOICES} invoices: ${result.full_sync.ms} ms, ${full.pages} pages, ${full.requests} requests`,
+  );
   console.log(
     `physical limit ${result.physical_limit_ms} ms (limits' bound ${result.limits_bound_ms} ms, raw transfer ${result.raw_transfer_unlimited.ms} ms); ratio ${result.ratio}x (goal <= 1.1x)`,
   );
-  console.log(`incremental sync with nothing changed: ${incremental.requests} request(s), ${incremental.ms} ms`);
+  console.log(
+    `incremental sync with nothing changed: ${incremental.requests} request(s), ${incremental.ms} ms`,
+  );
   if (!result.goal_met) process.exitCode = 1;
 } finally {
   await app?.close().catch(() => {});

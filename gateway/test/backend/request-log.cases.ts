@@ -87,10 +87,12 @@ export function requestLogCases(shared: SharedBackend) {
 
       expect((await post(`/api/widget/subscribe?apiKey=${productKey}`, { email })).status).toBe(200);
       const [mail] = await sink.waitFor((m) => m.some((x) => x.to.includes(email)), 'the confirmation mail');
-      const confirmToken = new RegExp(`${PUBLIC_BASE_URL}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(mail.text)![1];
-      const unsubscribeToken = new RegExp(`${PUBLIC_BASE_URL}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`).exec(
-        String(mail.rawHeaders['list-unsubscribe']),
+      const confirmToken = new RegExp(`${PUBLIC_BASE_URL}/subscription/confirm/([A-Za-z0-9_-]+)`).exec(
+        mail.text,
       )![1];
+      const unsubscribeToken = new RegExp(
+        `${PUBLIC_BASE_URL}/api/subscription/unsubscribe/([A-Za-z0-9_-]+)`,
+      ).exec(String(mail.rawHeaders['list-unsubscribe']))![1];
       expect((await post(`/api/subscription/confirm/${confirmToken}`, {})).status).toBe(200);
       expect((await get(`/api/subscription/unsubscribe/${unsubscribeToken}`)).status).toBe(200);
       const oneClick = await http

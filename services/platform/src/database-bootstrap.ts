@@ -27,7 +27,10 @@ const RETRIED = new Set(['XX000', '40001', '40P01']);
  * Makes each tenant's role and schema in the admin URL's database (bootstrapStatements), as the admin.
  * Runs one at a time per database (an advisory lock); idempotent.
  */
-export async function bootstrapDatabase(adminUrl: string, tenants: readonly TenantConnection[]): Promise<void> {
+export async function bootstrapDatabase(
+  adminUrl: string,
+  tenants: readonly TenantConnection[],
+): Promise<void> {
   const database = databaseOf(adminUrl);
   const elsewhere = tenants.filter((t) => databaseOf(t.url) !== database);
   if (elsewhere.length) {

@@ -76,7 +76,7 @@ describe('bootstrapStatements', () => {
     expect(sql).toContain('REVOKE ALL ON SCHEMA "users" FROM PUBLIC');
   });
 
-  it("sets a password only when one is given, as a quoted literal", () => {
+  it('sets a password only when one is given, as a quoted literal', () => {
     expect(sql).toContain(`ALTER ROLE "irp_stocks" LOGIN PASSWORD 'it''s'`);
     expect(sql.filter((s) => s.includes('PASSWORD'))).toHaveLength(1);
   });

@@ -1,6 +1,11 @@
 import { KAFKAJS_VERSION, KAFKAJS_VERSIONS_FIXED, KafkaRequestQueue } from './kafka-idle-fix';
 
-const logger = { debug: () => undefined, warn: () => undefined, error: () => undefined, info: () => undefined };
+const logger = {
+  debug: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  info: () => undefined,
+};
 
 function queue() {
   return new KafkaRequestQueue({

@@ -1,11 +1,6 @@
 import { Client } from 'pg';
 import { bootstrapLocalDatabase, tenantRoleOf } from '@irp/platform';
-import {
-  loadTestEnv,
-  ServiceProcess,
-  startServiceProcess,
-  testDatabaseUrl,
-} from '@irp/platform/testing';
+import { loadTestEnv, ServiceProcess, startServiceProcess, testDatabaseUrl } from '@irp/platform/testing';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(300_000);
@@ -62,9 +57,9 @@ describe('a database role per service', () => {
     await expect(users.query('SELECT * FROM stocks.stocks')).rejects.toThrow(
       'permission denied for schema stocks',
     );
-    await expect(users.query(`INSERT INTO email_marketing.subscribers (email) VALUES ('x@y.z')`)).rejects.toThrow(
-      'permission denied for schema email_marketing',
-    );
+    await expect(
+      users.query(`INSERT INTO email_marketing.subscribers (email) VALUES ('x@y.z')`),
+    ).rejects.toThrow('permission denied for schema email_marketing');
     await expect(users.query(`CREATE TABLE gateway.${PROBE} (id int)`)).rejects.toThrow(
       'permission denied for schema gateway',
     );

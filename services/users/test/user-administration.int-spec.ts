@@ -312,14 +312,12 @@ describe('users service: user administration', () => {
 
   it('saves back a row whose stock the projection has not heard of yet (named by its id), and refuses granting one', async () => {
     const unheard = '23333333-3333-4333-8333-333333333333';
-    const { id } = await app
-      .get(UsersService)
-      .upsert({
-        username: 'early-client',
-        password: GOOD,
-        roles: [],
-        stockRoles: { [unheard]: ['ViewConfig'] },
-      });
+    const { id } = await app.get(UsersService).upsert({
+      username: 'early-client',
+      password: GOOD,
+      roles: [],
+      stockRoles: { [unheard]: ['ViewConfig'] },
+    });
     const read = await requester.request(Topics.UsersGet, { actor: editor, id });
     expect(read.permissions).toEqual([
       { stockId: unheard, combinedTicker: unheard, companyName: '', archived: false, roles: ['ViewConfig'] },

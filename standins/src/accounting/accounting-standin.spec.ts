@@ -359,9 +359,13 @@ describe('accounting stand-in', () => {
     expect(html).toContain(`<h1>Invoice ${invoice.InvoiceNumber}</h1>`);
     expect(html).toContain(`$${invoice.AmountDue.toFixed(2)}`);
     const r = standIn.repeatingInvoices()[0];
-    const schedule = await fetch(`${standIn.url}/RepeatTransactions/Edit.aspx?invoiceID=${r.RepeatingInvoiceID}`);
+    const schedule = await fetch(
+      `${standIn.url}/RepeatTransactions/Edit.aspx?invoiceID=${r.RepeatingInvoiceID}`,
+    );
     expect(await schedule.text()).toContain(`Repeating invoice ${r.Reference}`);
-    expect((await fetch(`${standIn.url}/AccountsReceivable/View.aspx?InvoiceID=%3Cscript%3E`)).status).toBe(404);
+    expect((await fetch(`${standIn.url}/AccountsReceivable/View.aspx?InvoiceID=%3Cscript%3E`)).status).toBe(
+      404,
+    );
   });
 
   it('allows a tenant 60 requests a minute, then answers 429 with Retry-After until the minute has passed', async () => {

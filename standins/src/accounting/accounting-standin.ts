@@ -901,7 +901,10 @@ export async function startAccountingStandIn(
         webPage(res, `Repeating invoice ${v.Reference}`, [
           ['Contact', v.Contact.Name],
           ['Schedule', `every ${v.Schedule.Period} ${v.Schedule.Unit.toLowerCase()}`],
-          ['Next', r.schedule.nextScheduledDateMs === null ? 'ended' : isoDay(r.schedule.nextScheduledDateMs)],
+          [
+            'Next',
+            r.schedule.nextScheduledDateMs === null ? 'ended' : isoDay(r.schedule.nextScheduledDateMs),
+          ],
           ['Status', v.Status],
           ['Total', `$${v.Total.toFixed(2)}`],
         ]);
