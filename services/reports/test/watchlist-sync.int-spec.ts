@@ -1,8 +1,6 @@
 import { INestApplication } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { dropSchema, rawProducer, serviceTestEnv, waitUntil } from '@irp/platform/testing';
 import { Stock, sydneyDayOf, Topics } from '@irp/proto';
-import { stockFixture } from '@irp/proto/testing';
 import { startMarketStandIn } from '@irp/standins/market';
 import type { StandInServer } from '@irp/standins/kit';
 import type { Producer } from 'kafkajs';
@@ -11,6 +9,7 @@ import { MarketDataService } from '../src/market/market-data.service';
 import { MarketJobs } from '../src/market/market-jobs';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
+import { asxStock } from './test-stocks';
 
 jest.setTimeout(300_000);
 
@@ -32,20 +31,11 @@ describe('reports: the watchlist sync at start and as a stock joins the watchlis
   let producer: Producer;
   const run = Date.now().toString(36).slice(-4).toUpperCase();
 
-  const stock = (ticker: string, fields: Partial<Stock> = {}): Stock =>
-    stockFixture({
-      id: randomUUID(),
-      ticker,
-      combinedTicker: `${ticker}:ASX`,
-      companyName: `${ticker} Limited`,
-      updatedAt: new Date().toISOString(),
-      ...fields,
-    });
   // On the watchlist before the service starts: one without a quote, one a staff user quoted by hand.
-  const plain = stock(`QP${run}`);
-  const edited = stock(`QE${run}`);
+  const plain = asxStock(`QP${run}`);
+  const edited = asxStock(`QE${run}`);
   // Market data disabled, quoted by hand meanwhile; joins the watchlist when it is enabled again.
-  const paused = stock(`QD${run}`, { disableMarketData: true });
+  const paused = asxStock(`QD${run}`, { disableMarketData: true });
   const MANUAL = { ask: 1234.5, last: 1230 };
 
   const env = {
@@ -101,7 +91,7 @@ describe('reports: the watchlist sync at start and as a stock joins the watchlis
   });
 
   it('quotes a stock new to the watchlist as it joins (stock.upserted), not at the next run', async () => {
-    const joining = stock(`QJ${run}`);
+    const joining = asxStock(`QJ${run}`);
     await producer.send({
       topic: Topics.StockUpserted,
       messages: [{ key: joining.id, value: JSON.stringify(joining) }],
@@ -115,7 +105,7 @@ describe('reports: the watchlist sync at start and as a stock joins the watchlis
     // Market data enabled again: the stock joins (received here, so its join sync is queued before the next).
     await projection.receive({ ...paused, disableMarketData: false, updatedAt: new Date().toISOString() });
     // A stock joining after it: quoted by a sync that runs after the paused stock's (one at a time).
-    const after = stock(`QK${run}`);
+    const after = asxStock(`QK${run}`);
     await projection.receive(after);
     await untilQuoted(after);
     await expectManual(paused);
