@@ -81,6 +81,8 @@ test.describe('staff dashboard', () => {
     ).map(dollars);
     const list = await page.request.get('/api/admin/stocks');
     expect(list.status()).toBe(200);
+    // The body is the list (spec section 7); every composing service answered: the header names none.
+    expect(list.headers()['x-unavailable-services']).toBe('');
     const stocks = (await list.json()) as {
       archived: boolean;
       repeatingInvoice?: { amountCents: number } | null;
