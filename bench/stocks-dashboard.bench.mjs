@@ -79,7 +79,7 @@ try {
     const res = await fetch(`${base}/api/admin/stocks`, { headers: { cookie } });
     if (res.status !== 200) throw new Error(`GET /api/admin/stocks answered ${res.status}`);
     const body = await res.json();
-    if (body.stocks.length !== total) throw new Error(`expected ${total} stocks, got ${body.stocks.length}`);
+    if (body.length !== total) throw new Error(`expected ${total} stocks, got ${body.length}`);
     bytes = JSON.stringify(body).length;
   };
   // The same rows the stocks service reads for stocks.list, straight from Postgres.

@@ -8,18 +8,37 @@ import { marketStock, priorDayTrades } from './report-helpers';
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
+/** The stock's current quote as the stock page's call answers it (null: none yet). */
+const quoteOf = async (page: Page, combinedTicker: string) =>
+  (
+    (await (await page.request.get(`/api/stock/${combinedTicker}`)).json()) as {
+      currentMarketData?: { last: number | null } | null;
+    }
+  ).currentMarketData ?? null;
+
 test.describe('staff Market tab', () => {
   test.beforeEach(async ({ signIn }) => {
     await signIn('admin');
   });
 
-  test('edits the quote (numbers converted), keeps it after a reload and shows the updated time', async ({
+  test("the demo's BHP has a quote without anyone syncing: the watchlist sync runs at start", async ({
+    page,
+  }) => {
+    await expect.poll(() => quoteOf(page, 'BHP:ASX')).not.toBeNull();
+    await page.goto('/stocks/BHP:ASX/market');
+    await expect(field(page, 'Last')).not.toHaveValue('');
+    await expect(page.getByTestId('market-updated')).toHaveText(/^Updated: \d{1,2} \w{3} \d{4} /);
+  });
+
+  test("a new stock has the provider's quote at once; a staff edit (numbers converted) replaces it and stays", async ({
     page,
   }) => {
     const stock = await marketStock(page, 'M');
+    // Joining the watchlist, the stock is quoted at once, not at the next scheduled sync (15 minutes).
+    await expect.poll(() => quoteOf(page, stock.combinedTicker)).not.toBeNull();
     await page.goto(`/stocks/${stock.combinedTicker}/market`);
-    await expect(field(page, 'Ask')).toHaveValue('');
-    await expect(page.getByTestId('market-updated')).toHaveText('Updated: never');
+    await expect(field(page, 'Ask')).not.toHaveValue('');
+    await expect(page.getByTestId('market-updated')).toHaveText(/^Updated: \d{1,2} \w{3} \d{4} /);
     await field(page, 'Ask').fill('1,234.5');
     await field(page, 'Volume').fill('2,000,000');
     await field(page, 'Movement %').fill('-1.25');

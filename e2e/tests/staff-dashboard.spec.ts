@@ -81,9 +81,12 @@ test.describe('staff dashboard', () => {
     ).map(dollars);
     const list = await page.request.get('/api/admin/stocks');
     expect(list.status()).toBe(200);
-    const { stocks } = (await list.json()) as {
-      stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
-    };
+    // The body is the list (spec section 7); every composing service answered: the header names none.
+    expect(list.headers()['x-unavailable-services']).toBe('');
+    const stocks = (await list.json()) as {
+      archived: boolean;
+      repeatingInvoice?: { amountCents: number } | null;
+    }[];
     const expectedCents = stocks.flatMap((s) =>
       !s.archived && s.repeatingInvoice ? [s.repeatingInvoice.amountCents] : [],
     );
@@ -184,9 +187,10 @@ test.describe('staff dashboard', () => {
   }) => {
     await signIn('admin');
     await page.goto('/');
-    const { stocks } = (await (await page.request.get('/api/admin/stocks')).json()) as {
-      stocks: { archived: boolean; repeatingInvoice?: { amountCents: number } | null }[];
-    };
+    const stocks = (await (await page.request.get('/api/admin/stocks')).json()) as {
+      archived: boolean;
+      repeatingInvoice?: { amountCents: number } | null;
+    }[];
     const expectedCents = stocks.reduce(
       (sum, s) => sum + (!s.archived && s.repeatingInvoice ? s.repeatingInvoice.amountCents : 0),
       0,

@@ -12,10 +12,13 @@ import {
   SessionUser,
   Stock,
   StockChangeResponse,
+  StockListDto,
+  STOCK_LIST_UNAVAILABLE_HEADER,
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { Route } from '../routing/route';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
@@ -40,21 +43,31 @@ export class StocksController {
   ) {}
 
   @Route(routes.stocks.list)
-  async list(@CurrentUser() user: SessionUser, @Query() range: DateRange) {
+  async list(
+    @CurrentUser() user: SessionUser,
+    @Query() range: DateRange,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { stocks } = await this.services.shared(Topics.StocksList, {});
+    // The body is the list itself (spec section 7); which composing services did not answer rides in a
+    // header, empty when all did (or none was asked).
+    const answer = (rows: StockListDto, unavailable: string[]) => {
+      res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, unavailable.join(', '));
+      return rows;
+    };
     // Report-runners see no composed column, so the other services are not asked for them; one holding
     // InvoiceTotal sees the repeating invoice total (spec section 6), so gets the figures it sums.
     const invoiceTotal = !isAdmin(user) && hasRole(user, GlobalRole.InvoiceTotal);
-    if (!isAdmin(user) && !invoiceTotal) return { stocks: stocks.map(toStockSummary), unavailable: [] };
+    if (!isAdmin(user) && !invoiceTotal) return answer(stocks.map(toStockSummary), []);
     const composition = await this.composer.compose(
       stocks.map((s) => s.id),
       range,
     );
     const row = invoiceTotal ? toInvoiceTotalRow : toAdminStockRow;
-    return {
-      stocks: stocks.map((s) => row(s, composition.fieldsOf(s.id))),
-      unavailable: composition.unavailable,
-    };
+    return answer(
+      stocks.map((s) => row(s, composition.fieldsOf(s.id))),
+      composition.unavailable,
+    );
   }
 
   @Route(routes.stocks.save)

@@ -233,7 +233,7 @@ export function emailMarketingCases(shared: SharedBackend) {
         expect((await get(`/api/emailMarketingSettings/?id=${A.id}`, 'editor')).body.settings.fromName).toBe(
           'Alpha IR',
         );
-        const dashboard = (await get('/api/admin/stocks', 'admin')).body.stocks as Array<{
+        const dashboard = (await get('/api/admin/stocks', 'admin')).body as Array<{
           id: string;
           emailMarketing: boolean | null;
         }>;

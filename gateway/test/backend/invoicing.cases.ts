@@ -221,7 +221,7 @@ export function invoicingCases(shared: SharedBackend) {
     it('gives a RunReports + InvoiceTotal user the Invoices tab and the figures the dashboard total sums', async () => {
       // B got its repeating invoice in the test before: the admin's row shows it once the service has it.
       const rowOf = async (who: string) =>
-        (await get('/api/admin/stocks', who)).body.stocks.find((s: Stock) => s.id === B.id);
+        (await get('/api/admin/stocks', who)).body.find((s: Stock) => s.id === B.id);
       const adminRow = await until(
         () => rowOf('admin'),
         (row) => Boolean(row?.repeatingInvoice),

@@ -132,7 +132,9 @@ export function specClientCases(shared: SharedBackend) {
     it('Stocks: list, the stock, its save sent back as read, apiKey, exchanges/', async () => {
       const list = await get('/api/admin/stocks', 'admin');
       expect(list.status).toBe(200);
-      expect((list.body.stocks as Stock[]).map((s) => s.id)).toContain(S.id);
+      // The list itself (spec section 7: "(list)"), not an object around it.
+      expect(Array.isArray(list.body)).toBe(true);
+      expect((list.body as Stock[]).map((s) => s.id)).toContain(S.id);
 
       const page = await stockPage();
       withFields(page, [

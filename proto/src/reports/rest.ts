@@ -69,6 +69,12 @@ export const SyncWatchlistResponseSchema = z.object({
   updated: z.number().int(),
   failed: z.array(JobFailureSchema),
   errorMessage: z.string().nullable(),
+  /**
+   * Stocks (combinedTicker) whose manual quote, a staff user's edit on the Market tab, this sync replaced
+   * with the provider's: the staff tool's sync takes the provider's quote of every stock; the automatic
+   * syncs never replace a manual quote of the current trading day.
+   */
+  manualReplaced: z.array(z.string()),
 });
 
 /** POST /api/admin/runPriorDay: the previous trading day's trades of every such stock. */

@@ -209,12 +209,12 @@ export const StockRowSchema = StockSummarySchema.extend({
 });
 export type StockRowDto = z.infer<typeof StockRowSchema>;
 
-/** GET /api/admin/stocks: the rows plus which composed parts could not be fetched. */
-export const StockListSchema = z.object({
-  stocks: z.array(StockRowSchema),
-  /** Names of contributing services that did not answer; their columns are null. */
-  unavailable: z.array(z.string()),
-});
+/**
+ * GET /api/admin/stocks: the rows themselves, a JSON array (spec section 7: "(list)"). Which composing
+ * services did not answer (their columns are null) rides in the STOCK_LIST_UNAVAILABLE_HEADER response
+ * header, so the body stays the list a client written from the spec reads.
+ */
+export const StockListSchema = z.array(StockRowSchema);
 export type StockListDto = z.infer<typeof StockListSchema>;
 
 const restrictedClientMask = Object.fromEntries(ROLE_RESTRICTED_CLIENT_FIELDS.map((k) => [k, true])) as {

@@ -50,7 +50,9 @@ const stockRecordRoutes = defineRoutes('stocks', {
     summary: 'The staff dashboard: every stock, with composed email-marketing and invoice columns',
     description:
       'Report-runners get only id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived; ' +
-      "those holding InvoiceTotal get repeatingInvoice too (what 'Repeating Invoice Total' sums).",
+      "those holding InvoiceTotal get repeatingInvoice too (what 'Repeating Invoice Total' sums). " +
+      'The body is the list; the X-Unavailable-Services header names the composing services that did not ' +
+      'answer (their columns are null), comma separated, empty when all answered.',
     query: DateRangeQuerySchema,
     response: StockListSchema,
   },

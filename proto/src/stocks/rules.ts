@@ -103,3 +103,16 @@ export const splitEmailList = (value: string | null | undefined): string[] =>
 
 /** Spec section 9: the word appendix followed by 3b or 3y. Inserted by the Config tab's button. */
 export const STANDARD_AUTO_SEND_FILTER = 'appendix\\s*3[by]';
+
+/**
+ * The response header of GET /api/admin/stocks naming the composing services that did not answer, comma
+ * separated ('email-marketing, invoicing'); empty when every one answered. `unavailableServicesOf` reads it.
+ */
+export const STOCK_LIST_UNAVAILABLE_HEADER = 'x-unavailable-services';
+
+/** The service names of a STOCK_LIST_UNAVAILABLE_HEADER value (absent or empty: none). */
+export const unavailableServicesOf = (value: string | null | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);

@@ -16,10 +16,9 @@ import {
   EventOf,
   previousAsxTradingDay,
   sydneyDayOf,
-  Stock,
   Topics,
 } from '@irp/proto';
-import { actor, stockFixture } from '@irp/proto/testing';
+import { actor } from '@irp/proto/testing';
 import { startMarketStandIn } from '@irp/standins/market';
 import type { StandInServer } from '@irp/standins/kit';
 import type { Producer } from 'kafkajs';
@@ -31,6 +30,7 @@ import { BrokerAggregate, brokerShareOf, e4ToDollars, round, TOP_BROKERS } from 
 import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
+import { asxStock } from './test-stocks';
 
 jest.setTimeout(300_000);
 
@@ -50,15 +50,7 @@ describe('reports service on the real broker and database', () => {
   const admin = actor();
   const run = Date.now().toString(36).slice(-4).toUpperCase();
 
-  const stock = (ticker: string, fields: Partial<Stock> = {}): Stock =>
-    stockFixture({
-      id: randomUUID(),
-      ticker,
-      combinedTicker: `${ticker}:ASX`,
-      companyName: `${ticker} Limited`,
-      updatedAt: new Date().toISOString(),
-      ...fields,
-    });
+  const stock = asxStock;
   // Listed by the provider (simulated market), two in the watchlist.
   const watched = stock(`WA${run}`);
   const watched2 = stock(`WB${run}`);

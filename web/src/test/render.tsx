@@ -44,8 +44,11 @@ export function renderRoute(
 }
 
 /** A JSON response as fetch resolves it. */
-export function jsonResponse(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 }
 
 /** The Request the n-th fetch call was given (fetchBaseQuery always passes a Request). */

@@ -10,6 +10,7 @@ import {
 import {
   asxTradingDaysBetween,
   ErrorCode,
+  isAsxTradingDay,
   MarketDataFailedEvent,
   previousAsxTradingDay,
   sydneyDayOf,
@@ -39,6 +40,27 @@ export interface WatchlistResult {
   updated: number;
   failed: JobFailure[];
   errorMessage: string | null;
+  /** The explicit sync: stocks whose manual quote (a staff user's edit) the provider's replaced. */
+  manualReplaced: string[];
+  /** An automatic sync: stocks whose manual quote of the current trading day it left alone. */
+  manualKept: string[];
+}
+
+/**
+ * Who asked for a watchlist sync. 'explicit': a staff user (`POST /api/admin/syncWatchlist`), who gets the
+ * provider's quote of every stock, a manual quote included. 'automatic': the service itself (at start,
+ * every WATCHLIST_SYNC_INTERVAL_MS, a stock joining the watchlist), which never replaces a manual quote
+ * entered on the current trading day (docs/api/reports.md, "Quotes").
+ */
+export type SyncMode = 'explicit' | 'automatic';
+
+/**
+ * The trading day a quote taken now belongs to: today in Sydney when the ASX trades today, else the last
+ * trading day before (a weekend or holiday is still the previous trading day's).
+ */
+export function currentTradingDay(now: Date): string {
+  const today = sydneyDayOf(now);
+  return isAsxTradingDay(today) ? today : previousAsxTradingDay(today);
 }
 
 export interface TradesResult {
@@ -58,15 +80,22 @@ const isOutage = (error: unknown) =>
 /**
  * The market-data jobs: the watchlist's quotes (every stock without disableMarketData, not archived) and
  * the trades of trading days not loaded yet (the prior trading day, and the MARKET_HISTORY_DAYS before it).
- * Singleton jobs on a schedule (one instance runs each) and on demand through their routes; idempotent (a
- * loaded stock-day is skipped, a quote is overwritten). A provider outage, after the adapter's retries, is
- * remembered per stock-day (market_gaps: reports over it say the data is missing) and reported once per gap
- * with `market-data.failed`, which the announcements service mails to the system settings' error email.
+ * Singleton jobs on a schedule (one instance runs each, the first time as soon as it holds the job: at
+ * start) and on demand through their routes; idempotent (a loaded stock-day is skipped, a quote is
+ * overwritten, but an automatic sync leaves a staff user's manual quote of the current trading day alone).
+ * A stock joining the watchlist gets its quote (and history) at once, not at the jobs' next run. A provider
+ * outage, after the adapter's retries, is remembered per stock-day (market_gaps: reports over it say the
+ * data is missing) and reported once per gap with `market-data.failed`, which the announcements service
+ * mails to the system settings' error email.
  */
 @Injectable()
 export class MarketJobs implements OnModuleInit, OnModuleDestroy {
   private tradesRun: Promise<unknown> = Promise.resolve();
+  private quotesRun: Promise<unknown> = Promise.resolve();
   private historyTimer?: NodeJS.Timeout;
+  /** Stocks that joined the watchlist and wait for their quote; one sync takes all that are waiting. */
+  private readonly joined = new Set<string>();
+  private joinSyncQueued = false;
 
   constructor(
     private readonly jobs: SingletonJobs,
@@ -88,9 +117,13 @@ export class MarketJobs implements OnModuleInit, OnModuleDestroy {
       name: WATCHLIST_JOB,
       intervalMs: this.config.WATCHLIST_SYNC_INTERVAL_MS,
       run: async () => {
-        await this.syncWatchlist();
+        await this.syncWatchlist('automatic');
       },
     });
+    // A stock joining the watchlist (new, unarchived, market data enabled again, or a new ticker; also each
+    // stock of the projection filling after the start run found it empty): its quote at once. Automatic,
+    // so a manual quote of the trading day stays.
+    this.stocks.onStockJoinedWatchlist((stock) => this.quoteJoined(stock.id));
     // A stock new to the watchlist (or the projection filling at start): its history soon, not at the next run.
     this.stocks.onStockChanged((stock) => {
       if (stock.archived || stock.disableMarketData || this.config.MARKET_HISTORY_DAYS === 0) return;
@@ -113,11 +146,65 @@ export class MarketJobs implements OnModuleInit, OnModuleDestroy {
     clearTimeout(this.historyTimer);
   }
 
-  /** The current quote of every watchlist stock. */
-  async syncWatchlist(now = new Date()): Promise<WatchlistResult> {
+  /**
+   * The current quote of every watchlist stock (`stockIds`: of those of them on the watchlist). One quote
+   * sync at a time in this process, so a join's sync and a scheduled or explicit one do not interleave.
+   */
+  syncWatchlist(
+    mode: SyncMode = 'explicit',
+    stockIds?: string[],
+    now = new Date(),
+  ): Promise<WatchlistResult> {
+    return this.serialisedQuotes(() => this.syncQuotes(mode, stockIds, now));
+  }
+
+  private serialisedQuotes<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.quotesRun.catch(() => undefined).then(work);
+    this.quotesRun = next;
+    return next;
+  }
+
+  /**
+   * A stock joined the watchlist: quoted by the next join sync, which takes every stock waiting when it
+   * starts (the projection filling at start is one sync, not one per stock).
+   */
+  private quoteJoined(stockId: string): void {
+    this.joined.add(stockId);
+    if (this.joinSyncQueued) return;
+    this.joinSyncQueued = true;
+    this.serialisedQuotes(() => {
+      this.joinSyncQueued = false;
+      const stockIds = [...this.joined];
+      this.joined.clear();
+      return this.syncQuotes('automatic', stockIds, new Date());
+    }).catch((err: unknown) => log.error({ err: errorText(err) }, 'watchlist sync of joining stocks failed'));
+  }
+
+  private async syncQuotes(mode: SyncMode, only: string[] | undefined, now: Date): Promise<WatchlistResult> {
     const client = this.provider.use();
-    const stocks = await this.stocks.watchlist();
-    if (!stocks.length) return { success: true, stocks: 0, updated: 0, failed: [], errorMessage: null };
+    const watchlist = await this.stocks.watchlist();
+    const wanted = only && new Set(only);
+    const asked = wanted ? watchlist.filter((s) => wanted.has(s.id)) : watchlist;
+    const result: WatchlistResult = {
+      success: true,
+      stocks: asked.length,
+      updated: 0,
+      failed: [],
+      errorMessage: null,
+      manualReplaced: [],
+      manualKept: [],
+    };
+    // An automatic sync does not ask the provider for a stock whose manual quote it would keep anyway.
+    const tradingDay = mode === 'automatic' ? currentTradingDay(now) : undefined;
+    const manual = tradingDay
+      ? await this.market.manualQuotesSince(
+          asked.map((s) => s.id),
+          tradingDay,
+        )
+      : new Set<string>();
+    const stocks = asked.filter((s) => !manual.has(s.id));
+    result.manualKept = asked.filter((s) => manual.has(s.id)).map((s) => s.combinedTicker);
+    if (!stocks.length) return result;
     const day = sydneyDayOf(now);
     let quotes;
     try {
@@ -131,27 +218,46 @@ export class MarketJobs implements OnModuleInit, OnModuleDestroy {
         stocks.map((s) => ({ stockId: s.id, day, kind: 'quote' as GapKind, reason: message })),
         message,
       );
-      log.error({ err: message }, 'watchlist sync failed');
-      return { success: false, stocks: stocks.length, updated: 0, failed: [], errorMessage: message };
+      log.error({ err: message, mode }, 'watchlist sync failed');
+      return { ...result, success: false, errorMessage: message };
     }
     const byCode = new Map(quotes.map((q) => [q.code.toUpperCase(), q]));
-    const failed: JobFailure[] = [];
-    let updated = 0;
     for (const stock of stocks) {
       const quote = byCode.get(providerCodeOf(stock));
       if (!quote) {
-        failed.push({
+        result.failed.push({
           ticker: stock.combinedTicker,
           errorMessage: 'The market-data provider has no quote of it',
         });
         continue;
       }
-      await this.market.saveQuote({ stockId: stock.id, source: 'provider', fields: quoteFieldsOf(quote) });
+      const saved = await this.market.saveQuote(
+        { stockId: stock.id, source: 'provider', fields: quoteFieldsOf(quote) },
+        undefined,
+        tradingDay,
+      );
       await this.market.clearGap(stock.id, day, 'quote');
-      updated += 1;
+      if (saved.outcome === 'kept') {
+        // A staff user saved a quote while the provider was being read.
+        result.manualKept.push(stock.combinedTicker);
+        continue;
+      }
+      if (saved.before === 'manual') result.manualReplaced.push(stock.combinedTicker);
+      result.updated += 1;
     }
-    log.info({ stocks: stocks.length, updated, failed: failed.length }, 'watchlist synced');
-    return { success: failed.length === 0, stocks: stocks.length, updated, failed, errorMessage: null };
+    result.success = result.failed.length === 0;
+    log.info(
+      {
+        mode,
+        stocks: result.stocks,
+        updated: result.updated,
+        failed: result.failed.length,
+        manualKept: result.manualKept.length,
+        manualReplaced: result.manualReplaced.length,
+      },
+      'watchlist synced',
+    );
+    return result;
   }
 
   /** The prior trading day's trades (`day`: another day, for repairs). */

@@ -1,5 +1,5 @@
 import type { Tx } from '@irp/platform';
-import type { ChartDataRow, MarketData, MarketDataField } from '@irp/proto';
+import { DISPLAY_TIME_ZONE, type ChartDataRow, type MarketData, type MarketDataField } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -74,21 +74,53 @@ export class MarketRepository {
     };
   }
 
-  /** Writes the given fields of a stock's quote (others stay) and sets `updated` to now. */
-  async saveQuote(row: QuoteRow, tx?: Tx): Promise<void> {
+  /**
+   * Writes the given fields of a stock's quote (others stay), its source, and sets `updated` to now.
+   * `keepManualOf` (an automatic sync's write): a manual quote entered on that Sydney day or later is left
+   * as it is, in the same statement, so a staff user's edit made while the provider was being read is not
+   * overwritten either. What it did: 'saved', 'kept' (such a manual quote stayed), and the source the quote
+   * had before (null when it had none).
+   */
+  async saveQuote(
+    row: QuoteRow,
+    tx?: Tx,
+    keepManualOf?: string,
+  ): Promise<{ outcome: 'saved' | 'kept'; before: QuoteRow['source'] | null }> {
     const fields = Object.entries(row.fields).filter(([, v]) => v !== undefined) as Array<
       [MarketDataField, number | null]
     >;
     const columns = fields.map(([f]) => QUOTE_COLUMNS[f]);
     const values = fields.map(([, v]) => v);
-    const placeholders = columns.map((_, i) => `$${i + 3}`);
+    const placeholders = columns.map((_, i) => `$${i + 4}`);
     const updates = columns.map((c) => `${c} = EXCLUDED.${c}`);
-    await this.q(tx).query(
-      `INSERT INTO reports.quotes (stock_id, source, updated${columns.map((c) => `, ${c}`).join('')})
-       VALUES ($1, $2, now()${placeholders.map((p) => `, ${p}`).join('')})
-       ON CONFLICT (stock_id) DO UPDATE SET source = EXCLUDED.source, updated = now()${updates.map((u) => `, ${u}`).join('')}`,
-      [row.stockId, row.source, ...values],
+    const [result]: Array<{ saved: boolean; before: QuoteRow['source'] | null }> = await this.q(tx).query(
+      `WITH before AS (SELECT source, updated FROM reports.quotes WHERE stock_id = $1),
+       saved AS (
+         INSERT INTO reports.quotes (stock_id, source, updated${columns.map((c) => `, ${c}`).join('')})
+         VALUES ($1, $2, now()${placeholders.map((p) => `, ${p}`).join('')})
+         ON CONFLICT (stock_id) DO UPDATE SET source = EXCLUDED.source, updated = now()${updates.map((u) => `, ${u}`).join('')}
+         WHERE $3::date IS NULL OR reports.quotes.source <> 'manual'
+            OR (reports.quotes.updated AT TIME ZONE '${DISPLAY_TIME_ZONE}')::date < $3::date
+         RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM saved) AS saved, (SELECT source FROM before) AS before`,
+      [row.stockId, row.source, keepManualOf ?? null, ...values],
     );
+    return { outcome: result!.saved ? 'saved' : 'kept', before: result!.before ?? null };
+  }
+
+  /**
+   * The stocks among `stockIds` whose quote is a manual one entered on the Sydney day `day` or later (what
+   * an automatic sync leaves alone, so does not ask the provider for).
+   */
+  async manualQuotesSince(stockIds: string[], day: string): Promise<Set<string>> {
+    if (!stockIds.length) return new Set();
+    const rows: Array<{ stock_id: string }> = await this.dataSource.query(
+      `SELECT stock_id FROM reports.quotes
+       WHERE stock_id = ANY($1) AND source = 'manual' AND (updated AT TIME ZONE '${DISPLAY_TIME_ZONE}')::date >= $2::date`,
+      [stockIds, day],
+    );
+    return new Set(rows.map((r) => r.stock_id));
   }
 
   async chartData(stockId: string): Promise<ChartDataRow[]> {

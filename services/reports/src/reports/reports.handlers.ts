@@ -35,8 +35,11 @@ export class ReportsHandlers {
   }
 
   @HandleRequest(Topics.ReportsSyncWatchlist)
-  syncWatchlist() {
-    return this.jobs.syncWatchlist();
+  async syncWatchlist() {
+    // A staff user's sync: the provider's quote of every stock, a manual one included (named in the answer).
+    const { success, stocks, updated, failed, errorMessage, manualReplaced } =
+      await this.jobs.syncWatchlist('explicit');
+    return { success, stocks, updated, failed, errorMessage, manualReplaced };
   }
 
   @HandleRequest(Topics.ReportsRunPriorDay)

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { StockListDto, StockRowDto } from '@irp/proto';
+import { STOCK_LIST_UNAVAILABLE_HEADER, type StockListDto, type StockRowDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SMALL_SCREEN_QUERY } from '@/lib/ui/useSmallScreen';
 import { mediaQueryList } from '@/test/matchMedia';
@@ -19,43 +19,40 @@ const routeTable = [{ path: '/', element: <StaffDashboardRoute /> }];
 const row = (ticker: string, overrides: Partial<StockRowDto> = {}) =>
   stockRowDto(ticker, { emailMarketing: true, ...overrides });
 
-const LIST: StockListDto = {
-  unavailable: [],
-  stocks: [
-    row('ABC', {
-      created: '2025-03-01T00:00:00.000Z',
-      invoice: {
-        invoiceId: 'inv-1',
-        invoiceNumber: 'INV-0042',
-        totalCents: 198000,
-        date: '2024-01-05T02:00:00.000Z',
-        status: 'AUTHORISED',
-        unpaid: true,
-        overdue: true,
-        daysLate: 120,
-      },
-      repeatingInvoice: {
-        repeatingInvoiceId: 'r-1',
-        amountCents: 198000,
-        nextScheduledDate: '2026-07-01T00:00:00.000Z',
-        url: 'https://accounting.example/r-1',
-      },
-    }),
-    row('VOD', {
-      exchange: 'LSE',
-      companyName: 'Vodafone Group',
-      created: '2025-02-01T00:00:00.000Z',
-      repeatingInvoice: {
-        repeatingInvoiceId: 'r-2',
-        amountCents: 100000,
-        nextScheduledDate: null,
-        url: null,
-      },
-    }),
-    row('NOK', { apiKey: null, created: '2025-01-01T00:00:00.000Z' }),
-    row('OLD', { archived: true, created: '2024-01-01T00:00:00.000Z' }),
-  ],
-};
+const LIST: StockListDto = [
+  row('ABC', {
+    created: '2025-03-01T00:00:00.000Z',
+    invoice: {
+      invoiceId: 'inv-1',
+      invoiceNumber: 'INV-0042',
+      totalCents: 198000,
+      date: '2024-01-05T02:00:00.000Z',
+      status: 'AUTHORISED',
+      unpaid: true,
+      overdue: true,
+      daysLate: 120,
+    },
+    repeatingInvoice: {
+      repeatingInvoiceId: 'r-1',
+      amountCents: 198000,
+      nextScheduledDate: '2026-07-01T00:00:00.000Z',
+      url: 'https://accounting.example/r-1',
+    },
+  }),
+  row('VOD', {
+    exchange: 'LSE',
+    companyName: 'Vodafone Group',
+    created: '2025-02-01T00:00:00.000Z',
+    repeatingInvoice: {
+      repeatingInvoiceId: 'r-2',
+      amountCents: 100000,
+      nextScheduledDate: null,
+      url: null,
+    },
+  }),
+  row('NOK', { apiKey: null, created: '2025-01-01T00:00:00.000Z' }),
+  row('OLD', { archived: true, created: '2024-01-01T00:00:00.000Z' }),
+];
 
 const bodyRows = () => within(screen.getByTestId('staff-dashboard-rows')).getAllByRole('row');
 const tickerOrder = () => bodyRows().map((r) => within(r).getAllByRole('cell')[0]?.textContent);
@@ -128,7 +125,7 @@ describe('StaffDashboardRoute', () => {
   });
 
   it('gives report-runners Ticker, Created and Website only, without the total', async () => {
-    const summary = LIST.stocks.map(
+    const summary = LIST.map(
       ({ id, ticker, exchange, combinedTicker, companyName, created, websiteUrl, archived }) => ({
         id,
         ticker,
@@ -140,7 +137,7 @@ describe('StaffDashboardRoute', () => {
         archived,
       }),
     );
-    fetchMock.mockResolvedValue(jsonResponse({ stocks: summary, unavailable: [] }));
+    fetchMock.mockResolvedValue(jsonResponse(summary));
     renderRoute('/', { store: storeWith(reports), routeTable });
     await screen.findByTestId('staff-dashboard-showing');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼]/g, ''))).toEqual([
@@ -202,10 +199,21 @@ describe('StaffDashboardRoute', () => {
     expect(new URL(requestOf(fetchMock, 1).url).searchParams.get('startDate')).toBe('2024-07-01');
   });
 
-  it('notes the services that did not answer', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ ...LIST, unavailable: ['invoicing'] }));
+  it("notes the services that did not answer, named in the list's header", async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(LIST, 200, { [STOCK_LIST_UNAVAILABLE_HEADER]: 'email-marketing, invoicing' }),
+    );
     renderRoute('/', { store: storeWith(admin), routeTable });
-    expect(await screen.findByTestId('staff-dashboard-unavailable')).toHaveTextContent('invoicing');
+    expect(await screen.findByTestId('staff-dashboard-unavailable')).toHaveTextContent(
+      '(email-marketing, invoicing did not answer)',
+    );
+  });
+
+  it('notes nothing when the header names no service', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(LIST, 200, { [STOCK_LIST_UNAVAILABLE_HEADER]: '' }));
+    renderRoute('/', { store: storeWith(admin), routeTable });
+    await screen.findByTestId('staff-dashboard-showing');
+    expect(screen.queryByTestId('staff-dashboard-unavailable')).toBeNull();
   });
 
   it('shows a row list instead of the table on small screens', async () => {

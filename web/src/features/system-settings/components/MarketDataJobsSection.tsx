@@ -19,8 +19,10 @@ export const marketJobTexts = {
   syncWatchlist: {
     button: 'Sync Watchlist',
     confirm:
-      'Sync the watchlist now? The current quote of every stock with market data enabled is read from the market-data provider.',
-    summary: (result: SyncResult) => `Quotes updated: ${result.updated} of ${plural(result.stocks, 'stock')}`,
+      "Sync the watchlist now? The current quote of every stock with market data enabled is read from the market-data provider, replacing quotes entered on a stock's Market tab too.",
+    summary: (result: SyncResult) =>
+      `Quotes updated: ${result.updated} of ${plural(result.stocks, 'stock')}` +
+      (result.manualReplaced.length ? ` (manual quotes replaced: ${result.manualReplaced.join(', ')})` : ''),
   },
   runPriorDay: {
     button: 'Run Prior Day',

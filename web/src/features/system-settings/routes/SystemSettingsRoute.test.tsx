@@ -389,9 +389,12 @@ describe('SystemSettingsRoute', () => {
         updated: 2,
         failed: [{ ticker: 'OLD:ASX', errorMessage: 'The market-data provider has no quote of it' }],
         errorMessage: null,
+        manualReplaced: ['BHP:ASX'],
       }),
     );
-    expect(await tools.findByText('Quotes updated: 2 of 3 stocks')).toBeInTheDocument();
+    expect(
+      await tools.findByText('Quotes updated: 2 of 3 stocks (manual quotes replaced: BHP:ASX)'),
+    ).toBeInTheDocument();
     expect(tools.queryByText('Running...')).not.toBeInTheDocument();
     const rows = within(tools.getByRole('table', { name: 'Sync Watchlist failures' })).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
