@@ -260,6 +260,8 @@ test.describe('invoicing on a phone', () => {
     await fits(page);
     await page.goto('/stocks/VOD:LSE/invoices');
     await expect(page.getByTestId('invoice-row').first()).toBeVisible();
+    await expect(page.getByLabel('Assign an unassigned invoice')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Assign', exact: true })).toBeVisible();
     await fits(page);
   });
 });

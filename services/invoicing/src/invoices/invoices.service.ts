@@ -129,7 +129,12 @@ export class InvoicesService {
     }
     await this.uow.run(async (tx) => {
       if (repeatingId !== undefined)
-        await this.invoices.saveBilling(stock.id, { repeatingInvoiceId: repeatingId }, req.actor.username, tx);
+        await this.invoices.saveBilling(
+          stock.id,
+          { repeatingInvoiceId: repeatingId },
+          req.actor.username,
+          tx,
+        );
       if (invoiceIds)
         await this.invoices.replaceStockAssignments(stock.id, invoiceIds, req.actor.username, tx);
     });

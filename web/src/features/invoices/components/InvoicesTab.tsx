@@ -131,8 +131,7 @@ function InvoicesSection({ data }: { data: StockInvoiceData }) {
       await save({ ticker: data.combinedTicker, invoices }).unwrap();
       setOutcome({
         ok: true,
-        text:
-          next.kind === 'assign' ? `Assigned ${label} to ${data.combinedTicker}` : `Unassigned ${label}`,
+        text: next.kind === 'assign' ? `Assigned ${label} to ${data.combinedTicker}` : `Unassigned ${label}`,
       });
       return true;
     } catch (error) {
@@ -269,11 +268,7 @@ function AssignInvoice({
   const [chosen, setChosen] = useState(NO_INVOICE);
   if (isLoading) return <Loader size="sm" aria-label="Loading the unassigned invoices" />;
   if (!unassigned)
-    return (
-      <Text c="red">
-        Unable to load the unassigned invoices: {errorMessageOf(error)}
-      </Text>
-    );
+    return <Text c="red">Unable to load the unassigned invoices: {errorMessageOf(error)}</Text>;
   if (unassigned.length === 0)
     return (
       <Text size="sm" c="dimmed" data-testid="no-unassigned-invoices">
