@@ -671,6 +671,11 @@ export function specClientCases(shared: SharedBackend) {
       expect(ids((await get('/api/admin/accountingInvoices', 'admin')).body.invoices)).toContain(
         second.invoiceID.toLowerCase(),
       );
+      // Our own shape: camelCase ids; the repeating invoice left out stays as chosen.
+      const idsOnly = await saveInvoiceData({ invoices: [first.invoiceID] });
+      expect(idsOnly.status).toBe(200);
+      expect(idsOnly.body.repeatingInvoiceId).toBe(repeatingId);
+      expect(ids(idsOnly.body.invoices)).toEqual([first.invoiceID.toLowerCase()]);
       const otherStock = await saveInvoiceData({ Ticker: 'BHP:ASX', RepeatingInvoiceId: repeatingId });
       expect(otherStock.status).toBe(400);
       expect(otherStock.body.errorMessage).toBe(
