@@ -704,7 +704,10 @@ export function specClientCases(shared: SharedBackend) {
       const reminder = await get(`/api/admin/accountingReminderEmail/${S.combinedTicker}`, 'admin');
       expect(reminder.status).toBe(200);
       withFields(reminder.body, ['html']);
-      expect(reminder.body.html).toContain(invoice.invoiceNumber);
+      expect(reminder.body.html).toContain(`(${S.combinedTicker})`);
+      // It lists the stock's unpaid invoices: this one when the stand-in made it unpaid.
+      expect(reminder.body.unpaidCount).toBe(invoice.unpaid ? 1 : 0);
+      if (invoice.unpaid) expect(reminder.body.html).toContain(invoice.invoiceNumber);
 
       const pdf = await http
         .get(`/api/invoice?ticker=${S.combinedTicker}&invoiceId=${invoice.invoiceID}`)
