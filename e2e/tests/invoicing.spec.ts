@@ -124,7 +124,8 @@ test.describe('Invoices tab', () => {
     await expect(first).toContainText(INVOICE_DATE);
     await expect(first).toContainText(/\$[\d,]+\.\d{2}/);
     await expect(first).toContainText(/Paid|Unpaid/);
-    await expect(rows.filter({ hasText: /Paid$/ }).first()).toBeVisible();
+    // A paid one: 'Paid' right after its total (then 'By reference' or 'Unassign').
+    await expect(rows.filter({ hasText: /\.\d{2}Paid/ }).first()).toBeVisible();
 
     const link = first.getByRole('link');
     const href = (await link.getAttribute('href')) ?? '';
@@ -260,6 +261,8 @@ test.describe('invoicing on a phone', () => {
     await fits(page);
     await page.goto('/stocks/VOD:LSE/invoices');
     await expect(page.getByTestId('invoice-row').first()).toBeVisible();
+    await expect(page.getByLabel('Assign an unassigned invoice')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Assign', exact: true })).toBeVisible();
     await fits(page);
   });
 });

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   InvoiceDownloadQuerySchema,
   InvoiceTickerQuerySchema,
+  parseCombinedTicker,
   SaveInvoiceDataBodySchema,
   SessionUser,
   Topics,
@@ -40,6 +41,18 @@ async function orMessage<T>(
 }
 
 /**
+ * Whether saveInvoiceData's body `Ticker` names the path's stock: the same ticker:exchange (a bare ticker
+ * means ASX), or the path's ticker alone (the spec's Stock.ticker, without its exchange).
+ */
+function namesPathStock(bodyTicker: string, pathTicker: string): boolean {
+  const path = parseCombinedTicker(pathTicker);
+  const body = parseCombinedTicker(bodyTicker);
+  if (!path || !body) return false;
+  if (body.ticker !== path.ticker) return false;
+  return body.exchange === path.exchange || !bodyTicker.includes(':');
+}
+
+/**
  * Spec section 7's Invoicing calls, each asking the invoicing service: a stock's invoice data and its save,
  * the accounting page with its refresh and assignments, contact and repeating invoice creation (the
  * accounting system's refusal as `success: false` with its message), the reminder mail, and the invoice
@@ -67,10 +80,10 @@ export class InvoicingController {
     @Param('ticker') ticker: string,
     @Body() body: z.output<typeof SaveInvoiceDataBodySchema>,
   ) {
-    if (body.ticker && body.ticker.toUpperCase() !== ticker.trim().toUpperCase())
+    if (body.ticker !== undefined && !namesPathStock(body.ticker, ticker))
       throw new AppError(
         ErrorCode.BadRequest,
-        `The body's ticker ${body.ticker} is not the path's ${ticker}`,
+        `Ticker ${body.ticker} names another stock than the path's ${ticker.trim()}`,
       );
     return this.services.request(Topics.InvoicingSaveStockInvoices, {
       actor,

@@ -38,6 +38,7 @@ export function specClientCases(shared: SharedBackend) {
     let post: ReturnType<typeof clientOf>['post'];
     let S: Stock; // the stock the calls act on; 'client' holds every stock role on it
     let announcement: Record<string, unknown>; // as GET /api/stock/{combinedTicker} lists it
+    let accountingUrl: string; // the accounting stand-in
 
     /** POST /api/Announcement/save/{combinedTicker}: the multipart form with every field the spec names. */
     async function saveAnnouncement(fields: Record<string, string>, withFile: boolean) {
@@ -74,7 +75,7 @@ export function specClientCases(shared: SharedBackend) {
     };
 
     beforeAll(async () => {
-      shared.backend(); // the sink emptied for this group
+      accountingUrl = shared.backend().accounting.url; // the sink emptied for this group
       ({ gateway, http } = await startTestGateway());
       ({ get, post } = clientOf(http, sessions));
       sessions.admin = await signIn(http, 'admin', 'Admin!2026');
@@ -630,6 +631,172 @@ export function specClientCases(shared: SharedBackend) {
       const ofStock = await get(`/api/admin/getServiceOrder?ticker=SO${RUN}:ASX`, 'admin');
       expect(ofStock.status).toBe(200);
       expect(ofStock.body).toMatchObject({ id: order.id, reference: `SO-${RUN}`, isCreated: true });
+    });
+
+    it('Invoicing: invoices?ticker, saveInvoiceData (Ticker, RepeatingInvoiceId, Invoices as read), the accounting page, refresh, assign, createContact?id, createRepeatingInvoice, the reminder email, the invoice download', async () => {
+      // Two invoices of a reference no stock has: the accounting page lists them once refreshed.
+      const reference = `SCX-${RUN}`;
+      const seeded = await fetch(`${accountingUrl}/standin/invoices`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ count: 2, reference }),
+      });
+      expect(seeded.status).toBe(201);
+      const held = (
+        (await (await fetch(`${accountingUrl}/standin/invoices?reference=${reference}`)).json()) as {
+          Invoices: Array<{ InvoiceID: string; InvoiceNumber: string }>;
+        }
+      ).Invoices;
+      expect(held).toHaveLength(2);
+      const heldIds = held.map((i) => i.InvoiceID.toLowerCase());
+      const same = (a: string) => (b: string) => a.toLowerCase() === b.toLowerCase();
+
+      const refreshed = await post('/api/admin/refreshAccounting', {}, 'admin');
+      expect(refreshed.status).toBe(200);
+      withFields(refreshed.body, ['repeatingInvoices', 'invoices', 'ignored']);
+      const page = await get('/api/admin/accountingInvoices', 'admin');
+      expect(page.status).toBe(200);
+      withFields(page.body, ['repeatingInvoices', 'invoices', 'ignored']);
+      const listed = (page.body.invoices as Array<{ invoiceID: string; text: string }>).filter((i) =>
+        heldIds.some(same(i.invoiceID)),
+      );
+      expect(listed).toHaveLength(2);
+      for (const line of listed) withFields(line, ['invoiceID', 'text']);
+      const [first, second] = [listed[0]!, listed[1]!];
+
+      // Assign: the first to the stock (ticker:exchange), the second ignored; the page's shape again.
+      const assigned = await post(
+        '/api/admin/assignAccountingInvoices',
+        {
+          items: [
+            { invoiceId: first.invoiceID, ticker: S.combinedTicker },
+            { invoiceId: second.invoiceID, ignore: true },
+          ],
+        },
+        'admin',
+      );
+      expect(assigned.status).toBe(200);
+      withFields(assigned.body, ['repeatingInvoices', 'invoices', 'ignored']);
+      const ids = (list: Array<{ invoiceID: string }>) => list.map((i) => i.invoiceID.toLowerCase());
+      expect(ids(assigned.body.ignored)).toContain(second.invoiceID.toLowerCase());
+      expect(ids(assigned.body.invoices)).not.toContain(first.invoiceID.toLowerCase());
+
+      const read = await get(`/api/admin/invoices?ticker=${S.combinedTicker}`, 'admin');
+      expect(read.status).toBe(200);
+      withFields(read.body, [
+        'repeatingInvoices',
+        'repeatingInvoiceId',
+        'invoices',
+        'contactId',
+        'reference',
+      ]);
+      expect(ids(read.body.invoices)).toEqual([first.invoiceID.toLowerCase()]);
+      withFields(read.body.invoices[0], [
+        'invoiceID',
+        'invoiceNumber',
+        'status',
+        'total',
+        'date',
+        'reference',
+        'contactName',
+        'repeatingInvoiceID',
+      ]);
+
+      const contact = await post(`/api/admin/createContact?id=${S.id}`, {}, 'admin');
+      expect(contact.status).toBe(200);
+      expect(contact.body).toMatchObject({ success: true, errorMessage: null });
+      const repeating = await post('/api/admin/createRepeatingInvoice', { id: S.id, amount: 1800 }, 'admin');
+      expect(repeating.status).toBe(200);
+      expect(repeating.body).toMatchObject({ success: true, errorMessage: null });
+      withFields(repeating.body.repeatingInvoice, ['id', 'total', 'text', 'schedule']);
+      withFields(repeating.body.repeatingInvoice.schedule, ['nextScheduledDate']);
+      const repeatingId = repeating.body.repeatingInvoice.id as string;
+
+      // saveInvoiceData as the spec's client sends it: PascalCase, the invoices as it read them.
+      const asRead = (await get(`/api/admin/invoices?ticker=${S.combinedTicker}`, 'admin')).body;
+      expect(asRead).toMatchObject({ repeatingInvoiceId: repeatingId, contactId: contact.body.contactId });
+      const saveInvoiceData = (body: object) =>
+        post(`/api/admin/saveInvoiceData/${S.combinedTicker}`, body, 'admin');
+      const saved = await saveInvoiceData({
+        Ticker: S.combinedTicker,
+        RepeatingInvoiceId: repeatingId,
+        Invoices: [...asRead.invoices, { ...asRead.invoices[0], invoiceID: second.invoiceID }],
+      });
+      expect(saved.status).toBe(200);
+      withFields(saved.body, [
+        'repeatingInvoices',
+        'repeatingInvoiceId',
+        'invoices',
+        'contactId',
+        'reference',
+      ]);
+      expect(saved.body.repeatingInvoiceId).toBe(repeatingId);
+      expect(ids(saved.body.invoices).sort()).toEqual(
+        [first.invoiceID, second.invoiceID].map((id) => id.toLowerCase()).sort(),
+      );
+      // Unassigned again by sending the invoices without it (`repeatingInvoiceID`, another spelling).
+      const unassigned = await saveInvoiceData({
+        Ticker: S.combinedTicker,
+        repeatingInvoiceID: repeatingId,
+        Invoices: saved.body.invoices.filter((i: { invoiceID: string }) =>
+          same(i.invoiceID)(first.invoiceID),
+        ),
+      });
+      expect(unassigned.status).toBe(200);
+      expect(ids(unassigned.body.invoices)).toEqual([first.invoiceID.toLowerCase()]);
+      expect(ids((await get('/api/admin/accountingInvoices', 'admin')).body.invoices)).toContain(
+        second.invoiceID.toLowerCase(),
+      );
+      // Our own shape: camelCase ids; the repeating invoice left out stays as chosen.
+      const idsOnly = await saveInvoiceData({ invoices: [first.invoiceID] });
+      expect(idsOnly.status).toBe(200);
+      expect(idsOnly.body.repeatingInvoiceId).toBe(repeatingId);
+      expect(ids(idsOnly.body.invoices)).toEqual([first.invoiceID.toLowerCase()]);
+      const otherStock = await saveInvoiceData({ Ticker: 'BHP:ASX', RepeatingInvoiceId: repeatingId });
+      expect(otherStock.status).toBe(400);
+      expect(otherStock.body.errorMessage).toBe(
+        `Ticker BHP:ASX names another stock than the path's ${S.combinedTicker}`,
+      );
+      const unknownField = await saveInvoiceData({ Ticker: S.combinedTicker, Invoices: [], Amount: 1 });
+      expect(unknownField.status).toBe(400);
+      expect(unknownField.body.errorMessage).toContain("'Amount'");
+
+      // The client-facing form's invoice fields (spec section 3): the stock's latest invoice.
+      const invoice = unassigned.body.invoices[0];
+      const form = (await get(`/api/ClientStock/?combinedTicker=${S.combinedTicker}`, 'client')).body;
+      const invoiceFields = {
+        invoiceId: invoice.invoiceID,
+        invoiceTotal: invoice.total,
+        invoiceStatus: invoice.status,
+        invoiceDate: invoice.date,
+        invoiceNumber: invoice.invoiceNumber,
+      };
+      expect(form).toMatchObject(invoiceFields);
+      const row = (await get('/api/clientDashboard/', 'client')).body.stocks.find(
+        (s: Stock) => s.id === S.id,
+      );
+      expect(row).toMatchObject(invoiceFields);
+
+      const reminder = await get(`/api/admin/accountingReminderEmail/${S.combinedTicker}`, 'admin');
+      expect(reminder.status).toBe(200);
+      withFields(reminder.body, ['html']);
+      expect(reminder.body.html).toContain(`(${S.combinedTicker})`);
+      // It lists the stock's unpaid invoices: this one when the stand-in made it unpaid.
+      expect(reminder.body.unpaidCount).toBe(invoice.unpaid ? 1 : 0);
+      if (invoice.unpaid) expect(reminder.body.html).toContain(invoice.invoiceNumber);
+
+      const pdf = await http
+        .get(`/api/invoice?ticker=${S.combinedTicker}&invoiceId=${invoice.invoiceID}`)
+        .set('Cookie', sessions.client.cookie)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect((pdf.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     });
   });
 }

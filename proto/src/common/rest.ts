@@ -41,6 +41,33 @@ export const queryFlag = () =>
     .optional()
     .transform((v) => v !== undefined && !['false', '0', 'no', 'off'].includes(v.trim().toLowerCase()));
 
+/**
+ * An object as a client written from the spec sends it: ASP.NET model binding reads property names in any
+ * case (`Ticker`, `RepeatingInvoiceID`), so each key is read as the schema's key it equals ignoring case. A
+ * key the schema does not name, or a second spelling of a key already given, stays as sent, for a strict
+ * schema to refuse naming it. Typed by the schema's own input: what this portal's callers send.
+ */
+export function keysInAnyCase<T extends z.AnyZodObject>(schema: T) {
+  const shape = schema.shape as Record<string, unknown>;
+  const byLowerCase = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
+  const own = (key: string) => Object.prototype.hasOwnProperty.call(shape, key);
+  return z.preprocess((value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const entries = Object.entries(value);
+    // Exact names first, so `ticker` beside `Ticker` keeps its value and `Ticker` is the one refused.
+    const taken = new Set(entries.filter(([key]) => own(key)).map(([key]) => key));
+    return Object.fromEntries(
+      entries.map(([key, v]) => {
+        if (own(key)) return [key, v];
+        const named = byLowerCase.get(key.toLowerCase());
+        if (!named || taken.has(named)) return [key, v];
+        taken.add(named);
+        return [named, v];
+      }),
+    );
+  }, schema) as unknown as z.ZodEffects<T, z.output<T>, z.input<T>>;
+}
+
 /** GET /health of the gateway. */
 /**
  * `ok` (200) while every service answers, `slow` ones included; `degraded` (503) when one is `down`. A service

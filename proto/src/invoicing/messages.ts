@@ -35,7 +35,8 @@ export const StockInvoicesReplySchema = StockInvoiceDataSchema;
 export const SaveStockInvoicesRequestSchema = z.object({
   actor: ActorSchema,
   combinedTicker: z.string().min(1).max(40),
-  repeatingInvoiceId: z.string().max(64).nullable(),
+  /** Left out: the stock's repeating invoice choice stays as it is. */
+  repeatingInvoiceId: z.string().max(64).nullable().optional(),
   /** Left out: the stock's assignments stay as they are. */
   invoices: z.array(z.string().max(64)).max(10_000).optional(),
 });

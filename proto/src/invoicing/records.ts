@@ -29,6 +29,11 @@ export const InvoiceSchema = z.object({
   daysLate: z.number().int(),
   /** The invoice in the accounting system's own web app (null when none is configured). */
   url: z.string().nullable(),
+  /**
+   * Given to the stock by hand (the accounting page or saveInvoiceData), not matched by its reference: the
+   * Invoices tab can unassign it.
+   */
+  assigned: z.boolean(),
 });
 export type InvoiceDto = z.infer<typeof InvoiceSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysInAnyCase } from '../common/rest';
 import { StockId } from '../common/session';
 import { RepeatingInvoiceSchema } from './records';
 
@@ -28,18 +29,47 @@ export const InvoiceTickerQuerySchema = z.object({ ticker: combinedTicker });
 /** `/{ticker}` of saveInvoiceData. */
 export const InvoiceTickerParamsSchema = z.object({ ticker: combinedTicker });
 
-/** POST /api/admin/saveInvoiceData/{ticker}: the stock's repeating invoice and the invoices assigned to it. */
-export const SaveInvoiceDataBodySchema = z
-  .object({
-    ticker: combinedTicker.optional(),
-    repeatingInvoiceId: accountingId('repeatingInvoiceId').nullable(),
-    /**
-     * The invoice ids assigned to this stock by hand, replacing its earlier ones (those matched by its
-     * reference need not be listed); left out, the assignments stay as they are.
-     */
-    invoices: z.array(accountingId('invoice id')).max(10_000).optional(),
-  })
-  .strict();
+/**
+ * An invoice of saveInvoiceData's `invoices`: its id, or the invoice as GET /api/admin/invoices?ticker reads
+ * it (a client of the spec sends back what it read), whose `invoiceID` (any case) is taken.
+ */
+const invoiceRef = z.preprocess(
+  (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const id = Object.entries(value).find(([key]) => key.toLowerCase() === 'invoiceid');
+    return id ? id[1] : value;
+  },
+  z
+    .string({
+      required_error: 'each invoice is required',
+      invalid_type_error: 'each invoice must be an invoice id or an invoice with its invoiceID',
+    })
+    .trim()
+    .min(1, 'an invoice id is required')
+    .max(64, 'an invoice id must be at most 64 characters')
+    .regex(/^[A-Za-z0-9-]+$/, 'an invoice id must be an accounting system id (letters, digits and -)'),
+) as unknown as z.ZodEffects<z.ZodString, string, string | { invoiceID: string }>;
+
+/**
+ * POST /api/admin/saveInvoiceData/{ticker} (spec section 7: "Ticker, repeating invoice id, Invoices"): the
+ * stock's repeating invoice and the invoices assigned to it. The keys are read in any case (`Ticker`,
+ * `RepeatingInvoiceId` or `repeatingInvoiceID`, `Invoices`); any other key is refused naming it.
+ */
+export const SaveInvoiceDataBodySchema = keysInAnyCase(
+  z
+    .object({
+      /** The path's stock again (ticker:exchange, or the bare ticker); another stock is refused. */
+      ticker: combinedTicker.optional(),
+      /** null: no repeating invoice chosen (its reference's is used); left out: the choice stays. */
+      repeatingInvoiceId: accountingId('repeatingInvoiceId').nullable().optional(),
+      /**
+       * The invoices assigned to this stock by hand, replacing its earlier ones (those matched by its
+       * reference need not be listed), as ids or as the invoices read; left out, the assignments stay.
+       */
+      invoices: z.array(invoiceRef).max(10_000, 'at most 10,000 invoices').optional(),
+    })
+    .strict(),
+);
 
 /** One choice of the accounting page: an invoice to a stock, to the ignored list, or back to unset. */
 export const AssignmentItemSchema = z

@@ -39,7 +39,10 @@ export const invoicingRoutes = defineRoutes('invoicing', {
     access: INVOICES_TAB,
     summary: "Save a stock's repeating invoice choice and the invoices assigned to it by hand",
     description:
-      'An unknown repeating invoice or invoice id is refused with 400 naming it; nothing is saved then.',
+      "The spec's `Ticker`, `RepeatingInvoiceId` and `Invoices` are read in any case; `Invoices` as ids or as " +
+      'the invoices GET /api/admin/invoices read (their invoiceID taken). A field left out stays as it is. ' +
+      'A Ticker naming another stock than the path, an unknown field, repeating invoice or invoice id is ' +
+      'refused with 400 naming it; nothing is saved then.',
     params: InvoiceTickerParamsSchema,
     body: SaveInvoiceDataBodySchema,
     response: StockInvoiceDataSchema,
@@ -47,7 +50,8 @@ export const invoicingRoutes = defineRoutes('invoicing', {
   accountingPage: {
     method: 'GET',
     path: '/api/admin/accountingInvoices',
-    access: access.admin(),
+    // Read by the Invoices tab too: its holders assign one of the unassigned invoices to the stock.
+    access: INVOICES_TAB,
     summary: 'The accounting page: unassigned repeating invoices, unassigned invoices, ignored invoices',
     response: AccountingPageSchema,
   },

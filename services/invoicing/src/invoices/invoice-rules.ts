@@ -42,8 +42,15 @@ export function accountingLinks(appUrl: string | undefined): AccountingLinks {
 export const isUnpaid = (i: Pick<InvoiceRecord, 'status' | 'amountDueCents'>): boolean =>
   i.status !== 'PAID' && i.amountDueCents > 0;
 
-/** An invoice as the Invoices tab lists it, with proto's overdue rule. */
-export function invoiceDto(i: InvoiceRecord, links: AccountingLinks, now: Date): InvoiceDto {
+/**
+ * An invoice as the Invoices tab lists it, with proto's overdue rule; `assignedTicker` is the stock staff
+ * gave it by hand (null when its reference matches the stock).
+ */
+export function invoiceDto(
+  i: InvoiceRecord & { assignedTicker: string | null },
+  links: AccountingLinks,
+  now: Date,
+): InvoiceDto {
   const unpaid = isUnpaid(i);
   const standing = invoiceStanding({ unpaid, date: i.date }, now);
   return {
@@ -62,6 +69,7 @@ export function invoiceDto(i: InvoiceRecord, links: AccountingLinks, now: Date):
     overdue: standing.overdue,
     daysLate: standing.daysLate,
     url: links.invoice(i.invoiceId),
+    assigned: i.assignedTicker !== null,
   };
 }
 

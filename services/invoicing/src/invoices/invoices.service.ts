@@ -106,11 +106,18 @@ export class InvoicesService {
   }
 
   async saveStockInvoices(
-    req: { actor: Actor; combinedTicker: string; repeatingInvoiceId: string | null; invoices?: string[] },
+    req: {
+      actor: Actor;
+      combinedTicker: string;
+      repeatingInvoiceId?: string | null;
+      invoices?: string[];
+    },
     now = new Date(),
   ): Promise<StockInvoiceDataDto> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
-    const repeatingId = req.repeatingInvoiceId?.toLowerCase() ?? null;
+    // Left out: the choice stays as it is.
+    const repeatingId =
+      req.repeatingInvoiceId === undefined ? undefined : (req.repeatingInvoiceId?.toLowerCase() ?? null);
     if (repeatingId && !(await this.invoices.repeatingById(repeatingId)))
       throw new AppError(ErrorCode.BadRequest, `No repeating invoice has the id ${req.repeatingInvoiceId}`);
     const invoiceIds = req.invoices ? [...new Set(req.invoices.map((id) => id.toLowerCase()))] : undefined;
@@ -121,7 +128,13 @@ export class InvoicesService {
         throw new AppError(ErrorCode.BadRequest, `No invoice has the id ${unknown.slice(0, 5).join(', ')}`);
     }
     await this.uow.run(async (tx) => {
-      await this.invoices.saveBilling(stock.id, { repeatingInvoiceId: repeatingId }, req.actor.username, tx);
+      if (repeatingId !== undefined)
+        await this.invoices.saveBilling(
+          stock.id,
+          { repeatingInvoiceId: repeatingId },
+          req.actor.username,
+          tx,
+        );
       if (invoiceIds)
         await this.invoices.replaceStockAssignments(stock.id, invoiceIds, req.actor.username, tx);
     });

@@ -3,11 +3,24 @@ import { callRoute, type ResponseOf } from '@/api/route';
 import { routes } from '@/api/routes';
 
 export type StockInvoiceData = ResponseOf<typeof routes.invoicing.invoices>;
+export type UnassignedInvoice = ResponseOf<typeof routes.invoicing.accountingPage>['invoices'][number];
 
-/** The dashboards show the invoice figures: a new repeating invoice or choice changes them (tags by name). */
+/**
+ * The dashboards show the invoice figures: a new repeating invoice, choice or assignment changes them, and
+ * an assignment the accounting page's lists (tags by name).
+ */
 const invoicesTaggedApi = baseApi.enhanceEndpoints({
-  addTagTypes: ['StockInvoices', 'StockList', 'ClientStock'],
+  addTagTypes: ['StockInvoices', 'StockList', 'ClientStock', 'AccountingPage'],
 });
+
+/** What the tab saves through saveInvoiceData: a field left out stays as it is. */
+export interface SaveInvoiceDataArgs {
+  ticker: string;
+  /** The repeating invoice choice (null: none chosen). */
+  repeatingInvoiceId?: string | null;
+  /** Every invoice assigned to the stock by hand, replacing the earlier ones. */
+  invoices?: string[];
+}
 
 /** The Invoices tab's calls (docs/api/invoicing.md): InvoiceTotal holders and admins. */
 export const invoicesApi = invoicesTaggedApi.injectEndpoints({
@@ -17,20 +30,37 @@ export const invoicesApi = invoicesTaggedApi.injectEndpoints({
       query: (ticker) => callRoute(routes.invoicing.invoices, { query: { ticker } }),
       providesTags: (_result, _error, ticker) => [{ type: 'StockInvoices', id: ticker }],
     }),
-    /** The page's Save on this tab: the stock's repeating invoice. Answers the tab's data, cached as it is. */
-    saveInvoiceData: build.mutation<StockInvoiceData, { ticker: string; repeatingInvoiceId: string | null }>({
-      query: ({ ticker, repeatingInvoiceId }) =>
+    /**
+     * The invoices no stock has (the accounting page's `invoices`), which the tab can assign to its stock.
+     * Read from the accounting page's data, cached and invalidated with it.
+     */
+    unassignedInvoices: build.query<UnassignedInvoice[], void>({
+      query: () => callRoute(routes.invoicing.accountingPage),
+      transformResponse: (page: ResponseOf<typeof routes.invoicing.accountingPage>) => page.invoices,
+      providesTags: ['AccountingPage'],
+    }),
+    /**
+     * The page's Save on this tab (the repeating invoice) and the tab's Assign and Unassign (the invoices).
+     * Answers the tab's data, cached as it is.
+     */
+    saveInvoiceData: build.mutation<StockInvoiceData, SaveInvoiceDataArgs>({
+      query: ({ ticker, repeatingInvoiceId, invoices }) =>
         callRoute(routes.invoicing.saveInvoiceData, {
           params: { ticker },
-          body: { ticker, repeatingInvoiceId },
+          body: {
+            ticker,
+            ...(repeatingInvoiceId !== undefined ? { repeatingInvoiceId } : {}),
+            ...(invoices !== undefined ? { invoices } : {}),
+          },
         }),
-      invalidatesTags: (result) => (result ? ['StockList', 'ClientStock'] : []),
+      invalidatesTags: (result, _error, { invoices }) =>
+        result ? ['StockList', 'ClientStock', ...(invoices ? (['AccountingPage'] as const) : [])] : [],
       async onQueryStarted({ ticker }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
           dispatch(invoicesApi.util.upsertQueryData('stockInvoices', ticker, data));
         } catch {
-          // The save flow shows the error.
+          // The save flow or the tab shows the error.
         }
       },
     }),
@@ -56,6 +86,7 @@ export const invoicesApi = invoicesTaggedApi.injectEndpoints({
 
 export const {
   useStockInvoicesQuery,
+  useUnassignedInvoicesQuery,
   useSaveInvoiceDataMutation,
   useCreateContactMutation,
   useCreateRepeatingInvoiceMutation,

@@ -4,7 +4,7 @@ import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
 import { BHP_STOCK_ID, bhpStock } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
-import { repeatingInvoiceDto, stockInvoiceData } from '../test/fixtures';
+import { accountingPage, invoiceDto, repeatingInvoiceDto, stockInvoiceData } from '../test/fixtures';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -25,6 +25,7 @@ describe('staff Invoices tab', () => {
     const calls = serveApi(fetchMock, {
       [routeKey(routes.stocks.get, { combinedTicker: 'BHP:ASX' })]: () => jsonResponse(bhpStock()),
       [routeKey(routes.invoicing.invoices)]: () => jsonResponse(stockInvoiceData()),
+      [routeKey(routes.invoicing.accountingPage)]: () => jsonResponse(accountingPage()),
       ...handlers,
     });
     renderRoute('/stocks/BHP:ASX/invoices', { store: storeWith(admin) });
@@ -47,6 +48,9 @@ describe('staff Invoices tab', () => {
     expect(first).toHaveTextContent('INV-004205Jan24$1,980.00Unpaid 120 days overdue');
     expect(within(first!).getByText('120 days overdue')).toHaveClass('overdue');
     expect(second).toHaveTextContent('INV-003005Jan23$1,980.00Paid');
+    // Both match the stock's reference: nothing to unassign.
+    expect(first).toHaveTextContent('By reference');
+    expect(screen.queryByRole('button', { name: /^Unassign/ })).toBeNull();
   });
 
   it('selects the current repeating invoice among the options and saves a new choice with the page Save', async () => {
@@ -228,6 +232,105 @@ describe('staff Invoices tab', () => {
       'Unable to create repeating invoice: amount must be a number more than 0',
     );
     expect(posts(calls, routes.invoicing.createRepeatingInvoice)).toHaveLength(0);
+  });
+
+  it('unassigns an invoice given by hand, sending the ones it keeps, and shows progress then the result', async () => {
+    const handAssigned = stockInvoiceData({
+      invoices: [
+        invoiceDto({ invoiceID: 'inv-7', invoiceNumber: 'INV-0077', assigned: true }),
+        invoiceDto({ invoiceID: 'inv-8', invoiceNumber: 'INV-0088', assigned: true }),
+        invoiceDto(),
+      ],
+    });
+    let answer: (r: Response) => void = () => undefined;
+    const calls = open({
+      [routeKey(routes.invoicing.invoices)]: () => jsonResponse(handAssigned),
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
+        new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    await loaded();
+    const [seven, , byReference] = screen.getAllByTestId('invoice-row');
+    expect(within(byReference!).queryByRole('button')).toBeNull();
+    fireEvent.click(within(seven!).getByRole('button', { name: 'Unassign INV-0077' }));
+    expect(await within(seven!).findByRole('button', { name: 'Unassign INV-0077' })).toHaveTextContent(
+      'Unassigning...',
+    );
+    expect(screen.getByRole('button', { name: 'Unassign INV-0088' })).toBeDisabled();
+    await vi.waitFor(() => expect(posts(calls, routes.invoicing.saveInvoiceData)).toHaveLength(1));
+    // The repeating invoice choice is left out: it stays as it is.
+    expect(posts(calls, routes.invoicing.saveInvoiceData)[0]?.body).toEqual({
+      ticker: 'BHP:ASX',
+      invoices: ['inv-8'],
+    });
+    answer(jsonResponse({ ...handAssigned, invoices: handAssigned.invoices.slice(1) }));
+    expect(await screen.findByTestId('invoice-assignment-result')).toHaveTextContent('Unassigned INV-0077');
+    expect(screen.getAllByTestId('invoice-row')).toHaveLength(2);
+    // The pick list is read again: the invoice is unassigned now.
+    await vi.waitFor(() =>
+      expect(calls.filter((c) => c.path === routes.invoicing.accountingPage.path)).toHaveLength(2),
+    );
+  });
+
+  it('assigns one of the unassigned invoices to the stock beside those it has by hand', async () => {
+    const handAssigned = stockInvoiceData({
+      invoices: [invoiceDto({ invoiceID: 'inv-7', invoiceNumber: 'INV-0077', assigned: true })],
+    });
+    const calls = open({
+      [routeKey(routes.invoicing.invoices)]: () => jsonResponse(handAssigned),
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
+        jsonResponse({
+          ...handAssigned,
+          invoices: [
+            invoiceDto({ invoiceID: 'inv-u1', invoiceNumber: 'INV-0101', assigned: true }),
+            ...handAssigned.invoices,
+          ],
+        }),
+    });
+    await loaded();
+    const select = await screen.findByLabelText('Assign an unassigned invoice');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['--Choose an invoice--', 'INV-0101 Wesfarmers ref WES-9', 'INV-0102 Nobody no reference']);
+    const assign = screen.getByRole('button', { name: 'Assign' });
+    expect(assign).toBeDisabled();
+    fireEvent.change(select, { target: { value: 'inv-u1' } });
+    fireEvent.click(assign);
+    expect(await screen.findByTestId('invoice-assignment-result')).toHaveTextContent(
+      'Assigned INV-0101 Wesfarmers ref WES-9 to BHP:ASX',
+    );
+    expect(posts(calls, routes.invoicing.saveInvoiceData)[0]?.body).toEqual({
+      ticker: 'BHP:ASX',
+      invoices: ['inv-7', 'inv-u1'],
+    });
+    expect(screen.getByRole('button', { name: 'Unassign INV-0101' })).toBeEnabled();
+  });
+
+  it('shows a refused assignment and keeps the list as it was', async () => {
+    open({
+      [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
+        errorResponse(400, 'No invoice has the id inv-u1'),
+    });
+    await loaded();
+    fireEvent.change(await screen.findByLabelText('Assign an unassigned invoice'), {
+      target: { value: 'inv-u1' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Assign' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Unable to assign INV-0101 Wesfarmers ref WES-9: No invoice has the id inv-u1',
+    );
+    expect(screen.getAllByTestId('invoice-row')).toHaveLength(2);
+  });
+
+  it('says when no invoice is left to assign', async () => {
+    open({
+      [routeKey(routes.invoicing.accountingPage)]: () => jsonResponse(accountingPage({ invoices: [] })),
+    });
+    await loaded();
+    expect(await screen.findByTestId('no-unassigned-invoices')).toHaveTextContent(
+      'No unassigned invoices to assign',
+    );
   });
 
   it('shows a failed load', async () => {

@@ -44,6 +44,13 @@ export function invoiceRowView(combinedTicker: string, invoice: Invoice): Invoic
   };
 }
 
+/**
+ * The invoices given to the stock by hand (the ones Unassign can take back), which saveInvoiceData's
+ * `invoices` replaces; those its reference matches are not among them.
+ */
+export const assignedInvoiceIds = (data: Pick<StockInvoiceData, 'invoices'>): string[] =>
+  data.invoices.filter((i) => i.assigned).map((i) => i.invoiceID);
+
 /** The chosen repeating invoice's next date ('Next 1 Jul 2026'), or that its schedule has ended. */
 export function nextScheduledText(repeating: RepeatingInvoice): string {
   const next = repeating.schedule.nextScheduledDate;

@@ -1,4 +1,6 @@
-import type { StockInvoiceData } from '../api/invoicesApi';
+import type { StockInvoiceData, UnassignedInvoice } from '../api/invoicesApi';
+import type { ResponseOf } from '@/api/route';
+import type { routes } from '@/api/routes';
 
 type Invoice = StockInvoiceData['invoices'][number];
 type RepeatingInvoice = StockInvoiceData['repeatingInvoices'][number];
@@ -21,6 +23,7 @@ export function invoiceDto(overrides: Partial<Invoice> = {}): Invoice {
     overdue: true,
     daysLate: 120,
     url: 'https://accounting.example/inv-1',
+    assigned: false,
     ...overrides,
   };
 }
@@ -66,6 +69,30 @@ export function stockInvoiceData(overrides: Partial<StockInvoiceData> = {}): Sto
     contactId: null,
     reference: 'BHP-1',
     defaultRepeatingAmount: 1800,
+    syncedAt: '2026-11-27T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+type AccountingPage = ResponseOf<typeof routes.invoicing.accountingPage>;
+
+const unassigned = (invoiceID: string, text: string): UnassignedInvoice => ({
+  invoiceID,
+  text,
+  url: `https://accounting.example/${invoiceID}`,
+  ticker: null,
+});
+
+/** The accounting page's data: two invoices no stock has, which the Invoices tab offers to assign. */
+export function accountingPage(overrides: Partial<AccountingPage> = {}): AccountingPage {
+  return {
+    repeatingInvoices: [],
+    invoices: [
+      unassigned('inv-u1', 'INV-0101 Wesfarmers ref WES-9'),
+      unassigned('inv-u2', 'INV-0102 Nobody no reference'),
+    ],
+    ignored: [],
+    stocks: [{ ticker: 'BHP:ASX', label: 'BHP:ASX bhp.com BHP Group' }],
     syncedAt: '2026-11-27T00:00:00.000Z',
     ...overrides,
   };
