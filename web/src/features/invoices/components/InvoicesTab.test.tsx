@@ -256,7 +256,7 @@ describe('staff Invoices tab', () => {
       'Unassigning...',
     );
     expect(screen.getByRole('button', { name: 'Unassign INV-0088' })).toBeDisabled();
-    await vi.waitFor(() => expect(posts(calls, routes.invoicing.saveInvoiceData)).toHaveLength(1));
+    await waitFor(() => expect(posts(calls, routes.invoicing.saveInvoiceData)).toHaveLength(1));
     // The repeating invoice choice is left out: it stays as it is.
     expect(posts(calls, routes.invoicing.saveInvoiceData)[0]?.body).toEqual({
       ticker: 'BHP:ASX',
@@ -266,7 +266,7 @@ describe('staff Invoices tab', () => {
     expect(await screen.findByTestId('invoice-assignment-result')).toHaveTextContent('Unassigned INV-0077');
     expect(screen.getAllByTestId('invoice-row')).toHaveLength(2);
     // The pick list is read again: the invoice is unassigned now.
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(calls.filter((c) => c.path === routes.invoicing.accountingPage.path)).toHaveLength(2),
     );
   });
