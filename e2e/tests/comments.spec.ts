@@ -89,6 +89,14 @@ test.describe('announcement comments', () => {
     expect(moderation.subject).toMatch(/^\[Flagged\] New comment on .*BHP/);
     expect(moderation.subject).toContain(target.headline);
     expect(moderation.text).toContain(`/AnnouncementCommentResponse/${guid}`);
+    // The mail's own link opens the response page where the stack serves its web app (PUBLIC_BASE_URL).
+    const mailed = (moderation.text ?? '').match(
+      /https?:\/\/\S+\/AnnouncementCommentResponse\/[0-9a-f-]+/,
+    )?.[0];
+    expect(mailed, moderation.text).toBeDefined();
+    expect(new URL(mailed!).origin).toBe(new URL(test.info().project.use.baseURL!).origin);
+    await page.goto(mailed!);
+    await expect(page.getByTestId('announcement-headline')).toHaveText(target.headline);
 
     // The announcement's comments: the flagged one with its reasons, the plain one without.
     await page.goto(`/AnnouncementComments/BHP:ASX/${target.sendGuid}`);
