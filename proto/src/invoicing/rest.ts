@@ -15,9 +15,9 @@ const combinedTicker = z
   .max(40, 'ticker must be at most 40 characters')
   .describe('ticker:exchange, e.g. BHP:ASX');
 
-const accountingId = (name: string) =>
+const accountingId = (name: string, typeMessage = `${name} must be text`) =>
   z
-    .string({ required_error: `${name} is required`, invalid_type_error: `${name} must be text` })
+    .string({ required_error: `${name} is required`, invalid_type_error: typeMessage })
     .trim()
     .min(1, `${name} is required`)
     .max(64, `${name} must be at most 64 characters`)
@@ -39,15 +39,7 @@ const invoiceRef = z.preprocess(
     const id = Object.entries(value).find(([key]) => key.toLowerCase() === 'invoiceid');
     return id ? id[1] : value;
   },
-  z
-    .string({
-      required_error: 'each invoice is required',
-      invalid_type_error: 'each invoice must be an invoice id or an invoice with its invoiceID',
-    })
-    .trim()
-    .min(1, 'an invoice id is required')
-    .max(64, 'an invoice id must be at most 64 characters')
-    .regex(/^[A-Za-z0-9-]+$/, 'an invoice id must be an accounting system id (letters, digits and -)'),
+  accountingId('an invoice id', 'each invoice must be an invoice id or an invoice with its invoiceID'),
 ) as unknown as z.ZodEffects<z.ZodString, string, string | { invoiceID: string }>;
 
 /**
