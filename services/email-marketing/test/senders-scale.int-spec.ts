@@ -265,16 +265,22 @@ describe('senders at scale', () => {
     const instance = paused === processes[0] ? 'a' : 'c';
     await events.sendRequested(stock.id, a);
     await sink.waitFor(() => received(a.headline).size >= 200, '200 mails before the stop', 300_000);
+    // Stopped first, read after: a running sender could mark every claim between a read and the stop (seen on
+    // a busy machine), so the set read while it is frozen is exactly what it holds.
     let held: string[] = [];
     await waitUntil(
-      'the paused sender holding claimed, unmarked deliveries',
-      async () => (held = await claimedBy(a.sendGuid, instance)).length > 0,
-      60_000,
+      'the paused sender frozen while holding claimed, unmarked deliveries',
+      async () => {
+        process.kill(paused.pid, 'SIGSTOP');
+        held = await claimedBy(a.sendGuid, instance);
+        if (held.length > 0) return true;
+        process.kill(paused.pid, 'SIGCONT');
+        return false;
+      },
+      300_000,
       5,
     );
-    process.kill(paused.pid, 'SIGSTOP');
     try {
-      held = await claimedBy(a.sendGuid, instance);
       expect(held.length).toBeGreaterThan(0);
       const runsAtStop = await readCounter(holder.healthUrl, 'irp_singleton_job_runs_total', {
         job: TAKEOVER_JOB,

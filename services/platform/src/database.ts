@@ -28,6 +28,8 @@ export function createDataSource(o: DatabaseOptions): DataSource {
     logging: false,
     // Migrations use core functions only (gen_random_uuid); a service's role may not create extensions.
     installExtensions: false,
+    // gen_random_uuid() (core since PostgreSQL 13) for a generated uuid column, as the migrations write it.
+    uuidExtension: 'pgcrypto',
     extra: { max: o.poolSize ?? 10, application_name: o.schema },
   });
 }

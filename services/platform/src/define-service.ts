@@ -76,6 +76,8 @@ export interface DefinedService<C extends ServiceConfigBase> {
   readonly manifest: ServiceManifestEntry;
   /** Validates the environment (platform variables + the service's own); throws ConfigError listing every problem. */
   loadConfig(env?: NodeJS.ProcessEnv): C;
+  /** Its TypeORM entities and committed migrations for a config (without the platform's outbox). */
+  database(config: C): Pick<DatabaseOptions, 'entities' | 'migrations'>;
   /** The service's root module for a config: the platform, its shared providers and the roles of `config.ROLES`. */
   module(config: C, options?: { background?: boolean }): DynamicModule;
   /**
@@ -158,10 +160,12 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
 
     loadConfig: (env = process.env) => loadConfig(schema, env) as C,
 
+    database: (config) =>
+      typeof definition.database === 'function' ? definition.database(config) : definition.database,
+
     module(config, { background = false } = {}) {
       const roles = config.ROLES.map((role) => definition.roles[role]);
-      const database =
-        typeof definition.database === 'function' ? definition.database(config) : definition.database;
+      const database = service.database(config);
       return {
         module: ServiceModule,
         imports: [

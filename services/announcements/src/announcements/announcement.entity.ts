@@ -16,7 +16,7 @@ export class AnnouncementEntity {
   @Column({ name: 'stock_id', type: 'uuid' })
   stockId!: string;
 
-  @Column({ name: 'send_guid', type: 'uuid' })
+  @Column({ name: 'send_guid', type: 'uuid', generated: 'uuid' })
   sendGuid!: string;
 
   /** The source's document id, or `manual:<uuid>` for an announcement added by hand. */

@@ -10,7 +10,7 @@ export class CommentEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 
-  @Column({ type: 'uuid' })
+  @Column({ type: 'uuid', generated: 'uuid' })
   guid!: string;
 
   @Column({ name: 'announcement_id', type: 'uuid' })
@@ -50,6 +50,6 @@ export class CommentEntity {
   @Column({ name: 'response_version', type: 'int', default: 0 })
   responseVersion!: number;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

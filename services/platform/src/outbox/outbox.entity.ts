@@ -16,7 +16,7 @@ export class OutboxEntity {
   @Column({ type: 'jsonb' })
   payload!: unknown;
 
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb', default: () => `'{}'` })
   headers!: Record<string, string>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -14,3 +14,4 @@ export * from './smtp-sink';
 export * from './standin-process';
 export * from './topic-ends';
 export * from './log-capture';
+export * from './entity-schema';

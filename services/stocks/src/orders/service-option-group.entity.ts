@@ -3,8 +3,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /** An option group staff manage (docs/api/stocks.md, "Option groups"); its options are ServiceOptionEntity rows. */
 @Entity({ name: 'service_option_groups' })
 export class ServiceOptionGroupEntity {
-  /** The id in /new-order/{id}: generated (a uuid as text) unless a group is given one. */
-  @PrimaryColumn({ type: 'text', default: () => 'gen_random_uuid()::text' })
+  /** The id in /new-order/{id}: generated (a uuid as text, which PostgreSQL reads back as (gen_random_uuid())::text)
+   * unless a group is given one. */
+  @PrimaryColumn({ type: 'text', default: () => '(gen_random_uuid())' })
   id!: string;
 
   @Column({ type: 'text' })

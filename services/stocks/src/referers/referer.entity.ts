@@ -16,9 +16,9 @@ export class RefererEntity {
   @Column({ type: 'bigint', default: 1 })
   count!: string;
 
-  @Column({ type: 'timestamptz' })
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   first!: Date;
 
-  @Column({ type: 'timestamptz' })
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   last!: Date;
 }

@@ -15,7 +15,7 @@ export class StockVersionEntity {
   @PrimaryColumn({ name: 'version_id', type: 'int' })
   versionId!: number;
 
-  @Column({ name: 'changed_on', type: 'timestamptz' })
+  @Column({ name: 'changed_on', type: 'timestamptz', default: () => 'now()' })
   changedOn!: Date;
 
   @Column({ name: 'changed_by', type: 'text' })
