@@ -29,6 +29,7 @@ export * from './roles';
 export * from './singleton-job';
 export * from './stock-projection/stock-projection';
 export * from './stock-projection/stock-projection.columns';
+export * from './stock-projection/stock-projection.migration';
 export * from './stock-projection/stock-projection.role';
 export * from './stock-projection/stock-projection-rules';
 export * from './stock-projection/stocks-bootstrap';

@@ -1,4 +1,4 @@
-import { createOutboxTable, dropOutboxTable } from '@irp/platform';
+import { createOutboxTable, createStockProjectionTable, dropOutboxTable } from '@irp/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The announcements schema: the stock projection, announcements, staged uploads, settings, polls, reconciles. */
@@ -7,29 +7,23 @@ export class CreateAnnouncements1795468640785 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await createOutboxTable(q, 'announcements');
-    await q.query(`
-      CREATE TABLE announcements.stocks (
-        id uuid PRIMARY KEY,
-        ticker text NOT NULL,
-        exchange text NOT NULL,
-        combined_ticker text NOT NULL,
-        company_name text NOT NULL DEFAULT '',
-        website_url text NOT NULL DEFAULT '',
-        api_key text,
-        archived boolean NOT NULL DEFAULT false,
-        poll_asx boolean NOT NULL DEFAULT false,
-        completed_initial_poll boolean NOT NULL DEFAULT true,
-        subscription_expired boolean NOT NULL DEFAULT false,
-        announcement_start_year int NOT NULL,
-        send_price_sensitive_announcements boolean NOT NULL DEFAULT false,
-        send_non_price_sensitive_announcements boolean NOT NULL DEFAULT false,
-        auto_send_announcement_email boolean NOT NULL DEFAULT false,
-        auto_send_non_price_sensitive_announcements boolean NOT NULL DEFAULT false,
-        auto_send_filter text NOT NULL DEFAULT '',
-        confirmation_email text NOT NULL DEFAULT '',
-        announcement_notification_emails text NOT NULL DEFAULT '',
-        updated_at timestamptz NOT NULL
-      )`);
+    await createStockProjectionTable(q, 'announcements', [
+      `company_name text NOT NULL DEFAULT ''`,
+      `website_url text NOT NULL DEFAULT ''`,
+      'api_key text',
+      'archived boolean NOT NULL DEFAULT false',
+      'poll_asx boolean NOT NULL DEFAULT false',
+      'completed_initial_poll boolean NOT NULL DEFAULT true',
+      'subscription_expired boolean NOT NULL DEFAULT false',
+      'announcement_start_year int NOT NULL',
+      'send_price_sensitive_announcements boolean NOT NULL DEFAULT false',
+      'send_non_price_sensitive_announcements boolean NOT NULL DEFAULT false',
+      'auto_send_announcement_email boolean NOT NULL DEFAULT false',
+      'auto_send_non_price_sensitive_announcements boolean NOT NULL DEFAULT false',
+      `auto_send_filter text NOT NULL DEFAULT ''`,
+      `confirmation_email text NOT NULL DEFAULT ''`,
+      `announcement_notification_emails text NOT NULL DEFAULT ''`,
+    ]);
     // Not unique: events of different stocks travel on different partitions, so a ticker freed by one stock's
     // change may arrive taken by another before the change itself arrives. Lookups take the newest row.
     await q.query(

@@ -1,4 +1,4 @@
-import { createOutboxTable, dropOutboxTable } from '@irp/platform';
+import { createOutboxTable, createStockProjectionTable, dropOutboxTable } from '@irp/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -11,20 +11,14 @@ export class CreateEmailMarketing1795485733270 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await createOutboxTable(q, 'email_marketing');
-    await q.query(`
-      CREATE TABLE email_marketing.stocks (
-        id uuid PRIMARY KEY,
-        ticker text NOT NULL,
-        exchange text NOT NULL,
-        combined_ticker text NOT NULL,
-        company_name text NOT NULL DEFAULT '',
-        api_key text,
-        company_logo_url text NOT NULL DEFAULT '',
-        confirmation_email text NOT NULL DEFAULT '',
-        announcement_notification_emails text NOT NULL DEFAULT '',
-        archived boolean NOT NULL DEFAULT false,
-        updated_at timestamptz NOT NULL
-      )`);
+    await createStockProjectionTable(q, 'email_marketing', [
+      `company_name text NOT NULL DEFAULT ''`,
+      'api_key text',
+      `company_logo_url text NOT NULL DEFAULT ''`,
+      `confirmation_email text NOT NULL DEFAULT ''`,
+      `announcement_notification_emails text NOT NULL DEFAULT ''`,
+      'archived boolean NOT NULL DEFAULT false',
+    ]);
     await q.query(
       `CREATE INDEX stocks_api_key ON email_marketing.stocks (api_key) WHERE api_key IS NOT NULL`,
     );

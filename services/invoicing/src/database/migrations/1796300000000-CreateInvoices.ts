@@ -1,3 +1,4 @@
+import { createStockProjectionTable } from '@irp/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -9,21 +10,15 @@ export class CreateInvoices1796300000000 implements MigrationInterface {
   name = 'CreateInvoices1796300000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE invoicing.stocks (
-        id uuid PRIMARY KEY,
-        ticker text NOT NULL,
-        exchange text NOT NULL,
-        combined_ticker text NOT NULL,
-        updated_at timestamptz NOT NULL,
-        company_name text NOT NULL DEFAULT '',
-        website_url text NOT NULL DEFAULT '',
-        api_key text,
-        accounting_reference text NOT NULL DEFAULT '',
-        contact_email text NOT NULL DEFAULT '',
-        billing_date text NOT NULL DEFAULT '',
-        archived boolean NOT NULL DEFAULT false
-      )`);
+    await createStockProjectionTable(q, 'invoicing', [
+      `company_name text NOT NULL DEFAULT ''`,
+      `website_url text NOT NULL DEFAULT ''`,
+      'api_key text',
+      `accounting_reference text NOT NULL DEFAULT ''`,
+      `contact_email text NOT NULL DEFAULT ''`,
+      `billing_date text NOT NULL DEFAULT ''`,
+      'archived boolean NOT NULL DEFAULT false',
+    ]);
     await q.query(
       `CREATE INDEX stocks_reference_idx ON invoicing.stocks (lower(btrim(accounting_reference))) WHERE btrim(accounting_reference) <> ''`,
     );

@@ -1,3 +1,4 @@
+import { createStockProjectionTable } from '@irp/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -22,17 +23,11 @@ export class CreateMarketData1796400000000 implements MigrationInterface {
   name = 'CreateMarketData1796400000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE reports.stocks (
-        id uuid PRIMARY KEY,
-        ticker text NOT NULL,
-        exchange text NOT NULL,
-        combined_ticker text NOT NULL,
-        updated_at timestamptz NOT NULL,
-        company_name text NOT NULL DEFAULT '',
-        disable_market_data boolean NOT NULL DEFAULT false,
-        archived boolean NOT NULL DEFAULT false
-      )`);
+    await createStockProjectionTable(q, 'reports', [
+      `company_name text NOT NULL DEFAULT ''`,
+      'disable_market_data boolean NOT NULL DEFAULT false',
+      'archived boolean NOT NULL DEFAULT false',
+    ]);
     await q.query(`CREATE INDEX stocks_combined_ticker_idx ON reports.stocks (upper(combined_ticker))`);
     await q.query(`CREATE TABLE reports.brokers (id integer PRIMARY KEY, name text NOT NULL)`);
     await q.query(`

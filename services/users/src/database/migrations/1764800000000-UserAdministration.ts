@@ -1,3 +1,4 @@
+import { createStockProjectionTable } from '@irp/platform';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -11,16 +12,10 @@ export class UserAdministration1764800000000 implements MigrationInterface {
   name = 'UserAdministration1764800000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE users.stocks (
-        id uuid PRIMARY KEY,
-        ticker text NOT NULL,
-        exchange text NOT NULL,
-        combined_ticker text NOT NULL,
-        updated_at timestamptz NOT NULL,
-        company_name text NOT NULL DEFAULT '',
-        archived boolean NOT NULL DEFAULT false
-      )`);
+    await createStockProjectionTable(q, 'users', [
+      `company_name text NOT NULL DEFAULT ''`,
+      'archived boolean NOT NULL DEFAULT false',
+    ]);
     await q.query(`CREATE INDEX stocks_combined_ticker_idx ON users.stocks (upper(combined_ticker))`);
     await q.query(`
       CREATE TABLE users.user_audit (
