@@ -39,7 +39,11 @@ export const queryFlag = () =>
   z
     .string()
     .optional()
-    .transform((v) => v !== undefined && !['false', '0', 'no', 'off'].includes(v.trim().toLowerCase()));
+    .transform((v) => v !== undefined && isTrueFlag(v));
+
+/** A flag's value as a query or form sends it: false for 'false', '0', 'no', 'off' in any case, else true. */
+export const isTrueFlag = (value: string): boolean =>
+  !['false', '0', 'no', 'off'].includes(value.trim().toLowerCase());
 
 /**
  * An object as a client written from the spec sends it: ASP.NET model binding reads property names in any

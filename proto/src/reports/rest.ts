@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
+import { isTrueFlag } from '../common/rest';
 import { MARKET_DATA_FIELDS, MarketDataField, ReportViewSchema } from './records';
 
 /**
@@ -98,7 +99,7 @@ const formFlag = (fallback: boolean) =>
     .transform((v) => {
       if (typeof v === 'boolean') return v;
       if (v === undefined || v.trim() === '') return fallback;
-      return !['false', '0', 'no', 'off'].includes(v.trim().toLowerCase());
+      return isTrueFlag(v);
     });
 
 /** A date as a form sends it: 'YYYY-MM-DD' or an ISO date-time (its date is used); '' means the default. */

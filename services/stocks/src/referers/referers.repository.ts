@@ -1,28 +1,28 @@
 import { MAX_REFERERS_PER_STOCK, OTHER_REFERERS } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { StockEntity } from '../stocks/stock.entity';
+import type { RefererEntity } from './referer.entity';
 
-export interface RefererRow {
-  stock_id: string;
-  url: string;
-  /** bigint, which the driver returns as text. */
-  count: string;
-  first: Date;
-  last: Date;
-}
+/** A referer as stored (its count a bigint, which the driver returns as text). */
+export type StoredReferer = Pick<RefererEntity, 'stockId' | 'url' | 'count' | 'first' | 'last'>;
 
 /** A stock as the widget API answers it, with what the gateway needs to refuse it. */
-export interface WidgetStockRow {
-  id: string;
-  ticker: string;
-  exchange: string;
-  isin: string;
-  company_name: string;
-  website_url: string;
-  company_logo_url: string;
-  archived: boolean;
-  subscription_expired: boolean;
-}
+export type WidgetLookupStock = Pick<
+  StockEntity,
+  | 'id'
+  | 'ticker'
+  | 'exchange'
+  | 'isin'
+  | 'companyName'
+  | 'websiteUrl'
+  | 'companyLogoUrl'
+  | 'archived'
+  | 'subscriptionExpired'
+>;
+
+/** The referer columns, named as RefererEntity's properties. */
+const REFERER_COLUMNS = `stock_id AS "stockId", url, count, first, last`;
 
 /**
  * One widget API request in one SQL statement (one round trip, one implicit transaction): find the stock
@@ -38,8 +38,8 @@ export interface WidgetStockRow {
  */
 const WIDGET_LOOKUP_SQL = `
   WITH s AS (
-    SELECT id, ticker, exchange, isin, company_name, website_url, company_logo_url, archived,
-      subscription_expired
+    SELECT id, ticker, exchange, isin, company_name AS "companyName", website_url AS "websiteUrl",
+      company_logo_url AS "companyLogoUrl", archived, subscription_expired AS "subscriptionExpired"
     FROM stocks.stocks WHERE api_key = $1
   ), hit AS (
     INSERT INTO stocks.api_hits (stock_id, day, count)
@@ -74,13 +74,13 @@ export class ReferersRepository {
    * MAX_REFERERS_PER_STOCK pages plus OTHER_REFERERS even for rows the cap did not see (concurrent first
    * sightings, rows from before it).
    */
-  async forStock(stockId: string): Promise<{ referers: RefererRow[]; hits: number }> {
+  async forStock(stockId: string): Promise<{ referers: StoredReferer[]; hits: number }> {
     const [referers, hits] = await Promise.all([
       this.dataSource.query(
-        `SELECT stock_id, url, count, first, last FROM stocks.referers WHERE stock_id = $1
+        `SELECT ${REFERER_COLUMNS} FROM stocks.referers WHERE stock_id = $1
          ORDER BY last DESC, url LIMIT $2`,
         [stockId, MAX_REFERERS_PER_STOCK + 1],
-      ) as Promise<RefererRow[]>,
+      ) as Promise<StoredReferer[]>,
       this.dataSource.query(
         `SELECT COALESCE(sum(count), 0)::bigint AS hits FROM stocks.api_hits WHERE stock_id = $1`,
         [stockId],
@@ -94,8 +94,8 @@ export class ReferersRepository {
    * each: two queries for any number of stocks.
    */
   async all(perStock: number): Promise<{
-    stocks: Array<{ id: string; ticker: string; exchange: string; hits: string }>;
-    referers: RefererRow[];
+    stocks: Array<Pick<StockEntity, 'id' | 'ticker' | 'exchange'> & { hits: string }>;
+    referers: StoredReferer[];
   }> {
     const [stocks, referers] = await Promise.all([
       this.dataSource.query(
@@ -104,9 +104,9 @@ export class ReferersRepository {
          LEFT JOIN (SELECT stock_id, sum(count) AS hits FROM stocks.api_hits GROUP BY stock_id) h
            ON h.stock_id = s.id
          ORDER BY s.ticker, s.exchange`,
-      ) as Promise<Array<{ id: string; ticker: string; exchange: string; hits: string }>>,
+      ) as Promise<Array<Pick<StockEntity, 'id' | 'ticker' | 'exchange'> & { hits: string }>>,
       this.dataSource.query(
-        `SELECT stock_id, url, count, first, last FROM (
+        `SELECT ${REFERER_COLUMNS} FROM (
            SELECT stock_id, url, count, first, last,
                   row_number() OVER (PARTITION BY stock_id ORDER BY last DESC, url) AS n
            FROM stocks.referers
@@ -114,14 +114,14 @@ export class ReferersRepository {
          WHERE n <= $1
          ORDER BY last DESC, url`,
         [perStock],
-      ) as Promise<RefererRow[]>,
+      ) as Promise<StoredReferer[]>,
     ]);
     return { stocks, referers };
   }
 
   /** The stock of an API key (if any), its hit and its referer (`url`, already cut) counted. */
-  async widgetLookup(apiKey: string, url: string | null): Promise<WidgetStockRow | undefined> {
-    const rows: WidgetStockRow[] = await this.dataSource.query(WIDGET_LOOKUP_SQL, [
+  async widgetLookup(apiKey: string, url: string | null): Promise<WidgetLookupStock | undefined> {
+    const rows: WidgetLookupStock[] = await this.dataSource.query(WIDGET_LOOKUP_SQL, [
       apiKey,
       url,
       MAX_REFERERS_PER_STOCK,

@@ -10,11 +10,11 @@ import {
 import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { StockReads } from '../stocks/stock-reads';
-import { RefererRow, ReferersRepository } from './referers.repository';
+import { ReferersRepository, StoredReferer } from './referers.repository';
 
 export const UNKNOWN_API_KEY_MESSAGE = 'Unknown API key';
 
-const toReferer = (r: RefererRow): Referer => ({
+const toReferer = (r: StoredReferer): Referer => ({
   url: r.url,
   count: Number(r.count),
   first: r.first.toISOString(),
@@ -54,9 +54,9 @@ export class ReferersService {
     const { stocks, referers } = await this.referers.all(MAX_REFERERS_PER_STOCK_IN_REPORT);
     const byStock = new Map<string, Referer[]>();
     for (const r of referers) {
-      const list = byStock.get(r.stock_id);
+      const list = byStock.get(r.stockId);
       if (list) list.push(toReferer(r));
-      else byStock.set(r.stock_id, [toReferer(r)]);
+      else byStock.set(r.stockId, [toReferer(r)]);
     }
     return stocks.map((s) => ({
       ticker: s.ticker,
@@ -83,15 +83,15 @@ export class ReferersService {
     return {
       stockId: s.id,
       archived: s.archived,
-      subscriptionExpired: s.subscription_expired,
+      subscriptionExpired: s.subscriptionExpired,
       stock: {
         ticker: s.ticker,
         exchange: s.exchange,
         combinedTicker: combinedTickerOf(s.ticker, s.exchange),
         isin: s.isin,
-        companyName: s.company_name,
-        websiteUrl: s.website_url,
-        companyLogoUrl: s.company_logo_url,
+        companyName: s.companyName,
+        websiteUrl: s.websiteUrl,
+        companyLogoUrl: s.companyLogoUrl,
       },
     };
   }
