@@ -7,6 +7,8 @@ import {
   sydneyDayOf,
 } from '@irp/proto';
 import type { AnnouncementEntity } from '../announcements/announcement.entity';
+import type { BrokerDayEntity } from '../market/broker-day.entity';
+import type { BrokerEntity } from '../market/broker.entity';
 import type { DayStatsEntity } from '../market/day-stats.entity';
 
 /** Most days a report may span (a year and a day). */
@@ -66,17 +68,14 @@ export const round = (n: number, places = 2): number => {
   return Math.round(n * f) / f;
 };
 
-/** A broker's aggregates as SQL gives them (volumes in shares, values in hundredths of a cent x shares). */
-export interface BrokerAggregate {
-  broker: number;
-  name: string | null;
-  buys: number;
-  buyVol: number;
-  buyValueE4: number;
-  sells: number;
-  sellVol: number;
-  sellValueE4: number;
-}
+/**
+ * A broker's aggregates as SQL gives them: the sums of its `broker_days` over the range (volumes in shares,
+ * values in hundredths of a cent x shares), and its name when the broker list has it.
+ */
+export type BrokerAggregate = Pick<
+  BrokerDayEntity,
+  'buys' | 'buyVol' | 'buyValueE4' | 'sells' | 'sellVol' | 'sellValueE4'
+> & { broker: BrokerDayEntity['brokerId']; name: BrokerEntity['name'] | null };
 
 /** A stock's trades, volume and value (hundredths of a cent) over the report's range. */
 export interface StockTotals {
