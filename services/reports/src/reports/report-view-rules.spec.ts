@@ -1,5 +1,4 @@
-import { preReleaseWindow, ReportAnnouncement, withExchange } from './report-rules';
-import type { DayStats } from './report-rules';
+import { DayStats, preReleaseWindow, ReportAnnouncement, totalsByStock, withExchange } from './report-rules';
 import {
   activitySummaryOf,
   brokerActivityOf,
@@ -15,7 +14,6 @@ import {
   tradeAnalysisOf,
   TopBrokers,
 } from './report-view-rules';
-import { totalsByStock } from './report-rules';
 
 // A fixed set, figures by hand: the target trades 1,000 @ $1.00 and 500 @ $1.10 on D1, 2,000 @ $1.20 on D2;
 // the peer 100 @ $2.00 on D1 and 100 @ $2.10 on D2. D3 is a trading day the target could not load.
