@@ -34,7 +34,7 @@ const { mockAnnouncementsOfYear } = dist('services/announcements/dist/sources/mo
 const { actor, stockFixture } = require('@irp/proto/testing');
 const { KafkaRequester } = require('@irp/platform');
 const { startReportsService } = dist('services/reports/dist/main.js');
-const { MarketJobs } = dist('services/reports/dist/market/market-jobs.js');
+const { LoadMarketHistory } = dist('services/reports/dist/market/load-market-history.js');
 const { MarketDataProvider } = dist('services/reports/dist/market/market-data.provider.js');
 const { MarketRepository } = dist('services/reports/dist/market/market.repository.js');
 const { mapLimited, tradeCopyLines, tradeRowOf } = dist('services/reports/dist/market/market-rules.js');
@@ -227,7 +227,7 @@ try {
   const concurrency = Number(process.env.MARKET_LOAD_CONCURRENCY ?? 3);
 
   // 1. Loading. End to end: the job as it runs (read and store each stock-day, 3 at once).
-  const job = await elapsed(() => app.get(MarketJobs).loadHistory(now));
+  const job = await elapsed(() => app.get(LoadMarketHistory).run(now));
   if (!job.value.success || job.value.loaded !== stockDays.length)
     throw new Error(`the history job: ${JSON.stringify(job.value)}`);
   const trades = job.value.trades;

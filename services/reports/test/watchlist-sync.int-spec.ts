@@ -5,8 +5,8 @@ import { startMarketStandIn } from '@irp/standins/market';
 import type { StandInServer } from '@irp/standins/kit';
 import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { MarketDataService } from '../src/market/market-data.service';
-import { MarketJobs } from '../src/market/market-jobs';
+import { SaveMarketData } from '../src/market/save-market-data';
+import { SyncWatchlistQuotes } from '../src/market/sync-watchlist-quotes';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
 import { asxStock } from './test-stocks';
@@ -70,7 +70,7 @@ describe('reports: the watchlist sync at start and as a stock joins the watchlis
     });
     const projection = app.get(StockProjectionService);
     for (const s of [edited, plain, paused]) await projection.receive(s);
-    for (const s of [edited, paused]) await app.get(MarketDataService).save(s.combinedTicker, MANUAL);
+    for (const s of [edited, paused]) await app.get(SaveMarketData).run(s.combinedTicker, MANUAL);
     expect(await quoteOf(plain.id)).toBeNull();
     await app.close();
     // Started again with its jobs on.
@@ -112,11 +112,11 @@ describe('reports: the watchlist sync at start and as a stock joins the watchlis
   });
 
   it("a staff user's explicit sync takes the provider's quotes, the manual ones included, and names them", async () => {
-    const result = await app!.get(MarketJobs).syncWatchlist('explicit');
+    const result = await app!.get(SyncWatchlistQuotes).run('explicit');
     expect(result.manualReplaced.sort()).toEqual([edited.combinedTicker, paused.combinedTicker].sort());
     expect((await quoteOf(edited.id))?.source).toBe('provider');
     // Nothing manual is left: a second explicit sync replaces none.
-    expect((await app!.get(MarketJobs).syncWatchlist('explicit')).manualReplaced).toEqual([]);
+    expect((await app!.get(SyncWatchlistQuotes).run('explicit')).manualReplaced).toEqual([]);
   });
 
   it('starts with the provider down: the service is up and the quote gap of today is recorded', async () => {

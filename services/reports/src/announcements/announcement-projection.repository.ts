@@ -1,6 +1,12 @@
 import { sydneyDayOf } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { AnnouncementEntity } from './announcement.entity';
+
+/** An announcement as the announcements service sends it (`date`: its release time, ISO). */
+type SentAnnouncement = Pick<AnnouncementEntity, 'id' | 'stockId' | 'headline' | 'priceSensitive'> & {
+  date: string;
+};
 
 /**
  * The announcement days of this service's reports: what `announcement.detected` carries (stock, release
@@ -11,13 +17,7 @@ import { DataSource } from 'typeorm';
 export class AnnouncementProjectionRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async upsert(a: {
-    id: string;
-    stockId: string;
-    date: string;
-    headline: string;
-    priceSensitive: boolean;
-  }): Promise<void> {
+  async upsert(a: SentAnnouncement): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO reports.announcements (id, stock_id, released_at, day, headline, price_sensitive)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -31,21 +31,12 @@ export class AnnouncementProjectionRepository {
    * The announcements service's answer for some stocks: each announcement upserted, deleted ones removed.
    * One statement each way. How many rows were written or removed.
    */
-  async apply(
-    rows: readonly {
-      id: string;
-      stockId: string;
-      date: string;
-      headline: string;
-      priceSensitive: boolean;
-      deleted: boolean;
-    }[],
-  ): Promise<number> {
+  async apply(rows: ReadonlyArray<SentAnnouncement & { deleted: boolean }>): Promise<number> {
     const kept = rows.filter((r) => !r.deleted);
     const deleted = rows.filter((r) => r.deleted).map((r) => r.id);
     let changed = 0;
     if (kept.length) {
-      const result: unknown[] = await this.dataSource.query(
+      const result = await this.dataSource.query<Array<Pick<AnnouncementEntity, 'id'>>>(
         `INSERT INTO reports.announcements (id, stock_id, released_at, day, headline, price_sensitive)
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::date[], $5::text[], $6::boolean[])
          ON CONFLICT (id) DO UPDATE SET released_at = EXCLUDED.released_at, day = EXCLUDED.day,
@@ -65,10 +56,10 @@ export class AnnouncementProjectionRepository {
       changed += result.length;
     }
     if (deleted.length) {
-      const [, count] = (await this.dataSource.query(
+      const [, count] = await this.dataSource.query<[unknown, number]>(
         `DELETE FROM reports.announcements WHERE id = ANY($1::uuid[])`,
         [deleted],
-      )) as [unknown, number];
+      );
       changed += count;
     }
     return changed;

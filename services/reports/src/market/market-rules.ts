@@ -1,15 +1,26 @@
-import { MarketDataField } from '@irp/proto';
+import { isAsxTradingDay, MarketDataField, previousAsxTradingDay, sydneyDayOf } from '@irp/proto';
 import type { ApiQuote, ApiTrade } from './market-data-client';
+import type { TradeEntity } from './trade.entity';
 
-/** A trade as stored: price in hundredths of a cent. */
-export interface TradeRow {
-  seq: number;
-  tradedAt: string;
-  priceE4: number;
-  volume: number;
-  buyerBroker: number;
-  sellerBroker: number;
-  conditions: string;
+/** A trade of a stock-day to store (its stock and day are the load's); `tradedAt` as COPY's ISO text. */
+export type TradeRow = Pick<
+  TradeEntity,
+  'seq' | 'priceE4' | 'volume' | 'buyerBroker' | 'sellerBroker' | 'conditions'
+> & { tradedAt: string };
+
+/** A stock a job could not read, and why (the jobs' answers). */
+export interface JobFailure {
+  ticker: string;
+  errorMessage: string;
+}
+
+/**
+ * The trading day a quote taken now belongs to: today in Sydney when the ASX trades today, else the last
+ * trading day before (a weekend or holiday is still the previous trading day's).
+ */
+export function currentTradingDay(now: Date): string {
+  const today = sydneyDayOf(now);
+  return isAsxTradingDay(today) ? today : previousAsxTradingDay(today);
 }
 
 /** Dollars to hundredths of a cent ($0.0015 -> 15), rounded to the unit. */

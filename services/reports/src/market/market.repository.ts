@@ -6,22 +6,18 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataSource, QueryRunner } from 'typeorm';
+import type { BrokerEntity } from './broker.entity';
+import type { DailyPriceEntity } from './daily-price.entity';
+import type { ApiBar } from './market-data-client';
+import type { GapKind, MarketGap, MarketGapEntity } from './market-gap.entity';
 import { TradeRow, tradeCopyLines } from './market-rules';
+import type { QuoteEntity, QuoteSource } from './quote.entity';
+import type { TradeDayEntity } from './trade-day.entity';
 
-export type GapKind = 'trades' | 'quote' | 'daily';
-
-export interface QuoteRow {
-  stockId: string;
+/** A quote to write: the fields given (others stay) and where they came from. */
+export type QuoteWrite = Pick<QuoteEntity, 'stockId' | 'source'> & {
   fields: Partial<Record<MarketDataField, number | null>>;
-  source: 'provider' | 'manual';
-}
-
-export interface GapRow {
-  stockId: string;
-  day: string;
-  kind: GapKind;
-  reason: string;
-}
+};
 
 const QUOTE_COLUMNS: Record<MarketDataField, string> = {
   ask: 'ask',
@@ -37,15 +33,12 @@ const QUOTE_COLUMNS: Record<MarketDataField, string> = {
   marketCap: 'market_cap',
 };
 
-const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const dayText = (v: unknown): string =>
-  v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
-
 /**
  * The market data tables (quotes, daily prices, trades and their sums per stock-day, loaded days, gaps,
  * brokers). Trades are bulk loaded: one transaction per stock-day deletes the day's rows and sums and COPYs
  * the new rows in, sums them (so a re-run replaces the day, never doubles it) and marks the day loaded,
- * clearing its gap.
+ * clearing its gap. Rows are typed from the entities: numeric and bigint columns are cast to float8 and days
+ * to text, as the entities read them.
  */
 @Injectable()
 export class MarketRepository {
@@ -56,22 +49,15 @@ export class MarketRepository {
   }
 
   async quote(stockId: string): Promise<MarketData | null> {
-    const [row] = await this.dataSource.query(`SELECT * FROM reports.quotes WHERE stock_id = $1`, [stockId]);
-    if (!row) return null;
-    return {
-      ask: numberOrNull(row.ask),
-      bid: numberOrNull(row.bid),
-      last: numberOrNull(row.last),
-      movement: numberOrNull(row.movement),
-      movementPercent: numberOrNull(row.movement_percent),
-      open: numberOrNull(row.open),
-      high: numberOrNull(row.high),
-      low: numberOrNull(row.low),
-      volume: numberOrNull(row.volume),
-      sharesOnIssue: numberOrNull(row.shares_on_issue),
-      marketCap: numberOrNull(row.market_cap),
-      updated: new Date(row.updated).toISOString(),
-    };
+    const [row] = await this.dataSource.query<Array<Omit<QuoteEntity, 'stockId' | 'source'>>>(
+      `SELECT ask::float8 AS ask, bid::float8 AS bid, last::float8 AS last, movement::float8 AS movement,
+              movement_percent::float8 AS "movementPercent", open::float8 AS open, high::float8 AS high,
+              low::float8 AS low, volume::float8 AS volume, shares_on_issue::float8 AS "sharesOnIssue",
+              market_cap::float8 AS "marketCap", updated
+         FROM reports.quotes WHERE stock_id = $1`,
+      [stockId],
+    );
+    return row ? { ...row, updated: row.updated.toISOString() } : null;
   }
 
   /**
@@ -82,10 +68,10 @@ export class MarketRepository {
    * had before (null when it had none).
    */
   async saveQuote(
-    row: QuoteRow,
+    row: QuoteWrite,
     tx?: Tx,
     keepManualOf?: string,
-  ): Promise<{ outcome: 'saved' | 'kept'; before: QuoteRow['source'] | null }> {
+  ): Promise<{ outcome: 'saved' | 'kept'; before: QuoteSource | null }> {
     const fields = Object.entries(row.fields).filter(([, v]) => v !== undefined) as Array<
       [MarketDataField, number | null]
     >;
@@ -93,7 +79,7 @@ export class MarketRepository {
     const values = fields.map(([, v]) => v);
     const placeholders = columns.map((_, i) => `$${i + 4}`);
     const updates = columns.map((c) => `${c} = EXCLUDED.${c}`);
-    const [result]: Array<{ saved: boolean; before: QuoteRow['source'] | null }> = await this.q(tx).query(
+    const [result] = await this.q(tx).query<Array<{ saved: boolean; before: QuoteSource | null }>>(
       `WITH before AS (SELECT source, updated FROM reports.quotes WHERE stock_id = $1),
        saved AS (
          INSERT INTO reports.quotes (stock_id, source, updated${columns.map((c) => `, ${c}`).join('')})
@@ -115,34 +101,28 @@ export class MarketRepository {
    */
   async manualQuotesSince(stockIds: string[], day: string): Promise<Set<string>> {
     if (!stockIds.length) return new Set();
-    const rows: Array<{ stock_id: string }> = await this.dataSource.query(
-      `SELECT stock_id FROM reports.quotes
+    const rows = await this.dataSource.query<Array<Pick<QuoteEntity, 'stockId'>>>(
+      `SELECT stock_id AS "stockId" FROM reports.quotes
        WHERE stock_id = ANY($1) AND source = 'manual' AND (updated AT TIME ZONE '${DISPLAY_TIME_ZONE}')::date >= $2::date`,
       [stockIds, day],
     );
-    return new Set(rows.map((r) => r.stock_id));
+    return new Set(rows.map((r) => r.stockId));
   }
 
   async chartData(stockId: string): Promise<ChartDataRow[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT day, open, high, low, close, volume FROM reports.daily_prices WHERE stock_id = $1 ORDER BY day DESC`,
+    const rows = await this.dataSource.query<
+      Array<Pick<DailyPriceEntity, 'day' | 'open' | 'high' | 'low' | 'close' | 'volume'>>
+    >(
+      `SELECT day::text AS day, open::float8 AS open, high::float8 AS high, low::float8 AS low,
+              close::float8 AS close, volume::float8 AS volume
+         FROM reports.daily_prices WHERE stock_id = $1 ORDER BY day DESC`,
       [stockId],
     );
-    return rows.map((r) => ({
-      date: dayText(r.day),
-      open: Number(r.open),
-      high: Number(r.high),
-      low: Number(r.low),
-      close: Number(r.close),
-      volume: Number(r.volume),
-    }));
+    return rows.map(({ day, ...bar }) => ({ date: day, ...bar }));
   }
 
   /** Upserts daily bars; the stock's row count after. */
-  async saveDailyPrices(
-    stockId: string,
-    bars: Array<{ date: string; open: number; high: number; low: number; close: number; volume: number }>,
-  ): Promise<number> {
+  async saveDailyPrices(stockId: string, bars: ApiBar[]): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
       for (let i = 0; i < bars.length; i += 500) {
         const batch = bars.slice(i, i + 500);
@@ -159,21 +139,22 @@ export class MarketRepository {
           params,
         );
       }
-      const [{ count }] = await tx.query(
+      const [{ count }] = await tx.query<[{ count: number }]>(
         `SELECT count(*)::int AS count FROM reports.daily_prices WHERE stock_id = $1`,
         [stockId],
       );
-      return count as number;
+      return count;
     });
   }
 
   /** The days of these stocks that are loaded, as `${stockId}:${day}`. */
   async loadedDays(stockIds: string[], from: string, to: string): Promise<Set<string>> {
-    const rows: Array<{ stock_id: string; trade_day: unknown }> = await this.dataSource.query(
-      `SELECT stock_id, trade_day FROM reports.trade_days WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3`,
+    const rows = await this.dataSource.query<Array<Pick<TradeDayEntity, 'stockId' | 'tradeDay'>>>(
+      `SELECT stock_id AS "stockId", trade_day::text AS "tradeDay"
+         FROM reports.trade_days WHERE stock_id = ANY($1) AND trade_day BETWEEN $2 AND $3`,
       [stockIds, from, to],
     );
-    return new Set(rows.map((r) => `${r.stock_id}:${dayText(r.trade_day)}`));
+    return new Set(rows.map((r) => `${r.stockId}:${r.tradeDay}`));
   }
 
   /**
@@ -256,10 +237,10 @@ export class MarketRepository {
   }
 
   /** Remembers what the provider could not serve; true for each gap not reported yet (to mail once). */
-  async recordGaps(gaps: GapRow[], tx?: Tx): Promise<GapRow[]> {
-    const fresh: GapRow[] = [];
+  async recordGaps(gaps: MarketGap[], tx?: Tx): Promise<MarketGap[]> {
+    const fresh: MarketGap[] = [];
     for (const g of gaps) {
-      const [row] = await this.q(tx).query(
+      const [row] = await this.q(tx).query<[Pick<MarketGapEntity, 'reported'>]>(
         `INSERT INTO reports.market_gaps (stock_id, day, kind, reason) VALUES ($1, $2, $3, $4)
          ON CONFLICT (stock_id, day, kind) DO UPDATE SET reason = EXCLUDED.reason, last_failed_at = now()
          RETURNING reported`,
@@ -270,7 +251,7 @@ export class MarketRepository {
     return fresh;
   }
 
-  async markGapsReported(gaps: GapRow[], tx?: Tx): Promise<void> {
+  async markGapsReported(gaps: MarketGap[], tx?: Tx): Promise<void> {
     for (const g of gaps)
       await this.q(tx).query(
         `UPDATE reports.market_gaps SET reported = true WHERE stock_id = $1 AND day = $2 AND kind = $3`,
@@ -285,22 +266,22 @@ export class MarketRepository {
     );
   }
 
-  async gaps(stockIds: string[], from: string, to: string, kind: GapKind = 'trades'): Promise<GapRow[]> {
-    const rows: Array<{ stock_id: string; day: unknown; kind: GapKind; reason: string }> =
-      await this.dataSource.query(
-        `SELECT stock_id, day, kind, reason FROM reports.market_gaps
+  gaps(stockIds: string[], from: string, to: string, kind: GapKind = 'trades'): Promise<MarketGap[]> {
+    return this.dataSource.query<MarketGap[]>(
+      `SELECT stock_id AS "stockId", day::text AS day, kind, reason FROM reports.market_gaps
         WHERE stock_id = ANY($1) AND day BETWEEN $2 AND $3 AND kind = $4 ORDER BY day`,
-        [stockIds, from, to, kind],
-      );
-    return rows.map((r) => ({ stockId: r.stock_id, day: dayText(r.day), kind: r.kind, reason: r.reason }));
+      [stockIds, from, to, kind],
+    );
   }
 
   async brokerCount(): Promise<number> {
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM reports.brokers`);
-    return count as number;
+    const [{ count }] = await this.dataSource.query<[{ count: number }]>(
+      `SELECT count(*)::int AS count FROM reports.brokers`,
+    );
+    return count;
   }
 
-  async saveBrokers(brokers: Array<{ id: number; name: string }>): Promise<void> {
+  async saveBrokers(brokers: Array<Pick<BrokerEntity, 'id' | 'name'>>): Promise<void> {
     if (!brokers.length) return;
     const params: unknown[] = [];
     const tuples = brokers.map((b) => {

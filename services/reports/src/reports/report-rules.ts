@@ -1,10 +1,15 @@
 import {
+  asxTradingDaysBefore,
   asxTradingDaysBetween,
   BrokerShare,
   PreReleaseFlag,
   previousCalendarMonth,
   sydneyDayOf,
 } from '@irp/proto';
+import type { AnnouncementEntity } from '../announcements/announcement.entity';
+import type { BrokerDayEntity } from '../market/broker-day.entity';
+import type { BrokerEntity } from '../market/broker.entity';
+import type { DayStatsEntity } from '../market/day-stats.entity';
 
 /** Most days a report may span (a year and a day). */
 export const MAX_REPORT_DAYS = 366;
@@ -19,6 +24,9 @@ export const PRE_RELEASE_THRESHOLD = 4;
 export const PRE_RELEASE_MIN_SHARE = 0.04;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A bare ticker means ASX. */
+export const withExchange = (ticker: string): string => (ticker.includes(':') ? ticker : `${ticker}:ASX`);
 
 /** The range asked for, defaults filled, or the reason it cannot be reported on. */
 export function reportRange(
@@ -60,17 +68,14 @@ export const round = (n: number, places = 2): number => {
   return Math.round(n * f) / f;
 };
 
-/** A broker's aggregates as SQL gives them (volumes in shares, values in hundredths of a cent x shares). */
-export interface BrokerAggregate {
-  broker: number;
-  name: string | null;
-  buys: number;
-  buyVol: number;
-  buyValueE4: number;
-  sells: number;
-  sellVol: number;
-  sellValueE4: number;
-}
+/**
+ * A broker's aggregates as SQL gives them: the sums of its `broker_days` over the range (volumes in shares,
+ * values in hundredths of a cent x shares), and its name when the broker list has it.
+ */
+export type BrokerAggregate = Pick<
+  BrokerDayEntity,
+  'buys' | 'buyVol' | 'buyValueE4' | 'sells' | 'sellVol' | 'sellValueE4'
+> & { broker: BrokerDayEntity['brokerId']; name: BrokerEntity['name'] | null };
 
 /** A stock's trades, volume and value (hundredths of a cent) over the report's range. */
 export interface StockTotals {
@@ -79,9 +84,15 @@ export interface StockTotals {
   valueE4: number;
 }
 
+/** A stock-day's sums as the reports read them (`day_stats`). */
+export type DayStats = Pick<
+  DayStatsEntity,
+  'stockId' | 'tradeDay' | 'numTrades' | 'volume' | 'valueE4' | 'highE4' | 'lowE4' | 'openE4' | 'closeE4'
+>;
+
 /** Each stock's totals as the sum of its days' aggregates (one scan of the trades serves both). */
 export function totalsByStock(
-  days: ReadonlyArray<{ stockId: string; numTrades: number; volume: number; valueE4: number }>,
+  days: ReadonlyArray<Pick<DayStats, 'stockId' | 'numTrades' | 'volume' | 'valueE4'>>,
 ): Map<string, StockTotals> {
   const totals = new Map<string, StockTotals>();
   for (const d of days) {
@@ -129,11 +140,11 @@ export interface DailyNet {
   netValueE4: number;
 }
 
-export interface PriceSensitiveAnnouncement {
-  date: string;
-  day: string;
-  headline: string;
-}
+/** An announcement of the report's range: its Sydney day, release time (`date`, ISO) and headline. */
+export type PriceSensitiveAnnouncement = Pick<AnnouncementEntity, 'day' | 'headline'> & { date: string };
+
+/** ... and whether it is price sensitive (trade analysis shows every one, the pre-release flag those). */
+export type ReportAnnouncement = PriceSensitiveAnnouncement & Pick<AnnouncementEntity, 'priceSensitive'>;
 
 const median = (xs: number[]): number => {
   if (!xs.length) return 0;
@@ -141,6 +152,22 @@ const median = (xs: number[]): number => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+
+/**
+ * The days the pre-release check reads: from the baseline of the range's first price-sensitive announcement
+ * to its last one's day, with those announcements; null when the range has none.
+ */
+export function preReleaseWindow(
+  announcements: readonly ReportAnnouncement[],
+): { sensitive: ReportAnnouncement[]; from: string; to: string } | null {
+  const sensitive = announcements.filter((a) => a.priceSensitive);
+  if (!sensitive.length) return null;
+  return {
+    sensitive,
+    from: asxTradingDaysBefore(sensitive[0]!.day, PRE_RELEASE_SESSIONS + BASELINE_SESSIONS)[0]!,
+    to: sensitive[sensitive.length - 1]!.day,
+  };
+}
 
 /**
  * The pre-release flag: for each price-sensitive announcement, each broker's net volume over the

@@ -2,21 +2,34 @@ import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { MarketDataService } from '../market/market-data.service';
-import { MarketJobs } from '../market/market-jobs';
-import { ReportsService } from './reports.service';
+import { LoadPriorDay } from '../market/load-prior-day';
+import { MarketDataReads } from '../market/market-data-reads';
+import { SaveMarketData } from '../market/save-market-data';
+import { SyncWatchlistQuotes } from '../market/sync-watchlist-quotes';
+import { UpdateChartData } from '../market/update-chart-data';
+import { GenerateReport } from './generate-report';
+import { GetReport } from './get-report';
+import { ListReports } from './list-reports';
+import { RegenerateReport } from './regenerate-report';
 
+/** Kafka entry points of reports; each calls its use case (a file of the same name in reports/ or market/). */
 @Controller()
 export class ReportsHandlers {
   constructor(
-    private readonly marketData: MarketDataService,
-    private readonly jobs: MarketJobs,
-    private readonly reports: ReportsService,
+    private readonly savingMarketData: SaveMarketData,
+    private readonly marketData: MarketDataReads,
+    private readonly chartUpdates: UpdateChartData,
+    private readonly quotes: SyncWatchlistQuotes,
+    private readonly priorDay: LoadPriorDay,
+    private readonly generating: GenerateReport,
+    private readonly listing: ListReports,
+    private readonly reading: GetReport,
+    private readonly regenerating: RegenerateReport,
   ) {}
 
   @HandleRequest(Topics.ReportsSaveMarketData)
   saveMarketData(@Payload() req: HandledRequest<typeof Topics.ReportsSaveMarketData>) {
-    return this.marketData.save(req.combinedTicker, req.fields);
+    return this.savingMarketData.run(req.combinedTicker, req.fields);
   }
 
   @HandleRequest(Topics.ReportsCurrentMarketData)
@@ -31,39 +44,39 @@ export class ReportsHandlers {
 
   @HandleRequest(Topics.ReportsUpdateChartData)
   async updateChartData(@Payload() req: HandledRequest<typeof Topics.ReportsUpdateChartData>) {
-    return { rowCount: await this.marketData.updateChartData(req.stockId) };
+    return { rowCount: await this.chartUpdates.run(req.stockId) };
   }
 
   @HandleRequest(Topics.ReportsSyncWatchlist)
   async syncWatchlist() {
     // A staff user's sync: the provider's quote of every stock, a manual one included (named in the answer).
     const { success, stocks, updated, failed, errorMessage, manualReplaced } =
-      await this.jobs.syncWatchlist('explicit');
+      await this.quotes.run('explicit');
     return { success, stocks, updated, failed, errorMessage, manualReplaced };
   }
 
   @HandleRequest(Topics.ReportsRunPriorDay)
   runPriorDay(@Payload() req: HandledRequest<typeof Topics.ReportsRunPriorDay>) {
-    return this.jobs.runPriorDay(req.day);
+    return this.priorDay.run(req.day);
   }
 
   @HandleRequest(Topics.ReportsGenerate)
   generate(@Payload() req: HandledRequest<typeof Topics.ReportsGenerate>) {
-    return this.reports.generate({ ...req, createdBy: req.actor.username });
+    return this.generating.run({ ...req, createdBy: req.actor.username });
   }
 
   @HandleRequest(Topics.ReportsList)
   async list(@Payload() req: HandledRequest<typeof Topics.ReportsList>) {
-    return { reports: await this.reports.list(req.combinedTicker) };
+    return { reports: await this.listing.run(req.combinedTicker) };
   }
 
   @HandleRequest(Topics.ReportsGet)
   get(@Payload() req: HandledRequest<typeof Topics.ReportsGet>) {
-    return this.reports.get(req.guid);
+    return this.reading.run(req.guid);
   }
 
   @HandleRequest(Topics.ReportsRegenerate)
   regenerate(@Payload() req: HandledRequest<typeof Topics.ReportsRegenerate>) {
-    return this.reports.regenerate(req.guid, req.startDate, req.endDate);
+    return this.regenerating.run(req.guid, req.startDate, req.endDate);
   }
 }

@@ -1,4 +1,4 @@
-import { currentTradingDay } from './market-jobs';
+import { currentTradingDay } from './market-rules';
 
 describe('currentTradingDay: the trading day whose manual quotes an automatic sync keeps', () => {
   it('is today in Sydney on a trading day, by Sydney time not UTC', () => {
