@@ -4,9 +4,9 @@ import { reloadPage } from './pageReload';
 
 /**
  * The one RTK Query API of the app. A feature adds the cache tags its endpoints provide or invalidate
- * (`baseApi.enhanceEndpoints({ addTagTypes })` in its api file), then its endpoints with `injectEndpoints`.
- * Every endpoint calls a route of proto's table through `callRoute(routes.<group>.<name>, ...)` (./route.ts),
- * whose path is the whole address: hence no baseUrl.
+ * (`baseApi.enhanceEndpoints({ addTagTypes })` in its api file), then its endpoints with `injectEndpoints`,
+ * each declared from a route of proto's table by `routeEndpoints` (./routeEndpoints.ts), which calls it
+ * through `callRoute` (./route.ts); a route's path is the whole address: hence no baseUrl.
  */
 export const baseApi = createApi({
   reducerPath: 'api',

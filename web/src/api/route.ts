@@ -36,11 +36,34 @@ export type WebRoutes = {
 
 type EntryOf<R extends WebRoute> = NonNullable<R['__entry']>;
 
-/** The 2xx body of a route: `build.query<ResponseOf<typeof routes.stocks.list>, ...>`. */
+/** The 2xx body of a route: what its endpoint caches (`ResponseOf<typeof routes.stocks.list>`). */
 export type ResponseOf<R extends WebRoute> = RouteResponse<EntryOf<R>>;
-/** What a route takes as its body: the schema's input, or FormData for a multipart route. */
+
+declare const formOfRoute: unique symbol;
+/**
+ * A multipart route's body: a FormData that only `routeForm` makes, from the route's own field names, so
+ * a form built by hand (a misspelt field) is not taken.
+ */
+export type RouteForm<R extends WebRoute> = FormData & { readonly [formOfRoute]: R['path'] };
+
+/** The form field of a multipart route's file (`multipart.file` of its entry), never for a text-only form. */
+type FileFieldOf<R extends WebRoute> =
+  EntryOf<R> extends { readonly multipart: { readonly file: infer F extends string } } ? F : never;
+
+/**
+ * What `routeForm` takes for a multipart route: its body schema's fields (required as the schema says), each
+ * as the text the form sends, and its file; a field left undefined (or a file null) is not sent.
+ */
+export type RouteFormFields<R extends WebRoute> =
+  EntryOf<R> extends { readonly multipart: object }
+    ? { readonly [K in keyof RouteBody<EntryOf<R>>]: string } & {
+        readonly [K in FileFieldOf<R>]?: Blob | null;
+      }
+    : never;
+
+/** What a route takes as its body: the schema's input, or for a multipart route the form `routeForm` makes. */
 export type BodyOf<R extends WebRoute> =
-  EntryOf<R> extends { readonly multipart: object } ? FormData : RouteBody<EntryOf<R>>;
+  EntryOf<R> extends { readonly multipart: object } ? RouteForm<R> : RouteBody<EntryOf<R>>;
 export type QueryOf<R extends WebRoute> = RouteQuery<EntryOf<R>>;
 export type ParamsOf<R extends WebRoute> = RouteParams<EntryOf<R>>;
 
@@ -120,4 +143,18 @@ export function routeHref<R extends WebRoute & { readonly method: 'GET' }>(
   if (apiKey !== undefined) search.set('apiKey', apiKey);
   const text = search.toString();
   return `${fillPath(route.path, params)}${text ? `?${text}` : ''}`;
+}
+
+/**
+ * The multipart body of a route: its text fields and its file in a FormData, the field names checked
+ * against the route's body schema.
+ *
+ *   routeForm(routes.reports.generateReport, { Ticker: 'BHP:ASX', StartDate: '', ... })
+ */
+export function routeForm<R extends WebRoute>(_route: R, fields: RouteFormFields<R>): RouteForm<R> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields as Record<string, string | Blob | null | undefined>)) {
+    if (value !== undefined && value !== null) form.append(name, value);
+  }
+  return form as RouteForm<R>;
 }

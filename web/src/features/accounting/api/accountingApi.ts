@@ -1,5 +1,6 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import type { ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 export type AccountingPage = ResponseOf<typeof routes.invoicing.accountingPage>;
@@ -14,28 +15,26 @@ const accountingTaggedApi = baseApi.enhanceEndpoints({
  * which replaces the cached one without another request.
  */
 export const accountingApi = accountingTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    accountingPage: build.query<AccountingPage, void>({
-      query: () => callRoute(routes.invoicing.accountingPage),
-      providesTags: ['AccountingPage'],
-    }),
-    refreshAccounting: build.mutation<AccountingPage, void>({
-      query: () => callRoute(routes.invoicing.refreshAccounting, { body: {} }),
-      invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
-      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        const page = await answered(queryFulfilled);
-        if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
-      },
-    }),
-    assignInvoices: build.mutation<AccountingPage, BodyOf<typeof routes.invoicing.assignInvoices>>({
-      query: (body) => callRoute(routes.invoicing.assignInvoices, { body }),
-      invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
-      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        const page = await answered(queryFulfilled);
-        if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
-      },
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      accountingPage: query(routes.invoicing.accountingPage, { providesTags: ['AccountingPage'] }),
+      refreshAccounting: mutation(routes.invoicing.refreshAccounting, {
+        request: () => ({ body: {} }),
+        invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+        async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+          const page = await answered(queryFulfilled);
+          if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
+        },
+      }),
+      /** The argument is the route's body. */
+      assignInvoices: mutation(routes.invoicing.assignInvoices, {
+        invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+        async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+          const page = await answered(queryFulfilled);
+          if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
+        },
+      }),
+    })),
 });
 
 /** The answer of a call, or null when it failed (the page shows the error from the mutation's result). */

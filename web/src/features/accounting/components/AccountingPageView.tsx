@@ -1,24 +1,11 @@
-import { Alert, Button, Group, List, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { Alert, Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Section } from '@/components/Section';
 import type { AccountingPage } from '../api/accountingApi';
 import { useAssignInvoicesMutation, useRefreshAccountingMutation } from '../api/accountingApi';
 import { assignmentItems, IGNORE, initialChoice, UNSET } from '../model/assignments';
 import { InvoiceLink } from './InvoiceLink';
 import { textOf, useTimedAction } from './useTimedAction';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Paper component="section" withBorder p={{ base: 'sm', sm: 'md' }} radius="md" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={3} id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
 
 const None = () => <Text c="dimmed">None</Text>;
 

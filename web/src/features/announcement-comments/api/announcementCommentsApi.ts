@@ -1,5 +1,5 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 export interface CommentGroupsArgs {
@@ -16,16 +16,18 @@ const commentsTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['CommentGroup
 
 /** The comment calls of spec section 7 the comments screens make (docs/api/announcements.md). */
 export const announcementCommentsApi = commentsTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/AnnouncementComments/?combinedTicker&announcementGuid: newest announcement first. */
-    commentGroups: build.query<ResponseOf<typeof routes.announcements.comments>, CommentGroupsArgs>({
-      query: ({ combinedTicker, sendGuid }) =>
-        callRoute(routes.announcements.comments, {
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query }) => ({
+      /** GET /api/AnnouncementComments/?combinedTicker&announcementGuid: newest announcement first. */
+      commentGroups: query(routes.announcements.comments, {
+        request: ({ combinedTicker, sendGuid }: CommentGroupsArgs) => ({
           query: sendGuid ? { combinedTicker, announcementGuid: sendGuid } : { combinedTicker },
         }),
-      providesTags: (_result, _error, { combinedTicker }) => [{ type: 'CommentGroups', id: combinedTicker }],
-    }),
-  }),
+        providesTags: (_result, _error, { combinedTicker }) => [
+          { type: 'CommentGroups', id: combinedTicker },
+        ],
+      }),
+    })),
 });
 
 export const { useCommentGroupsQuery } = announcementCommentsApi;

@@ -1,6 +1,6 @@
 import type { Announcement } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 import { announcementFormData, type AnnouncementFormValues } from '../model/announcements';
 
@@ -35,59 +35,58 @@ const changed = (combinedTicker: string) => [
   'Stock' as const,
 ];
 
-/** An announcement change answers the announcement as stored (proto's AnnouncementChangeResponseSchema). */
-type AnnouncementChanged = ResponseOf<typeof routes.announcements.save>;
-
-/** Announcement calls of spec section 7 (docs/api/announcements.md), typed by proto's route table. */
+/**
+ * Announcement calls of spec section 7 (docs/api/announcements.md), declared from proto's route table. An
+ * announcement change answers the announcement as stored (proto's AnnouncementChangeResponseSchema).
+ */
 export const announcementsApi = announcementsTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/Announcement/list/{combinedTicker}: newest first, deleted ones included. */
-    listAnnouncements: build.query<ResponseOf<typeof routes.announcements.list>, string>({
-      query: (combinedTicker) => callRoute(routes.announcements.list, { params: { combinedTicker } }),
-      providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
-    }),
-    /** POST /api/Announcement/save/{combinedTicker}: multipart, the PDF in `file`. */
-    saveAnnouncement: build.mutation<AnnouncementChanged, SaveAnnouncementArgs>({
-      query: ({ combinedTicker, values, existing }) =>
-        callRoute(routes.announcements.save, {
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /** GET /api/Announcement/list/{combinedTicker}: newest first, deleted ones included. */
+      listAnnouncements: query(routes.announcements.list, {
+        request: (combinedTicker: string) => ({ params: { combinedTicker } }),
+        providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
+      }),
+      /** POST /api/Announcement/save/{combinedTicker}: multipart, the PDF in `file`. */
+      saveAnnouncement: mutation(routes.announcements.save, {
+        request: ({ combinedTicker, values, existing }: SaveAnnouncementArgs) => ({
           params: { combinedTicker },
           body: announcementFormData(values, existing),
         }),
-      invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
-    }),
-    deleteAnnouncement: build.mutation<ResponseOf<typeof routes.announcements.delete>, AnnouncementArgs>({
-      query: ({ combinedTicker, announcement }) =>
-        callRoute(routes.announcements.delete, { params: { combinedTicker }, body: announcement }),
-      invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
-    }),
-    sendAnnouncement: build.mutation<ResponseOf<typeof routes.announcements.send>, SendAnnouncementArgs>({
-      query: ({ combinedTicker, announcement, override }) =>
-        callRoute(routes.announcements.send, {
+        invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
+      }),
+      deleteAnnouncement: mutation(routes.announcements.delete, {
+        request: ({ combinedTicker, announcement }: AnnouncementArgs) => ({
+          params: { combinedTicker },
+          body: announcement,
+        }),
+        invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
+      }),
+      sendAnnouncement: mutation(routes.announcements.send, {
+        request: ({ combinedTicker, announcement, override }: SendAnnouncementArgs) => ({
           params: { combinedTicker },
           query: override ? { sendOverride: 'true' } : undefined,
           body: announcement,
         }),
-      invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
-    }),
-    /** Admin: emails the stock's confirmation addresses; the announcement itself does not change. */
-    sendConfirmationEmail: build.mutation<
-      ResponseOf<typeof routes.announcements.sendConfirmation>,
-      AnnouncementArgs
-    >({
-      query: ({ combinedTicker, announcement }) =>
-        callRoute(routes.announcements.sendConfirmation, { params: { combinedTicker }, body: announcement }),
-    }),
-    /**
-     * Admin: runs the initial poll again. The staff page shows it at once from the answer (its stock is
-     * patched locally, spec section 4) and then follows the run by fetching the stock.
-     */
-    resyncAnnouncements: build.mutation<ResponseOf<typeof routes.announcements.resync>, string>({
-      query: (combinedTicker) =>
-        callRoute(routes.announcements.resync, { query: { ticker: combinedTicker } }),
-      invalidatesTags: (result, _error, combinedTicker) =>
-        result ? [{ type: 'Announcements', id: combinedTicker }] : [],
-    }),
-  }),
+        invalidatesTags: (result, _error, { combinedTicker }) => (result ? changed(combinedTicker) : []),
+      }),
+      /** Admin: emails the stock's confirmation addresses; the announcement itself does not change. */
+      sendConfirmationEmail: mutation(routes.announcements.sendConfirmation, {
+        request: ({ combinedTicker, announcement }: AnnouncementArgs) => ({
+          params: { combinedTicker },
+          body: announcement,
+        }),
+      }),
+      /**
+       * Admin: runs the initial poll again. The staff page shows it at once from the answer (its stock is
+       * patched locally, spec section 4) and then follows the run by fetching the stock.
+       */
+      resyncAnnouncements: mutation(routes.announcements.resync, {
+        request: (combinedTicker: string) => ({ query: { ticker: combinedTicker } }),
+        invalidatesTags: (result, _error, combinedTicker) =>
+          result ? [{ type: 'Announcements', id: combinedTicker }] : [],
+      }),
+    })),
 });
 
 export const {

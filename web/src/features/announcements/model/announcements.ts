@@ -1,4 +1,6 @@
 import { formatDateTime, type Announcement } from '@irp/proto';
+import { routeForm, type BodyOf } from '@/api/route';
+import { routes } from '@/api/routes';
 import { safeHttpUrl } from '@/lib/website';
 
 /** What the Add/Edit form holds (spec section 2, Announcements tab: the edit form). */
@@ -169,22 +171,24 @@ export function formValuesOf(
 export function announcementFormData(
   values: AnnouncementFormValues,
   existing: Announcement | null,
-): FormData {
-  const form = new FormData();
-  form.append('headline', values.headline.trim());
-  form.append('date', values.date.trim());
-  form.append('remotePath', values.remotePath.trim());
-  form.append('priceSensitive', values.priceSensitive ? 'true' : 'false');
-  form.append('videoUrl', values.videoUrl.trim());
-  form.append('videoDescription', values.videoDescription);
-  form.append('thumbnailPageNum', values.thumbnailPageNum.trim());
-  if (existing) {
-    form.append('existingAnnouncementHeadline', existing.headline);
-    form.append('existingAnnouncementDate', formatDateTime(existing.date));
-    form.append('sendGuid', existing.sendGuid);
-  }
-  if (values.file) form.append('file', values.file);
-  return form;
+): BodyOf<typeof routes.announcements.save> {
+  return routeForm(routes.announcements.save, {
+    headline: values.headline.trim(),
+    date: values.date.trim(),
+    remotePath: values.remotePath.trim(),
+    priceSensitive: values.priceSensitive ? 'true' : 'false',
+    videoUrl: values.videoUrl.trim(),
+    videoDescription: values.videoDescription,
+    thumbnailPageNum: values.thumbnailPageNum.trim(),
+    ...(existing
+      ? {
+          existingAnnouncementHeadline: existing.headline,
+          existingAnnouncementDate: formatDateTime(existing.date),
+          sendGuid: existing.sendGuid,
+        }
+      : {}),
+    file: values.file,
+  });
 }
 
 /** The announcement comments screen of one announcement (spec section 2). */

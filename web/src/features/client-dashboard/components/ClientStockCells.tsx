@@ -1,6 +1,7 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { displayTicker, splitEmailList, type ClientStockDto } from '@irp/proto';
 import { Link } from 'react-router-dom';
+import { InvoiceStanding } from '@/components/InvoiceStanding';
 import { websiteHref } from '@/lib/website';
 import { clientInvoiceView } from '../model/invoice';
 
@@ -52,18 +53,7 @@ export function ClientInvoiceCell({ stock }: { stock: ClientStockDto }) {
         {view.total} {view.date}
       </div>
       <div>
-        {view.status}
-        {view.daysText && (
-          <Text
-            span
-            c={view.overdue ? 'red' : undefined}
-            fw={view.overdue ? 600 : undefined}
-            className={view.overdue ? 'overdue' : undefined}
-            data-overdue={view.overdue || undefined}
-          >
-            {view.daysText}
-          </Text>
-        )}
+        <InvoiceStanding standing={view} separator=" - " />
       </div>
     </div>
   );

@@ -37,8 +37,8 @@ describe('the client Invoice cell', () => {
   it('flags an unpaid invoice older than 90 days as overdue', () => {
     // 5 Jan to 1 Jun 2024 = 147 days.
     expect(clientInvoiceView(stock(), NOW)).toMatchObject({
-      status: 'Unpaid - ',
-      daysText: '147 days overdue',
+      status: 'Unpaid',
+      overdueText: '147 days overdue',
       overdue: true,
     });
   });
@@ -46,7 +46,7 @@ describe('the client Invoice cell', () => {
   it('does not flag an unpaid invoice of exactly 90 days', () => {
     const date = new Date(NOW.getTime() - 90 * 86_400_000).toISOString();
     expect(clientInvoiceView(stock({ invoiceDate: date }), NOW)).toMatchObject({
-      daysText: '90 days overdue',
+      overdueText: '90 days overdue',
       overdue: false,
     });
     const older = new Date(NOW.getTime() - 91 * 86_400_000).toISOString();
@@ -56,7 +56,7 @@ describe('the client Invoice cell', () => {
   it('shows Paid without days for a paid invoice, however old', () => {
     expect(clientInvoiceView(stock({ invoiceStatus: 'PAID' }), NOW)).toMatchObject({
       status: 'Paid',
-      daysText: null,
+      overdueText: null,
       overdue: false,
     });
   });

@@ -1,10 +1,11 @@
 import { formatInvoiceDate, invoiceStanding, StockRole, type ClientStockDto } from '@irp/proto';
 import { routeHref } from '@/api/route';
 import { routes } from '@/api/routes';
+import { invoiceStandingView, type InvoiceStandingView } from '@/lib/invoiceStanding';
 import { formatDollars } from '@/lib/money';
 
-/** The client dashboard's invoice (spec section 2). */
-export interface ClientInvoiceView {
+/** The client dashboard's invoice (spec section 2) and its standing. */
+export interface ClientInvoiceView extends InvoiceStandingView {
   number: string;
   /** The invoice's PDF (GET /api/invoice?ticker&invoiceId), opened as a link; null without an invoice id. */
   href: string | null;
@@ -12,18 +13,14 @@ export interface ClientInvoiceView {
   total: string;
   /** Like '05Jan24'. */
   date: string;
-  status: 'Paid' | 'Unpaid - ';
-  /** '{n} days overdue' for an unpaid invoice; null when paid. */
-  daysText: string | null;
-  /** proto's invoiceStanding: unpaid and older than 90 days. */
-  overdue: boolean;
 }
 
 /** The client dashboard's Invoice cell (spec section 2), or null when the stock has no invoice. */
 export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date()): ClientInvoiceView | null {
   if (!stock.invoiceNumber && !stock.invoiceId) return null;
-  const paid = stock.invoiceStatus === 'PAID';
-  const { daysLate, overdue } = invoiceStanding({ unpaid: !paid, date: stock.invoiceDate ?? null }, now);
+  const unpaid = stock.invoiceStatus !== 'PAID';
+  // The client's stock carries the invoice's status and date, not the figures: proto's rule, as the service.
+  const standing = invoiceStanding({ unpaid, date: stock.invoiceDate ?? null }, now);
   return {
     number: stock.invoiceNumber ?? '',
     href: stock.invoiceId
@@ -33,9 +30,7 @@ export function clientInvoiceView(stock: ClientStockDto, now: Date = new Date())
       : null,
     total: formatDollars(stock.invoiceTotal),
     date: formatInvoiceDate(stock.invoiceDate),
-    status: paid ? 'Paid' : 'Unpaid - ',
-    daysText: paid ? null : `${daysLate} days overdue`,
-    overdue,
+    ...invoiceStandingView({ unpaid, ...standing }),
   };
 }
 

@@ -2,7 +2,11 @@ import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core'
 import { CAMPAIGN_CREATED_MESSAGE, TEST_SENT_MESSAGE } from '@irp/proto';
 import { useState } from 'react';
 import { errorMessageOf } from '@/lib/apiError';
-import { useTestSendMutation, type TestSendMode } from '../api/emailMarketingApi';
+import {
+  useSendTestEmailMutation,
+  useSendToSubscribersMutation,
+  type TestSendMode,
+} from '../api/emailMarketingApi';
 import {
   confirmSendText,
   missingKeysProblem,
@@ -46,7 +50,8 @@ export function SendActions({
   const [confirming, setConfirming] = useState(false);
   const [sending, setSending] = useState<TestSendMode | null>(null);
   const [result, setResult] = useState<SendResult | null>(null);
-  const [testSend] = useTestSendMutation();
+  const [sendTestEmail] = useSendTestEmailMutation();
+  const [sendToSubscribers] = useSendToSubscribersMutation();
 
   if (!canTestSend && !canSendToSubscribers) return null;
 
@@ -62,10 +67,8 @@ export function SendActions({
     setConfirming(false);
     setSending(mode);
     try {
-      const answer = await testSend({
-        mode,
-        body: testSendBodyOf({ id: stockId, productApiKey }, values),
-      }).unwrap();
+      const body = testSendBodyOf({ id: stockId, productApiKey }, values);
+      const answer = await (mode === 'test' ? sendTestEmail(body) : sendToSubscribers(body)).unwrap();
       setResult(
         answer.errorMessage
           ? { ok: false, text: answer.errorMessage }

@@ -1,5 +1,6 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import type { ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 export type StockInvoiceData = ResponseOf<typeof routes.invoicing.invoices>;
@@ -24,28 +25,27 @@ export interface SaveInvoiceDataArgs {
 
 /** The Invoices tab's calls (docs/api/invoicing.md): InvoiceTotal holders and admins. */
 export const invoicesApi = invoicesTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/admin/invoices?ticker: the stock's invoices, repeating invoice and its options. */
-    stockInvoices: build.query<StockInvoiceData, string>({
-      query: (ticker) => callRoute(routes.invoicing.invoices, { query: { ticker } }),
-      providesTags: (_result, _error, ticker) => [{ type: 'StockInvoices', id: ticker }],
-    }),
-    /**
-     * The invoices no stock has (the accounting page's `invoices`), which the tab can assign to its stock.
-     * Read from the accounting page's data, cached and invalidated with it.
-     */
-    unassignedInvoices: build.query<UnassignedInvoice[], void>({
-      query: () => callRoute(routes.invoicing.accountingPage),
-      transformResponse: (page: ResponseOf<typeof routes.invoicing.accountingPage>) => page.invoices,
-      providesTags: ['AccountingPage'],
-    }),
-    /**
-     * The page's Save on this tab (the repeating invoice) and the tab's Assign and Unassign (the invoices).
-     * Answers the tab's data, cached as it is.
-     */
-    saveInvoiceData: build.mutation<StockInvoiceData, SaveInvoiceDataArgs>({
-      query: ({ ticker, repeatingInvoiceId, invoices }) =>
-        callRoute(routes.invoicing.saveInvoiceData, {
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /** GET /api/admin/invoices?ticker: the stock's invoices, repeating invoice and its options. */
+      stockInvoices: query(routes.invoicing.invoices, {
+        request: (ticker: string) => ({ query: { ticker } }),
+        providesTags: (_result, _error, ticker) => [{ type: 'StockInvoices', id: ticker }],
+      }),
+      /**
+       * The invoices no stock has (the accounting page's `invoices`), which the tab can assign to its stock.
+       * Read from the accounting page's data, cached and invalidated with it.
+       */
+      unassignedInvoices: query(routes.invoicing.accountingPage, {
+        transformResponse: (page) => page.invoices,
+        providesTags: ['AccountingPage'],
+      }),
+      /**
+       * The page's Save on this tab (the repeating invoice) and the tab's Assign and Unassign (the invoices).
+       * Answers the tab's data, cached as it is.
+       */
+      saveInvoiceData: mutation(routes.invoicing.saveInvoiceData, {
+        request: ({ ticker, repeatingInvoiceId, invoices }: SaveInvoiceDataArgs) => ({
           params: { ticker },
           body: {
             ticker,
@@ -53,35 +53,30 @@ export const invoicesApi = invoicesTaggedApi.injectEndpoints({
             ...(invoices !== undefined ? { invoices } : {}),
           },
         }),
-      invalidatesTags: (result, _error, { invoices }) =>
-        result ? ['StockList', 'ClientStock', ...(invoices ? (['AccountingPage'] as const) : [])] : [],
-      async onQueryStarted({ ticker }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(invoicesApi.util.upsertQueryData('stockInvoices', ticker, data));
-        } catch {
-          // The save flow or the tab shows the error.
-        }
-      },
-    }),
-    createContact: build.mutation<
-      ResponseOf<typeof routes.invoicing.createContact>,
-      { stockId: string; ticker: string }
-    >({
-      query: ({ stockId }) => callRoute(routes.invoicing.createContact, { query: { id: stockId }, body: {} }),
-      invalidatesTags: (result, _error, { ticker }) =>
-        result?.success ? [{ type: 'StockInvoices', id: ticker }] : [],
-    }),
-    createRepeatingInvoice: build.mutation<
-      ResponseOf<typeof routes.invoicing.createRepeatingInvoice>,
-      { stockId: string; ticker: string; amount: number }
-    >({
-      query: ({ stockId, amount }) =>
-        callRoute(routes.invoicing.createRepeatingInvoice, { body: { id: stockId, amount } }),
-      invalidatesTags: (result, _error, { ticker }) =>
-        result?.success ? [{ type: 'StockInvoices', id: ticker }, 'StockList', 'ClientStock'] : [],
-    }),
-  }),
+        invalidatesTags: (result, _error, { invoices }) =>
+          result ? ['StockList', 'ClientStock', ...(invoices ? (['AccountingPage'] as const) : [])] : [],
+        async onQueryStarted({ ticker }, { dispatch, queryFulfilled }) {
+          try {
+            const { data } = await queryFulfilled;
+            dispatch(invoicesApi.util.upsertQueryData('stockInvoices', ticker, data));
+          } catch {
+            // The save flow or the tab shows the error.
+          }
+        },
+      }),
+      createContact: mutation(routes.invoicing.createContact, {
+        request: ({ stockId }: { stockId: string; ticker: string }) => ({ query: { id: stockId }, body: {} }),
+        invalidatesTags: (result, _error, { ticker }) =>
+          result?.success ? [{ type: 'StockInvoices', id: ticker }] : [],
+      }),
+      createRepeatingInvoice: mutation(routes.invoicing.createRepeatingInvoice, {
+        request: ({ stockId, amount }: { stockId: string; ticker: string; amount: number }) => ({
+          body: { id: stockId, amount },
+        }),
+        invalidatesTags: (result, _error, { ticker }) =>
+          result?.success ? [{ type: 'StockInvoices', id: ticker }, 'StockList', 'ClientStock'] : [],
+      }),
+    })),
 });
 
 export const {

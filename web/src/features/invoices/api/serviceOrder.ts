@@ -1,16 +1,18 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import type { ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 export type StockServiceOrder = ResponseOf<typeof routes.stocks.serviceOrderOfStock>;
 
 const serviceOrderApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/admin/getServiceOrder?ticker: the order the stock was created from, or null. */
-    serviceOrderOfStock: build.query<StockServiceOrder, string>({
-      query: (ticker) => callRoute(routes.stocks.serviceOrderOfStock, { query: { ticker } }),
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query }) => ({
+      /** GET /api/admin/getServiceOrder?ticker: the order the stock was created from, or null. */
+      serviceOrderOfStock: query(routes.stocks.serviceOrderOfStock, {
+        request: (ticker: string) => ({ query: { ticker } }),
+      }),
+    })),
 });
 
 export const { useServiceOrderOfStockQuery } = serviceOrderApi;

@@ -7,14 +7,14 @@ import {
   List,
   Loader,
   NativeSelect,
-  Paper,
   Stack,
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
+import { InvoiceStanding } from '@/components/InvoiceStanding';
+import { Section } from '@/components/Section';
 import { useTabSave, useTabState } from '@/components/save/SaveFlow';
 import { errorMessageOf } from '@/lib/apiError';
 import { formatPricePlusGst } from '@/lib/money';
@@ -37,20 +37,6 @@ import {
   parseAmount,
   repeatingInvoiceFailure,
 } from '../model/invoices';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Paper component="section" withBorder p={{ base: 'sm', sm: 'md' }} radius="md" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={4} id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
 
 /** The selector's value for 'no repeating invoice'. */
 const NONE = '';
@@ -211,21 +197,7 @@ function InvoiceList({
                 <Table.Td>{view.date}</Table.Td>
                 <Table.Td>{view.total}</Table.Td>
                 <Table.Td>
-                  {view.status}
-                  {view.overdueText && (
-                    <>
-                      {' '}
-                      <Text
-                        span
-                        c={view.overdue ? 'red' : undefined}
-                        fw={view.overdue ? 600 : undefined}
-                        className={view.overdue ? 'overdue' : undefined}
-                        data-overdue={view.overdue || undefined}
-                      >
-                        {view.overdueText}
-                      </Text>
-                    </>
-                  )}
+                  <InvoiceStanding standing={view} />
                 </Table.Td>
                 <Table.Td>
                   {invoice.assigned ? (
@@ -450,19 +422,19 @@ export function InvoicesTab({ stock }: StaffStockTabProps) {
   }
   return (
     <Stack gap="lg" maw={960}>
-      <Section title="Repeating Invoice">
+      <Section order={4} title="Repeating Invoice">
         <RepeatingInvoiceSelector data={data} />
       </Section>
-      <Section title="Invoices">
+      <Section order={4} title="Invoices">
         <InvoicesSection data={data} />
       </Section>
-      <Section title="Contact">
+      <Section order={4} title="Contact">
         <ContactSection stockId={stock.id} data={data} />
       </Section>
-      <Section title="Create Repeating Invoice">
+      <Section order={4} title="Create Repeating Invoice">
         <RepeatingInvoiceCreator stockId={stock.id} data={data} />
       </Section>
-      <Section title="Service Order">
+      <Section order={4} title="Service Order">
         <ServiceOrderSummary combinedTicker={data.combinedTicker} />
       </Section>
     </Stack>

@@ -1,6 +1,7 @@
 import { formatDate, formatInvoiceDate } from '@irp/proto';
 import { routeHref } from '@/api/route';
 import { routes } from '@/api/routes';
+import { invoiceStandingView, type InvoiceStandingView } from '@/lib/invoiceStanding';
 import { formatCents } from '@/lib/money';
 import type { StockInvoiceData } from '../api/invoicesApi';
 
@@ -12,8 +13,8 @@ export const REPEATING_INVOICE_FAILURE = 'Unable to create repeating invoice';
 export const repeatingInvoiceFailure = (message: string): string =>
   `${REPEATING_INVOICE_FAILURE}: ${message}`;
 
-/** One line of the invoice list. */
-export interface InvoiceRowView {
+/** One line of the invoice list: the invoice and its standing. */
+export interface InvoiceRowView extends InvoiceStandingView {
   id: string;
   number: string;
   /** The PDF from the accounting system (GET /api/invoice?ticker&invoiceId), opened as a link. */
@@ -22,11 +23,6 @@ export interface InvoiceRowView {
   date: string;
   /** AUD, GST included (the invoice's total). */
   total: string;
-  status: 'Paid' | 'Unpaid';
-  /** '{n} days overdue' once an unpaid invoice is late; null otherwise. */
-  overdueText: string | null;
-  /** proto's invoiceStanding (computed by the service): unpaid for more than 90 days; shown red. */
-  overdue: boolean;
 }
 
 export function invoiceRowView(combinedTicker: string, invoice: Invoice): InvoiceRowView {
@@ -38,9 +34,8 @@ export function invoiceRowView(combinedTicker: string, invoice: Invoice): Invoic
     }),
     date: formatInvoiceDate(invoice.date),
     total: formatCents(invoice.totalCents),
-    status: invoice.unpaid ? 'Unpaid' : 'Paid',
-    overdueText: invoice.unpaid && invoice.daysLate > 0 ? `${invoice.daysLate} days overdue` : null,
-    overdue: invoice.unpaid && invoice.overdue,
+    // The service computed the figures with proto's invoiceStanding.
+    ...invoiceStandingView(invoice),
   };
 }
 

@@ -1,5 +1,6 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import type { BodyOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 /**
@@ -8,31 +9,34 @@ import { routes } from '@/api/routes';
  */
 const marketTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['ChartData', 'Stock'] });
 
-/** The Market tab's calls of spec section 7 (docs/api/reports.md), typed by proto's route table. */
+/** The Market tab's calls of spec section 7 (docs/api/reports.md), declared from proto's route table. */
 export const marketApi = marketTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** POST /api/admin/saveMarketData/{combinedTicker}: answers the quote as stored. */
-    saveMarketData: build.mutation<
-      ResponseOf<typeof routes.reports.saveMarketData>,
-      { combinedTicker: string; body: BodyOf<typeof routes.reports.saveMarketData> }
-    >({
-      query: ({ combinedTicker, body }) =>
-        callRoute(routes.reports.saveMarketData, { params: { combinedTicker }, body }),
-      invalidatesTags: (result, _error, { combinedTicker }) =>
-        result ? [{ type: 'Stock', id: combinedTicker }] : [],
-    }),
-    /** GET /api/admin/getChartData/?id: the daily rows, newest first (Stock Data: Display). */
-    chartData: build.query<ResponseOf<typeof routes.reports.getChartData>, string>({
-      query: (stockId) => callRoute(routes.reports.getChartData, { query: { id: stockId } }),
-      providesTags: (_result, _error, stockId) => [{ type: 'ChartData', id: stockId }],
-    }),
-    /** POST /api/admin/updateChartData/ (Stock Data: Update): the row count, or the provider's refusal. */
-    updateChartData: build.mutation<ResponseOf<typeof routes.reports.updateChartData>, string>({
-      query: (stockId) => callRoute(routes.reports.updateChartData, { body: { id: stockId } }),
-      invalidatesTags: (result, _error, stockId) =>
-        result?.success ? [{ type: 'ChartData', id: stockId }] : [],
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /** POST /api/admin/saveMarketData/{combinedTicker}: answers the quote as stored. */
+      saveMarketData: mutation(routes.reports.saveMarketData, {
+        request: ({
+          combinedTicker,
+          body,
+        }: {
+          combinedTicker: string;
+          body: BodyOf<typeof routes.reports.saveMarketData>;
+        }) => ({ params: { combinedTicker }, body }),
+        invalidatesTags: (result, _error, { combinedTicker }) =>
+          result ? [{ type: 'Stock', id: combinedTicker }] : [],
+      }),
+      /** GET /api/admin/getChartData/?id: the daily rows, newest first (Stock Data: Display). */
+      chartData: query(routes.reports.getChartData, {
+        request: (stockId: string) => ({ query: { id: stockId } }),
+        providesTags: (_result, _error, stockId) => [{ type: 'ChartData', id: stockId }],
+      }),
+      /** POST /api/admin/updateChartData/ (Stock Data: Update): the row count, or the provider's refusal. */
+      updateChartData: mutation(routes.reports.updateChartData, {
+        request: (stockId: string) => ({ body: { id: stockId } }),
+        invalidatesTags: (result, _error, stockId) =>
+          result?.success ? [{ type: 'ChartData', id: stockId }] : [],
+      }),
+    })),
 });
 
 export const { useSaveMarketDataMutation, useLazyChartDataQuery, useUpdateChartDataMutation } = marketApi;

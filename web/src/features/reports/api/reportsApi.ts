@@ -1,5 +1,6 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routeForm, type BodyOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 /** The Reports tab's form as typed: dates YYYY-MM-DD ('' for the previous calendar month). */
@@ -18,45 +19,41 @@ export interface GenerateReportValues {
 export function generateReportFormData(
   values: GenerateReportValues,
 ): BodyOf<typeof routes.reports.generateReport> {
-  const form = new FormData();
-  form.append('Ticker', values.ticker);
-  form.append('StartDate', values.startDate);
-  form.append('EndDate', values.endDate);
-  form.append('Peers', values.peers);
-  form.append('ComparativeTradingActivity', String(values.comparativeTradingActivity));
-  form.append('PriceOverlay', String(values.priceOverlay));
-  return form;
+  return routeForm(routes.reports.generateReport, {
+    Ticker: values.ticker,
+    StartDate: values.startDate,
+    EndDate: values.endDate,
+    Peers: values.peers,
+    ComparativeTradingActivity: String(values.comparativeTradingActivity),
+    PriceOverlay: String(values.priceOverlay),
+  });
 }
 
 /** 'Reports' (one list per stock) is this feature's. */
 const reportsTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['Reports'] });
 
-/** The report calls of spec section 7 (docs/api/reports.md), typed by proto's route table. */
+/** The report calls of spec section 7 (docs/api/reports.md), declared from proto's route table. */
 export const reportsApi = reportsTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/admin/reports?ticker: the stock's reports, newest first. */
-    reports: build.query<ResponseOf<typeof routes.reports.reports>, string>({
-      query: (combinedTicker) => callRoute(routes.reports.reports, { query: { ticker: combinedTicker } }),
-      providesTags: (_result, _error, combinedTicker) => [{ type: 'Reports', id: combinedTicker }],
-    }),
-    /** POST /api/admin/generateReport: the new report's view; a refusal is 4xx with errorMessage. */
-    generateReport: build.mutation<ResponseOf<typeof routes.reports.generateReport>, GenerateReportValues>({
-      query: (values) => callRoute(routes.reports.generateReport, { body: generateReportFormData(values) }),
-      invalidatesTags: (result, _error, { ticker }) =>
-        result?.report ? [{ type: 'Reports', id: ticker }] : [],
-    }),
-    /** GET /api/report/{guid}: public, no sign-in. */
-    report: build.query<ResponseOf<typeof routes.reports.report>, string>({
-      query: (guid) => callRoute(routes.reports.report, { params: { guid } }),
-    }),
-    /** POST /api/report/generateReport: the public page's date-range form (reports that allow search). */
-    regenerateReport: build.mutation<
-      ResponseOf<typeof routes.reports.publicGenerateReport>,
-      BodyOf<typeof routes.reports.publicGenerateReport>
-    >({
-      query: (body) => callRoute(routes.reports.publicGenerateReport, { body }),
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /** GET /api/admin/reports?ticker: the stock's reports, newest first. */
+      reports: query(routes.reports.reports, {
+        request: (combinedTicker: string) => ({ query: { ticker: combinedTicker } }),
+        providesTags: (_result, _error, combinedTicker) => [{ type: 'Reports', id: combinedTicker }],
+      }),
+      /** POST /api/admin/generateReport: the new report's view; a refusal is 4xx with errorMessage. */
+      generateReport: mutation(routes.reports.generateReport, {
+        request: (values: GenerateReportValues) => ({ body: generateReportFormData(values) }),
+        invalidatesTags: (result, _error, { ticker }) =>
+          result?.report ? [{ type: 'Reports', id: ticker }] : [],
+      }),
+      /** GET /api/report/{guid}: public, no sign-in. */
+      report: query(routes.reports.report, {
+        request: (guid: string) => ({ params: { guid } }),
+      }),
+      /** POST /api/report/generateReport: the public page's date-range form (reports that allow search). */
+      regenerateReport: mutation(routes.reports.publicGenerateReport),
+    })),
 });
 
 export const { useReportsQuery, useGenerateReportMutation, useReportQuery, useRegenerateReportMutation } =

@@ -1,5 +1,5 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 /**
@@ -10,51 +10,33 @@ const serviceOrdersTaggedApi = baseApi.enhanceEndpoints({
   addTagTypes: ['ServiceOrders', 'StockList', 'OptionGroups'],
 });
 
-/** The staff Orders calls (spec section 7, Orders; docs/api/stocks.md), typed by proto's table. */
+/**
+ * The staff Orders calls (spec section 7, Orders; docs/api/stocks.md), declared from proto's table; each
+ * mutation's argument is its route's body.
+ */
 export const serviceOrdersApi = serviceOrdersTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    serviceOrders: build.query<ResponseOf<typeof routes.stocks.serviceOrders>, void>({
-      query: () => callRoute(routes.stocks.serviceOrders),
-      providesTags: ['ServiceOrders'],
-    }),
-    /** POST /api/admin/createStockFromServiceOrder/: the new stock's page url, or an errorMessage (4xx). */
-    createStockFromServiceOrder: build.mutation<
-      ResponseOf<typeof routes.stocks.createStockFromServiceOrder>,
-      BodyOf<typeof routes.stocks.createStockFromServiceOrder>
-    >({
-      query: (body) => callRoute(routes.stocks.createStockFromServiceOrder, { body }),
-      invalidatesTags: (result) => (result ? ['ServiceOrders', 'StockList'] : []),
-    }),
-    /** GET /api/admin/serviceOptionGroups: every group, the default first, archived ones last. */
-    optionGroups: build.query<ResponseOf<typeof routes.stocks.optionGroups>, void>({
-      query: () => callRoute(routes.stocks.optionGroups),
-      providesTags: ['OptionGroups'],
-    }),
-    /** POST /api/admin/saveServiceOptionGroup: create (no id) or edit; a 400 lists each problem. */
-    saveOptionGroup: build.mutation<
-      ResponseOf<typeof routes.stocks.saveOptionGroup>,
-      BodyOf<typeof routes.stocks.saveOptionGroup>
-    >({
-      query: (body) => callRoute(routes.stocks.saveOptionGroup, { body }),
-      invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
-    }),
-    /** POST /api/admin/setDefaultServiceOptionGroup: the group /new-order shows. */
-    setDefaultOptionGroup: build.mutation<
-      ResponseOf<typeof routes.stocks.setDefaultOptionGroup>,
-      BodyOf<typeof routes.stocks.setDefaultOptionGroup>
-    >({
-      query: (body) => callRoute(routes.stocks.setDefaultOptionGroup, { body }),
-      invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
-    }),
-    /** POST /api/admin/archiveServiceOptionGroup: archive (its form no longer offered) or restore. */
-    archiveOptionGroup: build.mutation<
-      ResponseOf<typeof routes.stocks.archiveOptionGroup>,
-      BodyOf<typeof routes.stocks.archiveOptionGroup>
-    >({
-      query: (body) => callRoute(routes.stocks.archiveOptionGroup, { body }),
-      invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      serviceOrders: query(routes.stocks.serviceOrders, { providesTags: ['ServiceOrders'] }),
+      /** POST /api/admin/createStockFromServiceOrder/: the new stock's page url, or an errorMessage (4xx). */
+      createStockFromServiceOrder: mutation(routes.stocks.createStockFromServiceOrder, {
+        invalidatesTags: (result) => (result ? ['ServiceOrders', 'StockList'] : []),
+      }),
+      /** GET /api/admin/serviceOptionGroups: every group, the default first, archived ones last. */
+      optionGroups: query(routes.stocks.optionGroups, { providesTags: ['OptionGroups'] }),
+      /** POST /api/admin/saveServiceOptionGroup: create (no id) or edit; a 400 lists each problem. */
+      saveOptionGroup: mutation(routes.stocks.saveOptionGroup, {
+        invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
+      }),
+      /** POST /api/admin/setDefaultServiceOptionGroup: the group /new-order shows. */
+      setDefaultOptionGroup: mutation(routes.stocks.setDefaultOptionGroup, {
+        invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
+      }),
+      /** POST /api/admin/archiveServiceOptionGroup: archive (its form no longer offered) or restore. */
+      archiveOptionGroup: mutation(routes.stocks.archiveOptionGroup, {
+        invalidatesTags: (result) => (result ? ['OptionGroups'] : []),
+      }),
+    })),
 });
 
 export const {

@@ -1,6 +1,7 @@
 import { STOCK_LIST_UNAVAILABLE_HEADER, unavailableServicesOf, type DateRangeQuery } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import type { ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 /** The staff dashboard's rows and the services that did not answer (their columns are empty). */
@@ -13,31 +14,31 @@ export interface StaffDashboardList {
 const staffDashboardTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['StockList'] });
 
 export const staffDashboardApi = staffDashboardTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /**
-     * GET /api/admin/stocks?startDate&endDate: every stock with the composed dashboard columns. A date
-     * left empty is not sent, so the server's default (the current month) applies.
-     */
-    staffDashboardStocks: build.query<StaffDashboardList, DateRangeQuery>({
-      query: ({ startDate, endDate }) =>
-        callRoute(routes.stocks.list, {
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /**
+       * GET /api/admin/stocks?startDate&endDate: every stock with the composed dashboard columns. A date
+       * left empty is not sent, so the server's default (the current month) applies.
+       */
+      staffDashboardStocks: query(routes.stocks.list, {
+        request: ({ startDate, endDate }: DateRangeQuery) => ({
           query: { startDate: startDate || undefined, endDate: endDate || undefined },
         }),
-      // The body is the list; the services whose columns could not be composed are named in a header.
-      transformResponse: (stocks: ResponseOf<typeof routes.stocks.list>, meta) => ({
-        stocks,
-        unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
+        // The body is the list; the services whose columns could not be composed are named in a header.
+        transformResponse: (stocks, meta): StaffDashboardList => ({
+          stocks,
+          unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
+        }),
+        providesTags: ['StockList'],
       }),
-      providesTags: ['StockList'],
-    }),
-    /**
-     * GET /api/admin/accountingReminderEmail/{combinedTicker}: the reminder mail of the stock's unpaid
-     * invoices, fetched when its button is clicked (a mutation: never cached, always the latest).
-     */
-    staffDashboardReminderEmail: build.mutation<ResponseOf<typeof routes.invoicing.reminderEmail>, string>({
-      query: (combinedTicker) => callRoute(routes.invoicing.reminderEmail, { params: { combinedTicker } }),
-    }),
-  }),
+      /**
+       * GET /api/admin/accountingReminderEmail/{combinedTicker}: the reminder mail of the stock's unpaid
+       * invoices, fetched when its button is clicked (a mutation: never cached, always the latest).
+       */
+      staffDashboardReminderEmail: mutation(routes.invoicing.reminderEmail, {
+        request: (combinedTicker: string) => ({ params: { combinedTicker } }),
+      }),
+    })),
 });
 
 export const { useStaffDashboardStocksQuery, useStaffDashboardReminderEmailMutation } = staffDashboardApi;

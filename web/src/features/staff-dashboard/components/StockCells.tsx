@@ -2,6 +2,7 @@ import { displayTicker, formatDate, type StockRowDto } from '@irp/proto';
 import { useCallback, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { DashboardTick } from '@/components/DashboardTick';
+import { InvoiceStanding } from '@/components/InvoiceStanding';
 import { websiteHref } from '@/lib/website';
 import type { SortColumn } from '../model/filters';
 import { invoiceCellView, repeatCellView } from '../model/invoice';
@@ -68,18 +69,7 @@ export function InvoiceCell({ stock, onCopyReminder, copying }: { stock: StockRo
         {view.number} · {view.amount} · {view.date}
       </div>
       <div>
-        {view.status}
-        {view.overdueText && (
-          <>
-            {' '}
-            <span
-              className={view.overdue ? `${classes.overdue} overdue` : undefined}
-              data-overdue={view.overdue || undefined}
-            >
-              {view.overdueText}
-            </span>
-          </>
-        )}
+        <InvoiceStanding standing={view} />
       </div>
       <button
         type="button"

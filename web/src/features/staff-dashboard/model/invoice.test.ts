@@ -24,7 +24,10 @@ describe('the staff Invoice cell', () => {
       overdueText: '30 days overdue',
       overdue: false,
     });
-    expect(invoiceCellView({ ...base, daysLate: 0 })).toMatchObject({ overdueText: null, overdue: false });
+    expect(invoiceCellView({ ...base, daysLate: 0 })).toMatchObject({
+      overdueText: '0 days overdue',
+      overdue: false,
+    });
     expect(invoiceCellView({ ...base, overdue: true, daysLate: 91 })).toMatchObject({
       status: 'Unpaid',
       overdueText: '91 days overdue',

@@ -1,20 +1,18 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type ResponseOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 /** The subscription links' calls (docs/api/email-marketing.md); public, no session needed. */
 export const subscriptionsApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({
-    confirmSubscription: build.mutation<ResponseOf<typeof routes.emailMarketing.confirm>, string>({
-      query: (token) => callRoute(routes.emailMarketing.confirm, { params: { token } }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => {
+      const byToken = (token: string) => ({ params: { token } });
+      return {
+        confirmSubscription: mutation(routes.emailMarketing.confirm, { request: byToken }),
+        subscription: query(routes.emailMarketing.subscription, { request: byToken }),
+        unsubscribe: mutation(routes.emailMarketing.unsubscribe, { request: byToken }),
+      };
     }),
-    subscription: build.query<ResponseOf<typeof routes.emailMarketing.subscription>, string>({
-      query: (token) => callRoute(routes.emailMarketing.subscription, { params: { token } }),
-    }),
-    unsubscribe: build.mutation<ResponseOf<typeof routes.emailMarketing.unsubscribe>, string>({
-      query: (token) => callRoute(routes.emailMarketing.unsubscribe, { params: { token } }),
-    }),
-  }),
 });
 
 export const { useConfirmSubscriptionMutation, useSubscriptionQuery, useUnsubscribeMutation } =

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Group, Switch } from '@mantine/core';
 import { formatDateTime, type DiskReportItem } from '@irp/proto';
 import { useState } from 'react';
+import { Section } from '@/components/Section';
 import { errorMessageOf } from '@/lib/apiError';
 import { safeHttpUrl, websiteHref } from '@/lib/website';
 import { useLazyDiskReportQuery } from '../api/systemSettingsApi';
 import { formatMegabytes } from '../model/settingsForm';
 import { DataTable, type DataColumn } from '@/components/DataTable';
-import { Section } from './Section';
 
 const COLUMNS: DataColumn<DiskReportItem>[] = [
   { label: 'Ticker', render: (row) => row.ticker, nowrap: true },

@@ -1,10 +1,10 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { formatDateTime, type FileCleanup } from '@irp/proto';
+import { Section } from '@/components/Section';
 import { errorMessageOf } from '@/lib/apiError';
 import { useLazyFileCleanupQuery } from '../api/systemSettingsApi';
 import { formatBytes } from '../model/settingsForm';
 import { DataTable, type DataColumn } from '@/components/DataTable';
-import { Section } from './Section';
 
 type Missing = FileCleanup['missingOnDisk'][number];
 type Duplicate = FileCleanup['duplicates'][number];

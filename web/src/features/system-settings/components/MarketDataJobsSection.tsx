@@ -2,10 +2,10 @@ import { Alert, Button, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ResponseOf } from '@/api/route';
 import { routes } from '@/api/routes';
+import { Section } from '@/components/Section';
 import { errorMessageOf } from '@/lib/apiError';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { useRunPriorDayMutation, useSyncWatchlistMutation } from '../api/systemSettingsApi';
-import { Section } from './Section';
 
 type SyncResult = ResponseOf<typeof routes.reports.syncWatchlist>;
 type PriorDayResult = ResponseOf<typeof routes.reports.runPriorDay>;

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Progress, Stack, Text, TextInput } from '@mantine
 import { skipToken } from '@reduxjs/toolkit/query';
 import { formatDateTime, type Reconcile } from '@irp/proto';
 import { useEffect, useState } from 'react';
+import { Section } from '@/components/Section';
 import { errorMessageOf } from '@/lib/apiError';
 import {
   useApplyReconcileMutation,
@@ -10,7 +11,6 @@ import {
   useRunReconcileMutation,
 } from '../api/systemSettingsApi';
 import { DataTable, type DataColumn } from '@/components/DataTable';
-import { Section } from './Section';
 
 /** While a run goes on, look again this often for its progress. */
 export const RECONCILE_POLL_MS = 1000;

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, TextInput } from '@mantine/core';
 import { AnnouncementMessages } from '@irp/proto';
 import { useState } from 'react';
+import { Section } from '@/components/Section';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSendTestEmailMutation } from '../api/systemSettingsApi';
-import { Section } from './Section';
 
 export const confirmTestEmail = (email: string) => `Send a test email to ${email}?`;
 

@@ -2,6 +2,7 @@ import { Alert, Center, Loader, Stack } from '@mantine/core';
 import { useAppSelector } from '@/app/hooks';
 import { NotAllowed } from '@/components/NotAllowed';
 import { Page } from '@/components/Page';
+import { Section } from '@/components/Section';
 import { SaveFlowProvider } from '@/components/save/SaveFlow';
 import { errorMessageOf } from '@/lib/apiError';
 import { isAdmin } from '@/lib/session/roles';
@@ -11,7 +12,6 @@ import { DiskReportSection } from '../components/DiskReportSection';
 import { FileCleanupSection } from '../components/FileCleanupSection';
 import { MarketDataJobsSection } from '../components/MarketDataJobsSection';
 import { ReconcileSection } from '../components/ReconcileSection';
-import { Section } from '../components/Section';
 import { SettingsForm } from '../components/SettingsForm';
 import { TestEmailSection } from '../components/TestEmailSection';
 

@@ -1,42 +1,36 @@
 import { baseApi } from '@/api/baseApi';
-import { callRoute, type BodyOf, type ResponseOf } from '@/api/route';
+import type { BodyOf } from '@/api/route';
+import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
 
 const usersTaggedApi = baseApi.enhanceEndpoints({ addTagTypes: ['Users', 'User'] });
 
-/** The Users screens' calls (spec section 7, Users; docs/api/users.md), typed by proto's table. */
+/** The Users screens' calls (spec section 7, Users; docs/api/users.md), declared from proto's table. */
 export const usersApi = usersTaggedApi.injectEndpoints({
-  endpoints: (build) => ({
-    /** GET /api/users/: id and username of every user, by username. */
-    users: build.query<ResponseOf<typeof routes.users.list>, void>({
-      query: () => callRoute(routes.users.list),
-      providesTags: ['Users'],
-    }),
-    /** GET /api/users/{id}: the editor's user ('new': an empty one); `audit` only for an Admin. */
-    user: build.query<ResponseOf<typeof routes.users.get>, string>({
-      query: (id) => callRoute(routes.users.get, { params: { id } }),
-      providesTags: (_result, _error, id) => [{ type: 'User', id }],
-    }),
-    /** POST /api/users/{id}: `{ success, errorMessage, id }`; a refusal is 4xx with errorMessage. */
-    saveUser: build.mutation<
-      ResponseOf<typeof routes.users.save>,
-      { id: string; body: BodyOf<typeof routes.users.save> }
-    >({
-      query: ({ id, body }) => callRoute(routes.users.save, { params: { id }, body }),
-      invalidatesTags: (result) => (result ? ['Users', { type: 'User', id: result.id }] : []),
-    }),
-    /** GET /api/userEditor/companies?search=: the 'Choose Company' matches (exact, anywhere, any case). */
-    companies: build.query<ResponseOf<typeof routes.users.companies>, string>({
-      query: (search) => callRoute(routes.users.companies, { query: { search } }),
-    }),
-    /** POST /api/account/password: the signed-in user's own password; a wrong current one is 400. */
-    changeOwnPassword: build.mutation<
-      ResponseOf<typeof routes.users.changeOwnPassword>,
-      BodyOf<typeof routes.users.changeOwnPassword>
-    >({
-      query: (body) => callRoute(routes.users.changeOwnPassword, { body }),
-    }),
-  }),
+  endpoints: (build) =>
+    routeEndpoints(build, ({ query, mutation }) => ({
+      /** GET /api/users/: id and username of every user, by username. */
+      users: query(routes.users.list, { providesTags: ['Users'] }),
+      /** GET /api/users/{id}: the editor's user ('new': an empty one); `audit` only for an Admin. */
+      user: query(routes.users.get, {
+        request: (id: string) => ({ params: { id } }),
+        providesTags: (_result, _error, id) => [{ type: 'User', id }],
+      }),
+      /** POST /api/users/{id}: `{ success, errorMessage, id }`; a refusal is 4xx with errorMessage. */
+      saveUser: mutation(routes.users.save, {
+        request: ({ id, body }: { id: string; body: BodyOf<typeof routes.users.save> }) => ({
+          params: { id },
+          body,
+        }),
+        invalidatesTags: (result) => (result ? ['Users', { type: 'User', id: result.id }] : []),
+      }),
+      /** GET /api/userEditor/companies?search=: the 'Choose Company' matches (exact, anywhere, any case). */
+      companies: query(routes.users.companies, {
+        request: (search: string) => ({ query: { search } }),
+      }),
+      /** POST /api/account/password: the signed-in user's own password; a wrong current one is 400. */
+      changeOwnPassword: mutation(routes.users.changeOwnPassword),
+    })),
 });
 
 export const {
