@@ -37,7 +37,7 @@ const { startReportsService } = dist('services/reports/dist/main.js');
 const { LoadMarketHistory } = dist('services/reports/dist/market/load-market-history.js');
 const { MarketDataProvider } = dist('services/reports/dist/market/market-data.provider.js');
 const { MarketRepository } = dist('services/reports/dist/market/market.repository.js');
-const { mapLimited, tradeCopyLines, tradeRowOf } = dist('services/reports/dist/market/market-rules.js');
+const { mapLimited, tradeCopyLines, tradeToCopyOf } = dist('services/reports/dist/market/market-rules.js');
 const { StockProjectionService } = dist('services/reports/dist/stocks/stock-projection.repository.js');
 const { AnnouncementProjectionRepository } = dist(
   'services/reports/dist/announcements/announcement-projection.repository.js',
@@ -237,7 +237,7 @@ try {
     mapLimited(stockDays, concurrency, async ({ stock, day }) => ({
       stock,
       day,
-      rows: (await client.trades(stock.ticker, day)).map(tradeRowOf),
+      rows: (await client.trades(stock.ticker, day)).map(tradeToCopyOf),
     })),
   );
   const fetched = read.value.map((r) => {

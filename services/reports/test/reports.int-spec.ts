@@ -25,7 +25,7 @@ import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { MarketDataProvider } from '../src/market/market-data.provider';
 import { MarketRepository } from '../src/market/market.repository';
-import { TradeRow, tradeRowOf } from '../src/market/market-rules';
+import { TradeToCopy, tradeToCopyOf } from '../src/market/market-rules';
 import { BrokerAggregate, brokerShareOf, e4ToDollars, round, TOP_BROKERS } from '../src/reports/report-rules';
 import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
@@ -617,7 +617,7 @@ describe('reports service on the real broker and database', () => {
     // BHP's simulated days (about 950 trades each): a code made from this run's clock has volumes from its
     // hash, and some days of some codes have a hundred trades or fewer.
     const loaded = await Promise.all(
-      days.map(async (day) => (await client.trades('BHP', day)).map(tradeRowOf)),
+      days.map(async (day) => (await client.trades('BHP', day)).map(tradeToCopyOf)),
     );
     expect(loaded.every((trades) => trades.length > 100)).toBe(true);
     const market = app.get(MarketRepository);
@@ -665,8 +665,8 @@ describe('reports service on the real broker and database', () => {
       .sort((a, b) => b.buyValueE4 + b.sellValueE4 - (a.buyValueE4 + a.sellValueE4) || a.broker - b.broker)
       .slice(0, TOP_BROKERS)
       .map((a) => brokerShareOf({ ...a, name: names.get(a.broker) ?? null }, totalVolume));
-    const bySeq = (trades: TradeRow[]) => [...trades].sort((a, b) => a.seq - b.seq);
-    const prices = (trades: TradeRow[]) => trades.map((t) => t.priceE4);
+    const bySeq = (trades: TradeToCopy[]) => [...trades].sort((a, b) => a.seq - b.seq);
+    const prices = (trades: TradeToCopy[]) => trades.map((t) => t.priceE4);
 
     const report = await generate({
       combinedTicker: summed.combinedTicker,

@@ -3,7 +3,7 @@ import type { ApiQuote, ApiTrade } from './market-data-client';
 import type { TradeEntity } from './trade.entity';
 
 /** A trade of a stock-day to store (its stock and day are the load's); `tradedAt` as COPY's ISO text. */
-export type TradeRow = Pick<
+export type TradeToCopy = Pick<
   TradeEntity,
   'seq' | 'priceE4' | 'volume' | 'buyerBroker' | 'sellerBroker' | 'conditions'
 > & { tradedAt: string };
@@ -27,7 +27,7 @@ export function currentTradingDay(now: Date): string {
 export const toPriceE4 = (dollars: number): number => Math.round(dollars * 10_000);
 
 /** The provider's trade as stored. */
-export function tradeRowOf(t: ApiTrade): TradeRow {
+export function tradeToCopyOf(t: ApiTrade): TradeToCopy {
   return {
     seq: t.seq,
     tradedAt: new Date(t.tradedAt).toISOString(),
@@ -44,7 +44,7 @@ export function tradeRowOf(t: ApiTrade): TradeRow {
 }
 
 /** COPY text rows (tab-separated, newline-ended), in chunks of 2,000 rows. */
-export function* tradeCopyLines(stockId: string, day: string, trades: TradeRow[]): Generator<string> {
+export function* tradeCopyLines(stockId: string, day: string, trades: TradeToCopy[]): Generator<string> {
   for (let i = 0; i < trades.length; i += 2000) {
     let chunk = '';
     for (const t of trades.slice(i, i + 2000))

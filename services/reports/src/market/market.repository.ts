@@ -10,7 +10,7 @@ import type { BrokerEntity } from './broker.entity';
 import type { DailyPriceEntity } from './daily-price.entity';
 import type { ApiBar } from './market-data-client';
 import type { GapKind, MarketGap, MarketGapEntity } from './market-gap.entity';
-import { TradeRow, tradeCopyLines } from './market-rules';
+import { TradeToCopy, tradeCopyLines } from './market-rules';
 import type { QuoteEntity, QuoteSource } from './quote.entity';
 import type { TradeDayEntity } from './trade-day.entity';
 
@@ -162,7 +162,7 @@ export class MarketRepository {
    * `broker_days`, which the reports read instead of the trades), and marks the day loaded with its trade
    * count; its gap, if any, is cleared. Re-running a day gives the same rows.
    */
-  async replaceDay(stockId: string, day: string, trades: TradeRow[]): Promise<void> {
+  async replaceDay(stockId: string, day: string, trades: TradeToCopy[]): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {

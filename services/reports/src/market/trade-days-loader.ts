@@ -6,7 +6,7 @@ import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { UnknownSecurityError } from './market-data-client';
 import { MarketDataProvider } from './market-data.provider';
 import type { MarketGap } from './market-gap.entity';
-import { JobFailure, mapLimited, providerCodeOf, tradeRowOf } from './market-rules';
+import { JobFailure, mapLimited, providerCodeOf, tradeToCopyOf } from './market-rules';
 import { MarketRepository } from './market.repository';
 import { ReportMarketGaps } from './report-market-gaps';
 
@@ -82,7 +82,7 @@ export class TradeDaysLoader {
     const results = await mapLimited(work, this.config.MARKET_LOAD_CONCURRENCY, async ({ stock, day }) => {
       if (unlisted.has(stock.id)) throw new UnknownSecurityError(providerCodeOf(stock));
       try {
-        const trades = (await client.trades(providerCodeOf(stock), day)).map(tradeRowOf);
+        const trades = (await client.trades(providerCodeOf(stock), day)).map(tradeToCopyOf);
         await this.market.replaceDay(stock.id, day, trades);
         return trades.length;
       } catch (error) {

@@ -4,16 +4,13 @@ import {
   Button,
   Center,
   Group,
-  List,
   Loader,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { InvoiceStanding } from '@/components/InvoiceStanding';
 import { Section } from '@/components/Section';
 import { useTabSave, useTabState } from '@/components/save/SaveFlow';
 import { errorMessageOf } from '@/lib/apiError';
@@ -25,18 +22,13 @@ import {
   useCreateRepeatingInvoiceMutation,
   useSaveInvoiceDataMutation,
   useStockInvoicesQuery,
-  useUnassignedInvoicesQuery,
   type StockInvoiceData,
-  type UnassignedInvoice,
 } from '../api/invoicesApi';
-import { useServiceOrder, type StockServiceOrder } from '../api/serviceOrder';
-import {
-  assignedInvoiceIds,
-  invoiceRowView,
-  nextScheduledText,
-  parseAmount,
-  repeatingInvoiceFailure,
-} from '../model/invoices';
+import { useServiceOrder } from '../api/serviceOrder';
+import { nextScheduledText, parseAmount, repeatingInvoiceFailure } from '../model/invoices';
+import { InvoicesSection } from './InvoicesSection';
+import { OutcomeText, type Outcome } from './OutcomeText';
+import { ServiceOrderSummary } from './ServiceOrderSummary';
 
 /** The selector's value for 'no repeating invoice'. */
 const NONE = '';
@@ -82,195 +74,6 @@ function RepeatingInvoiceSelector({ data }: { data: StockInvoiceData }) {
         The choice is saved with the Save button at the top of the page.
       </Text>
     </Stack>
-  );
-}
-
-type Outcome = { ok: true; text: string } | { ok: false; text: string } | null;
-
-function OutcomeText({ outcome, testId }: { outcome: Outcome; testId: string }) {
-  if (!outcome) return null;
-  return (
-    <Alert color={outcome.ok ? 'green' : 'red'} role={outcome.ok ? 'status' : 'alert'} data-testid={testId}>
-      {outcome.text}
-    </Alert>
-  );
-}
-
-/** What Assign and Unassign are doing: the invoice and which of the two, while saveInvoiceData runs. */
-type Busy = { invoiceId: string; kind: 'assign' | 'unassign' } | null;
-
-/**
- * The stock's invoices (those given by hand each with 'Unassign'; those its reference matches stay) and
- * the assignment of one of the unassigned invoices to it. Both save at once through saveInvoiceData with
- * every invoice the stock then has by hand, leaving the repeating invoice choice as it is.
- */
-function InvoicesSection({ data }: { data: StockInvoiceData }) {
-  const [save] = useSaveInvoiceDataMutation();
-  const [busy, setBusy] = useState<Busy>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const assigned = assignedInvoiceIds(data);
-
-  const change = async (next: NonNullable<Busy>, invoices: string[], label: string) => {
-    setBusy(next);
-    setOutcome(null);
-    try {
-      await save({ ticker: data.combinedTicker, invoices }).unwrap();
-      setOutcome({
-        ok: true,
-        text: next.kind === 'assign' ? `Assigned ${label} to ${data.combinedTicker}` : `Unassigned ${label}`,
-      });
-      return true;
-    } catch (error) {
-      setOutcome({
-        ok: false,
-        text: `${next.kind === 'assign' ? 'Unable to assign' : 'Unable to unassign'} ${label}: ${errorMessageOf(error)}`,
-      });
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  return (
-    <Stack gap="sm">
-      <InvoiceList
-        data={data}
-        busy={busy}
-        onUnassign={(invoice) =>
-          void change(
-            { invoiceId: invoice.invoiceID, kind: 'unassign' },
-            assigned.filter((id) => id !== invoice.invoiceID),
-            invoice.invoiceNumber || invoice.invoiceID,
-          )
-        }
-      />
-      <AssignInvoice
-        busy={busy}
-        onAssign={(invoice) =>
-          change(
-            { invoiceId: invoice.invoiceID, kind: 'assign' },
-            [...assigned, invoice.invoiceID],
-            invoice.text,
-          )
-        }
-      />
-      <OutcomeText outcome={outcome} testId="invoice-assignment-result" />
-    </Stack>
-  );
-}
-
-type Invoice = StockInvoiceData['invoices'][number];
-
-function InvoiceList({
-  data,
-  busy,
-  onUnassign,
-}: {
-  data: StockInvoiceData;
-  busy: Busy;
-  onUnassign: (invoice: Invoice) => void;
-}) {
-  if (data.invoices.length === 0) return <Text c="dimmed">No invoices</Text>;
-  return (
-    <Table.ScrollContainer minWidth={480}>
-      <Table striped verticalSpacing={4} data-testid="invoice-list">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Number</Table.Th>
-            <Table.Th>Date</Table.Th>
-            <Table.Th>Total</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Assigned</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.invoices.map((invoice) => {
-            const view = invoiceRowView(data.combinedTicker, invoice);
-            const unassigning = busy?.kind === 'unassign' && busy.invoiceId === invoice.invoiceID;
-            return (
-              <Table.Tr key={view.id} data-testid="invoice-row">
-                <Table.Td>
-                  <Anchor href={view.href} target="_blank" rel="noreferrer">
-                    {view.number}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{view.date}</Table.Td>
-                <Table.Td>{view.total}</Table.Td>
-                <Table.Td>
-                  <InvoiceStanding standing={view} />
-                </Table.Td>
-                <Table.Td>
-                  {invoice.assigned ? (
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      onClick={() => onUnassign(invoice)}
-                      disabled={busy !== null}
-                      aria-label={`Unassign ${view.number}`}
-                    >
-                      {unassigning ? 'Unassigning...' : 'Unassign'}
-                    </Button>
-                  ) : (
-                    <Text span size="sm" c="dimmed">
-                      By reference
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** The selector's value for 'no invoice chosen'. */
-const NO_INVOICE = '';
-
-/** One of the invoices no stock has (the accounting page's list), assigned to this stock at once. */
-function AssignInvoice({
-  busy,
-  onAssign,
-}: {
-  busy: Busy;
-  onAssign: (invoice: UnassignedInvoice) => Promise<boolean>;
-}) {
-  const { data: unassigned, error, isLoading } = useUnassignedInvoicesQuery();
-  const [chosen, setChosen] = useState(NO_INVOICE);
-  if (isLoading) return <Loader size="sm" aria-label="Loading the unassigned invoices" />;
-  if (!unassigned)
-    return <Text c="red">Unable to load the unassigned invoices: {errorMessageOf(error)}</Text>;
-  if (unassigned.length === 0)
-    return (
-      <Text size="sm" c="dimmed" data-testid="no-unassigned-invoices">
-        No unassigned invoices to assign
-      </Text>
-    );
-  const invoice = unassigned.find((i) => i.invoiceID === chosen);
-  const assigning = busy?.kind === 'assign';
-  return (
-    <Group align="end" gap="sm" wrap="wrap">
-      <NativeSelect
-        label="Assign an unassigned invoice"
-        value={invoice ? chosen : NO_INVOICE}
-        data={[
-          { value: NO_INVOICE, label: '--Choose an invoice--' },
-          ...unassigned.map((i) => ({ value: i.invoiceID, label: i.text })),
-        ]}
-        onChange={(event) => setChosen(event.currentTarget.value)}
-        w={{ base: '100%', sm: 420 }}
-      />
-      <Button
-        variant="default"
-        disabled={!invoice || busy !== null}
-        onClick={() => {
-          if (invoice) void onAssign(invoice).then((ok) => ok && setChosen(NO_INVOICE));
-        }}
-      >
-        {assigning ? 'Assigning...' : 'Assign'}
-      </Button>
-    </Group>
   );
 }
 
@@ -356,49 +159,6 @@ function RepeatingInvoiceCreator({ stockId, data }: { stockId: string; data: Sto
         </Button>
       </Group>
       <OutcomeText outcome={outcome} testId="create-repeating-result" />
-    </Stack>
-  );
-}
-
-/** The service order the stock was created from: what was ordered, by whom, for whom; 'None' without one. */
-function ServiceOrderSummary({ combinedTicker }: { combinedTicker: string }) {
-  const { order, isLoading, error } = useServiceOrder(combinedTicker);
-  if (isLoading) return <Loader size="sm" aria-label="Loading the service order" />;
-  if (error) return <Text c="red">Unable to load the service order: {errorMessageOf(error)}</Text>;
-  if (!order) return <Text c="dimmed">None</Text>;
-  return <OrderDetails order={order} />;
-}
-
-function OrderDetails({ order }: { order: NonNullable<StockServiceOrder> }) {
-  const rows: Array<[string, string]> = [
-    ['Ordered', new Date(order.timestamp).toLocaleDateString('en-AU', { dateStyle: 'medium' })],
-    ['Company', order.companyName],
-    [
-      'Option',
-      order.option ? `${order.option.name}: ${formatPricePlusGst(order.option.price)}` : 'None chosen',
-    ],
-    ['Contact', [order.contactName, order.contactEmail, order.contactPhone].filter(Boolean).join(' · ')],
-    ['ABN', order.abn],
-    ['Billing address', order.address],
-    ['Authorised by', order.authorisedBy],
-  ];
-  return (
-    <Stack gap={4} data-testid="service-order-summary">
-      {rows.map(([label, value]) => (
-        <Text key={label} size="sm">
-          <Text span fw={600}>
-            {label}:
-          </Text>{' '}
-          {value || '—'}
-        </Text>
-      ))}
-      {order.option && order.option.lineItems.length > 0 && (
-        <List size="sm">
-          {order.option.lineItems.map((item) => (
-            <List.Item key={item}>{item}</List.Item>
-          ))}
-        </List>
-      )}
     </Stack>
   );
 }
