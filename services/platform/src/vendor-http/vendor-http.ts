@@ -2,8 +2,11 @@ import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { vendorRateLimited } from '../metrics';
+import { bareHost, effectivePort, hostMatches, isPublicAddress, isStandInHost } from './vendor-address';
+import { DEFAULT_MAX_CONCURRENT, limiterFor, type VendorLimiter } from './vendor-limiter';
+
+export { isPublicAddress } from './vendor-address';
 
 /**
  * The one way services speak HTTP to a vendor (the ASX feeds and documents, the email-marketing providers;
@@ -116,7 +119,7 @@ const DEFAULTS = {
   maxAttempts: 3,
   baseDelayMs: 500,
   maxRetryAfterMs: 30_000,
-  maxConcurrent: 5,
+  maxConcurrent: DEFAULT_MAX_CONCURRENT,
   maxResponseBytes: 10 * 1024 * 1024,
   maxRedirects: 5,
 };
@@ -131,96 +134,6 @@ export function retryAfterMs(
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, capMs);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.min(Math.max(0, at - Date.now()), capMs);
-}
-
-/** Whether `address` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it carries). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
-
-const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase();
-
-const effectivePort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
-
-/** A configured base URL that names a local stand-in rather than the vendor (may resolve privately). */
-function isStandInHost(hostname: string): boolean {
-  const host = bareHost(hostname);
-  return isIP(host) !== 0 || host === 'localhost' || !host.includes('.');
-}
-
-function hostMatches(pattern: string, host: string): boolean {
-  const p = pattern.toLowerCase();
-  if (p.startsWith('*.')) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
-  return host === p;
-}
-
-/** Per vendor: at most `maxConcurrent` in flight and `perMinute` started in any rolling minute. */
-class VendorLimiter {
-  private active = 0;
-  private readonly started: number[] = [];
-  private readonly waiting: Array<() => void> = [];
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    public maxConcurrent: number,
-    public perMinute: number | undefined,
-  ) {}
-
-  acquire(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.pump();
-    });
-  }
-
-  release(): void {
-    this.active--;
-    this.pump();
-  }
-
-  private pump(): void {
-    const now = Date.now();
-    while (this.started.length && this.started[0] <= now - 60_000) this.started.shift();
-    while (this.waiting.length && this.active < this.maxConcurrent) {
-      if (this.perMinute !== undefined && this.started.length >= this.perMinute) {
-        if (!this.timer) {
-          const wait = this.started[0] + 60_000 - now;
-          this.timer = setTimeout(
-            () => {
-              this.timer = undefined;
-              this.pump();
-            },
-            Math.max(wait, 1),
-          );
-          this.timer.unref?.();
-        }
-        return;
-      }
-      this.active++;
-      this.started.push(now);
-      this.waiting.shift()!();
-    }
-  }
-}
-
-const limiters = new Map<string, VendorLimiter>();
-
-function limiterFor(config: VendorHttpConfig): VendorLimiter {
-  const maxConcurrent = config.maxConcurrent ?? DEFAULTS.maxConcurrent;
-  let limiter = limiters.get(config.vendor);
-  if (!limiter) {
-    limiter = new VendorLimiter(maxConcurrent, config.perMinute);
-    limiters.set(config.vendor, limiter);
-  } else {
-    // The latest configuration of a vendor wins (its clients are rebuilt when settings change).
-    limiter.maxConcurrent = maxConcurrent;
-    limiter.perMinute = config.perMinute;
-  }
-  return limiter;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
