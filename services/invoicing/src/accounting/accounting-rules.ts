@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { InvoiceEntity } from '../invoices/invoice.entity';
+import type { RepeatingInvoiceEntity } from '../invoices/repeating-invoice.entity';
 
 /**
  * Pure reading of the Xero-type Accounting API's answers (vendor-apis.md, "Accounting system"): its
@@ -70,35 +72,11 @@ export const ApiRepeatingInvoiceSchema = z.object({
 });
 export type ApiRepeatingInvoice = z.infer<typeof ApiRepeatingInvoiceSchema>;
 
-/** The invoice row this service stores. */
-export interface InvoiceRecord {
-  invoiceId: string;
-  invoiceNumber: string;
-  status: string;
-  reference: string;
-  contactId: string;
-  contactName: string;
-  repeatingInvoiceId: string | null;
-  date: string;
-  dueDate: string | null;
-  totalCents: number;
-  amountDueCents: number;
-  updatedUtc: string;
-}
+/** What an invoice is stored from: its row (InvoiceEntity) but the change date as ISO text (upserted from JSON). */
+export type InvoiceRecord = Omit<InvoiceEntity, 'updatedUtc' | 'syncedAt'> & { updatedUtc: string };
 
-export interface RepeatingInvoiceRecord {
-  id: string;
-  reference: string;
-  contactId: string;
-  contactName: string;
-  status: string;
-  subtotalCents: number;
-  totalCents: number;
-  period: number;
-  unit: string;
-  nextScheduledDate: string | null;
-  description: string;
-}
+/** What a repeating invoice is stored from: its row (RepeatingInvoiceEntity) but when it was read. */
+export type RepeatingInvoiceRecord = Omit<RepeatingInvoiceEntity, 'syncedAt'>;
 
 const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
 

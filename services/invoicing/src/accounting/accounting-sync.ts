@@ -2,6 +2,7 @@ import { createLogger, errorText, SERVICE_CONFIG, SingletonJobs } from '@irp/pla
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { InvoicingConfig } from '../config';
 import { InvoicesRepository } from '../invoices/invoices.repository';
+import { RepeatingInvoicesRepository } from '../invoices/repeating-invoices.repository';
 import { INVOICE_PAGE_SIZE } from './accounting-client';
 import {
   invoiceRecord,
@@ -10,6 +11,7 @@ import {
   RepeatingInvoiceRecord,
 } from './accounting-rules';
 import { Accounting } from './accounting.provider';
+import { SyncStateRepository } from './sync-state.repository';
 
 const log = createLogger('accounting-sync');
 
@@ -43,6 +45,8 @@ export class AccountingSync implements OnModuleInit {
   constructor(
     private readonly jobs: SingletonJobs,
     private readonly invoices: InvoicesRepository,
+    private readonly repeatingInvoices: RepeatingInvoicesRepository,
+    private readonly syncState: SyncStateRepository,
     private readonly accounting: Accounting,
     @Inject(SERVICE_CONFIG) private readonly config: InvoicingConfig,
   ) {}
@@ -72,7 +76,7 @@ export class AccountingSync implements OnModuleInit {
     const client = this.accounting.use();
     const started = Date.now();
     const requestsBefore = client.requests;
-    const state = await this.invoices.syncState();
+    const state = await this.syncState.syncState();
     const since = full ? null : state.invoicesModifiedSince;
     let newest = state.invoicesModifiedSince;
     let pages = 0;
@@ -107,10 +111,10 @@ export class AccountingSync implements OnModuleInit {
         const repeating = (await client.repeatingInvoices())
           .map(repeatingInvoiceRecord)
           .filter((r): r is RepeatingInvoiceRecord => r !== null);
-        await this.invoices.saveRepeatingInvoices(repeating, true);
+        await this.repeatingInvoices.saveRepeatingInvoices(repeating, true);
         repeatingCount = repeating.length;
       }
-      await this.invoices.recordSync({ modifiedSince: newest, repeatingRead: repeatingDue, error: null });
+      await this.syncState.recordSync({ modifiedSince: newest, repeatingRead: repeatingDue, error: null });
       const result: SyncResult = {
         full,
         pages,
@@ -123,7 +127,7 @@ export class AccountingSync implements OnModuleInit {
       return result;
     } catch (error) {
       // What was read before the failure is kept; the change mark stays, so the next sync reads it again.
-      await this.invoices
+      await this.syncState
         .recordSync({ modifiedSince: null, repeatingRead: false, error: errorText(error) })
         .catch(() => undefined);
       log.error({ err: errorText(error), full, pages }, 'accounting sync failed');

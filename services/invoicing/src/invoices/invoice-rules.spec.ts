@@ -1,10 +1,14 @@
 import type { InvoiceRecord } from '../accounting/accounting-rules';
 import {
   accountingLinks,
+  dashboardColumns,
   dashboardInvoice,
+  newContact,
+  pdfFileName,
   reminderEmail,
   repeatingText,
   stockOptionLabel,
+  yearlySubscription,
 } from './invoice-rules';
 
 const NOW = new Date('2026-06-30T03:00:00Z');
@@ -114,5 +118,79 @@ describe('invoice rules', () => {
       now: NOW,
     });
     expect(none.html).toContain('There are no unpaid invoices for ABC:ASX');
+  });
+});
+
+describe("invoicing use cases' rules", () => {
+  const repeating = {
+    id: 'r-1',
+    reference: 'BHP-1',
+    contactId: 'c',
+    contactName: 'BHP',
+    status: 'AUTHORISED',
+    subtotalCents: 180_000,
+    totalCents: 198_000,
+    period: 12,
+    unit: 'MONTHLY',
+    nextScheduledDate: '2026-09-01',
+    description: '',
+  };
+
+  it('gives every asked-for stock its dashboard cells, null where it has none', () => {
+    const links = accountingLinks(undefined);
+    const columns = dashboardColumns(
+      ['s-1', 's-2'],
+      [
+        { ...invoice({ invoiceId: 'i-9' }), stockId: 's-1' },
+        { ...invoice({}), stockId: 'elsewhere' },
+      ],
+      [{ ...repeating, stockId: 's-2' }],
+      links,
+      NOW,
+    );
+    expect(Object.keys(columns)).toEqual(['s-1', 's-2']);
+    expect(columns['s-1']).toMatchObject({ invoice: { invoiceId: 'i-9' }, repeatingInvoice: null });
+    expect(columns['s-2']).toMatchObject({
+      invoice: null,
+      repeatingInvoice: { repeatingInvoiceId: 'r-1', amountCents: 180_000, nextScheduledDate: '2026-09-01' },
+    });
+  });
+
+  it('names a contact as the company (else the ticker) with the first contact email', () => {
+    const stock = {
+      companyName: ' BHP Group ',
+      combinedTicker: 'BHP:ASX',
+      contactEmail: 'a@bhp.com; b@bhp.com',
+    };
+    expect(newContact(stock)).toEqual({ name: 'BHP Group', email: 'a@bhp.com' });
+    expect(newContact({ ...stock, companyName: '', contactEmail: '' })).toEqual({
+      name: 'BHP:ASX',
+      email: '',
+    });
+  });
+
+  it('bills a yearly subscription from the billing date, or today when that is past, referenced as the stock', () => {
+    const stock = {
+      companyName: 'BHP Group',
+      combinedTicker: 'BHP:ASX',
+      accountingReference: ' BHP-1 ',
+      billingDate: '2026-08-15T00:00:00Z',
+    };
+    expect(yearlySubscription(stock, 180_050, NOW)).toEqual({
+      reference: 'BHP-1',
+      description: 'IR Portal annual subscription: BHP Group (BHP:ASX)',
+      unitAmount: 1800.5,
+      startDate: '2026-08-15',
+      dueDays: 7,
+    });
+    expect(
+      yearlySubscription({ ...stock, accountingReference: '', billingDate: '2025-01-01' }, 100, NOW),
+    ).toMatchObject({ reference: 'BHP:ASX', startDate: '2026-06-30' });
+    expect(yearlySubscription({ ...stock, billingDate: 'soon' }, 100, NOW).startDate).toBe('2026-06-30');
+  });
+
+  it("names an invoice's PDF by its number (else its id) with only safe characters", () => {
+    expect(pdfFileName({ invoiceNumber: 'INV 0001/2', invoiceId: 'x' })).toBe('INV_0001_2.pdf');
+    expect(pdfFileName({ invoiceNumber: '', invoiceId: 'abc-1' })).toBe('abc-1.pdf');
   });
 });

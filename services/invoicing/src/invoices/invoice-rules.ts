@@ -8,14 +8,22 @@ import {
   invoiceStanding,
   OVERDUE_AFTER_DAYS,
   RepeatingInvoiceDto,
+  ReplyOf,
+  StockInvoiceDataDto,
+  Topics,
 } from '@irp/proto';
-import type { InvoiceRecord, RepeatingInvoiceRecord } from '../accounting/accounting-rules';
+import type { NewRepeatingInvoice } from '../accounting/accounting-client';
+import type { RepeatingInvoiceRecord } from '../accounting/accounting-rules';
 import { toDollars } from '../accounting/accounting-rules';
+import type { SyncState } from '../accounting/sync-state.repository';
+import type { ProjectedStock, StockOption } from '../stocks/stock-projection.repository';
+import type { MatchedInvoice, StoredInvoice } from './invoices.repository';
+import type { StockRepeatingInvoice } from './repeating-invoices.repository';
 
 /**
  * Pure rules of invoicing: what an invoice and a repeating invoice look like to the routes and the
- * dashboards, the accounting page's labels, and the reminder mail. Money stays in integer cents until
- * it is shown.
+ * dashboards, the Invoices tab and the accounting page, staff's choices as stored, a new contact and yearly
+ * subscription, the reminder mail and the PDF's name. Money stays in integer cents until it is shown.
  */
 
 /** Spec section 9: a new repeating invoice's amount when nothing else says, in dollars excluding GST. */
@@ -23,10 +31,13 @@ export const DEFAULT_REPEATING_AMOUNT = 1800;
 /** Spec section 9's terms: payment is due within 7 days of the invoice. */
 export const PAYMENT_DUE_DAYS = 7;
 
-/** Links into the accounting system's web app (Xero's paths), or null without one configured. */
-export interface AccountingLinks {
-  invoice(id: string): string | null;
-  repeatingInvoice(id: string): string | null;
+/**
+ * Links into the accounting system's web app (Xero's paths), or null without one configured. A class, so
+ * that it is also the token use cases are given this process's links by (accounting-links.provider.ts).
+ */
+export abstract class AccountingLinks {
+  abstract invoice(id: string): string | null;
+  abstract repeatingInvoice(id: string): string | null;
 }
 
 export function accountingLinks(appUrl: string | undefined): AccountingLinks {
@@ -39,7 +50,7 @@ export function accountingLinks(appUrl: string | undefined): AccountingLinks {
 }
 
 /** Not paid and something still due. */
-export const isUnpaid = (i: Pick<InvoiceRecord, 'status' | 'amountDueCents'>): boolean =>
+export const isUnpaid = (i: Pick<StoredInvoice, 'status' | 'amountDueCents'>): boolean =>
   i.status !== 'PAID' && i.amountDueCents > 0;
 
 /**
@@ -47,7 +58,7 @@ export const isUnpaid = (i: Pick<InvoiceRecord, 'status' | 'amountDueCents'>): b
  * gave it by hand (null when its reference matches the stock).
  */
 export function invoiceDto(
-  i: InvoiceRecord & { assignedTicker: string | null },
+  i: StoredInvoice & Pick<MatchedInvoice, 'assignedTicker'>,
   links: AccountingLinks,
   now: Date,
 ): InvoiceDto {
@@ -74,7 +85,7 @@ export function invoiceDto(
 }
 
 /** The dashboards' invoice cell. */
-export function dashboardInvoice(i: InvoiceRecord, now: Date): DashboardInvoiceDto {
+export function dashboardInvoice(i: StoredInvoice, now: Date): DashboardInvoiceDto {
   const unpaid = isUnpaid(i);
   const standing = invoiceStanding({ unpaid, date: i.date }, now);
   return {
@@ -134,7 +145,7 @@ export function repeatingDto(r: RepeatingInvoiceRecord, links: AccountingLinks):
 }
 
 /** An invoice line of the accounting page: number, contact, reference, date, total, paid or not. */
-export function invoiceText(i: InvoiceRecord): string {
+export function invoiceText(i: StoredInvoice): string {
   const parts = [i.invoiceNumber, i.contactName, i.reference ? `ref ${i.reference}` : 'no reference'];
   const state = isUnpaid(i) ? 'Unpaid' : 'Paid';
   return `${parts.filter(Boolean).join(' - ')}: ${aud(i.totalCents)} on ${formatInvoiceDate(i.date)} (${state})`;
@@ -157,12 +168,10 @@ export function stockOptionLabel(s: {
     .join(' ');
 }
 
-export type AccountingPageRows = Pick<AccountingPageDto, 'repeatingInvoices' | 'invoices' | 'ignored'>;
-
 export interface ReminderInput {
   companyName: string;
   combinedTicker: string;
-  invoices: InvoiceRecord[];
+  invoices: StoredInvoice[];
   signedBy: { name: string; email: string };
   now: Date;
 }
@@ -174,7 +183,7 @@ export interface ReminderInput {
  */
 export function reminderEmail(input: ReminderInput): { subject: string; html: string; unpaidCount: number } {
   const unpaid = input.invoices.filter(isUnpaid).sort((a, b) => a.date.localeCompare(b.date));
-  const name = input.companyName.trim() || input.combinedTicker;
+  const name = companyNameOf(input);
   const subject = `Payment reminder: ${unpaid.length} unpaid invoice${unpaid.length === 1 ? '' : 's'} for ${name}`;
   const due = unpaid.reduce((sum, i) => sum + i.amountDueCents, 0);
   const rows = unpaid
@@ -203,3 +212,118 @@ export function reminderEmail(input: ReminderInput): { subject: string; html: st
     `<a href="mailto:${escapeHtml(input.signedBy.email)}">${escapeHtml(input.signedBy.email)}</a></p>`;
   return { subject, html, unpaidCount: unpaid.length };
 }
+
+/** The ISO day (UTC) of a moment: the dashboards' default end date, a new schedule's earliest start. */
+export const isoDayOf = (now: Date): string => now.toISOString().slice(0, 10);
+
+/** What a stock is called to the accounting system and in mails: its company name, else its ticker. */
+export const companyNameOf = (s: Pick<ProjectedStock, 'companyName' | 'combinedTicker'>): string =>
+  s.companyName.trim() || s.combinedTicker;
+
+export type DashboardColumns = ReplyOf<typeof Topics.InvoicingDashboard>['stocks'];
+
+/** Every asked-for stock's Invoice and Repeat cells: its newest invoice and its repeating invoice, or null. */
+export function dashboardColumns(
+  stockIds: string[],
+  latest: Array<StoredInvoice & Pick<MatchedInvoice, 'stockId'>>,
+  repeating: StockRepeatingInvoice[],
+  links: AccountingLinks,
+  now: Date,
+): DashboardColumns {
+  const out: DashboardColumns = {};
+  for (const id of stockIds) out[id] = { invoice: null, repeatingInvoice: null };
+  for (const i of latest) if (i.stockId && out[i.stockId]) out[i.stockId].invoice = dashboardInvoice(i, now);
+  for (const r of repeating)
+    if (r.stockId && out[r.stockId]) out[r.stockId].repeatingInvoice = dashboardRepeating(r, links);
+  return out;
+}
+
+/** A stock's Invoices tab: its invoices, its repeating invoice and the selector's choices, its contact. */
+export function stockInvoiceData(
+  input: {
+    stock: Pick<ProjectedStock, 'id' | 'combinedTicker' | 'accountingReference'>;
+    invoices: MatchedInvoice[];
+    /** The stock's repeating invoice, if it has one. */
+    repeating: RepeatingInvoiceRecord | undefined;
+    options: RepeatingInvoiceRecord[];
+    contactId: string | null;
+    syncedAt: SyncState['syncedAt'];
+  },
+  links: AccountingLinks,
+  now: Date,
+): StockInvoiceDataDto {
+  return {
+    stockId: input.stock.id,
+    combinedTicker: input.stock.combinedTicker,
+    repeatingInvoiceId: input.repeating?.id ?? null,
+    invoices: input.invoices.map((i) => invoiceDto(i, links, now)),
+    repeatingInvoices: input.options.map((r) => repeatingDto(r, links)),
+    contactId: input.contactId,
+    reference: input.stock.accountingReference,
+    defaultRepeatingAmount: DEFAULT_REPEATING_AMOUNT,
+    syncedAt: input.syncedAt?.toISOString() ?? null,
+  };
+}
+
+/** The accounting page: unassigned repeating invoices, unassigned and ignored invoices, the stocks to choose. */
+export function accountingPage(
+  input: {
+    repeating: RepeatingInvoiceRecord[];
+    unassigned: MatchedInvoice[];
+    ignored: MatchedInvoice[];
+    stocks: StockOption[];
+    syncedAt: SyncState['syncedAt'];
+  },
+  links: AccountingLinks,
+): AccountingPageDto {
+  const line = (i: MatchedInvoice) => ({
+    invoiceID: i.invoiceId,
+    text: invoiceText(i),
+    url: links.invoice(i.invoiceId),
+    ticker: i.assignedTicker,
+  });
+  return {
+    repeatingInvoices: input.repeating.map((r) => ({
+      id: r.id,
+      text: repeatingText(r),
+      url: links.repeatingInvoice(r.id),
+    })),
+    invoices: input.unassigned.map(line),
+    ignored: input.ignored.map(line),
+    stocks: input.stocks.map((s) => ({ ticker: s.combinedTicker, label: stockOptionLabel(s) })),
+    syncedAt: input.syncedAt?.toISOString() ?? null,
+  };
+}
+
+/** A stock's contact in the accounting system: named as its company, with the first of its contact emails. */
+export const newContact = (
+  stock: Pick<ProjectedStock, 'companyName' | 'combinedTicker' | 'contactEmail'>,
+): { name: string; email: string } => ({
+  name: companyNameOf(stock),
+  email: stock.contactEmail.split(/[,;]/)[0]?.trim() ?? '',
+});
+
+/**
+ * A yearly repeating invoice of the amount (cents, excluding GST; GST added by the accounting system),
+ * referenced by the stock's accounting reference (its ticker without one) so its invoices match the stock,
+ * starting on the stock's billing date (today when that is past), due PAYMENT_DUE_DAYS after each invoice.
+ */
+export function yearlySubscription(
+  stock: Pick<ProjectedStock, 'companyName' | 'combinedTicker' | 'accountingReference' | 'billingDate'>,
+  amountCents: number,
+  now: Date,
+): Omit<NewRepeatingInvoice, 'contactId' | 'accountCode'> {
+  const billingDay = /^\d{4}-\d{2}-\d{2}/.test(stock.billingDate) ? stock.billingDate.slice(0, 10) : '';
+  const today = isoDayOf(now);
+  return {
+    reference: stock.accountingReference.trim() || stock.combinedTicker,
+    description: `IR Portal annual subscription: ${companyNameOf(stock)} (${stock.combinedTicker})`,
+    unitAmount: toDollars(amountCents),
+    startDate: billingDay > today ? billingDay : today,
+    dueDays: PAYMENT_DUE_DAYS,
+  };
+}
+
+/** The PDF's file name: the invoice number (else its id) with only safe characters. */
+export const pdfFileName = (i: Pick<StoredInvoice, 'invoiceNumber' | 'invoiceId'>): string =>
+  `${(i.invoiceNumber || i.invoiceId).replace(/[^A-Za-z0-9._-]/g, '_')}.pdf`;

@@ -2,59 +2,80 @@ import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { InvoicesService } from './invoices.service';
+import { AssignInvoices } from './assign-invoices';
+import { ComposeReminderEmail } from './compose-reminder-email';
+import { CreateContact } from './create-contact';
+import { CreateRepeatingInvoice } from './create-repeating-invoice';
+import { FetchInvoicePdf } from './fetch-invoice-pdf';
+import { ReadAccountingPage } from './read-accounting-page';
+import { ReadDashboardColumns } from './read-dashboard-columns';
+import { ReadStockInvoices } from './read-stock-invoices';
+import { RefreshAccounting } from './refresh-accounting';
+import { SaveInvoiceData } from './save-invoice-data';
 
+/** Kafka entry points of invoicing; each calls its use case (a file of the same name), the rules live in invoice-rules.ts. */
 @Controller()
 export class InvoicingHandlers {
-  constructor(private readonly invoices: InvoicesService) {}
+  constructor(
+    private readonly columns: ReadDashboardColumns,
+    private readonly invoiceData: ReadStockInvoices,
+    private readonly saving: SaveInvoiceData,
+    private readonly page: ReadAccountingPage,
+    private readonly refreshing: RefreshAccounting,
+    private readonly assigning: AssignInvoices,
+    private readonly contacts: CreateContact,
+    private readonly repeatingInvoices: CreateRepeatingInvoice,
+    private readonly reminders: ComposeReminderEmail,
+    private readonly pdfs: FetchInvoicePdf,
+  ) {}
 
   @HandleRequest(Topics.InvoicingDashboard)
   async dashboard(@Payload() req: HandledRequest<typeof Topics.InvoicingDashboard>) {
-    return { stocks: await this.invoices.dashboard(req.stockIds, req.range) };
+    return { stocks: await this.columns.read(req.stockIds, req.range) };
   }
 
   @HandleRequest(Topics.InvoicingStockInvoices)
   stockInvoices(@Payload() req: HandledRequest<typeof Topics.InvoicingStockInvoices>) {
-    return this.invoices.stockInvoices(req.combinedTicker);
+    return this.invoiceData.read(req.combinedTicker);
   }
 
   @HandleRequest(Topics.InvoicingSaveStockInvoices)
   saveStockInvoices(@Payload() req: HandledRequest<typeof Topics.InvoicingSaveStockInvoices>) {
-    return this.invoices.saveStockInvoices(req);
+    return this.saving.save(req);
   }
 
   @HandleRequest(Topics.InvoicingAccountingPage)
   accountingPage() {
-    return this.invoices.accountingPage();
+    return this.page.read();
   }
 
   @HandleRequest(Topics.InvoicingRefresh)
   refresh() {
-    return this.invoices.refresh();
+    return this.refreshing.refresh();
   }
 
   @HandleRequest(Topics.InvoicingAssign)
   assign(@Payload() req: HandledRequest<typeof Topics.InvoicingAssign>) {
-    return this.invoices.assign(req.actor, req.items);
+    return this.assigning.assign(req.actor, req.items);
   }
 
   @HandleRequest(Topics.InvoicingCreateContact)
   createContact(@Payload() req: HandledRequest<typeof Topics.InvoicingCreateContact>) {
-    return this.invoices.createContact(req.actor, req.stockId);
+    return this.contacts.create(req.actor, req.stockId);
   }
 
   @HandleRequest(Topics.InvoicingCreateRepeatingInvoice)
   createRepeatingInvoice(@Payload() req: HandledRequest<typeof Topics.InvoicingCreateRepeatingInvoice>) {
-    return this.invoices.createRepeatingInvoice(req.actor, req.stockId, req.amountCents);
+    return this.repeatingInvoices.create(req.actor, req.stockId, req.amountCents);
   }
 
   @HandleRequest(Topics.InvoicingReminderEmail)
   reminderEmail(@Payload() req: HandledRequest<typeof Topics.InvoicingReminderEmail>) {
-    return this.invoices.reminderEmail(req.combinedTicker);
+    return this.reminders.compose(req.combinedTicker);
   }
 
   @HandleRequest(Topics.InvoicingInvoicePdf)
   invoicePdf(@Payload() req: HandledRequest<typeof Topics.InvoicingInvoicePdf>) {
-    return this.invoices.invoicePdf(req.combinedTicker, req.invoiceId);
+    return this.pdfs.fetch(req.combinedTicker, req.invoiceId);
   }
 }
