@@ -36,3 +36,4 @@ export * from './stock-projection/stocks-bootstrap';
 export * from './projection-bootstrap';
 export * from './unit-of-work';
 export * from './vendor-http/vendor-http';
+export * from './vendor-http/vendor-call';

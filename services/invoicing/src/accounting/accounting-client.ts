@@ -1,14 +1,17 @@
 import {
   AppError,
   createLogger,
+  vendorCall,
+  VendorCallOptions,
+  VendorError,
   VendorHttpClient,
+  vendorJson,
   VendorResponse,
-  VendorUnavailableError,
 } from '@irp/platform';
 import { ErrorCode } from '@irp/proto';
 import { z } from 'zod';
 import {
-  accountingErrorMessage,
+  accountingMessage,
   ApiInvoice,
   ApiInvoiceSchema,
   ApiRepeatingInvoice,
@@ -103,8 +106,9 @@ export class AccountingClient {
     // An ISO date-time without zone is UTC to the API; to the millisecond, so a batch changed within one
     // second is not read again by the next sync (the API's change dates carry milliseconds too).
     if (modifiedSince) headers['if-modified-since'] = modifiedSince.toISOString().slice(0, 23);
-    const res = await this.call('GET', `/Invoices?page=${page}&summaryOnly=true`, { headers });
-    const body = InvoicesPageSchema.parse(this.json(res));
+    const body = await this.json('GET', `/Invoices?page=${page}&summaryOnly=true`, InvoicesPageSchema, {
+      headers,
+    });
     return body.Invoices.flatMap((raw) => {
       const parsed = ApiInvoiceSchema.safeParse(raw);
       if (!parsed.success)
@@ -114,8 +118,8 @@ export class AccountingClient {
   }
 
   async repeatingInvoices(): Promise<ApiRepeatingInvoice[]> {
-    const res = await this.call('GET', '/RepeatingInvoices');
-    return RepeatingSchema.parse(this.json(res)).RepeatingInvoices.flatMap((raw) => {
+    const body = await this.json('GET', '/RepeatingInvoices', RepeatingSchema);
+    return body.RepeatingInvoices.flatMap((raw) => {
       const parsed = ApiRepeatingInvoiceSchema.safeParse(raw);
       return parsed.success ? [parsed.data] : [];
     });
@@ -123,16 +127,16 @@ export class AccountingClient {
 
   /** A new contact; the API's duplicate-name refusal comes back as BAD_REQUEST with its message. */
   async createContact(contact: { name: string; email: string }): Promise<string> {
-    const res = await this.call('PUT', '/Contacts', {
+    const body = await this.json('PUT', '/Contacts', ContactsSchema, {
       body: { Contacts: [{ Name: contact.name, ...(contact.email ? { EmailAddress: contact.email } : {}) }] },
       retry: false,
     });
-    return ContactsSchema.parse(this.json(res)).Contacts[0]!.ContactID.toLowerCase();
+    return body.Contacts[0]!.ContactID.toLowerCase();
   }
 
   /** A yearly repeating sales invoice, amounts exclusive of GST with the GST tax type (OUTPUT). */
   async createRepeatingInvoice(input: NewRepeatingInvoice): Promise<ApiRepeatingInvoice> {
-    const res = await this.call('PUT', '/RepeatingInvoices', {
+    const body = await this.json('PUT', '/RepeatingInvoices', RepeatingSchema, {
       body: {
         RepeatingInvoices: [
           {
@@ -162,8 +166,14 @@ export class AccountingClient {
       },
       retry: false,
     });
-    const created = RepeatingSchema.parse(this.json(res)).RepeatingInvoices[0];
-    return ApiRepeatingInvoiceSchema.parse(created);
+    const created = ApiRepeatingInvoiceSchema.safeParse(body.RepeatingInvoices[0]);
+    if (!created.success)
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'The accounting system answered a repeating invoice it did not describe',
+        FINAL,
+      );
+    return created.data;
   }
 
   /** The invoice as the accounting system renders it. */
@@ -182,78 +192,57 @@ export class AccountingClient {
     return res.body;
   }
 
-  private async call(
+  /** A JSON call, its body checked against the API's shape (`call`'s failures, `invalid-answer` included). */
+  private async json<S extends z.ZodTypeAny>(
     method: 'GET' | 'PUT' | 'POST',
     path: string,
-    options: {
-      headers?: Record<string, string>;
-      body?: unknown;
-      retry?: boolean;
-      maxResponseBytes?: number;
-    } = {},
-    renewed = false,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
+    return this.authorised(path, options, false, (url, request) =>
+      vendorJson(this.api, url, schema, { ...request, method }).then((r) => r.body),
+    );
+  }
+
+  /** A call to the API with the current token; the answer's bytes (a PDF). */
+  private call(
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    options: CallOptions = {},
   ): Promise<VendorResponse> {
+    return this.authorised(path, options, false, (url, request) =>
+      vendorCall(this.api, url, { ...request, method }),
+    );
+  }
+
+  /**
+   * Runs `send` with the token and tenant headers; a 401 (revoked or expired early) renews the token once
+   * and tries once more; any other failure becomes this service's error (`failure`).
+   */
+  private async authorised<T>(
+    path: string,
+    options: CallOptions,
+    renewed: boolean,
+    send: (url: string, request: VendorCallOptions) => Promise<T>,
+  ): Promise<T> {
     const token = await this.accessToken();
-    let res: VendorResponse;
     try {
       this.requests += 1;
-      res = await this.api.request(`${this.options.baseUrl}${path}`, {
-        method,
+      return await send(`${this.options.baseUrl}${path}`, {
+        ...options,
         headers: {
           authorization: `Bearer ${token}`,
           ...(this.options.tenantId ? { 'xero-tenant-id': this.options.tenantId } : {}),
           ...options.headers,
         },
-        body: options.body,
-        retry: options.retry,
-        maxResponseBytes: options.maxResponseBytes,
+        vendorMessage: accountingMessage,
       });
     } catch (error) {
-      throw unavailable(error);
-    }
-    if (res.status === 401 && !renewed) {
-      // Revoked or expired early: one new token, one more try.
-      this.token = undefined;
-      return this.call(method, path, options, true);
-    }
-    if (res.status >= 200 && res.status < 300) return res;
-    const message = accountingErrorMessage(res.status, res.body.toString('utf8'));
-    if (res.status === 400) throw new AppError(ErrorCode.BadRequest, message);
-    if (res.status === 404)
-      throw new AppError(
-        ErrorCode.NotFound,
-        `The accounting system has no such record (${path.split('?')[0]})`,
-      );
-    if (res.status === 429) {
-      const after = res.headers['retry-after'];
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        `The accounting system's request limit was reached (${message}); try again${after ? ` in ${after} seconds` : ' later'}`,
-        FINAL,
-      );
-    }
-    if (res.status === 401 || res.status === 403)
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        `The accounting system refused our credentials: ${message}`,
-        FINAL,
-      );
-    throw new AppError(
-      ErrorCode.ServiceUnavailable,
-      `The accounting system answered ${res.status}: ${message}`,
-      FINAL,
-    );
-  }
-
-  private json(res: VendorResponse): unknown {
-    try {
-      return JSON.parse(res.body.toString('utf8'));
-    } catch {
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        'The accounting system answered something that is not JSON',
-        FINAL,
-      );
+      if (error instanceof VendorError && error.status === 401 && !renewed) {
+        this.token = undefined;
+        return this.authorised(path, options, true, send);
+      }
+      throw error instanceof VendorError ? failure(error, path) : error;
     }
   }
 
@@ -266,53 +255,82 @@ export class AccountingClient {
 
   private async fetchToken(): Promise<string> {
     const basic = Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64');
-    let res: VendorResponse;
+    let token: z.output<typeof TokenSchema>;
     try {
-      res = await this.identity.request(this.options.tokenUrl, {
+      ({ body: token } = await vendorJson(this.identity, this.options.tokenUrl, TokenSchema, {
         method: 'POST',
         headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=client_credentials',
-      });
+        vendorMessage: accountingMessage,
+      }));
     } catch (error) {
-      throw unavailable(error);
+      if (!(error instanceof VendorError)) throw error;
+      if (error.kind === 'invalid-answer' && error.status === 200)
+        throw new AppError(
+          ErrorCode.ServiceUnavailable,
+          'The accounting system answered a token request without a token',
+          FINAL,
+        );
+      if (error.status === null) throw failure(error, this.options.tokenUrl);
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        `The accounting system refused a token: ${error.vendorMessage ?? `the accounting system answered ${error.status}`}`,
+        FINAL,
+      );
     }
-    if (res.status !== 200)
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        `The accounting system refused a token: ${accountingErrorMessage(res.status, res.body.toString('utf8'))}`,
-        FINAL,
-      );
-    const parsed = TokenSchema.safeParse(this.jsonOrNull(res));
-    if (!parsed.success)
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        'The accounting system answered a token request without a token',
-        FINAL,
-      );
-    const lifetime = parsed.data.expires_in * 1000;
+    const lifetime = token.expires_in * 1000;
     this.token = {
-      value: parsed.data.access_token,
+      value: token.access_token,
       renewAt: this.now() + Math.max(lifetime - TOKEN_RENEW_BEFORE_MS, lifetime / 2),
     };
     return this.token.value;
   }
-
-  private jsonOrNull(res: VendorResponse): unknown {
-    try {
-      return JSON.parse(res.body.toString('utf8'));
-    } catch {
-      return null;
-    }
-  }
 }
 
-function unavailable(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const detail =
-    error instanceof VendorUnavailableError || error instanceof Error ? error.message : String(error);
+type CallOptions = Pick<VendorCallOptions, 'headers' | 'body' | 'retry' | 'maxResponseBytes'>;
+
+/**
+ * The accounting system's failure as this service's error, decided once: a refused request (400) is
+ * BAD_REQUEST with its message, a missing record NOT_FOUND; a reached request limit, refused credentials,
+ * an outage or an answer it does not describe SERVICE_UNAVAILABLE, which the handler does not retry (FINAL).
+ */
+function failure(error: VendorError, path: string): AppError {
+  const message = error.vendorMessage ?? `the accounting system answered ${error.status}`;
+  if (error.status === null)
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The accounting system could not be reached: ${error.message}`,
+      FINAL,
+    );
+  if (error.kind === 'invalid-answer')
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The accounting system's answer could not be used: ${error.message}`,
+      FINAL,
+    );
+  if (error.status === 400) return new AppError(ErrorCode.BadRequest, message);
+  if (error.kind === 'not-found')
+    return new AppError(
+      ErrorCode.NotFound,
+      `The accounting system has no such record (${path.split('?')[0]})`,
+    );
+  if (error.status === 429) {
+    const after = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The accounting system's request limit was reached (${message}); try again${after !== undefined ? ` in ${after} seconds` : ' later'}`,
+      FINAL,
+    );
+  }
+  if (error.status === 401 || error.status === 403)
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The accounting system refused our credentials: ${message}`,
+      FINAL,
+    );
   return new AppError(
     ErrorCode.ServiceUnavailable,
-    `The accounting system could not be reached: ${detail}`,
+    `The accounting system answered ${error.status}: ${message}`,
     FINAL,
   );
 }

@@ -133,10 +133,18 @@ export function accountingErrorMessage(status: number, body: string): string {
   try {
     parsed = JSON.parse(body);
   } catch {
-    parsed = undefined;
+    parsed = body;
   }
-  if (parsed && typeof parsed === 'object') {
-    const p = parsed as {
+  return accountingMessage(parsed) ?? `the accounting system answered ${status}`;
+}
+
+/**
+ * What an error body says (parsed JSON, or its text): accountingErrorMessage's reading without the status
+ * fallback, as the vendor kit's `vendorMessage` hook asks.
+ */
+export function accountingMessage(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const p = body as {
       Message?: unknown;
       Elements?: Array<{ ValidationErrors?: Array<{ Message?: unknown }> }>;
       Detail?: unknown;
@@ -153,7 +161,8 @@ export function accountingErrorMessage(status: number, body: string): string {
     if (validation.length) return validation.join(' ');
     for (const candidate of [p.Message, p.Detail, p.Title])
       if (typeof candidate === 'string' && candidate.trim()) return candidate.trim();
+    return undefined;
   }
-  const text = body.trim().slice(0, 200);
-  return text && !text.startsWith('<') ? text : `the accounting system answered ${status}`;
+  const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
+  return text && !text.startsWith('<') ? text : undefined;
 }

@@ -1,4 +1,4 @@
-import { AppError, VendorHttpClient, VendorResponse, VendorUnavailableError } from '@irp/platform';
+import { AppError, VendorError, VendorHttpClient, vendorJson } from '@irp/platform';
 import { ErrorCode } from '@irp/proto';
 import { z } from 'zod';
 
@@ -98,7 +98,7 @@ export class MarketDataClient {
   }
 
   async brokers(): Promise<Array<{ id: number; name: string }>> {
-    return BrokersSchema.parse(await this.json('/v1/brokers')).data;
+    return (await this.json('/v1/brokers', BrokersSchema)).data;
   }
 
   /** Current quotes of up to 100 codes; codes the provider does not list are left out. */
@@ -109,14 +109,14 @@ export class MarketDataClient {
         .slice(i, i + 100)
         .map(encodeURIComponent)
         .join(',');
-      out.push(...QuotesSchema.parse(await this.json(`/v1/quotes?codes=${batch}`)).data);
+      out.push(...(await this.json(`/v1/quotes?codes=${batch}`, QuotesSchema)).data);
     }
     return out;
   }
 
   async dailyBars(code: string, from: string, to: string): Promise<ApiBar[]> {
     const path = `/v1/securities/${encodeURIComponent(code)}/ohlcv?from=${from}&to=${to}`;
-    return BarsSchema.parse(await this.json(path, code)).data;
+    return (await this.json(path, BarsSchema, code)).data;
   }
 
   /** Every trade of `code` on `day` (all pages), in the provider's order. */
@@ -124,58 +124,56 @@ export class MarketDataClient {
     const out: ApiTrade[] = [];
     for (let page = 1; ; page++) {
       const path = `/v1/securities/${encodeURIComponent(code)}/trades?date=${day}&page=${page}&pageSize=${TRADES_PAGE_SIZE}`;
-      const body = TradesPageSchema.parse(await this.json(path, code));
+      const body = await this.json(path, TradesPageSchema, code);
       out.push(...body.data);
       if (!body.paging.next || body.data.length === 0) break;
     }
     return out;
   }
 
-  private async json(path: string, code?: string): Promise<unknown> {
-    let res: VendorResponse;
+  /** A GET of the provider's JSON, checked against its shape; a failure as this service's error (`failure`). */
+  private async json<S extends z.ZodTypeAny>(path: string, schema: S, code?: string): Promise<z.output<S>> {
     try {
       this.requests += 1;
-      res = await this.http.request(`${this.options.baseUrl}${path}`, { method: 'GET' });
+      return (await vendorJson(this.http, `${this.options.baseUrl}${path}`, schema, { method: 'GET' })).body;
     } catch (error) {
-      const detail =
-        error instanceof VendorUnavailableError || error instanceof Error ? error.message : String(error);
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        `The market-data provider could not be reached: ${detail}`,
-        FINAL,
-      );
-    }
-    const text = res.body.toString('utf8');
-    if (res.status === 404 && code) throw new UnknownSecurityError(code);
-    if (res.status < 200 || res.status >= 300) {
-      let message = text.slice(0, 200);
-      try {
-        const parsed = JSON.parse(text) as { error?: { message?: string } };
-        message = parsed.error?.message ?? message;
-      } catch {
-        // not JSON: its first characters
-      }
-      if (res.status === 400)
-        throw new AppError(
-          ErrorCode.BadRequest,
-          `The market-data provider refused the request: ${message}`,
-          FINAL,
-        );
-      const after = res.headers['retry-after'];
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        `The market-data provider answered ${res.status}${message ? `: ${message}` : ''}${res.status === 429 && after ? ` (try again in ${after} seconds)` : ''}`,
-        FINAL,
-      );
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AppError(
-        ErrorCode.ServiceUnavailable,
-        'The market-data provider answered something that is not JSON',
-        FINAL,
-      );
+      throw error instanceof VendorError ? failure(error, code) : error;
     }
   }
+}
+
+/**
+ * The provider's failure as this service's error, decided once: an unknown code (404 of a security) is
+ * UnknownSecurityError, a refused request (400) BAD_REQUEST with the provider's message, anything else
+ * SERVICE_UNAVAILABLE saying what happened. The adapter has retried already (FINAL).
+ */
+function failure(error: VendorError, code?: string): AppError {
+  if (error.kind === 'not-found' && code) return new UnknownSecurityError(code);
+  if (error.kind === 'refused' && error.status === 400)
+    return new AppError(
+      ErrorCode.BadRequest,
+      `The market-data provider refused the request: ${error.vendorMessage ?? ''}`,
+      FINAL,
+    );
+  if (error.kind === 'invalid-answer')
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The market-data provider's answer could not be used: ${error.message}`,
+      FINAL,
+    );
+  if (error.status === null)
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `The market-data provider could not be reached: ${error.message}`,
+      FINAL,
+    );
+  const wait =
+    error.status === 429 && error.retryAfterMs !== undefined
+      ? Math.ceil(error.retryAfterMs / 1000)
+      : undefined;
+  return new AppError(
+    ErrorCode.ServiceUnavailable,
+    `The market-data provider answered ${error.status}${error.vendorMessage ? `: ${error.vendorMessage}` : ''}${wait !== undefined ? ` (try again in ${wait} seconds)` : ''}`,
+    FINAL,
+  );
 }

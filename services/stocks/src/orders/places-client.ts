@@ -1,7 +1,5 @@
-import { createLogger, VendorHttpClient } from '@irp/platform';
+import { VendorHttpClient, vendorJson } from '@irp/platform';
 import { z } from 'zod';
-
-const log = createLogger('places');
 
 /** The Places-type API's autocomplete answer, as far as we read it (vendor-apis.md, "Address autocomplete"). */
 const AutocompleteSchema = z.object({
@@ -42,25 +40,25 @@ export class PlacesClient {
     });
   }
 
-  /** Address suggestions for what the person typed; throws when the service cannot answer. */
+  /** Address suggestions for what the person typed; a VendorError when the service cannot answer. */
   async autocomplete(input: string, sessionToken?: string): Promise<AddressSuggestion[]> {
-    const res = await this.http.request(`${this.baseUrl}/v1/places:autocomplete`, {
-      method: 'POST',
-      headers: { 'X-Goog-Api-Key': this.apiKey },
-      body: {
-        input,
-        includedRegionCodes: ['au'],
-        // Addresses only, not businesses or regions (the spec's "restricted to addresses").
-        includedPrimaryTypes: ['street_address', 'premise', 'subpremise'],
-        ...(sessionToken ? { sessionToken } : {}),
+    const { body } = await vendorJson(
+      this.http,
+      `${this.baseUrl}/v1/places:autocomplete`,
+      AutocompleteSchema,
+      {
+        method: 'POST',
+        headers: { 'X-Goog-Api-Key': this.apiKey },
+        body: {
+          input,
+          includedRegionCodes: ['au'],
+          // Addresses only, not businesses or regions (the spec's "restricted to addresses").
+          includedPrimaryTypes: ['street_address', 'premise', 'subpremise'],
+          ...(sessionToken ? { sessionToken } : {}),
+        },
       },
-    });
-    if (res.status !== 200) {
-      log.warn({ status: res.status }, 'address service refused an autocomplete');
-      throw new Error(`the address service answered ${res.status}`);
-    }
-    const parsed = AutocompleteSchema.parse(JSON.parse(res.body.toString('utf8')));
-    return parsed.suggestions.flatMap((s) =>
+    );
+    return body.suggestions.flatMap((s) =>
       s.placePrediction ? [{ placeId: s.placePrediction.placeId, text: s.placePrediction.text.text }] : [],
     );
   }
