@@ -1,4 +1,5 @@
 import { DashboardInvoiceDto, DashboardRepeatingInvoiceDto, DateRange } from '@irp/proto';
+import type { Contributor } from '../common/contributors';
 
 /**
  * What one service adds to a stock's dashboard row. A field left undefined stays as another contributor
@@ -20,8 +21,7 @@ export type ComposedFields = {
  * service over Kafka for many stocks at once and answers by stock id; a stock missing from the map keeps
  * null fields. `name` is what the dashboards list in `unavailable` when it fails or is too slow.
  */
-export interface DashboardContributor {
-  readonly name: string;
+export interface DashboardContributor extends Contributor {
   contribute(stockIds: string[], range: DateRange): Promise<Map<string, DashboardContribution>>;
 }
 

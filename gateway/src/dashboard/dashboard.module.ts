@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { contributorProviders } from '../common/contributors';
 import { DASHBOARD_CONTRIBUTORS, DashboardContributor } from './dashboard-contributor';
 import { DashboardComposer } from './dashboard.composer';
 import { EmailMarketingContributor } from '../email-marketing/email-marketing.contributor';
@@ -16,12 +17,7 @@ export const DASHBOARD_CONTRIBUTOR_CLASSES: Type<DashboardContributor>[] = [
 
 @Module({
   providers: [
-    ...DASHBOARD_CONTRIBUTOR_CLASSES,
-    {
-      provide: DASHBOARD_CONTRIBUTORS,
-      useFactory: (...contributors: DashboardContributor[]) => contributors,
-      inject: DASHBOARD_CONTRIBUTOR_CLASSES,
-    },
+    ...contributorProviders(DASHBOARD_CONTRIBUTORS, DASHBOARD_CONTRIBUTOR_CLASSES),
     DashboardComposer,
   ],
   exports: [DashboardComposer],

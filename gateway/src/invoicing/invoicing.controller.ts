@@ -21,25 +21,6 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
 
-/** The accounting system's own refusals, which the Invoices tab shows as its message. */
-const ACCOUNTING_ANSWERS = new Set<string>([
-  ErrorCode.BadRequest,
-  ErrorCode.NotFound,
-  ErrorCode.ServiceUnavailable,
-]);
-
-async function orMessage<T>(
-  work: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (err) {
-    if (err instanceof AppError && ACCOUNTING_ANSWERS.has(err.code))
-      return { ok: false, message: err.message };
-    throw err;
-  }
-}
-
 /**
  * Whether saveInvoiceData's body `Ticker` names the path's stock: the same ticker:exchange (a bare ticker
  * means ASX), or the path's ticker alone (the spec's Stock.ticker, without its exchange).
@@ -55,8 +36,9 @@ function namesPathStock(bodyTicker: string, pathTicker: string): boolean {
 /**
  * Spec section 7's Invoicing calls, each asking the invoicing service: a stock's invoice data and its save,
  * the accounting page with its refresh and assignments, contact and repeating invoice creation (the
- * accounting system's refusal as `success: false` with its message), the reminder mail, and the invoice
- * PDF (the guard has checked Invoicing on the named stock; the service checks the invoice is that stock's).
+ * accounting system's refusal as `success: false` with its message: the entries' `refusal`), the reminder
+ * mail, and the invoice PDF (the guard has checked Invoicing on the named stock; the service checks the
+ * invoice is that stock's).
  */
 @Controller()
 export class InvoicingController {
@@ -113,12 +95,12 @@ export class InvoicingController {
     @CurrentUser() actor: SessionUser,
     @Query() q: z.output<typeof CreateContactQuerySchema>,
   ) {
-    const result = await orMessage(() =>
-      this.services.request(Topics.InvoicingCreateContact, { actor, stockId: q.id }, this.accountingMs),
+    const { contactId } = await this.services.request(
+      Topics.InvoicingCreateContact,
+      { actor, stockId: q.id },
+      this.accountingMs,
     );
-    return result.ok
-      ? { success: true, contactId: result.value.contactId, errorMessage: null }
-      : { success: false, contactId: null, errorMessage: result.message };
+    return { success: true, contactId, errorMessage: null };
   }
 
   @Route(routes.invoicing.createRepeatingInvoice)
@@ -126,20 +108,16 @@ export class InvoicingController {
     @CurrentUser() actor: SessionUser,
     @Body() body: z.output<typeof CreateRepeatingInvoiceBodySchema>,
   ) {
-    const result = await orMessage(() =>
-      this.services.request(
-        Topics.InvoicingCreateRepeatingInvoice,
-        {
-          actor,
-          stockId: body.id,
-          amountCents: Math.round(body.amount * 100),
-        },
-        this.accountingMs,
-      ),
+    const { repeatingInvoice } = await this.services.request(
+      Topics.InvoicingCreateRepeatingInvoice,
+      {
+        actor,
+        stockId: body.id,
+        amountCents: Math.round(body.amount * 100),
+      },
+      this.accountingMs,
     );
-    return result.ok
-      ? { success: true, repeatingInvoice: result.value.repeatingInvoice, errorMessage: null }
-      : { success: false, repeatingInvoice: null, errorMessage: result.message };
+    return { success: true, repeatingInvoice, errorMessage: null };
   }
 
   @Route(routes.invoicing.reminderEmail)

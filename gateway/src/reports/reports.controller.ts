@@ -1,6 +1,4 @@
-import { AppError } from '@irp/platform';
 import {
-  ErrorCode,
   GenerateReportFormSchema,
   PublicGenerateReportBodySchema,
   ReportsQuerySchema,
@@ -17,13 +15,6 @@ import { CurrentUser } from '../auth/decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
-
-/** The provider's refusals and outages, which Stock Data shows as its message ('Updated successfully' otherwise). */
-const PROVIDER_ANSWERS = new Set<string>([
-  ErrorCode.BadRequest,
-  ErrorCode.NotFound,
-  ErrorCode.ServiceUnavailable,
-]);
 
 /**
  * Spec section 7's market data, sync and Reports calls, each asking the reports service: the Market tab's
@@ -64,18 +55,13 @@ export class ReportsController {
     @CurrentUser() actor: SessionUser,
     @Body() body: z.output<typeof UpdateChartDataBodySchema>,
   ) {
-    try {
-      const { rowCount } = await this.services.request(
-        Topics.ReportsUpdateChartData,
-        { actor, stockId: body.id },
-        this.longMs,
-      );
-      return { success: true, rowCount, errorMessage: null };
-    } catch (err) {
-      if (err instanceof AppError && PROVIDER_ANSWERS.has(err.code))
-        return { success: false, rowCount: null, errorMessage: err.message };
-      throw err;
-    }
+    // The provider's refusal or outage is the answer's errorMessage (the entry's `refusal`).
+    const { rowCount } = await this.services.request(
+      Topics.ReportsUpdateChartData,
+      { actor, stockId: body.id },
+      this.longMs,
+    );
+    return { success: true, rowCount, errorMessage: null };
   }
 
   @Route(routes.reports.syncWatchlist)

@@ -22,6 +22,7 @@ import {
 import type { SwaggerDocumentOptions } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { Contract } from '../common/contract';
+import { RefusalInterceptor } from './refusal';
 import { RestrictedFieldsInterceptor } from './restricted-fields';
 
 /** Where @Route puts the handler's route entry; the guard and the start-up check read it. */
@@ -80,9 +81,10 @@ function accessDocs(entry: RouteEntry): MethodDecorator[] {
 /**
  * Binds a handler to its entry of proto's route table: the method and path, the success status, the
  * access rule (read by the global AuthGuard: nothing passes without an entry), the request validation
- * and response typing (@Contract: the compiler checks the handler returns the entry's response), the
- * fields the caller's roles do not allow stripped from the answer, and the OpenAPI operation with its
- * `x-access`. Controllers carry no path of their own (`@Controller()`).
+ * and response typing (@Contract: the compiler checks the handler returns the entry's response), a
+ * vendor's refusal as the answer's `errorMessage` (`refusal`), the fields the caller's roles do not allow
+ * stripped from the answer, and the OpenAPI operation with its `x-access`. Controllers carry no path of
+ * their own (`@Controller()`).
  */
 export function Route<E extends RouteEntry>(entry: E) {
   const decorators: MethodDecorator[] = [
@@ -99,6 +101,7 @@ export function Route<E extends RouteEntry>(entry: E) {
     }),
     ...accessDocs(entry),
   ];
+  if (entry.refusal) decorators.push(UseInterceptors(new RefusalInterceptor(entry)));
   if (entry.restricted?.length) {
     decorators.push(UseInterceptors(new RestrictedFieldsInterceptor(entry.restricted)));
     decorators.push(ApiExtension('x-restricted-fields', entry.restricted));

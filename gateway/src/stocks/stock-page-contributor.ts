@@ -1,4 +1,5 @@
 import type { AdminStockPage } from '@irp/proto';
+import type { Contributor } from '../common/contributors';
 
 /**
  * What one service adds to the admin stock page (GET /api/stock/{combinedTicker}) beside the stock: its own
@@ -11,8 +12,7 @@ export type StockPageContribution = Partial<Pick<AdminStockPage, 'currentMarketD
  * stock named, within the composer's deadline; `empty` is its part when it fails or is too slow (then
  * `name` is listed in the page's `unavailable`).
  */
-export interface StockPageContributor {
-  readonly name: string;
+export interface StockPageContributor extends Contributor {
   readonly empty: StockPageContribution;
   contribute(combinedTicker: string, timeoutMs: number): Promise<StockPageContribution>;
 }

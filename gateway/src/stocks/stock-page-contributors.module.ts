@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { contributorProviders } from '../common/contributors';
 import { ReportsStockPageContributor } from '../reports/reports.stock-page-contributor';
 import { STOCK_PAGE_CONTRIBUTORS, StockPageContributor } from './stock-page-contributor';
 
@@ -10,14 +11,7 @@ import { STOCK_PAGE_CONTRIBUTORS, StockPageContributor } from './stock-page-cont
 export const STOCK_PAGE_CONTRIBUTOR_CLASSES: Type<StockPageContributor>[] = [ReportsStockPageContributor];
 
 @Module({
-  providers: [
-    ...STOCK_PAGE_CONTRIBUTOR_CLASSES,
-    {
-      provide: STOCK_PAGE_CONTRIBUTORS,
-      useFactory: (...contributors: StockPageContributor[]) => contributors,
-      inject: STOCK_PAGE_CONTRIBUTOR_CLASSES,
-    },
-  ],
+  providers: contributorProviders(STOCK_PAGE_CONTRIBUTORS, STOCK_PAGE_CONTRIBUTOR_CLASSES),
   exports: [STOCK_PAGE_CONTRIBUTORS],
 })
 export class StockPageContributorsModule {}

@@ -1,6 +1,7 @@
-import { AdminStockPage, AnnouncementList, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
+import { AdminStockPage, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { askContributor, askContributors, AskOptions, unavailableOf } from '../common/contributors';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import {
@@ -16,6 +17,9 @@ export type StockPageParts = Pick<AdminStockPage, 'announcements' | 'initialPoll
 
 export const ANNOUNCEMENTS_CONTRIBUTOR = 'announcements';
 
+/** The page's own part from the announcements service, asked with the caller as actor (not registered). */
+const ANNOUNCEMENTS = { name: ANNOUNCEMENTS_CONTRIBUTOR } as const;
+
 /** The stock's latest initial poll as the page's announcements part tells it (for completedInitialPoll). */
 export const latestInitialPollOf = (parts: StockPageParts): LatestInitialPoll =>
   parts.unavailable.includes(ANNOUNCEMENTS_CONTRIBUTOR) ? 'unknown' : (parts.initialPoll?.status ?? 'none');
@@ -23,9 +27,9 @@ export const latestInitialPollOf = (parts: StockPageParts): LatestInitialPoll =>
 /**
  * Composes the admin stock page (GET /api/stock/{combinedTicker}) like the dashboards (ADR 0004): the
  * stock from the stocks service, its announcements and latest initial poll from the announcements
- * service. That part is asked within STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS; when it fails or is slower, the
- * page still answers, with `announcements: null, initialPoll: null` and 'announcements' in `unavailable`
- * (the Config tab is worth more than an error page).
+ * service. That part is asked within STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS (askContributor, as the dashboards
+ * ask theirs); when it fails or is slower, the page still answers, with `announcements: null,
+ * initialPoll: null` and 'announcements' in `unavailable` (the Config tab is worth more than an error page).
  */
 @Injectable()
 export class StockPageComposer {
@@ -45,26 +49,17 @@ export class StockPageComposer {
   async contributionsOf(
     combinedTicker: string,
   ): Promise<{ fields: StockPageContribution; unavailable: string[] }> {
-    const results = await Promise.all(
-      this.contributors.map(async (c) => {
-        try {
-          return {
-            ok: true as const,
-            c,
-            part: await c.contribute(combinedTicker, this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS),
-          };
-        } catch (err) {
-          log.warn(
-            { combinedTicker, contributor: c.name, reason: err instanceof Error ? err.message : String(err) },
-            'stock page part unavailable',
-          );
-          return { ok: false as const, c, part: c.empty };
-        }
-      }),
+    const results = await askContributors(
+      this.contributors,
+      (contributor, deadlineMs) => contributor.contribute(combinedTicker, deadlineMs),
+      this.asking(combinedTicker, 'stock page part unavailable'),
     );
     return {
-      fields: Object.assign({}, ...results.map((r) => r.part)) as StockPageContribution,
-      unavailable: results.filter((r) => !r.ok).map((r) => r.c.name),
+      fields: Object.assign(
+        {},
+        ...results.map((r) => (r.ok ? r.value : r.contributor.empty)),
+      ) as StockPageContribution,
+      unavailable: unavailableOf(results),
     };
   }
 
@@ -73,20 +68,30 @@ export class StockPageComposer {
    * request and awaited after it.
    */
   async announcementsOf(actor: SessionUser, combinedTicker: string): Promise<StockPageParts> {
-    let list: AnnouncementList;
-    try {
-      list = await this.services.request(
-        Topics.AnnouncementsList,
-        { actor, combinedTicker, includeDeleted: true },
-        this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS,
-      );
-    } catch (err) {
-      log.warn(
-        { combinedTicker, reason: err instanceof Error ? err.message : String(err) },
-        'stock page announcements unavailable',
-      );
-      return { announcements: null, initialPoll: null, unavailable: [ANNOUNCEMENTS_CONTRIBUTOR] };
-    }
-    return { announcements: list.announcements, initialPoll: list.initialPoll, unavailable: [] };
+    const result = await askContributor(
+      ANNOUNCEMENTS,
+      (_, deadlineMs) =>
+        this.services.request(
+          Topics.AnnouncementsList,
+          { actor, combinedTicker, includeDeleted: true },
+          deadlineMs,
+        ),
+      this.asking(combinedTicker, 'stock page announcements unavailable'),
+    );
+    if (!result.ok) return { announcements: null, initialPoll: null, unavailable: [ANNOUNCEMENTS.name] };
+    return {
+      announcements: result.value.announcements,
+      initialPoll: result.value.initialPoll,
+      unavailable: [],
+    };
+  }
+
+  private asking(combinedTicker: string, message: string): AskOptions {
+    return {
+      deadlineMs: this.config.STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS,
+      log,
+      message,
+      context: { combinedTicker },
+    };
   }
 }

@@ -68,7 +68,7 @@ function sendRaw(port: number, req: RawRequest, cookie?: { cookie: string; csrf:
  * What a request of the walk writes that is not its effect, left out of the row check, each checked to be
  * only that:
  * - `users.sessions.last_seen_at`: any request of a session touches it, at most once a minute
- *   (services/users/src/auth/auth.service.ts), malformed or not; the rest of the session row is checked.
+ *   (services/users/src/auth/check-session.ts), malformed or not; the rest of the session row is checked.
  * - `stocks.api_hits.count` on widget routes: the key's lookup counts a call of the key before the request
  *   is read, refused calls too, by design (services/stocks/src/referers/referers.service.ts: staff see who
  *   calls the API). On widget routes the table is checked without that column; on every other route, whole.

@@ -128,6 +128,13 @@ export interface RouteSpec {
   readonly produces?: { readonly mediaType: string; readonly description: string };
   /** A save route: its errors also carry `success: false, stock: null` (spec section 7). */
   readonly save?: true;
+  /**
+   * A vendor's refusal is an answer, not an error (the accounting system's, the market-data provider's):
+   * the service's 400, 404 or 503 for the call is 200 with `success: false`, the response's other fields
+   * null and the refusal's message in `errorMessage`, which the screen shows. The response must be an
+   * object with `success` and `errorMessage`, its other fields nullable (the gateway checks it at start).
+   */
+  readonly refusal?: 'errorMessage';
   readonly restricted?: readonly RestrictedFields[];
   /** Success status; 200 unless said (a POST answers 200 too, as the spec's clients expect). */
   readonly status?: number;

@@ -86,6 +86,7 @@ export const invoicingRoutes = defineRoutes('invoicing', {
     query: CreateContactQuerySchema,
     body: NoBodySchema,
     response: CreateContactResponseSchema,
+    refusal: 'errorMessage',
   },
   createRepeatingInvoice: {
     method: 'POST',
@@ -96,6 +97,7 @@ export const invoicingRoutes = defineRoutes('invoicing', {
       "The accounting system's refusal is success false with its message (the tab shows 'Unable to create repeating invoice: {message}').",
     body: CreateRepeatingInvoiceBodySchema,
     response: CreateRepeatingInvoiceResponseSchema,
+    refusal: 'errorMessage',
   },
   reminderEmail: {
     method: 'GET',

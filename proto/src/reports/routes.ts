@@ -58,6 +58,7 @@ export const reportsRoutes = defineRoutes('reports', {
       "The provider's refusal or outage is success false with its message ('Updated successfully' otherwise).",
     body: UpdateChartDataBodySchema,
     response: UpdateChartDataResponseSchema,
+    refusal: 'errorMessage',
   },
   syncWatchlist: {
     method: 'POST',

@@ -1,21 +1,29 @@
 import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
 import { AuthHandlers } from './auth/auth.handlers';
-import { AuthService } from './auth/auth.service';
+import { CheckSession } from './auth/check-session';
+import { RefreshSession } from './auth/refresh-session';
 import { SessionsRepository } from './auth/sessions.repository';
 import { SessionEntity } from './auth/session.entity';
+import { SignIn } from './auth/sign-in';
+import { SignOut } from './auth/sign-out';
 import { USERS_CONFIG, usersConfig } from './config';
 import { CreateUsers1763700000000 } from './database/migrations/1763700000000-CreateUsers';
 import { SessionAbsoluteExpiry1764200000000 } from './database/migrations/1764200000000-SessionAbsoluteExpiry';
 import { UserAdministration1764800000000 } from './database/migrations/1764800000000-UserAdministration';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
+import { ChangeOwnPassword } from './users/change-own-password';
+import { GetUser } from './users/get-user';
+import { ListUsers } from './users/list-users';
+import { SaveUser } from './users/save-user';
+import { SearchCompanies } from './users/search-companies';
 import { StockRoleEntity } from './users/stock-role.entity';
+import { UpsertUser } from './users/upsert-user';
 import { UserAdministrationHandlers } from './users/user-administration.handlers';
-import { UserAdministration } from './users/user-administration.service';
 import { UserAuditEntity } from './users/user-audit.entity';
 import { UserEntity } from './users/user.entity';
 import { UsersRepository } from './users/users.repository';
-import { UsersService } from './users/users.service';
+import { WriteUser } from './users/write-user';
 
 /** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
 const stockProjection = stockProjectionRole(StockProjectionService);
@@ -40,10 +48,18 @@ export const usersService = defineService({
     { provide: USERS_CONFIG, useExisting: SERVICE_CONFIG },
     UsersRepository,
     SessionsRepository,
-    UsersService,
-    AuthService,
     StockProjectionService,
-    UserAdministration,
+    WriteUser,
+    UpsertUser,
+    SignIn,
+    CheckSession,
+    RefreshSession,
+    SignOut,
+    ListUsers,
+    GetUser,
+    SaveUser,
+    SearchCompanies,
+    ChangeOwnPassword,
   ],
   roles: {
     api: {

@@ -1,5 +1,5 @@
 import { DEMO_STOCK_IDS, GlobalRole, StockRole } from '@irp/proto';
-import { UserInput } from './users/users.service';
+import { UserInput } from './users/upsert-user';
 
 /** Demo sign-ins for `make up` and the browser tests; never created in production. */
 export const DEMO_USERS: ReadonlyArray<UserInput & { password: string; description: string }> = [

@@ -4,7 +4,7 @@ import { createLogger, OutboxRelay, runMain } from '@irp/platform';
 import { z } from 'zod';
 import { usersService } from './app.module';
 import { DEMO_USERS } from './demo-users';
-import { UserInput, UsersService } from './users/users.service';
+import { UpsertUser, UserInput } from './users/upsert-user';
 
 const log = createLogger('seed');
 
@@ -44,7 +44,7 @@ export async function seedDemoUsers(
     );
   const app = await usersService.context(env);
   try {
-    const users = app.get(UsersService);
+    const users = app.get(UpsertUser);
     for (const u of [...DEMO_USERS, ...extra]) await users.upsert(u);
     // Publish the user.upserted events before exiting.
     const relay = app.get(OutboxRelay);

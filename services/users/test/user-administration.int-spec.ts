@@ -6,7 +6,7 @@ import { createTestRequester, dropSchema, expectAppError, serviceTestEnv } from 
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
-import { UsersService } from '../src/users/users.service';
+import { UpsertUser } from '../src/users/upsert-user';
 
 const TOPICS = [
   Topics.UsersAuthenticate,
@@ -73,7 +73,7 @@ describe('users service: user administration', () => {
         updatedAt: '2026-01-01T00:00:00.000Z',
       }),
     );
-    const users = app.get(UsersService);
+    const users = app.get(UpsertUser);
     const boss = await users.upsert({ username: 'boss', password: GOOD, roles: ['Admin'], stockRoles: {} });
     const clerk = await users.upsert({
       username: 'clerk',
@@ -312,7 +312,7 @@ describe('users service: user administration', () => {
 
   it('saves back a row whose stock the projection has not heard of yet (named by its id), and refuses granting one', async () => {
     const unheard = '23333333-3333-4333-8333-333333333333';
-    const { id } = await app.get(UsersService).upsert({
+    const { id } = await app.get(UpsertUser).upsert({
       username: 'early-client',
       password: GOOD,
       roles: [],

@@ -17,7 +17,7 @@ import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { readUsersFixture, seedDemoUsers } from '../src/seed';
 import { sha256 } from '../src/auth/secrets';
-import { UsersService } from '../src/users/users.service';
+import { UpsertUser } from '../src/users/upsert-user';
 
 const USER_TOPICS = [
   Topics.UsersPing,
@@ -32,14 +32,14 @@ describe('users service on the real broker and database', () => {
   let app: INestApplication;
   let requester: KafkaRequester;
   let probe: TopicProbe;
-  let users: UsersService;
+  let users: UpsertUser;
   let healthUrl: string;
 
   beforeAll(async () => {
     await dropSchema('users');
     probe = await TopicProbe.listen([Topics.UserUpserted, dlqTopic(Topics.UsersAuthenticate)]);
     app = await startUsersService(serviceTestEnv('users'));
-    users = app.get(UsersService);
+    users = app.get(UpsertUser);
     requester = await createTestRequester(USER_TOPICS, 8000);
     const address = app.getHttpServer().address();
     healthUrl = `http://127.0.0.1:${address.port}`;

@@ -2,30 +2,38 @@ import { Topics } from '@irp/proto';
 import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AuthService } from './auth.service';
+import { CheckSession } from './check-session';
+import { RefreshSession } from './refresh-session';
+import { SignIn } from './sign-in';
+import { SignOut } from './sign-out';
 
-/** Kafka entry points of sign-in and sessions; the rules live in AuthService. */
+/** Kafka entry points of sign-in and sessions; each calls its use case (a file of the same name). */
 @Controller()
 export class AuthHandlers {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly signing: SignIn,
+    private readonly checking: CheckSession,
+    private readonly refreshing: RefreshSession,
+    private readonly signingOut: SignOut,
+  ) {}
 
   @HandleRequest(Topics.UsersAuthenticate)
   authenticate(@Payload() req: HandledRequest<typeof Topics.UsersAuthenticate>) {
-    return this.auth.authenticate(req);
+    return this.signing.signIn(req);
   }
 
   @HandleRequest(Topics.UsersSession)
   session(@Payload() req: HandledRequest<typeof Topics.UsersSession>) {
-    return this.auth.sessionUser(req.sessionToken);
+    return this.checking.check(req.sessionToken);
   }
 
   @HandleRequest(Topics.UsersRefresh)
   refresh(@Payload() req: HandledRequest<typeof Topics.UsersRefresh>) {
-    return this.auth.refresh(req);
+    return this.refreshing.refresh(req);
   }
 
   @HandleRequest(Topics.UsersLogout)
   logout(@Payload() req: HandledRequest<typeof Topics.UsersLogout>) {
-    return this.auth.logout(req);
+    return this.signingOut.signOut(req);
   }
 }

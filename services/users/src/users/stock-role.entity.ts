@@ -1,4 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { Relation } from 'typeorm';
 import { UserEntity } from './user.entity';
 
 /** A user's roles on one stock. */
@@ -15,5 +16,7 @@ export class StockRoleEntity {
 
   @ManyToOne(() => UserEntity, (u) => u.stockRoles, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
-  user!: UserEntity;
+  // Relation<>: the property's emitted type is then not the class, so loading user.entity.ts first (the
+  // two import each other) does not read UserEntity before it exists.
+  user!: Relation<UserEntity>;
 }

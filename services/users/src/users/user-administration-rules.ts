@@ -35,3 +35,6 @@ export const DUPLICATE_ROW = 'Row with this Company already exists';
 /** A blank password (spaces only too) leaves the current one unchanged (spec section 5). */
 export const givenPassword = (password: string | null | undefined): string | undefined =>
   password && password.trim() ? password : undefined;
+
+/** An id no user has (the editor's GET and save). */
+export const USER_NOT_FOUND = 'User not found';

@@ -2,35 +2,45 @@ import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { UserAdministration } from './user-administration.service';
+import { ChangeOwnPassword } from './change-own-password';
+import { GetUser } from './get-user';
+import { ListUsers } from './list-users';
+import { SaveUser } from './save-user';
+import { SearchCompanies } from './search-companies';
 
-/** Kafka entry points of the Users screens and the own password change; the rules live in UserAdministration. */
+/** Kafka entry points of the Users screens and the own password change; each calls its use case (a file of the same name). */
 @Controller()
 export class UserAdministrationHandlers {
-  constructor(private readonly admin: UserAdministration) {}
+  constructor(
+    private readonly listing: ListUsers,
+    private readonly reading: GetUser,
+    private readonly saving: SaveUser,
+    private readonly companies: SearchCompanies,
+    private readonly passwords: ChangeOwnPassword,
+  ) {}
 
   @HandleRequest(Topics.UsersList)
   async list() {
-    return { users: await this.admin.list() };
+    return { users: await this.listing.list() };
   }
 
   @HandleRequest(Topics.UsersGet)
   get(@Payload() req: HandledRequest<typeof Topics.UsersGet>) {
-    return this.admin.get(req.actor, req.id);
+    return this.reading.get(req.actor, req.id);
   }
 
   @HandleRequest(Topics.UsersSave)
   save(@Payload() req: HandledRequest<typeof Topics.UsersSave>) {
-    return this.admin.save(req);
+    return this.saving.save(req);
   }
 
   @HandleRequest(Topics.UsersSearchCompanies)
   async searchCompanies(@Payload() req: HandledRequest<typeof Topics.UsersSearchCompanies>) {
-    return { companies: await this.admin.searchCompanies(req.search) };
+    return { companies: await this.companies.search(req.search) };
   }
 
   @HandleRequest(Topics.UsersChangeOwnPassword)
   changeOwnPassword(@Payload() req: HandledRequest<typeof Topics.UsersChangeOwnPassword>) {
-    return this.admin.changeOwnPassword(req);
+    return this.passwords.change(req);
   }
 }

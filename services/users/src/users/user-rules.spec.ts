@@ -1,5 +1,5 @@
 import { AppError } from '@irp/platform';
-import { checkRoles, toSessionUser } from './users.service';
+import { checkRoles, toSessionUser } from './user-rules';
 import { UserEntity } from './user.entity';
 
 describe('users rules', () => {

@@ -1,0 +1,18 @@
+import { RequestOf, Topics } from '@irp/proto';
+import { Injectable } from '@nestjs/common';
+import { sha256 } from './secrets';
+import { SessionsRepository } from './sessions.repository';
+
+/** Sign-out: the session of either token is revoked (a browser may hold only one of them). */
+@Injectable()
+export class SignOut {
+  constructor(private readonly sessions: SessionsRepository) {}
+
+  async signOut(req: RequestOf<typeof Topics.UsersLogout>): Promise<{ loggedOut: boolean }> {
+    const loggedOut = await this.sessions.revoke({
+      tokenHash: req.sessionToken ? sha256(req.sessionToken) : undefined,
+      refreshHash: req.refreshToken ? sha256(req.refreshToken) : undefined,
+    });
+    return { loggedOut };
+  }
+}

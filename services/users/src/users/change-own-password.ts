@@ -1,0 +1,46 @@
+import { ErrorCode, RequestOf, Topics, WRONG_CURRENT_PASSWORD } from '@irp/proto';
+import { AppError, UnitOfWork } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { hashPassword, sha256, verifyPassword } from '../auth/secrets';
+import { SIGNED_OUT } from '../auth/session-rules';
+import { SessionsRepository } from '../auth/sessions.repository';
+import { checkPassword } from './password-policy/password-policy';
+import { toSessionUser } from './user-rules';
+import { UsersRepository } from './users.repository';
+import { WriteUser } from './write-user';
+
+/** The signed-in user's own password change (issue 21), held to the password policy. */
+@Injectable()
+export class ChangeOwnPassword {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly writer: WriteUser,
+    private readonly sessions: SessionsRepository,
+    private readonly units: UnitOfWork,
+  ) {}
+
+  /** The current password required; the session that asks stays signed in. */
+  async change(req: RequestOf<typeof Topics.UsersChangeOwnPassword>): Promise<{ changed: true }> {
+    const user = await this.users.findById(req.actor.id);
+    if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
+    if (!(await verifyPassword(user.passwordHash, req.currentPassword)))
+      throw new AppError(ErrorCode.BadRequest, WRONG_CURRENT_PASSWORD);
+    checkPassword(req.newPassword, user.username);
+    const session = await this.sessions.findLive(sha256(req.sessionToken));
+    const passwordHash = await hashPassword(req.newPassword);
+    await this.units.run(async (tx) => {
+      const before = (await this.users.findById(user.id, tx))!;
+      const { roles, stockRoles } = toSessionUser(before);
+      await this.writer.write(tx, {
+        before,
+        username: before.username,
+        roles,
+        stockRoles,
+        passwordHash,
+        actor: { id: user.id, username: user.username },
+        exceptSessionId: session?.userId === user.id ? session.id : undefined,
+      });
+    });
+    return { changed: true };
+  }
+}

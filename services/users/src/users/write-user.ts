@@ -1,0 +1,87 @@
+import { Topics } from '@irp/proto';
+import { AppError, Outbox, Tx } from '@irp/platform';
+import { Injectable } from '@nestjs/common';
+import { SessionsRepository } from '../auth/sessions.repository';
+import { sameRoles, toSessionUser } from './user-rules';
+import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
+
+/** Who made a change, as the audit trail names them; no actor is the demo seed. */
+export interface ChangeActor {
+  id: string;
+  username: string;
+}
+const SEED_ACTOR = 'seed';
+
+/** A change of one user, ready to write: what it becomes, and who asks. */
+export interface UserChange {
+  /** The user as it was; null creates one. */
+  before: UserEntity | null;
+  username: string;
+  roles: string[];
+  stockRoles: Record<string, string[]>;
+  /** A new hash; undefined keeps the password. */
+  passwordHash?: string;
+  actor?: ChangeActor;
+  /** The session that stays signed in when a change ends the user's sessions (their own password change). */
+  exceptSessionId?: string;
+}
+
+/**
+ * The one place a user changes (the editor's save, the own password change and the seed's upsert all
+ * write through it), in the caller's transaction.
+ */
+@Injectable()
+export class WriteUser {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly outbox: Outbox,
+    private readonly sessions: SessionsRepository,
+  ) {}
+
+  /**
+   * The user's row and per-stock roles; when the password or the roles changed, the end of the user's
+   * sessions (whoever knew the old password, or held the old roles, is signed out) but `exceptSessionId`'s;
+   * one audit row when anything changed; `user.upserted`.
+   */
+  async write(tx: Tx, change: UserChange): Promise<UserEntity> {
+    const { before } = change;
+    let id: string;
+    if (!before) {
+      if (!change.passwordHash) throw new AppError('BAD_REQUEST', 'A password is required for a new user');
+      id = await this.users.insert(tx, {
+        username: change.username,
+        passwordHash: change.passwordHash,
+        roles: change.roles,
+      });
+    } else {
+      id = before.id;
+      await this.users.update(tx, id, { roles: change.roles, passwordHash: change.passwordHash });
+    }
+    await this.users.replaceStockRoles(tx, id, change.stockRoles);
+    const fresh = (await this.users.findById(id, tx))!;
+    const after = toSessionUser(fresh);
+    const old = before ? toSessionUser(before) : null;
+    const rolesChanged = !old || !sameRoles(old, after);
+    if (before && (change.passwordHash || rolesChanged))
+      await this.sessions.revokeAllOf(tx, id, change.exceptSessionId);
+    if (!old || rolesChanged || change.passwordHash || old.username !== after.username)
+      await this.users.addAudit(tx, {
+        actorId: change.actor?.id ?? null,
+        actorUsername: change.actor?.username ?? SEED_ACTOR,
+        userId: id,
+        usernameBefore: old?.username ?? null,
+        usernameAfter: after.username,
+        rolesBefore: old?.roles ?? [],
+        rolesAfter: after.roles,
+        stockRolesBefore: old?.stockRoles ?? {},
+        stockRolesAfter: after.stockRoles,
+        passwordChanged: Boolean(change.passwordHash),
+      });
+    await this.outbox.add(tx, Topics.UserUpserted, fresh.id, {
+      ...after,
+      updatedAt: fresh.updatedAt.toISOString(),
+    });
+    return fresh;
+  }
+}
