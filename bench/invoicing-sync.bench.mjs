@@ -17,7 +17,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { startAccountingStandIn } = require(path.join(ROOT, 'standins/dist/accounting/accounting-standin.js'));
 const { DEMO_ACCOUNTING_CLIENT } = require(path.join(ROOT, 'proto/dist/index.js'));
 const { startInvoicingService } = require(path.join(ROOT, 'services/invoicing/dist/main.js'));
-const { AccountingSync } = require(path.join(ROOT, 'services/invoicing/dist/accounting/accounting-sync.js'));
+const { AccountingSync } = require(path.join(ROOT, 'services/invoicing/dist/invoices/accounting-sync.js'));
 const { Pool } = require(require.resolve('pg', { paths: [path.join(ROOT, 'services/platform')] }));
 
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 10_000);

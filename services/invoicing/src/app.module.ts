@@ -1,5 +1,5 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
-import { AccountingSync } from './accounting/accounting-sync';
+import { AccountingSync } from './invoices/accounting-sync';
 import { Accounting } from './accounting/accounting.provider';
 import { SyncStateEntity } from './accounting/sync-state.entity';
 import { SyncStateRepository } from './accounting/sync-state.repository';

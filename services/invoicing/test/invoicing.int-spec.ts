@@ -6,7 +6,7 @@ import { KafkaRequester } from '@irp/platform';
 import { createTestRequester, dropSchema, serviceTestEnv } from '@irp/platform/testing';
 import { AccountingStandIn, startAccountingStandIn } from '@irp/standins/accounting';
 import { DataSource } from 'typeorm';
-import { AccountingSync } from '../src/accounting/accounting-sync';
+import { AccountingSync } from '../src/invoices/accounting-sync';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startInvoicingService } from '../src/main';
 

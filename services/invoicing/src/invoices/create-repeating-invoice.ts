@@ -1,7 +1,7 @@
 import { AppError, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import { Actor, ErrorCode, RepeatingInvoiceDto } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
-import { repeatingInvoiceRecord } from '../accounting/accounting-rules';
+import { repeatingInvoiceRecord } from './accounting-record-rules';
 import { Accounting } from '../accounting/accounting.provider';
 import type { InvoicingConfig } from '../config';
 import { StockProjectionService } from '../stocks/stock-projection.repository';

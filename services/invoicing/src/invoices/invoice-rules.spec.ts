@@ -1,4 +1,4 @@
-import type { InvoiceRecord } from '../accounting/accounting-rules';
+import type { InvoiceRecord } from './accounting-record-rules';
 import {
   accountingLinks,
   dashboardColumns,

@@ -13,7 +13,7 @@ import {
   Topics,
 } from '@irp/proto';
 import type { NewRepeatingInvoice } from '../accounting/accounting-client';
-import type { RepeatingInvoiceRecord } from '../accounting/accounting-rules';
+import type { RepeatingInvoiceRecord } from './accounting-record-rules';
 import { toDollars } from '../accounting/accounting-rules';
 import type { SyncState } from '../accounting/sync-state.repository';
 import type { ProjectedStock, StockOption } from '../stocks/stock-projection.repository';

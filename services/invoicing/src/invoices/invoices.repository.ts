@@ -1,7 +1,7 @@
 import type { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { InvoiceRecord } from '../accounting/accounting-rules';
+import { InvoiceRecord } from './accounting-record-rules';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import type { AssignmentEntity } from './assignment.entity';
 import type { InvoiceEntity } from './invoice.entity';

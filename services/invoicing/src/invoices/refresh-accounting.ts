@@ -1,6 +1,6 @@
 import { AccountingPageDto } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { AccountingSync } from '../accounting/accounting-sync';
+import { AccountingSync } from './accounting-sync';
 import { ReadAccountingPage } from './read-accounting-page';
 
 /** 'Refresh Accounting': the invoices changed since the last sync and every repeating invoice, then the page. */

@@ -1,7 +1,7 @@
 import type { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RepeatingInvoiceRecord } from '../accounting/accounting-rules';
+import { RepeatingInvoiceRecord } from './accounting-record-rules';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { cents, dayText, sameReference } from './invoicing-sql';
 

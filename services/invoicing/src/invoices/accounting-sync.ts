@@ -1,17 +1,17 @@
 import { createLogger, errorText, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { InvoicingConfig } from '../config';
-import { InvoicesRepository } from '../invoices/invoices.repository';
-import { RepeatingInvoicesRepository } from '../invoices/repeating-invoices.repository';
-import { INVOICE_PAGE_SIZE } from './accounting-client';
+import { INVOICE_PAGE_SIZE } from '../accounting/accounting-client';
+import { Accounting } from '../accounting/accounting.provider';
+import { SyncStateRepository } from '../accounting/sync-state.repository';
 import {
   invoiceRecord,
   InvoiceRecord,
   repeatingInvoiceRecord,
   RepeatingInvoiceRecord,
-} from './accounting-rules';
-import { Accounting } from './accounting.provider';
-import { SyncStateRepository } from './sync-state.repository';
+} from './accounting-record-rules';
+import { InvoicesRepository } from './invoices.repository';
+import { RepeatingInvoicesRepository } from './repeating-invoices.repository';
 
 const log = createLogger('accounting-sync');
 
