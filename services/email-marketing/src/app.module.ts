@@ -5,27 +5,51 @@ import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
 import { HashUnsubscribeTokens1796200000000 } from './database/migrations/1796200000000-HashUnsubscribeTokens';
 import { ClaimOwners1796300000000 } from './database/migrations/1796300000000-ClaimOwners';
+import { CampaignsHandlers } from './campaigns/campaigns.handlers';
+import { CountListSubscribers } from './campaigns/count-list-subscribers';
+import { SendTestCampaign } from './campaigns/send-test-campaign';
+import { CommentMailStock } from './fixed-mails/comment-mail-stock';
+import { FixedMailsHandlers } from './fixed-mails/fixed-mails.handlers';
+import { MailCommentResponse } from './fixed-mails/mail-comment-response';
+import { MailCommentToModerators } from './fixed-mails/mail-comment-to-moderators';
+import { MailErrorReport } from './fixed-mails/mail-error-report';
+import { NotifyDetection } from './fixed-mails/notify-detection';
+import { QueueMail } from './fixed-mails/queue-mail';
+import { SendConfirmationEmail } from './fixed-mails/send-confirmation-email';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
-import { CampaignSender } from './sending/campaign-sender';
+import { ProviderAdapters } from './providers/provider-adapters';
 import { ClaimOwner } from './sending/claim-owner';
 import { DeliveriesRepository } from './sending/deliveries.repository';
-import { DeliveryService } from './sending/delivery.service';
-import { MailQueue } from './sending/mail-queue';
-import { SendRequestsService } from './sending/send-requests.service';
+import { DeliverBatch } from './sending/deliver-batch';
+import { DeliveryEntity } from './sending/delivery.entity';
+import { DeliveryJobs } from './sending/delivery-jobs';
+import { ReportDeliveries } from './sending/report-deliveries';
+import { SendAnnouncement } from './sending/send-announcement';
+import { SendAnnouncementCampaign } from './sending/send-announcement-campaign';
+import { SendEntity } from './sending/send.entity';
 import { SenderHandlers } from './sending/sender.handlers';
 import { SendsRepository } from './sending/sends.repository';
-import { DeliverySweeper } from './sending/sweeper';
+import { SweepDueDeliveries } from './sending/sweep-due-deliveries';
+import { TakeOverClaims } from './sending/take-over-claims';
+import { EmailSettingsEntity } from './settings/email-settings.entity';
 import { EmailSettingsHandlers } from './settings/email-settings.handlers';
+import { EmailSettingsReads } from './settings/email-settings-reads';
 import { EmailSettingsRepository } from './settings/email-settings.repository';
-import { EmailSettingsService } from './settings/email-settings.service';
+import { SaveEmailSettings } from './settings/save-email-settings';
 import { SecretBox, secretsKeyOf } from './settings/secret-box';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
+import { ConfirmSubscription } from './subscribers/confirm-subscription';
+import { Subscribe } from './subscribers/subscribe';
+import { SubscribeAttemptEntity } from './subscribers/subscribe-attempt.entity';
+import { SubscriberEntity } from './subscribers/subscriber.entity';
+import { SubscriberReads } from './subscribers/subscriber-reads';
 import { SubscribersHandlers } from './subscribers/subscribers.handlers';
 import { SubscribersRepository } from './subscribers/subscribers.repository';
+import { SubscriptionOutcomes } from './subscribers/subscription-outcomes';
+import { Unsubscribe } from './subscribers/unsubscribe';
 import { UnsubscribeTokens } from './subscribers/unsubscribe-tokens';
-import { SubscribersService } from './subscribers/subscribers.service';
 
 /** `stock.upserted` and the bootstrap / drift repair from `stocks.list`, in the api role. */
 const stockProjection = stockProjectionRole(StockProjectionService);
@@ -41,7 +65,14 @@ export const emailMarketingService = defineService({
   config: emailMarketingConfigSchema,
   // The key is checked here, before anything connects: a production start without one stops at once.
   database: (config) => ({
-    entities: [StockProjectionEntity],
+    entities: [
+      StockProjectionEntity,
+      EmailSettingsEntity,
+      SubscriberEntity,
+      SubscribeAttemptEntity,
+      SendEntity,
+      DeliveryEntity,
+    ],
     migrations: [
       CreateEmailMarketing1795485733270,
       DropAutoSendIndex1795700000000,
@@ -67,19 +98,46 @@ export const emailMarketingService = defineService({
     EmailSettingsRepository,
     StockProjectionService,
     Mailer,
-    EmailSettingsService,
-    CampaignSender,
-    SubscribersService,
-    MailQueue,
+    ProviderAdapters,
+    // settings/ and campaigns/ (api)
+    EmailSettingsReads,
+    SaveEmailSettings,
+    CountListSubscribers,
+    SendTestCampaign,
+    // subscribers/ (api)
+    SubscriptionOutcomes,
+    Subscribe,
+    ConfirmSubscription,
+    Unsubscribe,
+    SubscriberReads,
+    // sending/ and fixed-mails/ (sender)
     ClaimOwner,
-    DeliveryService,
-    SendRequestsService,
+    ReportDeliveries,
+    DeliverBatch,
+    SendAnnouncementCampaign,
+    SendAnnouncement,
+    QueueMail,
+    CommentMailStock,
+    SendConfirmationEmail,
+    NotifyDetection,
+    MailErrorReport,
+    MailCommentToModerators,
+    MailCommentResponse,
   ],
   roles: {
     api: {
-      handlers: [...stockProjection.handlers, EmailSettingsHandlers, SubscribersHandlers, SystemMailHandlers],
+      handlers: [
+        ...stockProjection.handlers,
+        EmailSettingsHandlers,
+        CampaignsHandlers,
+        SubscribersHandlers,
+        SystemMailHandlers,
+      ],
       providers: stockProjection.providers,
     },
-    sender: { handlers: [SenderHandlers], providers: [DeliverySweeper] },
+    sender: {
+      handlers: [SenderHandlers, FixedMailsHandlers],
+      providers: [SweepDueDeliveries, TakeOverClaims, DeliveryJobs],
+    },
   },
 });

@@ -10,8 +10,8 @@ const log = createLogger('sender');
  * per process start) and holds a session-level advisory lock on it, on a connection of its own, for as long as
  * the process lives; every delivery it claims carries the number. PostgreSQL releases the lock the moment the
  * process's connection closes (a crash, a SIGKILL, or a host gone once TCP gives up), and the takeover job
- * (sweeper.ts) then hands that owner's claims to a living sender. A process that is alive but slow or stopped
- * (SIGSTOP, a long pause) keeps its connection, so its claims stay its own.
+ * (take-over-claims.ts) then hands that owner's claims to a living sender. A process that is alive but slow or
+ * stopped (SIGSTOP, a long pause) keeps its connection, so its claims stay its own.
  *
  * Losing the lock connection while alive (the database restarted) counts as dying for the claims made under
  * that number: the next claim takes a new number. The mails then in flight may be sent twice, as a dead

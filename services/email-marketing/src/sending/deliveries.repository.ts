@@ -2,6 +2,9 @@ import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { SubscriberEntity } from '../subscribers/subscriber.entity';
+import type { DeliveryEntity } from './delivery.entity';
+import type { SendEntity } from './send.entity';
 
 /**
  * The first key of every claim owner's advisory lock (the second is the owner number): the two-key form,
@@ -9,36 +12,29 @@ import { DataSource } from 'typeorm';
  */
 const CLAIM_OWNER_LOCK = 'email_marketing.deliveries.claimed_owner';
 
-/** A delivery a sender claimed, with what its mail needs. */
-export interface ClaimedDelivery {
-  id: string;
-  send_id: string;
-  kind: string;
-  email: string;
-  attempts: number;
-  /** The subscriber of an announcement delivery (null once removed, and for fixed mails). */
-  subscriber_id: string | null;
-  subscriber_status: string | null;
-}
+/**
+ * A delivery a sender claimed, with what its mail needs: its send's kind, and its subscriber as the
+ * subscribers table has it now (both null once removed, and for fixed mails).
+ */
+export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'sendId' | 'email' | 'attempts' | 'subscriberId'> &
+  Pick<SendEntity, 'kind'> & { subscriberStatus: SubscriberEntity['status'] | null };
 
 /** An accepted delivery not yet reported in sendHistory. */
-export interface AcceptedDelivery {
-  id: string;
-  email: string;
-  accepted_at: Date;
-}
+export type AcceptedDelivery = Pick<DeliveryEntity, 'id' | 'email'> & {
+  acceptedAt: NonNullable<DeliveryEntity['acceptedAt']>;
+};
 
 /** A claim its sender gave back unmarked (its mark failed), with the owner number it was claimed under. */
-export interface UnmarkedClaim {
-  id: string;
-  owner: number;
-}
+export type UnmarkedClaim = Pick<DeliveryEntity, 'id'> & { owner: ClaimOwnerNumber };
+
+/** The owner number a claim is made under (`claimed_owner`, from the `sender_owners` sequence). */
+export type ClaimOwnerNumber = NonNullable<DeliveryEntity['claimedOwner']>;
 
 /** A delivery taken over from a dead owner: queued again, for the taking sender to send. */
-export interface TakenOverDelivery {
-  id: string;
-  send_id: string;
-}
+export type TakenOverDelivery = Pick<DeliveryEntity, 'id' | 'sendId'>;
+
+/** A delivery due for a new batch message, with its send's stock (the message's). */
+export type DueDelivery = Pick<DeliveryEntity, 'id' | 'sendId'> & Pick<SendEntity, 'stockId'>;
 
 /**
  * Deliveries (one per send and address): queued, claimed under the sending process's owner number before
@@ -50,7 +46,7 @@ export class DeliveriesRepository {
 
   /** One delivery per confirmed subscriber of the stock (each address once); the new ids. */
   async queueForSubscribers(tx: Tx, sendId: string, stockId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows: Array<Pick<DeliveryEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
        SELECT $1, s.id, s.email FROM email_marketing.subscribers s
        WHERE s.stock_id = $2 AND s.status = 'confirmed'
@@ -65,7 +61,7 @@ export class DeliveriesRepository {
   /** One delivery per address; the new ids. */
   async queueForRecipients(tx: Tx, sendId: string, recipients: string[]): Promise<string[]> {
     if (!recipients.length) return [];
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows: Array<Pick<DeliveryEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.deliveries (send_id, email)
        SELECT $1, unnest($2::text[]) ON CONFLICT (send_id, email) DO NOTHING RETURNING id`,
       [sendId, recipients],
@@ -89,7 +85,8 @@ export class DeliveriesRepository {
              OR (status = 'sending' AND claimed_owner IS NULL AND lease_until < now()))
          RETURNING id, send_id, email, attempts, subscriber_id
        )
-       SELECT c.id, c.send_id, c.email, c.attempts, s.id AS subscriber_id, s.status AS subscriber_status, x.kind
+       SELECT c.id, c.send_id AS "sendId", c.email, c.attempts, s.id AS "subscriberId",
+              s.status AS "subscriberStatus", x.kind
        FROM claimed c
        JOIN email_marketing.sends x ON x.id = c.send_id
        LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,
@@ -102,7 +99,7 @@ export class DeliveriesRepository {
    * `connection`, the owner's connection of its own (ClaimOwner): the lock lives exactly as long as it does.
    */
   async lockNewOwner(connection: Client): Promise<number> {
-    const { rows } = await connection.query<{ owner: number }>(
+    const { rows } = await connection.query<{ owner: ClaimOwnerNumber }>(
       `SELECT nextval('email_marketing.sender_owners')::int AS owner`,
     );
     const owner = rows[0].owner;
@@ -130,8 +127,8 @@ export class DeliveriesRepository {
    * The owners of claims whose lock is free: their process is gone. Each found is locked in `tx` (a
    * transaction-level lock, released at its end), so the test is the lock itself, not a reading of pg_locks.
    */
-  async deadOwners(tx: Tx): Promise<number[]> {
-    const rows: Array<{ owner: number }> = await tx.query(
+  async deadOwners(tx: Tx): Promise<ClaimOwnerNumber[]> {
+    const rows: Array<{ owner: ClaimOwnerNumber }> = await tx.query(
       `SELECT owner FROM (
          SELECT DISTINCT claimed_owner AS owner FROM email_marketing.deliveries
          WHERE status = 'sending' AND claimed_owner IS NOT NULL) owners
@@ -151,7 +148,7 @@ export class DeliveriesRepository {
            SELECT id FROM email_marketing.deliveries
            WHERE status = 'sending' AND claimed_owner = ANY($1::int[])
            LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id, send_id)
+         RETURNING id, send_id AS "sendId")
        SELECT * FROM taken`,
       [owners, limit],
     );
@@ -199,7 +196,7 @@ export class DeliveriesRepository {
    */
   async takeUnreported(tx: Tx, sendId: string): Promise<AcceptedDelivery[]> {
     const rows: AcceptedDelivery[] = await tx.query(
-      `SELECT d.id, d.email, d.accepted_at FROM email_marketing.deliveries d
+      `SELECT d.id, d.email, d.accepted_at AS "acceptedAt" FROM email_marketing.deliveries d
        JOIN email_marketing.sends x ON x.id = d.send_id AND x.kind = 'announcement'
        WHERE d.send_id = $1 AND d.status = 'sent' AND NOT d.reported
        ORDER BY d.accepted_at LIMIT 5000 FOR UPDATE OF d SKIP LOCKED`,
@@ -214,12 +211,12 @@ export class DeliveriesRepository {
 
   /** Announcement sends with deliveries accepted over 2 s ago and not yet reported. */
   async sendsWithUnreported(): Promise<string[]> {
-    const rows: Array<{ send_id: string }> = await this.dataSource.query(
-      `SELECT DISTINCT d.send_id FROM email_marketing.deliveries d
+    const rows: Array<Pick<DeliveryEntity, 'sendId'>> = await this.dataSource.query(
+      `SELECT DISTINCT d.send_id AS "sendId" FROM email_marketing.deliveries d
        JOIN email_marketing.sends x ON x.id = d.send_id AND x.kind = 'announcement'
        WHERE d.status = 'sent' AND NOT d.reported AND d.accepted_at < now() - interval '2 seconds'`,
     );
-    return rows.map((r) => r.send_id);
+    return rows.map((r) => r.sendId);
   }
 
   /**
@@ -227,11 +224,7 @@ export class DeliveriesRepository {
    * for a retry (given back or taken over ones among them), first attempts whose message was not taken for
    * `orphanAfterMs`, and owner-less claims (an earlier version's) whose lease ran out; stamps them queued now.
    */
-  requeueDue(
-    tx: Tx,
-    orphanAfterMs: number,
-    limit: number,
-  ): Promise<Array<{ id: string; send_id: string; stock_id: string | null }>> {
+  requeueDue(tx: Tx, orphanAfterMs: number, limit: number): Promise<DueDelivery[]> {
     return tx.query(
       `WITH changed AS (UPDATE email_marketing.deliveries d SET queued_at = now()
        FROM email_marketing.sends x
@@ -244,7 +237,7 @@ export class DeliveriesRepository {
             OR (status = 'sending' AND claimed_owner IS NULL AND lease_until < now()
                 AND queued_at < now() - make_interval(secs => $1::float8 / 1000))
          LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING d.id, d.send_id, x.stock_id) SELECT * FROM changed`,
+       RETURNING d.id, d.send_id AS "sendId", x.stock_id AS "stockId") SELECT * FROM changed`,
       [orphanAfterMs, limit],
     );
   }

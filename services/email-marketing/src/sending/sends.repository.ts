@@ -4,25 +4,22 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SendChannel, sendRequestKey } from './delivery-rules';
 import type { SendMessage } from './send-message';
+import type { SendEntity } from './send.entity';
 
-/** A fixed mail's send (confirmation, notification, error …). */
-export interface NewMailSend {
-  requestKey: string;
-  kind: string;
-  stockId: string | null;
-  sendGuid: string | null;
-  /** `done` when there is no one to mail. */
+/** A fixed mail's send (confirmation, notification, error …); its status `done` when there is no one to mail. */
+export type NewMailSend = Pick<SendEntity, 'requestKey' | 'kind' | 'stockId' | 'sendGuid' | 'message'> & {
   status: 'sending' | 'done';
-  message: SendMessage;
-}
+};
 
-/** What a send's first accepted delivery records, and what its report carries. */
-export interface SendReported {
-  stock_id: string;
-  send_guid: string;
-  /** Only on the report of the first acceptance (null after, or for an old announcement). */
-  alert_latency_ms: number | null;
-}
+/**
+ * What a send's first accepted delivery records, and what its report carries: an announcement send's stock and
+ * sendGuid, and the alert latency only on the report of the first acceptance (null after, or for an old
+ * announcement).
+ */
+export type SendReported = {
+  stockId: NonNullable<SendEntity['stockId']>;
+  sendGuid: NonNullable<SendEntity['sendGuid']>;
+} & Pick<SendEntity, 'alertLatencyMs'>;
 
 /**
  * Sends (one per request and channel: the idempotency of a send request); the only place that queries
@@ -42,7 +39,7 @@ export class SendsRepository {
     message: SendMessage,
     tx?: Tx,
   ): Promise<string | undefined> {
-    const [row]: Array<{ id: string }> = await (tx ?? this.dataSource).query(
+    const [row]: Array<Pick<SendEntity, 'id'>> = await (tx ?? this.dataSource).query(
       `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
          released_at, requested_at)
        VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8)
@@ -63,7 +60,7 @@ export class SendsRepository {
 
   /** The new send's id, or undefined when its request key was stored before. */
   async insertMail(tx: Tx, send: NewMailSend): Promise<string | undefined> {
-    const [row]: Array<{ id: string }> = await tx.query(
+    const [row]: Array<Pick<SendEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, status, message)
        VALUES ($1, $2, 'email', $3, $4, $5, $6)
        ON CONFLICT (request_key) DO NOTHING RETURNING id`,
@@ -97,7 +94,7 @@ export class SendsRepository {
   }
 
   async message(sendId: string): Promise<SendMessage> {
-    const [row]: Array<{ message: SendMessage }> = await this.dataSource.query(
+    const [row]: Array<Pick<SendEntity, 'message'>> = await this.dataSource.query(
       `SELECT message FROM email_marketing.sends WHERE id = $1`,
       [sendId],
     );
@@ -121,7 +118,8 @@ export class SendsRepository {
              CASE WHEN $2::timestamptz - released_at < make_interval(days => $3)
                   THEN GREATEST(0, (extract(epoch FROM ($2::timestamptz - released_at)) * 1000)::int) END)
        WHERE id = $1
-       RETURNING stock_id, send_guid, CASE WHEN first_accepted_at = $2 THEN alert_latency_ms END AS alert_latency_ms) SELECT * FROM changed`,
+       RETURNING stock_id AS "stockId", send_guid AS "sendGuid",
+         CASE WHEN first_accepted_at = $2 THEN alert_latency_ms END AS "alertLatencyMs") SELECT * FROM changed`,
       [sendId, acceptedAt, latencyMaxDays],
     );
     return send;
@@ -129,7 +127,7 @@ export class SendsRepository {
 
   /** Sends still `sending` with no delivery left queued or in flight become `done`; how many. */
   async closeFinished(): Promise<number> {
-    const done: unknown[] = await this.dataSource.query(
+    const done: Array<Pick<SendEntity, 'id'>> = await this.dataSource.query(
       `WITH changed AS (UPDATE email_marketing.sends x SET status = 'done'
        WHERE x.status = 'sending' AND NOT EXISTS (
          SELECT 1 FROM email_marketing.deliveries d WHERE d.send_id = x.id AND d.status IN ('queued', 'sending'))

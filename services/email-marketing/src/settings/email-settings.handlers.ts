@@ -2,38 +2,29 @@ import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { CampaignSender } from '../sending/campaign-sender';
-import { EmailSettingsService } from './email-settings.service';
+import { EmailSettingsReads } from './email-settings-reads';
+import { SaveEmailSettings } from './save-email-settings';
 
+/** Kafka entry points of the settings; each calls its use case, the rules live in email-settings-rules.ts. */
 @Controller()
 export class EmailSettingsHandlers {
   constructor(
-    private readonly settings: EmailSettingsService,
-    private readonly campaigns: CampaignSender,
+    private readonly reads: EmailSettingsReads,
+    private readonly saving: SaveEmailSettings,
   ) {}
 
   @HandleRequest(Topics.EmailMarketingGetSettings)
   async get(@Payload() req: HandledRequest<typeof Topics.EmailMarketingGetSettings>) {
-    return { stockId: req.stockId, settings: await this.settings.view(req.stockId) };
+    return { stockId: req.stockId, settings: await this.reads.view(req.stockId) };
   }
 
   @HandleRequest(Topics.EmailMarketingSaveSettings)
   async save(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSaveSettings>) {
-    return { stockId: req.stockId, settings: await this.settings.save(req.actor, req.stockId, req.settings) };
+    return { stockId: req.stockId, settings: await this.saving.run(req.actor, req.stockId, req.settings) };
   }
 
   @HandleRequest(Topics.EmailMarketingDashboard)
   async dashboard(@Payload() req: HandledRequest<typeof Topics.EmailMarketingDashboard>) {
-    return { stocks: await this.settings.dashboard(req.stockIds) };
-  }
-
-  @HandleRequest(Topics.EmailMarketingSubscriberCount)
-  async subscriberCount(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSubscriberCount>) {
-    return { count: await this.campaigns.subscriberCount(req) };
-  }
-
-  @HandleRequest(Topics.EmailMarketingTestSend)
-  async testSend(@Payload() req: HandledRequest<typeof Topics.EmailMarketingTestSend>) {
-    return this.campaigns.testSend(req);
+    return { stocks: await this.reads.dashboard(req.stockIds) };
   }
 }

@@ -2,20 +2,14 @@ import { ConfigError } from '@irp/platform';
 import { Actor, EmailMarketingSettings } from '@irp/proto';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { EmailSettingsEntity } from './email-settings.entity';
 import { SecretBox } from './secret-box';
 
-interface SettingsRow {
-  stock_id: string;
-  provider: EmailMarketingSettings['provider'];
-  list_id: string;
-  api_key: string;
-  template_id: string;
-  reply_to: string;
-  from_name: string;
-  saved_segment_id: string;
-  client_id: string;
-  test_email_addresses: string;
-}
+/** The settings' columns (the key sealed), each as its property: the proto's settings but the key opened. */
+type SettingsRow = Pick<EmailSettingsEntity, keyof EmailMarketingSettings>;
+const COLUMNS = `provider, list_id AS "listId", api_key AS "apiKey", template_id AS "templateId",
+  reply_to AS "replyTo", from_name AS "fromName", saved_segment_id AS "savedSegmentId", client_id AS "clientId",
+  test_email_addresses AS "testEmailAddresses"`;
 
 /**
  * Email-marketing settings per stock; the only place that queries their table. The provider's API key is
@@ -30,12 +24,12 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
 
   /** A key that cannot open the stored provider keys (changed, or another install's) stops the start. */
   async onApplicationBootstrap(): Promise<void> {
-    const rows: Array<{ api_key: string }> = await this.dataSource.query(
-      `SELECT api_key FROM email_marketing.settings WHERE api_key <> '' LIMIT 1`,
+    const rows: Array<Pick<EmailSettingsEntity, 'apiKey'>> = await this.dataSource.query(
+      `SELECT api_key AS "apiKey" FROM email_marketing.settings WHERE api_key <> '' LIMIT 1`,
     );
     if (!rows[0]) return;
     try {
-      this.box.open(rows[0].api_key);
+      this.box.open(rows[0].apiKey);
     } catch {
       throw new ConfigError(
         'Invalid configuration:\n  EMAIL_SECRETS_KEY: it does not decrypt the stored provider API keys (it is not the key they were encrypted with)',
@@ -46,20 +40,20 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
   private toSettings(r: SettingsRow): EmailMarketingSettings {
     return {
       provider: r.provider,
-      listId: r.list_id,
-      apiKey: this.box.open(r.api_key),
-      templateId: r.template_id,
-      replyTo: r.reply_to,
-      fromName: r.from_name,
-      savedSegmentId: r.saved_segment_id,
-      clientId: r.client_id,
-      testEmailAddresses: r.test_email_addresses,
+      listId: r.listId,
+      apiKey: this.box.open(r.apiKey),
+      templateId: r.templateId,
+      replyTo: r.replyTo,
+      fromName: r.fromName,
+      savedSegmentId: r.savedSegmentId,
+      clientId: r.clientId,
+      testEmailAddresses: r.testEmailAddresses,
     };
   }
 
   async get(stockId: string): Promise<EmailMarketingSettings | null> {
     const rows: SettingsRow[] = await this.dataSource.query(
-      `SELECT * FROM email_marketing.settings WHERE stock_id = $1`,
+      `SELECT ${COLUMNS} FROM email_marketing.settings WHERE stock_id = $1`,
       [stockId],
     );
     return rows[0] ? this.toSettings(rows[0]) : null;
@@ -83,7 +77,7 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
          reply_to = EXCLUDED.reply_to, from_name = EXCLUDED.from_name,
          saved_segment_id = EXCLUDED.saved_segment_id, client_id = EXCLUDED.client_id,
          test_email_addresses = EXCLUDED.test_email_addresses, updated_at = now(), updated_by = EXCLUDED.updated_by
-       RETURNING *`,
+       RETURNING ${COLUMNS}`,
       [
         stockId,
         settings.provider,
@@ -103,13 +97,14 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
 
   /** Which of these stocks have their provider key and list saved (a stock without settings has not). */
   async configured(stockIds: string[]): Promise<Map<string, boolean>> {
-    const rows: Array<{ stock_id: string; configured: boolean }> = stockIds.length
+    // `configured` fills the dashboards' Email marketing column (EmailSettingsReads.dashboard).
+    const rows: Array<Pick<EmailSettingsEntity, 'stockId'> & { configured: boolean }> = stockIds.length
       ? await this.dataSource.query(
-          `SELECT stock_id, (api_key <> '' AND list_id <> '') AS configured
+          `SELECT stock_id AS "stockId", (api_key <> '' AND list_id <> '') AS configured
            FROM email_marketing.settings WHERE stock_id = ANY($1::uuid[])`,
           [stockIds],
         )
       : [];
-    return new Map(rows.map((r) => [r.stock_id, r.configured]));
+    return new Map(rows.map((r) => [r.stockId, r.configured]));
   }
 }

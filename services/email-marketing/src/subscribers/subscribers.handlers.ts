@@ -2,34 +2,43 @@ import { HandleRequest, HandledRequest } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { SubscribersService } from './subscribers.service';
+import { ConfirmSubscription } from './confirm-subscription';
+import { Subscribe } from './subscribe';
+import { SubscriberReads } from './subscriber-reads';
+import { Unsubscribe } from './unsubscribe';
 
+/** Kafka entry points of subscriptions; each calls its use case, the rules live in subscription-rules.ts. */
 @Controller()
 export class SubscribersHandlers {
-  constructor(private readonly subscribers: SubscribersService) {}
+  constructor(
+    private readonly subscribing: Subscribe,
+    private readonly confirming: ConfirmSubscription,
+    private readonly unsubscribing: Unsubscribe,
+    private readonly reads: SubscriberReads,
+  ) {}
 
   @HandleRequest(Topics.EmailMarketingSubscribe)
   subscribe(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSubscribe>) {
-    return this.subscribers.subscribe(req);
+    return this.subscribing.run(req);
   }
 
   @HandleRequest(Topics.EmailMarketingConfirmSubscription)
   confirm(@Payload() req: HandledRequest<typeof Topics.EmailMarketingConfirmSubscription>) {
-    return this.subscribers.confirm(req.token);
+    return this.confirming.run(req.token);
   }
 
   @HandleRequest(Topics.EmailMarketingSubscription)
   subscription(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSubscription>) {
-    return this.subscribers.byUnsubscribeToken(req.token);
+    return this.reads.byUnsubscribeToken(req.token);
   }
 
   @HandleRequest(Topics.EmailMarketingUnsubscribe)
   unsubscribe(@Payload() req: HandledRequest<typeof Topics.EmailMarketingUnsubscribe>) {
-    return this.subscribers.unsubscribe(req.token);
+    return this.unsubscribing.run(req.token);
   }
 
   @HandleRequest(Topics.EmailMarketingSubscribers)
   list(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSubscribers>) {
-    return this.subscribers.list(req.stockId);
+    return this.reads.list(req.stockId);
   }
 }

@@ -1,35 +1,37 @@
 import { Tx } from '@irp/platform';
-import { SubscriberStatus } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { SubscriberEntity } from './subscriber.entity';
 import type { SubscribeAttempts } from './subscription-rules';
 import type { UnsubscribeProof } from './unsubscribe-tokens';
 
-export interface SubscriberRow {
-  id: string;
-  stock_id: string;
-  email: string;
-  status: SubscriberStatus;
-  subscribed_at: Date;
-  consent_ip: string;
-  consent_user_agent: string;
-  confirmed_at: Date | null;
-  unsubscribed_at: Date | null;
-}
+/** A subscriber as the service reads it: never its token hashes. */
+export type SubscriberRow = Pick<
+  SubscriberEntity,
+  | 'id'
+  | 'stockId'
+  | 'email'
+  | 'status'
+  | 'subscribedAt'
+  | 'consentIp'
+  | 'consentUserAgent'
+  | 'confirmedAt'
+  | 'unsubscribedAt'
+>;
 
 /** A subscription request as stored: pending, with its consent evidence and tokens. */
-export interface PendingSubscriber {
-  stockId: string;
-  email: string;
-  consentIp: string;
-  consentUserAgent: string;
-  confirmTokenHash: string;
-  confirmTokenExpiresAt: Date;
-}
+export type PendingSubscriber = Pick<
+  SubscriberEntity,
+  'stockId' | 'email' | 'consentIp' | 'consentUserAgent'
+> & {
+  confirmTokenHash: NonNullable<SubscriberEntity['confirmTokenHash']>;
+  confirmTokenExpiresAt: NonNullable<SubscriberEntity['confirmTokenExpiresAt']>;
+};
 
-/** The columns of a SubscriberRow (never the token hashes). */
-const COLUMNS = `id, stock_id, email, status, subscribed_at, consent_ip, consent_user_agent, confirmed_at,
-  unsubscribed_at`;
+/** The columns of a SubscriberRow, each as its property. */
+const COLUMNS = `id, stock_id AS "stockId", email, status, subscribed_at AS "subscribedAt",
+  consent_ip AS "consentIp", consent_user_agent AS "consentUserAgent", confirmed_at AS "confirmedAt",
+  unsubscribed_at AS "unsubscribedAt"`;
 
 /** A subscriber by the id a current token carries, or by the hash a token of the earlier scheme is kept as. */
 const proofCondition = `($1::uuid IS NOT NULL AND id = $1::uuid) OR ($1::uuid IS NULL AND legacy_unsubscribe_token_hash = $2)`;
@@ -43,14 +45,14 @@ export class SubscribersRepository {
 
   /** Attempts within the last `windowMs` by this address (any case) and from this IP. */
   async recentAttempts(tx: Tx, email: string, ip: string, windowMs: number): Promise<SubscribeAttempts> {
-    const [counts]: Array<{ by_email: number; by_ip: number }> = await tx.query(
-      `SELECT count(*) FILTER (WHERE email = lower($1))::int AS by_email,
-            count(*) FILTER (WHERE ip = $2)::int AS by_ip
+    const [counts]: SubscribeAttempts[] = await tx.query(
+      `SELECT count(*) FILTER (WHERE email = lower($1))::int AS "byEmail",
+            count(*) FILTER (WHERE ip = $2)::int AS "byIp"
      FROM email_marketing.subscribe_attempts
      WHERE at > now() - make_interval(secs => $3::float8 / 1000) AND (email = lower($1) OR ip = $2)`,
       [email, ip, windowMs],
     );
-    return { byEmail: counts.by_email, byIp: counts.by_ip };
+    return counts;
   }
 
   async recordAttempt(tx: Tx, email: string, ip: string): Promise<void> {

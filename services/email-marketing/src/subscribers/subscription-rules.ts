@@ -1,5 +1,9 @@
-// What a subscription decides without I/O: the address as stored, the subscribe rate limits, and how long
-// a confirmation link lives. SubscribersRepository counts and stores; these decide.
+// What a subscription decides without I/O: the address as stored, the subscribe rate limits, how long
+// a confirmation link lives, and what the answers show of a subscriber. SubscribersRepository counts and
+// stores; these decide.
+
+import type { Subscriber, SubscriberCounts, SubscriberStatus } from '@irp/proto';
+import type { SubscriberRow } from './subscribers.repository';
 
 /** Trimmed; the domain lower-cased (the local part is the mailbox owner's, kept as typed). */
 export function normaliseEmail(value: string): string {
@@ -27,3 +31,42 @@ export const subscribeRateLimited = (
 /** When a confirmation link sent at `now` stops working. */
 export const confirmTokenExpiry = (now: Date, ttlHours: number): Date =>
   new Date(now.getTime() + ttlHours * 3_600_000);
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A subscriber as the Subscribers list answers it. */
+export const toSubscriber = (r: SubscriberRow): Subscriber => ({
+  id: r.id,
+  stockId: r.stockId,
+  email: r.email,
+  status: r.status,
+  subscribedAt: r.subscribedAt.toISOString(),
+  consentIp: r.consentIp,
+  consentUserAgent: r.consentUserAgent,
+  confirmedAt: iso(r.confirmedAt),
+  unsubscribedAt: iso(r.unsubscribedAt),
+});
+
+/** How many of these subscribers stand in each state. */
+export function subscriberCounts(rows: ReadonlyArray<Pick<SubscriberRow, 'status'>>): SubscriberCounts {
+  const counts: SubscriberCounts = { pending: 0, confirmed: 0, unsubscribed: 0 };
+  for (const r of rows) counts[r.status] += 1;
+  return counts;
+}
+
+/** What a confirmation or unsubscribe link answers: the subscription's company and state. */
+export interface SubscriptionOutcome {
+  email: string;
+  companyName: string;
+  combinedTicker: string;
+  status: SubscriberStatus;
+  message: string;
+}
+
+/** What an unsubscribe link may show: the company and the state, not the address. */
+export const withoutAddress = (o: SubscriptionOutcome): Omit<SubscriptionOutcome, 'email'> => ({
+  companyName: o.companyName,
+  combinedTicker: o.combinedTicker,
+  status: o.status,
+  message: o.message,
+});

@@ -2,10 +2,10 @@ import { Outbox, UnitOfWork } from '@irp/platform';
 import { Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import type { MailContent } from '../mail/templates';
-import { DeliveriesRepository } from './deliveries.repository';
-import { batchKey, DELIVERY_BATCH, uniqueRecipients } from './delivery-rules';
-import { chunks } from './send-message';
-import { SendsRepository } from './sends.repository';
+import { DeliveriesRepository } from '../sending/deliveries.repository';
+import { batchKey, DELIVERY_BATCH, uniqueRecipients } from '../sending/delivery-rules';
+import { chunks } from '../sending/send-message';
+import { SendsRepository } from '../sending/sends.repository';
 
 export interface QueuedMail {
   /** Makes the request idempotent: a second enqueue with the same key changes nothing. */
@@ -22,9 +22,10 @@ export interface QueuedMail {
  * Mails that are not an announcement to subscribers (Send Confirmation Email, detection notifications,
  * error mails) go through the same deliveries as announcements: recorded once per request key, each
  * recipient claimed before SMTP and marked after, retried with backoff, failures kept with the SMTP reply.
+ * Every use case of this folder ends here.
  */
 @Injectable()
-export class MailQueue {
+export class QueueMail {
   constructor(
     private readonly sends: SendsRepository,
     private readonly deliveries: DeliveriesRepository,
@@ -33,7 +34,7 @@ export class MailQueue {
   ) {}
 
   /** Queues the mail; false when this request key was queued before (a redelivered event). */
-  async enqueue(mail: QueuedMail): Promise<boolean> {
+  async run(mail: QueuedMail): Promise<boolean> {
     const recipients = uniqueRecipients(mail.recipients);
     return this.units.run(async (tx) => {
       const sendId = await this.sends.insertMail(tx, {

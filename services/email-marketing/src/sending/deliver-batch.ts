@@ -1,5 +1,4 @@
-import { createLogger, Outbox, SERVICE_CONFIG, ServiceConfigBase, UnitOfWork } from '@irp/platform';
-import { Topics } from '@irp/proto';
+import { createLogger, SERVICE_CONFIG, ServiceConfigBase } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer, SmtpError } from '../mail/mailer';
@@ -10,16 +9,11 @@ import { ClaimOwner } from './claim-owner';
 import { mailsAccepted, mailsFailed } from './metrics';
 import { ClaimedDelivery, DeliveriesRepository, UnmarkedClaim } from './deliveries.repository';
 import { afterFailure, stillSubscribed } from './delivery-rules';
+import { ReportDeliveries } from './report-deliveries';
 import { chunks, Semaphore, SendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
 
 const log = createLogger('sender');
-
-/**
- * Alert latency is recorded for news: an announcement mailed more than this many days after its release
- * (an old one sent by hand) has none.
- */
-export const ALERT_LATENCY_MAX_DAYS = 7;
 
 /** Accepted deliveries of a batch are reported (sendHistory) after every this many. */
 const REPORT_EVERY = 250;
@@ -31,10 +25,10 @@ const REPORT_EVERY = 250;
  * in-flight mails unmarked: the takeover job finds their owner's lock free and a living sender sends them
  * again within seconds (the only duplicates there can be). A claim whose mark failed (the database away) is
  * given back by this process once the database answers. Accepted addresses are reported
- * (`announcement.delivered`, through the outbox) after each chunk.
+ * (`announcement.delivered`, through the outbox: ReportDeliveries) after each chunk.
  */
 @Injectable()
-export class DeliveryService {
+export class DeliverBatch {
   private readonly messages = new Map<string, SendMessage>();
   /** Which sender claimed a delivery (operations read it in the table; the scale test checks the split). */
   private readonly instance: string;
@@ -57,9 +51,8 @@ export class DeliveryService {
     private readonly owner: ClaimOwner,
     private readonly deliveries: DeliveriesRepository,
     private readonly sends: SendsRepository,
-    private readonly units: UnitOfWork,
+    private readonly reporting: ReportDeliveries,
     private readonly mailer: Mailer,
-    private readonly outbox: Outbox,
     private readonly tokens: UnsubscribeTokens,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig & ServiceConfigBase,
   ) {
@@ -72,7 +65,7 @@ export class DeliveryService {
    * one statement), so a sender never holds more claims than mails in flight: a claim cannot outlive its
    * lease waiting in a queue and be taken and sent again by a second sender while this one still sends it.
    */
-  async sendBatch(sendId: string, deliveryIds: string[]): Promise<void> {
+  async run(sendId: string, deliveryIds: string[]): Promise<void> {
     // Claims given back first: a retried batch then claims them again itself.
     await this.releaseUnmarked();
     const message = await this.messageOf(sendId);
@@ -119,7 +112,7 @@ export class DeliveryService {
       // A failed mark or claim fails the batch (Kafka redelivers it) once what is in flight has settled.
       await Promise.all(inFlight);
       if (failure) throw failure.error;
-      await this.report(sendId);
+      await this.reporting.run(sendId);
     }
   }
 
@@ -163,8 +156,8 @@ export class DeliveryService {
   private mailOf(d: ClaimedDelivery, message: SendMessage): MailContent | null {
     if (message.kind === 'mail') return message.content;
     // Unsubscribed (or removed) since the send was expanded: not mailed.
-    if (!stillSubscribed({ status: d.subscriber_status, id: d.subscriber_id })) return null;
-    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriber_id!));
+    if (!stillSubscribed({ status: d.subscriberStatus, id: d.subscriberId })) return null;
+    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriberId!));
     return announcementMail({
       stock: message.stock,
       announcement: message.announcement,
@@ -226,25 +219,5 @@ export class DeliveryService {
     } catch (err) {
       for (const m of marks) m.done(err);
     }
-  }
-
-  /**
-   * Reports a send's accepted, unreported deliveries as one `announcement.delivered` (sendHistory), in the
-   * transaction that marks them reported; the first report carries the alert latency.
-   */
-  async report(sendId: string): Promise<number> {
-    return this.units.run(async (m) => {
-      const rows = await this.deliveries.takeUnreported(m, sendId);
-      if (!rows.length) return 0;
-      const send = await this.sends.recordAcceptance(m, sendId, rows[0].accepted_at, ALERT_LATENCY_MAX_DAYS);
-      await this.outbox.add(m, Topics.AnnouncementDelivered, send.stock_id, {
-        stockId: send.stock_id,
-        sendGuid: send.send_guid,
-        timestamp: rows[rows.length - 1].accepted_at.toISOString(),
-        emailAddresses: rows.map((r) => r.email),
-        ...(send.alert_latency_ms !== null ? { alertLatencyMs: send.alert_latency_ms } : {}),
-      });
-      return rows.length;
-    });
   }
 }

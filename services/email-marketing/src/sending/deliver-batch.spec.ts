@@ -1,4 +1,5 @@
-import { DeliveryService } from './delivery.service';
+import { DeliverBatch } from './deliver-batch';
+import { ReportDeliveries } from './report-deliveries';
 import type { ClaimedDelivery, UnmarkedClaim } from './deliveries.repository';
 
 /** A promise settled from outside: the test decides when the SMTP server answers. */
@@ -9,7 +10,7 @@ function deferred<T>() {
 }
 
 const delivery = (id: string): ClaimedDelivery =>
-  ({ id, send_id: 'send-1', email: `${id}@example.com`, attempts: 1, kind: 'mail' }) as ClaimedDelivery;
+  ({ id, sendId: 'send-1', email: `${id}@example.com`, attempts: 1, kind: 'mail' }) as ClaimedDelivery;
 
 /**
  * The sender's give-back of unmarked claims against an in-memory record of what it asks the database (the
@@ -43,13 +44,19 @@ function senderWith() {
       return answer.promise;
     }),
   };
-  const service = new DeliveryService(
+  const sends = { message: async () => ({ kind: 'mail', content: { subject: 's', text: 't', html: 'h' } }) };
+  const reporting = new ReportDeliveries(
+    deliveries as never,
+    sends as never,
+    { run: (work: (m: unknown) => unknown) => work({}) } as never,
+    {} as never,
+  );
+  const service = new DeliverBatch(
     { current: async () => 7 } as never,
     deliveries as never,
-    { message: async () => ({ kind: 'mail', content: { subject: 's', text: 't', html: 'h' } }) } as never,
-    { run: (work: (m: unknown) => unknown) => work({}) } as never,
+    sends as never,
+    reporting,
     mailer as never,
-    {} as never,
     {} as never,
     {
       INSTANCE_ID: 'sender-a',
@@ -66,13 +73,13 @@ const until = async (condition: () => boolean) => {
   while (!condition()) await new Promise((r) => setTimeout(r, 5));
 };
 
-describe('DeliveryService giving back claims', () => {
+describe('DeliverBatch giving back claims', () => {
   it('gives back a claim whose mark failed, and never one it is sending again meanwhile', async () => {
     const { service, deliveries, released, smtp, lostAnswer } = senderWith();
 
     // A batch: the mail is accepted, its mark fails (the database away): the claim is this process's to give
     // back, a second later.
-    const first = service.sendBatch('send-1', ['d1']);
+    const first = service.run('send-1', ['d1']);
     await until(() => smtp.length === 1);
     smtp[0].resolve({ messageId: 'm1' });
     await expect(first).rejects.toThrow('connection terminated');
@@ -80,7 +87,7 @@ describe('DeliveryService giving back claims', () => {
     // The give-back queues d1 again, but its answer is slow to come; meanwhile Kafka's retry of the batch
     // claims d1 (queued now) and sends it.
     await until(() => released.length === 1);
-    const retry = service.sendBatch('send-1', ['d1']);
+    const retry = service.run('send-1', ['d1']);
     await until(() => smtp.length === 2);
     expect(deliveries.claim).toHaveBeenCalledTimes(2);
 
@@ -97,7 +104,7 @@ describe('DeliveryService giving back claims', () => {
     await retry;
     expect(deliveries.markSent).toHaveBeenCalledTimes(2);
     // Settled: the old claim is given back now (a no-op in the database for a row marked sent).
-    await service.sendBatch('send-1', []);
+    await service.run('send-1', []);
     expect(released).toEqual([['d1'], ['d1']]);
   });
 });

@@ -2,32 +2,32 @@ import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { CampaignSender } from './campaign-sender';
 import { DeliveriesRepository } from './deliveries.repository';
 import { batchKey, DELIVERY_BATCH } from './delivery-rules';
+import { SendAnnouncementCampaign } from './send-announcement-campaign';
 import { AnnouncementSendMessage, chunks } from './send-message';
 import { SendsRepository } from './sends.repository';
 
 const log = createLogger('send-requests');
 
 /**
- * Turns `announcement.send-requested` into work: per channel, one send row (its request key makes a
- * redelivered request a no-op) and, for email, one delivery per confirmed subscriber, announced to the
- * sender group in batches through the outbox in the same transaction (so no delivery is ever left without
- * its batch message, and none is queued twice).
+ * Send announcement: turns `announcement.send-requested` into work: per channel, one send row (its request
+ * key makes a redelivered request a no-op) and, for email, one delivery per confirmed subscriber, announced
+ * to the sender group in batches through the outbox in the same transaction (so no delivery is ever left
+ * without its batch message, and none is queued twice).
  */
 @Injectable()
-export class SendRequestsService {
+export class SendAnnouncement {
   constructor(
     private readonly sends: SendsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly units: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly stocks: StockProjectionService,
-    private readonly campaigns: CampaignSender,
+    private readonly campaigns: SendAnnouncementCampaign,
   ) {}
 
-  async handle(event: AnnouncementSendRequestedEvent): Promise<void> {
+  async run(event: AnnouncementSendRequestedEvent): Promise<void> {
     const stock = await this.stocks.get(event.stockId);
     const message: AnnouncementSendMessage = {
       kind: 'announcement',
@@ -41,7 +41,7 @@ export class SendRequestsService {
     };
     for (const channel of event.channels) {
       if (channel === 'email') await this.expandEmail(event, message);
-      else await this.campaigns.sendAnnouncement(event, message);
+      else await this.campaigns.run(event, message);
     }
   }
 

@@ -1,0 +1,49 @@
+import { HandleEvent } from '@irp/platform';
+import { EventOf, Topics } from '@irp/proto';
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { MailCommentResponse } from './mail-comment-response';
+import { MailCommentToModerators } from './mail-comment-to-moderators';
+import { MailErrorReport } from './mail-error-report';
+import { NotifyDetection } from './notify-detection';
+import { SendConfirmationEmail } from './send-confirmation-email';
+
+/**
+ * The `sender` role's other mails, the ones other services ask for (confirmation, detection notification,
+ * error and comment mails): each handler calls its use case, which queues the mail's deliveries (QueueMail).
+ */
+@Controller()
+export class FixedMailsHandlers {
+  constructor(
+    private readonly confirmation: SendConfirmationEmail,
+    private readonly notification: NotifyDetection,
+    private readonly errors: MailErrorReport,
+    private readonly moderation: MailCommentToModerators,
+    private readonly responses: MailCommentResponse,
+  ) {}
+
+  @HandleEvent(Topics.AnnouncementConfirmationRequested)
+  async confirmationRequested(@Payload() event: EventOf<typeof Topics.AnnouncementConfirmationRequested>) {
+    await this.confirmation.run(event);
+  }
+
+  @HandleEvent(Topics.AnnouncementDetected)
+  async detected(@Payload() event: EventOf<typeof Topics.AnnouncementDetected>) {
+    await this.notification.run(event);
+  }
+
+  @HandleEvent(Topics.ErrorReported)
+  async errorReported(@Payload() event: EventOf<typeof Topics.ErrorReported>) {
+    await this.errors.run(event);
+  }
+
+  @HandleEvent(Topics.CommentPosted)
+  async commentPosted(@Payload() event: EventOf<typeof Topics.CommentPosted>) {
+    await this.moderation.run(event);
+  }
+
+  @HandleEvent(Topics.CommentResponded)
+  async commentResponded(@Payload() event: EventOf<typeof Topics.CommentResponded>) {
+    await this.responses.run(event);
+  }
+}

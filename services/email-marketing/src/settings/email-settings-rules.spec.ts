@@ -1,0 +1,37 @@
+import { API_KEY_MASK, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
+import { isConfigured, normaliseSettings, settingsProblem, settingsView } from './email-settings-rules';
+
+const settings = (over: Partial<EmailMarketingSettings> = {}): EmailMarketingSettings => ({
+  ...EMPTY_EMAIL_MARKETING_SETTINGS,
+  listId: 'list-1',
+  apiKey: 'key-us1',
+  ...over,
+});
+
+describe('email-marketing settings rules', () => {
+  it('trims every field, joins the test addresses, and keeps a client id only for Campaign Monitor', () => {
+    const typed = settings({ listId: ' l ', clientId: ' c ', testEmailAddresses: 'a@x.com;b@x.com' });
+    expect(normaliseSettings(typed)).toMatchObject({
+      listId: 'l',
+      clientId: '',
+      testEmailAddresses: 'a@x.com, b@x.com',
+    });
+    expect(normaliseSettings({ ...typed, provider: 'campaign-monitor' }).clientId).toBe('c');
+  });
+
+  it('names the field of an invalid address', () => {
+    expect(settingsProblem(settings({ replyTo: 'nope' }))).toBe('Invalid email address in reply to: nope');
+    expect(settingsProblem(settings({ testEmailAddresses: 'a@x.com, bad' }))).toBe(
+      'Invalid email address in test email addresses: bad',
+    );
+    expect(settingsProblem(settings({ replyTo: 'ir@x.com' }))).toBeUndefined();
+  });
+
+  it('is set up with a key and a list, and answers the key masked', () => {
+    expect(isConfigured(settings())).toBe(true);
+    expect(isConfigured(settings({ listId: '' }))).toBe(false);
+    expect(isConfigured(null)).toBe(false);
+    expect(settingsView(settings())).toMatchObject({ apiKey: API_KEY_MASK, apiKeySet: true });
+    expect(settingsView(settings({ apiKey: '' }))).toMatchObject({ apiKey: '', apiKeySet: false });
+  });
+});

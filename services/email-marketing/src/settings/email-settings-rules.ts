@@ -1,0 +1,43 @@
+// What email-marketing decides about a stock's settings without I/O: their own validation (with messages
+// naming the tab's fields), their stored form, whether they are set up, and how the routes show them (the
+// key masked).
+
+import {
+  API_KEY_MASK,
+  EmailMarketingSettings,
+  EmailMarketingSettingsView,
+  isEmailAddress,
+  splitEmailList,
+} from '@irp/proto';
+
+/** The settings' own rules, with messages naming the tab's fields. */
+export function settingsProblem(settings: EmailMarketingSettings): string | undefined {
+  if (settings.replyTo.trim() && !isEmailAddress(settings.replyTo.trim()))
+    return `Invalid email address in reply to: ${settings.replyTo.trim()}`;
+  const invalid = splitEmailList(settings.testEmailAddresses).find((e) => !isEmailAddress(e));
+  if (invalid !== undefined) return `Invalid email address in test email addresses: ${invalid}`;
+  return undefined;
+}
+
+/** Trimmed fields; the client id only belongs to the second provider type. */
+export const normaliseSettings = (s: EmailMarketingSettings): EmailMarketingSettings => ({
+  provider: s.provider,
+  listId: s.listId.trim(),
+  apiKey: s.apiKey.trim(),
+  templateId: s.templateId.trim(),
+  replyTo: s.replyTo.trim(),
+  fromName: s.fromName.trim(),
+  savedSegmentId: s.savedSegmentId.trim(),
+  clientId: s.provider === 'campaign-monitor' ? s.clientId.trim() : '',
+  testEmailAddresses: splitEmailList(s.testEmailAddresses).join(', '),
+});
+
+/** Email marketing is set up for a stock when its provider key and list are saved (the dashboards' tick). */
+export const isConfigured = (s: EmailMarketingSettings | null): boolean => !!s && !!s.apiKey && !!s.listId;
+
+/** The settings as answered: the provider key write-only (masked, with whether one is stored). */
+export const settingsView = (s: EmailMarketingSettings): EmailMarketingSettingsView => ({
+  ...s,
+  apiKey: s.apiKey ? API_KEY_MASK : '',
+  apiKeySet: !!s.apiKey,
+});
