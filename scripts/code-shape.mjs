@@ -14,8 +14,12 @@ const SOURCE_ROOTS = ['services', 'gateway/src', 'web/src', 'proto/src'];
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
 const NOT_PRODUCTION =
   /(\.(spec|test|int-spec|e2e)\.[tj]sx?$|\.d\.ts$|\/(test|tests|__tests__|testing|fixtures|migrations|dist|node_modules)\/)/;
-/** A declared type named as a database row: `interface RawInvoice`, `type QuoteRow =`. */
-const ROW_TYPE = /^\s*(?:export\s+)?(?:interface|type)\s+(Raw[A-Z]\w*|\w+Row)\b/;
+/**
+ * A type named as a database row and written out by hand: `interface RawInvoice`, `type QuoteRow = {`. One
+ * derived from an entity (`type StoredSubscriber = Pick<SubscriberEntity, ...>`) is what ADR 0012 asks for.
+ */
+const ROW_TYPE =
+  /^\s*(?:export\s+)?(?:interface\s+(Raw[A-Z]\w*|\w+Row)\b|type\s+(Raw[A-Z]\w*|\w+Row)\s*=\s*\{)/;
 
 function* walk(dir) {
   if (!fs.existsSync(dir)) return;
@@ -56,7 +60,7 @@ export function codeShapeProblems(root) {
         const row = ROW_TYPE.exec(line);
         if (row)
           problems.push(
-            `${rel}:${i + 1}: ${row[1]} is a hand-written row type (type rows from entities: docs/adr/0012)`,
+            `${rel}:${i + 1}: ${row[1] ?? row[2]} is a hand-written row type (type rows from entities: docs/adr/0012)`,
           );
       });
   }
