@@ -1,5 +1,5 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
-import { AnnouncementEntity } from './announcements/announcement.entity';
+import { AnnouncementEntity } from './stored-announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsRepository } from './announcements/announcements.repository';
 import { DeleteAnnouncementService } from './announcements/delete-announcement.service';
@@ -19,7 +19,7 @@ import { AlertLatency1795490000000 } from './database/migrations/1795490000000-A
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
-import { AnnouncementStore } from './polling/announcement-store';
+import { AnnouncementStore } from './ingestion/announcement-store';
 import { AutoSendHandlers } from './auto-send/auto-send.handlers';
 import { AutoSendRepository } from './auto-send/auto-send.repository';
 import { AutoSendService } from './auto-send/auto-send.service';
@@ -28,17 +28,22 @@ import { StaffMailHandlers } from './error-reports/staff-mail.handlers';
 import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
-import { InitialPollService } from './initial-poll/initial-poll.service';
+import { ConsiderStock } from './initial-poll/consider-stock';
+import { InitialPollReads } from './initial-poll/initial-poll-reads';
+import { RecordDemoInitialPoll } from './initial-poll/record-demo-initial-poll';
+import { ResumeStalledInitialPolls } from './initial-poll/resume-stalled-initial-polls';
+import { RunInitialPoll } from './initial-poll/run-initial-poll';
+import { StartInitialPoll } from './initial-poll/start-initial-poll';
 import { InitialPollsRepository } from './initial-poll/initial-polls.repository';
 import { DueStocksRepository } from './scheduling/due-stocks.repository';
 import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
-import { DetectedAnnouncementsRepository } from './polling/detected-announcements.repository';
+import { DetectedAnnouncementsRepository } from './ingestion/detected-announcements.repository';
 import { PollRepository } from './polling/poll.repository';
 import { PollService } from './polling/poll.service';
 import { SourceHealthEntity } from './source-health/source-health.entity';
 import { SourceHealthRepository } from './source-health/source-health.repository';
-import { SourceProvider } from './polling/source-provider';
+import { SourceProvider } from './ingestion/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
 import { ReconcileService } from './reconcile/reconcile.service';
@@ -103,7 +108,12 @@ export const announcementsService = defineService({
     SourceProvider,
     ErrorReporter,
     AnnouncementStore,
-    InitialPollService,
+    InitialPollReads,
+    StartInitialPoll,
+    ConsiderStock,
+    RunInitialPoll,
+    ResumeStalledInitialPolls,
+    RecordDemoInitialPoll,
     ReadAnnouncementsService,
     SaveAnnouncementService,
     DeleteAnnouncementService,

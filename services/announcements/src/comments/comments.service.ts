@@ -10,7 +10,7 @@ import {
 } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { CommentEntity } from './comment.entity';

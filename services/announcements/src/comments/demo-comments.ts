@@ -1,6 +1,6 @@
 import { Actor, GlobalRole } from '@irp/proto';
 import { DataSource } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { CommentsService } from './comments.service';
 

@@ -2,15 +2,17 @@ import { AppError, HandleRequest, HandledRequest } from '@irp/platform';
 import { isAdmin, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { toInitialPollProgress } from '../announcements/announcement-views';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { InitialPollService } from './initial-poll.service';
+import { toInitialPollProgress } from './initial-poll.mapper';
+import { InitialPollReads } from './initial-poll-reads';
+import { StartInitialPoll } from './start-initial-poll';
 
 /** Resync (api role): an admin starts a stock's initial poll again; and the latest runs' statuses. */
 @Controller()
 export class InitialPollRequestHandlers {
   constructor(
-    private readonly initialPolls: InitialPollService,
+    private readonly starting: StartInitialPoll,
+    private readonly reads: InitialPollReads,
     private readonly stocks: StockProjectionService,
   ) {}
 
@@ -22,7 +24,7 @@ export class InitialPollRequestHandlers {
   async resync(@Payload() req: HandledRequest<typeof Topics.AnnouncementsResync>) {
     if (!isAdmin(req.actor)) throw new AppError('FORBIDDEN', 'Only admins may resync a stock');
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
-    const run = await this.initialPolls.start(stock, { supersede: true });
+    const run = await this.starting.start(stock, { supersede: true });
     if (!run) throw new AppError('INTERNAL', `The resync of ${stock.combinedTicker} did not start`);
     return { initialPoll: toInitialPollProgress(run) };
   }
@@ -33,6 +35,6 @@ export class InitialPollRequestHandlers {
    */
   @HandleRequest(Topics.AnnouncementsInitialPollStatuses)
   async statuses(@Payload() req: HandledRequest<typeof Topics.AnnouncementsInitialPollStatuses>) {
-    return { statuses: await this.initialPolls.statusesOf(req.stockIds) };
+    return { statuses: await this.reads.statusesOf(req.stockIds) };
   }
 }
