@@ -13,7 +13,9 @@ import { UploadPartEntity } from './announcements/upload-part.entity';
 import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
 import { CommentsRepository } from './comments/comments.repository';
-import { CommentsService } from './comments/comments.service';
+import { CommentReads } from './comments/comment-reads';
+import { PostComment } from './comments/post-comment';
+import { RespondToComment } from './comments/respond-to-comment';
 import { announcementsConfigSchema, refineAnnouncementsConfig } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
@@ -32,6 +34,7 @@ import { ConsiderStock } from './initial-poll/consider-stock';
 import { InitialPollReads } from './initial-poll/initial-poll-reads';
 import { RecordDemoInitialPoll } from './initial-poll/record-demo-initial-poll';
 import { ResumeStalledInitialPolls } from './initial-poll/resume-stalled-initial-polls';
+import { ResyncStock } from './initial-poll/resync-stock';
 import { RunInitialPoll } from './initial-poll/run-initial-poll';
 import { StartInitialPoll } from './initial-poll/start-initial-poll';
 import { InitialPollsRepository } from './initial-poll/initial-polls.repository';
@@ -110,6 +113,7 @@ export const announcementsService = defineService({
     AnnouncementStore,
     InitialPollReads,
     StartInitialPoll,
+    ResyncStock,
     ConsiderStock,
     RunInitialPoll,
     ResumeStalledInitialPolls,
@@ -123,7 +127,9 @@ export const announcementsService = defineService({
     AutoSendService,
     ReconcileService,
     ToolsService,
-    CommentsService,
+    CommentReads,
+    PostComment,
+    RespondToComment,
   ],
   roles: {
     api: {

@@ -3,7 +3,8 @@ import { createLogger, runMain } from '@irp/platform';
 import { combinedTickerOf } from '@irp/proto';
 import { DataSource, In } from 'typeorm';
 import { announcementsService } from './app.module';
-import { CommentsService } from './comments/comments.service';
+import { PostComment } from './comments/post-comment';
+import { RespondToComment } from './comments/respond-to-comment';
 import { seedDemoComments } from './comments/demo-comments';
 import { AnnouncementStore } from './ingestion/announcement-store';
 import { RecordDemoInitialPoll } from './initial-poll/record-demo-initial-poll';
@@ -89,7 +90,7 @@ export async function seedDemoAnnouncements(
         'demo announcements seeded',
       );
     }
-    const comments = await seedDemoComments(dataSource, app.get(CommentsService));
+    const comments = await seedDemoComments(dataSource, app.get(PostComment), app.get(RespondToComment));
     return { stored, comments, stocks: stocks.map((s) => s.combinedTicker) };
   } finally {
     await app.close();
