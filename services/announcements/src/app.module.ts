@@ -49,7 +49,10 @@ import { SourceHealthRepository } from './source-health/source-health.repository
 import { SourceProvider } from './ingestion/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
-import { ReconcileService } from './reconcile/reconcile.service';
+import { ApplyReconcile } from './reconcile/apply-reconcile';
+import { ReconcileReads } from './reconcile/reconcile-reads';
+import { ReconcileWork } from './reconcile/reconcile-work';
+import { RunReconcile } from './reconcile/run-reconcile';
 import { ReconcilesRepository } from './reconcile/reconciles.repository';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
@@ -125,7 +128,10 @@ export const announcementsService = defineService({
     WidgetService,
     PollService,
     AutoSendService,
-    ReconcileService,
+    ReconcileWork,
+    RunReconcile,
+    ApplyReconcile,
+    ReconcileReads,
     ToolsService,
     CommentReads,
     PostComment,
