@@ -1,5 +1,5 @@
 import { defineService, stockProjectionRole } from '@irp/platform';
-import { AnnouncementEntity } from './announcements/announcement.entity';
+import { AnnouncementEntity } from './stored-announcements/announcement.entity';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
 import { AnnouncementsRepository } from './announcements/announcements.repository';
 import { DeleteAnnouncementService } from './announcements/delete-announcement.service';
@@ -13,13 +13,15 @@ import { UploadPartEntity } from './announcements/upload-part.entity';
 import { CommentEntity } from './comments/comment.entity';
 import { CommentsHandlers } from './comments/comments.handlers';
 import { CommentsRepository } from './comments/comments.repository';
-import { CommentsService } from './comments/comments.service';
+import { CommentReads } from './comments/comment-reads';
+import { PostComment } from './comments/post-comment';
+import { RespondToComment } from './comments/respond-to-comment';
 import { announcementsConfigSchema, refineAnnouncementsConfig } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
-import { AnnouncementStore } from './polling/announcement-store';
+import { AnnouncementStore } from './ingestion/announcement-store';
 import { AutoSendHandlers } from './auto-send/auto-send.handlers';
 import { AutoSendRepository } from './auto-send/auto-send.repository';
 import { AutoSendService } from './auto-send/auto-send.service';
@@ -28,20 +30,29 @@ import { StaffMailHandlers } from './error-reports/staff-mail.handlers';
 import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
-import { InitialPollService } from './initial-poll/initial-poll.service';
+import { ConsiderStock } from './initial-poll/consider-stock';
+import { InitialPollReads } from './initial-poll/initial-poll-reads';
+import { RecordDemoInitialPoll } from './initial-poll/record-demo-initial-poll';
+import { ResumeStalledInitialPolls } from './initial-poll/resume-stalled-initial-polls';
+import { ResyncStock } from './initial-poll/resync-stock';
+import { RunInitialPoll } from './initial-poll/run-initial-poll';
+import { StartInitialPoll } from './initial-poll/start-initial-poll';
 import { InitialPollsRepository } from './initial-poll/initial-polls.repository';
 import { DueStocksRepository } from './scheduling/due-stocks.repository';
 import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
-import { DetectedAnnouncementsRepository } from './polling/detected-announcements.repository';
+import { DetectedAnnouncementsRepository } from './ingestion/detected-announcements.repository';
 import { PollRepository } from './polling/poll.repository';
 import { PollService } from './polling/poll.service';
 import { SourceHealthEntity } from './source-health/source-health.entity';
 import { SourceHealthRepository } from './source-health/source-health.repository';
-import { SourceProvider } from './polling/source-provider';
+import { SourceProvider } from './ingestion/source-provider';
 import { ReconcileEntity } from './reconcile/reconcile.entity';
 import { ReconcileHandlers } from './reconcile/reconcile.handlers';
-import { ReconcileService } from './reconcile/reconcile.service';
+import { ApplyReconcile } from './reconcile/apply-reconcile';
+import { ReconcileReads } from './reconcile/reconcile-reads';
+import { ReconcileWork } from './reconcile/reconcile-work';
+import { RunReconcile } from './reconcile/run-reconcile';
 import { ReconcilesRepository } from './reconcile/reconciles.repository';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
@@ -103,7 +114,13 @@ export const announcementsService = defineService({
     SourceProvider,
     ErrorReporter,
     AnnouncementStore,
-    InitialPollService,
+    InitialPollReads,
+    StartInitialPoll,
+    ResyncStock,
+    ConsiderStock,
+    RunInitialPoll,
+    ResumeStalledInitialPolls,
+    RecordDemoInitialPoll,
     ReadAnnouncementsService,
     SaveAnnouncementService,
     DeleteAnnouncementService,
@@ -111,9 +128,14 @@ export const announcementsService = defineService({
     WidgetService,
     PollService,
     AutoSendService,
-    ReconcileService,
+    ReconcileWork,
+    RunReconcile,
+    ApplyReconcile,
+    ReconcileReads,
     ToolsService,
-    CommentsService,
+    CommentReads,
+    PostComment,
+    RespondToComment,
   ],
   roles: {
     api: {

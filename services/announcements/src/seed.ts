@@ -3,12 +3,14 @@ import { createLogger, runMain } from '@irp/platform';
 import { combinedTickerOf } from '@irp/proto';
 import { DataSource, In } from 'typeorm';
 import { announcementsService } from './app.module';
-import { CommentsService } from './comments/comments.service';
+import { PostComment } from './comments/post-comment';
+import { RespondToComment } from './comments/respond-to-comment';
 import { seedDemoComments } from './comments/demo-comments';
-import { AnnouncementStore } from './polling/announcement-store';
-import { InitialPollService } from './initial-poll/initial-poll.service';
-import { sydneyYear } from './polling/poll-rules';
-import { SourceProvider } from './polling/source-provider';
+import { AnnouncementStore } from './ingestion/announcement-store';
+import { RecordDemoInitialPoll } from './initial-poll/record-demo-initial-poll';
+import { StartInitialPoll } from './initial-poll/start-initial-poll';
+import { sydneyYear } from './ingestion/poll-rules';
+import { SourceProvider } from './ingestion/source-provider';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 
 const log = createLogger('seed');
@@ -66,7 +68,8 @@ export async function seedDemoAnnouncements(
       );
     const source = await app.get(SourceProvider).get();
     const store = app.get(AnnouncementStore);
-    const initialPolls = app.get(InitialPollService);
+    const demoInitialPolls = app.get(RecordDemoInitialPoll);
+    const initialPolls = app.get(StartInitialPoll);
     const now = new Date();
     const from = now.getTime() - SEED_DAYS * 86_400_000;
     const thisYear = sydneyYear(now);
@@ -80,14 +83,14 @@ export async function seedDemoAnnouncements(
       const files = await store.downloadPending(stock, source);
       stored += inserted.length;
       const status = DEMO_INITIAL_POLLS[stock.ticker as keyof typeof DEMO_INITIAL_POLLS];
-      if (status === 'completed') await initialPolls.recordDemoCompleted(stock, inserted.length);
+      if (status === 'completed') await demoInitialPolls.recordCompleted(stock, inserted.length);
       else if (status === 'running') await initialPolls.start(stock, { supersede: true });
       log.info(
         { stock: stock.combinedTicker, source: source.name, inserted: inserted.length, files },
         'demo announcements seeded',
       );
     }
-    const comments = await seedDemoComments(dataSource, app.get(CommentsService));
+    const comments = await seedDemoComments(dataSource, app.get(PostComment), app.get(RespondToComment));
     return { stored, comments, stocks: stocks.map((s) => s.combinedTicker) };
   } finally {
     await app.close();

@@ -17,8 +17,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startAnnouncementsService } from '../src/main';
-import { sydneyYear } from '../src/polling/poll-rules';
-import { InitialPollService } from '../src/initial-poll/initial-poll.service';
+import { sydneyYear } from '../src/ingestion/poll-rules';
+import { ConsiderStock } from '../src/initial-poll/consider-stock';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import {
@@ -285,11 +285,11 @@ describe('initial polls on the real broker and database', () => {
   it('starts one run when two instances consider the same stock at once', async () => {
     const dual = stockEvent({ ticker: 'DUAL', announcementStartYear: THIS_YEAR });
     const projected = await app.get(StockProjectionService).apply(dual);
-    const service = app.get(InitialPollService);
+    const service = app.get(ConsiderStock);
     await Promise.all([
-      service.considerStock(projected!),
-      service.considerStock(projected!),
-      service.considerStock(projected!),
+      service.consider(projected!),
+      service.consider(projected!),
+      service.consider(projected!),
     ]);
     await untilCompleted(dual.id);
     await waitUntil('its progress', () => events(Topics.InitialPollProgressed, dual.id).length >= 1);

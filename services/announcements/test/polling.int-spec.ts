@@ -19,7 +19,7 @@ import {
 import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
-import { AnnouncementStore } from '../src/polling/announcement-store';
+import { AnnouncementStore } from '../src/ingestion/announcement-store';
 import { POLL_SCHEDULER_JOB, PollScheduler } from '../src/scheduling/poll-scheduler';
 import { PollService } from '../src/polling/poll.service';
 import { SystemSettingsService } from '../src/settings/system-settings.service';

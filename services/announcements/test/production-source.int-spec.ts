@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MOCK_IN_PRODUCTION_MESSAGE } from '../src/config';
 import { startAnnouncementsService } from '../src/main';
-import { SourceProvider } from '../src/polling/source-provider';
+import { SourceProvider } from '../src/ingestion/source-provider';
 import {
   ADMIN as ADMIN_IN_DEVELOPMENT,
   ERROR_EMAIL,

@@ -15,8 +15,8 @@ import {
 import { DataSource } from 'typeorm';
 import { announcementsService } from '../src/app.module';
 import { startAnnouncementsService } from '../src/main';
-import { AnnouncementStore } from '../src/polling/announcement-store';
-import { SourceProvider } from '../src/polling/source-provider';
+import { AnnouncementStore } from '../src/ingestion/announcement-store';
+import { SourceProvider } from '../src/ingestion/source-provider';
 import { SystemSettingsService } from '../src/settings/system-settings.service';
 import { startAsxStandIn, type AsxStandIn } from '@irp/standins/asx';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';

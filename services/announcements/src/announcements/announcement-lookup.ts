@@ -1,6 +1,6 @@
 import { AppError, type Tx } from '@irp/platform';
 import { ErrorCode } from '@irp/proto';
-import type { AnnouncementEntity } from './announcement.entity';
+import type { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { AnnouncementRuleMessages } from './announcement-rules';
 import type { AnnouncementsRepository } from './announcements.repository';
 

@@ -14,7 +14,7 @@ import {
   StockRole,
 } from '@irp/proto';
 import { AppError } from '@irp/platform/errors';
-import { parseSydneyDateTime } from './sydney-time';
+import { parseSydneyDateTime } from '../sydney-time';
 
 /**
  * The rules of adding, editing, deleting and sending announcements (spec sections 2, 4, 5) as pure

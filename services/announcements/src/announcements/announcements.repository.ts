@@ -2,7 +2,7 @@ import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
 import { InitialPollEntity } from '../initial-poll/initial-poll.entity';
-import { AnnouncementEntity } from './announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 
 /**
  * Stored announcements, for the use cases outside polling/ (edits, sends, widget, PDFs, tools); the only

@@ -2,7 +2,7 @@ import { UnitOfWork } from '@irp/platform';
 import { Actor, Announcement } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { toAnnouncement } from './announcement.mapper';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import { bad, findAnnouncement } from './announcement-lookup';
 import { AnnouncementRuleMessages, requireEditAnnouncements } from './announcement-rules';
 import { AnnouncementsRepository } from './announcements.repository';

@@ -1,12 +1,12 @@
 import { AppError, createLogger, requireStockRoleOf } from '@irp/platform';
 import { Actor, Announcement, ErrorCode, InitialPollProgress, StockRole } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
+import { toInitialPollProgress } from '../initial-poll/initial-poll.mapper';
 import { FileStorage } from '../storage/file-storage';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { toAnnouncement } from './announcement.mapper';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import { notFound } from './announcement-lookup';
 import { AnnouncementRuleMessages, pdfFileName } from './announcement-rules';
-import { toInitialPollProgress } from './announcement-views';
 import { AnnouncementsRepository } from './announcements.repository';
 
 const log = createLogger('announcements');

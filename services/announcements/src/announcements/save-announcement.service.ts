@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { AnnouncementsConfig } from '../config';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { AnnouncementEntity } from './announcement.entity';
-import { toAnnouncement } from './announcement.mapper';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import { findAnnouncement, notFound } from './announcement-lookup';
 import {
   checkSave,

@@ -10,7 +10,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { toAnnouncement } from './announcement.mapper';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import { bad, findAnnouncement } from './announcement-lookup';
 import {
   AnnouncementRuleMessages,

@@ -1,7 +1,7 @@
 import type { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import type { AutoSendDecision } from './auto-send-rules';
 

@@ -3,7 +3,7 @@ import { matchesAutoSendFilter, Topics, type AnnouncementDetectedEvent } from '@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
-import { toAnnouncement } from '../announcements/announcement.mapper';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AutoSendRepository } from './auto-send.repository';

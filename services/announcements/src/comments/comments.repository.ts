@@ -1,7 +1,7 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { CommentEntity } from './comment.entity';
 

@@ -1,8 +1,9 @@
 import { Actor, GlobalRole } from '@irp/proto';
 import { DataSource } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { CommentsService } from './comments.service';
+import { PostComment } from './post-comment';
+import { RespondToComment } from './respond-to-comment';
 
 /** The seed's moderator: responses in the demo read as an admin's. */
 const DEMO_MODERATOR: Actor = {
@@ -24,7 +25,7 @@ interface DemoComment {
 /**
  * Investors' questions on the demo stocks' latest announcements: plain ones and ones the moderation screen
  * flags (undisclosed information, another listed company, contact details), some answered publicly, one
- * privately, some waiting. They go through CommentsService like widget posts, so the flags are the screen's.
+ * privately, some waiting. They go through PostComment and RespondToComment like widget posts, so the flags are the screen's.
  */
 const DEMO_COMMENTS: Record<string, DemoComment[]> = {
   BHP: [
@@ -101,7 +102,11 @@ const DEMO_COMMENTS: Record<string, DemoComment[]> = {
  * Seeds the demo comments on the demo stocks that have none yet (idempotent: a stock with any comment is
  * left as it is). Returns how many comments were stored.
  */
-export async function seedDemoComments(dataSource: DataSource, comments: CommentsService): Promise<number> {
+export async function seedDemoComments(
+  dataSource: DataSource,
+  posting: PostComment,
+  responding: RespondToComment,
+): Promise<number> {
   let stored = 0;
   for (const [ticker, demo] of Object.entries(DEMO_COMMENTS)) {
     const stock = await dataSource
@@ -121,14 +126,14 @@ export async function seedDemoComments(dataSource: DataSource, comments: Comment
     for (const c of demo) {
       const announcement = latest[c.on] ?? latest[0];
       if (!announcement || announcement.deletedOn) continue;
-      const { guid } = await comments.post({
+      const { guid } = await posting.post({
         stockId: stock.id,
         sendGuid: announcement.sendGuid,
         name: c.name,
         email: c.email,
         comment: c.comment,
       });
-      if (c.response) await comments.respond({ actor: DEMO_MODERATOR, guid, ...c.response });
+      if (c.response) await responding.respond({ actor: DEMO_MODERATOR, guid, ...c.response });
       stored += 1;
     }
   }

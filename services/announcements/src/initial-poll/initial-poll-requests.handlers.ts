@@ -1,30 +1,21 @@
-import { AppError, HandleRequest, HandledRequest } from '@irp/platform';
-import { isAdmin, Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest } from '@irp/platform';
+import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { toInitialPollProgress } from '../announcements/announcement-views';
-import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { InitialPollService } from './initial-poll.service';
+import { InitialPollReads } from './initial-poll-reads';
+import { ResyncStock } from './resync-stock';
 
 /** Resync (api role): an admin starts a stock's initial poll again; and the latest runs' statuses. */
 @Controller()
 export class InitialPollRequestHandlers {
   constructor(
-    private readonly initialPolls: InitialPollService,
-    private readonly stocks: StockProjectionService,
+    private readonly resyncing: ResyncStock,
+    private readonly reads: InitialPollReads,
   ) {}
 
-  /**
-   * A new run even when the stock's initial poll completed, superseding one under way. Storing is by
-   * natural key, so a resync stores only what is missing and sends nothing.
-   */
   @HandleRequest(Topics.AnnouncementsResync)
   async resync(@Payload() req: HandledRequest<typeof Topics.AnnouncementsResync>) {
-    if (!isAdmin(req.actor)) throw new AppError('FORBIDDEN', 'Only admins may resync a stock');
-    const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
-    const run = await this.initialPolls.start(stock, { supersede: true });
-    if (!run) throw new AppError('INTERNAL', `The resync of ${stock.combinedTicker} did not start`);
-    return { initialPoll: toInitialPollProgress(run) };
+    return { initialPoll: await this.resyncing.resync(req.actor, req.combinedTicker) };
   }
 
   /**
@@ -33,6 +24,6 @@ export class InitialPollRequestHandlers {
    */
   @HandleRequest(Topics.AnnouncementsInitialPollStatuses)
   async statuses(@Payload() req: HandledRequest<typeof Topics.AnnouncementsInitialPollStatuses>) {
-    return { statuses: await this.initialPolls.statusesOf(req.stockIds) };
+    return { statuses: await this.reads.statusesOf(req.stockIds) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-import { dueStocksWhere } from './poll-rules';
+import { dueStocksWhere } from '../ingestion/poll-rules';
 
 /** What a poll reads: the stock polled, the due stocks of a market poll, which items are stored already. */
 @Injectable()

@@ -14,11 +14,11 @@ import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
-import { AnnouncementStore } from './announcement-store';
-import { InitialPollService } from '../initial-poll/initial-poll.service';
+import { AnnouncementStore } from '../ingestion/announcement-store';
+import { InitialPollReads } from '../initial-poll/initial-poll-reads';
 import { ErrorReporter } from '../error-reports/error-reporter';
-import { pollSeconds } from './metrics';
-import { publishPollRequests } from '../scheduling/poll-publisher';
+import { pollSeconds } from '../ingestion/metrics';
+import { publishPollRequests } from '../ingestion/poll-publisher';
 import {
   fanOut,
   isDue,
@@ -27,11 +27,11 @@ import {
   marketPairs,
   storedKey,
   tickerKey,
-} from './poll-rules';
+} from '../ingestion/poll-rules';
 import { SourceHealth } from '../source-health/source-health';
 import { SourceHealthRepository } from '../source-health/source-health.repository';
 import { PollRepository } from './poll.repository';
-import { SourceProvider } from './source-provider';
+import { SourceProvider } from '../ingestion/source-provider';
 
 const log = createLogger('poller');
 
@@ -56,7 +56,7 @@ export class PollService {
     private readonly sources: SourceProvider,
     private readonly settings: SystemSettingsService,
     private readonly store: AnnouncementStore,
-    private readonly initialPolls: InitialPollService,
+    private readonly initialPolls: InitialPollReads,
     reporter: ErrorReporter,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,

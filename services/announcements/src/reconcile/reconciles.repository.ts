@@ -1,7 +1,7 @@
 import { singletonJobKey, type Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { polledStocksWhere } from '../polling/poll-rules';
+import { polledStocksWhere } from '../ingestion/poll-rules';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { ReconcileEntity } from './reconcile.entity';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { dueStocksWhere } from '../polling/poll-rules';
+import { dueStocksWhere } from '../ingestion/poll-rules';
 
 /** Reads the stock projection for the scheduler: which stocks are due for a poll now. */
 @Injectable()

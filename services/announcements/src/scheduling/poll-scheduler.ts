@@ -3,11 +3,11 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Producer } from 'kafkajs';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
-import { InitialPollService } from '../initial-poll/initial-poll.service';
-import { publishPollRequests } from './poll-publisher';
-import { isPollingDisabled, pollRequestsFor } from '../polling/poll-rules';
+import { ResumeStalledInitialPolls } from '../initial-poll/resume-stalled-initial-polls';
+import { publishPollRequests } from '../ingestion/poll-publisher';
+import { isPollingDisabled, pollRequestsFor } from '../ingestion/poll-rules';
 import { DueStocksRepository } from './due-stocks.repository';
-import { SourceProvider } from '../polling/source-provider';
+import { SourceProvider } from '../ingestion/source-provider';
 
 const log = createLogger('poll-scheduler');
 
@@ -35,7 +35,7 @@ export class PollScheduler implements OnModuleInit {
     private readonly dueStocks: DueStocksRepository,
     private readonly settings: SystemSettingsService,
     private readonly sources: SourceProvider,
-    private readonly initialPolls: InitialPollService,
+    private readonly stalledInitialPolls: ResumeStalledInitialPolls,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {}
 
@@ -45,8 +45,8 @@ export class PollScheduler implements OnModuleInit {
       intervalMs: this.config.POLL_INTERVAL_MS,
       run: async () => {
         await this.tick();
-        await this.initialPolls
-          .resumeStalled()
+        await this.stalledInitialPolls
+          .resume()
           .catch((err: unknown) =>
             log.error({ err: errorText(err) }, 'resuming stalled initial polls failed'),
           );

@@ -3,7 +3,7 @@ import { AppError, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { configuredFeeds, type AnnouncementsConfig } from '../config';
 import { sourceConfigProblem } from '../sources/source.factory';
-import { parseSydneyDateTime } from '../announcements/sydney-time';
+import { parseSydneyDateTime } from '../sydney-time';
 import { SystemSettingsEntity } from './system-settings.entity';
 import { SystemSettingsRepository } from './system-settings.repository';
 

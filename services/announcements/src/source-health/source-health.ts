@@ -1,6 +1,6 @@
 import { createLogger, UnitOfWork } from '@irp/platform';
 import type { ErrorReporter } from '../error-reports/error-reporter';
-import { sourceCallFailures } from '../polling/metrics';
+import { sourceCallFailures } from '../ingestion/metrics';
 import { SourceHealthRepository } from './source-health.repository';
 
 const log = createLogger('source-health');

@@ -2,8 +2,8 @@ import { MESSAGE_COMPRESSION } from '@irp/platform';
 import { EventCatalogue, Header, Topics } from '@irp/proto';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
-import { pollRequestsPublished } from '../polling/metrics';
-import type { PollRequest } from '../polling/poll-rules';
+import { pollRequestsPublished } from './metrics';
+import type { PollRequest } from './poll-rules';
 
 /**
  * Publishes poll work straight to Kafka, not through the outbox: it is periodic (a send that fails is

@@ -2,7 +2,7 @@ import type { Tx } from '@irp/platform';
 import type { AnnouncementOrigin } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 
 /** A source item as stored. */
 export interface DetectedRow {

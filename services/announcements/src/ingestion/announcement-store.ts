@@ -11,8 +11,8 @@ import {
 } from '@irp/platform';
 import { Topics, type AnnouncementOrigin } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AnnouncementEntity } from '../announcements/announcement.entity';
-import { toAnnouncement } from '../announcements/announcement.mapper';
+import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
+import { toAnnouncement } from '../stored-announcements/announcement.mapper';
 import type { AnnouncementsConfig } from '../config';
 import { DocumentRefusedError, type AnnouncementSource, type SourceAnnouncement } from '../sources/source';
 import { FileStorage, pdfPathFor } from '../storage/file-storage';
