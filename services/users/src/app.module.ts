@@ -2,8 +2,8 @@ import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platfor
 import { AuthHandlers } from './auth/auth.handlers';
 import { CheckSession } from './auth/check-session';
 import { RefreshSession } from './auth/refresh-session';
-import { SessionsRepository } from './auth/sessions.repository';
-import { SessionEntity } from './auth/session.entity';
+import { SessionsRepository } from './credentials/sessions.repository';
+import { SessionEntity } from './credentials/session.entity';
 import { SignIn } from './auth/sign-in';
 import { SignOut } from './auth/sign-out';
 import { USERS_CONFIG, usersConfig } from './config';

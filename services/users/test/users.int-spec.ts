@@ -16,7 +16,7 @@ import {
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { readUsersFixture, seedDemoUsers } from '../src/seed';
-import { sha256 } from '../src/auth/secrets';
+import { sha256 } from '../src/credentials/secrets';
 import { UpsertUser } from '../src/users/upsert-user';
 
 const USER_TOPICS = [

@@ -19,8 +19,8 @@ import { FileStorage, pdfPathFor } from '../storage/file-storage';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import {
   DetectedAnnouncementsRepository,
-  type DetectedRow,
-  type KnownRow,
+  type DetectedAnnouncement,
+  type KnownAnnouncement,
 } from './detected-announcements.repository';
 import { announcementsDetected, documentDownloads, sourceKeyConflicts } from './metrics';
 import { afterFailedDownload, sourceKeyConflict } from './poll-rules';
@@ -39,7 +39,7 @@ const DOWNLOADS_AT_ONCE = 4;
 /** The parts of a source item stored, checked (a release time that does not parse is not an announcement). */
 function rowsOf(items: readonly SourceAnnouncement[]) {
   const seen = new Set<string>();
-  const rows: DetectedRow[] = [];
+  const rows: DetectedAnnouncement[] = [];
   for (const item of items) {
     const released = new Date(item.releasedAt);
     if (!item.sourceKey || seen.has(item.sourceKey) || Number.isNaN(released.getTime())) {
@@ -105,7 +105,7 @@ export class AnnouncementStore {
     );
     if (known.length) {
       this.warnOfConflicts(stock, rows, known, origin);
-      const storedKeys = new Set(known.map((k) => k.source_key));
+      const storedKeys = new Set(known.map((k) => k.sourceKey));
       rows = rows.filter((r) => !storedKeys.has(r.sourceKey));
     }
     const stored: AnnouncementEntity[] = [];
@@ -132,20 +132,20 @@ export class AnnouncementStore {
    */
   private warnOfConflicts(
     stock: StoredStock,
-    rows: DetectedRow[],
-    known: KnownRow[],
+    rows: DetectedAnnouncement[],
+    known: KnownAnnouncement[],
     origin: AnnouncementOrigin,
   ) {
     const byKey = new Map(rows.map((r) => [r.sourceKey, r]));
     for (const k of known) {
-      const incoming = byKey.get(k.source_key);
+      const incoming = byKey.get(k.sourceKey);
       if (!incoming) continue;
       const conflict = sourceKeyConflict(
-        { headline: k.headline, headlineOriginal: k.headline_original, releasedAt: new Date(k.released_at) },
+        { headline: k.headline, headlineOriginal: k.headlineOriginal, releasedAt: new Date(k.releasedAt) },
         incoming,
       );
       if (!conflict) continue;
-      const id = JSON.stringify([stock.id, k.source_key, incoming.headline, incoming.releasedAt]);
+      const id = JSON.stringify([stock.id, k.sourceKey, incoming.headline, incoming.releasedAt]);
       if (warnedConflicts.has(id)) continue;
       if (warnedConflicts.size >= MAX_WARNED_CONFLICTS) warnedConflicts.clear();
       warnedConflicts.add(id);
@@ -154,12 +154,12 @@ export class AnnouncementStore {
         {
           stockId: stock.id,
           combinedTicker: stock.combinedTicker,
-          sourceKey: k.source_key,
+          sourceKey: k.sourceKey,
           origin,
           differs: Object.keys(conflict).filter((f) => conflict[f as keyof typeof conflict]),
           stored: {
-            headline: k.headline_original ?? k.headline,
-            releasedAt: new Date(k.released_at).toISOString(),
+            headline: k.headlineOriginal ?? k.headline,
+            releasedAt: new Date(k.releasedAt).toISOString(),
           },
           incoming: { headline: incoming.headline, releasedAt: incoming.releasedAt },
         },
@@ -171,7 +171,7 @@ export class AnnouncementStore {
   private async insertBatch(
     tx: Tx,
     stock: StoredStock,
-    batch: DetectedRow[],
+    batch: DetectedAnnouncement[],
     origin: AnnouncementOrigin,
   ): Promise<AnnouncementEntity[]> {
     const entities = await this.rows.insertNew(tx, stock.id, batch, origin);

@@ -4,22 +4,17 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 
-/** A source item as stored. */
-export interface DetectedRow {
-  sourceKey: string;
-  headline: string;
+/** A source item to store: its columns, the release time as ISO text and the document's URL (remote_path). */
+export type DetectedAnnouncement = Pick<AnnouncementEntity, 'sourceKey' | 'headline' | 'priceSensitive'> & {
   releasedAt: string;
-  priceSensitive: boolean;
   documentUrl: string;
-}
+};
 
 /** A stored announcement of the stock under a key the source reports again. */
-export interface KnownRow {
-  source_key: string;
-  headline: string;
-  headline_original: string | null;
-  released_at: Date;
-}
+export type KnownAnnouncement = Pick<
+  AnnouncementEntity,
+  'sourceKey' | 'headline' | 'headlineOriginal' | 'releasedAt'
+>;
 
 /** The announcements table as the pollers write it: stored once by natural key, then their documents. */
 @Injectable()
@@ -27,9 +22,10 @@ export class DetectedAnnouncementsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The stock's announcements stored under any of `sourceKeys` (on the caller's transaction when given). */
-  async known(stockId: string, sourceKeys: string[], tx?: Tx): Promise<KnownRow[]> {
+  async known(stockId: string, sourceKeys: string[], tx?: Tx): Promise<KnownAnnouncement[]> {
     return (tx ?? this.dataSource).query(
-      `SELECT source_key, headline, headline_original, released_at FROM announcements.announcements
+      `SELECT source_key AS "sourceKey", headline, headline_original AS "headlineOriginal", released_at AS "releasedAt"
+       FROM announcements.announcements
        WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
       [stockId, sourceKeys],
     );
@@ -42,7 +38,7 @@ export class DetectedAnnouncementsRepository {
   async insertNew(
     tx: Tx,
     stockId: string,
-    batch: readonly DetectedRow[],
+    batch: readonly DetectedAnnouncement[],
     origin: AnnouncementOrigin,
   ): Promise<AnnouncementEntity[]> {
     const inserted: Array<{ id: string }> = await tx.query(

@@ -1,5 +1,7 @@
 import type { FileCleanup } from '@irp/proto';
 import type { StoredFileInfo } from '../storage/file-storage';
+import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 
 /**
  * The file cleanup report (spec section 3, system settings' tool) as pure functions over what the
@@ -7,13 +9,8 @@ import type { StoredFileInfo } from '../storage/file-storage';
  */
 
 /** An announcement that names a stored file. */
-export interface StoredReference {
-  combinedTicker: string;
-  sendGuid: string;
-  headline: string;
-  releasedAt: Date;
-  localPath: string;
-}
+export type StoredReference = Pick<AnnouncementEntity, 'sendGuid' | 'headline' | 'releasedAt'> &
+  Pick<StockProjectionEntity, 'combinedTicker'> & { localPath: string };
 
 /** A path relative to the storage root, one spelling: '/'-separated, no leading './' or '/'. */
 export const normalisePath = (path: string): string =>

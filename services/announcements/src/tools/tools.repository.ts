@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
-
-/** A stored PDF and what names it (the file cleanup compares them with the disk). */
-export interface StoredFileRow {
-  send_guid: string;
-  headline: string;
-  released_at: Date;
-  local_path: string;
-  combined_ticker: string;
-}
+import type { StoredReference } from './file-cleanup';
 
 /** The reads of the file cleanup and the disk report (across announcements and the stock projection). */
 @Injectable()
@@ -22,9 +14,10 @@ export class ToolsRepository {
   }
 
   /** Every announcement with a stored file, with its stock's combined ticker ('' if the stock is gone). */
-  storedFiles(): Promise<StoredFileRow[]> {
+  storedFiles(): Promise<StoredReference[]> {
     return this.dataSource.query(
-      `SELECT a.send_guid, a.headline, a.released_at, a.local_path, coalesce(s.combined_ticker, '') AS combined_ticker
+      `SELECT a.send_guid AS "sendGuid", a.headline, a.released_at AS "releasedAt", a.local_path AS "localPath",
+              coalesce(s.combined_ticker, '') AS "combinedTicker"
          FROM announcements.announcements a
          LEFT JOIN announcements.stocks s ON s.id = a.stock_id
         WHERE a.local_path IS NOT NULL`,

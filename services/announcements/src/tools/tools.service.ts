@@ -24,14 +24,7 @@ export class ToolsService {
   async fileCleanup(): Promise<FileCleanup> {
     const files: StoredFileInfo[] = [];
     for await (const f of this.storage.list()) files.push(f);
-    const rows = await this.reads.storedFiles();
-    const references: StoredReference[] = rows.map((r) => ({
-      combinedTicker: r.combined_ticker,
-      sendGuid: r.send_guid,
-      headline: r.headline,
-      releasedAt: new Date(r.released_at),
-      localPath: r.local_path,
-    }));
+    const references: StoredReference[] = await this.reads.storedFiles();
 
     const hashed: Array<StoredFileInfo & { sha256: string }> = [];
     for (const f of sameSizeFiles(files)) {

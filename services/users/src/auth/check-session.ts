@@ -3,9 +3,9 @@ import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { toSessionUser } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
-import { sha256 } from './secrets';
-import { needsTouch, SIGNED_OUT } from './session-rules';
-import { SessionsRepository } from './sessions.repository';
+import { sha256 } from '../credentials/secrets';
+import { needsTouch, SIGNED_OUT } from '../credentials/session-rules';
+import { SessionsRepository } from '../credentials/sessions.repository';
 
 /** The gateway's session lookup: who a session token signs in, or 401. */
 @Injectable()

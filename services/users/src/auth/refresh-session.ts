@@ -4,10 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
 import { toSessionUser } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
-import { sha256 } from './secrets';
-import { REFRESH_REUSED, SESSION_OVER, SIGNED_OUT } from './session-rules';
+import { sha256 } from '../credentials/secrets';
+import { REFRESH_REUSED, SESSION_OVER, SIGNED_OUT } from '../credentials/session-rules';
 import { issueTokens } from './session-tokens';
-import { SessionsRepository } from './sessions.repository';
+import { SessionsRepository } from '../credentials/sessions.repository';
 
 /** A refresh: new session and refresh tokens for a live refresh token, within the session's absolute end. */
 @Injectable()

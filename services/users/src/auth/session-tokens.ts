@@ -1,7 +1,7 @@
 import { SessionGrant } from '@irp/proto';
 import { UsersConfig } from '../config';
-import { newToken } from './secrets';
-import { tokenExpiry } from './session-rules';
+import { newToken } from '../credentials/secrets';
+import { tokenExpiry } from '../credentials/session-rules';
 
 /** New session and refresh tokens (sign-in and every refresh), neither outliving the session's absolute end. */
 export function issueTokens(

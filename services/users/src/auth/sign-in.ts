@@ -4,10 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
 import { toSessionUser } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
-import { dummyPasswordHash, sha256, verifyPassword } from './secrets';
-import { INVALID_LOGIN } from './session-rules';
+import { dummyPasswordHash, sha256, verifyPassword } from '../credentials/secrets';
+import { INVALID_LOGIN } from '../credentials/session-rules';
 import { issueTokens } from './session-tokens';
-import { SessionsRepository } from './sessions.repository';
+import { SessionsRepository } from '../credentials/sessions.repository';
 
 /** Sign-in with a username and password: a new session, its tokens stored as hashes (ADR 0003). */
 @Injectable()

@@ -1,7 +1,7 @@
 import { RequestOf, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
-import { sha256 } from './secrets';
-import { SessionsRepository } from './sessions.repository';
+import { sha256 } from '../credentials/secrets';
+import { SessionsRepository } from '../credentials/sessions.repository';
 
 /** Sign-out: the session of either token is revoked (a browser may hold only one of them). */
 @Injectable()

@@ -1,9 +1,9 @@
 import { ErrorCode, RequestOf, Topics, WRONG_CURRENT_PASSWORD } from '@irp/proto';
 import { AppError, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, sha256, verifyPassword } from '../auth/secrets';
-import { SIGNED_OUT } from '../auth/session-rules';
-import { SessionsRepository } from '../auth/sessions.repository';
+import { hashPassword, sha256, verifyPassword } from '../credentials/secrets';
+import { SIGNED_OUT } from '../credentials/session-rules';
+import { SessionsRepository } from '../credentials/sessions.repository';
 import { checkPassword } from './password-policy/password-policy';
 import { toSessionUser } from './user-rules';
 import { UsersRepository } from './users.repository';

@@ -1,7 +1,7 @@
 import { ErrorCode, PermissionRowDto, RequestOf, Topics } from '@irp/proto';
 import { AppError, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { hashPassword } from '../auth/secrets';
+import { hashPassword } from '../credentials/secrets';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { checkPassword } from './password-policy/password-policy';

@@ -1,7 +1,7 @@
 import { SessionUser } from '@irp/proto';
 import { AppError, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, verifyPassword } from '../auth/secrets';
+import { hashPassword, verifyPassword } from '../credentials/secrets';
 import { checkRoles, toSessionUser } from './user-rules';
 import { UsersRepository } from './users.repository';
 import { WriteUser } from './write-user';

@@ -1,7 +1,7 @@
 import { Topics } from '@irp/proto';
 import { AppError, Outbox, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { SessionsRepository } from '../auth/sessions.repository';
+import { SessionsRepository } from '../credentials/sessions.repository';
 import { sameRoles, toSessionUser } from './user-rules';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
