@@ -1,13 +1,14 @@
 import {
+  vendorCall,
+  VendorError,
   VendorHttpClient,
   VendorRequestRefusedError,
   VendorResponse,
-  VendorResponseTooLargeError,
 } from '@irp/platform';
 import type { LookupFunction } from 'node:net';
 import type { Browser, BrowserContext, Route } from 'playwright-core';
 import { sandboxedLaunchOptions } from './chromium-launch';
-import { ASX_DOCUMENT_HOSTS, busyOrFailing, feedClient, unavailableFrom } from './http';
+import { ASX_DOCUMENT_HOSTS, feedClient, SAYS_NOTHING, sourceError } from './http';
 import { DocumentRefusedError, SourceDocument, SourceUnavailableError } from './source';
 
 export const DEFAULT_MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -200,6 +201,21 @@ export class DocumentFetcher {
   }
 
   /**
+   * A document's failure, decided once: too large, a link our guard refuses (a host not the vendor's, a
+   * private address) or a missing or forbidden document (a 4xx) will not be cured by retrying, so the
+   * announcement is kept without it (DocumentRefusedError); no answer, busy or failing is the source's outage.
+   */
+  private documentError(error: VendorError, url: string): Error {
+    const at = error.url ?? url;
+    if (error.kind === 'invalid-answer' && error.status === null) return this.tooLarge(at);
+    if (error.kind === 'refused' && error.status === null)
+      return new DocumentRefusedError(`refused: ${error.message}`, at);
+    if (error.kind === 'refused' || error.kind === 'not-found' || error.kind === 'invalid-answer')
+      return new DocumentRefusedError(`answered ${error.status}`, at);
+    return sourceError(error, at);
+  }
+
+  /**
    * One document or terms page through the vendor client: the URL and every redirect hop must be an allowed
    * host at an address it may reach, and the size is counted while streaming so a huge or endless answer is
    * never held in memory.
@@ -207,23 +223,15 @@ export class DocumentFetcher {
   private async fetchLimited(url: string, cookie?: string): Promise<Fetched> {
     let response: VendorResponse;
     try {
-      response = await this.http.request(url, {
+      response = await vendorCall(this.http, url, {
         headers: cookie ? { cookie } : {},
         maxResponseBytes: this.maxBytes,
+        vendorMessage: SAYS_NOTHING,
       });
     } catch (error) {
-      if (error instanceof VendorResponseTooLargeError) throw this.tooLarge(error.url);
-      // A link to a host that is not the vendor's, or to a private address, will not be fetched by retrying.
-      if (error instanceof VendorRequestRefusedError)
-        throw new DocumentRefusedError(`refused: ${error.message}`, error.url);
-      throw unavailableFrom(error, url);
+      throw error instanceof VendorError ? this.documentError(error, url) : error;
     }
     const finalUrl = response.url;
-    if (response.status >= 500 || response.status === 429) throw busyOrFailing(finalUrl, response);
-    if (response.status < 200 || response.status >= 300) {
-      // A missing or forbidden document will not appear by retrying: the announcement is kept without it.
-      throw new DocumentRefusedError(`answered ${response.status}`, finalUrl);
-    }
     const type = response.headers['content-type'];
     return { bytes: response.body, finalUrl, contentType: (Array.isArray(type) ? type[0] : type) ?? '' };
   }

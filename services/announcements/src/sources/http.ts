@@ -1,11 +1,6 @@
-import {
-  retryAfterMs,
-  VendorHttpClient,
-  VendorRequestRefusedError,
-  VendorResponse,
-  VendorUnavailableError,
-} from '@irp/platform';
+import { VendorError, VendorHttpClient, vendorJson } from '@irp/platform';
 import type { LookupFunction } from 'node:net';
+import { z } from 'zod';
 import { SourceUnavailableError } from './source';
 
 /**
@@ -67,63 +62,45 @@ export function feedClient(options: FeedClientOptions): VendorHttpClient {
   });
 }
 
-/** A failure of the exchange itself (no answer, too slow, refused by the guard) as SourceUnavailableError. */
-export function unavailableFrom(error: unknown, url: string): Error {
-  if (error instanceof SourceUnavailableError) return error;
-  if (error instanceof VendorUnavailableError) return new SourceUnavailableError(error.message);
-  if (error instanceof VendorRequestRefusedError)
-    return new SourceUnavailableError(`${url} was refused: ${error.message}`);
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-/**
- * GET `url`. Answers 2xx-4xx as they are (the caller decides); a network failure, a timeout, and 5xx or 429
- * after every attempt throw SourceUnavailableError.
- */
-export async function httpGet(
-  client: VendorHttpClient,
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<VendorResponse> {
-  let response: VendorResponse;
-  try {
-    response = await client.request(url, { headers });
-  } catch (error) {
-    throw unavailableFrom(error, url);
-  }
-  if (response.status >= 500 || response.status === 429) throw busyOrFailing(url, response);
-  return response;
-}
-
 /** Longest Retry-After the poller honours: a poll waiting longer holds its partition too long. */
 export const MAX_SOURCE_RETRY_AFTER_MS = 10_000;
 
-/** A 429 or 5xx after every attempt, carrying the source's Retry-After (on 429/503) for the poller. */
-export function busyOrFailing(url: string, response: VendorResponse): SourceUnavailableError {
-  const header = response.headers['retry-after'];
+/** A source's error bodies say nothing the poller shows: a failure is its status. */
+export const SAYS_NOTHING = (): undefined => undefined;
+
+/**
+ * A source's failure as SourceUnavailableError, decided once (retried with backoff by the poller): no answer
+ * or too slow (the vendor client's message), our guard refusing the URL, or an answer (its status, and the
+ * source's Retry-After on a 429 or 503, capped).
+ */
+export function sourceError(error: VendorError, url: string): SourceUnavailableError {
+  if (error.kind === 'refused' && error.status === null)
+    return new SourceUnavailableError(`${url} was refused: ${error.message}`);
   const wait =
-    response.status === 429 || response.status === 503
-      ? retryAfterMs(Array.isArray(header) ? header[0] : header, MAX_SOURCE_RETRY_AFTER_MS)
-      : undefined;
-  return new SourceUnavailableError(`${url} answered ${response.status}`, response.status, wait);
+    error.retryAfterMs === undefined ? undefined : Math.min(error.retryAfterMs, MAX_SOURCE_RETRY_AFTER_MS);
+  return new SourceUnavailableError(error.message, error.status ?? undefined, wait);
 }
 
 export type JsonAnswer = { found: true; body: unknown } | { found: false };
 
+/** A feed's body: any JSON, but not nothing. */
+const FeedBody = z.unknown().refine((body) => body !== undefined, 'an empty body');
+
 /**
- * GET a JSON feed: `{ found: false }` for 404 (an unknown ticker: callers return []); any other non-2xx
- * and an unparseable body throw SourceUnavailableError with the status.
+ * GET a JSON feed: `{ found: false }` for 404 (an unknown ticker: callers return []); any other failure,
+ * an unparseable or empty body included, is SourceUnavailableError with the status (sourceError).
  */
 export async function getJson(client: VendorHttpClient, url: string): Promise<JsonAnswer> {
-  const response = await httpGet(client, url, { accept: 'application/json' });
-  if (response.status === 404) return { found: false };
-  if (response.status < 200 || response.status >= 300) {
-    throw new SourceUnavailableError(`${url} answered ${response.status}`, response.status);
-  }
   try {
-    return { found: true, body: JSON.parse(response.body.toString('utf8')) as unknown };
-  } catch {
-    throw new SourceUnavailableError(`${url} answered a body that is not JSON`, response.status);
+    const { body } = await vendorJson(client, url, FeedBody, {
+      headers: { accept: 'application/json' },
+      vendorMessage: SAYS_NOTHING,
+    });
+    return { found: true, body };
+  } catch (error) {
+    if (!(error instanceof VendorError)) throw error;
+    if (error.kind === 'not-found') return { found: false };
+    throw sourceError(error, url);
   }
 }
 

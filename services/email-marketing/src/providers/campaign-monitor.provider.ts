@@ -13,10 +13,10 @@ import {
 export const CAMPAIGN_MONITOR_BASE_URL = 'https://api.createsend.com/api/v3.3';
 
 /** Campaign Monitor's errors: `{ Code, Message, ResultData }`. */
-function describe(status: number, body: unknown): string {
+function describe(body: unknown): string | undefined {
   const e = (body ?? {}) as { Code?: number; Message?: string };
   if (e.Message) return e.Code !== undefined ? `${e.Message} (code ${e.Code})` : e.Message;
-  return typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
+  return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 }
 
 /** The Campaign-Monitor-type provider (API v3.3): campaigns belong to a client, made from a template. */

@@ -19,10 +19,10 @@ export function mailchimpBaseUrl(apiKey: string): string {
 }
 
 /** Mailchimp's errors are problem+json: `{ type, title, status, detail, instance }`. */
-function describe(status: number, body: unknown): string {
+function describe(body: unknown): string | undefined {
   const p = (body ?? {}) as { title?: string; detail?: string };
   if (p.title || p.detail) return [p.title, p.detail].filter(Boolean).join(': ');
-  return typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
+  return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 }
 
 const idOrString = (v: string) => (/^\d+$/.test(v) ? Number(v) : v);

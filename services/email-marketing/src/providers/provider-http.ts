@@ -1,11 +1,5 @@
-import {
-  createLogger,
-  VendorHttpClient,
-  VendorRequestRefusedError,
-  VendorResponse,
-  VendorResponseTooLargeError,
-  VendorUnavailableError,
-} from '@irp/platform';
+import { createLogger, VendorError, VendorHttpClient, vendorJson } from '@irp/platform';
+import { z } from 'zod';
 import { ProviderError, ProviderOptions } from './provider';
 
 export { retryAfterMs } from '@irp/platform';
@@ -17,8 +11,8 @@ export interface ProviderCall {
   url: string;
   authorization: string;
   body?: unknown;
-  /** The vendor's error body as a sentence (its shape differs per vendor). */
-  describe: (status: number, body: unknown) => string;
+  /** The vendor's error body as a sentence (its shape differs per vendor); undefined when it says nothing. */
+  describe: (body: unknown) => string | undefined;
 }
 
 /**
@@ -47,53 +41,60 @@ export function providerClient(
 }
 
 /**
- * One call to a provider's JSON API through its vendor client: 429, 5xx and no answer retried with backoff
- * (the provider's Retry-After when it gives one); a refusal (other 4xx) at once as a ProviderError with the
- * vendor's message. Resolves with the parsed body ('' for an empty one).
+ * One call to a provider's JSON API on the platform's vendor kit: 429, 5xx and no answer retried with backoff
+ * (the provider's Retry-After when it gives one); the failure then mapped once (`providerError`). Resolves
+ * with the parsed body ('' for an empty one).
  */
 export async function callProvider(client: VendorHttpClient, call: ProviderCall): Promise<unknown> {
-  let res: VendorResponse;
   try {
-    res = await client.request(call.url, {
+    const { body } = await vendorJson(client, call.url, z.unknown(), {
       method: call.method,
       headers: { authorization: call.authorization, accept: 'application/json' },
       body: call.body,
+      vendorMessage: call.describe,
     });
+    return body ?? '';
   } catch (err) {
-    if (err instanceof VendorRequestRefusedError)
-      throw new ProviderError(
-        `The email-marketing service's address was refused: ${err.message}`,
-        null,
-        false,
-      );
-    if (err instanceof VendorResponseTooLargeError)
-      throw new ProviderError('The email-marketing service answered more than expected', null, true);
-    if (err instanceof VendorUnavailableError) {
-      const why = err.timedOut ? `timed out after ${client.config.timeoutMs} ms` : err.message;
-      throw new ProviderError(
-        `The email-marketing service did not answer (${why}) after ${err.attempts} attempts. Please try again later.`,
-        null,
-        true,
-      );
-    }
-    throw err;
+    throw err instanceof VendorError ? providerError(err, client, call.url) : err;
   }
-  const text = res.body.toString('utf8');
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : '';
-  } catch {
-    /* not JSON: keep the text */
+}
+
+/**
+ * A provider's failure as a ProviderError, decided once: a refusal (a 4xx but 429) at once with the vendor's
+ * words, not retryable; busy, failing or silent after every attempt, or an answer it does not describe,
+ * retryable ("Please try again later"); our guard refusing the address, not retryable.
+ */
+function providerError(err: VendorError, client: VendorHttpClient, url: string): ProviderError {
+  if (err.kind === 'refused' && err.status === null)
+    return new ProviderError(
+      `The email-marketing service's address was refused: ${err.message}`,
+      null,
+      false,
+    );
+  if (err.kind === 'invalid-answer' && err.status === null)
+    return new ProviderError('The email-marketing service answered more than expected', null, true);
+  if (err.kind === 'invalid-answer')
+    return new ProviderError(
+      `The email-marketing service's answer could not be used: ${err.message}`,
+      null,
+      true,
+    );
+  if (err.kind === 'unavailable' && err.status === null) {
+    const why = err.timedOut ? `timed out after ${client.config.timeoutMs} ms` : err.message;
+    return new ProviderError(
+      `The email-marketing service did not answer (${why}) after ${err.attempts} attempts. Please try again later.`,
+      null,
+      true,
+    );
   }
-  if (res.status >= 200 && res.status < 300) return body;
-  const message = call.describe(res.status, body);
-  if (res.status !== 429 && res.status < 500) throw new ProviderError(message, res.status, false);
+  const message = err.vendorMessage ?? `HTTP ${err.status}`;
+  if (err.kind !== 'unavailable') return new ProviderError(message, err.status, false);
   log.warn(
-    { url: call.url, status: res.status, attempts: res.attempts },
+    { url, status: err.status, attempts: err.attempts },
     'email-marketing provider busy or failing after every attempt',
   );
-  throw new ProviderError(
-    `The email-marketing service answered ${res.status} ${res.statusText}: ${message} after ${res.attempts} attempts. Please try again later.`,
+  return new ProviderError(
+    `The email-marketing service answered ${err.status} ${err.statusText}: ${message} after ${err.attempts} attempts. Please try again later.`,
     null,
     true,
   );

@@ -20,21 +20,49 @@ import {
  */
 export type VendorErrorKind = 'refused' | 'unavailable' | 'not-found' | 'invalid-answer';
 
+/** What a VendorError knows of the exchange besides its kind and message. */
+export interface VendorErrorDetail {
+  /** The vendor's answer's status; null when there was none. */
+  status: number | null;
+  /** Its status text ('Service Unavailable'), when it answered. */
+  statusText?: string;
+  /** What the vendor said of the failure (its error body's message), when it said anything. */
+  vendorMessage?: string;
+  /** The wait a 429 or 503 asked for (Retry-After), in ms. */
+  retryAfterMs?: number;
+  /** Attempts made (retries of a busy or failing vendor included). */
+  attempts?: number;
+  /** Whether the last attempt ran out of time. */
+  timedOut?: boolean;
+  /** The URL that answered (after redirects), or the one refused or not reached. */
+  url?: string;
+}
+
 /** One vendor call's failure: each adapter maps it to its domain once (an AppError, a source outage). */
 export class VendorError extends Error {
+  readonly status: number | null;
+  readonly statusText?: string;
+  readonly vendorMessage?: string;
+  readonly retryAfterMs?: number;
+  readonly attempts?: number;
+  readonly timedOut: boolean;
+  readonly url?: string;
+
   constructor(
     readonly vendor: string,
     readonly kind: VendorErrorKind,
     message: string,
-    /** The vendor's answer's status; null when there was none. */
-    readonly status: number | null,
-    /** What the vendor said of the failure (its error body's message), when it said anything. */
-    readonly vendorMessage?: string,
-    /** The wait a 429 or 503 asked for (Retry-After), in ms. */
-    readonly retryAfterMs?: number,
+    detail: VendorErrorDetail,
   ) {
     super(message);
     this.name = 'VendorError';
+    this.status = detail.status;
+    this.statusText = detail.statusText;
+    this.vendorMessage = detail.vendorMessage;
+    this.retryAfterMs = detail.retryAfterMs;
+    this.attempts = detail.attempts;
+    this.timedOut = detail.timedOut ?? false;
+    this.url = detail.url;
   }
 }
 
@@ -73,11 +101,16 @@ export async function vendorCall(
     res = await client.request(url, options);
   } catch (error) {
     if (error instanceof VendorRequestRefusedError)
-      throw new VendorError(client.vendor, 'refused', error.message, null);
+      throw new VendorError(client.vendor, 'refused', error.message, { status: null, url: error.url });
     if (error instanceof VendorResponseTooLargeError)
-      throw new VendorError(client.vendor, 'invalid-answer', error.message, null);
+      throw new VendorError(client.vendor, 'invalid-answer', error.message, { status: null, url: error.url });
     if (error instanceof VendorUnavailableError)
-      throw new VendorError(client.vendor, 'unavailable', error.message, error.status);
+      throw new VendorError(client.vendor, 'unavailable', error.message, {
+        status: error.status,
+        attempts: error.attempts,
+        timedOut: error.timedOut,
+        url: error.url,
+      });
     throw error;
   }
   if ((res.status >= 200 && res.status < 300) || options.accept?.includes(res.status)) return res;
@@ -95,19 +128,20 @@ export async function vendorCall(
     res.status === 429 || res.status === 503
       ? retryAfterMs(header(res, 'retry-after'), Number.MAX_SAFE_INTEGER)
       : undefined;
-  throw new VendorError(
-    client.vendor,
-    kind,
-    `${url} answered ${res.status}${said ? `: ${said}` : ''}`,
-    res.status,
-    said,
-    wait,
-  );
+  throw new VendorError(client.vendor, kind, `${res.url} answered ${res.status}${said ? `: ${said}` : ''}`, {
+    status: res.status,
+    statusText: res.statusText,
+    vendorMessage: said,
+    retryAfterMs: wait,
+    attempts: res.attempts,
+    url: res.url,
+  });
 }
 
 /**
- * A JSON call: vendorCall, then the body parsed and checked against the vendor's published shape. An
- * answer that is not JSON or not that shape is `invalid-answer` naming the first mismatch.
+ * A JSON call: vendorCall, then the body parsed and checked against the vendor's published shape (an empty
+ * body as undefined). An answer that is not JSON or not that shape is `invalid-answer` naming the first
+ * mismatch.
  */
 export async function vendorJson<S extends z.ZodTypeAny>(
   client: VendorHttpClient,
@@ -116,16 +150,16 @@ export async function vendorJson<S extends z.ZodTypeAny>(
   options: VendorCallOptions = {},
 ): Promise<{ body: z.output<S>; response: VendorResponse }> {
   const response = await vendorCall(client, url, options);
+  const text = response.body.toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(response.body.toString('utf8'));
+    // An empty answer (a 204) is undefined to the schema, which says whether it may be.
+    parsed = text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
-    throw new VendorError(
-      client.vendor,
-      'invalid-answer',
-      `${url} answered a body that is not JSON`,
-      response.status,
-    );
+    throw new VendorError(client.vendor, 'invalid-answer', `${url} answered a body that is not JSON`, {
+      status: response.status,
+      attempts: response.attempts,
+    });
   }
   const checked = schema.safeParse(parsed);
   if (!checked.success) {
@@ -135,7 +169,7 @@ export async function vendorJson<S extends z.ZodTypeAny>(
       client.vendor,
       'invalid-answer',
       `${url} answered a body its API does not describe (${where}: ${issue.message})`,
-      response.status,
+      { status: response.status, attempts: response.attempts },
     );
   }
   return { body: checked.data, response };

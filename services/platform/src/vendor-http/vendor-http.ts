@@ -9,8 +9,8 @@ import { DEFAULT_MAX_CONCURRENT, limiterFor, type VendorLimiter } from './vendor
 export { isPublicAddress } from './vendor-address';
 
 /**
- * The one way services speak HTTP to a vendor (the ASX feeds and documents, the email-marketing providers;
- * next the accounting, market-data and address APIs): a timeout per attempt, retries with backoff that
+ * The one way services speak HTTP to a vendor, beneath the vendor kit (vendor-call.ts, which every adapter
+ * calls): a timeout per attempt, retries with backoff that
  * honour Retry-After on 429/503, a concurrency and rate limit per vendor, a cap on the response size,
  * redirects followed by hand and re-checked on every hop, and an SSRF guard.
  *
