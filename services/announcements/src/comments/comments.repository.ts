@@ -87,10 +87,10 @@ export class CommentsRepository {
   }
 
   /** The portal's ASX stocks other than archived ones (as the moderation screen's listed companies). */
-  async listedCompanies(): Promise<Array<{ ticker: string; companyName: string }>> {
-    const rows: Array<{ ticker: string; company_name: string }> = await this.dataSource.query(
-      `SELECT DISTINCT ticker, company_name FROM announcements.stocks WHERE NOT archived AND exchange = 'ASX'`,
+  async listedCompanies(): Promise<Array<Pick<StockProjectionEntity, 'ticker' | 'companyName'>>> {
+    return this.dataSource.query(
+      `SELECT DISTINCT ticker, company_name AS "companyName" FROM announcements.stocks
+       WHERE NOT archived AND exchange = 'ASX'`,
     );
-    return rows.map((r) => ({ ticker: r.ticker, companyName: r.company_name }));
   }
 }

@@ -15,7 +15,7 @@ export class InitialPollReads {
   async statusesOf(stockIds: readonly string[]): Promise<Record<string, InitialPollEntity['status']>> {
     if (!stockIds.length) return {};
     const rows = await this.runs.statuses(stockIds);
-    return Object.fromEntries(rows.map((r) => [r.stock_id, r.status]));
+    return Object.fromEntries(rows.map((r) => [r.stockId, r.status]));
   }
 
   /** Whether the stock's latest run completed (what the polling rules call initialPollCompleted). */

@@ -32,11 +32,9 @@ export class InitialPollsRepository {
     await this.dataSource.getRepository(InitialPollEntity).delete({ stockId });
   }
 
-  async statuses(
-    stockIds: readonly string[],
-  ): Promise<Array<{ stock_id: string; status: InitialPollEntity['status'] }>> {
+  async statuses(stockIds: readonly string[]): Promise<Array<Pick<InitialPollEntity, 'stockId' | 'status'>>> {
     return this.dataSource.query(
-      `SELECT stock_id, status FROM announcements.initial_polls WHERE stock_id = ANY($1::uuid[])`,
+      `SELECT stock_id AS "stockId", status FROM announcements.initial_polls WHERE stock_id = ANY($1::uuid[])`,
       [stockIds],
     );
   }
@@ -138,9 +136,11 @@ export class InitialPollsRepository {
   }
 
   /** Running runs without a sign of life for STALLED_AFTER, locked (skipping those another instance holds). */
-  async lockStalled(tx: Tx): Promise<Array<{ stock_id: string; ticker: string }>> {
+  async lockStalled(
+    tx: Tx,
+  ): Promise<Array<Pick<InitialPollEntity, 'stockId'> & Pick<StockProjectionEntity, 'ticker'>>> {
     return tx.query(
-      `SELECT p.stock_id, s.ticker FROM announcements.initial_polls p
+      `SELECT p.stock_id AS "stockId", s.ticker FROM announcements.initial_polls p
          JOIN announcements.stocks s ON s.id = p.stock_id
          WHERE p.status = 'running' AND ${lastSignOfLife} < now() - interval '${STALLED_AFTER}'
          FOR UPDATE OF p SKIP LOCKED`,

@@ -23,7 +23,7 @@ export class ResumeStalledInitialPolls {
   async resume(): Promise<number> {
     return this.unitOfWork.run(async (tx) => {
       const stalled = await this.runs.lockStalled(tx);
-      for (const { stock_id: stockId, ticker } of stalled) {
+      for (const { stockId, ticker } of stalled) {
         const run = await this.runs.findOrFail(tx, stockId);
         await requestRun(this.outbox, tx, run, ticker);
         await this.outbox.add(tx, Topics.InitialPollProgressed, stockId, {

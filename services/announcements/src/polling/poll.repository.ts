@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { dueStocksWhere } from '../ingestion/poll-rules';
 
 /** What a poll reads: the stock polled, the due stocks of a market poll, which items are stored already. */
@@ -13,7 +14,9 @@ export class PollRepository {
   }
 
   /** The due stocks, each with whether it has documents still to download. */
-  async dueStocksWithPending(): Promise<Array<{ id: string; ticker: string; pending: boolean }>> {
+  async dueStocksWithPending(): Promise<
+    Array<Pick<StockProjectionEntity, 'id' | 'ticker'> & { pending: boolean }>
+  > {
     return this.dataSource.query(
       `SELECT s.id, s.ticker,
               EXISTS (SELECT 1 FROM announcements.announcements a
@@ -26,9 +29,9 @@ export class PollRepository {
   async storedPairs(
     stockIds: string[],
     sourceKeys: string[],
-  ): Promise<Array<{ stock_id: string; source_key: string }>> {
+  ): Promise<Array<Pick<AnnouncementEntity, 'stockId' | 'sourceKey'>>> {
     return this.dataSource.query(
-      `SELECT a.stock_id, a.source_key
+      `SELECT a.stock_id AS "stockId", a.source_key AS "sourceKey"
            FROM unnest($1::uuid[], $2::text[]) AS t(stock_id, source_key)
            JOIN announcements.announcements a ON a.stock_id = t.stock_id AND a.source_key = t.source_key`,
       [stockIds, sourceKeys],

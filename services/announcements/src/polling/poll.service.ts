@@ -174,10 +174,8 @@ export class PollService {
     // The feed repeats what it showed before (every item of its pages, every interval): only what is not
     // stored yet goes to the pollers, found with one index lookup per (stock, source key) pair.
     const pairs = marketPairs(fetched.value, stocks);
-    const known: Array<{ stock_id: string; source_key: string }> = pairs.stockIds.length
-      ? await this.rows.storedPairs(pairs.stockIds, pairs.sourceKeys)
-      : [];
-    const stored = new Set(known.map((k) => storedKey(k.stock_id, k.source_key)));
+    const known = pairs.stockIds.length ? await this.rows.storedPairs(pairs.stockIds, pairs.sourceKeys) : [];
+    const stored = new Set(known.map((k) => storedKey(k.stockId, k.sourceKey)));
     const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending, stored);
     await publishPollRequests(this.producer, requests, 'fan-out');
     this.marketSeen = {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import type { StoredReference } from './file-cleanup';
 
 /** The reads of the file cleanup and the disk report (across announcements and the stock projection). */
@@ -27,9 +28,9 @@ export class ToolsRepository {
   /** Stored PDF bytes per stock (from file_size). */
   async storedBytesPerStock(): Promise<Map<string, number>> {
     const usage = (await this.dataSource.query(
-      `SELECT stock_id, sum(file_size)::bigint AS bytes FROM announcements.announcements
+      `SELECT stock_id AS "stockId", sum(file_size)::bigint AS bytes FROM announcements.announcements
         WHERE local_path IS NOT NULL AND file_size IS NOT NULL GROUP BY stock_id`,
-    )) as Array<{ stock_id: string; bytes: string }>;
-    return new Map(usage.map((u) => [u.stock_id, Number(u.bytes)]));
+    )) as Array<Pick<AnnouncementEntity, 'stockId'> & { bytes: string }>;
+    return new Map(usage.map((u) => [u.stockId, Number(u.bytes)]));
   }
 }
