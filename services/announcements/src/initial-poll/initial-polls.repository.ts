@@ -62,7 +62,7 @@ export class InitialPollsRepository {
     supersede: boolean,
     stockUpdatedAt: Date,
   ): Promise<boolean> {
-    const rows: Array<{ stock_id: string }> = await tx.query(
+    const rows: unknown[] = await tx.query(
       `INSERT INTO announcements.initial_polls AS p
            (stock_id, run_id, status, from_year, to_year, current_year, found, started_at, completed_at, error)
          VALUES ($1, $2, 'running', $3, $4, NULL, 0, now(), NULL, NULL)

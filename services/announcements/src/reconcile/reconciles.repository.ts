@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { polledStocksWhere } from '../ingestion/poll-rules';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
+import type { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 import { ReconcileEntity } from './reconcile.entity';
 
 /** The reconciles table, and what a run reads of the stocks and the announcements stored. */
@@ -29,11 +30,12 @@ export class ReconcilesRepository {
 
   /** Which of `sourceKeys` the stock has stored. */
   async storedKeys(stockId: string, sourceKeys: string[]): Promise<Set<string>> {
-    const stored: Array<{ source_key: string }> = await this.dataSource.query(
-      `SELECT source_key FROM announcements.announcements WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
+    const stored: Array<Pick<AnnouncementEntity, 'sourceKey'>> = await this.dataSource.query(
+      `SELECT source_key AS "sourceKey" FROM announcements.announcements
+       WHERE stock_id = $1 AND source_key = ANY($2::text[])`,
       [stockId, sourceKeys],
     );
-    return new Set(stored.map((s) => s.source_key));
+    return new Set(stored.map((s) => s.sourceKey));
   }
 
   async insert(row: Partial<ReconcileEntity>): Promise<void> {
