@@ -117,7 +117,7 @@ test('prod: production mode everywhere, the gateway believes one proxy hop, mail
 function handledTopics(service, role) {
   const dir = path.join(ROOT, 'services', service, 'src');
   const module = fs.readFileSync(path.join(dir, 'app.module.ts'), 'utf8');
-  const classes = new RegExp(`\\b${role}: \\{ handlers: \\[([^\\]]*)\\]`).exec(module)?.[1];
+  const classes = new RegExp(`\\b${role}: \\{\\s*handlers: \\[([^\\]]*)\\]`).exec(module)?.[1];
   assert.ok(classes, `${service}/src/app.module.ts: no handlers of role ${role} found`);
   return classes
     .split(',')
