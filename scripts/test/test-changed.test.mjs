@@ -11,14 +11,14 @@ test('nothing but docs changed: lint only', () => {
 
 test("a service's source: its related unit tests, its integration specs and the gateway's", () => {
   const plan = planChanged([
-    'services/announcements/src/polling/poll-rules.ts',
+    'services/announcements/src/ingestion/poll-rules.ts',
     'services/announcements/src/comments/comments.service.ts',
   ]);
   assert.deepEqual(plan.suites, ['lint', 'unit', 'integration']);
   assert.deepEqual(plan.unit, {
     all: false,
     related: [
-      'services/announcements/src/polling/poll-rules.ts',
+      'services/announcements/src/ingestion/poll-rules.ts',
       'services/announcements/src/comments/comments.service.ts',
     ],
   });
