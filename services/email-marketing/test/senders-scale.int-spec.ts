@@ -8,6 +8,7 @@ import {
   startSmtpSink,
   waitUntil,
 } from '@irp/platform/testing';
+import * as fs from 'node:fs';
 import { Client } from 'pg';
 import { addConfirmedSubscribers, announcement, EventSender, stockEvent, ticker } from './email-fixtures';
 
@@ -55,6 +56,43 @@ describe('senders at scale', () => {
   };
   const count = async (sql: string, params: unknown[]) =>
     (await db.query<{ n: number }>(sql, params)).rows[0].n;
+
+  /**
+   * Whether a (stopped) process has nothing on its way to PostgreSQL: every byte it wrote to its database
+   * connections has been read by their backends (no send queue on its side, no receive queue on the server's:
+   * /proc/net/tcp, both ends being on this machine) and none of those backends is running a statement. Then
+   * what it changed is all committed or all stuck in a transaction it cannot finish while stopped.
+   */
+  const nothingInFlight = async (pid: number): Promise<boolean> => {
+    const inodes = new Set<string>();
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        if (inode) inodes.add(inode);
+      } catch {
+        // closed meanwhile
+      }
+    }
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    const sockets = ['/proc/net/tcp', '/proc/net/tcp6']
+      .filter((file) => fs.existsSync(file))
+      .flatMap((file) => fs.readFileSync(file, 'utf8').trim().split('\n').slice(1))
+      .map((line) => line.trim().split(/\s+/));
+    const portOf = (address: string) => parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
+    const queues = (socket: string[]) => socket[4].split(':').map((q) => parseInt(q, 16));
+    const pgPort = Number(new URL(loadTestEnv().DATABASE_URL).port || 5432);
+    const own = sockets.filter((s) => inodes.has(s[9]) && portOf(s[2]) === pgPort);
+    const ports = own.map((s) => portOf(s[1]));
+    if (own.some((s) => queues(s)[0] !== 0)) return false;
+    const server = sockets.filter((s) => portOf(s[1]) === pgPort && ports.includes(portOf(s[2])));
+    if (server.some((s) => queues(s)[1] !== 0)) return false;
+    return (
+      (await count(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND state = 'active'`,
+        [ports],
+      )) === 0
+    );
+  };
 
   /** A stock with `subscribers` confirmed subscribers, known to the service. */
   async function stockWithSubscribers(prefix: string, subscribers = SUBSCRIBERS) {
@@ -267,18 +305,14 @@ describe('senders at scale', () => {
     await sink.waitFor(() => received(a.headline).size >= 200, '200 mails before the stop', 300_000);
     // Stopped first, read after: a running sender could mark every claim between a read and the stop (seen on
     // a busy machine). A statement it sent just before the stop still runs at the server (a mark may land after
-    // the stop), so its claims are read until two reads agree: then nothing of it is in flight.
+    // the stop), so its claims are read once nothing of it is in flight (nothingInFlight).
     let held: string[] = [];
     await waitUntil(
       'the paused sender frozen while holding claimed, unmarked deliveries',
       async () => {
         process.kill(paused.pid, 'SIGSTOP');
-        let before: string[];
-        do {
-          before = await claimedBy(a.sendGuid, instance);
-          await new Promise((r) => setTimeout(r, 250));
-          held = await claimedBy(a.sendGuid, instance);
-        } while (held.length !== before.length);
+        await waitUntil('the paused sender with no statement in flight', () => nothingInFlight(paused.pid));
+        held = await claimedBy(a.sendGuid, instance);
         if (held.length > 0) return true;
         process.kill(paused.pid, 'SIGCONT');
         return false;

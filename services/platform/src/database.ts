@@ -1,6 +1,7 @@
 import { Client, ClientBase, Pool, PoolClient } from 'pg';
 import { DataSource, MixedList, EntitySchema } from 'typeorm';
 import { createLogger } from './logging';
+import { OutboxEntity } from './outbox/outbox.entity';
 
 const log = createLogger('database');
 
@@ -13,6 +14,11 @@ export interface DatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   poolSize?: number;
+}
+
+/** A service's entities with the platform's outbox, which every service's schema has. */
+export function withOutbox(entities: DatabaseOptions['entities']): DatabaseOptions['entities'] {
+  return [OutboxEntity, ...(Array.isArray(entities) ? entities : Object.values(entities))];
 }
 
 export function createDataSource(o: DatabaseOptions): DataSource {

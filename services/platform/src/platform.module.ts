@@ -12,7 +12,7 @@ import { DEV_ACTOR_SIGNING_SECRET } from '@irp/proto/signing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from './unit-of-work';
-import { DatabaseOptions, openDatabase } from './database';
+import { DatabaseOptions, openDatabase, withOutbox } from './database';
 import { DlqPublisher } from './dlq';
 import { DlqDepth } from './dlq-depth';
 import { HEALTH_CHECKS, HEALTH_INFO, HealthCheck, HealthInfo } from './health/health-checks';
@@ -23,7 +23,6 @@ import { ACTOR_SIGNING_SECRET, HANDLER_RETRY_POLICY, MessageInterceptor } from '
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas } from './messages';
 import { dlqDepthSources, initMetrics } from './metrics';
 import { DEFAULT_HANDLER_RETRY, HandlerRetryPolicy } from './reliability/handler-retry';
-import { OutboxEntity } from './outbox/outbox.entity';
 import { Outbox, OutboxRelay } from './outbox/outbox';
 import { pruneOutbox } from './outbox/outbox-pruner';
 import { SingletonJobs } from './singleton-job';
@@ -90,10 +89,10 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 export class PlatformModule {
   static forService(options: PlatformOptions): DynamicModule {
     initMetrics(options.kafka.service);
-    const database = {
+    const database: DatabaseOptions = {
       ...options.database,
-      entities: [OutboxEntity, ...(options.database.entities as unknown[])],
-    } as DatabaseOptions;
+      entities: withOutbox(options.database.entities),
+    };
     let producerConnected = false;
     const providers: Provider[] = [
       { provide: DataSource, useFactory: () => openDatabase(database) },

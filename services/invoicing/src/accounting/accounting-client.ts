@@ -11,6 +11,7 @@ import {
 import { ErrorCode } from '@irp/proto';
 import { z } from 'zod';
 import {
+  accountingErrorText,
   accountingMessage,
   ApiInvoice,
   ApiInvoiceSchema,
@@ -274,7 +275,7 @@ export class AccountingClient {
       if (error.status === null) throw failure(error, this.options.tokenUrl);
       throw new AppError(
         ErrorCode.ServiceUnavailable,
-        `The accounting system refused a token: ${error.vendorMessage ?? `the accounting system answered ${error.status}`}`,
+        `The accounting system refused a token: ${accountingErrorText(error.status, error.vendorMessage)}`,
         FINAL,
       );
     }
@@ -295,7 +296,7 @@ type CallOptions = Pick<VendorCallOptions, 'headers' | 'body' | 'retry' | 'maxRe
  * an outage or an answer it does not describe SERVICE_UNAVAILABLE, which the handler does not retry (FINAL).
  */
 function failure(error: VendorError, path: string): AppError {
-  const message = error.vendorMessage ?? `the accounting system answered ${error.status}`;
+  const message = accountingErrorText(error.status, error.vendorMessage);
   if (error.status === null)
     return new AppError(
       ErrorCode.ServiceUnavailable,

@@ -1,4 +1,21 @@
-import { accountingDay, accountingErrorMessage, parseAccountingDate, toCents } from './accounting-rules';
+import {
+  accountingDay,
+  accountingErrorText,
+  accountingMessage,
+  parseAccountingDate,
+  toCents,
+} from './accounting-rules';
+
+/** An error answer's sentence as the client makes it: the body read by the vendor kit, then the rules. */
+function accountingErrorMessage(status: number, body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = body;
+  }
+  return accountingErrorText(status, accountingMessage(parsed));
+}
 
 describe('accounting rules', () => {
   it('reads /Date(ms+hhmm)/ and ISO dates, and their UTC day', () => {

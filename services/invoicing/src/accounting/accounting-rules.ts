@@ -70,23 +70,14 @@ export const ApiRepeatingInvoiceSchema = z.object({
 });
 export type ApiRepeatingInvoice = z.infer<typeof ApiRepeatingInvoiceSchema>;
 
-/**
- * The message of an error answer: a ValidationException's validation messages (each element's, once), or
- * its Message; an auth error's Detail or Title; else the status.
- */
-export function accountingErrorMessage(status: number, body: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    parsed = body;
-  }
-  return accountingMessage(parsed) ?? `the accounting system answered ${status}`;
-}
+/** An error answer as a sentence: what it said (accountingMessage), else its status. */
+export const accountingErrorText = (status: number | null, said: string | undefined): string =>
+  said ?? `the accounting system answered ${status}`;
 
 /**
- * What an error body says (parsed JSON, or its text): accountingErrorMessage's reading without the status
- * fallback, as the vendor kit's `vendorMessage` hook asks.
+ * What an error body says (parsed JSON, or its text), the vendor kit's `vendorMessage` hook: a
+ * ValidationException's validation messages (each element's, once), or its Message; an auth error's Detail
+ * or Title; a text answer that is not HTML; else nothing.
  */
 export function accountingMessage(body: unknown): string | undefined {
   if (body && typeof body === 'object') {

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
-import { openDatabase } from '../database';
+import { openDatabase, withOutbox } from '../database';
 import { DefinedService } from '../define-service';
-import { OutboxEntity } from '../outbox/outbox.entity';
 import { ServiceConfigBase } from '../config';
 import { serviceTestEnv } from './harness';
 
@@ -30,7 +29,7 @@ export async function entitySchemaDifferences<C extends ServiceConfigBase>(
     ds = await openDatabase({
       url: config.DATABASE_URL,
       schema: service.manifest.schema,
-      entities: [OutboxEntity, ...(entities as unknown[])] as never,
+      entities: withOutbox(entities),
       migrations,
       poolSize: 2,
     });
