@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
-import { AnnouncementOriginSchema, AnnouncementSchema } from './records';
+import { AnnouncementOriginSchema, StoredAnnouncementSchema } from './records';
 
 /** Events of the announcements service, keyed by stock id (one stock's events stay in order). */
 
@@ -63,7 +63,7 @@ export const AnnouncementDetectedEventSchema = z.object({
   stockId: StockId,
   combinedTicker: z.string(),
   origin: AnnouncementOriginSchema,
-  announcement: AnnouncementSchema,
+  announcement: StoredAnnouncementSchema,
   /** Release time at the source, for alert latency. */
   releasedAt: z.string().datetime(),
   detectedAt: z.string().datetime(),
@@ -85,7 +85,7 @@ export const AnnouncementSendRequestedEventSchema = z.object({
   auto: z.boolean(),
   requestedBy: z.string(),
   requestedAt: z.string().datetime(),
-  announcement: AnnouncementSchema,
+  announcement: StoredAnnouncementSchema,
 });
 export type AnnouncementSendRequestedEvent = z.infer<typeof AnnouncementSendRequestedEventSchema>;
 
@@ -97,7 +97,7 @@ export const AnnouncementConfirmationRequestedEventSchema = z.object({
   recipients: z.array(z.string()).min(1),
   requestedBy: z.string(),
   requestedAt: z.string().datetime(),
-  announcement: AnnouncementSchema,
+  announcement: StoredAnnouncementSchema,
 });
 
 /** Something staff must hear about, for the system settings' error email (sent by the email-marketing service). */
@@ -110,3 +110,15 @@ export const ErrorReportedEventSchema = z.object({
   at: z.string().datetime(),
 });
 export type ErrorReportedEvent = z.infer<typeof ErrorReportedEventSchema>;
+
+/**
+ * The part of the system settings other services act on (docs/adr/0013): the error email, where the
+ * email-marketing service sends the staff mails of other services' events. Published through the outbox when
+ * the settings are saved and when the announcements service starts (so a new projection fills); `savedAt` is
+ * the settings' own time, so a projection keeps the newest whatever order the events arrive in.
+ */
+export const SystemSettingsSavedEventSchema = z.object({
+  errorEmail: z.string(),
+  savedAt: z.string().datetime(),
+});
+export type SystemSettingsSavedEvent = z.infer<typeof SystemSettingsSavedEventSchema>;

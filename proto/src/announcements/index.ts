@@ -5,6 +5,7 @@ import {
   AnnouncementDetectedEventSchema,
   AnnouncementSendRequestedEventSchema,
   ErrorReportedEventSchema,
+  SystemSettingsSavedEventSchema,
   InitialPollProgressedEventSchema,
   InitialPollRequestedEventSchema,
   PollRequestedEventSchema,
@@ -74,7 +75,8 @@ export * from './rules';
 /**
  * The announcements service: sources, polling (scheduler and poller roles), initial poll and resync,
  * stored announcements and their PDFs, auto-send rules, system settings, reconcile, file cleanup, disk report.
- * Consumes `announcement.delivered` (the email-marketing contract's) for each announcement's sendHistory.
+ * Who was mailed an announcement is the email-marketing service's (docs/adr/0013); the error email it
+ * publishes as `system-settings.saved` for the staff mails that service sends.
  */
 export const announcementsContract = defineServiceContract({
   service: 'announcements',
@@ -237,6 +239,7 @@ export const announcementsContract = defineServiceContract({
       schema: AnnouncementConfirmationRequestedEventSchema,
     },
     ErrorReported: { topic: 'error.reported', schema: ErrorReportedEventSchema },
+    SystemSettingsSaved: { topic: 'system-settings.saved', schema: SystemSettingsSavedEventSchema },
     CommentPosted: { topic: 'comment.posted', schema: CommentPostedEventSchema },
     CommentResponded: { topic: 'comment.responded', schema: CommentRespondedEventSchema },
   },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
 import {
-  AnnouncementSchema,
+  StoredAnnouncementSchema,
   AnnouncementServiceSchema,
   DiskReportSchema,
   FileCleanupSchema,
@@ -52,7 +52,7 @@ export const ListAnnouncementsRequestSchema = z.object({
   checkedStockId: StockId.optional(),
 });
 export const AnnouncementListReplySchema = z.object({
-  announcements: z.array(AnnouncementSchema),
+  announcements: z.array(StoredAnnouncementSchema),
   /** The stock's latest initial poll or resync; null when none ran. */
   initialPoll: InitialPollProgressSchema.nullable(),
 });
@@ -103,7 +103,7 @@ export const SaveAnnouncementRequestSchema = z.object({
     .object({ uploadId: z.string().uuid(), parts: z.number().int().min(1), fileName: z.string().max(300) })
     .optional(),
 });
-export const AnnouncementReplySchema = z.object({ announcement: AnnouncementSchema });
+export const AnnouncementReplySchema = z.object({ announcement: StoredAnnouncementSchema });
 
 /** Delete, send, confirmation email: the announcement by its sendGuid. */
 const announcementRef = z.object({ actor: ActorSchema, combinedTicker, sendGuid: z.string().uuid() });
@@ -117,7 +117,7 @@ export const SendAnnouncementRequestSchema = announcementRef.extend({
 
 export const SendConfirmationRequestSchema = announcementRef;
 export const SendConfirmationReplySchema = z.object({
-  announcement: AnnouncementSchema,
+  announcement: StoredAnnouncementSchema,
   recipients: z.array(z.string()),
 });
 

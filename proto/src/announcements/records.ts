@@ -32,8 +32,11 @@ export const AutoSendStateSchema = z.enum([
 ]);
 export type AutoSendState = z.infer<typeof AutoSendStateSchema>;
 
-/** An announcement (spec section 3), plus what the service adds: ids, origin, file and auto-send state. */
-export const AnnouncementSchema = z.object({
+/**
+ * An announcement as the announcements service stores it (spec section 3 without who was mailed), plus what
+ * the service adds: ids, origin, file and auto-send state. Its events and replies carry this shape.
+ */
+export const StoredAnnouncementSchema = z.object({
   id: z.string().uuid(),
   stockId: StockId,
   /** The announcement's public id: the PDF route, the widget and comments name it. */
@@ -55,24 +58,43 @@ export const AnnouncementSchema = z.object({
   videoUrl: z.string(),
   videoDescription: z.string(),
   thumbnailPageNum: z.number().int().nullable(),
-  sent: z.boolean(),
-  sendHistory: z.array(SendHistoryEntrySchema),
   /** When a send was last requested (manual or automatic); null when never. */
   sendRequestedAt: z.string().datetime().nullable(),
   numComments: z.number().int(),
   /** Widget openings. */
   hits: z.number().int(),
-  /**
-   * Alert latency: release time at the source -> the first subscriber mail accepted by SMTP, in ms; null
-   * until a send to subscribers has delivered.
-   */
-  alertLatencyMs: z.number().int().nullable(),
   deletedOn: z.string().datetime().nullable(),
   origin: AnnouncementOriginSchema,
   autoSend: AutoSendStateSchema.nullable(),
   /** When the service stored it (detection time). */
   createdAt: z.string().datetime(),
 });
+export type StoredAnnouncement = z.infer<typeof StoredAnnouncementSchema>;
+
+/**
+ * Who was mailed an announcement: the email-marketing service's alone (docs/adr/0013), from its sends and
+ * deliveries. `sent` once any mail or campaign of it was accepted; `sendHistory` each accepted address (a
+ * campaign as its provider's list) with when.
+ */
+export const AnnouncementDeliveryStateSchema = z.object({
+  sent: z.boolean(),
+  sendHistory: z.array(SendHistoryEntrySchema),
+  /**
+   * Alert latency: release time at the source -> the first subscriber mail accepted by SMTP, in ms; null
+   * until a send to subscribers has delivered.
+   */
+  alertLatencyMs: z.number().int().nullable(),
+});
+export type AnnouncementDeliveryState = z.infer<typeof AnnouncementDeliveryStateSchema>;
+
+/** Nothing mailed yet: the delivery state of an announcement no send of which was accepted. */
+export const NOT_DELIVERED: AnnouncementDeliveryState = { sent: false, sendHistory: [], alertLatencyMs: null };
+
+/**
+ * An announcement as the portal shows it (spec section 3): the stored announcement with its delivery state,
+ * composed by the gateway from the two services that own them.
+ */
+export const AnnouncementSchema = StoredAnnouncementSchema.extend(AnnouncementDeliveryStateSchema.shape);
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 
 /** The initial poll (or resync) of a stock: years walked from announcementStartYear to now. */

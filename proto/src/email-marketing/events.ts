@@ -14,8 +14,9 @@ export const DeliveriesQueuedEventSchema = z.object({
 export type DeliveriesQueuedEvent = z.infer<typeof DeliveriesQueuedEventSchema>;
 
 /**
- * Mail was accepted for an announcement (published by this service): the announcements service marks it sent
- * and appends to its sendHistory.
+ * Mail was accepted for an announcement (published by this service, after each chunk of a send): a fact for
+ * whoever listens. Who was mailed is this service's own record (`email-marketing.send-history`, ADR 0013):
+ * no service keeps a copy of it from this event.
  */
 export const AnnouncementDeliveredEventSchema = z.object({
   stockId: StockId,

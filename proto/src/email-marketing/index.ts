@@ -9,6 +9,8 @@ import {
   ListSubscribersRequestSchema,
   SaveEmailMarketingSettingsRequestSchema,
   SendSystemEmailReplySchema,
+  SendHistoryReplySchema,
+  SendHistoryRequestSchema,
   SendSystemEmailRequestSchema,
   SubscribeReplySchema,
   SubscribeRequestSchema,
@@ -32,9 +34,12 @@ export * from './rules';
 /**
  * The email-marketing service: every email the product sends (announcements to subscribers by SMTP or
  * through the stock's email-marketing provider, confirmation, notification, test and error mails), the
- * stocks' email-marketing settings, subscribers with double opt-in. Consumes `announcement.send-requested`,
- * `announcement.confirmation-requested`, `announcement.detected`, `error.reported` and `stock.upserted`;
- * publishes `announcement.delivered`.
+ * stocks' email-marketing settings, subscribers with double opt-in, and who was mailed each announcement
+ * (`email-marketing.send-history`, docs/adr/0013). Consumes `announcement.send-requested`,
+ * `announcement.confirmation-requested`, `announcement.detected`, `error.reported`, `stock.upserted`, and for
+ * the staff mails it sends itself `system-settings.saved` (the error email), `service-order.submitted` and
+ * `market-data.failed`; publishes `announcement.delivered` (a fact for whoever listens: nothing writes it
+ * back).
  */
 export const emailMarketingContract = defineServiceContract({
   service: 'email-marketing',
@@ -100,6 +105,11 @@ export const emailMarketingContract = defineServiceContract({
       topic: 'email-marketing.dashboard',
       request: EmailMarketingDashboardRequestSchema,
       reply: EmailMarketingDashboardReplySchema,
+    },
+    EmailMarketingSendHistory: {
+      topic: 'email-marketing.send-history',
+      request: SendHistoryRequestSchema,
+      reply: SendHistoryReplySchema,
     },
   },
   events: {

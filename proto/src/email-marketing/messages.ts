@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnnouncementSchema } from '../announcements/records';
+import { AnnouncementDeliveryStateSchema, StoredAnnouncementSchema } from '../announcements/records';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
 import {
@@ -55,7 +55,7 @@ export const TestSendRequestSchema = z.object({
   mode: z.enum(['test', 'subscribers']),
   settings: EmailMarketingSettingsSchema.partial(),
   /** The campaign's content: the stock's latest announcement (the gateway looks it up), or null for a sample. */
-  announcement: AnnouncementSchema.nullable(),
+  announcement: StoredAnnouncementSchema.nullable(),
 });
 export type TestSendRequest = z.infer<typeof TestSendRequestSchema>;
 export const TestSendReplySchema = z.object({
@@ -106,3 +106,17 @@ export const EmailMarketingDashboardRequestSchema = z.object({ stockIds: z.array
 export const EmailMarketingDashboardReplySchema = z.object({
   stocks: z.record(StockId, z.object({ emailMarketing: z.boolean() })),
 });
+
+/**
+ * Who was mailed a stock's announcements (docs/adr/0013): the gateway composes it into every announcement it
+ * answers. `sendGuids` narrows to those announcements; without it, every announcement of the stock mailed.
+ */
+export const SendHistoryRequestSchema = z.object({
+  stockId: StockId,
+  sendGuids: z.array(z.string().uuid()).max(10_000).optional(),
+});
+/** The delivery state of each announcement asked for that was ever mailed; one not listed was not. */
+export const SendHistoryReplySchema = z.object({
+  announcements: z.array(AnnouncementDeliveryStateSchema.extend({ sendGuid: z.string().uuid() })),
+});
+export type SendHistoryReply = z.infer<typeof SendHistoryReplySchema>;
