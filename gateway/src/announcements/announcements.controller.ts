@@ -1,10 +1,12 @@
 import {
-  Announcement,
   AnnouncementBodySchema,
   AnnouncementChangeResponse,
+  AnnouncementList,
   SaveAnnouncementFormSchema,
   SendOverrideQuerySchema,
   SessionUser,
+  STOCK_LIST_UNAVAILABLE_HEADER,
+  StoredAnnouncement,
   Topics,
   routes,
 } from '@irp/proto';
@@ -14,14 +16,9 @@ import type { Response } from 'express';
 import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import type { z } from 'zod';
 import { ServicesClient } from '../kafka/services.client';
+import { AnnouncementDeliveries } from './announcement-deliveries';
 import { openStoredPdf } from './pdf-download';
 import { ReceivedFile, stageUpload } from './pdf-upload';
-
-const changed = (announcement: Announcement): AnnouncementChangeResponse => ({
-  success: true,
-  announcement,
-  errorMessage: null,
-});
 
 /** '' is how a form says "not given"; the service reads an absent field, not an empty one. */
 const given = (text: string): string | undefined => (text.trim() ? text : undefined);
@@ -30,25 +27,34 @@ const given = (text: string): string | undefined => (text.trim() ? text : undefi
  * The announcement routes of a stock (docs/api/announcements.md): the stock page's and the client stock
  * page's Announcements tab, and the public PDF. Roles per stock are the guard's (each route entry's access;
  * Admin passes); every rule (PDF for ASX, date format, resend confirmation...) is the announcements
- * service's.
+ * service's. Every announcement answered carries who was mailed it, composed from the email-marketing
+ * service (AnnouncementDeliveries, ADR 0013); when that service does not answer, the response header
+ * STOCK_LIST_UNAVAILABLE_HEADER names it.
  */
 @Controller()
 export class AnnouncementsController {
-  constructor(private readonly services: ServicesClient) {}
+  constructor(
+    private readonly services: ServicesClient,
+    private readonly deliveries: AnnouncementDeliveries,
+  ) {}
 
   @Route(routes.announcements.list)
-  list(
+  async list(
     @Param('combinedTicker') combinedTicker: string,
     @CurrentUser() actor: SessionUser,
     @CheckedStockId() checkedStockId: string | undefined,
-  ) {
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AnnouncementList> {
     // The service reads only the stock whose role the guard checked (its ticker lookup is cached).
-    return this.services.request(Topics.AnnouncementsList, {
+    const { announcements, initialPoll } = await this.services.request(Topics.AnnouncementsList, {
       actor,
       combinedTicker,
       includeDeleted: true,
       checkedStockId,
     });
+    const composed = await this.deliveries.of(announcements);
+    res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, composed.unavailable.join(', '));
+    return { announcements: composed.announcements, initialPoll };
   }
 
   @Route(routes.announcements.save)
@@ -57,6 +63,7 @@ export class AnnouncementsController {
     @Param('combinedTicker') combinedTicker: string,
     @Body() form: z.output<typeof SaveAnnouncementFormSchema>,
     @UploadedFile() file: ReceivedFile | undefined,
+    @Res({ passthrough: true }) res: Response,
   ) {
     const upload = file ? await stageUpload(this.services, file) : undefined;
     const { announcement } = await this.services.request(Topics.AnnouncementsSave, {
@@ -74,7 +81,7 @@ export class AnnouncementsController {
       thumbnailPageNum: form.thumbnailPageNum,
       upload,
     });
-    return changed(announcement);
+    return this.changed(announcement, res);
   }
 
   @Route(routes.announcements.delete)
@@ -82,13 +89,14 @@ export class AnnouncementsController {
     @CurrentUser() actor: SessionUser,
     @Param('combinedTicker') combinedTicker: string,
     @Body() body: z.output<typeof AnnouncementBodySchema>,
+    @Res({ passthrough: true }) res: Response,
   ) {
     const { announcement } = await this.services.request(Topics.AnnouncementsDelete, {
       actor,
       combinedTicker,
       sendGuid: body.sendGuid,
     });
-    return changed(announcement);
+    return this.changed(announcement, res);
   }
 
   @Route(routes.announcements.send)
@@ -97,6 +105,7 @@ export class AnnouncementsController {
     @Param('combinedTicker') combinedTicker: string,
     @Query() query: z.output<typeof SendOverrideQuerySchema>,
     @Body() body: z.output<typeof AnnouncementBodySchema>,
+    @Res({ passthrough: true }) res: Response,
   ) {
     const { announcement } = await this.services.request(Topics.AnnouncementsSend, {
       actor,
@@ -104,7 +113,7 @@ export class AnnouncementsController {
       sendGuid: body.sendGuid,
       override: query.sendOverride,
     });
-    return changed(announcement);
+    return this.changed(announcement, res);
   }
 
   /**
@@ -120,5 +129,12 @@ export class AnnouncementsController {
     // Client websites link and embed it; helmet's same-origin default would block the embedding.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     return file;
+  }
+
+  /** Save, delete, send: the announcement as stored, with who was mailed it. */
+  private async changed(stored: StoredAnnouncement, res: Response): Promise<AnnouncementChangeResponse> {
+    const { announcement, unavailable } = await this.deliveries.one(stored);
+    res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, unavailable.join(', '));
+    return { success: true, announcement, errorMessage: null };
   }
 }

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { CommentsController } from '../comments/comments.controller';
 import { AnnouncementAdminController } from './announcement-admin.controller';
+import { AnnouncementDeliveries } from './announcement-deliveries';
 import { AnnouncementsController } from './announcements.controller';
 import { ReconcileController } from './reconcile.controller';
 
 /**
  * The announcement routes of docs/api/announcements.md, with the comment moderation routes. Every route asks the announcements service; this
- * module checks shapes and roles, passes uploaded PDFs on in chunks and streams stored ones back. The
- * stock page's announcements are composed by the stocks module (StockPageComposer), the widget's by the
- * widget module.
+ * module checks shapes and roles, passes uploaded PDFs on in chunks and streams stored ones back, and composes
+ * who was mailed each announcement from the email-marketing service (AnnouncementDeliveries, ADR 0013), which
+ * the stock page's composer (stocks module) uses too. The widget's announcements are the widget module's.
  */
 @Module({
   controllers: [
@@ -17,5 +18,7 @@ import { ReconcileController } from './reconcile.controller';
     ReconcileController,
     CommentsController,
   ],
+  providers: [AnnouncementDeliveries],
+  exports: [AnnouncementDeliveries],
 })
 export class AnnouncementsModule {}

@@ -1,12 +1,12 @@
 import { AppError } from '@irp/platform';
 import {
-  Announcement,
   BOTH_KEYS_MESSAGE,
   EmailMarketingSettingsQuerySchema,
   ErrorCode,
   SaveEmailMarketingSettingsBodySchema,
   SessionUser,
   Stock,
+  StoredAnnouncement,
   SubscriberCountQuerySchema,
   TestSendBodySchema,
   Topics,
@@ -137,7 +137,7 @@ export class EmailMarketingController {
   }
 
   /** The stock's newest announcement not deleted (the campaign's content), or null (a sample is sent). */
-  private async latestAnnouncement(actor: SessionUser, stock: Stock): Promise<Announcement | null> {
+  private async latestAnnouncement(actor: SessionUser, stock: Stock): Promise<StoredAnnouncement | null> {
     try {
       const { announcements } = await this.services.request(Topics.AnnouncementsList, {
         actor,

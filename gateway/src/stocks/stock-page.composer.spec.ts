@@ -1,12 +1,14 @@
 import { AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { actor } from '@irp/proto/testing';
+import { AnnouncementDeliveries } from '../announcements/announcement-deliveries';
 import { ServicesClient } from '../kafka/services.client';
 import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
 import type { StockPageContributor } from './stock-page-contributor';
 
 type ListRequest = RequestOf<typeof Topics.AnnouncementsList>;
 const admin = actor({ username: 'admin', roles: ['Admin'] });
+const CONFIG = { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 };
 
 const list: AnnouncementList = {
   announcements: [],
@@ -31,7 +33,7 @@ function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
       return answer(payload);
     },
   } as unknown as ServicesClient;
-  return { composer: new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }), calls };
+  return { composer: new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG), calls };
 }
 
 describe('StockPageComposer', () => {
@@ -119,7 +121,7 @@ describe('StockPageComposer contributors', () => {
 
   it("adds each contributor's part, asked with the short timeout", async () => {
     const asked: Array<[string, number]> = [];
-    const c = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }, [
+    const c = new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG, [
       contributor(async (ticker, ms) => {
         asked.push([ticker, ms]);
         return { currentMarketData: quote };
@@ -133,7 +135,7 @@ describe('StockPageComposer contributors', () => {
   });
 
   it('a contributor that fails gives its empty part and is named unavailable; no contributors, no parts', async () => {
-    const c = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 }, [
+    const c = new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG, [
       contributor(async () => {
         throw new AppError(ErrorCode.ServiceUnavailable, 'no answer');
       }),
@@ -142,7 +144,7 @@ describe('StockPageComposer contributors', () => {
       fields: { currentMarketData: null },
       unavailable: ['reports'],
     });
-    const none = new StockPageComposer(services, { STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS: 1500 });
+    const none = new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG);
     await expect(none.contributionsOf('BHP:ASX')).resolves.toEqual({ fields: {}, unavailable: [] });
   });
 });

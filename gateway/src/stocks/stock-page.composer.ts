@@ -1,6 +1,7 @@
 import { AdminStockPage, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AnnouncementDeliveries } from '../announcements/announcement-deliveries';
 import { askContributor, askContributors, AskOptions, unavailableOf } from '../common/contributors';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
@@ -35,6 +36,7 @@ export const latestInitialPollOf = (parts: StockPageParts): LatestInitialPoll =>
 export class StockPageComposer {
   constructor(
     private readonly services: ServicesClient,
+    private readonly deliveries: AnnouncementDeliveries,
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS'>,
     @Optional()
     @Inject(STOCK_PAGE_CONTRIBUTORS)
@@ -64,7 +66,9 @@ export class StockPageComposer {
   }
 
   /**
-   * The announcements part of a stock's page. Never rejects, so it can be started beside the stock's own
+   * The announcements part of a stock's page, each with who was mailed it (the email-marketing service's,
+   * asked once the announcements are known; when it does not answer they show as not mailed and
+   * 'email-marketing' is in `unavailable`). Never rejects, so it can be started beside the stock's own
    * request and awaited after it.
    */
   async announcementsOf(actor: SessionUser, combinedTicker: string): Promise<StockPageParts> {
@@ -79,11 +83,8 @@ export class StockPageComposer {
       this.asking(combinedTicker, 'stock page announcements unavailable'),
     );
     if (!result.ok) return { announcements: null, initialPoll: null, unavailable: [ANNOUNCEMENTS.name] };
-    return {
-      announcements: result.value.announcements,
-      initialPoll: result.value.initialPoll,
-      unavailable: [],
-    };
+    const { announcements, unavailable } = await this.deliveries.of(result.value.announcements);
+    return { announcements, initialPoll: result.value.initialPoll, unavailable };
   }
 
   private asking(combinedTicker: string, message: string): AskOptions {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { DashboardModule } from '../dashboard/dashboard.module';
 import { StockPageContributorsModule } from './stock-page-contributors.module';
 import { ClientStockController } from './client-stock.controller';
@@ -15,7 +16,7 @@ import { StocksController } from './stocks.controller';
  * shapes and roles, composes the dashboards' columns and shapes answers per audience.
  */
 @Module({
-  imports: [DashboardModule, StockPageContributorsModule],
+  imports: [AnnouncementsModule, DashboardModule, StockPageContributorsModule],
   controllers: [StocksController, StockRecordsController, ClientStockController],
   providers: [...stockDirectoryProviders, StockPageComposer, InitialPollStatuses],
   exports: [CachedStockDirectory, STOCK_DIRECTORY],

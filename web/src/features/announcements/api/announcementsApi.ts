@@ -1,4 +1,4 @@
-import type { Announcement } from '@irp/proto';
+import { STOCK_LIST_UNAVAILABLE_HEADER, unavailableServicesOf, type Announcement } from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
@@ -42,9 +42,16 @@ const changed = (combinedTicker: string) => [
 export const announcementsApi = announcementsTaggedApi.injectEndpoints({
   endpoints: (build) =>
     routeEndpoints(build, ({ query, mutation }) => ({
-      /** GET /api/Announcement/list/{combinedTicker}: newest first, deleted ones included. */
+      /**
+       * GET /api/Announcement/list/{combinedTicker}: newest first, deleted ones included, with the services
+       * that did not answer for it (a header: 'email-marketing' when who was mailed is unknown).
+       */
       listAnnouncements: query(routes.announcements.list, {
         request: (combinedTicker: string) => ({ params: { combinedTicker } }),
+        transformResponse: (list, meta) => ({
+          ...list,
+          unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
+        }),
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
       }),
       /** POST /api/Announcement/save/{combinedTicker}: multipart, the PDF in `file`. */

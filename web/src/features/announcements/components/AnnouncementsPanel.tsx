@@ -34,9 +34,18 @@ interface AnnouncementsPanelProps {
   /** The initial poll is incomplete: adding (and resync) is hidden, its progress shows instead. */
   syncing: boolean;
   permissions: AnnouncementPermissions;
+  /**
+   * The services that did not answer for this list (the gateway's `unavailable`): 'email-marketing' means who
+   * was mailed is unknown, so the sent icons may be missing.
+   */
+  unavailable?: readonly string[];
   /** A resync started: the page shows 'Sync in Progress' from this run. */
   onResynced?: (initialPoll: InitialPollProgress) => void;
 }
+
+/** Shown when the email-marketing service, which owns who was mailed (ADR 0013), did not answer. */
+export const SENT_STATE_UNAVAILABLE =
+  'Who was mailed each announcement cannot be shown right now (the email-marketing service did not answer), so announcements already sent may show as not sent. Reload the page to try again shortly.';
 
 /** The confirmations of spec section 5 (delete, send confirmation email, manual send, resync). */
 export const confirmTexts = {
@@ -64,6 +73,7 @@ export function AnnouncementsPanel({
   initialPoll,
   syncing,
   permissions,
+  unavailable = [],
   onResynced,
 }: AnnouncementsPanelProps) {
   const sorted = useMemo(() => sortNewestFirst(announcements), [announcements]);
@@ -146,6 +156,11 @@ export function AnnouncementsPanel({
 
   return (
     <Stack gap="md" data-testid="announcements-tab">
+      {unavailable.includes('email-marketing') && (
+        <Alert color="yellow" title="Sent state unavailable" role="status">
+          {SENT_STATE_UNAVAILABLE}
+        </Alert>
+      )}
       {syncing && !failedRun && <SyncProgress initialPoll={initialPoll} />}
       {failedRun && (
         <Alert color="red" title="The last sync failed">

@@ -9,7 +9,7 @@ import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render
 import { announcement, runningPoll, STOCK_ID } from '../test/fixtures';
 import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
 import { ANNOUNCEMENTS_UNAVAILABLE } from './AnnouncementsTab';
-import { confirmTexts } from './AnnouncementsPanel';
+import { confirmTexts, SENT_STATE_UNAVAILABLE } from './AnnouncementsPanel';
 import { routes } from '@/api/routes';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
@@ -420,6 +420,12 @@ describe('staff Announcements tab', () => {
     open(withAnnouncements([], { announcements: null, unavailable: ['announcements'] }));
     expect(await screen.findByRole('alert')).toHaveTextContent(ANNOUNCEMENTS_UNAVAILABLE);
     expect(screen.queryByRole('button', { name: 'Add Announcement' })).not.toBeInTheDocument();
+  });
+
+  it('says who was mailed is unknown when the email-marketing service did not answer, and still lists', async () => {
+    open(withAnnouncements([OLDER, NEWEST], { unavailable: ['email-marketing'] }));
+    expect(await screen.findByRole('status')).toHaveTextContent(SENT_STATE_UNAVAILABLE);
+    expect(await rows()).toHaveLength(2);
   });
 
   it("links a Comments count to the announcement's comments, and leaves 0 as plain text", async () => {

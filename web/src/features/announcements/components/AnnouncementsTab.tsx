@@ -22,7 +22,7 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
   const user = useAppSelector(selectSessionUser);
   const dispatch = useAppDispatch();
   const admin = isAdmin(user);
-  const { announcements, initialPoll = null } = stock;
+  const { announcements, initialPoll = null, unavailable = [] } = stock;
 
   if (!announcements) {
     return (
@@ -45,6 +45,7 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
       initialPoll={initialPoll}
       syncing={isSyncing(stock.completedInitialPoll, initialPoll)}
       permissions={permissions}
+      unavailable={unavailable}
       onResynced={(run) => {
         // Spec section 4: a resync sets completedInitialPoll back to false locally; the page then
         // follows the run by fetching the stock while it reports progress.
@@ -100,6 +101,7 @@ export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
       initialPoll={initialPoll}
       syncing={syncing}
       permissions={permissions}
+      unavailable={data.unavailable}
     />
   );
 }

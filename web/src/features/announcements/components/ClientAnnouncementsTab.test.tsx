@@ -1,11 +1,12 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Announcement, AnnouncementList, ClientStockDto } from '@irp/proto';
+import { STOCK_LIST_UNAVAILABLE_HEADER, type Announcement, type AnnouncementList, type ClientStockDto } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll } from '../test/fixtures';
 import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
 import { routes } from '@/api/routes';
+import { SENT_STATE_UNAVAILABLE } from './AnnouncementsPanel';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -182,6 +183,18 @@ describe('client Announcements tab', () => {
     const [row] = within(await screen.findByTestId('announcement-rows')).getAllByRole('row');
     expect(within(row as HTMLElement).getAllByRole('cell')[3]).toHaveTextContent('2');
     expect(within(row as HTMLElement).queryByRole('link', { name: /comments on/ })).not.toBeInTheDocument();
+  });
+
+  it("says who was mailed is unknown when the list's header names the email-marketing service", async () => {
+    const stock = clientStockDto('BHP', { roles: ['EditAnnouncements'] });
+    open(['EditAnnouncements'], undefined, {}, {
+      [routeKey(routes.announcements.list, { combinedTicker: stock.combinedTicker })]: () =>
+        jsonResponse({ announcements: [SENT, NEW], initialPoll: null }, 200, {
+          [STOCK_LIST_UNAVAILABLE_HEADER]: 'email-marketing',
+        }),
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent(SENT_STATE_UNAVAILABLE);
+    expect(within(await screen.findByTestId('announcement-rows')).getAllByRole('row')).toHaveLength(2);
   });
 
   it('shows the error when the list cannot be loaded', async () => {
