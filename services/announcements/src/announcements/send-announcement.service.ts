@@ -33,8 +33,8 @@ export class SendAnnouncementService {
   /**
    * Requests a manual send. The row is locked, so of two sends at once without override exactly one is
    * requested and the other is told the announcement was already sent. "Already sent" is a send requested
-   * before: every send, manual or automatic, stamps send_requested_at (the migration SentBecomesSendRequested
-   * stamped the rows marked sent before it did).
+   * before: every send, manual or automatic, stamps send_requested_at, and the migration
+   * SentBecomesSendRequested stamped the rows marked sent before sends were recorded.
    */
   async send(req: AnnouncementRef & { override: boolean }): Promise<StoredAnnouncement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);

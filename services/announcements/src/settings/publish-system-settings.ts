@@ -20,10 +20,10 @@ export const systemSettingsSaved = (
   row ? { errorEmail: row.errorEmail, savedAt: row.updatedAt.toISOString() } : NEVER_SAVED;
 
 /**
- * Publishes the current settings as `system-settings.saved` once the api role starts (through the outbox), so a
- * projection made after the last save (a new email-marketing release, a rebuilt one) fills without one. Each
- * api pod publishes on its start; the copies carry the row's own savedAt, so they change nothing a projection
- * already has. A start that cannot publish fails, and the pod restarts and tries again.
+ * Publishes the current settings as `system-settings.saved` (through the outbox) once the api role starts, so
+ * a projection made after the last save (a new email-marketing release, a rebuilt one) fills without one.
+ * Each api pod publishes on its start; the copies carry the row's own savedAt, so they change nothing a
+ * projection already has. A start that cannot publish fails, and the pod restarts and tries again.
  */
 @Injectable()
 export class PublishSystemSettings implements OnApplicationBootstrap {
