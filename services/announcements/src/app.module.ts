@@ -20,13 +20,13 @@ import { announcementsConfigSchema, refineAnnouncementsConfig } from './config';
 import { AlertLatency1795490000000 } from './database/migrations/1795490000000-AlertLatency';
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
+import { SentBecomesSendRequested1795700000000 } from './database/migrations/1795700000000-SentBecomesSendRequested';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './ingestion/announcement-store';
 import { AutoSendHandlers } from './auto-send/auto-send.handlers';
 import { AutoSendRepository } from './auto-send/auto-send.repository';
 import { AutoSendService } from './auto-send/auto-send.service';
 import { ErrorReporter } from './error-reports/error-reporter';
-import { StaffMailHandlers } from './error-reports/staff-mail.handlers';
 import { InitialPollEntity } from './initial-poll/initial-poll.entity';
 import { InitialPollHandlers } from './initial-poll/initial-poll.handlers';
 import { InitialPollRequestHandlers } from './initial-poll/initial-poll-requests.handlers';
@@ -54,6 +54,7 @@ import { ReconcileReads } from './reconcile/reconcile-reads';
 import { ReconcileWork } from './reconcile/reconcile-work';
 import { RunReconcile } from './reconcile/run-reconcile';
 import { ReconcilesRepository } from './reconcile/reconciles.repository';
+import { PublishSystemSettings } from './settings/publish-system-settings';
 import { SystemSettingsEntity } from './settings/system-settings.entity';
 import { SystemSettingsHandlers } from './settings/system-settings.handlers';
 import { SystemSettingsRepository } from './settings/system-settings.repository';
@@ -70,8 +71,9 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 
 /**
  * The announcements service (DESIGN.md): roles `api` (requests, the stock projection, resync, reconcile,
- * tools, comments), `scheduler` (one active: publishes poll work every POLL_INTERVAL_MS) and `poller` (any number:
- * polls, stores, downloads PDFs, runs initial polls, decides auto-sends).
+ * tools, comments, the system settings and their `system-settings.saved`), `scheduler` (one active: publishes
+ * poll work every POLL_INTERVAL_MS) and `poller` (any number: polls, stores, downloads PDFs, runs initial
+ * polls, decides auto-sends).
  */
 export const announcementsService = defineService({
   name: 'announcements',
@@ -93,6 +95,7 @@ export const announcementsService = defineService({
       AlertLatency1795490000000,
       AnnouncementComments1795500000000,
       InitialPollOwnedHere1795600000000,
+      SentBecomesSendRequested1795700000000,
     ],
   },
   providers: [
@@ -147,9 +150,9 @@ export const announcementsService = defineService({
         ReconcileHandlers,
         ToolsHandlers,
         CommentsHandlers,
-        StaffMailHandlers,
       ],
-      providers: stockProjection.providers,
+      // The api role owns the system settings (their requests): it publishes them once at start.
+      providers: [...stockProjection.providers, PublishSystemSettings],
     },
     scheduler: { providers: [DueStocksRepository, PollScheduler] },
     poller: { handlers: [PollerHandlers, InitialPollHandlers, AutoSendHandlers] },

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
@@ -90,14 +90,14 @@ export class AnnouncementsHarness {
   }
 
   /** ABC's quarterly report with a PDF over one chunk, as the add test stores it. */
-  async addQuarterly(): Promise<{ announcement: Announcement; pdf: Buffer }> {
+  async addQuarterly(): Promise<{ announcement: StoredAnnouncement; pdf: Buffer }> {
     const pdf = await makePdf('Quarterly Activities Report', 1_000_000);
     const upload = await uploadFile(this.requester, pdf, 'quarterly.pdf');
     return { announcement: await this.save('ABC', { upload }), pdf };
   }
 
   /** An older ABC announcement, deleted, as the list and delete tests leave it. */
-  async addDeletedOlder(): Promise<Announcement> {
+  async addDeletedOlder(): Promise<StoredAnnouncement> {
     const older = await this.save('ABC', {
       headline: 'Annual Report',
       date: '1 Feb 2025 9:00 AM',
@@ -116,7 +116,7 @@ export class AnnouncementsHarness {
     this.requester
       .request(Topics.AnnouncementsSave, { actor, combinedTicker, ...saveFields(fields) })
       .then((r) => r.announcement);
-  readonly send = (a: Announcement, combinedTicker: string, override = false, actor = sender) =>
+  readonly send = (a: StoredAnnouncement, combinedTicker: string, override = false, actor = sender) =>
     this.requester
       .request(Topics.AnnouncementsSend, { actor, combinedTicker, sendGuid: a.sendGuid, override })
       .then((r) => r.announcement);

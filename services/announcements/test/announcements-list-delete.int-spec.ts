@@ -1,4 +1,4 @@
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -12,7 +12,7 @@ describe('announcements service: list and delete', () => {
   let db: DataSource;
   const { save, row } = h;
 
-  let quarterly: Announcement;
+  let quarterly: StoredAnnouncement;
 
   beforeAll(async () => {
     await h.start();
@@ -25,7 +25,7 @@ describe('announcements service: list and delete', () => {
   // -------------------------------------------------------------------------------------------------
   // List and delete
 
-  let older: Announcement;
+  let older: StoredAnnouncement;
 
   it('lists newest first by release date, with the initial poll', async () => {
     older = await save('ABC', {

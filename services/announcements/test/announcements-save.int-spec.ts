@@ -1,4 +1,4 @@
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ describe('announcements service: add and edit', () => {
   let dataDir: string;
   const { save, row, count, announcementCount, outboxCount, eventFor } = h;
 
-  let quarterly: Announcement;
+  let quarterly: StoredAnnouncement;
   let quarterlyPdf: Buffer;
 
   beforeAll(async () => {
@@ -42,8 +42,6 @@ describe('announcements service: add and edit', () => {
       priceSensitive: true,
       origin: 'manual',
       autoSend: 'not-automatic',
-      sent: false,
-      sendHistory: [],
       sendRequestedAt: null,
       hits: 0,
       deletedOn: null,

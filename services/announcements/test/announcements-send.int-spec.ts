@@ -1,11 +1,15 @@
-import { Announcement, AnnouncementMessages, Topics } from '@irp/proto';
+import { AnnouncementMessages, StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
-import { TopicProbe, untilOutboxPublished, untilProbeAtEnd, waitUntil } from '@irp/platform/testing';
+import { TopicProbe, untilOutboxPublished, untilProbeAtEnd } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
-import { ADMIN, expectRefusal, makePdf, produceEvent, refusalOf, uploadFile } from './announcements-fixtures';
+import { SentBecomesSendRequested1795700000000 } from '../src/database/migrations/1795700000000-SentBecomesSendRequested';
+import { ADMIN, expectRefusal, makePdf, refusalOf, uploadFile } from './announcements-fixtures';
 import { AnnouncementsHarness, abc, editor, outsider, sender } from './announcements-harness';
 
-/** Manual and confirmation sends through the outbox, and `announcement.delivered` from the email-marketing service. */
+/**
+ * Manual and confirmation sends through the outbox. Who was mailed is the email-marketing service's
+ * (docs/adr/0013): its `announcement.delivered` changes nothing here.
+ */
 describe('announcements service: sends', () => {
   const h = new AnnouncementsHarness();
   let requester: KafkaRequester;
@@ -14,8 +18,8 @@ describe('announcements service: sends', () => {
   let sendRequestsAtJoin: Map<number, bigint>;
   const { save, send, row, count, outboxCount, eventsFor, eventFor } = h;
 
-  let quarterly: Announcement;
-  let older: Announcement;
+  let quarterly: StoredAnnouncement;
+  let older: StoredAnnouncement;
 
   beforeAll(async () => {
     await h.start();
@@ -77,7 +81,7 @@ describe('announcements service: sends', () => {
     // would all read "not sent" and each publish.
     const blocker = db.createQueryRunner();
     await blocker.startTransaction();
-    let results: PromiseSettledResult<Announcement>[];
+    let results: PromiseSettledResult<StoredAnnouncement>[];
     try {
       await blocker.query(`SELECT 1 FROM announcements.announcements WHERE send_guid = $1 FOR UPDATE`, [
         fresh.sendGuid,
@@ -190,35 +194,29 @@ describe('announcements service: sends', () => {
     expect(await outboxCount(Topics.AnnouncementConfirmationRequested, vodNews.sendGuid)).toBe(0);
   });
 
-  it('marks an announcement sent from announcement.delivered, adding each delivery once', async () => {
-    const t1 = '2025-03-22T00:00:00.000Z';
-    const t2 = '2025-03-23T00:00:00.000Z';
-    const sentEvent = (timestamp: string, emailAddresses: string[]) => ({
-      stockId: abc.id,
-      sendGuid: quarterly.sendGuid,
-      timestamp,
-      emailAddresses,
+  it('still needs the override for an announcement marked sent before sends were requested', async () => {
+    const early = await save('ABC', {
+      headline: 'Sent Before Requests',
+      upload: await uploadFile(requester, await makePdf('Sent Before Requests')),
     });
-    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
-    await waitUntil('announcement marked sent', async () => (await row(quarterly.sendGuid)).sent === true);
-    // The same delivery again, then a new one: one partition (keyed by stock), so the first is handled by
-    // the time the second shows.
-    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t1, ['a@x.example', 'b@x.example']));
-    await produceEvent(Topics.AnnouncementDelivered, abc.id, sentEvent(t2, ['a@x.example']));
-    await waitUntil(
-      'second delivery recorded',
-      async () => ((await row(quarterly.sendGuid)).send_history as unknown[]).length >= 3,
+    // As the last release left a row that announcement.delivered marked sent with no request recorded.
+    await db.query(
+      `UPDATE announcements.announcements
+          SET sent = true, send_requested_at = NULL, updated_at = '2024-05-01T00:00:00Z' WHERE send_guid = $1`,
+      [early.sendGuid],
     );
-    expect((await row(quarterly.sendGuid)).send_history).toEqual([
-      { timestamp: t1, emailAddress: 'a@x.example' },
-      { timestamp: t1, emailAddress: 'b@x.example' },
-      { timestamp: t2, emailAddress: 'a@x.example' },
-    ]);
-    const { announcements } = await requester.request(Topics.AnnouncementsList, {
-      actor: ADMIN,
-      combinedTicker: 'ABC',
-      includeDeleted: true,
-    });
-    expect(announcements.find((a) => a.sendGuid === quarterly.sendGuid)).toMatchObject({ sent: true });
+    const runner = db.createQueryRunner();
+    try {
+      await new SentBecomesSendRequested1795700000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect((await row(early.sendGuid)).send_requested_at).toEqual(new Date('2024-05-01T00:00:00Z'));
+
+    await expectRefusal(send(early, 'ABC'), 'CONFLICT', AnnouncementMessages.alreadySent);
+    expect(await outboxCount(Topics.AnnouncementSendRequested, early.sendGuid)).toBe(0);
+    const resent = await send(early, 'ABC', true);
+    expect(Date.parse(resent.sendRequestedAt!)).toBeGreaterThan(Date.parse('2024-05-01T00:00:00Z'));
+    expect(await outboxCount(Topics.AnnouncementSendRequested, early.sendGuid)).toBe(1);
   });
 });

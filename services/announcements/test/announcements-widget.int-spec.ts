@@ -1,4 +1,4 @@
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
 import { ADMIN, expectRefusal, makePdf, uploadFile } from './announcements-fixtures';
@@ -10,9 +10,9 @@ describe('announcements service: files and the widget', () => {
   let requester: KafkaRequester;
   const { row } = h;
 
-  let quarterly: Announcement;
-  let older: Announcement;
-  let ahead: Announcement;
+  let quarterly: StoredAnnouncement;
+  let older: StoredAnnouncement;
+  let ahead: StoredAnnouncement;
 
   beforeAll(async () => {
     await h.start();

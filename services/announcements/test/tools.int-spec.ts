@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { KafkaRequester } from '@irp/platform';
 import { createTestRequester, dropSchema, serviceTestEnv } from '@irp/platform/testing';
 import { createHash } from 'node:crypto';
@@ -37,10 +37,10 @@ describe('announcements tools on the real broker and database', () => {
   const exp = stockEvent('EXP', 'LSE', { apiKey: 'key-exp', subscriptionExpired: true });
 
   let shared: Buffer;
-  let first: Announcement;
-  let copy: Announcement;
-  let lost: Announcement;
-  let archived: Announcement;
+  let first: StoredAnnouncement;
+  let copy: StoredAnnouncement;
+  let lost: StoredAnnouncement;
+  let archived: StoredAnnouncement;
   let lostPdf: Buffer;
   let archivedPdf: Buffer;
   const stray = Buffer.from('%PDF-1.4 a file no announcement names');

@@ -8,7 +8,6 @@ import {
   existingDateOf,
   isEdit,
   manualSendChannels,
-  mergeSendHistory,
   minuteOf,
   nextHeadlineOriginal,
   pdfFileName,
@@ -244,22 +243,6 @@ describe('manualSendChannels', () => {
     expect(refusal(() => manualSendChannels(off, true, 'VOD:LSE')).message).toBe(
       'No sending channel is switched on for VOD:LSE: turn on Email or email marketing sending on the Config tab',
     );
-  });
-});
-
-describe('mergeSendHistory', () => {
-  it('adds each address once per timestamp, so a redelivery adds nothing', () => {
-    const t = '2025-03-22T00:00:00.000Z';
-    const first = mergeSendHistory([], t, ['a@x.com', 'b@x.com', 'a@x.com']);
-    expect(first.history).toEqual([
-      { timestamp: t, emailAddress: 'a@x.com' },
-      { timestamp: t, emailAddress: 'b@x.com' },
-    ]);
-    expect(first.added).toBe(2);
-    const again = mergeSendHistory(first.history, '2025-03-22T00:00:00Z', ['b@x.com']);
-    expect(again).toEqual({ history: first.history, added: 0 });
-    const later = mergeSendHistory(first.history, '2025-03-23T00:00:00.000Z', ['a@x.com']);
-    expect(later.added).toBe(1);
   });
 });
 

@@ -9,7 +9,6 @@ import {
   hasStockRole,
   isAdmin,
   SendChannel,
-  SendHistoryEntry,
   SendSwitches,
   StockRole,
 } from '@irp/proto';
@@ -244,24 +243,6 @@ export function manualSendChannels(
   const channels = [SendChannel.Email, SendChannel.EmailMarketing].filter((c) => any.has(c));
   if (!channels.length) throw bad(AnnouncementRuleMessages.noChannel(ticker));
   return channels;
-}
-
-/** sendHistory with a delivery's entries added once: a redelivered `announcement.delivered` adds nothing. */
-export function mergeSendHistory(
-  history: readonly SendHistoryEntry[],
-  timestamp: string,
-  emailAddresses: readonly string[],
-): { history: SendHistoryEntry[]; added: number } {
-  const key = (e: SendHistoryEntry) => `${new Date(e.timestamp).getTime()}|${e.emailAddress.toLowerCase()}`;
-  const seen = new Set(history.map(key));
-  const merged = [...history];
-  for (const emailAddress of emailAddresses) {
-    const entry = { timestamp, emailAddress };
-    if (seen.has(key(entry))) continue;
-    seen.add(key(entry));
-    merged.push(entry);
-  }
-  return { history: merged, added: merged.length - history.length };
 }
 
 // ---------------------------------------------------------------------------------------------------

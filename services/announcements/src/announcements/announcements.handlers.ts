@@ -1,5 +1,5 @@
-import { HandleEvent, HandleRequest, HandledRequest } from '@irp/platform';
-import { EventOf, Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest } from '@irp/platform';
+import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { DeleteAnnouncementService } from './delete-announcement.service';
@@ -67,11 +67,5 @@ export class AnnouncementsHandlers {
   @HandleRequest(Topics.AnnouncementsWidgetOpen)
   async widgetOpen(@Payload() req: HandledRequest<typeof Topics.AnnouncementsWidgetOpen>) {
     return { announcement: await this.widget.widgetOpen(req.stockId, req.sendGuid) };
-  }
-
-  /** Published by the email-marketing service once mail for an announcement is accepted. */
-  @HandleEvent(Topics.AnnouncementDelivered)
-  async sent(@Payload() event: EventOf<typeof Topics.AnnouncementDelivered>) {
-    await this.sending.markSent(event);
   }
 }

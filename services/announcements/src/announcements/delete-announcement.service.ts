@@ -1,5 +1,5 @@
 import { UnitOfWork } from '@irp/platform';
-import { Actor, Announcement } from '@irp/proto';
+import { Actor, StoredAnnouncement } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { toAnnouncement } from '../stored-announcements/announcement.mapper';
@@ -19,7 +19,7 @@ export class DeleteAnnouncementService {
   ) {}
 
   /** Deleting keeps the row (shown struck through); deleting it again is refused. */
-  async delete(req: AnnouncementRef): Promise<Announcement> {
+  async delete(req: AnnouncementRef): Promise<StoredAnnouncement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireEditAnnouncements(req.actor, stock);
     return this.units.run(async (m) => {

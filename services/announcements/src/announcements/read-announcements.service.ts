@@ -1,5 +1,5 @@
 import { AppError, createLogger, requireStockRoleOf } from '@irp/platform';
-import { Actor, Announcement, ErrorCode, InitialPollProgress, StockRole } from '@irp/proto';
+import { Actor, ErrorCode, InitialPollProgress, StockRole, StoredAnnouncement } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { toInitialPollProgress } from '../initial-poll/initial-poll.mapper';
 import { FileStorage } from '../storage/file-storage';
@@ -26,7 +26,7 @@ export class ReadAnnouncementsService {
     combinedTicker: string,
     includeDeleted: boolean,
     checkedStockId?: string,
-  ): Promise<{ announcements: Announcement[]; initialPoll: InitialPollProgress | null }> {
+  ): Promise<{ announcements: StoredAnnouncement[]; initialPoll: InitialPollProgress | null }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
     // The gateway checked the role on a stock: a ticker naming another one (a stale lookup) is not found.
     if (checkedStockId && stock.id !== checkedStockId)

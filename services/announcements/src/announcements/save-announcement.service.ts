@@ -1,5 +1,5 @@
 import { createLogger, HandledRequest, Outbox, SERVICE_CONFIG, Tx, UnitOfWork } from '@irp/platform';
-import { Announcement, Topics } from '@irp/proto';
+import { StoredAnnouncement, Topics } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AnnouncementsConfig } from '../config';
@@ -48,7 +48,7 @@ export class SaveAnnouncementService {
    * Add or edit (spec sections 2 and 5); an add publishes `announcement.detected` (origin manual). A refused
    * save discards its upload's staged parts at once: an upload id is used by one save only.
    */
-  async save(req: SaveRequest): Promise<Announcement> {
+  async save(req: SaveRequest): Promise<StoredAnnouncement> {
     try {
       return await this.saveChecked(req);
     } catch (error) {
@@ -63,7 +63,7 @@ export class SaveAnnouncementService {
     }
   }
 
-  private async saveChecked(req: SaveRequest): Promise<Announcement> {
+  private async saveChecked(req: SaveRequest): Promise<StoredAnnouncement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireEditAnnouncements(req.actor, stock);
     const checked = checkSave({
@@ -134,12 +134,9 @@ export class SaveAnnouncementService {
           fileProblem: null,
           fileSize: null,
           fileSha256: null,
-          sent: false,
-          sendHistory: [],
           sendRequestedAt: null,
           numComments: 0,
           hits: 0,
-          alertLatencyMs: null,
           deletedOn: null,
           origin: 'manual',
           // A person added it and sends it when they choose (Send Email); automatic sending is for polled ones.

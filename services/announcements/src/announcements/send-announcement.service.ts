@@ -1,12 +1,5 @@
-import { AppError, createLogger, Outbox, UnitOfWork } from '@irp/platform';
-import {
-  Actor,
-  Announcement,
-  AnnouncementDeliveredEvent,
-  ErrorCode,
-  splitEmailList,
-  Topics,
-} from '@irp/proto';
+import { AppError, Outbox, UnitOfWork } from '@irp/platform';
+import { Actor, ErrorCode, splitEmailList, StoredAnnouncement, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
@@ -15,20 +8,18 @@ import { bad, findAnnouncement } from './announcement-lookup';
 import {
   AnnouncementRuleMessages,
   manualSendChannels,
-  mergeSendHistory,
   requireAdminForConfirmation,
   requireSendAnnouncements,
   tickerOf,
 } from './announcement-rules';
 import { AnnouncementsRepository } from './announcements.repository';
 
-const log = createLogger('announcements');
-
 type AnnouncementRef = { actor: Actor; combinedTicker: string; sendGuid: string };
 
 /**
  * Sending (spec sections 3 and 4): manual and confirmation sends requested through the outbox, so a send is
- * requested exactly when the row says it was; and `announcement.delivered` marking what went out.
+ * requested exactly when the row says it was. What went out is the email-marketing service's to record
+ * (docs/adr/0013): nothing it publishes is written back here.
  */
 @Injectable()
 export class SendAnnouncementService {
@@ -41,15 +32,17 @@ export class SendAnnouncementService {
 
   /**
    * Requests a manual send. The row is locked, so of two sends at once without override exactly one is
-   * requested and the other is told the announcement was already sent.
+   * requested and the other is told the announcement was already sent. "Already sent" is a send requested
+   * before: every send, manual or automatic, stamps send_requested_at, and the migration
+   * SentBecomesSendRequested stamped the rows marked sent before sends were recorded.
    */
-  async send(req: AnnouncementRef & { override: boolean }): Promise<Announcement> {
+  async send(req: AnnouncementRef & { override: boolean }): Promise<StoredAnnouncement> {
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     requireSendAnnouncements(req.actor, stock);
     return this.units.run(async (m) => {
       const e = await findAnnouncement(this.announcements, m, stock.id, req.sendGuid, true);
       if (e.deletedOn) throw bad(AnnouncementRuleMessages.deletedNotSent);
-      if ((e.sent || e.sendRequestedAt) && !req.override)
+      if (e.sendRequestedAt && !req.override)
         throw new AppError(ErrorCode.Conflict, AnnouncementRuleMessages.alreadySent);
       const channels = manualSendChannels(stock, e.priceSensitive, tickerOf(stock));
       const now = new Date();
@@ -73,7 +66,7 @@ export class SendAnnouncementService {
   /** Send Confirmation Email (admin): the announcement to the stock's confirmation emails. */
   async sendConfirmation(
     req: AnnouncementRef,
-  ): Promise<{ announcement: Announcement; recipients: string[] }> {
+  ): Promise<{ announcement: StoredAnnouncement; recipients: string[] }> {
     requireAdminForConfirmation(req.actor);
     const stock = await this.stocks.byCombinedTicker(req.combinedTicker);
     const recipients = splitEmailList(stock.confirmationEmail);
@@ -91,33 +84,6 @@ export class SendAnnouncementService {
         announcement,
       });
       return { announcement, recipients };
-    });
-  }
-
-  /**
-   * Mail went out (`announcement.delivered` from the email-marketing service): sent, and each address once in
-   * sendHistory, so a redelivered event changes nothing.
-   */
-  async markSent(event: AnnouncementDeliveredEvent): Promise<void> {
-    await this.units.run(async (m) => {
-      const e = await this.announcements.find(m, event.stockId, event.sendGuid, true);
-      if (!e) {
-        log.warn(
-          { sendGuid: event.sendGuid, stockId: event.stockId },
-          'announcement.delivered for an unknown announcement',
-        );
-        return;
-      }
-      const { history, added } = mergeSendHistory(e.sendHistory ?? [], event.timestamp, event.emailAddresses);
-      // The first send's latency is the alert latency; a later resend does not replace it.
-      const alertLatencyMs = e.alertLatencyMs ?? event.alertLatencyMs ?? null;
-      if (e.sent && !added && alertLatencyMs === e.alertLatencyMs) return;
-      await this.announcements.update(m, e.id, {
-        sent: true,
-        sendHistory: history,
-        alertLatencyMs,
-        updatedAt: new Date(),
-      });
     });
   }
 }

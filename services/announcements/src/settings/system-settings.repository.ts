@@ -20,12 +20,18 @@ export class SystemSettingsRepository {
     return this.repo.findOneOrFail({ where: { id: 1 } });
   }
 
-  /** The row as it is (null before the first read stored it), on the caller's transaction when given. */
-  async find(tx?: Tx): Promise<SystemSettingsEntity | null> {
-    return (tx ?? this.dataSource.manager).findOneBy(SystemSettingsEntity, { id: 1 });
+  /**
+   * The row as it is (null before the first read stored it), on the caller's transaction when given; with
+   * `lock`, locked for update until that transaction ends.
+   */
+  async find(tx?: Tx, lock = false): Promise<SystemSettingsEntity | null> {
+    return (tx ?? this.dataSource.manager).findOne(SystemSettingsEntity, {
+      where: { id: 1 },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
   }
 
-  async update(values: Partial<SystemSettingsEntity>): Promise<void> {
-    await this.repo.update({ id: 1 }, values);
+  async update(tx: Tx, values: Partial<SystemSettingsEntity>): Promise<void> {
+    await tx.update(SystemSettingsEntity, { id: 1 }, values);
   }
 }

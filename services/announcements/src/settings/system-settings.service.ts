@@ -1,9 +1,10 @@
-import { Actor, AnnouncementService, SystemSettings } from '@irp/proto';
-import { AppError, SERVICE_CONFIG } from '@irp/platform';
+import { Actor, AnnouncementService, SystemSettings, Topics } from '@irp/proto';
+import { AppError, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { configuredFeeds, type AnnouncementsConfig } from '../config';
 import { sourceConfigProblem } from '../sources/source.factory';
 import { parseSydneyDateTime } from '../sydney-time';
+import { SYSTEM_SETTINGS_KEY, systemSettingsSaved } from './publish-system-settings';
 import { SystemSettingsEntity } from './system-settings.entity';
 import { SystemSettingsRepository } from './system-settings.repository';
 
@@ -37,6 +38,8 @@ export function sourceOptionsOf(config: AnnouncementsConfig, useBrowser: boolean
 export class SystemSettingsService {
   constructor(
     private readonly settings: SystemSettingsRepository,
+    private readonly units: UnitOfWork,
+    private readonly outbox: Outbox,
     @Inject(SERVICE_CONFIG) private readonly config: AnnouncementsConfig,
   ) {}
 
@@ -68,7 +71,8 @@ export class SystemSettingsService {
 
   /**
    * Saves every field; refuses a source that cannot work as configured, naming the missing setting, and the
-   * mock source in production.
+   * mock source in production. Publishes `system-settings.saved` in the same transaction, for the
+   * email-marketing service's copy of the error email (docs/adr/0013).
    */
   async save(
     actor: Actor,
@@ -99,15 +103,27 @@ export class SystemSettingsService {
         throw new AppError('BAD_REQUEST', `Unable to parse date ${input.disablePollUntil}`);
     }
     await this.entity();
-    await this.settings.update({
-      announcementService: input.announcementService,
-      errorEmail,
-      hourlyAutoSendLimit: input.hourlyAutoSendLimit,
-      dailyAutoSendLimit: input.dailyAutoSendLimit,
-      disablePollUntil,
-      useNightmare: input.useNightmare,
-      updatedAt: new Date(),
-      updatedBy: actor.username,
+    await this.units.run(async (m) => {
+      // Locked, so saves commit one at a time; each saved after the one before it even when this pod's clock
+      // is behind the pod that saved that one: a projection keeping the newest savedAt keeps the last save.
+      const previous = await this.settings.find(m, true);
+      const savedAt = new Date(Math.max(Date.now(), (previous?.updatedAt.getTime() ?? 0) + 1));
+      await this.settings.update(m, {
+        announcementService: input.announcementService,
+        errorEmail,
+        hourlyAutoSendLimit: input.hourlyAutoSendLimit,
+        dailyAutoSendLimit: input.dailyAutoSendLimit,
+        disablePollUntil,
+        useNightmare: input.useNightmare,
+        updatedAt: savedAt,
+        updatedBy: actor.username,
+      });
+      await this.outbox.add(
+        m,
+        Topics.SystemSettingsSaved,
+        SYSTEM_SETTINGS_KEY,
+        systemSettingsSaved({ errorEmail, updatedAt: savedAt }),
+      );
     });
     return this.get();
   }

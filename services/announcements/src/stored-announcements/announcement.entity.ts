@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { AnnouncementOrigin, AutoSendState, SendHistoryEntry } from '@irp/proto';
+import type { AnnouncementOrigin, AutoSendState } from '@irp/proto';
 
 /** Whether the announcement's document is stored: `pending` until a poller has downloaded it. */
 export type FileStatus = 'none' | 'pending' | 'stored' | 'refused' | 'failed';
@@ -68,12 +68,6 @@ export class AnnouncementEntity {
   @Column({ name: 'thumbnail_page_num', type: 'int', nullable: true })
   thumbnailPageNum!: number | null;
 
-  @Column({ type: 'boolean', default: false })
-  sent!: boolean;
-
-  @Column({ name: 'send_history', type: 'jsonb', default: () => "'[]'" })
-  sendHistory!: SendHistoryEntry[];
-
   @Column({ name: 'send_requested_at', type: 'timestamptz', nullable: true })
   sendRequestedAt!: Date | null;
 
@@ -87,10 +81,6 @@ export class AnnouncementEntity {
 
   @Column({ type: 'int', default: 0 })
   hits!: number;
-
-  /** Release at the source -> first subscriber mail accepted by SMTP (from the email service); null until then. */
-  @Column({ name: 'alert_latency_ms', type: 'int', nullable: true })
-  alertLatencyMs!: number | null;
 
   @Column({ name: 'deleted_on', type: 'timestamptz', nullable: true })
   deletedOn!: Date | null;
@@ -110,4 +100,33 @@ export class AnnouncementEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
+
+  // Who was mailed it (sent, send_history, alert_latency_ms) is the email-marketing service's alone, retired
+  // here by docs/adr/0013. The columns stay this release because pods of the last one still read and write
+  // them during a rolling update; this code never selects, inserts or updates them (typed `never`, so it
+  // cannot), and they stay mapped only so the entities keep matching the migrated schema. The next release's
+  // migration drops them with these properties.
+
+  @Column({ type: 'boolean', default: false, select: false, insert: false, update: false })
+  sent?: never;
+
+  @Column({
+    name: 'send_history',
+    type: 'jsonb',
+    default: () => "'[]'",
+    select: false,
+    insert: false,
+    update: false,
+  })
+  sendHistory?: never;
+
+  @Column({
+    name: 'alert_latency_ms',
+    type: 'int',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  alertLatencyMs?: never;
 }

@@ -1,11 +1,14 @@
-import type { Announcement } from '@irp/proto';
+import type { StoredAnnouncement } from '@irp/proto';
 import { AnnouncementEntity } from './announcement.entity';
 
 /** The gateway path that serves a stored PDF (public: the guid is unguessable, announcements are public). */
 export const pdfUrlOf = (sendGuid: string): string => `/api/Announcement/pdf/${sendGuid}`;
 
-/** The stored row as the protocol's Announcement. */
-export function toAnnouncement(e: AnnouncementEntity): Announcement {
+/**
+ * The stored row as the protocol's StoredAnnouncement: who was mailed it is the email-marketing service's
+ * (docs/adr/0013), composed in by the gateway.
+ */
+export function toAnnouncement(e: AnnouncementEntity): StoredAnnouncement {
   return {
     id: e.id,
     stockId: e.stockId,
@@ -22,12 +25,9 @@ export function toAnnouncement(e: AnnouncementEntity): Announcement {
     videoUrl: e.videoUrl,
     videoDescription: e.videoDescription,
     thumbnailPageNum: e.thumbnailPageNum,
-    sent: e.sent,
-    sendHistory: e.sendHistory ?? [],
     sendRequestedAt: e.sendRequestedAt ? e.sendRequestedAt.toISOString() : null,
     numComments: e.numComments,
     hits: e.hits,
-    alertLatencyMs: e.alertLatencyMs ?? null,
     deletedOn: e.deletedOn ? e.deletedOn.toISOString() : null,
     origin: e.origin,
     autoSend: e.autoSend,
