@@ -313,3 +313,27 @@ export async function connectTestDatabase(): Promise<Client> {
   await db.connect();
   return db;
 }
+
+/**
+ * Waits until the email-marketing service has projected `address` as the system settings' error email
+ * (`system-settings.saved`, docs/adr/0013), so a staff mail asked after a settings save goes to it: the
+ * projection follows the save by an event, and a test waits on that event, never a fixed time.
+ */
+export async function untilErrorEmailProjected(address: string): Promise<void> {
+  const db = await connectTestDatabase();
+  try {
+    await until(
+      async () =>
+        (
+          await db.query<{ errorEmail: string }>(
+            `SELECT error_email AS "errorEmail" FROM email_marketing.staff_mail_settings`,
+          )
+        ).rows[0]?.errorEmail ?? null,
+      (errorEmail) => errorEmail === address,
+      `the email-marketing service's error email ${address}`,
+      60_000,
+    );
+  } finally {
+    await db.end();
+  }
+}

@@ -21,6 +21,7 @@ import {
   signIn,
   startTestGateway,
   until,
+  untilErrorEmailProjected,
 } from '../gateway-harness';
 
 const RUN = runId();
@@ -270,6 +271,7 @@ export function reportsCases(shared: SharedBackend) {
       expect(
         (await post('/api/admin/systemSettings', { ...settings, errorEmail: STAFF }, 'admin')).status,
       ).toBe(200);
+      await untilErrorEmailProjected(STAFF);
       const C = await createStockAsAdmin(post, { ticker: `RO${RUN}`, companyName: `Report Outage ${RUN}` });
       await until(
         async () => (await get(`/api/admin/reports?ticker=${C.combinedTicker}`, 'admin')).status,

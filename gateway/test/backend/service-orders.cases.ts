@@ -23,6 +23,7 @@ import {
   signIn,
   startTestGateway,
   until,
+  untilErrorEmailProjected,
 } from '../gateway-harness';
 
 const RUN = runId();
@@ -78,6 +79,7 @@ export function serviceOrdersCases(shared: SharedBackend) {
       const settings = (await get('/api/admin/systemSettings', 'admin')).body as Record<string, unknown>;
       const saved = await post('/api/admin/systemSettings', { ...settings, errorEmail: STAFF }, 'admin');
       expect(saved.status).toBe(200);
+      await untilErrorEmailProjected(STAFF);
     });
 
     afterAll(async () => {
