@@ -5,6 +5,8 @@ import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
 import { HashUnsubscribeTokens1796200000000 } from './database/migrations/1796200000000-HashUnsubscribeTokens';
 import { ClaimOwners1796300000000 } from './database/migrations/1796300000000-ClaimOwners';
+import { SendHistory1796400000000 } from './database/migrations/1796400000000-SendHistory';
+import { StaffMailSettings1796500000000 } from './database/migrations/1796500000000-StaffMailSettings';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
 import { SendTestCampaign } from './campaigns/send-test-campaign';
@@ -13,12 +15,15 @@ import { FixedMailsHandlers } from './fixed-mails/fixed-mails.handlers';
 import { MailCommentResponse } from './fixed-mails/mail-comment-response';
 import { MailCommentToModerators } from './fixed-mails/mail-comment-to-moderators';
 import { MailErrorReport } from './fixed-mails/mail-error-report';
+import { MailStaff } from './fixed-mails/mail-staff';
 import { NotifyDetection } from './fixed-mails/notify-detection';
 import { QueueMail } from './fixed-mails/queue-mail';
 import { SendConfirmationEmail } from './fixed-mails/send-confirmation-email';
 import { Mailer } from './mail/mailer';
 import { SystemMailHandlers } from './mail/system-mail.handlers';
 import { ProviderAdapters } from './providers/provider-adapters';
+import { ReadSendHistory } from './send-history/read-send-history';
+import { SendHistoryHandlers } from './send-history/send-history.handlers';
 import { ClaimOwner } from './sending/claim-owner';
 import { DeliveriesRepository } from './sending/deliveries.repository';
 import { DeliverBatch } from './sending/deliver-batch';
@@ -38,6 +43,10 @@ import { EmailSettingsReads } from './settings/email-settings-reads';
 import { EmailSettingsRepository } from './settings/email-settings.repository';
 import { SaveEmailSettings } from './settings/save-email-settings';
 import { SecretBox, secretsKeyOf } from './settings/secret-box';
+import { RecordSystemSettings } from './staff-mail-settings/record-system-settings';
+import { StaffMailSettingsEntity } from './staff-mail-settings/staff-mail-settings.entity';
+import { StaffMailSettingsHandlers } from './staff-mail-settings/staff-mail-settings.handlers';
+import { StaffMailSettingsRepository } from './staff-mail-settings/staff-mail-settings.repository';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { ConfirmSubscription } from './subscribers/confirm-subscription';
@@ -55,10 +64,11 @@ import { UnsubscribeTokens } from './subscribers/unsubscribe-tokens';
 const stockProjection = stockProjectionRole(StockProjectionService);
 
 /**
- * The email-marketing service (DESIGN.md): every email the product sends. Roles `api` (settings,
- * subscriber counts and test sends through the providers, subscriptions, the stock projection, the system
- * test email) and `sender` (any number: announcement sends expanded into deliveries and sent over pooled
- * SMTP, campaigns, confirmation, notification and error mails, the delivery sweeper).
+ * The email-marketing service (DESIGN.md): every email the product sends, and who was mailed each
+ * announcement. Roles `api` (settings, subscriber counts and test sends through the providers, subscriptions,
+ * the stock and error-email projections, the system test email, the send history) and `sender` (any number:
+ * announcement sends expanded into deliveries and sent over pooled SMTP, campaigns, confirmation,
+ * notification, error and staff mails, the delivery sweeper).
  */
 export const emailMarketingService = defineService({
   name: 'email-marketing',
@@ -72,6 +82,7 @@ export const emailMarketingService = defineService({
       SubscribeAttemptEntity,
       SendEntity,
       DeliveryEntity,
+      StaffMailSettingsEntity,
     ],
     migrations: [
       CreateEmailMarketing1795485733270,
@@ -79,6 +90,8 @@ export const emailMarketingService = defineService({
       encryptProviderKeysMigration(new SecretBox(secretsKeyOf(config))),
       HashUnsubscribeTokens1796200000000,
       ClaimOwners1796300000000,
+      SendHistory1796400000000,
+      StaffMailSettings1796500000000,
     ],
   }),
   providers: [
@@ -97,6 +110,7 @@ export const emailMarketingService = defineService({
     SubscribersRepository,
     EmailSettingsRepository,
     StockProjectionService,
+    StaffMailSettingsRepository,
     Mailer,
     ProviderAdapters,
     // settings/ and campaigns/ (api)
@@ -110,6 +124,9 @@ export const emailMarketingService = defineService({
     ConfirmSubscription,
     Unsubscribe,
     SubscriberReads,
+    // send-history/ and staff-mail-settings/ (api)
+    ReadSendHistory,
+    RecordSystemSettings,
     // sending/ and fixed-mails/ (sender)
     ClaimOwner,
     ReportDeliveries,
@@ -123,6 +140,7 @@ export const emailMarketingService = defineService({
     MailErrorReport,
     MailCommentToModerators,
     MailCommentResponse,
+    MailStaff,
   ],
   roles: {
     api: {
@@ -132,6 +150,8 @@ export const emailMarketingService = defineService({
         CampaignsHandlers,
         SubscribersHandlers,
         SystemMailHandlers,
+        SendHistoryHandlers,
+        StaffMailSettingsHandlers,
       ],
       providers: stockProjection.providers,
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Announcement, Stock, Topics } from '@irp/proto';
+import { Stock, StoredAnnouncement, Topics } from '@irp/proto';
 import { stockFixture } from '@irp/proto/testing';
 import { rawProducer, waitUntil } from '@irp/platform/testing';
 import type { Producer } from 'kafkajs';
@@ -26,7 +26,7 @@ export function stockEvent(fields: Partial<Stock> & { ticker: string }): Stock {
 }
 
 /** An announcement as the announcements service carries it in its events. */
-export function announcement(stockId: string, fields: Partial<Announcement> = {}): Announcement {
+export function announcement(stockId: string, fields: Partial<StoredAnnouncement> = {}): StoredAnnouncement {
   const sendGuid = randomUUID();
   return {
     id: randomUUID(),
@@ -43,12 +43,9 @@ export function announcement(stockId: string, fields: Partial<Announcement> = {}
     videoUrl: '',
     videoDescription: '',
     thumbnailPageNum: null,
-    sent: false,
-    sendHistory: [],
     sendRequestedAt: new Date().toISOString(),
     numComments: 0,
     hits: 0,
-    alertLatencyMs: null,
     deletedOn: null,
     origin: 'poll',
     autoSend: null,
@@ -73,7 +70,7 @@ export class EventSender {
     return this.send(Topics.StockUpserted, stock.id, stock);
   }
 
-  sendRequested(stockId: string, a: Announcement, fields: Record<string, unknown> = {}) {
+  sendRequested(stockId: string, a: StoredAnnouncement, fields: Record<string, unknown> = {}) {
     const event = {
       requestId: randomUUID(),
       stockId,

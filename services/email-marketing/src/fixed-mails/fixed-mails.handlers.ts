@@ -1,16 +1,18 @@
 import { HandleEvent } from '@irp/platform';
-import { EventOf, Topics } from '@irp/proto';
+import { EventOf, marketDataFailedMail, newOrderMail, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { MailCommentResponse } from './mail-comment-response';
 import { MailCommentToModerators } from './mail-comment-to-moderators';
 import { MailErrorReport } from './mail-error-report';
+import { MailStaff } from './mail-staff';
 import { NotifyDetection } from './notify-detection';
 import { SendConfirmationEmail } from './send-confirmation-email';
 
 /**
  * The `sender` role's other mails, the ones other services ask for (confirmation, detection notification,
- * error and comment mails): each handler calls its use case, which queues the mail's deliveries (QueueMail).
+ * error and comment mails) and the staff mails of other services' events: each handler calls its use case,
+ * which queues the mail's deliveries (QueueMail).
  */
 @Controller()
 export class FixedMailsHandlers {
@@ -20,6 +22,7 @@ export class FixedMailsHandlers {
     private readonly errors: MailErrorReport,
     private readonly moderation: MailCommentToModerators,
     private readonly responses: MailCommentResponse,
+    private readonly staff: MailStaff,
   ) {}
 
   @HandleEvent(Topics.AnnouncementConfirmationRequested)
@@ -45,5 +48,17 @@ export class FixedMailsHandlers {
   @HandleEvent(Topics.CommentResponded)
   async commentResponded(@Payload() event: EventOf<typeof Topics.CommentResponded>) {
     await this.responses.run(event);
+  }
+
+  /** A new service order from the public form (stocks service): once per order. */
+  @HandleEvent(Topics.ServiceOrderSubmitted)
+  async serviceOrderSubmitted(@Payload() event: EventOf<typeof Topics.ServiceOrderSubmitted>) {
+    await this.staff.run({ key: `service-order:${event.order.id}`, ...newOrderMail(event.order) });
+  }
+
+  /** The market-data provider stayed unavailable for a job of the reports service: once per report key. */
+  @HandleEvent(Topics.MarketDataFailed)
+  async marketDataFailed(@Payload() event: EventOf<typeof Topics.MarketDataFailed>) {
+    await this.staff.run({ key: `market-data:${event.key}`, ...marketDataFailedMail(event) });
   }
 }

@@ -1,4 +1,4 @@
-import { Announcement, displayTicker, escapeHtml, formatDateTime } from '@irp/proto';
+import { StoredAnnouncement, displayTicker, escapeHtml, formatDateTime } from '@irp/proto';
 
 /**
  * Every mail the product sends, as pure functions of what it needs: a subject, an HTML part, a text part
@@ -39,14 +39,14 @@ ${header}
 }
 
 /** Where an announcement is read: its stored PDF through the portal, else the URL given (non-ASX). */
-export function announcementLink(announcement: Announcement, publicBaseUrl: string): string | null {
+export function announcementLink(announcement: StoredAnnouncement, publicBaseUrl: string): string | null {
   if (announcement.pdfUrl) return `${publicBaseUrl}${announcement.pdfUrl}`;
   return /^https?:\/\//.test(announcement.remotePath) ? announcement.remotePath : null;
 }
 
 export const PRICE_SENSITIVE_MARK = 'Price sensitive';
 
-function announcementBody(announcement: Announcement, link: string | null) {
+function announcementBody(announcement: StoredAnnouncement, link: string | null) {
   const when = formatDateTime(announcement.date);
   const sensitive = announcement.priceSensitive
     ? `<span style="display:inline-block;padding:2px 6px;border-radius:3px;background:#c92a2a;color:#fff;font-size:12px;font-weight:600">${PRICE_SENSITIVE_MARK}</span> `
@@ -65,13 +65,13 @@ ${link ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:1
   return { html, text };
 }
 
-const subjectOf = (stock: MailStock, announcement: Announcement) =>
+const subjectOf = (stock: MailStock, announcement: StoredAnnouncement) =>
   `${company(stock)} (${stock.ticker}): ${announcement.priceSensitive ? `${PRICE_SENSITIVE_MARK}: ` : ''}${announcement.headline}`;
 
 /** An announcement to a subscriber: with the visible unsubscribe link and the one-click headers. */
 export function announcementMail(input: {
   stock: MailStock;
-  announcement: Announcement;
+  announcement: StoredAnnouncement;
   publicBaseUrl: string;
   unsubscribeUrl: string;
   oneClickUrl: string;
@@ -100,7 +100,7 @@ export const unsubscribeHeaders = (oneClickUrl: string): Record<string, string> 
 /** Send Confirmation Email: the announcement as subscribers will see it, to the company's confirmation emails. */
 export function confirmationMail(input: {
   stock: MailStock;
-  announcement: Announcement;
+  announcement: StoredAnnouncement;
   publicBaseUrl: string;
 }): MailContent {
   const link = announcementLink(input.announcement, input.publicBaseUrl);
@@ -116,7 +116,7 @@ export function confirmationMail(input: {
 /** A new announcement was detected: to the stock's announcement notification emails. */
 export function notificationMail(input: {
   stock: MailStock;
-  announcement: Announcement;
+  announcement: StoredAnnouncement;
   publicBaseUrl: string;
   stockPageUrl: string;
 }): MailContent {
@@ -190,7 +190,7 @@ export function errorMail(subject: string, message: string): MailContent {
  */
 export function campaignContent(input: {
   stock: MailStock;
-  announcement: Announcement | null;
+  announcement: StoredAnnouncement | null;
   publicBaseUrl: string;
 }): MailContent & { title: string } {
   const { stock, announcement } = input;

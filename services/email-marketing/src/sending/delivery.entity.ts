@@ -5,7 +5,8 @@ export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped
 
 /**
  * A delivery: one per send and address (unique in the migrations), queued, claimed under a sender's owner
- * number before SMTP (ADR 0008, 0010), marked after the server's answer, and reported into sendHistory once.
+ * number before SMTP (ADR 0008, 0010), marked after the server's answer, and reported once (from then in its
+ * announcement's send history).
  */
 @Entity({ name: 'deliveries' })
 export class DeliveryEntity {
@@ -58,7 +59,11 @@ export class DeliveryEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
-  /** Accepted and reported in sendHistory (`announcement.delivered`). */
+  /**
+   * Accepted and reported (`announcement.delivered`, in the transaction that records the send's alert
+   * latency): from then in the announcement's send history, so the history, `sent` and the latency change
+   * together.
+   */
   @Column({ type: 'boolean', default: false })
   reported!: boolean;
 }

@@ -11,9 +11,11 @@ import { SendsRepository } from './sends.repository';
 export const ALERT_LATENCY_MAX_DAYS = 7;
 
 /**
- * Reports a send's accepted, unreported deliveries as one `announcement.delivered` (sendHistory), in the
- * transaction that marks them reported; the first report carries the alert latency. Called after each
- * chunk of a batch (DeliverBatch) and by the sweep for what a sender left unreported.
+ * Reports a send's accepted, unreported deliveries as one `announcement.delivered`, in the transaction that
+ * marks them reported and records the send's alert latency: from that commit they are in the announcement's
+ * send history (`email-marketing.send-history`), `sent` and the latency with them. The first report carries
+ * the alert latency. Called after each chunk of a batch (DeliverBatch) and by the sweep for what a sender left
+ * unreported.
  */
 @Injectable()
 export class ReportDeliveries {

@@ -1,11 +1,11 @@
 import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
-import { AnnouncementSendRequestedEvent, EMAIL_MARKETING_PROVIDER_LABELS, Topics } from '@irp/proto';
+import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { campaignContent } from '../mail/templates';
 import { ProviderAdapters, providerAppError } from '../providers/provider-adapters';
 import { EmailSettingsRepository } from '../settings/email-settings.repository';
-import { isConfigured } from '../settings/email-settings-rules';
+import { campaignAudience, isConfigured } from '../settings/email-settings-rules';
 import type { AnnouncementSendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
 
@@ -28,7 +28,8 @@ export class SendAnnouncementCampaign {
 
   /**
    * At most once per request (a campaign sent twice reaches the whole list twice), recorded with the campaign
-   * or the failure; a sent campaign is reported into the announcement's sendHistory under the list's name.
+   * or the failure; a sent campaign is in the announcement's send history under the list's name (its audience),
+   * and reported as `announcement.delivered` in the same transaction.
    */
   async run(event: AnnouncementSendRequestedEvent, message: AnnouncementSendMessage): Promise<void> {
     const settings = await this.settings.get(event.stockId);
@@ -49,13 +50,14 @@ export class SendAnnouncementCampaign {
         publicBaseUrl: this.config.PUBLIC_BASE_URL,
       });
       const sent = await this.adapters.of(settings).send(settings, content);
+      const audience = campaignAudience(settings);
       await this.units.run(async (m) => {
-        await this.sends.markCampaignSent(m, sendId, sent);
+        await this.sends.markCampaignSent(m, sendId, { ...sent, audience });
         await this.outbox.add(m, Topics.AnnouncementDelivered, event.stockId, {
           stockId: event.stockId,
           sendGuid: event.announcement.sendGuid,
           timestamp: new Date().toISOString(),
-          emailAddresses: [`${EMAIL_MARKETING_PROVIDER_LABELS[settings.provider]} list ${settings.listId}`],
+          emailAddresses: [audience],
         });
       });
       log.info({ stockId: event.stockId, campaignId: sent.campaignId }, 'announcement campaign sent');

@@ -1,4 +1,4 @@
-import type { Announcement } from '@irp/proto';
+import type { StoredAnnouncement } from '@irp/proto';
 import type { MailContent, MailStock } from '../mail/templates';
 
 /**
@@ -9,7 +9,7 @@ import type { MailContent, MailStock } from '../mail/templates';
 export interface AnnouncementSendMessage {
   kind: 'announcement';
   stock: MailStock;
-  announcement: Announcement;
+  announcement: StoredAnnouncement;
 }
 export interface FixedMailMessage {
   kind: 'mail';

@@ -58,6 +58,13 @@ export class SendEntity {
   @Column({ name: 'preview_url', type: 'text', nullable: true })
   previewUrl!: string | null;
 
+  /**
+   * Who a campaign that went out reached, as its announcement's send history names it (campaignAudience: the
+   * provider's list); null for every other send.
+   */
+  @Column({ type: 'text', nullable: true })
+  audience!: string | null;
+
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 

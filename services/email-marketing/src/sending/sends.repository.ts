@@ -3,6 +3,7 @@ import type { AnnouncementSendRequestedEvent } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SendChannel, sendRequestKey } from './delivery-rules';
+import type { DeliveryEntity } from './delivery.entity';
 import type { SendMessage } from './send-message';
 import type { SendEntity } from './send.entity';
 
@@ -19,6 +20,17 @@ export type NewMailSend = Pick<SendEntity, 'requestKey' | 'kind' | 'stockId' | '
 export type SendReported = {
   stockId: NonNullable<SendEntity['stockId']>;
   sendGuid: NonNullable<SendEntity['sendGuid']>;
+} & Pick<SendEntity, 'alertLatencyMs'>;
+
+/**
+ * One entry of an announcement's send history: a reported delivery (its address, when the server accepted it)
+ * or a campaign that went out (its audience, when the provider took it), with the alert latency of the
+ * announcement's earliest-accepted send that has one.
+ */
+export type SendHistoryRow = {
+  sendGuid: NonNullable<SendEntity['sendGuid']>;
+  acceptedAt: NonNullable<DeliveryEntity['acceptedAt']>;
+  emailAddress: DeliveryEntity['email'];
 } & Pick<SendEntity, 'alertLatencyMs'>;
 
 /**
@@ -80,16 +92,47 @@ export class SendsRepository {
     );
   }
 
-  /** A campaign the provider accepted: done, with its id and preview. */
+  /** A campaign the provider accepted: done, with its id, preview and who it reached (`audience`). */
   async markCampaignSent(
     tx: Tx,
     sendId: string,
-    campaign: { campaignId: string; previewUrl: string | null },
+    campaign: { campaignId: string; previewUrl: string | null; audience: string },
   ): Promise<void> {
     await tx.query(
-      `UPDATE email_marketing.sends SET status = 'done', campaign_id = $2, preview_url = $3, first_accepted_at = now()
+      `UPDATE email_marketing.sends SET status = 'done', campaign_id = $2, preview_url = $3, audience = $4,
+         first_accepted_at = now()
        WHERE id = $1`,
-      [sendId, campaign.campaignId, campaign.previewUrl],
+      [sendId, campaign.campaignId, campaign.previewUrl, campaign.audience],
+    );
+  }
+
+  /**
+   * The send history of a stock's announcements (of `sendGuids`, else all), in one statement so the entries and
+   * the latency are of one moment: each reported delivery of their sends to subscribers and each campaign that
+   * went out, by announcement and oldest first. The latency is the earliest-accepted send's that has one: a
+   * later send of the announcement never replaces the first's.
+   */
+  history(stockId: string, sendGuids: readonly string[] | null): Promise<SendHistoryRow[]> {
+    return this.dataSource.query(
+      `WITH chosen AS (
+         SELECT id, send_guid, channel, status, first_accepted_at, alert_latency_ms, audience
+         FROM email_marketing.sends
+         WHERE stock_id = $1 AND kind = 'announcement' AND ($2::uuid[] IS NULL OR send_guid = ANY($2::uuid[]))),
+       latency AS (
+         SELECT DISTINCT ON (send_guid) send_guid, alert_latency_ms FROM chosen
+         WHERE alert_latency_ms IS NOT NULL ORDER BY send_guid, first_accepted_at, id),
+       entries AS (
+         SELECT c.send_guid, d.accepted_at, d.email FROM chosen c
+         JOIN email_marketing.deliveries d ON d.send_id = c.id AND d.reported
+         WHERE c.channel = 'email'
+         UNION ALL
+         SELECT send_guid, first_accepted_at, audience FROM chosen
+         WHERE channel = 'email-marketing' AND status = 'done' AND audience IS NOT NULL)
+       SELECT e.send_guid AS "sendGuid", e.accepted_at AS "acceptedAt", e.email AS "emailAddress",
+         l.alert_latency_ms AS "alertLatencyMs"
+       FROM entries e LEFT JOIN latency l ON l.send_guid = e.send_guid
+       ORDER BY e.send_guid, e.accepted_at, e.email`,
+      [stockId, sendGuids],
     );
   }
 

@@ -1,5 +1,11 @@
 import { API_KEY_MASK, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
-import { isConfigured, normaliseSettings, settingsProblem, settingsView } from './email-settings-rules';
+import {
+  campaignAudience,
+  isConfigured,
+  normaliseSettings,
+  settingsProblem,
+  settingsView,
+} from './email-settings-rules';
 
 const settings = (over: Partial<EmailMarketingSettings> = {}): EmailMarketingSettings => ({
   ...EMPTY_EMAIL_MARKETING_SETTINGS,
@@ -33,5 +39,12 @@ describe('email-marketing settings rules', () => {
     expect(isConfigured(null)).toBe(false);
     expect(settingsView(settings())).toMatchObject({ apiKey: API_KEY_MASK, apiKeySet: true });
     expect(settingsView(settings({ apiKey: '' }))).toMatchObject({ apiKey: '', apiKeySet: false });
+  });
+
+  it("names a campaign's audience by the provider type and the list", () => {
+    expect(campaignAudience(settings({ listId: 'demo-list' }))).toBe('Mailchimp-type list demo-list');
+    expect(campaignAudience(settings({ provider: 'campaign-monitor', listId: 'l2' }))).toBe(
+      'Campaign-Monitor-type list l2',
+    );
   });
 });

@@ -4,6 +4,7 @@
 
 import {
   API_KEY_MASK,
+  EMAIL_MARKETING_PROVIDER_LABELS,
   EmailMarketingSettings,
   EmailMarketingSettingsView,
   isEmailAddress,
@@ -34,6 +35,13 @@ export const normaliseSettings = (s: EmailMarketingSettings): EmailMarketingSett
 
 /** Email marketing is set up for a stock when its provider key and list are saved (the dashboards' tick). */
 export const isConfigured = (s: EmailMarketingSettings | null): boolean => !!s && !!s.apiKey && !!s.listId;
+
+/**
+ * Who a campaign reached, as its announcement's send history names it: the provider's list (a campaign's
+ * recipients are the provider's, never known here).
+ */
+export const campaignAudience = (s: Pick<EmailMarketingSettings, 'provider' | 'listId'>): string =>
+  `${EMAIL_MARKETING_PROVIDER_LABELS[s.provider]} list ${s.listId}`;
 
 /** The settings as answered: the provider key write-only (masked, with whether one is stored). */
 export const settingsView = (s: EmailMarketingSettings): EmailMarketingSettingsView => ({
