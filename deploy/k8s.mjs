@@ -108,6 +108,8 @@ const LAG_SCALED = {
       ErrorReported: 20,
       CommentPosted: 20,
       CommentResponded: 20,
+      ServiceOrderSubmitted: 20,
+      MarketDataFailed: 20,
     },
   },
 };

@@ -87,12 +87,13 @@ test('each service reads the topics its handlers take and writes their .dlq, its
   const sender = access.get('email-marketing');
   assert.ok(sender.reads.has('email.deliveries-queued') && sender.writes.has('email.deliveries-queued'));
   // Who was mailed is email-marketing's alone (docs/adr/0013): announcements no longer reads its deliveries,
-  // and publishes the error email it needs as system-settings.saved.
+  // and publishes the error email it needs as system-settings.saved, which email-marketing projects.
   const announcements = access.get('announcements');
   assert.ok(
     sender.writes.has('announcement.delivered') && !announcements.reads.has('announcement.delivered'),
   );
   assert.ok(announcements.writes.has('system-settings.saved') && announcements.writes.has('error.reported'));
+  assert.ok(sender.reads.has('system-settings.saved'));
   const gateway = gatewayAccess(proto);
   assert.equal(gateway.writes.size, Object.keys(proto.RequestCatalogue).length);
   assert.ok(gateway.reads.has('users.authenticate.reply') && !gateway.reads.has('stock.upserted'));

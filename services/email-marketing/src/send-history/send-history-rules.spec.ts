@@ -11,19 +11,19 @@ describe('send history rules', () => {
         {
           sendGuid: A,
           acceptedAt: at('2026-03-22T00:00:00Z'),
-          emailAddress: 'a@x.example',
+          email: 'a@x.example',
           alertLatencyMs: 900,
         },
         {
           sendGuid: A,
           acceptedAt: at('2026-03-22T00:00:01Z'),
-          emailAddress: 'b@x.example',
+          email: 'b@x.example',
           alertLatencyMs: 900,
         },
         {
           sendGuid: B,
           acceptedAt: at('2026-03-23T00:00:00Z'),
-          emailAddress: 'Mailchimp-type list l1',
+          email: 'Mailchimp-type list l1',
           alertLatencyMs: null,
         },
       ]),

@@ -2,13 +2,13 @@
 // sends (SendsRepository.history) grouped into each announcement's delivery state.
 
 import type { SendHistoryReply } from '@irp/proto';
-import type { SendHistoryRow } from '../sending/sends.repository';
+import type { SendHistoryEntry } from '../sending/sends.repository';
 
 /**
  * Each announcement with any entry, its entries in the rows' order (oldest first): `sent` once anything was
  * accepted, the latency its rows carry. An announcement without rows is no entry: never mailed.
  */
-export function deliveryStates(rows: readonly SendHistoryRow[]): SendHistoryReply['announcements'] {
+export function deliveryStates(rows: readonly SendHistoryEntry[]): SendHistoryReply['announcements'] {
   const states = new Map<string, SendHistoryReply['announcements'][number]>();
   for (const row of rows) {
     let state = states.get(row.sendGuid);
@@ -16,7 +16,7 @@ export function deliveryStates(rows: readonly SendHistoryRow[]): SendHistoryRepl
       state = { sendGuid: row.sendGuid, sent: true, sendHistory: [], alertLatencyMs: row.alertLatencyMs };
       states.set(row.sendGuid, state);
     }
-    state.sendHistory.push({ timestamp: row.acceptedAt.toISOString(), emailAddress: row.emailAddress });
+    state.sendHistory.push({ timestamp: row.acceptedAt.toISOString(), emailAddress: row.email });
   }
   return [...states.values()];
 }

@@ -27,11 +27,11 @@ export type SendReported = {
  * or a campaign that went out (its audience, when the provider took it), with the alert latency of the
  * announcement's earliest-accepted send that has one.
  */
-export type SendHistoryRow = {
-  sendGuid: NonNullable<SendEntity['sendGuid']>;
-  acceptedAt: NonNullable<DeliveryEntity['acceptedAt']>;
-  emailAddress: DeliveryEntity['email'];
-} & Pick<SendEntity, 'alertLatencyMs'>;
+export type SendHistoryEntry = Pick<DeliveryEntity, 'email'> &
+  Pick<SendEntity, 'alertLatencyMs'> & {
+    sendGuid: NonNullable<SendEntity['sendGuid']>;
+    acceptedAt: NonNullable<DeliveryEntity['acceptedAt']>;
+  };
 
 /**
  * Sends (one per request and channel: the idempotency of a send request); the only place that queries
@@ -112,7 +112,7 @@ export class SendsRepository {
    * went out, by announcement and oldest first. The latency is the earliest-accepted send's that has one: a
    * later send of the announcement never replaces the first's.
    */
-  history(stockId: string, sendGuids: readonly string[] | null): Promise<SendHistoryRow[]> {
+  history(stockId: string, sendGuids: readonly string[] | null): Promise<SendHistoryEntry[]> {
     return this.dataSource.query(
       `WITH chosen AS (
          SELECT id, send_guid, channel, status, first_accepted_at, alert_latency_ms, audience
@@ -128,7 +128,7 @@ export class SendsRepository {
          UNION ALL
          SELECT send_guid, first_accepted_at, audience FROM chosen
          WHERE channel = 'email-marketing' AND status = 'done' AND audience IS NOT NULL)
-       SELECT e.send_guid AS "sendGuid", e.accepted_at AS "acceptedAt", e.email AS "emailAddress",
+       SELECT e.send_guid AS "sendGuid", e.accepted_at AS "acceptedAt", e.email,
          l.alert_latency_ms AS "alertLatencyMs"
        FROM entries e LEFT JOIN latency l ON l.send_guid = e.send_guid
        ORDER BY e.send_guid, e.accepted_at, e.email`,
