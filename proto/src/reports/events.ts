@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * Events of the reports service. `market-data.failed`: the market-data provider stayed unavailable after
- * the adapter's retries (a job could not load a day's trades or the quotes). The announcements service,
- * which owns the system settings' error email, turns it into a mail (once per key); the reports service
- * remembers the gap itself, so a report over that day says the data is missing.
+ * the adapter's retries (a job could not load a day's trades or the quotes). The email-marketing service
+ * mails it to the system settings' error email, which it projects from `system-settings.saved` (once per
+ * key, docs/adr/0013); the reports service remembers the gap itself, so a report over that day says the
+ * data is missing.
  */
 export const MarketDataFailedEventSchema = z.object({
   /** One mail per key: the job, the day and the stocks' problem. */
