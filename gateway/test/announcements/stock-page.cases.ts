@@ -10,8 +10,10 @@ export function stockPageCases(t: AnnouncementsRun) {
       expect(res.status).toBe(200);
       const page = AdminStockPageSchema.parse(res.body);
       expect(page).toEqual(res.body);
-      // This file does not start the reports service (the page's currentMarketData).
-      expect(page).toMatchObject({ id: t.A.id, unavailable: ['reports'] });
+      // This file starts neither the email-marketing service (who was mailed each announcement, ADR 0013: the
+      // announcements show as not mailed) nor the reports service (the page's currentMarketData).
+      expect(page).toMatchObject({ id: t.A.id, unavailable: ['email-marketing', 'reports'] });
+      expect(page.announcements?.every((a) => !a.sent && a.sendHistory.length === 0)).toBe(true);
       expect(page.announcements).toEqual((await listOf(t.A.combinedTicker)).announcements);
       expect(page.announcements?.map((a) => a.sendGuid)).toContain(t.base.sendGuid);
     });

@@ -207,6 +207,7 @@ describe('email-marketing send history', () => {
     await waitUntil(
       'the campaign send over',
       async () => {
+        // A campaign is over by the provider's answer alone (the sweep never closes one: it has no deliveries).
         [{ status } = { status: undefined }] = await db.query(
           `SELECT status FROM email_marketing.sends WHERE send_guid = $1`,
           [b.sendGuid],

@@ -37,7 +37,7 @@ export const baseConfigSchema = z.object({
   KAFKA_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** How long the broker may hold an idle consumer's fetch (data ends the wait at once): idle cost vs. how
    * quickly a consumer notices a rebalance or disconnects. */
-  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(5000).default(500),
+  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(10).max(5000).default(1000),
   /**
    * The longest wait between two tries of a Kafka operation (kafkajs' `maxRetryTime`), and so how long a
    * consumer that crashed while the broker was away waits before it starts again: the time a process takes

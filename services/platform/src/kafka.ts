@@ -85,7 +85,7 @@ export const MESSAGE_COMPRESSION = CompressionTypes.GZIP;
 
 export const PARTITIONS_CONSUMED_CONCURRENTLY = 3;
 
-export const DEFAULT_FETCH_MAX_WAIT_MS = 500;
+export const DEFAULT_FETCH_MAX_WAIT_MS = 1000;
 
 const consumerTuning = (s: KafkaSettings) => ({
   sessionTimeout: s.sessionTimeoutMs ?? 10_000,
@@ -94,7 +94,8 @@ const consumerTuning = (s: KafkaSettings) => ({
   // consumer's fetch costs: a fetch every 100 ms from every consumer of every process kept an idle broker
   // at ~18% of a core and each idle service at ~6% (measured: six services and a broker, 30 s idle, 100 ms
   // -> 1,000 ms: broker 5.5 -> 1.3 CPU-s, services 10.9 -> 7.8). It also bounds how long disconnect() and
-  // noticing a rebalance take, so it stays well under the session timeout.
+  // noticing a rebalance take, so it stays well under the session timeout (10 s): a second is what a stopping
+  // process or a rebalance waits at most, and what `make test`'s three idle stacks save the most CPU with.
   maxWaitTimeInMs: s.fetchMaxWaitMs ?? DEFAULT_FETCH_MAX_WAIT_MS,
   allowAutoTopicCreation: false,
 });

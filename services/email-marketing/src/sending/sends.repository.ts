@@ -168,11 +168,15 @@ export class SendsRepository {
     return send;
   }
 
-  /** Sends still `sending` with no delivery left queued or in flight become `done`; how many. */
+  /**
+   * Sends by email still `sending` with no delivery left queued or in flight become `done`; how many. A
+   * campaign has no deliveries: it is done or failed by the provider's answer (markCampaignSent, markFailed),
+   * never here, so `done` always means the provider took it.
+   */
   async closeFinished(): Promise<number> {
     const done: Array<Pick<SendEntity, 'id'>> = await this.dataSource.query(
       `WITH changed AS (UPDATE email_marketing.sends x SET status = 'done'
-       WHERE x.status = 'sending' AND NOT EXISTS (
+       WHERE x.status = 'sending' AND x.channel = 'email' AND NOT EXISTS (
          SELECT 1 FROM email_marketing.deliveries d WHERE d.send_id = x.id AND d.status IN ('queued', 'sending'))
        RETURNING x.id) SELECT * FROM changed`,
     );
