@@ -245,7 +245,9 @@ export function invoiceView(invoice: StoredInvoice, contact: StoredContact | und
     InvoiceID: invoice.id,
     InvoiceNumber: invoice.number,
     Reference: invoice.reference,
-    RepeatingInvoiceID: invoice.repeatingInvoiceId,
+    // The published schema's RepeatingInvoiceID is a string, never null: an invoice not raised by a
+    // repeating one goes without it (vendor-descriptions/xero; the contract test holds replies to it).
+    ...(invoice.repeatingInvoiceId !== null ? { RepeatingInvoiceID: invoice.repeatingInvoiceId } : {}),
     Contact: { ContactID: invoice.contactId, Name: contact?.name ?? '' },
     Date: xeroDate(invoice.dateMs),
     DateString: xeroDateString(invoice.dateMs),
@@ -279,12 +281,8 @@ export function repeatingInvoiceView(repeating: StoredRepeatingInvoice, contact:
       DueDate: s.dueDate,
       DueDateType: s.dueDateType,
       StartDate: xeroDate(s.startDateMs),
-      ...(s.nextScheduledDateMs !== null
-        ? {
-            NextScheduledDate: xeroDate(s.nextScheduledDateMs),
-            NextScheduledDateString: xeroDateString(s.nextScheduledDateMs),
-          }
-        : {}),
+      // No NextScheduledDateString: Xero publishes it neither in the schema nor in an example.
+      ...(s.nextScheduledDateMs !== null ? { NextScheduledDate: xeroDate(s.nextScheduledDateMs) } : {}),
       ...(s.endDateMs !== null ? { EndDate: xeroDate(s.endDateMs) } : {}),
     },
     Contact: { ContactID: repeating.contactId, Name: contact?.name ?? '' },

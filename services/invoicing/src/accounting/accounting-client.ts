@@ -104,9 +104,10 @@ export class AccountingClient {
   /** One page (1-based) of sales invoices, those changed after `modifiedSince` when given. */
   async invoices(page: number, modifiedSince?: Date | null): Promise<ApiInvoice[]> {
     const headers: Record<string, string> = {};
-    // An ISO date-time without zone is UTC to the API; to the millisecond, so a batch changed within one
-    // second is not read again by the next sync (the API's change dates carry milliseconds too).
-    if (modifiedSince) headers['if-modified-since'] = modifiedSince.toISOString().slice(0, 23);
+    // An RFC 3339 date-time as Xero's description publishes it (`2020-02-06T12:17:43.202-08:00`, so with its
+    // zone); to the millisecond, so a batch changed within one second is not read again by the next sync
+    // (the API's change dates carry milliseconds too).
+    if (modifiedSince) headers['if-modified-since'] = modifiedSince.toISOString();
     const body = await this.json('GET', `/Invoices?page=${page}&summaryOnly=true`, InvoicesPageSchema, {
       headers,
     });

@@ -15,3 +15,5 @@ export * from './standin-process';
 export * from './topic-ends';
 export * from './log-capture';
 export * from './entity-schema';
+export * from './vendor-contract';
+export * from './recording-proxy';
