@@ -107,6 +107,18 @@ describe('accounting stand-in', () => {
     expect((await api(await token(), '/Invoices?page=1')).status).toBe(200);
   });
 
+  it('expires the tokens issued so far on /standin/tokens/expire, the clock unmoved; new ones work', async () => {
+    await start();
+    const before = await token();
+    expect((await api(before, '/Invoices?page=1')).status).toBe(200);
+    expect((await control('/standin/tokens/expire', {})).status).toBe(200);
+    const expired = await api(before, '/Invoices?page=1');
+    expect(expired.status).toBe(401);
+    await expect(expired.json()).resolves.toMatchObject({ Detail: expect.stringMatching(/^TokenExpired: /) });
+    expect(standIn.now().getTime()).toBe(START);
+    expect((await api(await token(), '/Invoices?page=1')).status).toBe(200);
+  });
+
   it('gives 30-minute tokens by default', async () => {
     await start();
     const issued = await requestToken(

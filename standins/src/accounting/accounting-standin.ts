@@ -54,8 +54,8 @@ import { RateLimits, TenantLimits, TenantUsage, XERO_LIMITS } from './rate-limit
  * cents, Contacts created with Xero's duplicate-name error), with Xero's error bodies and its limits per
  * tenant (5 open, 60 a minute, 5,000 a day: 429 with Retry-After beyond, the remaining counts on every
  * answer). The demo organisation (demo-accounting.ts) dates itself from a "today" given at start. Controls
- * under `/standin/` reset it, seed benchmark invoices, pay invoices, run schedules, move the clock and hold
- * requests; the kit's faults apply per route (`token` in group `identity`; `invoices`, `invoice`,
+ * under `/standin/` reset it, seed benchmark invoices, pay invoices, run schedules, move the clock, expire
+ * the tokens issued and hold requests; the kit's faults apply per route (`token` in group `identity`; `invoices`, `invoice`,
  * `repeating-invoices`, `contacts` in group `api`), before the limits, as a slow network would.
  */
 
@@ -133,6 +133,8 @@ export interface AccountingStandIn {
   reset(today?: string): void;
   /** Moves the clock on (tokens expire, limit windows pass). */
   advance(ms: number): void;
+  /** Expires every token issued so far now (Xero's TokenExpired 401 on its next use); new ones are issued. */
+  expireTokens(): void;
   /** Holds API requests inside the limits (each holds a slot) until released: a slow vendor. */
   hold(on: boolean): void;
   /** API requests open now (all tenants). */
@@ -382,6 +384,12 @@ export async function startAccountingStandIn(
       token_type: 'Bearer',
       scope: form.get('scope') ?? 'accounting.transactions accounting.contacts',
     });
+  };
+
+  /** A token expired early or mid-sync, as a client must survive (the clock is not moved). */
+  const expireTokens = () => {
+    const at = now();
+    for (const held of tokens.values()) held.expiresMs = Math.min(held.expiresMs, at);
   };
 
   /** The tenant of a request's bearer token; 401 without a live one, 403 for another tenant's id. */
@@ -861,6 +869,16 @@ export async function startAccountingStandIn(
     {
       ...control,
       method: 'POST',
+      path: '/standin/tokens/expire',
+      name: 'expire-tokens',
+      handle: ({ res }) => {
+        expireTokens();
+        sendJson(res, 200, { expired: tokens.size });
+      },
+    },
+    {
+      ...control,
+      method: 'POST',
       path: '/standin/hold',
       name: 'hold',
       handle: async ({ req, res }) => {
@@ -956,6 +974,7 @@ export async function startAccountingStandIn(
     advance: (ms) => {
       offsetMs += ms;
     },
+    expireTokens,
     hold,
     openRequests: () => limits.usage().reduce((sum, t) => sum + t.open, 0),
     usage: () => limits.usage(),

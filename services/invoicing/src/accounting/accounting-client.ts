@@ -60,8 +60,10 @@ export interface NewRepeatingInvoice {
 }
 
 const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
-const InvoicesPageSchema = z.object({ Invoices: z.array(z.unknown()).default([]) });
-const RepeatingSchema = z.object({ RepeatingInvoices: z.array(z.unknown()).default([]) });
+// The list is required: a reply without it is not an empty page (read as one, a sync would end there having
+// read nothing), so it is an `invalid-answer` naming the field. Each element is read by its own schema.
+const InvoicesPageSchema = z.object({ Invoices: z.array(z.unknown()) });
+const RepeatingSchema = z.object({ RepeatingInvoices: z.array(z.unknown()) });
 const ContactsSchema = z.object({ Contacts: z.array(z.object({ ContactID: z.string() })).min(1) });
 
 /**
@@ -241,7 +243,9 @@ export class AccountingClient {
       });
     } catch (error) {
       if (error instanceof VendorError && error.status === 401 && !renewed) {
-        this.token = undefined;
+        // Only the token refused is dropped: calls refused together, or one refused after another call
+        // already renewed it, share one new token rather than each asking for its own.
+        if (this.token?.value === token) this.token = undefined;
         return this.authorised(path, options, true, send);
       }
       throw error instanceof VendorError ? failure(error, path) : error;
