@@ -29,7 +29,7 @@ import { freshDatabase, sleep, stockIdOf, summary } from './lib.mjs';
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => require(path.join(ROOT, file));
-const { asxTradingDaysBetween, sydneyDayOf, Topics } = dist('proto/dist/index.js');
+const { asxTradingDaysBetween, isAsxTradingDay, sydneyDayOf, Topics } = dist('proto/dist/index.js');
 const { mockAnnouncementsOfYear } = dist('services/announcements/dist/sources/mock.source.js');
 const { actor, stockFixture } = require('@irp/proto/testing');
 const { KafkaRequester } = require('@irp/platform');
@@ -188,10 +188,15 @@ let gateway;
 let browser;
 const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
 try {
-  // The history job loads the MARKET_HISTORY_DAYS before the prior trading day of its `now`: the day after
-  // the month's last trading day makes that the month. Our side of the provider's limits is set out of
-  // reach, like the stand-in's.
-  const now = new Date(Date.parse(`${last}T02:00:00Z`) + 86_400_000);
+  // The history job loads the MARKET_HISTORY_DAYS before the latest day published by its `now` (T+3): the
+  // third trading day after the month's last trading day makes that the month. Our side of the provider's
+  // limits is set out of reach, like the stand-in's.
+  let nowDay = last;
+  for (let step = 0; step < 3;) {
+    nowDay = new Date(Date.parse(`${nowDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    if (isAsxTradingDay(nowDay)) step += 1;
+  }
+  const now = new Date(`${nowDay}T02:00:00Z`);
   app = await startReportsService({
     ...process.env,
     KAFKA_BROKERS: env.KAFKA_BROKERS,

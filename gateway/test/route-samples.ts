@@ -1,4 +1,4 @@
-import { previousAsxTradingDay, Stock, sydneyDayOf, Topics } from '@irp/proto';
+import { asxTradingDaysBefore, Stock, sydneyDayOf, Topics } from '@irp/proto';
 import type { SinkMail } from '@irp/platform/testing';
 import type { Client } from 'pg';
 
@@ -160,8 +160,11 @@ async function invoiceOfA(ctx: MatrixContext): Promise<string> {
   return invoice.invoiceID;
 }
 
-/** The previous ASX trading day: the one the prior-day job loads. */
-const priorDay = () => previousAsxTradingDay(sydneyDayOf(new Date()));
+/**
+ * The latest ASX trading day whose trades are published (T+3, the market-data stand-in's default and the
+ * reports service's MARKET_DATA_PUBLICATION_LAG_DAYS): the one the prior-day job loads.
+ */
+const priorDay = () => asxTradingDaysBefore(sydneyDayOf(new Date()), 3)[0]!;
 
 /** Until the reports service knows stock A (its projection follows stock.upserted). */
 async function reportsKnowA(ctx: MatrixContext): Promise<void> {

@@ -1,12 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import {
-  CSRF_HEADER,
-  formatDateTime,
-  previousAsxTradingDay,
-  Stock,
-  StockRole,
-  sydneyDayOf,
-} from '@irp/proto';
+import { CSRF_HEADER, asxTradingDaysBefore, formatDateTime, Stock, StockRole, sydneyDayOf } from '@irp/proto';
 import { PDFDocument } from 'pdf-lib';
 import request from 'supertest';
 import {
@@ -45,7 +38,9 @@ export function reportsCases(shared: SharedBackend) {
     let A: Stock;
     let P: Stock;
     let U: Stock; // a ticker the provider does not list
-    const day = previousAsxTradingDay(sydneyDayOf(new Date()));
+    // The day runPriorDay loads: the latest whose trades the provider has published (T+3, the stand-in's
+    // default and the reports service's MARKET_DATA_PUBLICATION_LAG_DAYS).
+    const day = asxTradingDaysBefore(sydneyDayOf(new Date()), 3)[0]!;
 
     const form = (fields: Record<string, string>, who?: string, path = '/api/admin/generateReport') => {
       let r = http.post(path);

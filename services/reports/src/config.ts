@@ -49,6 +49,16 @@ export const reportsConfigSchema = z.object({
    * prior day (the prior-day route).
    */
   MARKET_HISTORY_DAYS: z.coerce.number().int().min(0).max(3650).default(92),
+  /**
+   * Trading days after which the provider publishes a day's trades with broker ids (T+3: the trades of a
+   * Monday on Thursday). The jobs ask for the latest day published by now; a younger day is not a gap.
+   */
+  MARKET_DATA_PUBLICATION_LAG_DAYS: z.coerce.number().int().min(1).max(20).default(3),
+  /**
+   * Trading days past the lag a day may still be unpublished before it is a gap (recorded, mailed once):
+   * a provider publishing a little late is retried at the jobs' next runs, not reported.
+   */
+  MARKET_DATA_PUBLICATION_GRACE_DAYS: z.coerce.number().int().min(0).max(20).default(2),
   /** Stock-days loaded at once by the history job. */
   MARKET_LOAD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
   /** Turn the scheduled jobs off (tests drive them through their routes). */

@@ -25,7 +25,8 @@ import type { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { MarketDataProvider } from '../src/market/market-data.provider';
 import { MarketRepository } from '../src/market/market.repository';
-import { TradeToCopy, tradeToCopyOf } from '../src/market/market-rules';
+import { TradesNotPublishedError, UnknownSecurityError } from '../src/market/market-data-client';
+import { publishedTradeDay, TradeToCopy, tradeToCopyOf } from '../src/market/market-rules';
 import { BrokerAggregate, brokerShareOf, e4ToDollars, round, TOP_BROKERS } from '../src/reports/report-rules';
 import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
@@ -46,6 +47,9 @@ describe('reports service on the real broker and database', () => {
   let db: DataSource;
   let requester: KafkaRequester;
   let standIn: StandInServer;
+  // The stand-in's clock runs this far behind ours when a test wants a day overdue by our clock but not
+  // published by the provider's.
+  let standInBehindMs = 0;
   let producer: Producer;
   const admin = actor();
   const run = Date.now().toString(36).slice(-4).toUpperCase();
@@ -110,7 +114,7 @@ describe('reports service on the real broker and database', () => {
 
   beforeAll(async () => {
     await dropSchema('reports');
-    standIn = await startMarketStandIn({ port: 0 });
+    standIn = await startMarketStandIn({ port: 0, now: () => new Date(Date.now() - standInBehindMs) });
     app = await startReportsService({
       ...serviceTestEnv('reports'),
       MARKET_DATA_BASE_URL: standIn.url,
@@ -197,8 +201,8 @@ describe('reports service on the real broker and database', () => {
       expect(none.marketData).toBeNull();
     });
 
-    it("runPriorDay loads the previous trading day's trades once: a re-run skips the loaded stock-days", async () => {
-      const day = previousAsxTradingDay(sydneyDayOf(new Date()));
+    it("runPriorDay loads the latest published day's trades (T+3) once: a re-run skips the loaded stock-days", async () => {
+      const day = publishedTradeDay(new Date(), 3);
       const first = await requester.request(Topics.ReportsRunPriorDay, { actor: admin }, 60_000);
       expect(first).toMatchObject({ success: true, day, stocks: 2, loaded: 2, skipped: 0 });
       expect(first.trades).toBeGreaterThan(10);
@@ -279,6 +283,84 @@ describe('reports service on the real broker and database', () => {
       const ok = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
       expect(ok).toMatchObject({ success: true, loaded: 2 });
       expect(await db.query(`SELECT * FROM reports.market_gaps WHERE day = $1`, [day])).toHaveLength(0);
+    });
+
+    it('the adapter tells a day not published yet from a code the provider does not list (both 404)', async () => {
+      const client = app.get(MarketDataProvider).use();
+      const young = previousAsxTradingDay(sydneyDayOf(new Date()));
+      await expect(client.trades(watched.ticker, young)).rejects.toBeInstanceOf(TradesNotPublishedError);
+      await expect(client.trades(`NOQ${run}`, publishedTradeDay(new Date(), 3))).rejects.toBeInstanceOf(
+        UnknownSecurityError,
+      );
+    });
+
+    it('a day inside the publication lag is asked again later: no gap, no mail', async () => {
+      const day = previousAsxTradingDay(sydneyDayOf(new Date()));
+      const mailed = (await outboxEvents('reports', Topics.MarketDataFailed)).length;
+      const result = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+      expect(result).toMatchObject({ success: true, day, loaded: 0, failed: [], errorMessage: null });
+      expect(await db.query(`SELECT * FROM reports.market_gaps WHERE day = $1`, [day])).toHaveLength(0);
+      expect(await outboxEvents('reports', Topics.MarketDataFailed)).toHaveLength(mailed);
+    });
+
+    it('a day still unpublished past its deadline (lag and grace) is one gap per stock-day, mailed once', async () => {
+      // Six trading days back: past the lag (3) and the grace (2) by our clock; the provider's clock is a
+      // month behind, so it has not published the day.
+      const day = publishedTradeDay(new Date(), 6);
+      const mailed = (await outboxEvents('reports', Topics.MarketDataFailed)).length;
+      standInBehindMs = 30 * 86_400_000;
+      try {
+        const failed = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+        expect(failed.success).toBe(false);
+        expect(failed.failed.map((f) => f.ticker).sort()).toEqual(
+          [watched.combinedTicker, watched2.combinedTicker].sort(),
+        );
+        const gaps = await db.query(
+          `SELECT stock_id, reason, reported FROM reports.market_gaps WHERE day = $1 AND kind = 'trades'`,
+          [day],
+        );
+        expect(gaps).toHaveLength(2);
+        expect(gaps.every((g: { reported: boolean }) => g.reported)).toBe(true);
+        expect(gaps[0].reason).toMatch(/has not published the trades/);
+        const events = await outboxEvents('reports', Topics.MarketDataFailed);
+        expect(events).toHaveLength(mailed + 1);
+        expect(events.map((e) => e.payload).filter((p) => (p as { day: string }).day === day)).toEqual([
+          expect.objectContaining({ job: 'prior-day', day, message: expect.stringMatching(/not published/) }),
+        ]);
+        // Still missing at the next run: nothing new is mailed.
+        await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+        expect(await outboxEvents('reports', Topics.MarketDataFailed)).toHaveLength(mailed + 1);
+      } finally {
+        standInBehindMs = 0;
+      }
+      // Published at last: loaded, and the gap is gone.
+      const ok = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+      expect(ok).toMatchObject({ success: true, loaded: 2 });
+      expect(await db.query(`SELECT * FROM reports.market_gaps WHERE day = $1`, [day])).toHaveLength(0);
+    });
+
+    it('a watchlist code the provider does not list stays unknown: failed, but no gap and no mail', async () => {
+      const unlisted = stock(`NOQ${run}`);
+      const projection = app.get(StockProjectionService);
+      await projection.receive(unlisted);
+      const day = publishedTradeDay(new Date(), 8);
+      const mailed = (await outboxEvents('reports', Topics.MarketDataFailed)).length;
+      try {
+        const result = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+        expect(result.success).toBe(false);
+        expect(result.failed).toEqual([
+          { ticker: unlisted.combinedTicker, errorMessage: expect.stringMatching(/does not list/) },
+        ]);
+        expect(result).toMatchObject({ loaded: 2, errorMessage: null });
+        expect(await db.query(`SELECT * FROM reports.market_gaps WHERE day = $1`, [day])).toHaveLength(0);
+        expect(await outboxEvents('reports', Topics.MarketDataFailed)).toHaveLength(mailed);
+      } finally {
+        await projection.receive({
+          ...unlisted,
+          archived: true,
+          updatedAt: new Date(Date.parse(unlisted.updatedAt) + 1000).toISOString(),
+        });
+      }
     });
 
     it('updateChartData stores the daily OHLCV of a year; getChartData lists it newest first', async () => {

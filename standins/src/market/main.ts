@@ -9,12 +9,14 @@ runStandIn(
     MARKET_STANDIN_PORT: z.coerce.number().int().min(0).max(65_535).default(3257),
     MARKET_STANDIN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
     MARKET_STANDIN_TRADES_SCALE: z.coerce.number().positive().default(1),
+    MARKET_STANDIN_PUBLICATION_LAG_DAYS: z.coerce.number().int().min(1).max(20).default(3),
   }),
   (env) =>
     startMarketStandIn({
       port: env.MARKET_STANDIN_PORT,
       perMinute: env.MARKET_STANDIN_PER_MINUTE,
       tradesScale: env.MARKET_STANDIN_TRADES_SCALE,
+      publicationLagDays: env.MARKET_STANDIN_PUBLICATION_LAG_DAYS,
       faults: faultsFromEnv(),
     }),
   (url) =>

@@ -1,4 +1,9 @@
-import { asxTradingDaysBetween, DEMO_MARKET_DATA_API_KEY, sydneyDayOf } from '@irp/proto';
+import {
+  asxTradingDaysBefore,
+  asxTradingDaysBetween,
+  DEMO_MARKET_DATA_API_KEY,
+  sydneyDayOf,
+} from '@irp/proto';
 import { FaultRuleInput, HttpError, sendJson, StandInServer, startStandInServer } from '../kit';
 import {
   barOf,
@@ -16,6 +21,10 @@ export const DEMO_MARKET_API_KEY = DEMO_MARKET_DATA_API_KEY;
 /** Trades per page: the default and the most a caller may ask for. */
 export const TRADES_PAGE_SIZE = 5000;
 export const MAX_TRADES_PAGE_SIZE = 10_000;
+/** Trading days after which a day's trades are published, as the real provider does (T+3). */
+export const DEFAULT_PUBLICATION_LAG_DAYS = 3;
+/** The error reason of a day not published yet (beside the message: callers need not parse English). */
+export const NOT_PUBLISHED_YET = 'not_published_yet';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dollars = (e4: number) => e4 / 10_000;
@@ -33,6 +42,11 @@ export interface MarketStandInOptions {
    * month of about a million trades of six stocks.
    */
   tradesScale?: number;
+  /**
+   * Trading days after which a day's trades are published (default 3: T+3, the real provider's delay of
+   * trades with broker ids); a younger day is 404 with the reason `not_published_yet`.
+   */
+  publicationLagDays?: number;
 }
 
 /**
@@ -40,7 +54,8 @@ export interface MarketStandInOptions {
  * provider"): quotes, daily OHLCV, each trading day's trades with buyer and seller broker ids (paged) and
  * the broker list, behind an `X-Api-Key` header, with a per-key request limit (429 and Retry-After). Its
  * market is simulated (market-model.ts): deterministic, ASX trading days only, data up to the last
- * completed trading day. On the stand-in kit: faults on every API route (group `api`; the trades route's
+ * completed trading day, trades with broker ids from the day `publicationLagDays` trading days back (T+3).
+ * On the stand-in kit: faults on every API route (group `api`; the trades route's
  * fault key is the code), `/standin/health`.
  */
 export function startMarketStandIn(options: MarketStandInOptions = {}): Promise<StandInServer> {
@@ -48,6 +63,8 @@ export function startMarketStandIn(options: MarketStandInOptions = {}): Promise<
   const perMinute = options.perMinute ?? 1200;
   const now = options.now ?? (() => new Date());
   const scale = options.tradesScale ?? 1;
+  const lag = options.publicationLagDays ?? DEFAULT_PUBLICATION_LAG_DAYS;
+  const publishedDay = () => asxTradingDaysBefore(sydneyDayOf(now()), lag)[0]!;
   const recent: number[] = [];
 
   const admit = (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -92,7 +109,11 @@ export function startMarketStandIn(options: MarketStandInOptions = {}): Promise<
   return startStandInServer({
     port: options.port,
     faults: options.faults,
-    health: () => ({ brokers: BROKERS.length, lastDay: lastCompletedDay(now()) }),
+    health: () => ({
+      brokers: BROKERS.length,
+      lastDay: lastCompletedDay(now()),
+      tradesPublishedTo: publishedDay(),
+    }),
     errorBody: (status, message) => ({ body: { error: { code: status, message } } }),
     routes: [
       {
@@ -189,7 +210,16 @@ export function startMarketStandIn(options: MarketStandInOptions = {}): Promise<
           const code = codeOf(params[0] ?? '');
           const date = query.get('date') ?? '';
           if (!DAY.test(date)) throw new HttpError(400, 'date is required (YYYY-MM-DD)');
-          if (date >= sydneyDayOf(now())) throw new HttpError(404, `Trades of ${date} are not available yet`);
+          if (date > publishedDay()) {
+            sendJson(res, 404, {
+              error: {
+                code: 404,
+                reason: NOT_PUBLISHED_YET,
+                message: `Trades of ${date} are not available yet`,
+              },
+            });
+            return;
+          }
           const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
           const pageSize = Math.min(
             MAX_TRADES_PAGE_SIZE,

@@ -72,11 +72,36 @@ export class UnknownSecurityError extends AppError {
 }
 
 /**
+ * A day whose trades the provider has not published yet (404 with the error reason `not_published_yet`):
+ * broker-level trades are published at T+3, so a young day is asked again later. Not an outage and not an
+ * unknown code; the loader decides whether it is overdue (a gap) or still expected.
+ */
+export class TradesNotPublishedError extends AppError {
+  constructor(
+    readonly security: string,
+    readonly day: string,
+  ) {
+    super(
+      ErrorCode.NotFound,
+      `The market-data provider has not published the trades of ${security} on ${day} yet`,
+      FINAL,
+    );
+  }
+}
+
+/** The provider's reason of a "not published yet" 404 (its error body's `error.reason`). */
+export const NOT_PUBLISHED_YET = 'not_published_yet';
+
+/** The machine-readable reason of a provider's error body (`{ error: { code, reason?, message } }`). */
+const ErrorReasonSchema = z.object({ error: z.object({ reason: z.string() }) });
+
+/**
  * The adapter of the market-data provider (docs/api/reports.md, "The market-data provider"): quotes, daily
  * OHLCV, a trading day's trades with buyer and seller broker ids (paged), the broker list; the API key in
  * `X-Api-Key`; its limits kept on our side on the platform's vendor client (concurrency and per-minute)
  * with a 429's or 503's Retry-After honoured and reads retried. An outage after the retries is
- * SERVICE_UNAVAILABLE with its message; an unknown code is NOT_FOUND (UnknownSecurityError).
+ * SERVICE_UNAVAILABLE with its message; an unknown code is NOT_FOUND (UnknownSecurityError); a day not
+ * published yet is TradesNotPublishedError.
  */
 export class MarketDataClient {
   private readonly http: VendorHttpClient;
@@ -124,30 +149,64 @@ export class MarketDataClient {
     const out: ApiTrade[] = [];
     for (let page = 1; ; page++) {
       const path = `/v1/securities/${encodeURIComponent(code)}/trades?date=${day}&page=${page}&pageSize=${TRADES_PAGE_SIZE}`;
-      const body = await this.json(path, TradesPageSchema, code);
+      const body = await this.json(path, TradesPageSchema, code, day);
       out.push(...body.data);
       if (!body.paging.next || body.data.length === 0) break;
     }
     return out;
   }
 
-  /** A GET of the provider's JSON, checked against its shape; a failure as this service's error (`failure`). */
-  private async json<S extends z.ZodTypeAny>(path: string, schema: S, code?: string): Promise<z.output<S>> {
+  /**
+   * A GET of the provider's JSON, checked against its shape; a failure as this service's error (`failure`),
+   * with the machine-readable reason of its error body (the platform's error keeps only the message).
+   */
+  private async json<S extends z.ZodTypeAny>(
+    path: string,
+    schema: S,
+    code?: string,
+    day?: string,
+  ): Promise<z.output<S>> {
+    let reason: string | undefined;
     try {
       this.requests += 1;
-      return (await vendorJson(this.http, `${this.options.baseUrl}${path}`, schema, { method: 'GET' })).body;
+      const url = `${this.options.baseUrl}${path}`;
+      return (
+        await vendorJson(this.http, url, schema, {
+          method: 'GET',
+          vendorMessage: (body) => {
+            reason = ErrorReasonSchema.safeParse(body).data?.error.reason;
+            return vendorMessageOf(body);
+          },
+        })
+      ).body;
     } catch (error) {
-      throw error instanceof VendorError ? failure(error, code) : error;
+      throw error instanceof VendorError ? failure(error, { code, day, reason }) : error;
     }
   }
 }
 
+/** The provider's message in an error body (`{ error: { message } }`), or its text. */
+function vendorMessageOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.slice(0, 200);
+  const said = z.object({ error: z.object({ message: z.string() }) }).safeParse(body);
+  return said.data?.error.message;
+}
+
+/** What the failed request was about: its security and day, and the provider's error reason. */
+export interface FailureContext {
+  code?: string;
+  day?: string;
+  reason?: string;
+}
+
 /**
- * The provider's failure as this service's error, decided once: an unknown code (404 of a security) is
- * UnknownSecurityError, a refused request (400) BAD_REQUEST with the provider's message, anything else
+ * The provider's failure as this service's error, decided once: a day not published yet (404 with the
+ * reason `not_published_yet`) is TradesNotPublishedError, any other 404 of a security UnknownSecurityError, a refused request (400) BAD_REQUEST with the provider's message, anything else
  * SERVICE_UNAVAILABLE saying what happened. The adapter has retried already (FINAL).
  */
-function failure(error: VendorError, code?: string): AppError {
+export function failure(error: VendorError, { code, day, reason }: FailureContext = {}): AppError {
+  if (error.kind === 'not-found' && code && day && reason === NOT_PUBLISHED_YET)
+    return new TradesNotPublishedError(code, day);
   if (error.kind === 'not-found' && code) return new UnknownSecurityError(code);
   if (error.kind === 'refused' && error.status === 400)
     return new AppError(

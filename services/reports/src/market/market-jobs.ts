@@ -13,7 +13,7 @@ export const PRIOR_DAY_JOB = 'reports:prior-day';
 
 /**
  * When the market data is read: the watchlist's quotes (SyncWatchlistQuotes) and the trades of trading days
- * not loaded yet (LoadMarketHistory: the prior trading day and the MARKET_HISTORY_DAYS before it).
+ * not loaded yet (LoadMarketHistory: the latest day published at T+3 and the MARKET_HISTORY_DAYS before it).
  * Singleton jobs on a schedule (one instance runs each, the first time as soon as it holds the job: at
  * start) and on demand through their routes; idempotent. A stock joining the watchlist gets its quote (and
  * history) at once, not at the jobs' next run.

@@ -1,4 +1,10 @@
-import { isAsxTradingDay, MarketDataField, previousAsxTradingDay, sydneyDayOf } from '@irp/proto';
+import {
+  asxTradingDaysBefore,
+  isAsxTradingDay,
+  MarketDataField,
+  previousAsxTradingDay,
+  sydneyDayOf,
+} from '@irp/proto';
 import type { ApiQuote, ApiTrade } from './market-data-client';
 import type { TradeEntity } from './trade.entity';
 
@@ -21,6 +27,22 @@ export interface JobFailure {
 export function currentTradingDay(now: Date): string {
   const today = sydneyDayOf(now);
   return isAsxTradingDay(today) ? today : previousAsxTradingDay(today);
+}
+
+/**
+ * The latest trading day whose trades the provider has published by `now`: the `lagDays`-th trading day
+ * before today in Sydney (T+3: on a Thursday, the Monday before).
+ */
+export function publishedTradeDay(now: Date, lagDays: number): string {
+  return asxTradingDaysBefore(sydneyDayOf(now), lagDays)[0]!;
+}
+
+/**
+ * Whether the trades of `day` are overdue by `now`: the provider should have published them `lagDays`
+ * trading days after, and `graceDays` more have passed. An overdue day still unpublished is a gap.
+ */
+export function isPublicationOverdue(day: string, now: Date, lagDays: number, graceDays: number): boolean {
+  return day <= publishedTradeDay(now, lagDays + graceDays);
 }
 
 /** Dollars to hundredths of a cent ($0.0015 -> 15), rounded to the unit. */

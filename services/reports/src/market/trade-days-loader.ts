@@ -3,10 +3,10 @@ import { ErrorCode } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReportsConfig } from '../config';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
-import { UnknownSecurityError } from './market-data-client';
+import { TradesNotPublishedError, UnknownSecurityError } from './market-data-client';
 import { MarketDataProvider } from './market-data.provider';
 import type { MarketGap } from './market-gap.entity';
-import { JobFailure, mapLimited, providerCodeOf, tradeToCopyOf } from './market-rules';
+import { isPublicationOverdue, JobFailure, mapLimited, providerCodeOf, tradeToCopyOf } from './market-rules';
 import { MarketRepository } from './market.repository';
 import { ReportMarketGaps } from './report-market-gaps';
 
@@ -29,7 +29,9 @@ const isOutage = (error: unknown) =>
 /**
  * Loads the trades of the watchlist's stock-days not loaded yet (LoadPriorDay, LoadMarketHistory), one load
  * at a time in this process, so a scheduled run and a route's run do not overlap. Idempotent: a loaded
- * stock-day is skipped. A stock-day the provider could not serve is a gap (ReportMarketGaps).
+ * stock-day is skipped. A stock-day the provider could not serve is a gap (ReportMarketGaps). A day the
+ * provider has not published yet (T+3) is asked again at a later run, not a gap, until it is overdue
+ * (MARKET_DATA_PUBLICATION_LAG_DAYS plus MARKET_DATA_PUBLICATION_GRACE_DAYS trading days): then it is one.
  */
 @Injectable()
 export class TradeDaysLoader {
@@ -43,13 +45,13 @@ export class TradeDaysLoader {
     @Inject(SERVICE_CONFIG) private readonly config: ReportsConfig,
   ) {}
 
-  load(days: string[], job: 'prior-day' | 'history'): Promise<TradesResult> {
-    const next = this.tradesRun.catch(() => undefined).then(() => this.loadDays(days, job));
+  load(days: string[], job: 'prior-day' | 'history', now = new Date()): Promise<TradesResult> {
+    const next = this.tradesRun.catch(() => undefined).then(() => this.loadDays(days, job, now));
     this.tradesRun = next;
     return next;
   }
 
-  private async loadDays(days: string[], job: 'prior-day' | 'history'): Promise<TradesResult> {
+  private async loadDays(days: string[], job: 'prior-day' | 'history', now: Date): Promise<TradesResult> {
     const client = this.provider.use();
     const stocks = await this.stocks.watchlist();
     const label = days.length === 1 ? days[0]! : `${days[0] ?? ''}..${days[days.length - 1] ?? ''}`;
@@ -93,6 +95,7 @@ export class TradeDaysLoader {
     const result: TradesResult = { ...empty, skipped: stocks.length * days.length - work.length };
     const gaps: MarketGap[] = [];
     const failedTickers = new Set<string>();
+    let unpublished = 0;
     results.forEach((r, i) => {
       const { stock, day } = work[i]!;
       if (r.ok) {
@@ -100,11 +103,16 @@ export class TradeDaysLoader {
         result.trades += r.value;
         return;
       }
+      if (r.error instanceof TradesNotPublishedError && !this.overdue(day, now)) {
+        unpublished += 1;
+        return;
+      }
       const message = errorText(r.error);
       if (!failedTickers.has(stock.combinedTicker))
         result.failed.push({ ticker: stock.combinedTicker, errorMessage: message });
       failedTickers.add(stock.combinedTicker);
-      if (isOutage(r.error)) gaps.push({ stockId: stock.id, day, kind: 'trades', reason: message });
+      if (isOutage(r.error) || r.error instanceof TradesNotPublishedError)
+        gaps.push({ stockId: stock.id, day, kind: 'trades', reason: message });
     });
     if (gaps.length) {
       const message = gaps[0]!.reason;
@@ -126,9 +134,20 @@ export class TradeDaysLoader {
         skipped: result.skipped,
         trades: result.trades,
         failed: result.failed.length,
+        unpublished,
       },
-      'trades loaded',
+      unpublished ? 'trades loaded; days not published yet are asked again at the next run' : 'trades loaded',
     );
     return result;
+  }
+
+  /** Whether the provider should have published `day` by `now`, its grace included. */
+  private overdue(day: string, now: Date): boolean {
+    return isPublicationOverdue(
+      day,
+      now,
+      this.config.MARKET_DATA_PUBLICATION_LAG_DAYS,
+      this.config.MARKET_DATA_PUBLICATION_GRACE_DAYS,
+    );
   }
 }
