@@ -3,8 +3,9 @@ import { appHeader, expect, test } from '../fixtures';
 import { generateReport, priorDayTrades } from './report-helpers';
 
 // The public report page (spec section 2), opened by an anonymous visitor. The reports are generated as the
-// admin over the previous trading day, the one day whose trades the stack loads (priorDayTrades). The peers
-// are demo stocks with market data (RIO and FMG are no stocks of the portal: 'Unknown peer').
+// admin over the latest published trading day (T+3), the one day whose trades the stack loads
+// (priorDayTrades). The peers are demo stocks with market data (RIO and FMG are no stocks of the portal:
+// 'Unknown peer').
 const TICKER = 'BHP:ASX';
 
 const PEERS = 'WES CSL';

@@ -67,7 +67,7 @@ export const systemSettingsApi = systemTaggedApi.injectEndpoints({
       syncWatchlist: mutation(routes.reports.syncWatchlist, {
         invalidatesTags: (result) => (result ? ['Stock'] : []),
       }),
-      /** Loads the previous trading day's trades now (also scheduled); stock-days already loaded are skipped. */
+      /** Loads the latest published trading day's trades now (T+3; also scheduled); stock-days already loaded are skipped. */
       runPriorDay: mutation(routes.reports.runPriorDay),
       sendTestEmail: mutation(routes.emailMarketing.sendSystemEmail),
     })),

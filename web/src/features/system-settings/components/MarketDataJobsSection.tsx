@@ -27,7 +27,7 @@ export const marketJobTexts = {
   runPriorDay: {
     button: 'Run Prior Day',
     confirm:
-      "Run the prior day now? The previous trading day's trades of every stock with market data enabled are loaded; stocks already loaded for that day are skipped.",
+      "Run the prior day now? The latest trading day the provider has published (broker-level trades are published three trading days later) is loaded for every stock with market data enabled; stocks already loaded for that day are skipped.",
     summary: (result: PriorDayResult) =>
       `${result.day}: ${result.loaded} of ${plural(result.stocks, 'stock')} loaded (${result.trades} trades), ${result.skipped} already loaded`,
   },
