@@ -12,8 +12,10 @@ export function resyncCases(t: AnnouncementsRun) {
       const page = await get(`/api/stock/${t.R.combinedTicker}`, 'admin');
       expect(page.status).toBe(200);
       expect(page.body.initialPoll).toMatchObject({ stockId: t.R.id });
-      // This file does not start the reports service (the page's currentMarketData).
-      expect(page.body.unavailable).toEqual(['reports']);
+      // This file starts neither the reports service (the page's currentMarketData) nor the email-marketing
+      // service, which is asked (and named unavailable) once the resync has stored announcements to show.
+      const shown: unknown[] = page.body.announcements ?? [];
+      expect(page.body.unavailable).toEqual(shown.length ? ['email-marketing', 'reports'] : ['reports']);
     });
 
     it('refuses a missing ticker (400) and an unknown stock (404)', async () => {
