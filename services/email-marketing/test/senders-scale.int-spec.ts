@@ -233,11 +233,15 @@ describe('senders at scale', () => {
     // Kill it while it holds claims it has not marked yet. It is frozen (SIGSTOP) while they are read, so the set
     // read is exactly what it leaves behind: a running victim could mark them between the read and the kill, and
     // once it is dead the survivor may take them over before a read after the kill (both seen on a busy machine).
+    // Frozen is not enough: a mark it wrote just before the stop may still be on its way to PostgreSQL (or
+    // running there) and commit after the read (seen in CI: 9 read, 5 taken over), so the read waits until
+    // nothing of it is in flight.
     let orphaned: string[] = [];
     await waitUntil(
       'the victim frozen while holding claimed, unmarked deliveries',
       async () => {
         process.kill(victim.pid, 'SIGSTOP');
+        await waitUntil('the victim with no statement in flight', () => nothingInFlight(victim.pid));
         orphaned = await claimedBy(a.sendGuid, 'b');
         if (orphaned.length > 0) return true;
         process.kill(victim.pid, 'SIGCONT');
