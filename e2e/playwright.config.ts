@@ -40,7 +40,11 @@ export default defineConfig({
         : 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      // Debian's headless shell (the `chromium-headless-shell` package, `make chromium`): Chromium's old
+      // headless mode, without the browser's UI machinery that the new headless mode of /usr/bin/chromium
+      // runs. 40 loads of /login in new contexts took 6.3 CPU-s there against 19.6 in /usr/bin/chromium.
+      // E2E_CHROMIUM runs the tests in another build (the full browser: /usr/bin/chromium).
+      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -86,6 +86,28 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
+          // The libraries every screen's test imports, bundled once into one file each (esbuild) instead of
+          // hundreds of modules loaded per test file: 148 -> 134 CPU-s for the web unit suite alone.
+          deps: {
+            optimizer: {
+              web: {
+                enabled: true,
+                include: [
+                  '@mantine/core',
+                  '@mantine/hooks',
+                  '@reduxjs/toolkit',
+                  '@reduxjs/toolkit/query/react',
+                  'react',
+                  'react-dom',
+                  'react-dom/client',
+                  'react-redux',
+                  'react-router-dom',
+                  '@testing-library/react',
+                  '@testing-library/jest-dom/vitest',
+                ],
+              },
+            },
+          },
           // jsdom, with the classes Node's fetch checks its arguments against (src/test/jsdomEnvironment.ts).
           environment: './src/test/jsdomEnvironment.ts',
           setupFiles: ['./src/test/setup.ts'],
