@@ -113,6 +113,13 @@ export const vendorRateLimited = new Counter({
   registers: [metricsRegistry],
 });
 
+export const vendorInvalidAnswers = new Counter({
+  name: 'irp_vendor_invalid_answers_total',
+  help: 'Vendor answers that are not what its API describes (not JSON, or not the schema the adapter checks), by vendor',
+  labelNames: ['vendor'] as const,
+  registers: [metricsRegistry],
+});
+
 export const httpRequests = new Histogram({
   name: 'irp_http_request_duration_seconds',
   help: 'HTTP requests by method, route and status',

@@ -1,5 +1,6 @@
 import type { EmailMarketingSettings } from '@irp/proto';
 import type { VendorHttpClient } from '@irp/platform';
+import { z } from 'zod';
 import { callProvider, providerClient } from './provider-http';
 import {
   CampaignContent,
@@ -27,6 +28,17 @@ function describe(body: unknown): string | undefined {
 
 const idOrString = (v: string) => (/^\d+$/.test(v) ? Number(v) : v);
 
+/**
+ * The parts of Mailchimp's published replies (vendor-descriptions/mailchimp) the adapter reads, checked as
+ * they arrive: `GET /lists/{list_id}` (Subscriber List) and `POST /campaigns` (Campaign).
+ */
+const SubscriberList = z.object({ stats: z.object({ member_count: z.number().int().nonnegative() }) });
+const Campaign = z.object({
+  id: z.string().min(1),
+  archive_url: z.string().optional(),
+  long_archive_url: z.string().optional(),
+});
+
 /** The Mailchimp-type provider (Marketing API v3). */
 export class MailchimpProvider implements EmailMarketingProviderAdapter {
   readonly type = 'mailchimp' as const;
@@ -37,11 +49,12 @@ export class MailchimpProvider implements EmailMarketingProviderAdapter {
     this.http = providerClient('mailchimp', ['*.api.mailchimp.com'], options, 10);
   }
 
-  private call(
+  private call<S extends z.ZodTypeAny = z.ZodUnknown>(
     settings: EmailMarketingSettings,
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
+    reply?: S,
   ) {
     const base = (this.options.baseUrl ?? mailchimpBaseUrl(settings.apiKey)).replace(/\/+$/, '');
     return callProvider(this.http, {
@@ -50,41 +63,46 @@ export class MailchimpProvider implements EmailMarketingProviderAdapter {
       authorization: `Basic ${Buffer.from(`irportal:${settings.apiKey}`).toString('base64')}`,
       body,
       describe,
+      reply,
     });
   }
 
   async subscriberCount(settings: EmailMarketingSettings): Promise<number> {
     requireSettings(settings, ['apiKey', 'listId']);
-    const body = (await this.call(
+    const list = await this.call(
       settings,
       'GET',
       `/lists/${encodeURIComponent(settings.listId)}?fields=id,stats.member_count`,
-    )) as { stats?: { member_count?: number } };
-    const count = body?.stats?.member_count;
-    if (typeof count !== 'number')
-      throw new ProviderError('The list answer had no member count', null, false);
-    return count;
+      undefined,
+      SubscriberList,
+    );
+    return list.stats.member_count;
   }
 
   private async createCampaign(settings: EmailMarketingSettings, content: CampaignContent) {
     requireSettings(settings, ['apiKey', 'listId']);
-    const campaign = (await this.call(settings, 'POST', '/campaigns', {
-      type: 'regular',
-      recipients: {
-        list_id: settings.listId,
-        ...(settings.savedSegmentId
-          ? { segment_opts: { saved_segment_id: idOrString(settings.savedSegmentId) } }
-          : {}),
+    const campaign = await this.call(
+      settings,
+      'POST',
+      '/campaigns',
+      {
+        type: 'regular',
+        recipients: {
+          list_id: settings.listId,
+          ...(settings.savedSegmentId
+            ? { segment_opts: { saved_segment_id: idOrString(settings.savedSegmentId) } }
+            : {}),
+        },
+        settings: {
+          subject_line: content.subject.slice(0, 150),
+          title: content.title,
+          from_name: settings.fromName || 'IR Portal',
+          reply_to: settings.replyTo,
+          ...(settings.templateId ? { template_id: idOrString(settings.templateId) } : {}),
+        },
       },
-      settings: {
-        subject_line: content.subject.slice(0, 150),
-        title: content.title,
-        from_name: settings.fromName || 'IR Portal',
-        reply_to: settings.replyTo,
-        ...(settings.templateId ? { template_id: idOrString(settings.templateId) } : {}),
-      },
-    })) as { id?: string; archive_url?: string; long_archive_url?: string };
-    if (!campaign?.id) throw new ProviderError('The campaign answer had no id', null, false);
+      Campaign,
+    );
     await this.call(
       settings,
       'PUT',

@@ -6,13 +6,18 @@ export { retryAfterMs } from '@irp/platform';
 
 const log = createLogger('email-provider');
 
-export interface ProviderCall {
+export interface ProviderCall<S extends z.ZodTypeAny = z.ZodUnknown> {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
   authorization: string;
   body?: unknown;
   /** The vendor's error body as a sentence (its shape differs per vendor); undefined when it says nothing. */
   describe: (body: unknown) => string | undefined;
+  /**
+   * What the vendor publishes for a success (the fields the adapter reads): an answer it does not describe is
+   * a retryable ProviderError naming the field, never a TypeError further in. Default: anything.
+   */
+  reply?: S;
 }
 
 /**
@@ -45,15 +50,18 @@ export function providerClient(
  * (the provider's Retry-After when it gives one); the failure then mapped once (`providerError`). Resolves
  * with the parsed body ('' for an empty one).
  */
-export async function callProvider(client: VendorHttpClient, call: ProviderCall): Promise<unknown> {
+export async function callProvider<S extends z.ZodTypeAny = z.ZodUnknown>(
+  client: VendorHttpClient,
+  call: ProviderCall<S>,
+): Promise<z.output<S>> {
   try {
-    const { body } = await vendorJson(client, call.url, z.unknown(), {
+    const { body } = await vendorJson(client, call.url, call.reply ?? z.unknown(), {
       method: call.method,
       headers: { authorization: call.authorization, accept: 'application/json' },
       body: call.body,
       vendorMessage: call.describe,
     });
-    return body ?? '';
+    return (body ?? '') as z.output<S>;
   } catch (err) {
     throw err instanceof VendorError ? providerError(err, client, call.url) : err;
   }

@@ -12,6 +12,8 @@ export interface RecordingProxy {
   /** Point the adapter here instead of at `target`: the same paths, passed on unchanged. */
   url: string;
   exchanges: RecordedExchange[];
+  /** The exchanges of one method whose path matches. */
+  exchangesOf(method: string, path: RegExp): RecordedExchange[];
   close(): Promise<void>;
 }
 
@@ -72,6 +74,8 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   return {
     url: `http://127.0.0.1:${port}`,
     exchanges,
+    exchangesOf: (method, path) =>
+      exchanges.filter((e) => e.request.method === method && path.test(e.request.path)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -111,6 +111,22 @@ export class VendorContract {
     return { operationId: id, problems: distinct((result.errors ?? []).map((e) => `${id}: ${describe(e)}`)) };
   }
 
+  /**
+   * Checks one recorded exchange: its request against `operationId` (or the operation it matches) and its
+   * JSON reply, if any, against that operation's published reply for its status.
+   */
+  checkExchange(
+    exchange: { request: RecordedRequest; response: RecordedResponse },
+    operationId?: string,
+  ): RequestVerdict {
+    const verdict = this.validateRequest(exchange.request, operationId);
+    const reply =
+      exchange.response.body === undefined
+        ? []
+        : this.validateResponse(verdict.operationId ?? '?', exchange.response);
+    return { operationId: verdict.operationId, problems: [...verdict.problems, ...reply] };
+  }
+
   /** Checks a JSON reply against the operation's published response schema for its status. */
   validateResponse(operationId: string, response: RecordedResponse): string[] {
     this.operation(operationId);
@@ -130,11 +146,43 @@ export class VendorContract {
     return { requests, responses };
   }
 
+  /**
+   * A reply assembled from the examples a vendor publishes on each property of the operation's reply schema
+   * for `status` (its `default` reply when the status has none), for vendors that publish examples per
+   * property rather than per reply (Mailchimp). Properties without an example are left out.
+   */
+  propertyExample(operationId: string, status: number): Json {
+    const responses = (this.operation(operationId).responses ?? {}) as Record<string, Json>;
+    const response = responses[String(status)] ?? responses.default;
+    const media = Object.entries((response?.content ?? {}) as Record<string, Json>).find(([type]) =>
+      /json/.test(type),
+    )?.[1];
+    const value = exampleOf(media?.schema);
+    if (!value || typeof value !== 'object')
+      throw new Error(`${operationId} publishes no property examples for ${status}`);
+    return value as Json;
+  }
+
   private operation(id: string): Json {
     const op = this.operations.get(id);
     if (!op) throw new Error(`The contract was not loaded with operation ${id}`);
     return op;
   }
+}
+
+/** A schema's published example, or an object of its properties' examples (allOf merged); undefined if none. */
+function exampleOf(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const node = schema as Json;
+  if (node.example !== undefined) return node.example;
+  const parts = [node, ...((node.allOf as Json[] | undefined) ?? [])];
+  const value: Json = {};
+  for (const part of parts)
+    for (const [name, property] of Object.entries((part.properties ?? {}) as Record<string, unknown>)) {
+      const example = exampleOf(property);
+      if (example !== undefined) value[name] = example;
+    }
+  return Object.keys(value).length ? value : undefined;
 }
 
 function examplesOf(content: unknown): PublishedExample[] {
@@ -239,9 +287,12 @@ function closeObjects(document: Json): void {
     seen.add(node);
     if (Array.isArray(node)) return node.forEach(close);
     const schema = node as Json;
+    // An object that names no properties (`properties: {}`, as Mailchimp's template `sections`, keyed by the
+    // template's own area names) is a map: it stays open.
     if (
       schema.properties &&
       typeof schema.properties === 'object' &&
+      Object.keys(schema.properties).length > 0 &&
       schema.additionalProperties === undefined
     )
       schema.additionalProperties = false;

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { vendorInvalidAnswers } from '../metrics';
 import { vendorCall, VendorError, vendorJson } from './vendor-call';
 import { VendorHttpClient } from './vendor-http';
 
@@ -97,9 +98,13 @@ describe('vendorCall and vendorJson: one call shape, one VendorError', () => {
       `${base}/things answered a body that is not JSON`,
     ]);
     answer = { status: 200, body: JSON.stringify({ data: [{ id: 'one' }] }) };
-    const shape = await failure(vendorJson(client(), `${base}/things`, Things));
+    const shaped = client();
+    const shape = await failure(vendorJson(shaped, `${base}/things`, Things));
     expect(shape.kind).toBe('invalid-answer');
     expect(shape.message).toMatch(/data\.0\.id: Expected number, received string/);
+    // Counted for the vendor (irp_vendor_invalid_answers_total), whichever adapter called.
+    const counted = await vendorInvalidAnswers.get();
+    expect(counted.values.find((v) => v.labels.vendor === shaped.vendor)?.value).toBe(1);
   });
 
   it('a status the caller accepts is an answer (304 Not Modified)', async () => {

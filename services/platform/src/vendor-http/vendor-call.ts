@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { createLogger } from '../logging';
+import { vendorInvalidAnswers } from '../metrics';
 import {
   retryAfterMs,
   VendorHttpClient,
@@ -8,6 +10,8 @@ import {
   VendorResponseTooLargeError,
   VendorUnavailableError,
 } from './vendor-http';
+
+const log = createLogger('vendor-http');
 
 /**
  * How a call to a vendor failed, the same for every vendor:
@@ -151,26 +155,27 @@ export async function vendorJson<S extends z.ZodTypeAny>(
 ): Promise<{ body: z.output<S>; response: VendorResponse }> {
   const response = await vendorCall(client, url, options);
   const text = response.body.toString('utf8');
+  /** An answer the vendor's API does not describe: counted and logged here, once for every adapter. */
+  const invalid = (message: string, field?: string) => {
+    vendorInvalidAnswers.inc({ vendor: client.vendor });
+    log.warn({ vendor: client.vendor, url, status: response.status, field }, message);
+    return new VendorError(client.vendor, 'invalid-answer', message, {
+      status: response.status,
+      attempts: response.attempts,
+    });
+  };
   let parsed: unknown;
   try {
     // An empty answer (a 204) is undefined to the schema, which says whether it may be.
     parsed = text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
-    throw new VendorError(client.vendor, 'invalid-answer', `${url} answered a body that is not JSON`, {
-      status: response.status,
-      attempts: response.attempts,
-    });
+    throw invalid(`${url} answered a body that is not JSON`);
   }
   const checked = schema.safeParse(parsed);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const where = issue.path.length ? issue.path.join('.') : 'the body';
-    throw new VendorError(
-      client.vendor,
-      'invalid-answer',
-      `${url} answered a body its API does not describe (${where}: ${issue.message})`,
-      { status: response.status, attempts: response.attempts },
-    );
+    throw invalid(`${url} answered a body its API does not describe (${where}: ${issue.message})`, where);
   }
   return { body: checked.data, response };
 }
