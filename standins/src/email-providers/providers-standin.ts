@@ -366,7 +366,8 @@ export async function startProvidersStandIn(
         throw new HttpError(400, 'No preview recipients', 333);
       await mail(c, body.PreviewRecipients, true);
       c.testSentTo.push(...body.PreviewRecipients);
-      return send(res, 200, '');
+      // As Campaign Monitor answers: 200 and no body (its client reads none).
+      return send(res, 200, '', 'application/json; charset=utf-8');
     }
     if (req.method === 'POST' && (m = /^\/campaigns\/([^/]+)\/send\.json$/.exec(path))) {
       const c = campaign(m[1]);
@@ -375,7 +376,8 @@ export async function startProvidersStandIn(
       await mail(c, to, false);
       c.sentTo.push(...to);
       c.status = 'sent';
-      return send(res, 200, '');
+      // As Campaign Monitor answers: 200 and no body (its client reads none).
+      return send(res, 200, '', 'application/json; charset=utf-8');
     }
     if (req.method === 'GET' && (m = /^\/clients\/([^/]+)\/drafts\.json$/.exec(path))) {
       const clientId = client(decodeURIComponent(m[1]));

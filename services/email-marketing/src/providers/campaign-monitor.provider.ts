@@ -1,5 +1,6 @@
 import type { EmailMarketingSettings } from '@irp/proto';
 import type { VendorHttpClient } from '@irp/platform';
+import { z } from 'zod';
 import { callProvider, providerClient } from './provider-http';
 import {
   CampaignContent,
@@ -19,6 +20,16 @@ function describe(body: unknown): string | undefined {
   return typeof body === 'string' && body ? body.slice(0, 300) : undefined;
 }
 
+/**
+ * The parts of Campaign Monitor's replies the adapter reads (vendor-descriptions/campaign-monitor), checked
+ * as they arrive: the list's statistics, the new campaign's id (a JSON string), the client's drafts and the
+ * campaign's summary.
+ */
+const ListStats = z.object({ TotalActiveSubscribers: z.number().int().nonnegative() });
+const CampaignId = z.string().min(1);
+const Drafts = z.array(z.object({ CampaignID: z.string(), PreviewURL: z.string().optional() }));
+const CampaignSummary = z.object({ WebVersionURL: z.string().optional() });
+
 /** The Campaign-Monitor-type provider (API v3.3): campaigns belong to a client, made from a template. */
 export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
   readonly type = 'campaign-monitor' as const;
@@ -29,7 +40,13 @@ export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
     this.http = providerClient('campaign-monitor', [new URL(CAMPAIGN_MONITOR_BASE_URL).hostname], options, 5);
   }
 
-  private call(settings: EmailMarketingSettings, method: 'GET' | 'POST', path: string, body?: unknown) {
+  private call<S extends z.ZodTypeAny = z.ZodUnknown>(
+    settings: EmailMarketingSettings,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    reply?: S,
+  ) {
     const base = (this.options.baseUrl ?? CAMPAIGN_MONITOR_BASE_URL).replace(/\/+$/, '');
     return callProvider(this.http, {
       method,
@@ -37,20 +54,19 @@ export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
       authorization: `Basic ${Buffer.from(`${settings.apiKey}:x`).toString('base64')}`,
       body,
       describe,
+      reply,
     });
   }
 
   async subscriberCount(settings: EmailMarketingSettings): Promise<number> {
     requireSettings(settings, ['apiKey', 'listId']);
-    const stats = (await this.call(
+    const stats = await this.call(
       settings,
       'GET',
       `/lists/${encodeURIComponent(settings.listId)}/stats.json`,
-    )) as {
-      TotalActiveSubscribers?: number;
-    };
-    if (typeof stats?.TotalActiveSubscribers !== 'number')
-      throw new ProviderError('The list statistics had no subscriber count', null, false);
+      undefined,
+      ListStats,
+    );
     return stats.TotalActiveSubscribers;
   }
 
@@ -75,22 +91,21 @@ export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
           Multilines: [{ Content: content.html }],
         },
       },
+      CampaignId,
     );
-    if (typeof id !== 'string' || !id) throw new ProviderError('The campaign answer had no id', null, false);
     return id;
   }
 
   /** The draft's preview link (before sending). */
   private async previewUrl(settings: EmailMarketingSettings, campaignId: string): Promise<string | null> {
-    const drafts = (await this.call(
+    const drafts = await this.call(
       settings,
       'GET',
       `/clients/${encodeURIComponent(settings.clientId)}/drafts.json`,
-    )) as Array<{
-      CampaignID?: string;
-      PreviewURL?: string;
-    }>;
-    return (Array.isArray(drafts) ? drafts : []).find((d) => d.CampaignID === campaignId)?.PreviewURL ?? null;
+      undefined,
+      Drafts,
+    );
+    return drafts.find((d) => d.CampaignID === campaignId)?.PreviewURL ?? null;
   }
 
   async testSend(
@@ -112,13 +127,13 @@ export class CampaignMonitorProvider implements EmailMarketingProviderAdapter {
       ConfirmationEmail: settings.replyTo,
       SendDate: 'immediately',
     });
-    const summary = (await this.call(
+    const summary = await this.call(
       settings,
       'GET',
       `/campaigns/${encodeURIComponent(campaignId)}/summary.json`,
-    )) as {
-      WebVersionURL?: string;
-    };
-    return { campaignId, previewUrl: summary?.WebVersionURL ?? null };
+      undefined,
+      CampaignSummary,
+    );
+    return { campaignId, previewUrl: summary.WebVersionURL ?? null };
   }
 }
