@@ -88,7 +88,11 @@ export const AnnouncementDeliveryStateSchema = z.object({
 export type AnnouncementDeliveryState = z.infer<typeof AnnouncementDeliveryStateSchema>;
 
 /** Nothing mailed yet: the delivery state of an announcement no send of which was accepted. */
-export const NOT_DELIVERED: AnnouncementDeliveryState = { sent: false, sendHistory: [], alertLatencyMs: null };
+export const NOT_DELIVERED: AnnouncementDeliveryState = {
+  sent: false,
+  sendHistory: [],
+  alertLatencyMs: null,
+};
 
 /**
  * An announcement as the portal shows it (spec section 3): the stored announcement with its delivery state,

@@ -238,10 +238,18 @@ export const CreateStockFromOrderResponseSchema = z.object({
 /** GET /api/admin/getServiceOrder?ticker: the order the stock was created from, or null. */
 export const ServiceOrderOfStockSchema = ServiceOrderSchema.nullable();
 
+/**
+ * An address autocomplete session's token, as the address service (Places API (New)) takes it: "a URL and
+ * filename safe base64 string with at most 36 ASCII characters" (a version 4 UUID); anything else it refuses.
+ */
+export const AddressSessionTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,36}$/, 'must be a URL and filename safe string of at most 36 characters');
+
 /** GET /api/serviceorder/addresses?q: suggestions, or `available: false` with none configured. */
 export const AddressQuerySchema = z.object({
   q: z.string({ required_error: 'Required' }).trim().max(200, 'must be at most 200 characters'),
-  sessionToken: z.string().max(100).optional(),
+  sessionToken: AddressSessionTokenSchema.optional(),
 });
 export const AddressSuggestionSchema = z.object({ placeId: z.string(), text: z.string() });
 export const AddressSuggestionsSchema = z.object({
@@ -321,7 +329,7 @@ export const ServiceOrderOfStockReplySchema = z.object({ serviceOrder: ServiceOr
 
 export const AddressSuggestionsRequestSchema = z.object({
   q: z.string().max(200),
-  sessionToken: z.string().max(100).optional(),
+  sessionToken: AddressSessionTokenSchema.optional(),
 });
 export const AddressSuggestionsReplySchema = AddressSuggestionsSchema;
 

@@ -16,7 +16,15 @@ const AutocompleteRequestSchema = z.object({
   input: z.string(),
   includedRegionCodes: z.array(z.string()).optional(),
   includedPrimaryTypes: z.array(z.string()).optional(),
-  sessionToken: z.string().optional(),
+  // Places API (New)'s AutocompletePlacesRequest.session_token (places_service.proto): "a URL and filename safe
+  // base64 string with at most 36 ASCII characters in length. Otherwise an INVALID_ARGUMENT error is returned."
+  sessionToken: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{1,36}$/,
+      'sessionToken must be a URL and filename safe base64 string with at most 36 ASCII characters',
+    )
+    .optional(),
 });
 
 /** Most suggestions the vendor returns for one input. */

@@ -16,4 +16,5 @@ export * from './topic-ends';
 export * from './log-capture';
 export * from './entity-schema';
 export * from './vendor-contract';
+export * from './proto-description';
 export * from './recording-proxy';

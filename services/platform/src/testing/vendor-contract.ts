@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Document, OpenAPIBackend } from 'openapi-backend';
+import { protoOperations, ProtoOperationsOptions } from './proto-description';
 
 /**
  * A vendor's published OpenAPI description as a contract our adapters and stand-ins are tested against
@@ -63,13 +64,35 @@ export class VendorContract {
 
   /** Loads the description once (YAML or JSON) and compiles the operations named in `options`. */
   static async load(file: string, options: VendorContractOptions): Promise<VendorContract> {
+    const { parse } = await import('yaml');
+    return VendorContract.of(parse(readFileSync(file, 'utf8')) as Json, options, file);
+  }
+
+  /**
+   * The RPCs a vendor publishes as protocol buffers (protobufjs's JSON descriptor, `protos.json`), called
+   * over HTTP/JSON: each checked as the operation its `google.api.http` option names (`protoOperations`).
+   * The operations are named by the RPC's method name (`AutocompletePlaces`).
+   */
+  static async loadProtos(
+    file: string,
+    protos: ProtoOperationsOptions,
+    options: Omit<VendorContractOptions, 'operations'> = {},
+  ): Promise<VendorContract> {
+    const document = protoOperations(JSON.parse(readFileSync(file, 'utf8')) as object, protos);
+    const operations = protos.rpcs.map((rpc) => rpc.slice(rpc.lastIndexOf('.') + 1));
+    return VendorContract.of(document, { ...options, operations }, file);
+  }
+
+  private static async of(
+    document: Json,
+    options: VendorContractOptions,
+    name: string,
+  ): Promise<VendorContract> {
     // Loaded only here, so the other specs that import the testing kit do not pay for the validator.
-    const [{ OpenAPIBackend }, { default: addFormats }, { parse }] = await Promise.all([
+    const [{ OpenAPIBackend }, { default: addFormats }] = await Promise.all([
       import('openapi-backend'),
       import('ajv-formats'),
-      import('yaml'),
     ]);
-    const document = parse(readFileSync(file, 'utf8')) as Json;
     const pruned = pruneTo(document, new Set(options.operations));
     if (options.closed ?? true) closeObjects(pruned);
     const server = ((document.servers as Array<{ url: string }> | undefined) ?? [])[0]?.url ?? '/';
@@ -86,7 +109,7 @@ export class VendorContract {
     const operations = new Map<string, Json>();
     for (const op of backend.getOperations()) operations.set(op.operationId!, op as unknown as Json);
     for (const id of options.operations)
-      if (!operations.has(id)) throw new Error(`${file} describes no operation ${id}`);
+      if (!operations.has(id)) throw new Error(`${name} describes no operation ${id}`);
     return new VendorContract(backend, operations);
   }
 

@@ -14,7 +14,9 @@ export const orderFormApi = baseApi.injectEndpoints({
       submitOrder: mutation(routes.stocks.submitOrder),
       /** GET /api/serviceorder/addresses?q: `available: false` means a plain address field. */
       addressSuggestions: query(routes.stocks.addressSuggestions, {
-        request: (q: string) => ({ query: { q } }),
+        request: ({ q, sessionToken }: { q: string; sessionToken: string }) => ({
+          query: { q, sessionToken },
+        }),
       }),
     })),
 });

@@ -50,11 +50,17 @@ const AUTO_SEND_LABELS: Record<AutoSendChoice, string> = {
 
 type Status = 'editing' | 'submitting' | 'submitted';
 
-/** The billing address: suggestions from the address service while it answers, else a plain field. */
+/**
+ * The billing address: suggestions from the address service while it answers, else a plain field. The
+ * suggestions of one address typed share a session token (the address service bills a session's queries
+ * together, Places API (New)'s session_token: a version 4 UUID, 36 URL-safe characters); choosing a
+ * suggestion ends the session, and the next address typed starts another.
+ */
 function AddressField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [q] = useDebouncedValue(value.trim(), 250);
   const [unavailable, setUnavailable] = useState(false);
-  const { data } = useAddressSuggestionsQuery(q, { skip: unavailable || q.length < 3 });
+  const [sessionToken, setSessionToken] = useState(() => crypto.randomUUID());
+  const { data } = useAddressSuggestionsQuery({ q, sessionToken }, { skip: unavailable || q.length < 3 });
   useEffect(() => {
     if (data && !data.available) setUnavailable(true);
   }, [data]);
@@ -70,6 +76,7 @@ function AddressField({ value, onChange }: { value: string; onChange: (value: st
       onChange={onChange}
       data={[...new Set(suggestions)]}
       filter={({ options }) => options}
+      onOptionSubmit={() => setSessionToken(crypto.randomUUID())}
       data-testid="address-autocomplete"
     />
   );

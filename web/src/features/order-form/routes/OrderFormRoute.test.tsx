@@ -8,7 +8,7 @@ import {
 } from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
-import { errorResponse, routeKey, serveApi, type ApiCall } from '@/test/fakeApi';
+import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
 import { jsonResponse, renderRoute } from '@/test/render';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
@@ -57,6 +57,7 @@ describe('Order Form screen', () => {
   function open(
     submit = () => jsonResponse({ success: true, id: '33333333-3333-4333-8333-333333333333' }),
     path = '/new-order',
+    addresses: Handler = () => jsonResponse({ available: false, suggestions: [] }),
   ) {
     const calls = serveApi(fetchMock, {
       // As the server answers: no group named is the default group; an unknown one is 404.
@@ -67,7 +68,7 @@ describe('Order Form screen', () => {
           ? errorResponse(404, unknownOptionGroupMessage(groupId))
           : jsonResponse({ options: OPTIONS });
       },
-      [routeKey(routes.stocks.addressSuggestions)]: () => jsonResponse({ available: false, suggestions: [] }),
+      [routeKey(routes.stocks.addressSuggestions)]: addresses,
       [routeKey(routes.stocks.submitOrder)]: submit,
     });
     renderRoute(path);
@@ -166,5 +167,36 @@ describe('Order Form screen', () => {
       autoSendNonPriceSensitiveAnnouncements: false,
     });
     expect(screen.getByRole('textbox', { name: 'Company Name' })).toBeEnabled();
+  });
+
+  it('asks for the suggestions of one address in one session: the same token until a suggestion is chosen', async () => {
+    const calls = open(undefined, '/new-order', (call) =>
+      jsonResponse({
+        available: true,
+        suggestions: [
+          { placeId: 'p1', text: `${call.params.get('q')} Street, Melbourne VIC 3000, Australia` },
+        ],
+      }),
+    );
+    const field = await screen.findByRole('textbox', { name: 'Billing Address' });
+    const asked = (q: string) =>
+      waitFor(() => {
+        const call = calls.find(
+          (c) => c.path === routes.stocks.addressSuggestions.path && c.params.get('q') === q,
+        );
+        expect(call).toBeDefined();
+        return call!.params.get('sessionToken');
+      });
+    fireEvent.change(field, { target: { value: '120 Col' } });
+    const first = await asked('120 Col');
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    fireEvent.change(field, { target: { value: '120 Collins' } });
+    expect(await asked('120 Collins')).toBe(first);
+    fireEvent.click(
+      await screen.findByRole('option', { name: '120 Collins Street, Melbourne VIC 3000, Australia' }),
+    );
+    const next = await asked('120 Collins Street, Melbourne VIC 3000, Australia');
+    expect(next).toMatch(/^[0-9a-f-]{36}$/);
+    expect(next).not.toBe(first);
   });
 });
