@@ -38,6 +38,8 @@ x-node-env: &node-env
   SMTP_REQUIRE_TLS: 'false'
   # Encrypts the email-marketing provider keys at rest: 32 bytes, base64. Set your own (openssl rand -base64 32).
   EMAIL_SECRETS_KEY: \${EMAIL_SECRETS_KEY:-Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=}
+  # Encrypts the email-marketing API keys given on the order form at rest: 32 bytes, base64. Set your own.
+  STOCKS_SECRETS_KEY: \${STOCKS_SECRETS_KEY:-Y29tcG9zZS1sb2NhbC1zdG9ja3Mta2V5LWNoYW5nZSE=}
   # The gateway signs each request's actor with it and every service verifies it: 32+ characters, the same
   # for every process. Set your own: production refuses this published fallback (the processes do not start).
   ACTOR_SIGNING_SECRET: \${ACTOR_SIGNING_SECRET:-compose-local-actor-secret-change-me-0123456789abcdef}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { secretsKeyVariable } from '@irp/platform';
 import { isPlainAddress, parseMailbox } from './mail/mime';
-import { parseSecretsKey, SECRETS_KEY_FORMAT } from './settings/secret-box';
 import { DEV_UNSUBSCRIBE_LINK_SECRET } from './subscribers/unsubscribe-tokens';
 
 const optionalUrl = (name: string) =>
@@ -89,10 +89,7 @@ export const emailMarketingConfigSchema = z.object({
    * The AES-256-GCM key the providers' API keys are encrypted with at rest (32 bytes, hex or base64).
    * Required in production; elsewhere a public development key is used when it is unset.
    */
-  EMAIL_SECRETS_KEY: z
-    .string()
-    .optional()
-    .refine((v) => !v?.trim() || parseSecretsKey(v) !== undefined, SECRETS_KEY_FORMAT),
+  EMAIL_SECRETS_KEY: secretsKeyVariable('EMAIL_SECRETS_KEY'),
   /**
    * Signs the unsubscribe links (an HMAC of the subscriber's id; no token is stored): 32+ characters, the
    * same for every email-marketing process. Changing it breaks the links in mails already sent. Production

@@ -107,8 +107,9 @@ export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = [
   'compose-local-actor-secret-change-me-0123456789abcdef',
   'development-only-unsubscribe-link-secret-do-not-use',
   'compose-local-unsubscribe-secret-change-me-0123456789abcdef',
-  // docker-compose's EMAIL_SECRETS_KEY fallback
+  // docker-compose's EMAIL_SECRETS_KEY and STOCKS_SECRETS_KEY fallbacks
   'Y29tcG9zZS1sb2NhbC1rZXktY2hhbmdlLW1lLTAxMjM=',
+  'Y29tcG9zZS1sb2NhbC1zdG9ja3Mta2V5LWNoYW5nZSE=',
   // the accounting stand-in's demo connection (ACCOUNTING_CLIENT_SECRET's default)
   DEMO_ACCOUNTING_CLIENT.clientSecret,
 ];

@@ -26,6 +26,7 @@ export * from './reliability/transient-errors';
 export * from './requester';
 export * from './role-server';
 export * from './roles';
+export * from './secrets/secret-box';
 export * from './singleton-job';
 export * from './stock-projection/stock-projection';
 export * from './stock-projection/stock-projection.columns';

@@ -1,10 +1,11 @@
-import { defineService } from '@irp/platform';
+import { defineService, SecretBox, SERVICE_CONFIG } from '@irp/platform';
 import { CreateStocks1764000000000 } from './database/migrations/1764000000000-CreateStocks';
 import { RefererCountBigint1764100000000 } from './database/migrations/1764100000000-RefererCountBigint';
 import { DropInitialPollState1764200000000 } from './database/migrations/1764200000000-DropInitialPollState';
 import { CreateServiceOrders1764300000000 } from './database/migrations/1764300000000-CreateServiceOrders';
 import { ServiceOptionGroups1764400000000 } from './database/migrations/1764400000000-ServiceOptionGroups';
-import { stocksConfigSchema } from './config';
+import { sealOrderEmailMarketingKeysMigration } from './database/migrations/1764500000000-SealOrderEmailMarketingKeys';
+import { stocksConfigSchema, stocksSecretsKey } from './config';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesRepository } from './notes/notes.repository';
@@ -42,7 +43,7 @@ import { StocksRepository } from './stocks/stocks.repository';
 export const stocksService = defineService({
   name: 'stocks',
   config: stocksConfigSchema,
-  database: {
+  database: (config) => ({
     entities: [
       StockEntity,
       StockVersionEntity,
@@ -59,9 +60,15 @@ export const stocksService = defineService({
       DropInitialPollState1764200000000,
       CreateServiceOrders1764300000000,
       ServiceOptionGroups1764400000000,
+      sealOrderEmailMarketingKeysMigration(new SecretBox(stocksSecretsKey(config))),
     ],
-  },
+  }),
   providers: [
+    {
+      provide: SecretBox,
+      useFactory: (config: Parameters<typeof stocksSecretsKey>[0]) => new SecretBox(stocksSecretsKey(config)),
+      inject: [SERVICE_CONFIG],
+    },
     StocksRepository,
     NotesRepository,
     ReferersRepository,

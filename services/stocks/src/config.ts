@@ -1,3 +1,4 @@
+import { secretsKeyOf, secretsKeyVariable } from '@irp/platform';
 import { z } from 'zod';
 
 const optionalUrl = (name: string) =>
@@ -19,5 +20,20 @@ export const stocksConfigSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v && v.trim() ? v.trim() : undefined)),
+  /**
+   * The AES-256-GCM key the email-marketing API keys given on the order form are encrypted with at rest
+   * (32 bytes, hex or base64). Required in production; elsewhere a public development key is used.
+   */
+  STOCKS_SECRETS_KEY: secretsKeyVariable('STOCKS_SECRETS_KEY'),
 });
 export type StocksConfig = z.infer<typeof stocksConfigSchema>;
+
+/** The key order secrets are sealed with: STOCKS_SECRETS_KEY, or the development key outside production. */
+export function stocksSecretsKey(config: { STOCKS_SECRETS_KEY?: string; NODE_ENV: string }): Buffer {
+  return secretsKeyOf(
+    config.STOCKS_SECRETS_KEY,
+    config.NODE_ENV,
+    'STOCKS_SECRETS_KEY',
+    'the email-marketing API keys of service orders',
+  );
+}

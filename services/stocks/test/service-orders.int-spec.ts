@@ -14,6 +14,9 @@ import {
   Topics,
   unknownOptionGroupMessage,
 } from '@irp/proto';
+import { SecretBox } from '@irp/platform';
+import { stocksSecretsKey } from '../src/config';
+import { sealOrderEmailMarketingKeysMigration } from '../src/database/migrations/1764500000000-SealOrderEmailMarketingKeys';
 import { UNKNOWN_OPTION_MESSAGE } from '../src/orders/submit-service-order';
 import {
   ADMIN,
@@ -228,6 +231,51 @@ describe('stocks service: service orders', () => {
       available: false,
       suggestions: [],
     });
+  });
+
+  it("keeps the order's email-marketing API key encrypted at rest; staff read it, the event does not carry it", async () => {
+    const emailMarketing = {
+      service: 'mailchimp' as const,
+      listId: 'kestrel-list',
+      apiKey: 'kestrel-mailchimp-key-us7',
+      templateId: '2001',
+      replyTo: 'ir@kestrel.example.com.au',
+      fromName: 'Kestrel IR',
+      clientId: '',
+    };
+    const { id } = await submit(form({ ticker: 'kcx', emailMarketing }));
+    const [row] = (await db.query(
+      `SELECT email_marketing->>'apiKey' AS key, email_marketing::text AS stored FROM stocks.service_orders WHERE id = $1`,
+      [id],
+    )) as Array<{ key: string; stored: string }>;
+    expect(row.key).toMatch(/^v1:[A-Za-z0-9_-]+$/);
+    expect(row.stored).not.toContain('kestrel-mailchimp-key');
+    expect((await list()).find((o) => o.id === id)?.emailMarketing).toEqual(emailMarketing);
+    const event = await eventOf(Topics.ServiceOrderSubmitted, id);
+    expect(JSON.stringify(event.value)).not.toContain('kestrel-mailchimp-key');
+
+    // An order stored in clear before keys were sealed is sealed by the migration, and reads the same.
+    const sealed = row.key;
+    await db.query(
+      `UPDATE stocks.service_orders SET email_marketing = jsonb_set(email_marketing, '{apiKey}', '"kestrel-mailchimp-key-us7"') WHERE id = $1`,
+      [id],
+    );
+    const Migration = sealOrderEmailMarketingKeysMigration(
+      new SecretBox(stocksSecretsKey({ NODE_ENV: 'test' })),
+    );
+    const runner = db.createQueryRunner();
+    try {
+      await new Migration().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const [after] = (await db.query(
+      `SELECT email_marketing->>'apiKey' AS key FROM stocks.service_orders WHERE id = $1`,
+      [id],
+    )) as Array<{ key: string }>;
+    expect(after.key).toMatch(/^v1:/);
+    expect(after.key).not.toBe(sealed);
+    expect((await list()).find((o) => o.id === id)?.emailMarketing?.apiKey).toBe('kestrel-mailchimp-key-us7');
   });
 
   describe('option groups (staff, the Orders screen)', () => {

@@ -1,4 +1,4 @@
-import { Tx } from '@irp/platform';
+import { SecretBox, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ServiceOptionGroupEntity } from './service-option-group.entity';
@@ -21,7 +21,22 @@ export interface NewServiceOption {
 /** Service orders, their option groups and options; the only place that queries their tables. */
 @Injectable()
 export class ServiceOrdersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Seals the email-marketing API key an order carries (STOCKS_SECRETS_KEY): never stored in clear. */
+    private readonly box: SecretBox,
+  ) {}
+
+  /** The order as the service reads it: its email-marketing key opened. */
+  private opened(order: ServiceOrderEntity): ServiceOrderEntity;
+  private opened(order: ServiceOrderEntity | null): ServiceOrderEntity | null;
+  private opened(order: ServiceOrderEntity | null): ServiceOrderEntity | null {
+    if (!order?.emailMarketing?.apiKey) return order;
+    return {
+      ...order,
+      emailMarketing: { ...order.emailMarketing, apiKey: this.box.open(order.emailMarketing.apiKey) },
+    };
+  }
 
   private orders(tx: EntityManager = this.dataSource.manager) {
     return tx.getRepository(ServiceOrderEntity);
@@ -137,19 +152,22 @@ export class ServiceOrdersRepository {
   }
 
   /** Every order, newest first. */
-  all(): Promise<ServiceOrderEntity[]> {
-    return this.orders().find({ order: { timestamp: 'DESC', id: 'ASC' } });
+  async all(): Promise<ServiceOrderEntity[]> {
+    const orders = await this.orders().find({ order: { timestamp: 'DESC', id: 'ASC' } });
+    return orders.map((o) => this.opened(o));
   }
 
-  find(id: string, { tx, lock = false }: { tx?: Tx; lock?: boolean } = {}) {
-    return this.orders(tx).findOne({
-      where: { id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  async find(id: string, { tx, lock = false }: { tx?: Tx; lock?: boolean } = {}) {
+    return this.opened(
+      await this.orders(tx).findOne({
+        where: { id },
+        ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      }),
+    );
   }
 
-  ofStock(stockId: string): Promise<ServiceOrderEntity | null> {
-    return this.orders().findOne({ where: { stockId } });
+  async ofStock(stockId: string): Promise<ServiceOrderEntity | null> {
+    return this.opened(await this.orders().findOne({ where: { stockId } }));
   }
 
   count(): Promise<number> {
@@ -158,9 +176,15 @@ export class ServiceOrdersRepository {
 
   /** Stores an order and reads it back as stored. */
   async insert(tx: Tx, order: NewServiceOrder): Promise<ServiceOrderEntity> {
-    const inserted = await tx.insert(ServiceOrderEntity, order);
+    const sealed = order.emailMarketing
+      ? {
+          ...order,
+          emailMarketing: { ...order.emailMarketing, apiKey: this.box.seal(order.emailMarketing.apiKey) },
+        }
+      : order;
+    const inserted = await tx.insert(ServiceOrderEntity, sealed);
     const id = (inserted.identifiers[0] as { id: string }).id;
-    return tx.findOneByOrFail(ServiceOrderEntity, { id });
+    return this.opened(await tx.findOneByOrFail(ServiceOrderEntity, { id }));
   }
 
   /** Marks the order created as this stock, with the ticker and reference it was created with. */
