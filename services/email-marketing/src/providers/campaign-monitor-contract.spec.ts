@@ -2,7 +2,13 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
-import { RecordedExchange, RecordingProxy, startRecordingProxy, VendorContract } from '@irp/platform/testing';
+import {
+  RecordedExchange,
+  RecordingProxy,
+  startRecordingProxy,
+  VendorContract,
+  VENDOR_CONTRACT_SETUP_MS,
+} from '@irp/platform/testing';
 import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import { CampaignMonitorProvider } from './campaign-monitor.provider';
 import { CampaignContent, ProviderError } from './provider';
@@ -82,7 +88,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
     );
     standIn.failNext(1, 429, 0);
     expect(await campaignMonitor.subscriberCount(settings())).toBe(4);
-  });
+  }, VENDOR_CONTRACT_SETUP_MS);
 
   afterAll(async () => {
     await proxy?.close();

@@ -2,7 +2,13 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
-import { RecordedExchange, RecordingProxy, startRecordingProxy, VendorContract } from '@irp/platform/testing';
+import {
+  RecordedExchange,
+  RecordingProxy,
+  startRecordingProxy,
+  VendorContract,
+  VENDOR_CONTRACT_SETUP_MS,
+} from '@irp/platform/testing';
 import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import { MailchimpProvider } from './mailchimp.provider';
 import { CampaignContent, ProviderError } from './provider';
@@ -77,7 +83,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
     // Busy: Mailchimp's 429 (its connection limit), as problem details, then the retry that succeeds.
     standIn.failNext(1, 429, 0);
     expect(await mailchimp.subscriberCount(settings())).toBe(3);
-  });
+  }, VENDOR_CONTRACT_SETUP_MS);
 
   afterAll(async () => {
     await proxy?.close();

@@ -2,7 +2,13 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ErrorCode } from '@irp/proto';
-import { RecordedExchange, RecordingProxy, startRecordingProxy, VendorContract } from '@irp/platform/testing';
+import {
+  RecordedExchange,
+  RecordingProxy,
+  startRecordingProxy,
+  VendorContract,
+  VENDOR_CONTRACT_SETUP_MS,
+} from '@irp/platform/testing';
 import { AccountingStandIn, startAccountingStandIn } from '@irp/standins/accounting';
 import { AccountingClient, INVOICE_PAGE_SIZE } from './accounting-client';
 import { accountingMessage } from './accounting-rules';
@@ -75,7 +81,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
     await expect(
       client.createContact({ name: 'Contract Test Pty Ltd', email: 'billing@contract.example' }),
     ).rejects.toMatchObject({ code: ErrorCode.BadRequest });
-  });
+  }, VENDOR_CONTRACT_SETUP_MS);
   afterAll(async () => {
     await proxy?.close();
     await standIn?.close();

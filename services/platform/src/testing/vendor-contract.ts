@@ -53,6 +53,13 @@ export interface VendorContractOptions {
   closed?: boolean;
 }
 
+/**
+ * The ceiling for a contract spec's set-up (loading and compiling a description, starting the stand-in and
+ * making every call): a limit for a loaded machine, never a check of speed. jest's 5 s default was hit by
+ * Mailchimp's 3 MB description beside the other lanes of a fresh clone's run.
+ */
+export const VENDOR_CONTRACT_SETUP_MS = 120_000;
+
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 

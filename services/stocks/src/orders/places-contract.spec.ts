@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { RecordedExchange, RecordingProxy, startRecordingProxy, VendorContract } from '@irp/platform/testing';
+import {
+  RecordedExchange,
+  RecordingProxy,
+  startRecordingProxy,
+  VendorContract,
+  VENDOR_CONTRACT_SETUP_MS,
+} from '@irp/platform/testing';
 import { startPlacesStandIn } from '@irp/standins/places';
 import type { StandInServer } from '@irp/standins/kit';
 import { PlacesClient } from './places-client';
@@ -59,7 +65,7 @@ describe('the address adapter and stand-in against Places API (New)’s publishe
     // Refused: no key (PERMISSION_DENIED), a session token Google would refuse (INVALID_ARGUMENT).
     await expect(new PlacesClient(proxy.url, '').autocomplete('1 Mac')).rejects.toThrow();
     await expect(places.autocomplete('1 Mac', 'not a url-safe token!')).rejects.toThrow();
-  });
+  }, VENDOR_CONTRACT_SETUP_MS);
 
   afterAll(async () => {
     await proxy?.close();

@@ -26,6 +26,7 @@ import {
 } from '@irp/proto';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessageOf, errorStatusOf } from '@/lib/apiError';
+import { randomUuid } from '@/lib/randomUuid';
 import {
   useAddressSuggestionsQuery,
   useServiceOptionsQuery,
@@ -59,7 +60,7 @@ type Status = 'editing' | 'submitting' | 'submitted';
 function AddressField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [q] = useDebouncedValue(value.trim(), 250);
   const [unavailable, setUnavailable] = useState(false);
-  const [sessionToken, setSessionToken] = useState(() => crypto.randomUUID());
+  const [sessionToken, setSessionToken] = useState(randomUuid);
   const { data } = useAddressSuggestionsQuery({ q, sessionToken }, { skip: unavailable || q.length < 3 });
   useEffect(() => {
     if (data && !data.available) setUnavailable(true);
@@ -76,7 +77,7 @@ function AddressField({ value, onChange }: { value: string; onChange: (value: st
       onChange={onChange}
       data={[...new Set(suggestions)]}
       filter={({ options }) => options}
-      onOptionSubmit={() => setSessionToken(crypto.randomUUID())}
+      onOptionSubmit={() => setSessionToken(randomUuid())}
       data-testid="address-autocomplete"
     />
   );
