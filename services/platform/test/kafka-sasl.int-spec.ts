@@ -437,11 +437,17 @@ describe('Kafka with SASL/SCRAM-SHA-512 from config', () => {
       };
       // A fresh broker's group coordinator may still be loading its partition of __consumer_offsets: a
       // retriable answer that this consumer (no retries, so a refusal shows at once) reports as a crash. Ask
-      // again until the coordinator answers for real (seen on a loaded machine, a fresh clone's run).
+      // again until the coordinator answers for real (seen on a loaded machine, fresh clones' runs: "loading",
+      // then "not the correct coordinator for this group").
       const joinedAs = async (groupId: string) => {
         for (;;) {
           const outcome = await joinAs(groupId);
-          if (!/coordinator is loading|coordinator is not available/i.test(outcome)) return outcome;
+          // Retriable coordinator answers only (loading, not available, moved: NOT_COORDINATOR); an
+          // authorization refusal ("Failed to find group coordinator", "Not authorized") is the outcome.
+          if (
+            !/coordinator is loading|coordinator is not available|not the correct coordinator/i.test(outcome)
+          )
+            return outcome;
         }
       };
       await expect(joinedAs('stocks')).resolves.toBe('joined: stocks.list');
