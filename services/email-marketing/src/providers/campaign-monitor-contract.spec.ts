@@ -1,10 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
+  AnsweringServer,
   RecordedExchange,
   RecordingProxy,
+  startAnsweringServer,
   startRecordingProxy,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
@@ -174,7 +174,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
 
   /** The adapter reads the recorded responses the description carries as examples, served as they are. */
   describe('the adapter reads the recorded responses', () => {
-    let server: Server;
+    let server: AnsweringServer;
     let fromExamples: CampaignMonitorProvider;
     let refuse = false;
     const example = (operationId: string, status = 200) =>
@@ -189,31 +189,20 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
         [/\/summary\.json$/, 'getCampaignSummary', 200],
         [/\/(send|sendpreview)\.json$/, '', 200],
       ];
-      server = createServer((req, res) => {
-        req.resume().on('end', () => {
-          const path = new URL(req.url ?? '/', 'http://x').pathname;
-          const [, operationId, status] = routes.find(([pattern]) => pattern.test(path)) ?? [];
-          if (refuse || status === undefined) {
-            res.writeHead(refuse ? 400 : 404, { 'content-type': 'application/json' });
-            return res.end(JSON.stringify(example('getListStats', 0)));
-          }
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(operationId ? JSON.stringify(example(operationId, status)) : '');
-        });
+      server = await startAnsweringServer(({ path }) => {
+        const [, operationId, status] = routes.find(([pattern]) => pattern.test(path)) ?? [];
+        if (refuse || status === undefined)
+          return { status: refuse ? 400 : 404, body: example('getListStats', 0) };
+        return { status, body: operationId ? example(operationId, status) : undefined };
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       fromExamples = new CampaignMonitorProvider({
-        baseUrl: `${url}/api/v3.3`,
+        baseUrl: `${server.url}/api/v3.3`,
         timeoutMs: 5000,
         maxAttempts: 2,
         baseDelayMs: 10,
       });
     });
-    afterAll(async () => {
-      server?.closeAllConnections();
-      await new Promise((resolve) => server?.close(resolve));
-    });
+    afterAll(() => server?.close());
 
     it('the list statistics: its active subscribers', async () => {
       const published = example('getListStats') as { TotalActiveSubscribers: number };

@@ -1,10 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
+  AnsweringServer,
   RecordedExchange,
   RecordingProxy,
+  startAnsweringServer,
   startRecordingProxy,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
@@ -177,34 +177,26 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
    * each property), served as it is in place of the API.
    */
   describe('the adapter reads Mailchimp’s published error example', () => {
-    let server: Server;
+    let server: AnsweringServer;
     let fromExamples: MailchimpProvider;
     let status = 404;
     /** A reply in place of the published example (a vendor answering what it does not publish). */
     let instead: unknown;
 
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        req.resume().on('end', () => {
-          res.writeHead(status, {
-            'content-type': instead === undefined ? 'application/problem+json' : 'application/json',
-          });
-          res.end(JSON.stringify(instead ?? contract.propertyExample('getListsId', status)));
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      server = await startAnsweringServer(() => ({
+        status,
+        contentType: instead === undefined ? 'application/problem+json' : 'application/json',
+        body: instead ?? contract.propertyExample('getListsId', status),
+      }));
       fromExamples = new MailchimpProvider({
-        baseUrl: `${url}/3.0`,
+        baseUrl: `${server.url}/3.0`,
         timeoutMs: 5000,
         maxAttempts: 2,
         baseDelayMs: 10,
       });
     });
-    afterAll(async () => {
-      server?.closeAllConnections();
-      await new Promise((resolve) => server?.close(resolve));
-    });
+    afterAll(() => server?.close());
 
     it('a refusal: its title and detail, not retried', async () => {
       const published = contract.propertyExample('getListsId', 404) as { title: string; detail: string };

@@ -18,3 +18,4 @@ export * from './entity-schema';
 export * from './vendor-contract';
 export * from './proto-description';
 export * from './recording-proxy';
+export * from './answering-server';
