@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import {
+  API_KEY_MASK,
   DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE,
+  EmailMarketingSettingsResponseSchema,
+  EventOf,
   OPTION_GROUP_ARCHIVED_MESSAGE,
   OptionGroupListSchema,
   OptionGroupResponseSchema,
@@ -8,9 +11,10 @@ import {
   ServiceOptionListSchema,
   ServiceOrderListSchema,
   SubmitOrderResponseSchema,
+  Topics,
   unknownOptionGroupMessage,
 } from '@irp/proto';
-import { SinkMail } from '@irp/platform/testing';
+import { handledMessages, rawProducer, SinkMail, untilHandled } from '@irp/platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
 import {
@@ -191,6 +195,113 @@ export function serviceOrdersCases(shared: SharedBackend) {
       const summary = await get(`/api/admin/getServiceOrder?ticker=GC${RUN}:ASX`, 'admin');
       expect(summary.status).toBe(200);
       expect(summary.body).toMatchObject({ id: order.id, reference: `REF-${RUN}`, isCreated: true });
+    });
+
+    it("applies the order's email-marketing settings to the stock made from it: sealed at rest, masked on the tab, and a later save never undone", async () => {
+      const given = {
+        service: 'campaign-monitor' as const,
+        listId: `cm-list-${RUN}`,
+        apiKey: `cm-key-${RUN}-only-for-this-order`,
+        templateId: 'order-template',
+        replyTo: 'ir@gateway-order.example',
+        fromName: 'Gateway Order IR',
+        clientId: `cm-client-${RUN}`,
+      };
+      // Its own address: the limit's test above spent this run's.
+      const res = await submit(form({ ticker: `GE${RUN}`, emailMarketing: given }), `${address}:2`);
+      expect(res.status).toBe(200);
+      const { id } = SubmitOrderResponseSchema.parse(res.body);
+      const created = await post(
+        '/api/admin/createStockFromServiceOrder/',
+        { serviceOrderId: id, ticker: `GE${RUN}`, reference: '' },
+        'admin',
+      );
+      expect(created.body).toEqual({ url: `/stocks/GE${RUN}:ASX`, errorMessage: null });
+      const stockId = (
+        await db.query<{ id: string }>(`SELECT id FROM stocks.stocks WHERE ticker = $1`, [`GE${RUN}`])
+      ).rows[0]!.id;
+      const settingsOf = async () =>
+        EmailMarketingSettingsResponseSchema.parse(
+          (await get(`/api/emailMarketingSettings/?id=${stockId}`, 'admin')).body,
+        ).settings;
+
+      // service-order.stock-created, then email-marketing asks stocks for the settings and stores them.
+      const applied = await until(
+        settingsOf,
+        (s) => s !== null,
+        "the order's settings on the new stock",
+        60_000,
+      );
+      expect(applied).toEqual({
+        stockId,
+        provider: 'campaign-monitor',
+        listId: given.listId,
+        apiKey: API_KEY_MASK,
+        apiKeySet: true,
+        templateId: given.templateId,
+        replyTo: given.replyTo,
+        fromName: given.fromName,
+        savedSegmentId: '',
+        clientId: given.clientId,
+        testEmailAddresses: '',
+      });
+      // Sealed in both services' tables; saved in the name of the admin who created the stock.
+      const stored = (
+        await db.query<{ api_key: string; updated_by: string }>(
+          `SELECT api_key, updated_by FROM email_marketing.settings WHERE stock_id = $1`,
+          [stockId],
+        )
+      ).rows[0]!;
+      expect(stored.updated_by).toBe('admin');
+      expect(stored.api_key).not.toContain(given.apiKey);
+      const order = await db.query<{ em: string }>(
+        `SELECT email_marketing::text AS em FROM stocks.service_orders WHERE id = $1`,
+        [id],
+      );
+      expect(order.rows[0]!.em).not.toContain(given.apiKey);
+
+      // The client changes them; the same event delivered again (a consumer's retry) changes nothing.
+      const saved = await post(
+        '/api/emailMarketingSettings/',
+        {
+          StockId: stockId,
+          Settings: {
+            provider: 'campaign-monitor',
+            listId: given.listId,
+            apiKey: '',
+            templateId: given.templateId,
+            replyTo: given.replyTo,
+            fromName: 'Changed IR',
+            clientId: given.clientId,
+          },
+        },
+        'admin',
+      );
+      expect(saved.status).toBe(200);
+      const email = backend.email.healthUrl;
+      const before = await handledMessages(email, Topics.ServiceOrderStockCreated);
+      const producer = await rawProducer();
+      try {
+        const event: EventOf<typeof Topics.ServiceOrderStockCreated> = {
+          serviceOrderId: id,
+          stockId,
+          combinedTicker: `GE${RUN}:ASX`,
+          emailMarketing: true,
+          by: 'admin',
+        };
+        await producer.send({
+          topic: Topics.ServiceOrderStockCreated,
+          messages: [{ key: id, value: JSON.stringify(event) }],
+        });
+      } finally {
+        await producer.disconnect();
+      }
+      await untilHandled(email, Topics.ServiceOrderStockCreated, before + 1);
+      expect(await settingsOf()).toMatchObject({
+        fromName: 'Changed IR',
+        apiKeySet: true,
+        listId: given.listId,
+      });
     });
 
     it('lets admins manage option groups: create with two options, offered publicly, archived: no longer offered', async () => {

@@ -86,6 +86,11 @@ export const RunPriorDayResponseSchema = z.object({
   /** Stock-days loaded now; those already loaded are skipped. */
   loaded: z.number().int(),
   skipped: z.number().int(),
+  /**
+   * Stock-days the provider has not published yet (inside its publication lag and grace): not loaded, not
+   * a failure, asked again at the next run.
+   */
+  unpublished: z.number().int(),
   trades: z.number().int(),
   failed: z.array(JobFailureSchema),
   errorMessage: z.string().nullable(),

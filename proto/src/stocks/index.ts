@@ -44,6 +44,9 @@ import {
   ServiceOptionsRequestSchema,
   ServiceOrderOfStockReplySchema,
   ServiceOrderOfStockRequestSchema,
+  ServiceOrderEmailMarketingReplySchema,
+  ServiceOrderEmailMarketingRequestSchema,
+  ServiceOrderStockCreatedEventSchema,
   ServiceOrderSubmittedEventSchema,
   ServiceOrdersReplySchema,
   ServiceOrdersRequestSchema,
@@ -167,6 +170,11 @@ export const stocksContract = defineServiceContract({
       request: ServiceOrderOfStockRequestSchema,
       reply: ServiceOrderOfStockReplySchema,
     },
+    StocksServiceOrderEmailMarketing: {
+      topic: 'stocks.service-order-email-marketing',
+      request: ServiceOrderEmailMarketingRequestSchema,
+      reply: ServiceOrderEmailMarketingReplySchema,
+    },
     StocksOptionGroups: {
       topic: 'stocks.option-groups',
       request: OptionGroupsRequestSchema,
@@ -201,5 +209,9 @@ export const stocksContract = defineServiceContract({
     StockTickerChanged: { topic: 'stock.ticker-changed', schema: StockTickerChangedEventSchema },
     StockArchived: { topic: 'stock.archived', schema: StockArchivedEventSchema },
     ServiceOrderSubmitted: { topic: 'service-order.submitted', schema: ServiceOrderSubmittedEventSchema },
+    ServiceOrderStockCreated: {
+      topic: 'service-order.stock-created',
+      schema: ServiceOrderStockCreatedEventSchema,
+    },
   },
 });

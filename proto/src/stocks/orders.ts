@@ -56,6 +56,7 @@ export const OrderEmailMarketingSchema = z.object({
   fromName: z.string().max(200),
   clientId: z.string().max(200),
 });
+export type OrderEmailMarketing = z.infer<typeof OrderEmailMarketingSchema>;
 
 /** A service order as staff see it (spec section 3's list item, plus what the form gave). */
 export const ServiceOrderSchema = z.object({
@@ -332,6 +333,33 @@ export const AddressSuggestionsRequestSchema = z.object({
   sessionToken: AddressSessionTokenSchema.optional(),
 });
 export const AddressSuggestionsReplySchema = AddressSuggestionsSchema;
+
+/**
+ * `stocks.service-order-email-marketing`: the email-marketing settings a prospective client gave on the order
+ * form, the key opened (null when the form gave none). Asked by the email-marketing service alone, after
+ * `service-order.stock-created`, to apply them to the new stock; no gateway route reaches it. Its topics
+ * keep a secret, so they are kept for minutes (deploy/topics.json).
+ */
+export const ServiceOrderEmailMarketingRequestSchema = z.object({ serviceOrderId: z.string().uuid() });
+export const ServiceOrderEmailMarketingReplySchema = z.object({
+  emailMarketing: OrderEmailMarketingSchema.nullable(),
+});
+
+/**
+ * `service-order.stock-created`: staff made the order's stock (keyed by the order's id), published in the
+ * same transaction. `emailMarketing` says whether the order gave email-marketing settings; the settings
+ * themselves never go into the event (they hold the provider's API key): whoever applies them asks
+ * `stocks.service-order-email-marketing`.
+ */
+export const ServiceOrderStockCreatedEventSchema = z.object({
+  serviceOrderId: z.string().uuid(),
+  stockId: StockId,
+  combinedTicker: z.string(),
+  emailMarketing: z.boolean(),
+  /** The staff member who created it (who the applied settings name as saved by). */
+  by: z.string(),
+});
+export type ServiceOrderStockCreatedEvent = z.infer<typeof ServiceOrderStockCreatedEventSchema>;
 
 /** `service-order.submitted`: a new order, for staff to hear about (keyed by the order's id). */
 export const ServiceOrderSubmittedEventSchema = z.object({ order: ServiceOrderSchema });

@@ -37,12 +37,14 @@ import { SenderHandlers } from './sending/sender.handlers';
 import { SendsRepository } from './sending/sends.repository';
 import { SweepDueDeliveries } from './sending/sweep-due-deliveries';
 import { TakeOverClaims } from './sending/take-over-claims';
+import { ApplyOrderSettings } from './settings/apply-order-settings';
 import { EmailSettingsEntity } from './settings/email-settings.entity';
 import { EmailSettingsHandlers } from './settings/email-settings.handlers';
 import { EmailSettingsReads } from './settings/email-settings-reads';
 import { EmailSettingsRepository } from './settings/email-settings.repository';
 import { SaveEmailSettings } from './settings/save-email-settings';
 import { SecretBox, secretsKeyOf } from './settings/secret-box';
+import { ServiceOrderSettingsSource } from './settings/service-order-settings.source';
 import { RecordSystemSettings } from './staff-mail-settings/record-system-settings';
 import { StaffMailSettingsEntity } from './staff-mail-settings/staff-mail-settings.entity';
 import { StaffMailSettingsHandlers } from './staff-mail-settings/staff-mail-settings.handlers';
@@ -116,6 +118,8 @@ export const emailMarketingService = defineService({
     // settings/ and campaigns/ (api)
     EmailSettingsReads,
     SaveEmailSettings,
+    ServiceOrderSettingsSource,
+    ApplyOrderSettings,
     CountListSubscribers,
     SendTestCampaign,
     // subscribers/ (api)

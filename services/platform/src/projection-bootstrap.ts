@@ -1,6 +1,6 @@
 import { RequestTopic } from '@irp/proto';
 import { kafkaSettingsOf, ServiceConfigBase } from './config';
-import { KafkaRequester } from './requester';
+import { OnDemandRequester, Requester } from './requester';
 import { SingletonJobs } from './singleton-job';
 
 export interface ProjectionBootstrapOptions {
@@ -17,7 +17,7 @@ export interface ProjectionBootstrapOptions {
   /** How long one request may take. */
   timeoutMs?: number;
   /** One check: asks the owning service with `requester`, applies what it answers. */
-  check: (requester: KafkaRequester) => Promise<void>;
+  check: (requester: Requester) => Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -31,16 +31,24 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * `stop` before shutdown, `close` on shutdown.
  */
 export class ProjectionBootstrap {
-  private requester?: KafkaRequester;
+  private readonly requester: OnDemandRequester;
   private closed = false;
   private stopped!: () => void;
   /** Resolves on stop, so a check waiting for the owning service does not hold shutdown up. */
   private readonly stopping = new Promise<void>((resolve) => (this.stopped = resolve));
 
   constructor(
-    private readonly config: ServiceConfigBase,
+    config: ServiceConfigBase,
     private readonly options: ProjectionBootstrapOptions,
-  ) {}
+  ) {
+    // Connected on the first check; a check that outlived its job (stop() lets shutdown go on) must not
+    // connect, then send, after the process closed its Kafka clients: close() closes it even mid-connect.
+    this.requester = new OnDemandRequester({
+      ...kafkaSettingsOf(config, options.client),
+      topics: options.topics,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
+  }
 
   register(jobs: SingletonJobs): void {
     jobs.register({
@@ -55,24 +63,6 @@ export class ProjectionBootstrap {
   /** One check now (the job's, or a test's). */
   async run(): Promise<void> {
     if (this.closed) return;
-    if (!this.requester) {
-      // Kept before it connects, so a close() meanwhile closes it too: a check that outlived its job (stop()
-      // lets shutdown go on) must not connect, then send, after the process closed its Kafka clients.
-      const requester = new KafkaRequester({
-        ...kafkaSettingsOf(this.config, this.options.client),
-        topics: this.options.topics,
-        timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      });
-      this.requester = requester;
-      try {
-        await requester.connect();
-      } catch (err) {
-        if (this.requester === requester) this.requester = undefined;
-        await requester.close().catch(() => undefined);
-        throw err;
-      }
-    }
-    if (this.closed) return;
     await this.options.check(this.requester);
   }
 
@@ -84,6 +74,6 @@ export class ProjectionBootstrap {
   async close(): Promise<void> {
     this.closed = true;
     this.stopped();
-    await this.requester?.close();
+    await this.requester.close();
   }
 }

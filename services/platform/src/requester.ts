@@ -135,3 +135,68 @@ export class KafkaRequester {
     return valid.data;
   }
 }
+
+/** What a caller of another service needs of a requester. */
+export type Requester = Pick<KafkaRequester, 'request'>;
+
+/**
+ * A requester connected on its first request, for a service that asks another now and then (a handler, a
+ * singleton job): a start never waits for the other service's reply topics, and an instance that never
+ * asks never joins their group. A connection that fails is a transient SERVICE_UNAVAILABLE (a handler
+ * tries again) and the next request connects afresh; `close` on shutdown, also while connecting.
+ */
+export class OnDemandRequester implements Requester {
+  /** The requester, kept before it connects, so a close() meanwhile closes it too. */
+  private current?: KafkaRequester;
+  private ready?: Promise<KafkaRequester>;
+  private closed = false;
+
+  constructor(
+    private readonly settings: RequesterSettings,
+    private readonly connectWaitMs?: number,
+  ) {}
+
+  async request<T extends RequestTopic>(
+    topic: T,
+    payload: RequestOf<T>,
+    timeoutMs?: number,
+  ): Promise<ReplyOf<T>> {
+    const requester = await this.connected();
+    return requester.request(topic, payload, timeoutMs);
+  }
+
+  private connected(): Promise<KafkaRequester> {
+    if (this.closed) return Promise.reject(this.unavailable('it is shutting down'));
+    this.ready ??= this.connect();
+    return this.ready;
+  }
+
+  private async connect(): Promise<KafkaRequester> {
+    const requester = new KafkaRequester(this.settings);
+    this.current = requester;
+    try {
+      await requester.connect(this.connectWaitMs);
+    } catch (err) {
+      if (this.current === requester) [this.current, this.ready] = [undefined, undefined];
+      await requester.close().catch(() => undefined);
+      log.warn({ err, topics: this.settings.topics }, 'requester could not connect');
+      throw this.unavailable(err instanceof Error ? err.message : String(err));
+    }
+    if (this.closed) throw this.unavailable('it is shutting down');
+    return requester;
+  }
+
+  private unavailable(why: string): AppError {
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      `Could not ask ${this.settings.topics.join(', ')} (${why}). Please try again shortly.`,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const requester = this.current;
+    [this.current, this.ready] = [undefined, undefined];
+    await requester?.close();
+  }
+}

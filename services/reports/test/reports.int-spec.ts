@@ -204,7 +204,7 @@ describe('reports service on the real broker and database', () => {
     it("runPriorDay loads the latest published day's trades (T+3) once: a re-run skips the loaded stock-days", async () => {
       const day = publishedTradeDay(new Date(), 3);
       const first = await requester.request(Topics.ReportsRunPriorDay, { actor: admin }, 60_000);
-      expect(first).toMatchObject({ success: true, day, stocks: 2, loaded: 2, skipped: 0 });
+      expect(first).toMatchObject({ success: true, day, stocks: 2, loaded: 2, skipped: 0, unpublished: 0 });
       expect(first.trades).toBeGreaterThan(10);
       const [{ count }] = await db.query(
         `SELECT count(*)::int AS count FROM reports.trades WHERE stock_id = ANY($1) AND trade_day = $2`,
@@ -298,7 +298,15 @@ describe('reports service on the real broker and database', () => {
       const day = previousAsxTradingDay(sydneyDayOf(new Date()));
       const mailed = (await outboxEvents('reports', Topics.MarketDataFailed)).length;
       const result = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
-      expect(result).toMatchObject({ success: true, day, loaded: 0, failed: [], errorMessage: null });
+      // Said so: the day is not loaded, and not a failure either.
+      expect(result).toMatchObject({
+        success: true,
+        day,
+        loaded: 0,
+        unpublished: 2,
+        failed: [],
+        errorMessage: null,
+      });
       expect(await db.query(`SELECT * FROM reports.market_gaps WHERE day = $1`, [day])).toHaveLength(0);
       expect(await outboxEvents('reports', Topics.MarketDataFailed)).toHaveLength(mailed);
     });

@@ -213,6 +213,18 @@ describe('stocks service: service orders', () => {
       serviceOrderAlreadyCreatedMessage('KCU1:ASX'),
     );
     expect(await counts()).toEqual(before);
+    // Whoever acts on the new stock hears of it; this order gave no email-marketing settings.
+    const made = await eventOf(Topics.ServiceOrderStockCreated, orderId);
+    expect(made.value).toEqual({
+      serviceOrderId: orderId,
+      stockId: created.stockId,
+      combinedTicker: 'KCU1:ASX',
+      emailMarketing: false,
+      by: 'alice',
+    });
+    expect(
+      await requester.request(Topics.StocksServiceOrderEmailMarketing, { serviceOrderId: orderId }),
+    ).toEqual({ emailMarketing: null });
   });
 
   it('answers the order a stock was made from, or null', async () => {
@@ -276,6 +288,19 @@ describe('stocks service: service orders', () => {
     expect(after.key).toMatch(/^v1:/);
     expect(after.key).not.toBe(sealed);
     expect((await list()).find((o) => o.id === id)?.emailMarketing?.apiKey).toBe('kestrel-mailchimp-key-us7');
+
+    // For the email-marketing service to apply them: only once the stock is made, then opened; the event
+    // that says so carries no key.
+    const ask = (serviceOrderId: string) =>
+      requester.request(Topics.StocksServiceOrderEmailMarketing, { serviceOrderId });
+    await expectAppError(ask(id), 'CONFLICT', `Service order ${id} has no stock created yet`);
+    const unknown = '00000000-0000-4000-8000-00000000000f';
+    await expectAppError(ask(unknown), 'NOT_FOUND', serviceOrderNotFoundMessage(unknown));
+    const created = await createStock(id, 'KCX', '');
+    const made = await eventOf(Topics.ServiceOrderStockCreated, id);
+    expect(made.value).toMatchObject({ stockId: created.stockId, emailMarketing: true, by: 'alice' });
+    expect(JSON.stringify(made.value)).not.toContain('kestrel-mailchimp-key');
+    expect(await ask(id)).toEqual({ emailMarketing });
   });
 
   describe('option groups (staff, the Orders screen)', () => {

@@ -42,6 +42,7 @@ const STOCK_TOPICS: readonly RequestTopic[] = [
   Topics.StocksServiceOrders,
   Topics.StocksCreateFromServiceOrder,
   Topics.StocksServiceOrderOfStock,
+  Topics.StocksServiceOrderEmailMarketing,
   Topics.StocksAddressSuggestions,
   Topics.StocksOptionGroups,
   Topics.StocksSaveOptionGroup,
@@ -110,6 +111,7 @@ export function useStocksService(): void {
       Topics.StockTickerChanged,
       Topics.StockArchived,
       Topics.ServiceOrderSubmitted,
+      Topics.ServiceOrderStockCreated,
     ]);
     app = await startStocksService(serviceTestEnv('stocks'));
     db = app.get(DataSource);

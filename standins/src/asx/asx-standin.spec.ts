@@ -98,9 +98,15 @@ describe('ASX stand-in', () => {
     expect(pages).toBe(Math.ceil(standIn.announcements('CBA').length / 20));
   });
 
-  it('answers an unknown ticker with 404 on both per-company routes', async () => {
-    expect((await get('/asx/1/company/NOPE/announcements')).status).toBe(404);
-    expect((await get('/asx-research/1.0/companies/nope/announcements')).status).toBe(404);
+  it('answers an unknown ticker with 404 and no body on both per-company routes', async () => {
+    for (const path of [
+      '/asx/1/company/NOPE/announcements',
+      '/asx-research/1.0/companies/nope/announcements',
+    ]) {
+      const response = await fetch(`${standIn.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe('');
+    }
   });
 
   it('serves the Markit market feed newest first by page, and the per-company variant', async () => {
@@ -125,7 +131,12 @@ describe('ASX stand-in', () => {
     expect(sensitive.body.data.items.length).toBeGreaterThan(0);
     expect(sensitive.body.data.items.every((i) => i.isPriceSensitive)).toBe(true);
 
-    const company = await get<MarkitPage>('/asx-research/1.0/companies/cba/announcements');
+    // The per-company variant names the company once, on `data`, as the feed was recorded doing.
+    const company = await get<MarkitPage & { data: { symbol: string } }>(
+      '/asx-research/1.0/companies/cba/announcements',
+    );
+    expect(company.body.data.symbol).toBe('CBA');
+    expect(company.body.data.items.every((i) => !('symbol' in i))).toBe(true);
     expect(company.body.data.items.map((i) => i.documentKey)).toEqual(
       standIn
         .announcements('CBA')

@@ -23,7 +23,9 @@ import {
  * both shapes the adapters read (the ASX per-company feed with paging, Markit Digital's whole-market feed
  * and its per-company variant), serving real PDFs, optionally behind the ASX terms page, with a control API
  * under /standin/ to publish announcements and to make the feeds fail or stall (the kit's faults on the
- * `feed` route group: the per-company, whole-market and Markit per-company lists, not documents).
+ * `feed` route group: the per-company, whole-market and Markit per-company lists, not documents). Its replies
+ * are held to the feeds' sourced description (vendor-descriptions/asx) by the announcements service's contract
+ * spec (services/announcements/src/sources/asx-contract.spec.ts).
  */
 
 /**
@@ -343,6 +345,14 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
   };
 
   const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body);
+  /**
+   * An unknown code: 404, with no body. No recording of either feed shows what a 404 carries
+   * (vendor-descriptions/asx/README.md), so the stand-in sends nothing the vendors were not seen to send.
+   */
+  const unknownCode = (res: ServerResponse) => {
+    res.writeHead(404);
+    res.end();
+  };
   const html = (res: ServerResponse, status: number, body: string) =>
     sendText(res, status, body, 'text/html; charset=utf-8');
 
@@ -388,7 +398,7 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
 
   const perCompany = (res: ServerResponse, code: string, query: URLSearchParams, origin: string) => {
     const list = byTicker.get(code);
-    if (!list) return json(res, 404, { error_code: 404, error_desc: `Company ${code} not found` });
+    if (!list) return unknownCode(res);
     const count = Math.min(100, Math.max(1, Number(query.get('count')) || 20));
     const sensitiveOnly = query.get('market_sensitive') === 'true';
     const cursor = byId.get(query.get('before_id') ?? '');
@@ -402,6 +412,7 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
       last && page.length === count && index >= 0
         ? `/asx/1/company/${code}/announcements?count=${count}&market_sensitive=${sensitiveOnly}&before_id=${last.id}`
         : null;
+    // The fields of every recorded item, and only those (vendor-descriptions/asx, AsxAnnouncement).
     json(res, 200, {
       data: page.map((item) => {
         const p = paths(item);
@@ -416,23 +427,45 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
           number_of_pages: item.pages,
           size: item.size,
           legacy_announcement: false,
-          issuer_code: item.ticker,
-          issuer_short_name: item.ticker,
-          issuer_full_name: `${item.ticker} LIMITED`,
         };
       }),
       paging_next_url: next,
     });
   };
 
+  /** An item of the whole-market feed: it names its company and lists its types (MarkitMarketAnnouncement). */
   const markitItem = (item: Stored) => ({
     symbol: item.ticker,
     headline: item.headline,
     date: new Date(item.releasedAtMs).toISOString(),
     documentKey: item.documentKey,
     isPriceSensitive: item.priceSensitive,
-    announcementType: announcementTypeOf(item.headline),
+    announcementTypes: [announcementTypeOf(item.headline)],
     fileSize: item.size,
+  });
+
+  /**
+   * The per-company feed as recorded (MarkitCompanyAnnouncements): the company on `data`, its items without a
+   * symbol, one upper-case type each and an empty `url`.
+   */
+  const markitCompany = (ticker: string, list: Stored[]) => ({
+    data: {
+      displayName: `${ticker} LIMITED`,
+      issueType: 'CS',
+      items: list
+        .slice(-5)
+        .reverse()
+        .map((item) => ({
+          announcementType: announcementTypeOf(item.headline).toUpperCase(),
+          date: new Date(item.releasedAtMs).toISOString(),
+          documentKey: item.documentKey,
+          fileSize: item.size,
+          headline: item.headline,
+          isPriceSensitive: item.priceSensitive,
+          url: '',
+        })),
+      symbol: ticker,
+    },
   });
 
   const marketPage = (res: ServerResponse, query: URLSearchParams) => {
@@ -505,9 +538,10 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
       path: /^\/asx-research\/1\.0\/companies\/([^/]+)\/announcements$/,
       name: 'markit-company-announcements',
       handle: ({ res, params }) => {
-        const list = byTicker.get(params[0].toUpperCase());
-        if (!list) return json(res, 404, { error: { code: 404, message: 'Company not found' } });
-        return json(res, 200, { data: { items: list.slice(-5).reverse().map(markitItem) } });
+        const code = params[0].toUpperCase();
+        const list = byTicker.get(code);
+        if (!list) return unknownCode(res);
+        return json(res, 200, markitCompany(code, list));
       },
     },
     {

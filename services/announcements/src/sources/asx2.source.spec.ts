@@ -1,3 +1,4 @@
+import { AnsweringServer, startAnsweringServer } from '@irp/platform/testing';
 import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource, sydneyYearBounds } from './asx.source';
 import { Asx2Source, sourceKeyOfDocumentKey } from './asx2.source';
@@ -117,5 +118,60 @@ describe('Asx2Source against the stand-in', () => {
     standIn.failNext(1, 500);
     await expect(source().latestMarket()).rejects.toThrow(SourceUnavailableError);
     await expect(source({ maxPages: 1 }).latestMarket()).resolves.toHaveLength(100);
+  });
+});
+
+/**
+ * The per-company feed as it was recorded (Taylor-Hobbs/asx tests/test_asx_client.py, trimmed here to one item;
+ * vendor-descriptions/asx): its items carry no `symbol`, the company's is on `data`.
+ */
+describe('Asx2Source reading the per-company feed as recorded', () => {
+  let server: AnsweringServer;
+  let documents: DocumentFetcher;
+  let body: unknown;
+  const item = {
+    announcementType: 'QUARTERLY ACTIVITIES REPORT',
+    date: '2026-04-21T22:30:48.000Z',
+    documentKey: '2924-03081111-3A691768',
+    fileSize: '132KB',
+    headline: 'Quarterly Activities Report',
+    isPriceSensitive: true,
+    url: '',
+  };
+  const source = () =>
+    new Asx2Source({ baseUrl: server.url, asxBaseUrl: server.url, timeoutMs: 10_000, documents });
+
+  beforeAll(async () => {
+    server = await startAnsweringServer(() => ({ status: 200, body }));
+    documents = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [server.url] });
+  });
+  afterAll(async () => {
+    await documents.close();
+    await server.close();
+  });
+
+  it('takes the company from the answer, the items naming none', async () => {
+    body = { data: { displayName: 'BHP GROUP LIMITED', issueType: 'CS', items: [item], symbol: 'BHP' } };
+    expect(await source().latest('bhp')).toEqual([
+      {
+        sourceKey: '03081111',
+        ticker: 'BHP',
+        headline: 'Quarterly Activities Report',
+        releasedAt: '2026-04-21T22:30:48Z',
+        priceSensitive: true,
+        documentUrl: `${server.url}/asx-research/1.0/file/2924-03081111-3A691768`,
+        size: '132KB',
+      },
+    ]);
+  });
+
+  it('else the code it asked for', async () => {
+    body = { data: { items: [item] } };
+    expect((await source().latest('bhp')).map((a) => a.ticker)).toEqual(['BHP']);
+  });
+
+  it('refuses a whole-market item that names no company', async () => {
+    body = { data: { items: [item] } };
+    await expect(source().latestMarket()).rejects.toThrow(SourceUnavailableError);
   });
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AsxSource, parseAsxTimestamp, parseFeed } from './asx.source';
 import { DocumentFetcher } from './document-fetcher';
 import { feedClient, getJson } from './http';
-import { AnnouncementSource, SourceAnnouncement, SourceDocument } from './source';
+import { AnnouncementSource, SourceAnnouncement, SourceDocument, SourceUnavailableError } from './source';
 
 export interface Asx2SourceOptions {
   /** Markit Digital's feed (ASX2_BASE_URL). */
@@ -23,8 +23,10 @@ export interface Asx2SourceOptions {
   maxPages?: number;
 }
 
+// The two feeds' items as recorded (vendor-descriptions/asx): the whole-market feed's name their company
+// (`symbol`); the per-company feed's do not, the company's `symbol` is on `data` once.
 const markitItemSchema = z.object({
-  symbol: z.string().min(1),
+  symbol: z.string().min(1).nullish(),
   headline: z.string().nullish(),
   date: z.string().refine((v) => parseAsxTimestamp(v) !== null, 'not a timestamp'),
   documentKey: z.string().min(1),
@@ -33,7 +35,7 @@ const markitItemSchema = z.object({
   fileSize: z.string().nullish(),
 });
 const markitPageSchema = z.object({
-  data: z.object({ items: z.array(markitItemSchema).nullish() }),
+  data: z.object({ items: z.array(markitItemSchema).nullish(), symbol: z.string().nullish() }),
 });
 type MarkitItem = z.infer<typeof markitItemSchema>;
 
@@ -101,6 +103,7 @@ export class Asx2Source implements AnnouncementSource {
     if (!code) return [];
     return this.fetchItems(
       `${this.baseUrl}/asx-research/1.0/companies/${encodeURIComponent(code.toLowerCase())}/announcements`,
+      code,
     );
   }
 
@@ -116,18 +119,28 @@ export class Asx2Source implements AnnouncementSource {
     await this.options.documents.close();
   }
 
-  /** The items of one answer; [] for 404 (an unknown ticker). */
-  private async fetchItems(url: string): Promise<SourceAnnouncement[]> {
+  /**
+   * The items of one answer; [] for 404 (an unknown ticker). An item's company is its own `symbol` (the
+   * whole-market feed), else the answer's (the per-company feed), else the code asked for.
+   */
+  private async fetchItems(url: string, code?: string): Promise<SourceAnnouncement[]> {
     const answer = await getJson(this.http, url);
     if (!answer.found) return [];
     const body = parseFeed(markitPageSchema, answer.body, url);
-    return (body.data.items ?? []).map((item) => this.toAnnouncement(item));
+    return (body.data.items ?? []).map((item, i) => {
+      const ticker = (item.symbol || body.data.symbol || code)?.trim().toUpperCase();
+      if (!ticker)
+        throw new SourceUnavailableError(
+          `${url} answered an unexpected shape (data.items.${i}.symbol: missing)`,
+        );
+      return this.toAnnouncement(item, ticker);
+    });
   }
 
-  private toAnnouncement(item: MarkitItem): SourceAnnouncement {
+  private toAnnouncement(item: MarkitItem, ticker: string): SourceAnnouncement {
     const announcement: SourceAnnouncement = {
       sourceKey: sourceKeyOfDocumentKey(item.documentKey),
-      ticker: item.symbol.trim().toUpperCase(),
+      ticker,
       headline: item.headline?.trim() ?? '',
       releasedAt: parseAsxTimestamp(item.date) ?? item.date,
       priceSensitive: item.isPriceSensitive ?? false,

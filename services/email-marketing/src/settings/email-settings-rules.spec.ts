@@ -3,6 +3,7 @@ import {
   campaignAudience,
   isConfigured,
   normaliseSettings,
+  settingsOfOrder,
   settingsProblem,
   settingsView,
 } from './email-settings-rules';
@@ -46,5 +47,43 @@ describe('email-marketing settings rules', () => {
     expect(campaignAudience(settings({ provider: 'campaign-monitor', listId: 'l2' }))).toBe(
       'Campaign-Monitor-type list l2',
     );
+  });
+
+  describe("the order form's settings as a stock's", () => {
+    const order = {
+      service: 'campaign-monitor' as const,
+      listId: ' list-9 ',
+      apiKey: ' cm-key ',
+      templateId: 'tpl-1',
+      replyTo: 'ir@acme.example',
+      fromName: 'Acme IR',
+      clientId: ' client-7 ',
+    };
+
+    it('maps the service to the provider and trims every field; no segment or test addresses', () => {
+      expect(settingsOfOrder(order)).toEqual({
+        settings: {
+          provider: 'campaign-monitor',
+          listId: 'list-9',
+          apiKey: 'cm-key',
+          templateId: 'tpl-1',
+          replyTo: 'ir@acme.example',
+          fromName: 'Acme IR',
+          savedSegmentId: '',
+          clientId: 'client-7',
+          testEmailAddresses: '',
+        },
+      });
+      expect(settingsOfOrder({ ...order, service: 'mailchimp' }).settings).toMatchObject({
+        provider: 'mailchimp',
+        clientId: '',
+      });
+    });
+
+    it('leaves out a reply-to that is no address, naming why, and keeps the rest', () => {
+      const { settings: applied, dropped } = settingsOfOrder({ ...order, replyTo: 'not an address' });
+      expect(dropped).toBe('Invalid email address in reply to: not an address');
+      expect(applied).toMatchObject({ replyTo: '', listId: 'list-9', apiKey: 'cm-key' });
+    });
   });
 });

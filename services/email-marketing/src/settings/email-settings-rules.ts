@@ -8,6 +8,7 @@ import {
   EmailMarketingSettings,
   EmailMarketingSettingsView,
   isEmailAddress,
+  OrderEmailMarketing,
   splitEmailList,
 } from '@irp/proto';
 
@@ -32,6 +33,31 @@ export const normaliseSettings = (s: EmailMarketingSettings): EmailMarketingSett
   clientId: s.provider === 'campaign-monitor' ? s.clientId.trim() : '',
   testEmailAddresses: splitEmailList(s.testEmailAddresses).join(', '),
 });
+
+/**
+ * The settings a prospective client gave on the order form, as the stock's settings: the form's service is
+ * the provider; no saved segment or test addresses (the form has none). A reply-to address that is no
+ * address (the public form does not check it) is left out, named in `dropped`, so the rest still applies
+ * and the tab asks for it again.
+ */
+export function settingsOfOrder(order: OrderEmailMarketing): {
+  settings: EmailMarketingSettings;
+  dropped?: string;
+} {
+  const settings = normaliseSettings({
+    provider: order.service,
+    listId: order.listId,
+    apiKey: order.apiKey,
+    templateId: order.templateId,
+    replyTo: order.replyTo,
+    fromName: order.fromName,
+    savedSegmentId: '',
+    clientId: order.clientId,
+    testEmailAddresses: '',
+  });
+  const problem = settingsProblem(settings);
+  return problem ? { settings: { ...settings, replyTo: '' }, dropped: problem } : { settings };
+}
 
 /** Email marketing is set up for a stock when its provider key and list are saved (the dashboards' tick). */
 export const isConfigured = (s: EmailMarketingSettings | null): boolean => !!s && !!s.apiKey && !!s.listId;

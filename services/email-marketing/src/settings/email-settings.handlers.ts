@@ -1,7 +1,8 @@
-import { HandleRequest, HandledRequest } from '@irp/platform';
-import { Topics } from '@irp/proto';
+import { HandleEvent, HandleRequest, HandledRequest } from '@irp/platform';
+import { EventOf, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
+import { ApplyOrderSettings } from './apply-order-settings';
 import { EmailSettingsReads } from './email-settings-reads';
 import { SaveEmailSettings } from './save-email-settings';
 
@@ -11,6 +12,7 @@ export class EmailSettingsHandlers {
   constructor(
     private readonly reads: EmailSettingsReads,
     private readonly saving: SaveEmailSettings,
+    private readonly applying: ApplyOrderSettings,
   ) {}
 
   @HandleRequest(Topics.EmailMarketingGetSettings)
@@ -26,5 +28,10 @@ export class EmailSettingsHandlers {
   @HandleRequest(Topics.EmailMarketingDashboard)
   async dashboard(@Payload() req: HandledRequest<typeof Topics.EmailMarketingDashboard>) {
     return { stocks: await this.reads.dashboard(req.stockIds) };
+  }
+
+  @HandleEvent(Topics.ServiceOrderStockCreated)
+  async orderStockCreated(@Payload() event: EventOf<typeof Topics.ServiceOrderStockCreated>) {
+    await this.applying.run(event);
   }
 }

@@ -11,6 +11,11 @@ const COLUMNS = `provider, list_id AS "listId", api_key AS "apiKey", template_id
   reply_to AS "replyTo", from_name AS "fromName", saved_segment_id AS "savedSegmentId", client_id AS "clientId",
   test_email_addresses AS "testEmailAddresses"`;
 
+/** One row of settings from the values of `rowValues` (a null key becomes '' on a new row). */
+const INSERT_ROW = `INSERT INTO email_marketing.settings (stock_id, provider, list_id, api_key, template_id, reply_to,
+         from_name, saved_segment_id, client_id, test_email_addresses, updated_at, updated_by)
+       VALUES ($1, $2, $3, COALESCE($4, ''), $5, $6, $7, $8, $9, $10, now(), $11)`;
+
 /**
  * Email-marketing settings per stock; the only place that queries their table. The provider's API key is
  * stored sealed (AES-256-GCM, EMAIL_SECRETS_KEY) and opened only here.
@@ -35,6 +40,27 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
         'Invalid configuration:\n  EMAIL_SECRETS_KEY: it does not decrypt the stored provider API keys (it is not the key they were encrypted with)',
       );
     }
+  }
+
+  /** The values of INSERT_ROW: the key sealed; a null key stays null (an upsert then keeps the stored one). */
+  private rowValues(
+    stockId: string,
+    settings: Omit<EmailMarketingSettings, 'apiKey'> & { apiKey: string | null },
+    by: string,
+  ): unknown[] {
+    return [
+      stockId,
+      settings.provider,
+      settings.listId,
+      settings.apiKey === null ? null : this.box.seal(settings.apiKey),
+      settings.templateId,
+      settings.replyTo,
+      settings.fromName,
+      settings.savedSegmentId,
+      settings.clientId,
+      settings.testEmailAddresses,
+      by,
+    ];
   }
 
   private toSettings(r: SettingsRow): EmailMarketingSettings {
@@ -69,30 +95,30 @@ export class EmailSettingsRepository implements OnApplicationBootstrap {
     settings: Omit<EmailMarketingSettings, 'apiKey'> & { apiKey: string | null },
   ): Promise<EmailMarketingSettings> {
     const rows: SettingsRow[] = await this.dataSource.query(
-      `INSERT INTO email_marketing.settings (stock_id, provider, list_id, api_key, template_id, reply_to, from_name,
-         saved_segment_id, client_id, test_email_addresses, updated_at, updated_by)
-       VALUES ($1, $2, $3, COALESCE($4, ''), $5, $6, $7, $8, $9, $10, now(), $11)
+      `${INSERT_ROW}
        ON CONFLICT (stock_id) DO UPDATE SET provider = EXCLUDED.provider, list_id = EXCLUDED.list_id,
          api_key = COALESCE($4, email_marketing.settings.api_key), template_id = EXCLUDED.template_id,
          reply_to = EXCLUDED.reply_to, from_name = EXCLUDED.from_name,
          saved_segment_id = EXCLUDED.saved_segment_id, client_id = EXCLUDED.client_id,
          test_email_addresses = EXCLUDED.test_email_addresses, updated_at = now(), updated_by = EXCLUDED.updated_by
        RETURNING ${COLUMNS}`,
-      [
-        stockId,
-        settings.provider,
-        settings.listId,
-        settings.apiKey === null ? null : this.box.seal(settings.apiKey),
-        settings.templateId,
-        settings.replyTo,
-        settings.fromName,
-        settings.savedSegmentId,
-        settings.clientId,
-        settings.testEmailAddresses,
-        actor.username,
-      ],
+      this.rowValues(stockId, settings, actor.username),
     );
     return this.toSettings(rows[0]);
+  }
+
+  /**
+   * Stores a stock's first settings, named as saved by `by`; false (nothing written) when the stock has
+   * settings already: what someone saved is never overwritten.
+   */
+  async insertIfAbsent(by: string, stockId: string, settings: EmailMarketingSettings): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `${INSERT_ROW}
+       ON CONFLICT (stock_id) DO NOTHING
+       RETURNING stock_id`,
+      this.rowValues(stockId, settings, by),
+    );
+    return rows.length > 0;
   }
 
   /** Which of these stocks have their provider key and list saved (a stock without settings has not). */

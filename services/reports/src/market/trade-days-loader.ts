@@ -18,6 +18,8 @@ export interface TradesResult {
   stocks: number;
   loaded: number;
   skipped: number;
+  /** Stock-days the provider has not published yet: asked again at the next run. */
+  unpublished: number;
   trades: number;
   failed: JobFailure[];
   errorMessage: string | null;
@@ -61,6 +63,7 @@ export class TradeDaysLoader {
       stocks: stocks.length,
       loaded: 0,
       skipped: 0,
+      unpublished: 0,
       trades: 0,
       failed: [],
       errorMessage: null,
@@ -95,7 +98,6 @@ export class TradeDaysLoader {
     const result: TradesResult = { ...empty, skipped: stocks.length * days.length - work.length };
     const gaps: MarketGap[] = [];
     const failedTickers = new Set<string>();
-    let unpublished = 0;
     results.forEach((r, i) => {
       const { stock, day } = work[i]!;
       if (r.ok) {
@@ -104,7 +106,7 @@ export class TradeDaysLoader {
         return;
       }
       if (r.error instanceof TradesNotPublishedError && !this.overdue(day, now)) {
-        unpublished += 1;
+        result.unpublished += 1;
         return;
       }
       const message = errorText(r.error);
@@ -134,9 +136,11 @@ export class TradeDaysLoader {
         skipped: result.skipped,
         trades: result.trades,
         failed: result.failed.length,
-        unpublished,
+        unpublished: result.unpublished,
       },
-      unpublished ? 'trades loaded; days not published yet are asked again at the next run' : 'trades loaded',
+      result.unpublished
+        ? 'trades loaded; days not published yet are asked again at the next run'
+        : 'trades loaded',
     );
     return result;
   }

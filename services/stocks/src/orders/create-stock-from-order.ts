@@ -7,7 +7,7 @@ import {
   serviceOrderNotFoundMessage,
   Topics,
 } from '@irp/proto';
-import { AppError, createLogger } from '@irp/platform';
+import { AppError, createLogger, Outbox } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { SaveStock } from '../stocks/save-stock';
 import { requireAdmin } from '../stocks/stock-rules';
@@ -22,7 +22,9 @@ type CreateRequest = RequestOf<typeof Topics.StocksCreateFromServiceOrder>;
 /**
  * Staff turn a service order into a stock (spec section 2, Service Orders): the stock is created through
  * the stocks rules (ticker, duplicates, emails) with the order's settings, and the order is marked created
- * in the same transaction, so an order makes one stock at most and a refused create changes nothing.
+ * in the same transaction, so an order makes one stock at most and a refused create changes nothing. The
+ * same transaction publishes `service-order.stock-created`: the email-marketing service then applies the
+ * order's email-marketing settings to the stock.
  */
 @Injectable()
 export class CreateStockFromOrder {
@@ -30,6 +32,7 @@ export class CreateStockFromOrder {
     private readonly orders: ServiceOrdersRepository,
     private readonly stocks: StocksRepository,
     private readonly saving: SaveStock,
+    private readonly outbox: Outbox,
   ) {}
 
   async create(req: CreateRequest): Promise<{ stockId: string; combinedTicker: string }> {
@@ -53,6 +56,15 @@ export class CreateStockFromOrder {
             ticker: created.ticker,
             reference: created.accountingReference,
             at: now,
+          });
+          // Whoever acts on the new stock hears of it with the stock (email-marketing applies the order's
+          // settings): the event names no secret, the settings are asked for.
+          await this.outbox.add(tx, Topics.ServiceOrderStockCreated, order.id, {
+            serviceOrderId: order.id,
+            stockId: created.id,
+            combinedTicker: created.combinedTicker,
+            emailMarketing: order.emailMarketing !== null,
+            by: req.actor.username,
           });
         },
       },

@@ -1,4 +1,11 @@
-import { ServiceOrder, parseCombinedTicker } from '@irp/proto';
+import {
+  ErrorCode,
+  OrderEmailMarketing,
+  ServiceOrder,
+  parseCombinedTicker,
+  serviceOrderNotFoundMessage,
+} from '@irp/proto';
+import { AppError } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { StocksRepository } from '../stocks/stocks.repository';
 import { requireAdmin } from '../stocks/stock-rules';
@@ -31,5 +38,18 @@ export class ServiceOrderReads {
     const order = stockId ? await this.orders.ofStock(stockId) : null;
     if (!order || !ref) return null;
     return toServiceOrder(order, `${ref.ticker}:${ref.exchange}`);
+  }
+
+  /**
+   * The email-marketing settings an order gave, the key opened, for the email-marketing service to apply to
+   * the order's stock. Only once the stock is made (until then nobody has settings to apply); null when the
+   * form gave none.
+   */
+  async emailMarketingOf(serviceOrderId: string): Promise<OrderEmailMarketing | null> {
+    const order = await this.orders.find(serviceOrderId);
+    if (!order) throw new AppError(ErrorCode.NotFound, serviceOrderNotFoundMessage(serviceOrderId));
+    if (!order.stockId)
+      throw new AppError(ErrorCode.Conflict, `Service order ${serviceOrderId} has no stock created yet`);
+    return order.emailMarketing;
   }
 }

@@ -64,6 +64,11 @@ export class ServiceOrdersHandlers {
     return { serviceOrder: await this.reads.ofStock(req.combinedTicker) };
   }
 
+  @HandleRequest(Topics.StocksServiceOrderEmailMarketing)
+  async emailMarketing(@Payload() req: HandledRequest<typeof Topics.StocksServiceOrderEmailMarketing>) {
+    return { emailMarketing: await this.reads.emailMarketingOf(req.serviceOrderId) };
+  }
+
   @HandleRequest(Topics.StocksAddressSuggestions)
   async addressSuggestions(@Payload() req: HandledRequest<typeof Topics.StocksAddressSuggestions>) {
     return this.addresses.suggest(req.q, req.sessionToken);

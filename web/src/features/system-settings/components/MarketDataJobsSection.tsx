@@ -27,9 +27,12 @@ export const marketJobTexts = {
   runPriorDay: {
     button: 'Run Prior Day',
     confirm:
-      "Run the prior day now? The latest trading day the provider has published (broker-level trades are published three trading days later) is loaded for every stock with market data enabled; stocks already loaded for that day are skipped.",
+      'Run the prior day now? The latest trading day the provider has published (broker-level trades are published three trading days later) is loaded for every stock with market data enabled; stocks already loaded for that day are skipped.',
     summary: (result: PriorDayResult) =>
-      `${result.day}: ${result.loaded} of ${plural(result.stocks, 'stock')} loaded (${result.trades} trades), ${result.skipped} already loaded`,
+      `${result.day}: ${result.loaded} of ${plural(result.stocks, 'stock')} loaded (${result.trades} trades), ${result.skipped} already loaded` +
+      (result.unpublished
+        ? `, ${result.unpublished} not published by the provider yet (asked again at the next run)`
+        : ''),
   },
 } as const;
 

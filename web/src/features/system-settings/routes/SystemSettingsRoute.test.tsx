@@ -414,6 +414,7 @@ describe('SystemSettingsRoute', () => {
           stocks: 2,
           loaded: outage ? 0 : 1,
           skipped: outage ? 0 : 1,
+          unpublished: 0,
           trades: outage ? 0 : 340,
           failed: [],
           errorMessage: outage ? 'The market-data provider is unavailable' : null,
@@ -439,6 +440,31 @@ describe('SystemSettingsRoute', () => {
       routes.reports.runPriorDay.path,
       routes.reports.runPriorDay.path,
     ]);
+  });
+
+  it('says which stock-days the provider has not published yet, apart from a failure', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    open({
+      [routeKey(routes.reports.runPriorDay)]: () =>
+        jsonResponse({
+          success: true,
+          day: '2025-03-21',
+          stocks: 2,
+          loaded: 0,
+          skipped: 0,
+          unpublished: 2,
+          trades: 0,
+          failed: [],
+          errorMessage: null,
+        }),
+    });
+    const tools = within(await screen.findByRole('region', { name: 'Market data' }));
+    fireEvent.click(tools.getByRole('button', { name: 'Run Prior Day' }));
+    expect(
+      await tools.findByText(
+        '2025-03-21: 0 of 2 stocks loaded (0 trades), 0 already loaded, 2 not published by the provider yet (asked again at the next run)',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('shows a refused market-data job', async () => {
