@@ -264,7 +264,8 @@ describe('staff Invoices tab', () => {
     });
     answer(jsonResponse({ ...handAssigned, invoices: handAssigned.invoices.slice(1) }));
     expect(await screen.findByTestId('invoice-assignment-result')).toHaveTextContent('Unassigned INV-0077');
-    expect(screen.getAllByTestId('invoice-row')).toHaveLength(2);
+    // The rows come from the stock's invoices as the save answered them, rendered in their own update.
+    await waitFor(() => expect(screen.getAllByTestId('invoice-row')).toHaveLength(2));
     // The pick list is read again: the invoice is unassigned now.
     await waitFor(() =>
       expect(calls.filter((c) => c.path === routes.invoicing.accountingPage.path)).toHaveLength(2),
@@ -304,7 +305,7 @@ describe('staff Invoices tab', () => {
       ticker: 'BHP:ASX',
       invoices: ['inv-7', 'inv-u1'],
     });
-    expect(screen.getByRole('button', { name: 'Unassign INV-0101' })).toBeEnabled();
+    expect(await screen.findByRole('button', { name: 'Unassign INV-0101' })).toBeEnabled();
   });
 
   it('shows a refused assignment and keeps the list as it was', async () => {
