@@ -1,14 +1,12 @@
 import { join } from 'node:path';
 import {
   AnsweringServer,
-  RecordedExchange,
-  RecordingProxy,
   startAnsweringServer,
-  startRecordingProxy,
+  useVendorContract,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
 } from '@irp/platform/testing';
-import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
+import { startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource } from './asx.source';
 import { Asx2Source } from './asx2.source';
 import { DocumentFetcher } from './document-fetcher';
@@ -46,24 +44,24 @@ const queryString = (query: Record<string, string | string[]> = {}) =>
  * each reply one they were recorded giving.
  */
 describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds', () => {
-  let contract: VendorContract;
-  let standIn: AsxStandIn;
-  let proxy: RecordingProxy;
   let documents: DocumentFetcher;
-
-  const exchangesOf = (method: string, path: RegExp) => proxy.exchangesOf(method, path);
-  const problemsOf = (exchange: RecordedExchange, operationId?: string) =>
-    contract.checkExchange(exchange, operationId);
+  // Declared before the rig's, so the fetcher's browser closes before the proxy and stand-in it used.
+  afterAll(async () => {
+    await documents?.close();
+  });
+  const rig = useVendorContract({
+    load: () => VendorContract.load(DESCRIPTION, { operations: OPERATIONS }),
+    startStandIn: () =>
+      startAsxStandIn({ seedTickers: ['BHP', 'CBA'], seedYears: [2024, 2025], now: () => NOW }),
+  });
+  const { exchangesOf, problemsOf } = rig;
 
   beforeAll(async () => {
-    contract = await VendorContract.load(DESCRIPTION, { operations: OPERATIONS });
-    standIn = await startAsxStandIn({ seedTickers: ['BHP', 'CBA'], seedYears: [2024, 2025], now: () => NOW });
-    proxy = await startRecordingProxy(standIn.url);
-    documents = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [proxy.url] });
-    const asx = new AsxSource({ baseUrl: proxy.url, timeoutMs: 10_000, documents });
+    documents = new DocumentFetcher({ timeoutMs: 10_000, baseUrls: [rig.proxy.url] });
+    const asx = new AsxSource({ baseUrl: rig.proxy.url, timeoutMs: 10_000, documents });
     const asx2 = new Asx2Source({
-      baseUrl: proxy.url,
-      asxBaseUrl: proxy.url,
+      baseUrl: rig.proxy.url,
+      asxBaseUrl: rig.proxy.url,
       timeoutMs: 10_000,
       documents,
       itemsPerPage: 50,
@@ -81,12 +79,6 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
     await expect(asx.latest('NOPE')).resolves.toEqual([]);
     await expect(asx2.latest('NOPE')).resolves.toEqual([]);
   }, VENDOR_CONTRACT_SETUP_MS);
-
-  afterAll(async () => {
-    await documents?.close();
-    await proxy?.close();
-    await standIn?.close();
-  });
 
   /** The ASX per-company requests that followed a reply's paging_next_url, and the cursors they carry. */
   const followedPages = () => {
@@ -128,7 +120,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
   });
 
   it('an unknown code is 404 with no body on both per-company feeds, as no recording shows one', () => {
-    const refused = proxy.exchanges.filter((e) => e.response.status >= 400);
+    const refused = rig.proxy.exchanges.filter((e) => e.response.status >= 400);
     expect(refused.map((e) => [e.request.path, e.response.status])).toEqual([
       ['/asx/1/company/NOPE/announcements', 404],
       ['/asx-research/1.0/companies/nope/announcements', 404],
@@ -151,7 +143,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
       const [item] = body.data as Item[];
       item!.title = item!.header;
       delete item!.header;
-      expect(contract.validateResponse('getCompanyAnnouncements', { status: 200, body })).toEqual(
+      expect(rig.contract.validateResponse('getCompanyAnnouncements', { status: 200, body })).toEqual(
         expect.arrayContaining([
           "getCompanyAnnouncements 200: /data/0 must have required property 'header'",
           'getCompanyAnnouncements 200: /data/0 must NOT have additional properties (title)',
@@ -162,7 +154,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
     it('an ASX reply with a field no recording shows (issuer_code, as the stand-in used to send)', () => {
       const body = firstReply(ASX_COMPANY);
       (body.data as Item[])[0]!.issuer_code = 'BHP';
-      expect(contract.validateResponse('getCompanyAnnouncements', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getCompanyAnnouncements', { status: 200, body })).toEqual([
         'getCompanyAnnouncements 200: /data/0 must NOT have additional properties (issuer_code)',
       ]);
     });
@@ -170,7 +162,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
     it('an ASX request with a query parameter no client sends (pageSize)', () => {
       const request = firstRequest(ASX_COMPANY);
       request.query.pageSize = '20';
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'getCompanyAnnouncements: /query must NOT have additional properties (pageSize)',
       ]);
     });
@@ -180,7 +172,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
       const [item] = (body.data as { items: Item[] }).items;
       item!.docKey = item!.documentKey;
       delete item!.documentKey;
-      expect(contract.validateResponse('getMarkitCompanyAnnouncements', { status: 200, body })).toEqual(
+      expect(rig.contract.validateResponse('getMarkitCompanyAnnouncements', { status: 200, body })).toEqual(
         expect.arrayContaining([
           "getMarkitCompanyAnnouncements 200: /data/items/0 must have required property 'documentKey'",
           'getMarkitCompanyAnnouncements 200: /data/items/0 must NOT have additional properties (docKey)',
@@ -191,7 +183,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
     it('a Markit per-company item naming its company, as the stand-in used to (symbol)', () => {
       const body = firstReply(MARKIT_COMPANY);
       (body.data as { items: Item[] }).items[0]!.symbol = 'CBA';
-      expect(contract.validateResponse('getMarkitCompanyAnnouncements', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getMarkitCompanyAnnouncements', { status: 200, body })).toEqual([
         'getMarkitCompanyAnnouncements 200: /data/items/0 must NOT have additional properties (symbol)',
       ]);
     });
@@ -201,7 +193,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
       const [item] = (body.data as { items: Item[] }).items;
       item!.announcementType = (item!.announcementTypes as string[])[0];
       delete item!.announcementTypes;
-      expect(contract.validateResponse('getMarketAnnouncements', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getMarketAnnouncements', { status: 200, body })).toEqual([
         'getMarketAnnouncements 200: /data/items/0 must NOT have additional properties (announcementType)',
       ]);
     });
@@ -210,7 +202,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
       const request = firstRequest(MARKET);
       request.query.count = request.query.itemsPerPage as string;
       delete request.query.itemsPerPage;
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'getMarketAnnouncements: /query must NOT have additional properties (count)',
       ]);
     });
@@ -221,7 +213,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
     let server: AnsweringServer;
     let fromExamples: { asx: AsxSource; asx2: Asx2Source };
     const example = (operationId: string) =>
-      contract.examples(operationId).responses.find((e) => e.status === 200)!.value;
+      rig.contract.examples(operationId).responses.find((e) => e.status === 200)!.value;
 
     beforeAll(async () => {
       server = await startAnsweringServer(({ path }) => {
@@ -277,7 +269,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
       ]);
       // Each document link is the described file route.
       for (const { documentUrl } of read)
-        expect(contract.validateRequest({ method: 'GET', path: new URL(documentUrl).pathname })).toEqual({
+        expect(rig.contract.validateRequest({ method: 'GET', path: new URL(documentUrl).pathname })).toEqual({
           operationId: 'getAnnouncementFile',
           problems: [],
         });

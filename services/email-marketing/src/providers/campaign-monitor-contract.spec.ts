@@ -2,14 +2,12 @@ import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
   AnsweringServer,
-  RecordedExchange,
-  RecordingProxy,
   startAnsweringServer,
-  startRecordingProxy,
+  useVendorContract,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
 } from '@irp/platform/testing';
-import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
+import { startProvidersStandIn } from '@irp/standins/email-providers';
 import { CampaignMonitorProvider } from './campaign-monitor.provider';
 import { CampaignContent, ProviderError } from './provider';
 
@@ -55,21 +53,16 @@ type Body = Record<string, unknown>;
  * own client sends, each reply (its `{ Code, Message }` errors too) what that client was recorded reading.
  */
 describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monitor’s API', () => {
-  let contract: VendorContract;
-  let standIn: ProvidersStandIn;
-  let proxy: RecordingProxy;
+  const rig = useVendorContract({
+    load: () => VendorContract.load(DESCRIPTION, { operations: OPERATIONS }),
+    startStandIn: () => startProvidersStandIn({ port: 0, host: '127.0.0.1' }),
+  });
+  const { exchangesOf, problemsOf } = rig;
   let campaignMonitor: CampaignMonitorProvider;
 
-  const exchangesOf = (method: string, path: RegExp) => proxy.exchangesOf(method, path);
-  const problemsOf = (exchange: RecordedExchange, operationId?: string) =>
-    contract.checkExchange(exchange, operationId);
-
   beforeAll(async () => {
-    contract = await VendorContract.load(DESCRIPTION, { operations: OPERATIONS });
-    standIn = await startProvidersStandIn({ port: 0, host: '127.0.0.1' });
-    proxy = await startRecordingProxy(standIn.url);
     campaignMonitor = new CampaignMonitorProvider({
-      baseUrl: `${proxy.url}/api/v3.3`,
+      baseUrl: `${rig.proxy.url}/api/v3.3`,
       timeoutMs: 5000,
       maxAttempts: 2,
       baseDelayMs: 10,
@@ -86,14 +79,9 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
     await expect(campaignMonitor.subscriberCount(settings({ listId: 'no-such-list' }))).rejects.toThrow(
       ProviderError,
     );
-    standIn.failNext(1, 429, 0);
+    rig.standIn.failNext(1, 429, 0);
     expect(await campaignMonitor.subscriberCount(settings())).toBe(4);
   }, VENDOR_CONTRACT_SETUP_MS);
-
-  afterAll(async () => {
-    await proxy?.close();
-    await standIn?.close();
-  });
 
   it.each([
     ['getListStats', 'GET', /^\/api\/v3\.3\/lists\/[^/]+\/stats\.json$/],
@@ -113,7 +101,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
   );
 
   it('the refusals and the busy answer are Campaign Monitor’s { Code, Message }', () => {
-    const refused = proxy.exchanges.filter((e) => e.response.status >= 400);
+    const refused = rig.proxy.exchanges.filter((e) => e.response.status >= 400);
     expect(refused.map((e) => e.response.status).sort()).toEqual([401, 404, 429]);
     for (const exchange of refused) {
       expect(exchange.response.body).toMatchObject({ Code: expect.any(Number), Message: expect.any(String) });
@@ -122,7 +110,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
   });
 
   it('authenticates as the official client does: the API key and x, Basic', () => {
-    for (const exchange of proxy.exchanges.filter((e) => e.response.status !== 401))
+    for (const exchange of rig.proxy.exchanges.filter((e) => e.response.status !== 401))
       expect(exchange.request.headers.authorization).toBe(
         `Basic ${Buffer.from(`${DEMO_PROVIDER_ACCOUNTS.campaignMonitor.apiKey}:x`).toString('base64')}`,
       );
@@ -134,7 +122,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
       const body = clone(stats!.response.body) as Body;
       body.ActiveSubscribers = body.TotalActiveSubscribers;
       delete body.TotalActiveSubscribers;
-      expect(contract.validateResponse('getListStats', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getListStats', { status: 200, body })).toEqual([
         'getListStats 200: / must NOT have additional properties (ActiveSubscribers)',
       ]);
     });
@@ -143,7 +131,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
       const [sent] = exchangesOf('POST', /\/fromtemplate\.json$/);
       const request = clone({ ...sent!.request, headers: { ...sent!.request.headers } });
       (request.body as { TemplateContent: Body }).TemplateContent.Body = content.html;
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'createCampaignFromTemplate: /requestBody/TemplateContent must NOT have additional properties (Body)',
       ]);
     });
@@ -152,14 +140,14 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
       const [sent] = exchangesOf('POST', /\/send\.json$/);
       const request = clone({ ...sent!.request, headers: { ...sent!.request.headers } });
       delete (request.body as Body).SendDate;
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         "sendCampaign: /requestBody must have required property 'SendDate'",
       ]);
     });
 
     it('an error in another shape (Mailchimp’s problem details)', () => {
       expect(
-        contract.validateResponse('getListStats', {
+        rig.contract.validateResponse('getListStats', {
           status: 404,
           body: { type: 'about:blank', title: 'Resource Not Found', status: 404, detail: 'x', instance: 'y' },
         }),
@@ -178,7 +166,7 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
     let fromExamples: CampaignMonitorProvider;
     let refuse = false;
     const example = (operationId: string, status = 200) =>
-      contract.examples(operationId).responses.find((e) => e.status === status || e.status === undefined)!
+      rig.contract.examples(operationId).responses.find((e) => e.status === status || e.status === undefined)!
         .value;
 
     beforeAll(async () => {

@@ -2,14 +2,12 @@ import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
   AnsweringServer,
-  RecordedExchange,
-  RecordingProxy,
   startAnsweringServer,
-  startRecordingProxy,
+  useVendorContract,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
 } from '@irp/platform/testing';
-import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
+import { startProvidersStandIn } from '@irp/standins/email-providers';
 import { MailchimpProvider } from './mailchimp.provider';
 import { CampaignContent, ProviderError } from './provider';
 
@@ -48,21 +46,16 @@ type Body = Record<string, unknown>;
  * operation's published reply. So neither drifts from Mailchimp's API unseen.
  */
 describe('the Mailchimp-type adapter and stand-in against Mailchimp’s published API', () => {
-  let contract: VendorContract;
-  let standIn: ProvidersStandIn;
-  let proxy: RecordingProxy;
+  const rig = useVendorContract({
+    load: () => VendorContract.load(DESCRIPTION, { operations: OPERATIONS }),
+    startStandIn: () => startProvidersStandIn({ port: 0, host: '127.0.0.1' }),
+  });
+  const { exchangesOf, problemsOf } = rig;
   let mailchimp: MailchimpProvider;
 
-  const exchangesOf = (method: string, path: RegExp) => proxy.exchangesOf(method, path);
-  const problemsOf = (exchange: RecordedExchange, operationId?: string) =>
-    contract.checkExchange(exchange, operationId);
-
   beforeAll(async () => {
-    contract = await VendorContract.load(DESCRIPTION, { operations: OPERATIONS });
-    standIn = await startProvidersStandIn({ port: 0, host: '127.0.0.1' });
-    proxy = await startRecordingProxy(standIn.url);
     mailchimp = new MailchimpProvider({
-      baseUrl: `${proxy.url}/3.0`,
+      baseUrl: `${rig.proxy.url}/3.0`,
       timeoutMs: 5000,
       maxAttempts: 2,
       baseDelayMs: 10,
@@ -81,14 +74,9 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       ProviderError,
     );
     // Busy: Mailchimp's 429 (its connection limit), as problem details, then the retry that succeeds.
-    standIn.failNext(1, 429, 0);
+    rig.standIn.failNext(1, 429, 0);
     expect(await mailchimp.subscriberCount(settings())).toBe(3);
   }, VENDOR_CONTRACT_SETUP_MS);
-
-  afterAll(async () => {
-    await proxy?.close();
-    await standIn?.close();
-  });
 
   it.each([
     ['getListsId', 'GET', /^\/3\.0\/lists\/[^/]+$/],
@@ -107,7 +95,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
   );
 
   it('the refusals and the busy answer are Mailchimp’s problem details (application/problem+json)', () => {
-    const refused = proxy.exchanges.filter((e) => e.response.status >= 400);
+    const refused = rig.proxy.exchanges.filter((e) => e.response.status >= 400);
     expect(refused.map((e) => e.response.status).sort()).toEqual([401, 404, 429]);
     for (const exchange of refused) {
       expect(exchange.response.headers['content-type']).toContain('application/problem+json');
@@ -134,7 +122,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       const body = clone(count!.response.body) as { stats: Body };
       body.stats.members = body.stats.member_count;
       delete body.stats.member_count;
-      expect(contract.validateResponse('getListsId', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getListsId', { status: 200, body })).toEqual([
         'getListsId 200: /stats must NOT have additional properties (members)',
       ]);
     });
@@ -143,7 +131,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       const [sent] = exchangesOf('POST', /^\/3\.0\/campaigns$/);
       const request = clone({ ...sent!.request, headers: { ...sent!.request.headers } });
       (request.body as { settings: Body }).settings.subject = 'BHP';
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'postCampaigns: /requestBody/settings must NOT have additional properties (subject)',
       ]);
     });
@@ -152,14 +140,14 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       const [sent] = exchangesOf('POST', /\/actions\/test$/);
       const request = clone({ ...sent!.request, headers: { ...sent!.request.headers } });
       delete (request.body as Body).send_type;
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         "postCampaignsIdActionsTest: /requestBody must have required property 'send_type'",
       ]);
     });
 
     it('an error reply in another shape (Campaign Monitor’s { Code, Message })', () => {
       expect(
-        contract.validateResponse('getListsId', {
+        rig.contract.validateResponse('getListsId', {
           status: 404,
           body: { Code: 101, Message: 'Invalid ListID' },
         }),
@@ -187,7 +175,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       server = await startAnsweringServer(() => ({
         status,
         contentType: instead === undefined ? 'application/problem+json' : 'application/json',
-        body: instead ?? contract.propertyExample('getListsId', status),
+        body: instead ?? rig.contract.propertyExample('getListsId', status),
       }));
       fromExamples = new MailchimpProvider({
         baseUrl: `${server.url}/3.0`,
@@ -199,7 +187,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
     afterAll(() => server?.close());
 
     it('a refusal: its title and detail, not retried', async () => {
-      const published = contract.propertyExample('getListsId', 404) as { title: string; detail: string };
+      const published = rig.contract.propertyExample('getListsId', 404) as { title: string; detail: string };
       expect(published).toMatchObject({ title: expect.any(String), detail: expect.any(String) });
       status = 404;
       await expect(fromExamples.subscriberCount(settings())).rejects.toMatchObject({
@@ -227,7 +215,7 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
     });
 
     it('a server error: retried, then "Please try again later" with its words', async () => {
-      const published = contract.propertyExample('getListsId', 500) as { title: string; detail: string };
+      const published = rig.contract.propertyExample('getListsId', 500) as { title: string; detail: string };
       status = 500;
       const error = (await fromExamples
         .subscriberCount(settings())

@@ -1,7 +1,5 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@irp/proto';
-import { waitUntil } from '@irp/platform/testing';
+import { AnsweringServer, startAnsweringServer, waitUntil } from '@irp/platform/testing';
 import { AccountingStandIn, startAccountingStandIn } from '@irp/standins/accounting';
 import { AccountingClient, INVOICE_PAGE_SIZE } from './accounting-client';
 
@@ -125,7 +123,7 @@ describe('the accounting adapter’s token', () => {
 
   /** Replies the adapter cannot use, from a small server in place of the API. */
   describe('an answer without a field the adapter reads', () => {
-    let server: Server;
+    let server: AnsweringServer;
     let client: AccountingClient;
     const replies: Record<string, unknown> = {
       'POST /connect/token': { access_token: 't', expires_in: 1800, token_type: 'Bearer' },
@@ -134,18 +132,13 @@ describe('the accounting adapter’s token', () => {
     };
 
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        req.resume().on('end', () => {
-          const reply = replies[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
-          res.writeHead(reply ? 200 : 404, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(reply ?? { Title: 'Not Found', Status: 404 }));
-        });
+      server = await startAnsweringServer(({ method, path }) => {
+        const reply = replies[`${method} ${path}`];
+        return { status: reply ? 200 : 404, body: reply ?? { Title: 'Not Found', Status: 404 } };
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       client = new AccountingClient({
-        baseUrl: `${url}/api.xro/2.0`,
-        tokenUrl: `${url}/connect/token`,
+        baseUrl: `${server.url}/api.xro/2.0`,
+        tokenUrl: `${server.url}/connect/token`,
         clientId: 'c',
         clientSecret: 's',
         tenantId: '',
@@ -155,10 +148,7 @@ describe('the accounting adapter’s token', () => {
         maxRetryAfterMs: 1000,
       });
     });
-    afterAll(async () => {
-      server?.closeAllConnections();
-      await new Promise((resolve) => server?.close(resolve));
-    });
+    afterAll(() => server?.close());
 
     it.each([
       [

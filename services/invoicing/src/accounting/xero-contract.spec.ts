@@ -1,15 +1,13 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ErrorCode } from '@irp/proto';
 import {
-  RecordedExchange,
-  RecordingProxy,
-  startRecordingProxy,
+  AnsweringServer,
+  startAnsweringServer,
+  useVendorContract,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
 } from '@irp/platform/testing';
-import { AccountingStandIn, startAccountingStandIn } from '@irp/standins/accounting';
+import { startAccountingStandIn } from '@irp/standins/accounting';
 import { AccountingClient, INVOICE_PAGE_SIZE } from './accounting-client';
 import { accountingMessage } from './accounting-rules';
 
@@ -34,24 +32,22 @@ type Body = Record<string, unknown> & { Invoices?: Array<Record<string, unknown>
  * can drift from Xero's API unseen, which the adapter-against-stand-in tests alone cannot show.
  */
 describe('the accounting adapter and stand-in against Xero’s published API', () => {
-  let contract: VendorContract;
-  let standIn: AccountingStandIn;
-  let proxy: RecordingProxy;
+  const rig = useVendorContract({
+    load: () => VendorContract.load(DESCRIPTION, { operations: OPERATIONS }),
+    startStandIn: async () => {
+      const standIn = await startAccountingStandIn({ port: 0, host: '127.0.0.1' });
+      standIn.seedInvoices({ count: 150 });
+      return standIn;
+    },
+  });
+  const { exchangesOf, problemsOf } = rig;
   let client: AccountingClient;
 
-  const exchangesOf = (method: string, path: RegExp) => proxy.exchangesOf(method, path);
-  const problemsOf = (exchange: RecordedExchange, operationId?: string) =>
-    contract.checkExchange(exchange, operationId);
-
   beforeAll(async () => {
-    contract = await VendorContract.load(DESCRIPTION, { operations: OPERATIONS });
-    standIn = await startAccountingStandIn({ port: 0, host: '127.0.0.1' });
-    standIn.seedInvoices({ count: 150 });
-    proxy = await startRecordingProxy(standIn.url);
     client = new AccountingClient({
-      baseUrl: `${proxy.url}/api.xro/2.0`,
-      tokenUrl: `${proxy.url}/connect/token`,
-      ...standIn.client,
+      baseUrl: `${rig.proxy.url}/api.xro/2.0`,
+      tokenUrl: `${rig.proxy.url}/connect/token`,
+      ...rig.standIn.client,
       timeoutMs: 5000,
       maxConcurrent: 5,
       perMinute: 600,
@@ -61,7 +57,9 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
     // Every call the adapter makes, once each (the token first, with the first of them).
     const first = await client.invoices(1);
     expect(first.length).toBe(INVOICE_PAGE_SIZE);
-    expect((await client.invoices(2, new Date(standIn.now().getTime() - 60_000))).length).toBeGreaterThan(0);
+    expect((await client.invoices(2, new Date(rig.standIn.now().getTime() - 60_000))).length).toBeGreaterThan(
+      0,
+    );
     const contactId = await client.createContact({
       name: 'Contract Test Pty Ltd',
       email: 'billing@contract.example',
@@ -82,10 +80,6 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       client.createContact({ name: 'Contract Test Pty Ltd', email: 'billing@contract.example' }),
     ).rejects.toMatchObject({ code: ErrorCode.BadRequest });
   }, VENDOR_CONTRACT_SETUP_MS);
-  afterAll(async () => {
-    await proxy?.close();
-    await standIn?.close();
-  });
 
   it.each([
     ['getInvoices', 'GET', /\/Invoices$/],
@@ -118,14 +112,14 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
     const { headers } = tokens[0]!.request;
     expect(headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(headers.authorization).toBe(
-      `Basic ${Buffer.from(`${standIn.client.clientId}:${standIn.client.clientSecret}`).toString('base64')}`,
+      `Basic ${Buffer.from(`${rig.standIn.client.clientId}:${rig.standIn.client.clientSecret}`).toString('base64')}`,
     );
     expect(tokens[0]!.response.body).toMatchObject({ access_token: expect.any(String), expires_in: 1800 });
     // Every API call carries the token and the organisation, as each operation requires.
-    for (const e of proxy.exchanges.filter((x) => x.request.path.startsWith('/api.xro/2.0/')))
+    for (const e of rig.proxy.exchanges.filter((x) => x.request.path.startsWith('/api.xro/2.0/')))
       expect(e.request.headers).toMatchObject({
         authorization: `Bearer ${(tokens[0]!.response.body as { access_token: string }).access_token}`,
-        'xero-tenant-id': standIn.client.tenantId,
+        'xero-tenant-id': rig.standIn.client.tenantId,
       });
   });
 
@@ -136,7 +130,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       const invoice = body.Invoices![3]!;
       invoice.InvoiceNo = invoice.InvoiceNumber;
       delete invoice.InvoiceNumber;
-      expect(contract.validateResponse('getInvoices', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getInvoices', { status: 200, body })).toEqual([
         'getInvoices 200: /Invoices/3 must NOT have additional properties (InvoiceNo)',
       ]);
     });
@@ -145,7 +139,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       const [page] = exchangesOf('GET', /\/Invoices$/);
       const body = clone(page!.response.body) as Body;
       body.Invoices![0]!.RepeatingInvoiceID = null;
-      expect(contract.validateResponse('getInvoices', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getInvoices', { status: 200, body })).toEqual([
         'getInvoices 200: /Invoices/0/RepeatingInvoiceID must be string',
       ]);
     });
@@ -154,7 +148,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       const [sent] = exchangesOf('PUT', /\/Contacts$/);
       const request = clone({ ...sent!.request, headers: { ...sent!.request.headers } });
       (request.body as { Contacts: Array<Record<string, unknown>> }).Contacts[0]!.Nickname = 'CT';
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'createContacts: /requestBody/Contacts/0 must NOT have additional properties (Nickname)',
       ]);
     });
@@ -163,7 +157,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       const [, page2] = exchangesOf('GET', /\/Invoices$/);
       const request = { ...page2!.request, headers: { ...page2!.request.headers } };
       request.headers['if-modified-since'] = '2026-11-29T10:41:35.123';
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'getInvoices: /header/if-modified-since must match format "date-time"',
       ]);
     });
@@ -171,7 +165,7 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
     it('a request without the organisation header', () => {
       const [sent] = exchangesOf('GET', /\/RepeatingInvoices$/);
       const headers = { ...sent!.request.headers, 'xero-tenant-id': undefined };
-      expect(contract.validateRequest({ ...sent!.request, headers }).problems).toEqual([
+      expect(rig.contract.validateRequest({ ...sent!.request, headers }).problems).toEqual([
         "getRepeatingInvoices: /header must have required property 'xero-tenant-id'",
       ]);
     });
@@ -182,11 +176,11 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
    * the API: what it returns is what the example says.
    */
   describe('the adapter reads Xero’s published examples', () => {
-    let server: Server;
+    let server: AnsweringServer;
     let fromExamples: AccountingClient;
     let refuse = false;
     const example = (operationId: string, status = 200) =>
-      contract.examples(operationId).responses.find((e) => e.status === status)!.value as Body;
+      rig.contract.examples(operationId).responses.find((e) => e.status === status)!.value as Body;
 
     beforeAll(async () => {
       const routes: Record<string, string> = {
@@ -195,39 +189,26 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
         'PUT /api.xro/2.0/Contacts': 'createContacts',
         'PUT /api.xro/2.0/RepeatingInvoices': 'createRepeatingInvoices',
       };
-      server = createServer((req, res) => {
-        req.resume().on('end', () => {
-          const path = new URL(req.url ?? '/', 'http://x').pathname;
-          const operationId = routes[`${req.method} ${path}`];
-          const status = refuse ? 400 : 200;
-          const body =
-            path === '/connect/token'
-              ? { access_token: 'example-token', expires_in: 1800, token_type: 'Bearer' }
-              : operationId
-                ? example(operationId, status)
-                : { Title: 'Not Found', Status: 404, Detail: 'No example' };
-          res.writeHead(operationId || path === '/connect/token' ? status : 404, {
-            'content-type': 'application/json',
-          });
-          res.end(JSON.stringify(body));
-        });
+      server = await startAnsweringServer(({ method, path }) => {
+        const operationId = routes[`${method} ${path}`];
+        const status = refuse ? 400 : 200;
+        if (path === '/connect/token')
+          return { status, body: { access_token: 'example-token', expires_in: 1800, token_type: 'Bearer' } };
+        return operationId
+          ? { status, body: example(operationId, status) }
+          : { status: 404, body: { Title: 'Not Found', Status: 404, Detail: 'No example' } };
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       fromExamples = new AccountingClient({
-        baseUrl: `${url}/api.xro/2.0`,
-        tokenUrl: `${url}/connect/token`,
-        ...standIn.client,
+        baseUrl: `${server.url}/api.xro/2.0`,
+        tokenUrl: `${server.url}/connect/token`,
+        ...rig.standIn.client,
         timeoutMs: 5000,
         maxConcurrent: 5,
         perMinute: 600,
         maxRetryAfterMs: 1000,
       });
     });
-    afterAll(async () => {
-      server?.closeAllConnections();
-      await new Promise((resolve) => server?.close(resolve));
-    });
+    afterAll(() => server?.close());
 
     it('getInvoices: every invoice of the example, none skipped', async () => {
       const published = example('getInvoices').Invoices!;
@@ -275,6 +256,6 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
   it('getInvoiceAsPdf: the PDF is asked for as Xero publishes it', () => {
     const [exchange] = exchangesOf('GET', /\/Invoices\/[^/]+$/);
     expect(exchange!.response.headers['content-type']).toContain('application/pdf');
-    expect(contract.validateRequest(exchange!.request, 'getInvoiceAsPdf').problems).toEqual([]);
+    expect(rig.contract.validateRequest(exchange!.request, 'getInvoiceAsPdf').problems).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ export * from './topic-ends';
 export * from './log-capture';
 export * from './entity-schema';
 export * from './vendor-contract';
+export * from './vendor-contract-rig';
 export * from './proto-description';
 export * from './recording-proxy';
 export * from './answering-server';

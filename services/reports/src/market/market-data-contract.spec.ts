@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import {
   AnsweringServer,
-  RecordedExchange,
-  RecordingProxy,
   startAnsweringServer,
-  startRecordingProxy,
+  useVendorContract,
   VendorContract,
   VENDOR_CONTRACT_SETUP_MS,
 } from '@irp/platform/testing';
@@ -65,19 +63,14 @@ const clientOf = (baseUrl: string, options: Partial<MarketDataClientOptions> = {
  * takes, each reply (its errors too) one it describes.
  */
 describe('the market-data adapter and stand-in against the documented provider interface', () => {
-  let contract: VendorContract;
-  let standIn: Awaited<ReturnType<typeof startMarketStandIn>>;
-  let proxy: RecordingProxy;
-
-  const exchangesOf = (method: string, path: RegExp) => proxy.exchangesOf(method, path);
-  const problemsOf = (exchange: RecordedExchange, operationId?: string) =>
-    contract.checkExchange(exchange, operationId);
+  const rig = useVendorContract({
+    load: () => VendorContract.load(DESCRIPTION, { operations: OPERATIONS }),
+    startStandIn: () => startMarketStandIn({ port: 0, now: () => NOW, tradesScale: TRADES_SCALE }),
+  });
+  const { exchangesOf, problemsOf } = rig;
 
   beforeAll(async () => {
-    contract = await VendorContract.load(DESCRIPTION, { operations: OPERATIONS });
-    standIn = await startMarketStandIn({ port: 0, now: () => NOW, tradesScale: TRADES_SCALE });
-    proxy = await startRecordingProxy(standIn.url);
-    const client = clientOf(proxy.url);
+    const client = clientOf(rig.proxy.url);
 
     // Every call the adapter makes: quotes (one code not listed), a week's bars, a published day's trades
     // over several pages, the brokers; then a day not published yet, an unknown code on both per-security
@@ -91,15 +84,10 @@ describe('the market-data adapter and stand-in against the documented provider i
       UnknownSecurityError,
     );
     await expect(client.trades('NOQ1', PUBLISHED)).rejects.toBeInstanceOf(UnknownSecurityError);
-    await expect(clientOf(proxy.url, { apiKey: 'wrong-key' }).brokers()).rejects.toThrow(/answered 401/);
-    standIn.faults.set({ kind: 'fail', route: 'brokers', status: 429, times: 1, retryAfterSeconds: 1 });
+    await expect(clientOf(rig.proxy.url, { apiKey: 'wrong-key' }).brokers()).rejects.toThrow(/answered 401/);
+    rig.standIn.faults.set({ kind: 'fail', route: 'brokers', status: 429, times: 1, retryAfterSeconds: 1 });
     expect((await client.brokers()).length).toBeGreaterThan(0);
   }, VENDOR_CONTRACT_SETUP_MS);
-
-  afterAll(async () => {
-    await proxy?.close();
-    await standIn?.close();
-  });
 
   it.each([
     ['getQuotes', QUOTES],
@@ -113,7 +101,7 @@ describe('the market-data adapter and stand-in against the documented provider i
   });
 
   it('the refusals are the described error bodies: a wrong key, two unknown codes, a day not published, a busy answer', () => {
-    const refused = proxy.exchanges.filter((e) => e.response.status >= 400);
+    const refused = rig.proxy.exchanges.filter((e) => e.response.status >= 400);
     expect(refused.map((e) => [e.request.path, e.response.status])).toEqual([
       [`/v1/securities/BHP/trades`, 404],
       [`/v1/securities/NOQ1/ohlcv`, 404],
@@ -133,7 +121,7 @@ describe('the market-data adapter and stand-in against the documented provider i
   });
 
   it('sends the API key in X-Api-Key on every call', () => {
-    for (const exchange of proxy.exchanges)
+    for (const exchange of rig.proxy.exchanges)
       expect(exchange.request.headers['x-api-key']).toBe(
         exchange.response.status === 401 ? 'wrong-key' : DEMO_MARKET_DATA_API_KEY,
       );
@@ -170,7 +158,7 @@ describe('the market-data adapter and stand-in against the documented provider i
       const [trade] = body.data as Item[];
       trade!.buyerBroker = trade!.buyerBrokerId;
       delete trade!.buyerBrokerId;
-      expect(contract.validateResponse('getTrades', { status: 200, body })).toEqual(
+      expect(rig.contract.validateResponse('getTrades', { status: 200, body })).toEqual(
         expect.arrayContaining([
           "getTrades 200: /data/0 must have required property 'buyerBrokerId'",
           'getTrades 200: /data/0 must NOT have additional properties (buyerBroker)',
@@ -181,7 +169,7 @@ describe('the market-data adapter and stand-in against the documented provider i
     it('a quotes reply without the codes it does not list (unknown)', () => {
       const body = firstReply(QUOTES);
       delete body.unknown;
-      expect(contract.validateResponse('getQuotes', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('getQuotes', { status: 200, body })).toEqual([
         "getQuotes 200: / must have required property 'unknown'",
       ]);
     });
@@ -190,7 +178,7 @@ describe('the market-data adapter and stand-in against the documented provider i
       const request = firstRequest(TRADES);
       request.query.limit = request.query.pageSize as string;
       delete request.query.pageSize;
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'getTrades: /query must NOT have additional properties (limit)',
       ]);
     });
@@ -198,14 +186,14 @@ describe('the market-data adapter and stand-in against the documented provider i
     it('a trades request for more than 10,000 a page', () => {
       const request = firstRequest(TRADES);
       request.query.pageSize = '20000';
-      expect(contract.validateRequest(request).problems).toEqual([
+      expect(rig.contract.validateRequest(request).problems).toEqual([
         'getTrades: /query/pageSize must be <= 10000',
       ]);
     });
 
     it('an error body of another shape (the stand-in kit’s default { error: message })', () => {
       expect(
-        contract.validateResponse('getBrokers', {
+        rig.contract.validateResponse('getBrokers', {
           status: 401,
           body: { error: 'Invalid or missing API key' },
         }),
@@ -213,10 +201,10 @@ describe('the market-data adapter and stand-in against the documented provider i
     });
 
     it('a day not published yet with another reason than not_published_yet', () => {
-      const [notYet] = proxy.exchanges.filter((e) => e.response.status === 404);
+      const [notYet] = rig.proxy.exchanges.filter((e) => e.response.status === 404);
       const body = clone(notYet!.response.body) as { error: Item };
       body.error.reason = 'not_yet_available';
-      expect(contract.validateResponse('getTrades', { status: 404, body })).toEqual(
+      expect(rig.contract.validateResponse('getTrades', { status: 404, body })).toEqual(
         expect.arrayContaining([
           'getTrades 404: /error/reason must be equal to one of the allowed values (["not_published_yet"])',
           'getTrades 404: /error must NOT have additional properties (reason)',
@@ -230,7 +218,7 @@ describe('the market-data adapter and stand-in against the documented provider i
     let server: AnsweringServer;
     let fromExamples: MarketDataClient;
     const example = (operationId: string, status = 200, name?: string) =>
-      contract
+      rig.contract
         .examples(operationId)
         .responses.find((e) => e.status === status && (name === undefined || e.name === name))!.value;
 
@@ -252,8 +240,8 @@ describe('the market-data adapter and stand-in against the documented provider i
 
     it('each example is a reply of its operation', () => {
       for (const id of OPERATIONS)
-        for (const { status, value } of contract.examples(id).responses)
-          expect(contract.validateResponse(id, { status: status!, body: value })).toEqual([]);
+        for (const { status, value } of rig.contract.examples(id).responses)
+          expect(rig.contract.validateResponse(id, { status: status!, body: value })).toEqual([]);
     });
 
     it('quotes, a null figure kept as null', async () => {

@@ -1,13 +1,6 @@
 import { join } from 'node:path';
-import {
-  RecordedExchange,
-  RecordingProxy,
-  startRecordingProxy,
-  VendorContract,
-  VENDOR_CONTRACT_SETUP_MS,
-} from '@irp/platform/testing';
+import { useVendorContract, VendorContract, VENDOR_CONTRACT_SETUP_MS } from '@irp/platform/testing';
 import { startPlacesStandIn } from '@irp/standins/places';
-import type { StandInServer } from '@irp/standins/kit';
 import { PlacesClient } from './places-client';
 
 /** Google's published protos of Places API (New) (vendor-descriptions/google-places/README.md). */
@@ -42,45 +35,41 @@ const GOOGLE_ERROR = {
  * reply of the stand-in an AutocompletePlacesResponse, or Google's error.
  */
 describe('the address adapter and stand-in against Places API (New)’s published protos', () => {
-  let contract: VendorContract;
-  let standIn: StandInServer;
-  let proxy: RecordingProxy;
+  const rig = useVendorContract({
+    load: () =>
+      VendorContract.loadProtos(PROTOS, {
+        rpcs: ['google.maps.places.v1.Places.AutocompletePlaces'],
+        server: 'https://places.googleapis.com',
+        headers: [{ name: 'X-Goog-Api-Key', in: 'header', required: true, schema: { type: 'string' } }],
+        error: GOOGLE_ERROR,
+      }),
+    startStandIn: () => startPlacesStandIn({ port: 0 }),
+  });
   let places: PlacesClient;
-  const problemsOf = (exchange: RecordedExchange) => contract.checkExchange(exchange, 'AutocompletePlaces');
 
   beforeAll(async () => {
-    contract = await VendorContract.loadProtos(PROTOS, {
-      rpcs: ['google.maps.places.v1.Places.AutocompletePlaces'],
-      server: 'https://places.googleapis.com',
-      headers: [{ name: 'X-Goog-Api-Key', in: 'header', required: true, schema: { type: 'string' } }],
-      error: GOOGLE_ERROR,
-    });
-    standIn = await startPlacesStandIn({ port: 0 });
-    proxy = await startRecordingProxy(standIn.url);
-    places = new PlacesClient(proxy.url, 'demo-places-key');
+    places = new PlacesClient(rig.proxy.url, 'demo-places-key');
 
     expect((await places.autocomplete('1 Mac')).length).toBeGreaterThan(0);
     await places.autocomplete('1 Mac', '2f0e6a4c-3b1d-4c8e-9a7f-5d2b8e1c0a93');
     await places.autocomplete('zzzz no such street');
     // Refused: no key (PERMISSION_DENIED), a session token Google would refuse (INVALID_ARGUMENT).
-    await expect(new PlacesClient(proxy.url, '').autocomplete('1 Mac')).rejects.toThrow();
+    await expect(new PlacesClient(rig.proxy.url, '').autocomplete('1 Mac')).rejects.toThrow();
     await expect(places.autocomplete('1 Mac', 'not a url-safe token!')).rejects.toThrow();
   }, VENDOR_CONTRACT_SETUP_MS);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await standIn?.close();
-  });
-
   it('each request the adapter sent and each reply the stand-in gave is as published', () => {
-    const answered = proxy.exchanges.filter((e) => e.response.status === 200);
+    const answered = rig.proxy.exchanges.filter((e) => e.response.status === 200);
     expect(answered.length).toBe(3);
     for (const exchange of answered)
-      expect(problemsOf(exchange)).toEqual({ operationId: 'AutocompletePlaces', problems: [] });
+      expect(rig.problemsOf(exchange, 'AutocompletePlaces')).toEqual({
+        operationId: 'AutocompletePlaces',
+        problems: [],
+      });
   });
 
   it('the refusals are Google’s error reply with the code’s name', () => {
-    const refused = proxy.exchanges.filter((e) => e.response.status !== 200);
+    const refused = rig.proxy.exchanges.filter((e) => e.response.status !== 200);
     expect(
       refused.map((e) => [
         e.response.status,
@@ -91,11 +80,11 @@ describe('the address adapter and stand-in against Places API (New)’s publishe
       [400, 'INVALID_ARGUMENT'],
     ]);
     for (const exchange of refused)
-      expect(contract.validateResponse('AutocompletePlaces', exchange.response)).toEqual([]);
+      expect(rig.contract.validateResponse('AutocompletePlaces', exchange.response)).toEqual([]);
   });
 
   it('a session token is sent as the request’s sessionToken, as the protos name it', () => {
-    const withToken = proxy.exchanges.filter(
+    const withToken = rig.proxy.exchanges.filter(
       (e) => (e.request.body as { sessionToken?: string }).sessionToken,
     );
     expect((withToken[0]!.request.body as { sessionToken: string }).sessionToken).toBe(
@@ -105,32 +94,32 @@ describe('the address adapter and stand-in against Places API (New)’s publishe
 
   describe('shown to fail on a deliberate mismatch', () => {
     it('a reply with a field renamed (placePrediction.placeId -> place_id)', () => {
-      const [answer] = proxy.exchanges.filter((e) => e.response.status === 200);
+      const [answer] = rig.proxy.exchanges.filter((e) => e.response.status === 200);
       const body = structuredClone(answer!.response.body) as {
         suggestions: Array<{ placePrediction: Record<string, unknown> }>;
       };
       body.suggestions[0]!.placePrediction.place_id = body.suggestions[0]!.placePrediction.placeId;
       delete body.suggestions[0]!.placePrediction.placeId;
-      expect(contract.validateResponse('AutocompletePlaces', { status: 200, body })).toEqual([
+      expect(rig.contract.validateResponse('AutocompletePlaces', { status: 200, body })).toEqual([
         'AutocompletePlaces 200: /suggestions/0/placePrediction must NOT have additional properties (place_id)',
       ]);
     });
 
     it('a request with a field the API does not take (the old API’s components)', () => {
-      const [sent] = proxy.exchanges;
+      const [sent] = rig.proxy.exchanges;
       const request = structuredClone({ ...sent!.request, headers: { ...sent!.request.headers } });
       (request.body as Record<string, unknown>).components = 'country:au';
-      expect(contract.validateRequest(request, 'AutocompletePlaces').problems).toEqual([
+      expect(rig.contract.validateRequest(request, 'AutocompletePlaces').problems).toEqual([
         'AutocompletePlaces: /requestBody must NOT have additional properties (components)',
       ]);
     });
 
     it('a request without the key header', () => {
-      const [sent] = proxy.exchanges;
+      const [sent] = rig.proxy.exchanges;
       const headers = { ...sent!.request.headers, 'x-goog-api-key': undefined };
-      expect(contract.validateRequest({ ...sent!.request, headers }, 'AutocompletePlaces').problems).toEqual([
-        "AutocompletePlaces: /header must have required property 'x-goog-api-key'",
-      ]);
+      expect(
+        rig.contract.validateRequest({ ...sent!.request, headers }, 'AutocompletePlaces').problems,
+      ).toEqual(["AutocompletePlaces: /header must have required property 'x-goog-api-key'"]);
     });
   });
 });
