@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
+import { vendorInvalidAnswers } from '@irp/platform';
 import { AsxStandIn, startAsxStandIn } from '@irp/standins/asx';
 import { AsxSource, parseAsxTimestamp, sydneyYearBounds } from './asx.source';
 import { DocumentFetcher } from './document-fetcher';
@@ -200,17 +201,25 @@ describe('AsxSource against a feed that answers badly', () => {
     expect(error).toMatchObject({ status: 200 });
   });
 
-  it('refuses JSON of another shape as SourceUnavailableError', async () => {
+  it('refuses JSON of another shape as SourceUnavailableError naming the field, counted as an invalid answer', async () => {
     answer = {
       status: 200,
       type: 'application/json',
       body: JSON.stringify({ data: [{ id: 'x', header: 'h' }] }),
     };
+    const counted = async () =>
+      (await vendorInvalidAnswers.get()).values.find((v) => v.labels.vendor === 'announcements:asx')?.value ??
+      0;
+    const before = await counted();
     const error = await new AsxSource({ baseUrl, timeoutMs: 1000, documents })
       .latest('BHP')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SourceUnavailableError);
-    expect((error as Error).message).toMatch(/unexpected shape \(data\.0\.document_release_date/);
+    expect((error as Error).message).toMatch(
+      /answered a body its API does not describe \(data\.0\.document_release_date/,
+    );
+    // The platform's vendor kit checked it at the boundary: irp_vendor_invalid_answers_total{vendor}.
+    expect(await counted()).toBe(before + 1);
   });
 
   it('follows an absolute paging_next_url and resolves a relative document link', async () => {

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DocumentFetcher } from './document-fetcher';
 import { feedClient, getJson, resolveAgainst } from './http';
-import { AnnouncementSource, SourceAnnouncement, SourceDocument, SourceUnavailableError } from './source';
+import { AnnouncementSource, SourceAnnouncement, SourceDocument } from './source';
 
 /** The services that speak the ASX per-company shape: asx itself, and westpac/iress by assumption. */
 export type PerCompanyServiceName = 'asx' | 'westpac' | 'iress';
@@ -68,16 +68,6 @@ type AsxItem = z.infer<typeof asxItemSchema>;
 interface AsxPage {
   items: SourceAnnouncement[];
   next: string | null;
-}
-
-/** A parsed feed body, or SourceUnavailableError naming what was wrong with it. */
-export function parseFeed<T extends z.ZodTypeAny>(schema: T, body: unknown, url: string): z.infer<T> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SourceUnavailableError(
-    `${url} answered an unexpected shape (${issue.path.join('.') || 'body'}: ${issue.message})`,
-  );
 }
 
 /** Pages of past years do not change: kept so a walk over year after year fetches each page once. */
@@ -213,9 +203,9 @@ export class AsxSource implements AnnouncementSource {
 
   /** One page of the feed; null when the ticker is unknown (404). */
   private async fetchPage(url: string, code: string): Promise<AsxPage | null> {
-    const answer = await getJson(this.http, url);
+    const answer = await getJson(this.http, url, asxPageSchema);
     if (!answer.found) return null;
-    const body = parseFeed(asxPageSchema, answer.body, url);
+    const body = answer.body;
     return {
       items: (body.data ?? []).map((item) => this.toAnnouncement(item, code)),
       next: body.paging_next_url ? resolveAgainst(this.baseUrl, body.paging_next_url) : null,

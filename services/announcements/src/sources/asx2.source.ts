@@ -1,6 +1,6 @@
 import type { VendorHttpClient } from '@irp/platform';
 import { z } from 'zod';
-import { AsxSource, parseAsxTimestamp, parseFeed } from './asx.source';
+import { AsxSource, parseAsxTimestamp } from './asx.source';
 import { DocumentFetcher } from './document-fetcher';
 import { feedClient, getJson } from './http';
 import { AnnouncementSource, SourceAnnouncement, SourceDocument, SourceUnavailableError } from './source';
@@ -124,14 +124,14 @@ export class Asx2Source implements AnnouncementSource {
    * whole-market feed), else the answer's (the per-company feed), else the code asked for.
    */
   private async fetchItems(url: string, code?: string): Promise<SourceAnnouncement[]> {
-    const answer = await getJson(this.http, url);
+    const answer = await getJson(this.http, url, markitPageSchema);
     if (!answer.found) return [];
-    const body = parseFeed(markitPageSchema, answer.body, url);
+    const body = answer.body;
     return (body.data.items ?? []).map((item, i) => {
       const ticker = (item.symbol || body.data.symbol || code)?.trim().toUpperCase();
       if (!ticker)
         throw new SourceUnavailableError(
-          `${url} answered an unexpected shape (data.items.${i}.symbol: missing)`,
+          `${url} answered a body its API does not describe (data.items.${i}.symbol: missing)`,
         );
       return this.toAnnouncement(item, ticker);
     });

@@ -81,18 +81,21 @@ export function sourceError(error: VendorError, url: string): SourceUnavailableE
   return new SourceUnavailableError(error.message, error.status ?? undefined, wait);
 }
 
-export type JsonAnswer = { found: true; body: unknown } | { found: false };
-
-/** A feed's body: any JSON, but not nothing. */
-const FeedBody = z.unknown().refine((body) => body !== undefined, 'an empty body');
+export type JsonAnswer<T> = { found: true; body: T } | { found: false };
 
 /**
- * GET a JSON feed: `{ found: false }` for 404 (an unknown ticker: callers return []); any other failure,
- * an unparseable or empty body included, is SourceUnavailableError with the status (sourceError).
+ * GET a JSON feed, checked against the feed's described shape at the boundary (the platform's vendorJson: an
+ * answer out of shape is counted in irp_vendor_invalid_answers_total and logged, naming the field):
+ * `{ found: false }` for 404 (an unknown ticker: callers return []); any other failure, an unparseable,
+ * empty or out-of-shape body included, is SourceUnavailableError with the status (sourceError).
  */
-export async function getJson(client: VendorHttpClient, url: string): Promise<JsonAnswer> {
+export async function getJson<S extends z.ZodTypeAny>(
+  client: VendorHttpClient,
+  url: string,
+  schema: S,
+): Promise<JsonAnswer<z.output<S>>> {
   try {
-    const { body } = await vendorJson(client, url, FeedBody, {
+    const { body } = await vendorJson(client, url, schema, {
       headers: { accept: 'application/json' },
       vendorMessage: SAYS_NOTHING,
     });
