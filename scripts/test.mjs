@@ -279,8 +279,9 @@ async function browserRun(testInfraEnvFile, specs) {
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     // Every comment the browser tests post comes from one address.
     COMMENT_RATE_PER_ADDRESS: '100',
-    // ... and every order the order form's tests place.
+    // ... and every order the order form's tests place, and every search of the public report page.
     ORDER_RATE_PER_ADDRESS: '100',
+    REPORT_SEARCH_RATE_PER_ADDRESS: '100',
     DATA_DIR: laneDataDir('browser'),
     ...browserStackEnv(),
   };

@@ -116,6 +116,14 @@ export const gatewayConfigSchema = baseConfigSchema
     ORDER_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
     /** The order form's address suggestions per client address per minute (each one a paid vendor call). */
     ADDRESS_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    /**
+     * The public report page's date-range searches (each a new report computed and stored) per client address
+     * and per report each REPORT_SEARCH_RATE_WINDOW_MS (shared store): a reader tries a few ranges; a script
+     * looping is refused with 429. The reports service also keeps at most REPORT_REGENERATIONS_PER_REPORT.
+     */
+    REPORT_SEARCH_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+    REPORT_SEARCH_RATE_PER_REPORT: z.coerce.number().int().min(1).max(100_000).default(60),
+    REPORT_SEARCH_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {

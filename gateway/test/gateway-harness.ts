@@ -296,6 +296,8 @@ export async function startTestGateway(
     COMMENT_RATE_PER_ADDRESS: '1000',
     ORDER_RATE_PER_ADDRESS: '1000',
     ADDRESS_LOOKUPS_PER_MINUTE: '1000',
+    REPORT_SEARCH_RATE_PER_ADDRESS: '1000',
+    REPORT_SEARCH_RATE_PER_REPORT: '1000',
     WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: '1000',
     // A busy machine answers in seconds what takes milliseconds alone: the pages' contributors get time
     // (a test of the fallback sets its own short one).

@@ -1,17 +1,13 @@
-import { AppError } from '@irp/platform';
-import { ErrorCode } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
+import { clientAddressOf, refuseOverLimit } from '../limits/public-limits';
 
 type OrderLimitConfig = Pick<
   GatewayConfig,
   'ORDER_RATE_PER_ADDRESS' | 'ORDER_RATE_WINDOW_MS' | 'ADDRESS_LOOKUPS_PER_MINUTE'
 >;
-
-/** The client address a public limit counts by (behind the configured proxies: trust-proxy.ts). */
-const addressOf = (req: Request): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';
 
 /**
  * The public order form's limits per client address, in the store every gateway instance shares: orders
@@ -40,15 +36,12 @@ export class OrderLimits {
     await this.check(this.lookups, req, res, (s) => `Too many address lookups: try again in ${s} seconds`);
   }
 
-  private async check(
+  private check(
     limiter: SharedLimiter,
     req: Request,
     res: Response,
     message: (seconds: number) => string,
   ): Promise<void> {
-    const decision = await limiter.hit(`address:${addressOf(req)}`);
-    if (decision.allowed) return;
-    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    throw new AppError(ErrorCode.TooManyRequests, message(decision.retryAfterSeconds));
+    return refuseOverLimit(limiter, `address:${clientAddressOf(req)}`, res, message);
   }
 }

@@ -9,12 +9,14 @@ import {
   UpdateChartDataBodySchema,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
+import { ReportSearchLimits } from './report-search-limits';
 
 /**
  * Spec section 7's market data, sync and Reports calls, each asking the reports service: the Market tab's
@@ -27,6 +29,7 @@ export class ReportsController {
 
   constructor(
     private readonly services: ServicesClient,
+    private readonly searchLimits: ReportSearchLimits,
     @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'REPORTS_REQUEST_TIMEOUT_MS'>,
   ) {
     this.longMs = config.REPORTS_REQUEST_TIMEOUT_MS;
@@ -107,7 +110,13 @@ export class ReportsController {
   }
 
   @Route(routes.reports.publicGenerateReport)
-  async publicGenerateReport(@Body() body: z.output<typeof PublicGenerateReportBodySchema>) {
+  async publicGenerateReport(
+    @Body() body: z.output<typeof PublicGenerateReportBodySchema>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    // Counted after validation: each search computes and stores a report (the service bounds how many).
+    await this.searchLimits.search(body.Guid, req, res);
     const report = await this.services.request(
       Topics.ReportsRegenerate,
       { guid: body.Guid, startDate: body.StartDate, endDate: body.EndDate },

@@ -1,7 +1,5 @@
-import { AppError } from '@irp/platform';
 import {
   COMMENT_TEXTS,
-  ErrorCode,
   Topics,
   WidgetCommentBodySchema,
   WidgetCommentsQuerySchema,
@@ -14,6 +12,7 @@ import type { z } from 'zod';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
+import { clientAddressOf, refuseOverLimit } from '../limits/public-limits';
 import { Widget, WidgetContext } from './widget-context';
 
 type CommentRateConfig = Pick<
@@ -38,12 +37,11 @@ export class CommentPostLimiter {
     this.byKey = store.limiter('comment-key', config.COMMENT_RATE_PER_KEY, window);
   }
 
-  /** Counts one post of this address with this key; the refusal that applies, if any. */
-  async hit(address: string, apiKey: string): Promise<{ retryAfterSeconds: number } | null> {
-    const perAddress = await this.byAddress.hit(`address:${address}`);
-    if (!perAddress.allowed) return perAddress;
-    const perKey = await this.byKey.hit(`key:${apiKey}`);
-    return perKey.allowed ? null : perKey;
+  /** Counts one post of this client address with this key; past either limit, 429 with Retry-After. */
+  async check(req: Request, res: Response, apiKey: string): Promise<void> {
+    const message = (seconds: number) => `Too many comments: try again in ${seconds} seconds`;
+    await refuseOverLimit(this.byAddress, `address:${clientAddressOf(req)}`, res, message);
+    await refuseOverLimit(this.byKey, `key:${apiKey}`, res, message);
   }
 }
 
@@ -66,14 +64,7 @@ export class WidgetCommentsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const refused = await this.limiter.hit(req.ip ?? req.socket?.remoteAddress ?? 'unknown', widget.apiKey);
-    if (refused) {
-      res.setHeader('Retry-After', String(refused.retryAfterSeconds));
-      throw new AppError(
-        ErrorCode.TooManyRequests,
-        `Too many comments: try again in ${refused.retryAfterSeconds} seconds`,
-      );
-    }
+    await this.limiter.check(req, res, widget.apiKey);
     const { guid } = await this.services.request(Topics.CommentsPost, {
       stockId: widget.stockId,
       sendGuid: body.sendGuid,

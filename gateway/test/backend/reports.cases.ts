@@ -260,6 +260,49 @@ export function reportsCases(shared: SharedBackend) {
       expect(noGuid.body.errorMessage).toBe('Guid: Guid is required');
     });
 
+    it('a loop of public searches is bounded: past the per-address limit 429 with Retry-After and nothing stored; the same range is the same report; past the per-report limit 429 from any address', async () => {
+      const limited = await startTestGateway({
+        REPORT_SEARCH_RATE_PER_ADDRESS: '3',
+        REPORT_SEARCH_RATE_PER_REPORT: '5',
+      });
+      const db = await connectTestDatabase();
+      try {
+        const open = (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day }, 'admin')).body
+          .report;
+        const stored = async () =>
+          (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM reports.reports WHERE parent_guid = $1`,
+              [open.guid],
+            )
+          ).rows[0]!.n;
+        const search = (from: string) =>
+          limited.http
+            .post('/api/report/generateReport')
+            .set('X-Forwarded-For', from)
+            .send({ Guid: open.guid, StartDate: day, EndDate: day });
+        const reader = `2001:db8:5::${parseInt(RUN.slice(-4), 36).toString(16)}`;
+        const answers = [];
+        for (let i = 0; i < 5; i++) answers.push(await search(reader));
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429, 429]);
+        // The same range searched three times is one report.
+        expect(new Set(answers.slice(0, 3).map((a) => a.body.report.guid)).size).toBe(1);
+        expect(await stored()).toBe(1);
+        expect(answers[3]!.body.errorMessage).toMatch(/^Too many report searches: try again in \d+ seconds$/);
+        expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+        // Another address goes on, until the report's own limit (5 searches in all) holds every address.
+        expect((await search(`${reader}:1`)).status).toBe(200);
+        expect((await search(`${reader}:2`)).status).toBe(200);
+        const overReport = await search(`${reader}:3`);
+        expect(overReport.status).toBe(429);
+        expect(overReport.body.errorMessage).toMatch(/^Too many report searches/);
+        expect(await stored()).toBe(1);
+      } finally {
+        await limited.gateway.close();
+        await db.end();
+      }
+    });
+
     it("a provider outage: runPriorDay says which stock failed, and the system settings' error email hears of it once", async () => {
       const STAFF = `errors-${RUN.toLowerCase()}@reports.example`;
       const settings = (await get('/api/admin/systemSettings', 'admin')).body as Record<string, unknown>;

@@ -116,7 +116,7 @@ export const reportsRoutes = defineRoutes('reports', {
     summary:
       "The public page's date-range form: a new report like the one named (Guid) over StartDate-EndDate",
     description:
-      'An unknown guid is 404; a report without allowSearch is 403; bad dates or a range without trades 400, each with errorMessage.',
+      'An unknown guid is 404; a report without allowSearch is 403; bad dates or a range without trades 400; past the searches allowed per client address or per report (REPORT_SEARCH_RATE_*), or with as many of its searches kept as allowed (REPORT_REGENERATIONS_PER_REPORT), 429 (Retry-After when it is a rate); each with errorMessage. The same range searched again answers the report already made; a search is kept REPORT_REGENERATION_TTL_MS.',
     body: PublicGenerateReportBodySchema,
     response: GenerateReportResponseSchema,
   },

@@ -7,6 +7,7 @@ import { reportsConfigSchema } from './config';
 import { CreateReports1795830322350 } from './database/migrations/1795830322350-CreateReports';
 import { CreateMarketData1796400000000 } from './database/migrations/1796400000000-CreateMarketData';
 import { CreateTradeRollups1796500000000 } from './database/migrations/1796500000000-CreateTradeRollups';
+import { BoundPublicRegenerations1796600000000 } from './database/migrations/1796600000000-BoundPublicRegenerations';
 import { BrokerDayEntity } from './market/broker-day.entity';
 import { BrokerEntity } from './market/broker.entity';
 import { DailyPriceEntity } from './market/daily-price.entity';
@@ -30,6 +31,7 @@ import { ReportEntity } from './reports/report.entity';
 import { GenerateReport } from './reports/generate-report';
 import { GetReport } from './reports/get-report';
 import { ListReports } from './reports/list-reports';
+import { PruneRegenerations } from './reports/prune-regenerations';
 import { RegenerateReport } from './reports/regenerate-report';
 import { ReportsHandlers } from './reports/reports.handlers';
 import { ReportsRepository } from './reports/reports.repository';
@@ -63,7 +65,12 @@ export const reportsService = defineService({
       AnnouncementEntity,
       ReportEntity,
     ],
-    migrations: [CreateReports1795830322350, CreateMarketData1796400000000, CreateTradeRollups1796500000000],
+    migrations: [
+      CreateReports1795830322350,
+      CreateMarketData1796400000000,
+      CreateTradeRollups1796500000000,
+      BoundPublicRegenerations1796600000000,
+    ],
   },
   providers: [
     StockProjectionService,
@@ -83,6 +90,7 @@ export const reportsService = defineService({
     ListReports,
     GetReport,
     RegenerateReport,
+    PruneRegenerations,
     AnnouncementProjectionRepository,
   ],
   roles: {

@@ -61,6 +61,23 @@ export const reportsConfigSchema = z.object({
   MARKET_DATA_PUBLICATION_GRACE_DAYS: z.coerce.number().int().min(0).max(20).default(2),
   /** Stock-days loaded at once by the history job. */
   MARKET_LOAD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
+  /**
+   * How long a public regeneration (the report page's date-range form) is kept before the singleton job
+   * `reports:prune-regenerations` deletes it (default 7 days): its link works that long.
+   */
+  REPORT_REGENERATION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(7 * 86_400_000),
+  /** Public regenerations kept at once per staff report (distinct ranges); beyond, a search is refused. */
+  REPORT_REGENERATIONS_PER_REPORT: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** How often expired public regenerations are pruned (singleton job). */
+  REPORT_PRUNE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60 * 60_000),
   /** Turn the scheduled jobs off (tests drive them through their routes). */
   MARKET_JOBS_DISABLED: bool,
 });

@@ -31,6 +31,7 @@ import { BrokerAggregate, brokerShareOf, e4ToDollars, round, TOP_BROKERS } from 
 import { ReportsRepository } from '../src/reports/reports.repository';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { startReportsService } from '../src/main';
+import { PruneRegenerations } from '../src/reports/prune-regenerations';
 import { asxStock } from './test-stocks';
 
 jest.setTimeout(300_000);
@@ -123,6 +124,7 @@ describe('reports service on the real broker and database', () => {
       MARKET_DATA_MAX_ATTEMPTS: '2',
       MARKET_DATA_MAX_RETRY_AFTER_MS: '2000',
       MARKET_DATA_TIMEOUT_MS: '5000',
+      REPORT_REGENERATIONS_PER_REPORT: '3',
     });
     db = app.get(DataSource);
     const projection = app.get(StockProjectionService);
@@ -669,6 +671,56 @@ describe('reports service on the real broker and database', () => {
         'NOT_FOUND',
         'Report not found',
       );
+    });
+
+    it('bounds public regenerations: the same range answers the stored one, a search of a search counts for its staff report, at most REPORT_REGENERATIONS_PER_REPORT are kept, an expired one is gone and pruned', async () => {
+      const a = await generate({ allowSearch: true });
+      const regenerate = (guid: string, startDate: string, endDate: string) =>
+        requester.request(Topics.ReportsRegenerate, { guid, startDate, endDate }, 60_000);
+      const searchesOf = async (parent: string) =>
+        (await db.query(
+          `SELECT guid, expires_at > now() + interval '6 days' AS "keptAWeek" FROM reports.reports WHERE parent_guid = $1`,
+          [parent],
+        )) as Array<{ guid: string; keptAWeek: boolean }>;
+
+      // The same search again (in a loop, or two at once) is the report already made.
+      const first = await regenerate(a.guid, D2, D2);
+      expect((await regenerate(a.guid, D2, D2)).guid).toBe(first.guid);
+      const [x, y] = await Promise.all([regenerate(a.guid, D1, D2), regenerate(a.guid, D1, D2)]);
+      expect(x.guid).toBe(y.guid);
+      // A search from a search belongs to the staff report.
+      const fromSearch = await regenerate(first.guid, D1, D1);
+      const kept = await searchesOf(a.guid);
+      expect(kept.map((r) => r.guid).sort()).toEqual([first.guid, x.guid, fromSearch.guid].sort());
+      expect(kept.every((r) => r.keptAWeek)).toBe(true);
+
+      // As many as are kept at once: another range is refused, nothing stored.
+      await expectAppError(
+        regenerate(a.guid, '2026-02-02', D2),
+        'TOO_MANY_REQUESTS',
+        'This report has been searched over 3 other date ranges, as many as are kept at once: open one of them, or try again once they expire',
+      );
+      expect(await searchesOf(a.guid)).toHaveLength(3);
+
+      // Expired: its link is gone, its range may be searched again, and the prune job deletes what expired.
+      await db.query(`UPDATE reports.reports SET expires_at = now() - interval '1 second' WHERE guid = $1`, [
+        first.guid,
+      ]);
+      await expectAppError(
+        requester.request(Topics.ReportsGet, { guid: first.guid }),
+        'NOT_FOUND',
+        'Report not found',
+      );
+      const again = await regenerate(a.guid, D2, D2);
+      expect(again.guid).not.toBe(first.guid);
+      expect(await requester.request(Topics.ReportsGet, { guid: again.guid })).toEqual(again);
+      await db.query(`UPDATE reports.reports SET expires_at = now() - interval '1 second' WHERE guid = $1`, [
+        fromSearch.guid,
+      ]);
+      expect(await app.get(PruneRegenerations).run()).toBe(1);
+      expect((await searchesOf(a.guid)).map((r) => r.guid).sort()).toEqual([again.guid, x.guid].sort());
+      // The staff report itself never expires.
+      expect(await requester.request(Topics.ReportsGet, { guid: a.guid })).toEqual(a);
     });
 
     it('refuses bad input with a message, never a 500', async () => {

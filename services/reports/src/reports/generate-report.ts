@@ -25,6 +25,8 @@ export interface ReportRequest {
   priceOverlay: boolean;
   allowSearch: boolean;
   createdBy: string | null;
+  /** A public regeneration: the staff report it searches and when it goes (RegenerateReport). */
+  regeneration?: { parentGuid: string; expiresAt: Date };
 }
 
 const bad = (message: string) => new AppError(ErrorCode.BadRequest, message);
@@ -85,7 +87,7 @@ export class GenerateReport {
     });
     if (!made.ok) throw bad(made.message);
     const { view } = made;
-    await this.reports.save({
+    const stored = await this.reports.save({
       guid: view.guid,
       stockId: target.id,
       ticker: target.combinedTicker,
@@ -98,8 +100,13 @@ export class GenerateReport {
       created: now,
       createdBy: req.createdBy,
       view,
+      parentGuid: req.regeneration?.parentGuid ?? null,
+      expiresAt: req.regeneration?.expiresAt ?? null,
     });
-    return view;
+    if (stored || !req.regeneration) return view;
+    // The same search made at the same moment: the one stored first is the answer.
+    const first = await this.reports.regeneration(req.regeneration.parentGuid, startDate, endDate);
+    return first?.view ?? view;
   }
 
   /** Pre-release: the sessions (and baselines) before each price-sensitive announcement of the range. */

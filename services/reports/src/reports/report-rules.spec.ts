@@ -5,6 +5,7 @@ import {
   guidOf,
   PRE_RELEASE_SESSIONS,
   preReleaseFlags,
+  regenerationsRefusal,
   reportRange,
   totalsByStock,
 } from './report-rules';
@@ -157,5 +158,14 @@ describe('pre-release flag', () => {
     expect(preReleaseFlags([announcement], selling, volume, asxTradingDaysBefore)).toEqual([
       expect.objectContaining({ broker: 'Routine', netVol: -25_000, score: expect.any(Number) }),
     ]);
+  });
+});
+
+describe('public regenerations', () => {
+  it('are refused once as many are kept as allowed, saying how many', () => {
+    expect(regenerationsRefusal(2, 3)).toBeUndefined();
+    expect(regenerationsRefusal(3, 3)).toBe(
+      'This report has been searched over 3 other date ranges, as many as are kept at once: open one of them, or try again once they expire',
+    );
   });
 });

@@ -249,3 +249,12 @@ export function activityText(
   }).format(value);
   return `${ticker}: ${numTrades.toLocaleString('en-AU')} trades worth ${money} over ${days} trading day${days === 1 ? '' : 's'}, between ${brokers} broker${brokers === 1 ? '' : 's'}.`;
 }
+
+/**
+ * Why a public search of a report's other dates is refused when `live` regenerations of it are kept and
+ * `max` may be (REPORT_REGENERATIONS_PER_REPORT); undefined when it may go on.
+ */
+export function regenerationsRefusal(live: number, max: number): string | undefined {
+  if (live < max) return undefined;
+  return `This report has been searched over ${max} other date ranges, as many as are kept at once: open one of them, or try again once they expire`;
+}

@@ -43,4 +43,12 @@ export class ReportEntity {
 
   @Column({ type: 'jsonb' })
   view!: ReportView;
+
+  /** A public regeneration's staff report (the root of its searches); null for a staff report. */
+  @Column({ name: 'parent_guid', type: 'text', nullable: true })
+  parentGuid!: string | null;
+
+  /** When a public regeneration is pruned (REPORT_REGENERATION_TTL_MS after it was made); null: kept. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
 }

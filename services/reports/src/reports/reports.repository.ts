@@ -9,7 +9,7 @@ import type { BrokerShareAnalysis, TopBrokers } from './report-view-rules';
 import type { ReportEntity } from './report.entity';
 
 /** A stored report as the public page and a regeneration read it. */
-export type StoredReport = Pick<ReportEntity, 'guid' | 'stockId' | 'allowSearch' | 'view'>;
+export type StoredReport = Pick<ReportEntity, 'guid' | 'stockId' | 'allowSearch' | 'view' | 'parentGuid'>;
 
 /**
  * The report's figures, summed in SQL over the range's per stock-day sums written with the trades
@@ -97,11 +97,17 @@ export class ReportsRepository {
     return rows.map(({ releasedAt, ...a }) => ({ ...a, date: releasedAt.toISOString() }));
   }
 
-  async save(report: ReportEntity): Promise<void> {
-    await this.dataSource.query(
+  /**
+   * Stores a report; false (nothing stored) when it is a public regeneration of a parent and range already
+   * stored (the unique index `reports_regeneration_range`: two searches at once store one).
+   */
+  async save(report: ReportEntity): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO reports.reports (guid, stock_id, ticker, peers, start_date, end_date, comparative, price_overlay,
-                                    allow_search, created, created_by, view)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                                    allow_search, created, created_by, view, parent_guid, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       ON CONFLICT (parent_guid, start_date, end_date) WHERE parent_guid IS NOT NULL DO NOTHING
+       RETURNING guid`,
       [
         report.guid,
         report.stockId,
@@ -115,16 +121,51 @@ export class ReportsRepository {
         report.created,
         report.createdBy,
         JSON.stringify(report.view),
+        report.parentGuid,
+        report.expiresAt,
       ],
     );
+    return rows.length > 0;
   }
 
+  /** A stored report by its guid; a public regeneration past its expiry is gone (pruned soon after). */
   async byGuid(guid: string): Promise<StoredReport | null> {
     const [row] = await this.dataSource.query<StoredReport[]>(
-      `SELECT guid, stock_id AS "stockId", allow_search AS "allowSearch", view FROM reports.reports WHERE guid = $1`,
+      `SELECT guid, stock_id AS "stockId", allow_search AS "allowSearch", view, parent_guid AS "parentGuid"
+         FROM reports.reports WHERE guid = $1 AND (expires_at IS NULL OR expires_at > now())`,
       [guid],
     );
     return row ?? null;
+  }
+
+  /** The live public regeneration of `parentGuid` over this range, if one is stored. */
+  async regeneration(parentGuid: string, startDate: string, endDate: string): Promise<StoredReport | null> {
+    const [row] = await this.dataSource.query<StoredReport[]>(
+      `SELECT guid, stock_id AS "stockId", allow_search AS "allowSearch", view, parent_guid AS "parentGuid"
+         FROM reports.reports
+        WHERE parent_guid = $1 AND start_date = $2 AND end_date = $3 AND expires_at > now()`,
+      [parentGuid, startDate, endDate],
+    );
+    return row ?? null;
+  }
+
+  /** How many public regenerations of `parentGuid` are live. */
+  async liveRegenerations(parentGuid: string): Promise<number> {
+    const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM reports.reports WHERE parent_guid = $1 AND expires_at > now()`,
+      [parentGuid],
+    );
+    return n;
+  }
+
+  /** Deletes the public regenerations past their expiry; how many. */
+  async pruneExpired(): Promise<number> {
+    // Counted in SQL: TypeORM answers a DELETE ... RETURNING as [rows, count], not as rows.
+    const [{ n }] = await this.dataSource.query<Array<{ n: number }>>(
+      `WITH gone AS (DELETE FROM reports.reports WHERE expires_at <= now() RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+    );
+    return n;
   }
 
   async list(stockId: string): Promise<ReportSummary[]> {
