@@ -17,6 +17,7 @@ import { OpsListener, opsOnly } from './health/ops-listener';
 import { DOCUMENT_OPTIONS, SECURITY } from './routing/route';
 import { unboundHandlers } from './routing/unbound-handlers';
 import { webApp } from './web/static';
+import { apiNoStore } from './common/api-no-store';
 
 process.env.SERVICE_NAME ??= 'gateway';
 /** Longer than the idle timeout of the clients and load balancers in front of the gateway (60 s is common). */
@@ -53,6 +54,7 @@ export async function createGateway(env: NodeJS.ProcessEnv = process.env): Promi
     }),
   );
   app.use(cookieParser());
+  app.use('/api', apiNoStore);
   useBodyLimits(app, config);
 
   const docs = new DocumentBuilder()

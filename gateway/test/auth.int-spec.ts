@@ -122,6 +122,8 @@ describe('gateway auth routes against the real users service over Kafka', () => 
         roles: { Admin: true, EditUsers: true, InvoiceTotal: true },
         stockRoles: {},
       });
+      // The session user and its roles are kept by no browser cache or proxy.
+      expect(res.headers['cache-control']).toBe('no-store');
       const c = cookiesOf(res);
       expect(c[SESSION_COOKIE].attrs).toMatch(/HttpOnly/);
       expect(c[SESSION_COOKIE].attrs).toMatch(/SameSite=Strict/);
@@ -149,6 +151,7 @@ describe('gateway auth routes against the real users service over Kafka', () => 
       const res = await http.get('/api/admin/refreshtoken').set('Cookie', jar(c, SESSION_COOKIE));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ username: 'reports', roles: { RunReports: true } });
+      expect(res.headers['cache-control']).toBe('no-store');
     });
 
     it('renews an expired session from the refresh cookie, and refuses the refresh token a second time', async () => {

@@ -187,8 +187,8 @@ export function saveAndPdfCases(t: AnnouncementsRun) {
       const missing = await t.http.get(`/api/Announcement/pdf/${unknown}`);
       expect(missing.status).toBe(404);
       expect(missing.body.errorMessage).toBe(`Announcement ${unknown} not found`);
-      // An error is never cached as if it were the file.
-      expect(missing.headers['cache-control']).toBeUndefined();
+      // An error is never cached as if it were the file: no-store, as every API answer without its own.
+      expect(missing.headers['cache-control']).toBe('no-store');
       const bad = await t.http.get('/api/Announcement/pdf/not-a-guid');
       expect(bad.status).toBe(400);
       expect(bad.body.errorMessage).toBe('must be an announcement id');
