@@ -30,9 +30,7 @@ const MARKET = /^\/asx-research\/1\.0\/markets\/announcements$/;
 const MARKIT_COMPANY = /^\/asx-research\/1\.0\/companies\/[^/]+\/announcements$/;
 const FILE = /^\/asx-research\/1\.0\/file\/[^/]+$/;
 
-type Body = Record<string, unknown>;
 type Item = Record<string, unknown>;
-const clone = <T>(value: T): T => structuredClone(value);
 const queryString = (query: Record<string, string | string[]> = {}) =>
   new URLSearchParams(
     Object.entries(query).flatMap(([k, v]) => [v].flat().map((one): [string, string] => [k, one])),
@@ -132,11 +130,7 @@ describe('the ASX adapters and stand-in against the ASX and Markit Digital feeds
   });
 
   describe('shown to fail on a deliberate mismatch', () => {
-    const firstReply = (path: RegExp) => clone(exchangesOf('GET', path)[0]!.response.body) as Body;
-    const firstRequest = (path: RegExp) => {
-      const { request } = exchangesOf('GET', path)[0]!;
-      return { ...request, query: { ...request.query }, headers: { ...request.headers } };
-    };
+    const { firstReply, firstRequest } = rig;
 
     it('an ASX reply with a field renamed (header -> title)', () => {
       const body = firstReply(ASX_COMPANY);

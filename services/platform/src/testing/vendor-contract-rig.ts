@@ -24,6 +24,12 @@ export interface VendorContractRig<S extends ContractStandIn> {
   exchangesOf(method: string, path: RegExp): RecordedExchange[];
   /** One exchange checked against `operationId`, or the operation it matches (VendorContract.checkExchange). */
   problemsOf(exchange: RecordedExchange, operationId?: string): RequestVerdict;
+  /**
+   * The first recorded GET whose path matches, as copies a mismatch test may change: its reply's JSON body
+   * (deep) and its request (query and headers copied).
+   */
+  firstReply(path: RegExp): Record<string, unknown>;
+  firstRequest(path: RegExp): RecordedExchange['request'] & { query: Record<string, string | string[]> };
 }
 
 /**
@@ -65,6 +71,12 @@ export function useVendorContract<S extends ContractStandIn>(
     },
     exchangesOf: (method, path) => rig.proxy.exchangesOf(method, path),
     problemsOf: (exchange, operationId) => rig.contract.checkExchange(exchange, operationId),
+    firstReply: (path) =>
+      structuredClone(rig.exchangesOf('GET', path)[0]!.response.body) as Record<string, unknown>,
+    firstRequest: (path) => {
+      const { request } = rig.exchangesOf('GET', path)[0]!;
+      return { ...request, query: { ...request.query }, headers: { ...request.headers } };
+    },
   };
   return rig;
 }

@@ -42,7 +42,6 @@ const OHLCV = /^\/v1\/securities\/[^/]+\/ohlcv$/;
 const TRADES = /^\/v1\/securities\/[^/]+\/trades$/;
 const BROKERS = /^\/v1\/brokers$/;
 
-type Body = Record<string, unknown>;
 type Item = Record<string, unknown>;
 const clone = <T>(value: T): T => structuredClone(value);
 const clientOf = (baseUrl: string, options: Partial<MarketDataClientOptions> = {}) =>
@@ -147,11 +146,7 @@ describe('the market-data adapter and stand-in against the documented provider i
   });
 
   describe('shown to fail on a deliberate mismatch', () => {
-    const firstReply = (path: RegExp) => clone(exchangesOf('GET', path)[0]!.response.body) as Body;
-    const firstRequest = (path: RegExp) => {
-      const { request } = exchangesOf('GET', path)[0]!;
-      return { ...request, query: { ...request.query }, headers: { ...request.headers } };
-    };
+    const { firstReply, firstRequest } = rig;
 
     it('a trades reply with a field renamed (buyerBrokerId -> buyerBroker)', () => {
       const body = firstReply(TRADES);
