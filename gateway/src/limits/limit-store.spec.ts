@@ -35,3 +35,25 @@ describe('SharedLimitStore without its database', () => {
     expect((await limiter.hit('other')).allowed).toBe(true);
   });
 });
+
+describe('SharedLimitStore starting while the database is busy', () => {
+  it('waits out a database out of connection slots (53300) instead of failing the start', async () => {
+    const store = new SharedLimitStore({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    const client = { query: jest.fn().mockResolvedValue({ rows: [] }), release: jest.fn() };
+    const pool = (store as unknown as { pool: { connect: () => Promise<unknown> } }).pool;
+    const connect = jest
+      .spyOn(pool, 'connect')
+      .mockRejectedValueOnce(
+        Object.assign(new Error('remaining connection slots are reserved'), { code: '53300' }),
+      )
+      .mockResolvedValue(client);
+    try {
+      await store.onModuleInit();
+      expect(connect).toHaveBeenCalledTimes(2);
+      expect(client.query).toHaveBeenCalledWith(expect.stringContaining('CREATE TABLE IF NOT EXISTS'));
+      expect(client.release).toHaveBeenCalledTimes(1);
+    } finally {
+      await store.onModuleDestroy();
+    }
+  });
+});

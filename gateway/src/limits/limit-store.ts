@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@irp/proto';
-import { AppError, createLogger, ensureSchema, GATEWAY_TENANT } from '@irp/platform';
+import {
+  AppError,
+  createLogger,
+  ensureSchema,
+  errorText,
+  GATEWAY_TENANT,
+  HandlerRetryPolicy,
+  retryTransient,
+} from '@irp/platform';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
 import {
@@ -12,6 +20,9 @@ import {
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 const log = createLogger('limits');
+
+/** How long a start waits for the database (a minute, tries 0.25 s apart doubling to 5 s). */
+const STARTUP_RETRY: HandlerRetryPolicy = { maxMs: 60_000, firstDelayMs: 250, maxDelayMs: 5000 };
 
 /** The gateway's own schema, owned by its role (docs/adr/0011): only the shared counters live there. */
 export const LIMITS_SCHEMA = GATEWAY_TENANT.schema;
@@ -34,8 +45,23 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
     this.pool.on('error', (err) => log.warn({ err }, 'rate limit store connection lost'));
   }
 
-  /** The table, made once whatever the number of instances starting together (an advisory lock). */
+  /**
+   * The table, made once whatever the number of instances starting together (an advisory lock). A database
+   * briefly away or out of connection slots (SQLSTATE 53300 while other processes start) is waited out for
+   * up to a minute rather than failing the start.
+   */
   async onModuleInit(): Promise<void> {
+    await retryTransient(() => this.createTable(), {
+      policy: STARTUP_RETRY,
+      onRetry: (err, attempt, delayMs) =>
+        log.warn(
+          { err: errorText(err), attempt, delayMs },
+          'rate limit store not reachable yet; trying again',
+        ),
+    });
+  }
+
+  private async createTable(): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${LIMITS_SCHEMA}.${LIMITS_TABLE}`]);
