@@ -22,6 +22,7 @@ import { ServiceOptionGroupEntity } from './orders/service-option-group.entity';
 import { ServiceOptionEntity } from './orders/service-option.entity';
 import { ServiceOrderEntity } from './orders/service-order.entity';
 import { ServiceOrderReads } from './orders/service-order-reads';
+import { PurgeStaleServiceOrders } from './orders/purge-stale-service-orders';
 import { ServiceOrdersHandlers } from './orders/service-orders.handlers';
 import { ServiceOrdersRepository } from './orders/service-orders.repository';
 import { SubmitServiceOrder } from './orders/submit-service-order';
@@ -86,6 +87,7 @@ export const stocksService = defineService({
     ServiceOrderReads,
     CreateStockFromOrder,
     AddressSuggestions,
+    PurgeStaleServiceOrders,
   ],
   roles: { api: { handlers: [StocksHandlers, NotesHandlers, ReferersHandlers, ServiceOrdersHandlers] } },
 });

@@ -21,6 +21,18 @@ export const stocksConfigSchema = z.object({
     .optional()
     .transform((v) => (v && v.trim() ? v.trim() : undefined)),
   /**
+   * Days an order never turned into a stock is kept (a prospective client's contact details, address and
+   * sealed email-marketing key): older ones are deleted by the singleton job `stocks:purge-service-orders`,
+   * every SERVICE_ORDER_PURGE_INTERVAL_MS. Orders made into a stock are kept (the stock's record of its order).
+   */
+  SERVICE_ORDER_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+  SERVICE_ORDER_PURGE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .default(6 * 60 * 60_000),
+  /**
    * The AES-256-GCM key the email-marketing API keys given on the order form are encrypted with at rest
    * (32 bytes, hex or base64). Required in production; elsewhere a public development key is used.
    */

@@ -14,13 +14,18 @@ import {
   Topics,
   unknownOptionGroupMessage,
 } from '@irp/proto';
-import { SecretBox } from '@irp/platform';
-import { stocksSecretsKey } from '../src/config';
+import { SecretBox, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
+import { StocksConfig, stocksSecretsKey } from '../src/config';
 import { sealOrderEmailMarketingKeysMigration } from '../src/database/migrations/1764500000000-SealOrderEmailMarketingKeys';
+import {
+  PURGE_STALE_SERVICE_ORDERS_JOB,
+  PurgeStaleServiceOrders,
+} from '../src/orders/purge-stale-service-orders';
 import { UNKNOWN_OPTION_MESSAGE } from '../src/orders/submit-service-order';
 import {
   ADMIN,
   REPORTS,
+  app,
   db,
   eventOf,
   expectAppError,
@@ -301,6 +306,31 @@ describe('stocks service: service orders', () => {
     expect(made.value).toMatchObject({ stockId: created.stockId, emailMarketing: true, by: 'alice' });
     expect(JSON.stringify(made.value)).not.toContain('kestrel-mailchimp-key');
     expect(await ask(id)).toEqual({ emailMarketing });
+  });
+
+  it('purges orders never turned into a stock once SERVICE_ORDER_RETENTION_DAYS have passed; created and younger ones stay', async () => {
+    const { SERVICE_ORDER_RETENTION_DAYS: days } = app.get<Pick<StocksConfig, 'SERVICE_ORDER_RETENTION_DAYS'>>(
+      SERVICE_CONFIG,
+    );
+    const placedDaysAgo = (id: string, ago: number) =>
+      db.query(`UPDATE stocks.service_orders SET timestamp = now() - make_interval(days => $2) WHERE id = $1`, [
+        id,
+        ago,
+      ]);
+    const { id: stale } = await submit(form({ ticker: 'OLD' }));
+    const { id: younger } = await submit(form({ ticker: 'NEW' }));
+    await placedDaysAgo(stale, days + 1);
+    await placedDaysAgo(younger, days - 1);
+    // The order made into KCU1 above is as old, but it is a client's now: kept.
+    await placedDaysAgo(orderId, days + 1);
+
+    expect(await app.get(PurgeStaleServiceOrders).run()).toBe(1);
+    const ids = (await list()).map((o) => o.id);
+    expect(ids).not.toContain(stale);
+    expect(ids).toEqual(expect.arrayContaining([younger, orderId]));
+    // Nothing left to purge: the next run deletes nothing.
+    expect(await app.get(PurgeStaleServiceOrders).run()).toBe(0);
+    expect(app.get(SingletonJobs).list().map((job) => job.name)).toContain(PURGE_STALE_SERVICE_ORDERS_JOB);
   });
 
   describe('option groups (staff, the Orders screen)', () => {

@@ -187,6 +187,16 @@ export class ServiceOrdersRepository {
     return this.opened(await tx.findOneByOrFail(ServiceOrderEntity, { id }));
   }
 
+  /** Deletes the orders placed before `cutoff` that were never made into a stock; how many. */
+  async deleteUncreatedPlacedBefore(cutoff: Date): Promise<number> {
+    const result = await this.orders()
+      .createQueryBuilder()
+      .delete()
+      .where('stock_id IS NULL AND timestamp < :cutoff', { cutoff })
+      .execute();
+    return result.affected ?? 0;
+  }
+
   /** Marks the order created as this stock, with the ticker and reference it was created with. */
   async markCreated(
     tx: Tx,
