@@ -117,6 +117,16 @@ export const gatewayConfigSchema = baseConfigSchema
     /** The order form's address suggestions per client address per minute (each one a paid vendor call). */
     ADDRESS_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
     /**
+     * The address vendor's budget (every lookup is a paid call): across every client and gateway instance,
+     * ADDRESS_LOOKUP_BUDGET_PER_MINUTE and ADDRESS_LOOKUP_BUDGET_PER_DAY lookups (shared store), and
+     * ADDRESS_LOOKUPS_PER_SESSION per autocomplete session (the form's session token; lookups without one
+     * count as one session per client address). Spent: `available: false` with a note, and the form takes
+     * the address as typed.
+     */
+    ADDRESS_LOOKUP_BUDGET_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    ADDRESS_LOOKUP_BUDGET_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(5000),
+    ADDRESS_LOOKUPS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(30),
+    /**
      * The public report page's date-range searches (each a new report computed and stored) per client address
      * and per report each REPORT_SEARCH_RATE_WINDOW_MS (shared store): a reader tries a few ranges; a script
      * looping is refused with 429. The reports service also keeps at most REPORT_REGENERATIONS_PER_REPORT.

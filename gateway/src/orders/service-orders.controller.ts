@@ -1,7 +1,9 @@
 import {
+  ADDRESS_SUGGESTIONS_PAUSED_MESSAGE,
   AddressQuerySchema,
   ArchiveOptionGroupSchema,
   CreateStockFromOrderSchema,
+  MIN_ADDRESS_QUERY,
   OptionGroupIdSchema,
   OrderForm,
   routes,
@@ -17,6 +19,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
+import { BusSeal } from '../auth/bus-seal';
 import { Route } from '../routing/route';
 import { OrderLimits } from './order-limits';
 
@@ -30,6 +33,7 @@ export class ServiceOrdersController {
   constructor(
     private readonly services: ServicesClient,
     private readonly limits: OrderLimits,
+    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.stocks.serviceOptions)
@@ -42,7 +46,12 @@ export class ServiceOrdersController {
   async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // Counted after validation (the pipe ran): a person completing a form is not held back.
     await this.limits.order(req, res);
-    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form });
+    // The form's email-marketing key is sealed for the email-marketing service, which alone applies it.
+    const given = form.emailMarketing;
+    const sealed = given
+      ? { ...form, emailMarketing: { ...given, apiKey: this.seal.providerKey(given.apiKey) } }
+      : form;
+    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form: sealed });
     return { success: true as const, id };
   }
 
@@ -53,6 +62,9 @@ export class ServiceOrdersController {
     @Res({ passthrough: true }) res: Response,
   ) {
     await this.limits.addressLookup(req, res);
+    // A lookup that reaches the vendor is paid for: past the budget, the form takes a plain address.
+    if (q.q.length >= MIN_ADDRESS_QUERY && !(await this.limits.addressBudgetLeft(q.sessionToken, req)))
+      return { available: false, suggestions: [], message: ADDRESS_SUGGESTIONS_PAUSED_MESSAGE };
     return this.services.request(Topics.StocksAddressSuggestions, q);
   }
 

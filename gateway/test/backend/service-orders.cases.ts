@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import {
+  ADDRESS_SUGGESTIONS_PAUSED_MESSAGE,
   API_KEY_MASK,
   DEFAULT_OPTION_GROUP_ARCHIVE_MESSAGE,
   EmailMarketingSettingsResponseSchema,
@@ -149,6 +150,55 @@ export function serviceOrdersCases(shared: SharedBackend) {
       expect(await orderCount()).toBe(before);
       // Another address has its own budget.
       expect((await submit(form(), `${address}:1`)).status).toBe(200);
+    });
+
+    it("stops asking the address vendor once a session's cap or everyone's budget is spent: available false with a note, never a 429", async () => {
+      // The global budget is one count for every gateway (and every test file): this case starts it afresh.
+      const forgetBudget = () =>
+        db.query(
+          `DELETE FROM gateway.rate_limits WHERE key LIKE 'address-budget-%' OR key LIKE 'address-session%'`,
+        );
+      await forgetBudget();
+      const budgeted = await startTestGateway({
+        ADDRESS_LOOKUPS_PER_SESSION: '2',
+        ADDRESS_LOOKUP_BUDGET_PER_MINUTE: '1000',
+        ADDRESS_LOOKUP_BUDGET_PER_DAY: '3',
+      });
+      try {
+        const stocks = backend.stocks.healthUrl;
+        const lookup = (q: string, sessionToken: string) =>
+          budgeted.http
+            .get('/api/serviceorder/addresses')
+            .query({ q, sessionToken })
+            .set('X-Forwarded-For', `${address}:a`);
+        const asked = await handledMessages(stocks, Topics.StocksAddressSuggestions);
+        const first = `first-${RUN}`;
+        const second = `second-${RUN}`;
+        // Two lookups of one session reach the stocks service (no vendor configured there: no note).
+        for (const q of ['190 St', '190 St Ge']) {
+          const res = await lookup(q, first);
+          expect(res.status).toBe(200);
+          expect(res.body).toEqual({ available: false, suggestions: [] });
+        }
+        await untilHandled(stocks, Topics.StocksAddressSuggestions, asked + 2);
+        // The session's third is not asked for: the form's plain field, and why.
+        const paused = { available: false, suggestions: [], message: ADDRESS_SUGGESTIONS_PAUSED_MESSAGE };
+        const capped = await lookup('190 St Georges', first);
+        expect(capped.status).toBe(200);
+        expect(capped.body).toEqual(paused);
+        // Too short to ask the vendor: passed on (the stocks service asks nobody for it), not counted.
+        expect((await lookup('19', second)).body).toEqual({ available: false, suggestions: [] });
+        // Another session has its own cap, but everyone's day budget (3) has one lookup left.
+        expect((await lookup('12 Mounts Bay', second)).body).toEqual({ available: false, suggestions: [] });
+        expect((await lookup('12 Mounts Bay Rd', second)).body).toEqual(paused);
+        expect((await lookup('1 Hay St', `third-${RUN}`)).body).toEqual(paused);
+        // Four lookups reached the stocks service (the short one included), none once a budget was spent.
+        await untilHandled(stocks, Topics.StocksAddressSuggestions, asked + 4);
+        expect(await handledMessages(stocks, Topics.StocksAddressSuggestions)).toBe(asked + 4);
+      } finally {
+        await budgeted.gateway.close();
+        await forgetBudget();
+      }
     });
 
     it('keeps the staff routes to admins: 401 signed out, 403 for a report-runner', async () => {

@@ -53,7 +53,7 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
       "the order form's billing address autocomplete; rate-limited per address, it answers only address suggestions",
     ),
     summary:
-      'Australian address suggestions for the order form; available: false when no address service is configured (the form then takes plain text)',
+      "Australian address suggestions for the order form; available: false when no address service is configured, or with a message once the address vendor's budget (global per minute and per day, per session) is spent (the form then takes plain text)",
     query: AddressQuerySchema,
     response: AddressSuggestionsSchema,
   },

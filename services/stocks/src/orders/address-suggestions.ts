@@ -1,13 +1,10 @@
-import { AddressSuggestions as Suggestions } from '@irp/proto';
+import { AddressSuggestions as Suggestions, MIN_ADDRESS_QUERY } from '@irp/proto';
 import { createLogger, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { StocksConfig } from '../config';
 import { PlacesClient } from './places-client';
 
 const log = createLogger('address-suggestions');
-
-/** Shortest input worth asking about. */
-export const MIN_ADDRESS_QUERY = 3;
 
 /**
  * The order form's billing address autocomplete. With no address service configured (or while it

@@ -17,10 +17,12 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  ADDRESS_SUGGESTIONS_PAUSED_MESSAGE,
   AUTO_SEND_CHOICES,
   type AutoSendChoice,
   ORDER_CANCELLATION_POLICY,
   ORDER_FORM_TERMS,
+  MIN_ADDRESS_QUERY,
   ORDER_FORM_TEXTS,
   optionCardTitle,
 } from '@irp/proto';
@@ -59,16 +61,30 @@ type Status = 'editing' | 'submitting' | 'submitted';
  */
 function AddressField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [q] = useDebouncedValue(value.trim(), 250);
-  const [unavailable, setUnavailable] = useState(false);
+  // Once suggestions are off (none configured, or their budget spent: the server's note says so), they
+  // stay off for this form: a plain field, and no more lookups.
+  const [unavailable, setUnavailable] = useState<{ note?: string } | null>(null);
   const [sessionToken, setSessionToken] = useState(randomUuid);
-  const { data } = useAddressSuggestionsQuery({ q, sessionToken }, { skip: unavailable || q.length < 3 });
+  const { data, error } = useAddressSuggestionsQuery(
+    { q, sessionToken },
+    { skip: unavailable !== null || q.length < MIN_ADDRESS_QUERY },
+  );
   useEffect(() => {
-    if (data && !data.available) setUnavailable(true);
+    if (data && !data.available) setUnavailable({ note: data.message });
   }, [data]);
+  useEffect(() => {
+    // This address's lookups refused (429): the same plain field, rather than suggestions that never come.
+    if (errorStatusOf(error) === 429) setUnavailable({ note: ADDRESS_SUGGESTIONS_PAUSED_MESSAGE });
+  }, [error]);
   const suggestions = unavailable ? [] : (data?.suggestions.map((s) => s.text) ?? []);
   if (unavailable)
     return (
-      <TextInput label="Billing Address" value={value} onChange={(e) => onChange(e.currentTarget.value)} />
+      <TextInput
+        label="Billing Address"
+        description={unavailable.note}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
     );
   return (
     <Autocomplete

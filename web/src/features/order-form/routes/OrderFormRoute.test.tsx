@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  ADDRESS_SUGGESTIONS_PAUSED_MESSAGE,
   OPTION_GROUP_ARCHIVED_MESSAGE,
   REQUIRED_ORDER_FIELDS,
   ORDER_FORM_TEXTS,
@@ -198,5 +199,41 @@ describe('Order Form screen', () => {
     const next = await asked('120 Collins Street, Melbourne VIC 3000, Australia');
     expect(next).toMatch(/^[0-9a-f-]{36}$/);
     expect(next).not.toBe(first);
+  });
+  it("falls back to a plain address field with the server's note once the suggestions' budget is spent", async () => {
+    let lookups = 0;
+    const calls = open(undefined, '/new-order', (call) => {
+      lookups += 1;
+      return lookups === 1
+        ? jsonResponse({
+            available: true,
+            suggestions: [
+              { placeId: 'p1', text: `${call.params.get('q')} Street, Perth WA 6000, Australia` },
+            ],
+          })
+        : jsonResponse({ available: false, suggestions: [], message: ADDRESS_SUGGESTIONS_PAUSED_MESSAGE });
+    });
+    const field = await screen.findByRole('textbox', { name: 'Billing Address' });
+    fireEvent.change(field, { target: { value: '190 St' } });
+    await screen.findByRole('option', { name: '190 St Street, Perth WA 6000, Australia' });
+    fireEvent.change(field, { target: { value: '190 St Georges' } });
+    expect(await screen.findByText(ADDRESS_SUGGESTIONS_PAUSED_MESSAGE)).toBeInTheDocument();
+    // A plain field now: what is typed is kept, and no more lookups are asked for.
+    const plain = screen.getByRole('textbox', { name: 'Billing Address' });
+    expect(plain).not.toHaveAttribute('data-testid', 'address-autocomplete');
+    expect(plain).toHaveValue('190 St Georges');
+    fireEvent.change(plain, { target: { value: '190 St Georges Terrace, Perth WA 6000' } });
+    expect(plain).toHaveValue('190 St Georges Terrace, Perth WA 6000');
+    expect(calls.filter((c) => c.path === routes.stocks.addressSuggestions.path)).toHaveLength(2);
+  });
+
+  it('falls back to a plain address field when the lookups of this address are refused (429)', async () => {
+    open(undefined, '/new-order', () =>
+      errorResponse(429, 'Too many address lookups: try again in 40 seconds'),
+    );
+    const field = await screen.findByRole('textbox', { name: 'Billing Address' });
+    fireEvent.change(field, { target: { value: '190 St' } });
+    expect(await screen.findByText(ADDRESS_SUGGESTIONS_PAUSED_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Billing Address' })).toHaveValue('190 St');
   });
 });
