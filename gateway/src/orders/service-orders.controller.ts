@@ -19,7 +19,6 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
-import { BusSeal } from '../auth/bus-seal';
 import { Route } from '../routing/route';
 import { OrderLimits } from './order-limits';
 
@@ -33,7 +32,6 @@ export class ServiceOrdersController {
   constructor(
     private readonly services: ServicesClient,
     private readonly limits: OrderLimits,
-    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.stocks.serviceOptions)
@@ -46,12 +44,7 @@ export class ServiceOrdersController {
   async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // Counted after validation (the pipe ran): a person completing a form is not held back.
     await this.limits.order(req, res);
-    // The form's email-marketing key is sealed for the email-marketing service, which alone applies it.
-    const given = form.emailMarketing;
-    const sealed = given
-      ? { ...form, emailMarketing: { ...given, apiKey: this.seal.providerKey(given.apiKey) } }
-      : form;
-    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form: sealed });
+    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form });
     return { success: true as const, id };
   }
 
