@@ -40,7 +40,7 @@ export async function generateReport(session: Session, options: ReportOptions): 
       Peers: options.peers ?? '',
       ComparativeTradingActivity: String(options.comparativeTradingActivity ?? false),
       PriceOverlay: String(options.priceOverlay ?? false),
-      AllowSearch: String(options.allowSearch ?? true),
+      AllowSearch: String(options.allowSearch ?? false),
     },
     timeout: 0, // the run's own limit
   });

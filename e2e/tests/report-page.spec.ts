@@ -55,8 +55,8 @@ test.beforeAll(async ({ playwright, sessionStates }, testInfo) => {
     comparativeTradingActivity: true,
     priceOverlay: true,
   };
-  searchable = await generateReport(admin, options);
-  fixed = await generateReport(admin, { ...options, allowSearch: false });
+  searchable = await generateReport(admin, { ...options, allowSearch: true });
+  fixed = await generateReport(admin, options);
 });
 
 test.afterAll(async () => {
@@ -169,6 +169,35 @@ test('a report without allowSearch has no date-range form', async ({ page }) => 
   await openReport(page, fixed);
   await expect(page.getByRole('form', { name: 'Report dates' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Generat/ })).toHaveCount(0);
+});
+
+test("the staff member's 'Allow search' in the Reports tab decides: off by default, no date-range form; ticked, the form", async ({
+  page,
+  signIn,
+}) => {
+  await signIn('admin');
+  await page.goto(`/stocks/${TICKER}/reports`);
+  await page.getByLabel('Start Date', { exact: true }).fill(day);
+  await page.getByLabel('End Date', { exact: true }).fill(day);
+  const allowSearch = page.getByRole('switch', { name: 'Allow search' });
+  const generated = async () => {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const report = await popup;
+    await report.waitForURL(/\/report\/[0-9a-f]{32}$/);
+    await expect(report.getByRole('heading', { level: 3, name: 'Activity summary' })).toBeVisible();
+    return report;
+  };
+
+  await expect(allowSearch).not.toBeChecked();
+  const unticked = await generated();
+  await expect(unticked.getByRole('form', { name: 'Report dates' })).toHaveCount(0);
+  await unticked.close();
+
+  await allowSearch.check({ force: true });
+  const ticked = await generated();
+  await expect(ticked.getByRole('form', { name: 'Report dates' })).toBeVisible();
+  await ticked.close();
 });
 
 test("an unknown report says 'Report not found'", async ({ page }) => {

@@ -188,6 +188,8 @@ async function reportOfA(ctx: MatrixContext): Promise<string> {
     Ticker: ctx.A.combinedTicker,
     StartDate: priorDay(),
     EndDate: priorDay(),
+    // Ticked, so that the public search (publicGenerateReport) has a report that allows it.
+    AllowSearch: 'true',
   })) as { report: { guid: string } };
   ctx.state.reportOfA = report.guid;
   return report.guid;

@@ -164,7 +164,8 @@ export function reportsCases(shared: SharedBackend) {
         peers: [P.combinedTicker],
         startDate: day,
         endDate: day,
-        allowSearch: true,
+        // 'Allow search' unticked (the form sent no AllowSearch): the public page offers no other dates.
+        allowSearch: false,
       });
       expect(report.guid).toMatch(/^[0-9a-f]{32}$/);
       expect(report.brokerActivityViewModels).toHaveLength(2);
@@ -220,12 +221,19 @@ export function reportsCases(shared: SharedBackend) {
       expect((await form({ Ticker: A.combinedTicker })).status).toBe(401);
     });
 
-    it('public report page: read by guid without sign-in, regenerated over other dates only when the report allows search', async () => {
-      const open = (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day }, 'admin')).body
-        .report;
-      const closed = (
-        await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'false' }, 'admin')
+    it('public report page: read by guid without sign-in, regenerated over other dates only when the staff member ticked Allow search', async () => {
+      const open = (
+        await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'true' }, 'admin')
       ).body.report;
+      expect(open.allowSearch).toBe(true);
+      // Not ticked (no AllowSearch in the form) is no search: the default is off.
+      const closed = (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day }, 'admin')).body
+        .report;
+      expect(closed.allowSearch).toBe(false);
+      expect(
+        (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'false' }, 'admin'))
+          .body.report.allowSearch,
+      ).toBe(false);
       const read = await http.get(`/api/report/${open.guid}`);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(open);
@@ -267,8 +275,9 @@ export function reportsCases(shared: SharedBackend) {
       });
       const db = await connectTestDatabase();
       try {
-        const open = (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day }, 'admin')).body
-          .report;
+        const open = (
+          await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'true' }, 'admin')
+        ).body.report;
         const stored = async () =>
           (
             await db.query<{ n: number }>(

@@ -509,7 +509,8 @@ export function specClientCases(shared: SharedBackend) {
         .field('EndDate', day)
         .field('Peers', '')
         .field('ComparativeTradingActivity', 'false')
-        .field('PriceOverlay', 'false');
+        .field('PriceOverlay', 'false')
+        .field('AllowSearch', 'true');
       expect(generated.status).toBe(200);
       expect(generated.body).toMatchObject({
         errorMessage: null,

@@ -60,7 +60,8 @@ export const GenerateReportRequestSchema = z.object({
   peers: z.array(ticker).max(20),
   comparativeTradingActivity: z.boolean(),
   priceOverlay: z.boolean(),
-  allowSearch: z.boolean(),
+  /** The public page's date-range search; off unless asked for (the Reports tab's 'Allow search'). */
+  allowSearch: z.boolean().default(false),
 });
 export const ReportViewReplySchema = ReportViewSchema;
 

@@ -139,8 +139,11 @@ export const GenerateReportFormSchema = z.object({
     .refine((p) => p.length <= 20, 'at most 20 peers'),
   ComparativeTradingActivity: formFlag(false),
   PriceOverlay: formFlag(false),
-  /** Whether the public report page offers its date-range form (default true). */
-  AllowSearch: formFlag(true),
+  /**
+   * Whether the public report page offers its date-range form: only when the staff member ticks 'Allow
+   * search' (default off, issue 34: anyone with the link may search other dates).
+   */
+  AllowSearch: formFlag(false),
 });
 
 export const GenerateReportResponseSchema = z.object({

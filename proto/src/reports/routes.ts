@@ -83,9 +83,9 @@ export const reportsRoutes = defineRoutes('reports', {
     path: '/api/admin/generateReport',
     access: REPORTS_TAB,
     summary:
-      'Generate a trading-activity report (multipart form: Ticker, StartDate, EndDate, Peers, ComparativeTradingActivity, PriceOverlay)',
+      'Generate a trading-activity report (multipart form: Ticker, StartDate, EndDate, Peers, ComparativeTradingActivity, PriceOverlay, AllowSearch)',
     description:
-      'Dates default to the previous calendar month. Bad input (end before start, an unknown ticker or peer, a range without trades) is 400 with errorMessage.',
+      "Dates default to the previous calendar month. AllowSearch (the Reports tab's 'Allow search') defaults to false: only a report made with it offers the public page's date-range search. Bad input (end before start, an unknown ticker or peer, a range without trades) is 400 with errorMessage.",
     body: GenerateReportFormSchema,
     multipart: { description: 'text fields only' },
     response: GenerateReportResponseSchema,

@@ -8,6 +8,7 @@ import { CreateReports1795830322350 } from './database/migrations/1795830322350-
 import { CreateMarketData1796400000000 } from './database/migrations/1796400000000-CreateMarketData';
 import { CreateTradeRollups1796500000000 } from './database/migrations/1796500000000-CreateTradeRollups';
 import { BoundPublicRegenerations1796600000000 } from './database/migrations/1796600000000-BoundPublicRegenerations';
+import { ReportSearchOffByDefault1796700000000 } from './database/migrations/1796700000000-ReportSearchOffByDefault';
 import { BrokerDayEntity } from './market/broker-day.entity';
 import { BrokerEntity } from './market/broker.entity';
 import { DailyPriceEntity } from './market/daily-price.entity';
@@ -70,6 +71,7 @@ export const reportsService = defineService({
       CreateMarketData1796400000000,
       CreateTradeRollups1796500000000,
       BoundPublicRegenerations1796600000000,
+      ReportSearchOffByDefault1796700000000,
     ],
   },
   providers: [

@@ -673,6 +673,18 @@ describe('reports service on the real broker and database', () => {
       );
     });
 
+    it("a report asked for without allowSearch allows none (the Reports tab's 'Allow search', default off): stored so, and its search refused", async () => {
+      const unticked = await generate({ allowSearch: undefined, startDate: D2 });
+      expect(unticked.allowSearch).toBe(false);
+      const { reports } = await requester.request(Topics.ReportsList, { combinedTicker: target.ticker });
+      expect(reports.find((r) => r.guid === unticked.guid)).toMatchObject({ allowSearch: false });
+      await expectAppError(
+        requester.request(Topics.ReportsRegenerate, { guid: unticked.guid, startDate: D1, endDate: D2 }),
+        'FORBIDDEN',
+        'This report does not allow searching other dates',
+      );
+    });
+
     it('bounds public regenerations: the same range answers the stored one, a search of a search counts for its staff report, at most REPORT_REGENERATIONS_PER_REPORT are kept, an expired one is gone and pruned', async () => {
       const a = await generate({ allowSearch: true });
       const regenerate = (guid: string, startDate: string, endDate: string) =>

@@ -31,7 +31,8 @@ export class ReportEntity {
   @Column({ name: 'price_overlay', type: 'boolean' })
   priceOverlay!: boolean;
 
-  @Column({ name: 'allow_search', type: 'boolean' })
+  /** The public page's date-range search: only when the staff member ticked 'Allow search'. */
+  @Column({ name: 'allow_search', type: 'boolean', default: false })
   allowSearch!: boolean;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })

@@ -13,6 +13,8 @@ export interface GenerateReportValues {
   peers: string;
   comparativeTradingActivity: boolean;
   priceOverlay: boolean;
+  /** 'Allow search': whether the public report page offers its date-range form (off unless ticked). */
+  allowSearch: boolean;
 }
 
 /** POST /api/admin/generateReport takes a multipart form of text fields (spec section 7). */
@@ -26,6 +28,7 @@ export function generateReportFormData(
     Peers: values.peers,
     ComparativeTradingActivity: String(values.comparativeTradingActivity),
     PriceOverlay: String(values.priceOverlay),
+    AllowSearch: String(values.allowSearch),
   });
 }
 

@@ -119,6 +119,7 @@ describe('staff Reports tab', () => {
         Peers: 'RIO FMG',
         ComparativeTradingActivity: 'true',
         PriceOverlay: 'false',
+        AllowSearch: 'false',
       },
     ]);
     // The window was opened at the click, then sent to the report.
@@ -126,6 +127,32 @@ describe('staff Reports tab', () => {
     expect(opened.location.href).toBe(`/report/${NEW.guid}`);
     expect(reportLinks()).toEqual([`/report/${NEW.guid}`, `/report/${OLD.guid}`]);
     expect(window.alert).not.toHaveBeenCalled();
+  });
+
+  it("'Allow search' starts off; ticked, the report is made with the public page's date-range search", async () => {
+    const calls = open();
+    await screen.findByRole('link', { name: '2026-10-01 to 2026-10-31' });
+    const allowSearch = screen.getByRole('switch', { name: 'Allow search' });
+    expect(allowSearch).not.toBeChecked();
+    fireEvent.click(allowSearch);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Generate' }));
+    });
+    await screen.findByRole('link', { name: '2026-11-02 to 2026-11-27' });
+    const sent = calls.filter((c) => `${c.method} ${c.path}` === GENERATE);
+    expect(sent.map((c) => (c.body as Record<string, string>).AllowSearch)).toEqual(['true']);
+  });
+
+  it('the list says which reports allow search', async () => {
+    open({
+      [routeKey(routes.reports.reports)]: () =>
+        jsonResponse([NEW, summary(OLD.guid, { allowSearch: false })]),
+    });
+    await screen.findByRole('link', { name: '2026-10-01 to 2026-10-31' });
+    const table = screen.getByRole('table', { name: 'Reports' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toContain('Search');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').at(-1)?.textContent)).toEqual(['Yes', 'No']);
   });
 
   it('shows Generating... and the progress while the report is computed', async () => {

@@ -35,6 +35,7 @@ const COLUMNS: readonly DataColumn<ReportSummary>[] = [
   { label: 'Peers', render: (report) => report.peers.join(', ') || '—' },
   { label: 'Comparative', render: (report) => yesNo(report.comparativeTradingActivity) },
   { label: 'Price overlay', render: (report) => yesNo(report.priceOverlay) },
+  { label: 'Search', render: (report) => yesNo(report.allowSearch) },
 ];
 
 /** Seconds since `since` while it is set: a long range takes a while, and the page says how long so far. */
@@ -66,6 +67,8 @@ export function ReportsTab({ stock }: StaffStockTabProps) {
     peers: '',
     comparativeTradingActivity: false,
     priceOverlay: false,
+    // Off unless the staff member chooses it: anyone with the report's link may then search other dates.
+    allowSearch: false,
   }));
   const [generateReport] = useGenerateReportMutation();
   const [startedAt, setStartedAt] = useState<number | null>(null);
@@ -128,6 +131,11 @@ export function ReportsTab({ stock }: StaffStockTabProps) {
             label="Price Overlay"
             checked={values.priceOverlay}
             onChange={(event) => change({ priceOverlay: event.currentTarget.checked })}
+          />
+          <Switch
+            label="Allow search"
+            checked={values.allowSearch}
+            onChange={(event) => change({ allowSearch: event.currentTarget.checked })}
           />
         </Group>
         <Group>
