@@ -3,7 +3,7 @@ import { AnnouncementEntity } from './announcements/announcement.entity';
 import { AnnouncementProjectionBootstrap } from './announcements/announcement-projection.bootstrap';
 import { AnnouncementProjectionRepository } from './announcements/announcement-projection.repository';
 import { AnnouncementsHandlers } from './announcements/announcements.handlers';
-import { reportsConfigSchema } from './config';
+import { refineReportsConfig, reportsConfigSchema } from './config';
 import { CreateReports1795830322350 } from './database/migrations/1795830322350-CreateReports';
 import { CreateMarketData1796400000000 } from './database/migrations/1796400000000-CreateMarketData';
 import { CreateTradeRollups1796500000000 } from './database/migrations/1796500000000-CreateTradeRollups';
@@ -52,6 +52,7 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const reportsService = defineService({
   name: 'reports',
   config: reportsConfigSchema,
+  refineConfig: refineReportsConfig,
   database: {
     entities: [
       StockProjectionEntity,

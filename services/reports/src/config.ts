@@ -83,3 +83,19 @@ export const reportsConfigSchema = z.object({
 });
 
 export type ReportsConfig = z.infer<typeof reportsConfigSchema>;
+
+/**
+ * What production refuses at start (defineService's refineConfig), like the platform's development secrets:
+ * the market-data stand-in's demo key (MARKET_DATA_API_KEY's default, published in this repository) sent to
+ * a configured provider. Without MARKET_DATA_BASE_URL no provider is called and the key is unused.
+ */
+export function refineReportsConfig(c: ReportsConfig & { NODE_ENV: string }, ctx: z.RefinementCtx): void {
+  if (c.NODE_ENV !== 'production' || !c.MARKET_DATA_BASE_URL) return;
+  if (c.MARKET_DATA_API_KEY === DEMO_MARKET_DATA_API_KEY)
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['MARKET_DATA_API_KEY'],
+      message:
+        "the market-data stand-in's demo key, published in this repository; set the provider's key in production",
+    });
+}
