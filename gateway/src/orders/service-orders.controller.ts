@@ -14,13 +14,18 @@ import {
   TickerQuery,
   Topics,
 } from '@irp/proto';
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '@irp/platform';
 import { Body, Controller, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
+import { clientAddressOf } from '../limits/public-limits';
 import { OrderLimits } from './order-limits';
+
+const log = createLogger('service-orders');
 
 /**
  * Service orders (spec sections 2, 7; docs/api/stocks.md, "Service orders"): the public order form's
@@ -44,7 +49,14 @@ export class ServiceOrdersController {
   async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     // Counted after validation (the pipe ran): a person completing a form is not held back.
     await this.limits.order(req, res);
-    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form });
+    const { fax: honeypot, ...order } = form;
+    // Only a bot fills the hidden field: it is told what a person is told and nothing is stored or mailed,
+    // so it learns nothing to adapt to (what the form-spam defences answer).
+    if (honeypot) {
+      log.info({ address: clientAddressOf(req) }, 'order form honeypot filled: the order is dropped');
+      return { success: true as const, id: randomUUID() };
+    }
+    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form: order });
     return { success: true as const, id };
   }
 

@@ -201,6 +201,25 @@ export function serviceOrdersCases(shared: SharedBackend) {
       }
     });
 
+    it('answers a form whose hidden honeypot field is filled as if stored, and stores and mails nothing', async () => {
+      const before = await orderCount();
+      const res = await submit(
+        form({ companyName: `Honeypot ${RUN}`, fax: '+61 8 9000 0000' }),
+        `${address}:3`,
+      );
+      expect(res.status).toBe(200);
+      const { id } = SubmitOrderResponseSchema.parse(res.body);
+      expect(await orderCount()).toBe(before);
+      const list = ServiceOrderListSchema.parse((await get('/api/admin/serviceOrders/', 'admin')).body);
+      expect(
+        list.serviceOrders.find((o) => o.id === id || o.companyName === `Honeypot ${RUN}`),
+      ).toBeUndefined();
+      // The same form with the field left empty, as a person sends it, is an order.
+      const person = await submit(form({ companyName: `Person ${RUN}`, fax: '' }), `${address}:3`);
+      expect(person.status).toBe(200);
+      expect(await orderCount()).toBe(before + 1);
+    });
+
     it('keeps the staff routes to admins: 401 signed out, 403 for a report-runner', async () => {
       const [order] = ServiceOrderListSchema.parse(
         (await get('/api/admin/serviceOrders/', 'admin')).body,

@@ -114,6 +114,12 @@ export const OrderFormSchema = z
     address: text(400),
     authorisedBy: text(200),
     /**
+     * A honeypot: the web form hides this field from people (off-screen, out of the tab order, unlabelled
+     * for assistive technology), so a value means a bot filled every field. The gateway then answers as for
+     * an order and stores nothing (docs/security.md).
+     */
+    fax: text(200),
+    /**
      * The chosen option (optional): its id, or the option as GET /api/serviceorder/services/ listed it
      * (its id is what counts; a spec client sends the option back as read).
      */

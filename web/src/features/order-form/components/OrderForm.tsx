@@ -292,6 +292,26 @@ export function OrderForm({ groupId }: { groupId?: string }) {
           </Stack>
 
           {text('authorisedBy', 'Authorised By')}
+          {/* A honeypot (proto's OrderFormSchema `fax`): off-screen, out of the tab order and hidden from
+              screen readers, so people leave it empty; the server drops an order a bot filled it in. */}
+          <div
+            aria-hidden="true"
+            style={{ position: 'absolute', left: '-10000px', width: 1, overflow: 'hidden' }}
+          >
+            <label>
+              Fax
+              <input
+                name="fax"
+                tabIndex={-1}
+                autoComplete="off"
+                value={values.fax}
+                onChange={(e) => {
+                  const fax = e.currentTarget.value;
+                  setValues((v) => ({ ...v, fax }));
+                }}
+              />
+            </label>
+          </div>
         </Stack>
       </Fieldset>
 

@@ -19,6 +19,8 @@ export interface OrderFormValues {
   address: string;
   authorisedBy: string;
   confirmationEmail: string;
+  /** The honeypot (proto's OrderFormSchema `fax`): hidden from people, so it stays empty. */
+  fax: string;
 }
 
 export const EMPTY_ORDER_FORM: OrderFormValues = {
@@ -33,6 +35,7 @@ export const EMPTY_ORDER_FORM: OrderFormValues = {
   address: '',
   authorisedBy: '',
   confirmationEmail: '',
+  fax: '',
 };
 
 export type EmailMarketingService = 'mailchimp' | 'campaign-monitor';

@@ -236,4 +236,18 @@ describe('Order Form screen', () => {
     expect(await screen.findByText(ADDRESS_SUGGESTIONS_PAUSED_MESSAGE)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Billing Address' })).toHaveValue('190 St');
   });
+  it('carries a honeypot field people never see: sent empty, out of reach of the keyboard and screen readers', async () => {
+    const calls = open();
+    await screen.findByRole('checkbox', { name: /OPTION 1/ });
+    expect(screen.queryByRole('textbox', { name: 'Fax' })).not.toBeInTheDocument();
+    const honeypot = document.querySelector<HTMLInputElement>('input[name="fax"]');
+    expect(honeypot).not.toBeNull();
+    expect(honeypot).toHaveAttribute('tabindex', '-1');
+    expect(honeypot).toHaveAttribute('autocomplete', 'off');
+    expect(honeypot?.closest('[aria-hidden="true"]')).not.toBeNull();
+    fill();
+    fireEvent.click(submitButton());
+    await screen.findByRole('button', { name: ORDER_FORM_TEXTS.submitted });
+    expect(posts(calls)[0]?.body).toMatchObject({ fax: '' });
+  });
 });
