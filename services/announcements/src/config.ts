@@ -1,24 +1,17 @@
-import { repoRoot, type ServiceConfig } from '@irp/platform';
+import { refineVendorUrls, repoRoot, vendorUrl, type ServiceConfig } from '@irp/platform';
 import { join } from 'node:path';
 import { z } from 'zod';
-
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
 
 /** The announcements service's own variables (the platform's are added by defineService). */
 export const announcementsConfigSchema = z.object({
   /** Where PDFs are stored (the storage interface's local directory). */
   DATA_DIR: z.string().default(() => join(repoRoot(), '.local', 'data', 'announcements')),
   /** The ASX per-company feed (`asx`); `make up` points it at the local stand-in. */
-  ASX_BASE_URL: optionalUrl('ASX_BASE_URL'),
+  ASX_BASE_URL: vendorUrl('ASX_BASE_URL'),
   /** The whole-market feed (`asx2`); defaults to ASX_BASE_URL (the stand-in speaks both shapes). */
-  ASX2_BASE_URL: optionalUrl('ASX2_BASE_URL'),
-  WESTPAC_BASE_URL: optionalUrl('WESTPAC_BASE_URL'),
-  IRESS_BASE_URL: optionalUrl('IRESS_BASE_URL'),
+  ASX2_BASE_URL: vendorUrl('ASX2_BASE_URL'),
+  WESTPAC_BASE_URL: vendorUrl('WESTPAC_BASE_URL'),
+  IRESS_BASE_URL: vendorUrl('IRESS_BASE_URL'),
   /**
    * The announcement service of a fresh install's system settings; default the first with a feed URL (asx,
    * westpac, iress), else mock (development only: production refuses mock and a missing feed).
@@ -86,11 +79,12 @@ export function configuredFeeds(c: AnnouncementsConfig): Array<'asx' | 'asx2' | 
 }
 
 /**
- * What production refuses at start (defineService's refineConfig): the mock source, which would make up
- * price-sensitive announcements for real tickers and could send them to real subscribers, and a missing
- * feed, with which a fresh install's settings would fall back to that mock.
+ * What production refuses at start (defineService's refineConfig): a feed URL that is not https; the mock
+ * source, which would make up price-sensitive announcements for real tickers and could send them to real
+ * subscribers; and a missing feed, with which a fresh install's settings would fall back to that mock.
  */
 export function refineAnnouncementsConfig(c: AnnouncementsConfig, ctx: z.RefinementCtx): void {
+  refineVendorUrls(c, ctx, ['ASX_BASE_URL', 'ASX2_BASE_URL', 'WESTPAC_BASE_URL', 'IRESS_BASE_URL']);
   if (c.NODE_ENV !== 'production') return;
   const issue = (path: string, message: string) =>
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });

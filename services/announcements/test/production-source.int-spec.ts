@@ -33,7 +33,8 @@ jest.setTimeout(300_000);
 
 /** No feed configured, whatever the test runner's environment holds. */
 const NO_FEEDS = { ASX_BASE_URL: '', ASX2_BASE_URL: '', WESTPAC_BASE_URL: '', IRESS_BASE_URL: '' };
-const FEED = 'http://127.0.0.1:9/asx-feed';
+/** Never asked (the poll interval is an hour); https, as production requires of a feed. */
+const FEED = 'https://127.0.0.1:9/asx-feed';
 /** Production refuses the repository's development secrets: the service and this test's actor use this one. */
 const ACTOR_SIGNING_SECRET = 'production-source-test-actor-secret-0123456789';
 const ADMIN = signActor(ADMIN_IN_DEVELOPMENT, ACTOR_SIGNING_SECRET);

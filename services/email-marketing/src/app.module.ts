@@ -1,5 +1,5 @@
 import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
-import { EmailMarketingConfig, emailMarketingConfigSchema } from './config';
+import { EmailMarketingConfig, emailMarketingConfigSchema, refineEmailMarketingConfig } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
@@ -75,6 +75,7 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const emailMarketingService = defineService({
   name: 'email-marketing',
   config: emailMarketingConfigSchema,
+  refineConfig: refineEmailMarketingConfig,
   // The key is checked here, before anything connects: a production start without one stops at once.
   database: (config) => ({
     entities: [

@@ -1,14 +1,7 @@
 import { z } from 'zod';
-import { secretsKeyVariable } from '@irp/platform';
+import { refineVendorUrls, secretsKeyVariable, vendorUrl } from '@irp/platform';
 import { isPlainAddress, parseMailbox } from './mail/mime';
 import { DEV_UNSUBSCRIBE_LINK_SECRET } from './subscribers/unsubscribe-tokens';
-
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
 
 /** The email-marketing service's own variables (the platform's are added by defineService). */
 export const emailMarketingConfigSchema = z.object({
@@ -51,9 +44,9 @@ export const emailMarketingConfigSchema = z.object({
     .default('http://127.0.0.1:3000')
     .transform((v) => v.replace(/\/+$/, '')),
   /** Override of the Mailchimp-type API base (the stand-in); else from the key's data centre. */
-  MAILCHIMP_BASE_URL: optionalUrl('MAILCHIMP_BASE_URL'),
+  MAILCHIMP_BASE_URL: vendorUrl('MAILCHIMP_BASE_URL'),
   /** Override of the Campaign-Monitor-type API base (the stand-in). */
-  CAMPAIGN_MONITOR_BASE_URL: optionalUrl('CAMPAIGN_MONITOR_BASE_URL'),
+  CAMPAIGN_MONITOR_BASE_URL: vendorUrl('CAMPAIGN_MONITOR_BASE_URL'),
   /** A provider call slower than this fails (and is retried with backoff). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Mails one sender sends at once (at most the pool's connections are in flight on SMTP). */
@@ -100,3 +93,11 @@ export const emailMarketingConfigSchema = z.object({
   CONFIRM_TOKEN_TTL_HOURS: z.coerce.number().min(1).default(72),
 });
 export type EmailMarketingConfig = z.infer<typeof emailMarketingConfigSchema>;
+
+/** What production refuses at start (defineService's refineConfig): a provider URL that is not https. */
+export function refineEmailMarketingConfig(
+  c: EmailMarketingConfig & { NODE_ENV: string },
+  ctx: z.RefinementCtx,
+): void {
+  refineVendorUrls(c, ctx, ['MAILCHIMP_BASE_URL', 'CAMPAIGN_MONITOR_BASE_URL']);
+}

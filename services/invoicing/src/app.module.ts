@@ -3,7 +3,7 @@ import { AccountingSync } from './invoices/accounting-sync';
 import { Accounting } from './accounting/accounting.provider';
 import { SyncStateEntity } from './accounting/sync-state.entity';
 import { SyncStateRepository } from './accounting/sync-state.repository';
-import { invoicingConfigSchema } from './config';
+import { invoicingConfigSchema, refineInvoicingConfig } from './config';
 import { CreateInvoicing1795816586699 } from './database/migrations/1795816586699-CreateInvoicing';
 import { CreateInvoices1796300000000 } from './database/migrations/1796300000000-CreateInvoices';
 import { AccountingLinksProvider } from './invoices/accounting-links.provider';
@@ -41,6 +41,7 @@ const stockProjection = stockProjectionRole(StockProjectionService);
 export const invoicingService = defineService({
   name: 'invoicing',
   config: invoicingConfigSchema,
+  refineConfig: refineInvoicingConfig,
   database: {
     entities: [
       StockProjectionEntity,

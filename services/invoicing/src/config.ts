@@ -1,12 +1,6 @@
+import { refineVendorUrls, vendorUrl } from '@irp/platform';
 import { DEMO_ACCOUNTING_CLIENT } from '@irp/proto';
 import { z } from 'zod';
-
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
 
 /**
  * The invoicing service's own variables (the platform's are added by defineService). Without
@@ -15,9 +9,9 @@ const optionalUrl = (name: string) =>
  */
 export const invoicingConfigSchema = z.object({
   /** The Accounting API's base, e.g. https://api.xero.com/api.xro/2.0 (the stand-in's in `make up`). */
-  ACCOUNTING_BASE_URL: optionalUrl('ACCOUNTING_BASE_URL'),
+  ACCOUNTING_BASE_URL: vendorUrl('ACCOUNTING_BASE_URL'),
   /** The identity server's token endpoint (client credentials). */
-  ACCOUNTING_TOKEN_URL: optionalUrl('ACCOUNTING_TOKEN_URL'),
+  ACCOUNTING_TOKEN_URL: vendorUrl('ACCOUNTING_TOKEN_URL'),
   /** The custom connection's client id and secret, and the organisation (tenant) it reads. */
   ACCOUNTING_CLIENT_ID: z.string().min(1).default(DEMO_ACCOUNTING_CLIENT.clientId),
   ACCOUNTING_CLIENT_SECRET: z.string().min(1).default(DEMO_ACCOUNTING_CLIENT.clientSecret),
@@ -26,7 +20,7 @@ export const invoicingConfigSchema = z.object({
    * The accounting system's web app, for the links to an invoice and a repeating invoice (e.g.
    * https://go.xero.com); no links when unset.
    */
-  ACCOUNTING_APP_URL: optionalUrl('ACCOUNTING_APP_URL'),
+  ACCOUNTING_APP_URL: vendorUrl('ACCOUNTING_APP_URL'),
   /** How often invoices changed since the last sync are read (the scheduled, incremental sync). */
   ACCOUNTING_SYNC_INTERVAL_MS: z.coerce
     .number()
@@ -54,3 +48,8 @@ export const invoicingConfigSchema = z.object({
 });
 
 export type InvoicingConfig = z.infer<typeof invoicingConfigSchema>;
+
+/** What production refuses at start (defineService's refineConfig): an accounting system URL that is not https. */
+export function refineInvoicingConfig(c: InvoicingConfig & { NODE_ENV: string }, ctx: z.RefinementCtx): void {
+  refineVendorUrls(c, ctx, ['ACCOUNTING_BASE_URL', 'ACCOUNTING_TOKEN_URL', 'ACCOUNTING_APP_URL']);
+}

@@ -36,4 +36,12 @@ describe("reports config: production never calls a provider with the repository'
     );
     expect(load({ ...production, MARKET_DATA_BASE_URL: '' }).MARKET_DATA_BASE_URL).toBeUndefined();
   });
+
+  it('refuses a provider URL that is not https in production, naming it', () => {
+    expect(() =>
+      load({ ...production, MARKET_DATA_BASE_URL: 'http://market.example', MARKET_DATA_API_KEY: 'k' }),
+    ).toThrow(
+      'MARKET_DATA_BASE_URL: must be an https:// URL in production (http://market.example): a vendor is only spoken to over TLS',
+    );
+  });
 });

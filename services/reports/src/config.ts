@@ -1,12 +1,6 @@
+import { refineVendorUrls, vendorUrl } from '@irp/platform';
 import { DEMO_MARKET_DATA_API_KEY } from '@irp/proto';
 import { z } from 'zod';
-
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
 
 const bool = z
   .string()
@@ -20,7 +14,7 @@ const bool = z
  */
 export const reportsConfigSchema = z.object({
   /** The market-data provider's API base (the stand-in's in `make up`). */
-  MARKET_DATA_BASE_URL: optionalUrl('MARKET_DATA_BASE_URL'),
+  MARKET_DATA_BASE_URL: vendorUrl('MARKET_DATA_BASE_URL'),
   /** Sent as X-Api-Key. */
   MARKET_DATA_API_KEY: z.string().min(1).default(DEMO_MARKET_DATA_API_KEY),
   /** Per attempt of one call to the provider. */
@@ -85,11 +79,12 @@ export const reportsConfigSchema = z.object({
 export type ReportsConfig = z.infer<typeof reportsConfigSchema>;
 
 /**
- * What production refuses at start (defineService's refineConfig), like the platform's development secrets:
- * the market-data stand-in's demo key (MARKET_DATA_API_KEY's default, published in this repository) sent to
+ * What production refuses at start (defineService's refineConfig): a provider URL that is not https, and,
+ * like the platform's development secrets, the market-data stand-in's demo key (MARKET_DATA_API_KEY's default, published in this repository) sent to
  * a configured provider. Without MARKET_DATA_BASE_URL no provider is called and the key is unused.
  */
 export function refineReportsConfig(c: ReportsConfig & { NODE_ENV: string }, ctx: z.RefinementCtx): void {
+  refineVendorUrls(c, ctx, ['MARKET_DATA_BASE_URL']);
   if (c.NODE_ENV !== 'production' || !c.MARKET_DATA_BASE_URL) return;
   if (c.MARKET_DATA_API_KEY === DEMO_MARKET_DATA_API_KEY)
     ctx.addIssue({

@@ -5,7 +5,7 @@ import { DropInitialPollState1764200000000 } from './database/migrations/1764200
 import { CreateServiceOrders1764300000000 } from './database/migrations/1764300000000-CreateServiceOrders';
 import { ServiceOptionGroups1764400000000 } from './database/migrations/1764400000000-ServiceOptionGroups';
 import { sealOrderEmailMarketingKeysMigration } from './database/migrations/1764500000000-SealOrderEmailMarketingKeys';
-import { stocksConfigSchema, stocksSecretsKey } from './config';
+import { refineStocksConfig, stocksConfigSchema, stocksSecretsKey } from './config';
 import { NoteEntity } from './notes/note.entity';
 import { NotesHandlers } from './notes/notes.handlers';
 import { NotesRepository } from './notes/notes.repository';
@@ -44,6 +44,7 @@ import { StocksRepository } from './stocks/stocks.repository';
 export const stocksService = defineService({
   name: 'stocks',
   config: stocksConfigSchema,
+  refineConfig: refineStocksConfig,
   database: (config) => ({
     entities: [
       StockEntity,

@@ -1,12 +1,5 @@
-import { secretsKeyOf, secretsKeyVariable } from '@irp/platform';
+import { refineVendorUrls, secretsKeyOf, secretsKeyVariable, vendorUrl } from '@irp/platform';
 import { z } from 'zod';
-
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), `${name} must be an http(s):// URL`);
 
 /** The stocks service's own variables (the platform's are added by defineService). */
 export const stocksConfigSchema = z.object({
@@ -14,7 +7,7 @@ export const stocksConfigSchema = z.object({
    * The address autocomplete service (a Places-type API: POST {url}/v1/places:autocomplete); `make up`
    * points it at the local stand-in. Unset: the order form's address is a plain field.
    */
-  PLACES_BASE_URL: optionalUrl('PLACES_BASE_URL'),
+  PLACES_BASE_URL: vendorUrl('PLACES_BASE_URL'),
   /** Its key (X-Goog-Api-Key); the stand-in takes any. Unset with a URL set: no autocomplete either. */
   PLACES_API_KEY: z
     .string()
@@ -39,6 +32,11 @@ export const stocksConfigSchema = z.object({
   STOCKS_SECRETS_KEY: secretsKeyVariable('STOCKS_SECRETS_KEY'),
 });
 export type StocksConfig = z.infer<typeof stocksConfigSchema>;
+
+/** What production refuses at start (defineService's refineConfig): the address service URL that is not https. */
+export function refineStocksConfig(c: StocksConfig & { NODE_ENV: string }, ctx: z.RefinementCtx): void {
+  refineVendorUrls(c, ctx, ['PLACES_BASE_URL']);
+}
 
 /** The key order secrets are sealed with: STOCKS_SECRETS_KEY, or the development key outside production. */
 export function stocksSecretsKey(config: { STOCKS_SECRETS_KEY?: string; NODE_ENV: string }): Buffer {

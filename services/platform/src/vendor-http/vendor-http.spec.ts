@@ -1,11 +1,15 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import { z } from 'zod';
 import { metricsRegistry } from '../metrics';
 import {
   isPublicAddress,
   retryAfterMs,
   VendorHttpClient,
+  refineVendorUrls,
+  vendorUrl,
   VendorHttpConfig,
+  VendorRedirectRefusedError,
   VendorRequestRefusedError,
   VendorResponseTooLargeError,
   VendorUnavailableError,
@@ -243,24 +247,87 @@ describe('VendorHttpClient', () => {
     }
   });
 
-  it('strips the vendor’s credentials when a redirect leaves its origin', async () => {
-    const seen: Array<string | undefined> = [];
-    const second = await listen((req, res) => {
-      seen.push(req.headers.authorization);
-      res.end('ok');
-    });
-    try {
+  describe('a request carrying credentials never follows a redirect', () => {
+    let seen: string[];
+    beforeEach(() => {
+      seen = [];
       handler = (req, res) => {
-        seen.push(req.headers.authorization);
-        res.writeHead(302, { location: `${second.url}/x` }).end();
+        seen.push(req.url ?? '');
+        if (req.url?.startsWith('/moved')) return res.end('moved here');
+        res.writeHead(302, { location: `${standIn.url}/moved` }).end();
       };
-      await client({ baseUrls: [standIn.url, second.url] }).request(`${standIn.url}/a`, {
-        headers: { authorization: 'Bearer k' },
+    });
+    const refusal =
+      /answered 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/moved\), not followed: the request carries credentials \((.+)\)$/;
+
+    it('an Authorization header: the answer is an error saying so, and the new location is never asked', async () => {
+      const asked = client().request(`${standIn.url}/a`, { headers: { Authorization: 'Bearer k' } });
+      await expect(asked).rejects.toBeInstanceOf(VendorRedirectRefusedError);
+      await expect(asked).rejects.toThrow(refusal);
+      await expect(asked).rejects.toMatchObject({
+        status: 302,
+        message: expect.stringContaining('(authorization)'),
       });
-      expect(seen).toEqual(['Bearer k', undefined]);
-    } finally {
-      await close(second.server);
-    }
+      expect(seen.every((url) => url === '/a')).toBe(true);
+    });
+
+    it('a key in the client’s own headers (X-Api-Key) or in the query string, never retried', async () => {
+      await expect(client({ headers: { 'X-Api-Key': 'k' } }).request(`${standIn.url}/a`)).rejects.toThrow(
+        /the request carries credentials \(x-api-key\)$/,
+      );
+      await expect(client().request(`${standIn.url}/a?apikey=k&code=BHP`)).rejects.toThrow(
+        /the request carries credentials \(the apikey parameter\)$/,
+      );
+      expect(seen).toEqual(['/a', '/a?apikey=k&code=BHP']);
+    });
+
+    it('without credentials the redirect is followed as before', async () => {
+      const answer = await client({ headers: { accept: 'application/json' } }).request(
+        `${standIn.url}/a?code=BHP`,
+      );
+      expect(answer.body.toString()).toBe('moved here');
+      expect(seen).toEqual(['/a?code=BHP', '/moved']);
+    });
+  });
+});
+
+describe('vendor URLs in production', () => {
+  const schema = z.object({
+    NODE_ENV: z.string().default('development'),
+    FEED_BASE_URL: vendorUrl('FEED_BASE_URL'),
+    OTHER_BASE_URL: vendorUrl('OTHER_BASE_URL'),
+  });
+  const checked = schema.superRefine((c, ctx) =>
+    refineVendorUrls(c, ctx, ['FEED_BASE_URL', 'OTHER_BASE_URL']),
+  );
+  const problems = (env: Record<string, string>) => {
+    const parsed = checked.safeParse(env);
+    return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('refuses every configured vendor URL that is not https, naming each', () => {
+    expect(
+      problems({
+        NODE_ENV: 'production',
+        FEED_BASE_URL: 'http://feed.example/api/',
+        OTHER_BASE_URL: 'HTTP://other.example',
+      }),
+    ).toEqual([
+      'FEED_BASE_URL: must be an https:// URL in production (http://feed.example/api): a vendor is only spoken to over TLS',
+      'OTHER_BASE_URL: must be an https:// URL in production (HTTP://other.example): a vendor is only spoken to over TLS',
+    ]);
+  });
+
+  it('takes https, an unset URL, and plain http outside production (the stand-ins of make up and the tests)', () => {
+    expect(problems({ NODE_ENV: 'production', FEED_BASE_URL: 'https://feed.example/' })).toEqual([]);
+    expect(problems({ NODE_ENV: 'production' })).toEqual([]);
+    expect(problems({ FEED_BASE_URL: 'http://127.0.0.1:3257' })).toEqual([]);
+    expect(checked.parse({ FEED_BASE_URL: ' https://feed.example/api// ' }).FEED_BASE_URL).toBe(
+      'https://feed.example/api',
+    );
+    expect(problems({ FEED_BASE_URL: 'ftp://feed.example' })).toEqual([
+      'FEED_BASE_URL: FEED_BASE_URL must be an http(s):// URL',
+    ]);
   });
 });
 

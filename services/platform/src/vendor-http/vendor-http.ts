@@ -7,12 +7,13 @@ import { bareHost, effectivePort, hostMatches, isPublicAddress, isStandInHost } 
 import { DEFAULT_MAX_CONCURRENT, limiterFor, type VendorLimiter } from './vendor-limiter';
 
 export { isPublicAddress } from './vendor-address';
+export * from './vendor-url';
 
 /**
  * The one way services speak HTTP to a vendor, beneath the vendor kit (vendor-call.ts, which every adapter
  * calls): a timeout per attempt, retries with backoff that
  * honour Retry-After on 429/503, a concurrency and rate limit per vendor, a cap on the response size,
- * redirects followed by hand and re-checked on every hop, and an SSRF guard.
+ * redirects followed by hand and re-checked on every hop (never with credentials), and an SSRF guard.
  *
  * The guard: a URL's host must be one of the vendor's hosts (the hosts of its configured base URLs, plus
  * the hosts it names, `*.example.com` for any subdomain), and the address actually connected to (checked
@@ -84,6 +85,26 @@ export class VendorRequestRefusedError extends Error {
   ) {
     super(message);
     this.name = 'VendorRequestRefusedError';
+  }
+}
+
+/**
+ * A redirect answered to a request carrying credentials (an Authorization header, an API key in a header
+ * or the query string): not followed, so a vendor's key is only ever sent where it was configured to go.
+ * Never retried; `status` and `location` are the redirect's.
+ */
+export class VendorRedirectRefusedError extends VendorRequestRefusedError {
+  constructor(
+    url: string,
+    readonly status: number,
+    readonly location: string,
+    credentials: readonly string[],
+  ) {
+    super(
+      `${url} answered ${status} (a redirect to ${location}), not followed: the request carries credentials (${credentials.join(', ')})`,
+      url,
+    );
+    this.name = 'VendorRedirectRefusedError';
   }
 }
 
@@ -275,15 +296,18 @@ export class VendorHttpClient {
       const location = answer.headers.location;
       if (options.followRedirects === false || answer.status < 300 || answer.status >= 400 || !location)
         return answer;
+      const next = new URL(location, url);
+      const credentials = credentialsOf(url, { ...this.config.headers, ...options.headers });
+      if (credentials.length)
+        throw new VendorRedirectRefusedError(url.href, answer.status, next.href, credentials);
       if (hop >= maxRedirects)
         throw new VendorRequestRefusedError(`${start} redirected more than ${maxRedirects} times`, start);
-      const next = new URL(location, url);
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
       }
-      // Credentials are for the vendor's own origin only.
-      if (next.origin !== url.origin) options = { ...options, headers: withoutAuth(options.headers) };
+      // A cookie (a terms page's session, the document fetcher's) is for the origin that set it only.
+      if (next.origin !== url.origin) options = { ...options, headers: withoutCookie(options.headers) };
       url = next;
     }
   }
@@ -368,9 +392,24 @@ function unwrapRefusal(error: Error): Error {
   return cause instanceof VendorRequestRefusedError ? cause : error;
 }
 
-function withoutAuth(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+function withoutCookie(headers: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!headers) return headers;
-  return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => !['authorization', 'cookie'].includes(name.toLowerCase())),
-  );
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cookie'));
+}
+
+/** Header names that carry a credential: Authorization, and any naming a key, token, secret or password. */
+const CREDENTIAL_HEADER = /^(proxy-)?authorization$|(^|[-_])(api[-_]?)?(key|token|secret|password)([-_]|$)/i;
+/** Query parameters that carry one (`?apikey=`, `?key=`, `?access_token=`, `?client_secret=`, ...). */
+const CREDENTIAL_PARAMETER =
+  /^(api[-_]?key|key|(access[-_]?|auth[-_]?)?token|(client[-_]?)?secret|password|signature|sig|auth)$/i;
+
+/** What in a request is a credential (header names in lower case, query parameters named so). */
+function credentialsOf(url: URL, headers: Record<string, string>): string[] {
+  const named = Object.keys(headers)
+    .filter((name) => CREDENTIAL_HEADER.test(name))
+    .map((name) => name.toLowerCase());
+  const parameters = [...new Set(url.searchParams.keys())]
+    .filter((name) => CREDENTIAL_PARAMETER.test(name))
+    .map((name) => `the ${name} parameter`);
+  return [...named, ...parameters];
 }
