@@ -4,6 +4,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { vendorRateLimited } from '../metrics';
 import { bareHost, effectivePort, hostMatches, isPublicAddress, isStandInHost } from './vendor-address';
+import { credentialsOf } from './vendor-credentials';
 import { DEFAULT_MAX_CONCURRENT, limiterFor, type VendorLimiter } from './vendor-limiter';
 
 export { isPublicAddress } from './vendor-address';
@@ -395,21 +396,4 @@ function unwrapRefusal(error: Error): Error {
 function withoutCookie(headers: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!headers) return headers;
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cookie'));
-}
-
-/** Header names that carry a credential: Authorization, and any naming a key, token, secret or password. */
-const CREDENTIAL_HEADER = /^(proxy-)?authorization$|(^|[-_])(api[-_]?)?(key|token|secret|password)([-_]|$)/i;
-/** Query parameters that carry one (`?apikey=`, `?key=`, `?access_token=`, `?client_secret=`, ...). */
-const CREDENTIAL_PARAMETER =
-  /^(api[-_]?key|key|(access[-_]?|auth[-_]?)?token|(client[-_]?)?secret|password|signature|sig|auth)$/i;
-
-/** What in a request is a credential (header names in lower case, query parameters named so). */
-function credentialsOf(url: URL, headers: Record<string, string>): string[] {
-  const named = Object.keys(headers)
-    .filter((name) => CREDENTIAL_HEADER.test(name))
-    .map((name) => name.toLowerCase());
-  const parameters = [...new Set(url.searchParams.keys())]
-    .filter((name) => CREDENTIAL_PARAMETER.test(name))
-    .map((name) => `the ${name} parameter`);
-  return [...named, ...parameters];
 }
