@@ -183,8 +183,20 @@ const PASSED_THROUGH = {
   announcements: ['ASX_BASE_URL', 'ASX2_BASE_URL'],
 };
 
+/**
+ * The services that receive secrets sealed on the bus (issue 34), by their variables' prefix: each holds its
+ * own private key, the gateway the public halves. No published fallback: `npm run seal-keys` prints a pair.
+ */
+const SEAL_RECIPIENTS = { users: 'USERS', 'email-marketing': 'EMAIL_MARKETING' };
+const required = (v) => `\${${v}:?set ${v} (npm run seal-keys prints a key pair)}`;
+
 function appService(s) {
-  const passed = (PASSED_THROUGH[s.name] ?? []).map((v) => `\n      ${v}: \${${v}:-}`).join('');
+  const sealed = SEAL_RECIPIENTS[s.name]
+    ? [`\n      SEAL_PRIVATE_KEY: ${required(`${SEAL_RECIPIENTS[s.name]}_SEAL_PRIVATE_KEY`)}`]
+    : [];
+  const passed = [...(PASSED_THROUGH[s.name] ?? []).map((v) => `\n      ${v}: \${${v}:-}`), ...sealed].join(
+    '',
+  );
   return `
   ${s.name}:
     image: irportal/${s.name}:local
@@ -235,6 +247,11 @@ function gateway(services) {
       # Required in production: whose X-Forwarded-For to believe. Browsers reach this port directly, so none;
       # behind a proxy set its hops or addresses (docs/operations.md, "The gateway's edge").
       TRUST_PROXY: \${TRUST_PROXY:-false}
+      # The public halves of the users' and email-marketing's seal keys (passwords and provider keys cross
+      # the bus sealed for the one service that uses them).
+${Object.values(SEAL_RECIPIENTS)
+  .map((p) => `      ${p}_SEAL_PUBLIC_KEY: ${required(`${p}_SEAL_PUBLIC_KEY`)}`)
+  .join('\n')}
       WEB_DIST: /app/web/dist
     ports:
       - 127.0.0.1:\${GATEWAY_PORT:-3000}:3000

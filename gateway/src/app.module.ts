@@ -10,6 +10,7 @@ import { STOCK_RESOLVER } from './routing/stock-resolver';
 import { AuthGuard } from './auth/auth.guard';
 import { LoginThrottle, LoginThrottlerGuard } from './auth/login-throttler.guard';
 import { SessionService } from './auth/session.service';
+import { BusSeal } from './auth/bus-seal';
 import { HttpErrorFilter } from './common/http-exception.filter';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HealthController } from './health/health.controller';
@@ -42,6 +43,7 @@ export class AppModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         ServicesClient,
         SessionService,
+        BusSeal,
         SharedLimitStore,
         OpsListener,
         LoginThrottle,
@@ -54,6 +56,7 @@ export class AppModule {
         GATEWAY_CONFIG,
         ServicesClient,
         SessionService,
+        BusSeal,
         STOCK_RESOLVER,
         SharedLimitStore,
         LoginThrottle,

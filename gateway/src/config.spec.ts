@@ -1,6 +1,12 @@
+import { DEV_SEAL_KEYS, newSealKeyPair } from '@irp/platform';
 import { loadGatewayConfig } from './config';
 
 const DB = 'postgres://x@y/z';
+/** Production's own seal keys' public halves (issue 34). */
+const SEAL_KEYS = {
+  USERS_SEAL_PUBLIC_KEY: newSealKeyPair().publicKey,
+  EMAIL_MARKETING_SEAL_PUBLIC_KEY: newSealKeyPair().publicKey,
+};
 
 describe('gateway config', () => {
   it('applies defaults', () => {
@@ -43,6 +49,7 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'a:1',
       DATABASE_URL: DB,
       NODE_ENV: 'production',
+      ...SEAL_KEYS,
       SESSION_SECRET: 's'.repeat(32),
       OPS_PORT: '3001',
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
@@ -65,6 +72,36 @@ describe('gateway config', () => {
       /KAFKA_BROKERS[\s\S]*PORT|PORT[\s\S]*KAFKA_BROKERS/,
     );
   });
+  it("needs the services' own seal keys in production, and uses the development pairs elsewhere", () => {
+    const production = {
+      KAFKA_BROKERS: 'a:1',
+      DATABASE_URL: DB,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+      OPS_PORT: '3001',
+      ACTOR_SIGNING_SECRET: 'a'.repeat(32),
+      TRUST_PROXY: '1',
+    };
+    expect(() => loadGatewayConfig(production)).toThrow(/USERS_SEAL_PUBLIC_KEY: must be set in production/);
+    expect(() =>
+      loadGatewayConfig({
+        ...production,
+        ...SEAL_KEYS,
+        EMAIL_MARKETING_SEAL_PUBLIC_KEY: DEV_SEAL_KEYS['email-marketing'].publicKey,
+      }),
+    ).toThrow(/EMAIL_MARKETING_SEAL_PUBLIC_KEY: a development value published in this repository/);
+    expect(() => loadGatewayConfig({ ...production, ...SEAL_KEYS, USERS_SEAL_PUBLIC_KEY: 'short' })).toThrow(
+      /USERS_SEAL_PUBLIC_KEY must be an X25519 key/,
+    );
+    expect(loadGatewayConfig({ ...production, ...SEAL_KEYS }).sealKeys).toEqual({
+      users: SEAL_KEYS.USERS_SEAL_PUBLIC_KEY,
+      'email-marketing': SEAL_KEYS.EMAIL_MARKETING_SEAL_PUBLIC_KEY,
+    });
+    expect(loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB }).sealKeys).toEqual({
+      users: DEV_SEAL_KEYS.users.publicKey,
+      'email-marketing': DEV_SEAL_KEYS['email-marketing'].publicKey,
+    });
+  });
   it('demands a real SESSION_SECRET and secure cookies in production', () => {
     expect(() =>
       loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, NODE_ENV: 'production' }),
@@ -73,6 +110,7 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'a:1',
       DATABASE_URL: DB,
       NODE_ENV: 'production',
+      ...SEAL_KEYS,
       SESSION_SECRET: 's'.repeat(32),
       OPS_PORT: '3001',
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
@@ -85,6 +123,7 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'a:1',
       DATABASE_URL: DB,
       NODE_ENV: 'production',
+      ...SEAL_KEYS,
       SESSION_SECRET: 's'.repeat(32),
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
       TRUST_PROXY: '1',
@@ -111,6 +150,7 @@ describe('gateway config', () => {
       KAFKA_BROKERS: 'a:1',
       DATABASE_URL: DB,
       NODE_ENV: 'production',
+      ...SEAL_KEYS,
       OPS_PORT: '3001',
       ACTOR_SIGNING_SECRET: 'a'.repeat(32),
       TRUST_PROXY: '1',

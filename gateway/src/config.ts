@@ -1,4 +1,11 @@
-import { baseConfigSchema, databaseConfigSchema, loadConfig } from '@irp/platform';
+import {
+  baseConfigSchema,
+  databaseConfigSchema,
+  loadConfig,
+  sealKeyOf,
+  sealKeyProblem,
+  sealKeyVariable,
+} from '@irp/platform';
 import { z } from 'zod';
 import { DEVELOPMENT_TRUST_PROXY, trustProxySchema } from './common/trust-proxy';
 
@@ -134,6 +141,13 @@ export const gatewayConfigSchema = baseConfigSchema
     REPORT_SEARCH_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
     REPORT_SEARCH_RATE_PER_REPORT: z.coerce.number().int().min(1).max(100_000).default(60),
     REPORT_SEARCH_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+    /**
+     * The public halves of the services' seal keys (issue 34): a password crosses the bus sealed for the
+     * users service, a provider API key for the email-marketing service; each service alone holds its private
+     * half (SEAL_PRIVATE_KEY). Required in production; the development pairs elsewhere.
+     */
+    USERS_SEAL_PUBLIC_KEY: sealKeyVariable('USERS_SEAL_PUBLIC_KEY'),
+    EMAIL_MARKETING_SEAL_PUBLIC_KEY: sealKeyVariable('EMAIL_MARKETING_SEAL_PUBLIC_KEY'),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.SESSION_SECRET === DEV_SECRET) {
@@ -151,6 +165,13 @@ export const gatewayConfigSchema = baseConfigSchema
           'TRUST_PROXY must be set in production: the proxies in front of the gateway (1 for one ingress hop, their addresses or CIDR ranges), or false when clients connect directly',
       });
     }
+    for (const [variable, recipient] of [
+      ['USERS_SEAL_PUBLIC_KEY', 'users'],
+      ['EMAIL_MARKETING_SEAL_PUBLIC_KEY', 'email-marketing'],
+    ] as const) {
+      const problem = sealKeyProblem(c[variable], c.NODE_ENV, 'publicKey', recipient);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [variable], message: problem });
+    }
     if (c.NODE_ENV === 'production' && c.OPS_PORT === undefined) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -164,6 +185,16 @@ export const gatewayConfigSchema = baseConfigSchema
     TRUST_PROXY: c.TRUST_PROXY ?? [...DEVELOPMENT_TRUST_PROXY],
     cookieSecure: c.COOKIE_SECURE ? c.COOKIE_SECURE === 'true' : c.NODE_ENV === 'production',
     apiDocs: c.API_DOCS ? c.API_DOCS === 'true' : c.NODE_ENV !== 'production',
+    sealKeys: {
+      users: sealKeyOf(c.USERS_SEAL_PUBLIC_KEY, c.NODE_ENV, 'USERS_SEAL_PUBLIC_KEY', 'publicKey', 'users'),
+      'email-marketing': sealKeyOf(
+        c.EMAIL_MARKETING_SEAL_PUBLIC_KEY,
+        c.NODE_ENV,
+        'EMAIL_MARKETING_SEAL_PUBLIC_KEY',
+        'publicKey',
+        'email-marketing',
+      ),
+    },
   }));
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,4 +1,5 @@
 import { MailBackend, PUBLIC_BASE_URL, SharedBackend, startMailBackend } from './gateway-harness';
+import { busSecretsCases } from './backend/bus-secrets.cases';
 import { commentsCases } from './backend/comments.cases';
 import { emailMarketingCases } from './backend/email-marketing.cases';
 import { fuzzCases } from './backend/fuzz.cases';
@@ -45,6 +46,7 @@ describe('the gateway against every service, one backend', () => {
     await backend?.stop();
   });
 
+  busSecretsCases(shared);
   commentsCases(shared);
   emailMarketingCases(shared);
   invoicingCases(shared);

@@ -4,7 +4,9 @@ import { Controller, Req, Res, UseGuards } from '@nestjs/common';
 import { Route } from '../routing/route';
 import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { tokenHash } from '@irp/platform';
 import { ServicesClient } from '../kafka/services.client';
+import { BusSeal } from './bus-seal';
 import { parseBasicAuth } from './basic-auth';
 import { attemptOf, LoginThrottle, LoginThrottlerGuard } from './login-throttler.guard';
 import { SessionService, toSessionUserDto } from './session.service';
@@ -17,6 +19,7 @@ export class AuthController {
     private readonly services: ServicesClient,
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
+    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.users.login)
@@ -30,10 +33,13 @@ export class AuthController {
       await this.throttle.failed(attempt);
       throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     }
+    const tokens = this.sessions.newTokens();
     let grant;
     try {
       grant = await this.services.request(Topics.UsersAuthenticate, {
-        ...credentials,
+        username: credentials.username,
+        password: this.seal.password(credentials.password),
+        tokens: tokens.hashes,
         userAgent: req.header('user-agent')?.slice(0, 500),
         ip: req.ip?.slice(0, 100),
       });
@@ -44,7 +50,7 @@ export class AuthController {
       throw err;
     }
     await this.throttle.succeeded(attempt);
-    this.sessions.setCookies(res, grant);
+    this.sessions.setCookies(res, tokens, grant);
     return toSessionUserDto(grant.user);
   }
 
@@ -54,7 +60,10 @@ export class AuthController {
     this.sessions.forget(session);
     this.sessions.clearCookies(res);
     if (session || refresh)
-      await this.services.request(Topics.UsersLogout, { sessionToken: session, refreshToken: refresh });
+      await this.services.request(Topics.UsersLogout, {
+        sessionHash: session ? tokenHash(session) : undefined,
+        refreshHash: refresh ? tokenHash(refresh) : undefined,
+      });
     return { success: true as const };
   }
 
@@ -70,12 +79,14 @@ export class AuthController {
     let refused = 'Not signed in';
     if (refresh) {
       try {
+        const tokens = this.sessions.newTokens();
         const grant = await this.services.request(Topics.UsersRefresh, {
-          refreshToken: refresh,
+          refreshHash: tokenHash(refresh),
+          next: tokens.hashes,
           userAgent: req.header('user-agent')?.slice(0, 500),
           ip: req.ip?.slice(0, 100),
         });
-        this.sessions.setCookies(res, grant);
+        this.sessions.setCookies(res, tokens, grant);
         return toSessionUserDto(grant.user);
       } catch (err) {
         if (!(err instanceof AppError && err.code === ErrorCode.Unauthenticated)) throw err;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   CSRF_COOKIE,
   ErrorCode,
@@ -9,7 +8,7 @@ import {
   SessionUserDto,
   Topics,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError, newSessionToken, tokenHash } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -35,11 +34,17 @@ export function toSessionUserDto(user: SessionUser): SessionUserDto {
   };
 }
 
-const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** A new session token and refresh token, made here: only their hashes ever leave the gateway. */
+export interface NewTokens {
+  session: string;
+  refresh: string;
+  hashes: { sessionHash: string; refreshHash: string };
+}
 
 /**
- * Cookie sessions: the users service owns sessions; the gateway sets and clears the cookies and keeps a
- * short cache of session lookups so a page's burst of calls costs one Kafka round trip.
+ * Cookie sessions: the users service owns sessions, by the hashes of their tokens; the gateway makes the
+ * tokens (issue 34: no token crosses the bus), sets and clears the cookies, and keeps a short cache of
+ * session lookups so a page's burst of calls costs one Kafka round trip.
  */
 @Injectable()
 export class SessionService {
@@ -50,11 +55,17 @@ export class SessionService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  newTokens(): NewTokens {
+    const session = newSessionToken();
+    const refresh = newSessionToken();
+    return { session, refresh, hashes: { sessionHash: tokenHash(session), refreshHash: tokenHash(refresh) } };
+  }
+
   async userOf(sessionToken: string): Promise<SessionUser> {
-    const key = keyOf(sessionToken);
+    const key = tokenHash(sessionToken);
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.user;
-    const user = await this.services.request(Topics.UsersSession, { sessionToken });
+    const user = await this.services.request(Topics.UsersSession, { sessionHash: key });
     if (this.config.SESSION_CACHE_MS > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(key, { user, until: Date.now() + this.config.SESSION_CACHE_MS });
@@ -63,7 +74,7 @@ export class SessionService {
   }
 
   forget(sessionToken: string | undefined): void {
-    if (sessionToken) this.cache.delete(keyOf(sessionToken));
+    if (sessionToken) this.cache.delete(tokenHash(sessionToken));
   }
 
   tokensOf(req: Request): { session?: string; refresh?: string } {
@@ -75,15 +86,16 @@ export class SessionService {
     return { httpOnly: true, sameSite: 'strict', secure: this.config.cookieSecure, path: '/' };
   }
 
-  setCookies(res: Response, grant: SessionGrant): void {
+  /** The cookies of this gateway's new tokens, ending when the users service's grant says. */
+  setCookies(res: Response, tokens: NewTokens, grant: SessionGrant): void {
     const base = this.base();
-    res.cookie(SESSION_COOKIE, grant.session.token, { ...base, expires: new Date(grant.session.expiresAt) });
-    res.cookie(REFRESH_COOKIE, grant.refresh.token, {
+    res.cookie(SESSION_COOKIE, tokens.session, { ...base, expires: new Date(grant.session.expiresAt) });
+    res.cookie(REFRESH_COOKIE, tokens.refresh, {
       ...base,
       path: REFRESH_PATH,
       expires: new Date(grant.refresh.expiresAt),
     });
-    this.setCsrfCookie(res, grant.session.token, new Date(grant.refresh.expiresAt));
+    this.setCsrfCookie(res, tokens.session, new Date(grant.refresh.expiresAt));
   }
 
   /** The CSRF cookie is readable by the web app (not httpOnly) so it can echo it in a header. */

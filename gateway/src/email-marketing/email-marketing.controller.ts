@@ -18,6 +18,7 @@ import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock
 import type { z } from 'zod';
 import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
+import { BusSeal } from '../auth/bus-seal';
 
 /** What the tab may show as the provider's answer: its own problems (bad key, unknown list, provider down). */
 const PROVIDER_ANSWERS = new Set(['BAD_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILABLE']);
@@ -33,6 +34,7 @@ export class EmailMarketingController {
   constructor(
     private readonly services: ServicesClient,
     @Inject(STOCK_RESOLVER) private readonly stocks: StockResolver,
+    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.emailMarketing.subscriberCount)
@@ -41,7 +43,7 @@ export class EmailMarketingController {
       const { count } = await this.services.request(Topics.EmailMarketingSubscriberCount, {
         stockId: query.stockId ?? null,
         provider: query.provider,
-        apiKey: query.apiKey,
+        apiKey: this.seal.providerKey(query.apiKey),
         listId: query.listId,
         clientId: query.clientId,
       });
@@ -71,7 +73,7 @@ export class EmailMarketingController {
     const { settings } = await this.services.request(Topics.EmailMarketingSaveSettings, {
       actor,
       stockId: body.StockId,
-      settings: body.Settings,
+      settings: { ...body.Settings, apiKey: this.seal.providerKey(body.Settings.apiKey) },
     });
     return {
       success: true,
@@ -116,7 +118,9 @@ export class EmailMarketingController {
     const stock = await this.stockOf(stockId);
     if (!productApiKey && !stock.apiKey) throw new AppError(ErrorCode.BadRequest, BOTH_KEYS_MESSAGE);
     const settings = Object.fromEntries(
-      Object.entries({ ...typed, apiKey: emailMarketingApiKey }).filter(([, value]) => value !== undefined),
+      Object.entries({ ...typed, apiKey: this.seal.providerKey(emailMarketingApiKey) }).filter(
+        ([, value]) => value !== undefined,
+      ),
     );
     const reply = await this.services.request(Topics.EmailMarketingTestSend, {
       actor,

@@ -21,6 +21,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { ServicesClient } from '../kafka/services.client';
+import { BusSeal } from '../auth/bus-seal';
 import { Route } from '../routing/route';
 import { clientAddressOf } from '../limits/public-limits';
 import { OrderLimits } from './order-limits';
@@ -37,6 +38,7 @@ export class ServiceOrdersController {
   constructor(
     private readonly services: ServicesClient,
     private readonly limits: OrderLimits,
+    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.stocks.serviceOptions)
@@ -56,7 +58,12 @@ export class ServiceOrdersController {
       log.info({ address: clientAddressOf(req) }, 'order form honeypot filled: the order is dropped');
       return { success: true as const, id: randomUUID() };
     }
-    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form: order });
+    // The form's email-marketing key is sealed for the email-marketing service, which alone applies it.
+    const given = order.emailMarketing;
+    const sealed = given
+      ? { ...order, emailMarketing: { ...given, apiKey: this.seal.providerKey(given.apiKey) } }
+      : order;
+    const { id } = await this.services.request(Topics.StocksSubmitServiceOrder, { form: sealed });
     return { success: true as const, id };
   }
 

@@ -10,13 +10,14 @@ import {
   WRONG_CURRENT_PASSWORD,
   routes,
 } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError, tokenHash } from '@irp/platform';
 import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { LoginThrottle, refuseWhileHeld, TOO_MANY_WRONG_PASSWORDS } from '../auth/login-throttler.guard';
 import { AuthedRequest } from '../auth/session.service';
+import { BusSeal } from '../auth/bus-seal';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
 
@@ -36,6 +37,7 @@ export class UsersController {
   constructor(
     private readonly services: ServicesClient,
     private readonly throttle: LoginThrottle,
+    private readonly seal: BusSeal,
   ) {}
 
   @Route(routes.users.list)
@@ -60,7 +62,7 @@ export class UsersController {
       id: id === NEW_USER_ID ? null : id,
       username: body.username,
       permissions: body.permissions,
-      password: body.password ?? undefined,
+      password: body.password ? this.seal.password(body.password) : undefined,
       roles: body.roles,
     });
     return { success: true as const, errorMessage: null, id: saved.id };
@@ -88,9 +90,9 @@ export class UsersController {
     try {
       await this.services.request(Topics.UsersChangeOwnPassword, {
         actor,
-        sessionToken: req.sessionToken ?? '',
-        currentPassword: body.currentPassword,
-        newPassword: body.newPassword,
+        sessionHash: tokenHash(req.sessionToken ?? ''),
+        currentPassword: this.seal.password(body.currentPassword),
+        newPassword: this.seal.password(body.newPassword),
       });
     } catch (err) {
       if (

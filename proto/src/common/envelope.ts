@@ -59,4 +59,6 @@ export const Header = {
   /** Set on `.dlq` messages: why the message was rejected. */
   DlqReason: 'x-dlq-reason',
   DlqSourceTopic: 'x-dlq-source-topic',
+  /** The fields of a DLQ copy whose values were left out (secrets: issue 34), comma-separated paths. */
+  DlqRedacted: 'x-dlq-redacted',
 } as const;

@@ -14,3 +14,4 @@ export * from './date-range';
 export * from './html';
 export * from './routes';
 export * from './gateway-routes';
+export * from './sealed';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AnnouncementDeliveryStateSchema, StoredAnnouncementSchema } from '../announcements/records';
 import { StockId } from '../common/session';
+import { sealedOrKept } from '../common/sealed';
 import { ActorSchema } from '../stocks/stock';
 import {
   EmailMarketingProviderSchema,
@@ -10,6 +11,7 @@ import {
   SubscriberSchema,
   SubscriberStatusSchema,
 } from './records';
+import { API_KEY_MASK } from './rules';
 
 /**
  * Request/reply messages of the email-marketing service. The gateway has checked roles; stocks are named by
@@ -23,10 +25,17 @@ export const EmailMarketingSettingsReplySchema = z.object({
   settings: EmailMarketingSettingsViewSchema.nullable(),
 });
 
+/**
+ * A provider API key as it crosses the bus (issue 34): sealed for this service by the gateway, or blank / the
+ * mask, both meaning the stock's stored key.
+ */
+export const BusProviderKeySchema = sealedOrKept(API_KEY_MASK);
+const BusSettingsSchema = EmailMarketingSettingsSchema.extend({ apiKey: BusProviderKeySchema });
+
 export const SaveEmailMarketingSettingsRequestSchema = z.object({
   actor: ActorSchema,
   stockId: StockId,
-  settings: EmailMarketingSettingsSchema,
+  settings: BusSettingsSchema,
 });
 
 /**
@@ -37,7 +46,7 @@ export const SubscriberCountRequestSchema = z.object({
   stockId: StockId.nullable(),
   /** Omitted: the stock's saved provider type, else the first type. */
   provider: EmailMarketingProviderSchema.optional(),
-  apiKey: z.string().max(200),
+  apiKey: BusProviderKeySchema,
   listId: z.string().max(100),
   clientId: z.string().max(100),
 });
@@ -53,7 +62,7 @@ export const TestSendRequestSchema = z.object({
   actor: ActorSchema,
   stockId: StockId,
   mode: z.enum(['test', 'subscribers']),
-  settings: EmailMarketingSettingsSchema.partial(),
+  settings: BusSettingsSchema.partial(),
   /** The campaign's content: the stock's latest announcement (the gateway looks it up), or null for a sample. */
   announcement: StoredAnnouncementSchema.nullable(),
 });

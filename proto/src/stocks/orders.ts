@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sealedOrKept } from '../common/sealed';
 import { StockId } from '../common/session';
 import { OPTION_GROUP_LIMITS, optionGroupProblems } from './option-group-rules';
 import { REQUIRED_ORDER_FIELDS, missingOrderFieldMessages } from './order-rules';
@@ -46,11 +47,18 @@ export const OrderedOptionSchema = z.object({
   lineItems: z.array(z.string()),
 });
 
-/** Optional email-marketing settings given on the form (either service); kept with the order for staff. */
+/** What an order's email-marketing API key reads as outside the stocks and email-marketing services. */
+export const ORDER_KEY_GIVEN = '(given)';
+
+/**
+ * Optional email-marketing settings given on the form (either service); kept with the order for staff. The
+ * API key crosses the bus sealed for the email-marketing service (the gateway seals it; the stocks service
+ * keeps it as sealed and never reads it), or as ORDER_KEY_GIVEN in the staff list.
+ */
 export const OrderEmailMarketingSchema = z.object({
   service: z.enum(['mailchimp', 'campaign-monitor']),
   listId: z.string().max(200),
-  apiKey: z.string().max(200),
+  apiKey: sealedOrKept(ORDER_KEY_GIVEN),
   templateId: z.string().max(200),
   replyTo: z.string().max(400),
   fromName: z.string().max(200),

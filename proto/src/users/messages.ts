@@ -1,34 +1,45 @@
 import { z } from 'zod';
 import { SessionUserSchema } from '../common/session';
+import { SealedSecretSchema, TokenHashSchema } from '../common/sealed';
 import { ActorSchema } from '../stocks/stock';
 import { CompanySchema, PermissionRowSchema, UserListItemSchema } from './rest';
 
-/** Request/reply messages of the users service (sign-in and sessions). */
+/**
+ * Request/reply messages of the users service (sign-in and sessions). No secret crosses the bus in clear
+ * (issue 34): the gateway makes the session and refresh tokens and sends only their SHA-256 hashes, and a
+ * password is sealed for the users service alone (SealedSecretSchema; `SealContext.Password`).
+ */
 
-const TokenSchema = z.object({ token: z.string().min(32), expiresAt: z.string().datetime() });
+/** The hashes of a new session token and refresh token the gateway made (sign-in and every refresh). */
+export const TokenHashesSchema = z.object({ sessionHash: TokenHashSchema, refreshHash: TokenHashSchema });
+const ExpirySchema = z.object({ expiresAt: z.string().datetime() });
 
 export const AuthenticateRequestSchema = z.object({
   username: z.string().min(1).max(200),
-  password: z.string().min(1).max(1000),
+  password: SealedSecretSchema,
+  tokens: TokenHashesSchema,
   userAgent: z.string().max(500).optional(),
   ip: z.string().max(100).optional(),
 });
+/** The user signed in and when the gateway's tokens end (the tokens themselves never left the gateway). */
 export const SessionGrantSchema = z.object({
   user: SessionUserSchema,
-  session: TokenSchema,
-  refresh: TokenSchema,
+  session: ExpirySchema,
+  refresh: ExpirySchema,
 });
 export type SessionGrant = z.infer<typeof SessionGrantSchema>;
 
-export const SessionRequestSchema = z.object({ sessionToken: z.string().min(1).max(200) });
+export const SessionRequestSchema = z.object({ sessionHash: TokenHashSchema });
 export const RefreshRequestSchema = z.object({
-  refreshToken: z.string().min(1).max(200),
+  refreshHash: TokenHashSchema,
+  /** The rotated tokens' hashes. */
+  next: TokenHashesSchema,
   userAgent: z.string().max(500).optional(),
   ip: z.string().max(100).optional(),
 });
 export const LogoutRequestSchema = z.object({
-  sessionToken: z.string().max(200).optional(),
-  refreshToken: z.string().max(200).optional(),
+  sessionHash: TokenHashSchema.optional(),
+  refreshHash: TokenHashSchema.optional(),
 });
 export const LogoutReplySchema = z.object({ loggedOut: z.boolean() });
 
@@ -42,7 +53,8 @@ export const SaveUserRequestSchema = z.object({
   id: z.string().uuid().nullable(),
   username: z.string().max(200),
   permissions: z.array(PermissionRowSchema).max(1000),
-  password: z.string().max(1000).optional(),
+  /** Omitted keeps the current one. */
+  password: SealedSecretSchema.optional(),
   roles: z.array(z.string().min(1).max(60)).max(20).optional(),
 });
 export const SaveUserReplySchema = z.object({ id: z.string().uuid() });
@@ -51,8 +63,8 @@ export const SearchCompaniesReplySchema = z.object({ companies: z.array(CompanyS
 export const ChangeOwnPasswordRequestSchema = z.object({
   actor: ActorSchema,
   /** The session making the change: it stays signed in, the user's other sessions end. */
-  sessionToken: z.string().min(1).max(200),
-  currentPassword: z.string().max(1000),
-  newPassword: z.string().max(1000),
+  sessionHash: TokenHashSchema,
+  currentPassword: SealedSecretSchema,
+  newPassword: SealedSecretSchema,
 });
 export const ChangeOwnPasswordReplySchema = z.object({ changed: z.literal(true) });

@@ -1,4 +1,4 @@
-import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
+import { defineService, sealedInboxProvider, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
 import { EmailMarketingConfig, emailMarketingConfigSchema, refineEmailMarketingConfig } from './config';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
@@ -98,6 +98,7 @@ export const emailMarketingService = defineService({
     ],
   }),
   providers: [
+    sealedInboxProvider('email-marketing'),
     {
       provide: SecretBox,
       useFactory: (config: Parameters<typeof secretsKeyOf>[0]) => new SecretBox(secretsKeyOf(config)),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { refineVendorUrls, secretsKeyVariable, vendorUrl } from '@irp/platform';
+import { refineVendorUrls, sealKeyVariable, secretsKeyVariable, vendorUrl } from '@irp/platform';
 import { isPlainAddress, parseMailbox } from './mail/mime';
 import { DEV_UNSUBSCRIBE_LINK_SECRET } from './subscribers/unsubscribe-tokens';
 
@@ -83,6 +83,12 @@ export const emailMarketingConfigSchema = z.object({
    * Required in production; elsewhere a public development key is used when it is unset.
    */
   EMAIL_SECRETS_KEY: secretsKeyVariable('EMAIL_SECRETS_KEY'),
+  /**
+   * The private half of the key pair provider API keys are sealed with on the bus (issue 34; X25519, 43
+   * base64url characters): only this service holds it, the gateway the public half
+   * (EMAIL_MARKETING_SEAL_PUBLIC_KEY). Required in production; the development pair is used elsewhere.
+   */
+  SEAL_PRIVATE_KEY: sealKeyVariable('SEAL_PRIVATE_KEY'),
   /**
    * Signs the unsubscribe links (an HMAC of the subscriber's id; no token is stored): 32+ characters, the
    * same for every email-marketing process. Changing it breaks the links in mails already sent. Production

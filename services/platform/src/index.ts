@@ -38,3 +38,4 @@ export * from './projection-bootstrap';
 export * from './unit-of-work';
 export * from './vendor-http/vendor-http';
 export * from './vendor-http/vendor-call';
+export * from './secrets/sealed-box';

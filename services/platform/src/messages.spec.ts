@@ -1,12 +1,19 @@
-import { Topics } from '@irp/proto';
+import { SEALED_PREFIX, Topics } from '@irp/proto';
 import { validateIncoming, validateReply } from './messages';
 
 describe('message validation against the catalogue', () => {
   it('accepts a valid request and reports each problem of an invalid one', () => {
-    expect(validateIncoming(Topics.UsersAuthenticate, { username: 'a', password: 'b' })).toEqual({
-      ok: true,
-      data: { username: 'a', password: 'b' },
-    });
+    const valid = {
+      username: 'a',
+      password: `${SEALED_PREFIX}b`,
+      tokens: { sessionHash: 'a'.repeat(64), refreshHash: 'b'.repeat(64) },
+    };
+    expect(validateIncoming(Topics.UsersAuthenticate, valid)).toEqual({ ok: true, data: valid });
+    // A password in clear is not a valid message (issue 34: secrets cross the bus sealed).
+    const clear = validateIncoming(Topics.UsersAuthenticate, { ...valid, password: 'b' });
+    expect(!clear.ok && clear.reason).toBe(
+      'password: a secret crosses the bus sealed for its service, never in clear',
+    );
     const bad = validateIncoming(Topics.UsersAuthenticate, { username: '' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.reason).toMatch(/username: .*[\s\S]*password: Required/);

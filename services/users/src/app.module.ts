@@ -1,4 +1,4 @@
-import { defineService, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
+import { defineService, sealedInboxProvider, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
 import { AuthHandlers } from './auth/auth.handlers';
 import { CheckSession } from './auth/check-session';
 import { RefreshSession } from './auth/refresh-session';
@@ -48,6 +48,7 @@ export const usersService = defineService({
     { provide: USERS_CONFIG, useExisting: SERVICE_CONFIG },
     UsersRepository,
     SessionsRepository,
+    sealedInboxProvider('users'),
     StockProjectionService,
     WriteUser,
     UpsertUser,

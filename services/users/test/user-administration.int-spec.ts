@@ -1,12 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { Topics } from '@irp/proto';
 import { actor, stockFixture } from '@irp/proto/testing';
-import { KafkaRequester } from '@irp/platform';
+import { KafkaRequester, tokenHash } from '@irp/platform';
 import { createTestRequester, dropSchema, expectAppError, serviceTestEnv } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startUsersService } from '../src/main';
 import { StockProjectionService } from '../src/stocks/stock-projection.repository';
 import { UpsertUser } from '../src/users/upsert-user';
+import { gatewaySide, sealedPassword, Signed } from './gateway-side';
 
 const TOPICS = [
   Topics.UsersAuthenticate,
@@ -35,21 +36,21 @@ describe('users service: user administration', () => {
   let admin: ReturnType<typeof actor>;
   let editor: ReturnType<typeof actor>;
 
+  /** A save as the gateway sends it: a password given is sealed for the users service. */
+  const sealed = (body: Record<string, unknown>) =>
+    typeof body.password === 'string' && body.password
+      ? { ...body, password: sealedPassword(body.password) }
+      : body;
   const save = (who: ReturnType<typeof actor>, body: Record<string, unknown>) =>
     requester.request(Topics.UsersSave, {
       actor: who,
       id: null,
       username: '',
       permissions: [],
-      ...body,
+      ...sealed(body),
     } as never);
-  const signIn = (username: string, password: string) =>
-    requester.request(Topics.UsersAuthenticate, { username, password });
-  const live = (token: string) =>
-    requester.request(Topics.UsersSession, { sessionToken: token }).then(
-      () => true,
-      () => false,
-    );
+  const signIn = (username: string, password: string) => gatewaySide(requester).signIn(username, password);
+  const live = (signed: Signed) => gatewaySide(requester).live(signed);
 
   beforeAll(async () => {
     await dropSchema('users');
@@ -230,7 +231,7 @@ describe('users service: user administration', () => {
         id: boss.id,
         username: 'boss',
         permissions: [],
-        password: 'Hijacked-Boss-2026',
+        password: sealedPassword('Hijacked-Boss-2026'),
       }),
       'FORBIDDEN',
       'Only an Admin can change a user who holds a staff role',
@@ -258,18 +259,18 @@ describe('users service: user administration', () => {
         id,
         username: 'ignored-on-update',
         permissions: [],
-        ...body,
+        ...sealed(body),
       } as never);
 
     const phone = await signIn('audited', GOOD);
     // Blank password, same rows: nothing changes, no audit row, the session lives.
     await edit({ password: '   ', permissions: [{ combinedTicker: 'UAA:ASX', roles: ['ViewConfig'] }] });
-    expect(await live(phone.session.token)).toBe(true);
+    expect(await live(phone)).toBe(true);
     await signIn('audited', GOOD);
 
     // A role change ends the user's sessions.
     await edit({ permissions: [{ combinedTicker: 'UAA:ASX', roles: ['ViewConfig', 'Invoicing'] }] });
-    expect(await live(phone.session.token)).toBe(false);
+    expect(await live(phone)).toBe(false);
 
     // A password change too; the old password no longer signs in.
     const laptop = await signIn('audited', GOOD);
@@ -277,7 +278,7 @@ describe('users service: user administration', () => {
       password: 'Another-Good-One-9',
       permissions: [{ combinedTicker: 'UAA:ASX', roles: ['ViewConfig', 'Invoicing'] }],
     });
-    expect(await live(laptop.session.token)).toBe(false);
+    expect(await live(laptop)).toBe(false);
     await expectAppError(signIn('audited', GOOD), 'UNAUTHENTICATED');
     await signIn('audited', 'Another-Good-One-9');
 
@@ -351,7 +352,7 @@ describe('users service: user administration', () => {
         id: unknown,
         username: 'x',
         permissions: [],
-        password: GOOD,
+        password: sealedPassword(GOOD),
       }),
       'NOT_FOUND',
       'User not found',
@@ -365,9 +366,9 @@ describe('users service: user administration', () => {
     const change = (currentPassword: string, newPassword: string) =>
       requester.request(Topics.UsersChangeOwnPassword, {
         actor: me,
-        sessionToken: here.session.token,
-        currentPassword,
-        newPassword,
+        sessionHash: tokenHash(here.sessionToken),
+        currentPassword: sealedPassword(currentPassword),
+        newPassword: sealedPassword(newPassword),
       });
     await expectAppError(
       change('wrong-current-pw', 'Fresh-Password-42'),
@@ -377,7 +378,7 @@ describe('users service: user administration', () => {
     await expectAppError(change(GOOD, 'qwertyuiop123'), 'BAD_REQUEST', /too common/);
     await expectAppError(change(GOOD, 'SELF-SERVICE'), 'BAD_REQUEST', /must not be the username/);
     expect(await change(GOOD, 'Fresh-Password-42')).toEqual({ changed: true });
-    expect([await live(here.session.token), await live(elsewhere.session.token)]).toEqual([true, false]);
+    expect([await live(here), await live(elsewhere)]).toEqual([true, false]);
     await signIn('self-service', 'Fresh-Password-42');
     const [row] = await db.query(
       `SELECT actor_id, password_changed FROM users.user_audit WHERE user_id = $1 ORDER BY id DESC LIMIT 1`,

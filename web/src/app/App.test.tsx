@@ -75,6 +75,23 @@ describe('App start-up', () => {
     expect(reloadPage).not.toHaveBeenCalled();
   });
 
+  it('says on /login why a session ended (a staff session idle for 30 minutes), and nothing when none had', async () => {
+    const idle = 'Your session ended after a time without activity; please sign in again';
+    fetchMock.mockResolvedValueOnce(jsonResponse({ statusCode: 401, errorMessage: idle }, 401));
+    renderApp();
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(idle);
+    // The page the user was on is where signing in goes back to.
+    expect(window.location.pathname).toBe('/login');
+  });
+
+  it('shows no reason when nobody was signed in', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ statusCode: 401, errorMessage: 'Not signed in' }, 401));
+    renderApp();
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
   it('treats an unreachable server as signed out', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     renderApp();

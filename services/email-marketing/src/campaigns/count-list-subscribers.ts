@@ -1,9 +1,10 @@
-import { AppError } from '@irp/platform';
+import { AppError, SealedInbox } from '@irp/platform';
 import { EmailMarketingSettings, isKeptApiKey } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { ProviderAdapters, providerAppError } from '../providers/provider-adapters';
 import { EmailSettingsRepository } from '../settings/email-settings.repository';
 import { normaliseSettings } from '../settings/email-settings-rules';
+import { openedProviderKey } from '../settings/sealed-provider-key';
 
 /** The Email Marketing tab's subscriber count: the provider list's, with the settings as typed. */
 @Injectable()
@@ -11,6 +12,7 @@ export class CountListSubscribers {
   constructor(
     private readonly settings: EmailSettingsRepository,
     private readonly adapters: ProviderAdapters,
+    private readonly inbox: SealedInbox,
   ) {}
 
   async run(input: {
@@ -22,7 +24,8 @@ export class CountListSubscribers {
   }): Promise<number> {
     const saved = input.stockId ? await this.settings.get(input.stockId) : null;
     // No key in the request (or the mask): the stock's stored one, so the key need not travel in a URL.
-    const apiKey = isKeptApiKey(input.apiKey) ? (saved?.apiKey ?? '') : input.apiKey;
+    const typed = openedProviderKey(this.inbox, input.apiKey);
+    const apiKey = isKeptApiKey(typed) ? (saved?.apiKey ?? '') : typed;
     if (!apiKey.trim()) throw new AppError('BAD_REQUEST', 'Enter the email-marketing API key');
     if (!input.listId.trim()) throw new AppError('BAD_REQUEST', 'Enter the list id');
     const provider = input.provider ?? saved?.provider ?? 'mailchimp';

@@ -1,4 +1,11 @@
-import { AppError, createLogger, requireAdminActor, requireStockRoleOf, SERVICE_CONFIG } from '@irp/platform';
+import {
+  AppError,
+  createLogger,
+  requireAdminActor,
+  requireStockRoleOf,
+  SealedInbox,
+  SERVICE_CONFIG,
+} from '@irp/platform';
 import {
   Actor,
   API_KEY_MASK,
@@ -19,6 +26,7 @@ import { campaignContent } from '../mail/templates';
 import { ProviderAdapters, providerAppError } from '../providers/provider-adapters';
 import { EmailSettingsRepository } from '../settings/email-settings.repository';
 import { normaliseSettings } from '../settings/email-settings-rules';
+import { openedProviderKey } from '../settings/sealed-provider-key';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 
 const log = createLogger('campaigns');
@@ -34,6 +42,7 @@ export class SendTestCampaign {
     private readonly stocks: StockProjectionService,
     private readonly adapters: ProviderAdapters,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig,
+    private readonly inbox: SealedInbox,
   ) {}
 
   /**
@@ -49,9 +58,9 @@ export class SendTestCampaign {
     else requireAdminActor(request.actor, 'Send To Subscribers');
     // The mask (the settings' answer, sent back untouched) means the stored key.
     const typed = Object.fromEntries(
-      Object.entries(request.settings).filter(
-        ([field, value]) => value !== undefined && !(field === 'apiKey' && value === API_KEY_MASK),
-      ),
+      Object.entries(request.settings)
+        .filter(([field, value]) => value !== undefined && !(field === 'apiKey' && value === API_KEY_MASK))
+        .map(([field, value]) => [field, field === 'apiKey' ? openedProviderKey(this.inbox, value) : value]),
     ) as Partial<EmailMarketingSettings>;
     const saved = await this.settings.get(request.stockId);
     const settings = normaliseSettings({ ...EMPTY_EMAIL_MARKETING_SETTINGS, ...saved, ...typed });

@@ -1,8 +1,9 @@
-import { createLogger } from '@irp/platform';
+import { AppError, createLogger, SealedInbox } from '@irp/platform';
 import { EventOf, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { EmailSettingsRepository } from './email-settings.repository';
 import { settingsOfOrder } from './email-settings-rules';
+import { openedProviderKey } from './sealed-provider-key';
 import { ServiceOrderSettingsSource } from './service-order-settings.source';
 
 const log = createLogger('email-settings');
@@ -18,6 +19,7 @@ export class ApplyOrderSettings {
   constructor(
     private readonly settings: EmailSettingsRepository,
     private readonly orders: ServiceOrderSettingsSource,
+    private readonly inbox: SealedInbox,
   ) {}
 
   async run(event: EventOf<typeof Topics.ServiceOrderStockCreated>): Promise<void> {
@@ -29,9 +31,23 @@ export class ApplyOrderSettings {
     }
     const given = await this.orders.of(event.serviceOrderId);
     if (!given) return;
-    const { settings, dropped } = settingsOfOrder(given);
+    const { settings, dropped } = settingsOfOrder({ ...given, apiKey: this.keyOf(given.apiKey, about) });
     if (dropped) log.warn({ ...about, dropped }, "part of the order's email-marketing settings left out");
     const applied = await this.settings.insertIfAbsent(event.by, event.stockId, settings);
     log.info({ ...about, applied, provider: settings.provider }, "the order's email-marketing settings");
+  }
+
+  /** The order's key, opened (the gateway sealed it for this service); one sealed for another key is left out. */
+  private keyOf(sealed: string, about: object): string {
+    try {
+      return openedProviderKey(this.inbox, sealed);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      log.warn(
+        { ...about, reason: err.message },
+        "the order's email-marketing key could not be opened: left out",
+      );
+      return '';
+    }
   }
 }

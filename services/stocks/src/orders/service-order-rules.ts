@@ -1,6 +1,7 @@
 import {
   DEFAULT_EXCHANGE,
   foreignOptionMessage,
+  ORDER_KEY_GIVEN,
   ServiceOption,
   ServiceOptionGroup,
   ServiceOrder,
@@ -145,6 +146,6 @@ export function withoutSecrets(order: ServiceOrder): ServiceOrder {
   if (!order.emailMarketing) return order;
   return {
     ...order,
-    emailMarketing: { ...order.emailMarketing, apiKey: order.emailMarketing.apiKey ? '(given)' : '' },
+    emailMarketing: { ...order.emailMarketing, apiKey: order.emailMarketing.apiKey ? ORDER_KEY_GIVEN : '' },
   };
 }

@@ -24,7 +24,7 @@ export class AuthHandlers {
 
   @HandleRequest(Topics.UsersSession)
   session(@Payload() req: HandledRequest<typeof Topics.UsersSession>) {
-    return this.checking.check(req.sessionToken);
+    return this.checking.check(req.sessionHash);
   }
 
   @HandleRequest(Topics.UsersRefresh)

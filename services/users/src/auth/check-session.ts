@@ -1,30 +1,39 @@
 import { ErrorCode, SessionUser } from '@irp/proto';
 import { AppError } from '@irp/platform';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { USERS_CONFIG, UsersConfig } from '../config';
 import { toSessionUser } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
-import { sha256 } from '../credentials/secrets';
-import { needsTouch, SIGNED_OUT } from '../credentials/session-rules';
+import { needsTouch, sessionOver, SIGNED_OUT } from '../credentials/session-rules';
 import { SessionsRepository } from '../credentials/sessions.repository';
 
-/** The gateway's session lookup: who a session token signs in, or 401. */
+/** The gateway's session lookup: who a session token (by its hash) signs in, or 401. */
 @Injectable()
 export class CheckSession {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly users: UsersRepository,
+    @Inject(USERS_CONFIG) private readonly config: UsersConfig,
   ) {}
 
-  /** The user of a live session token; roles are read fresh, so a role change applies at once. */
-  async check(sessionToken: string): Promise<SessionUser> {
-    const session = await this.sessions.findLive(sha256(sessionToken));
-    if (!session || session.expiresAt.getTime() <= Date.now())
+  /**
+   * The user of a live session; roles are read fresh, so a role change applies at once. A session idle past
+   * its user's limit, or past its end, is revoked and answers why (the web app signs in again).
+   */
+  async check(sessionHash: string): Promise<SessionUser> {
+    const session = await this.sessions.findLive(sessionHash);
+    const now = Date.now();
+    if (!session || session.expiresAt.getTime() <= now)
       throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     const user = await this.users.findById(session.userId);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-    if (needsTouch(session.lastSeenAt, Date.now())) {
-      await this.sessions.touch(session.id);
+    const sessionUser = toSessionUser(user);
+    const over = sessionOver(session, sessionUser.roles, this.config, now);
+    if (over) {
+      await this.sessions.revoke({ tokenHash: sessionHash });
+      throw new AppError(ErrorCode.Unauthenticated, over);
     }
-    return toSessionUser(user);
+    if (needsTouch(session.lastSeenAt, now)) await this.sessions.touch(session.id);
+    return sessionUser;
   }
 }

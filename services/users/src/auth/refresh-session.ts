@@ -4,9 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
 import { toSessionUser } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
-import { sha256 } from '../credentials/secrets';
-import { REFRESH_REUSED, SESSION_OVER, SIGNED_OUT } from '../credentials/session-rules';
-import { issueTokens } from './session-tokens';
+import { REFRESH_REUSED, sessionOver, SIGNED_OUT } from '../credentials/session-rules';
+import { tokenExpiries } from './session-tokens';
 import { SessionsRepository } from '../credentials/sessions.repository';
 
 /** A refresh: new session and refresh tokens for a live refresh token, within the session's absolute end. */
@@ -19,9 +18,12 @@ export class RefreshSession {
     @Inject(USERS_CONFIG) private readonly config: UsersConfig,
   ) {}
 
-  /** Rotates both tokens. Re-use of an already rotated refresh token revokes the whole session. */
+  /**
+   * Rotates both tokens to the gateway's new ones (their hashes). Re-use of an already rotated refresh token
+   * revokes the whole session; a session idle or over its end for its user (staff: issue 34) is refused.
+   */
   async refresh(req: RequestOf<typeof Topics.UsersRefresh>): Promise<SessionGrant> {
-    const hash = sha256(req.refreshToken);
+    const hash = req.refreshHash;
     // Revoked outside the rotation transaction: the error below must not roll the revocation back.
     if (await this.sessions.revokeByPreviousRefresh(hash))
       throw new AppError(ErrorCode.Unauthenticated, REFRESH_REUSED);
@@ -29,22 +31,23 @@ export class RefreshSession {
       const session = await this.sessions.lockByRefresh(tx, hash);
       if (!session || session.refreshExpiresAt.getTime() <= Date.now())
         throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-      if (session.absoluteExpiresAt.getTime() <= Date.now())
-        throw new AppError(ErrorCode.Unauthenticated, SESSION_OVER);
       const user = await this.users.findById(session.userId, tx);
       if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-      const tokens = issueTokens(this.config, session.absoluteExpiresAt);
+      const sessionUser = toSessionUser(user);
+      const over = sessionOver(session, sessionUser.roles, this.config, Date.now());
+      if (over) throw new AppError(ErrorCode.Unauthenticated, over);
+      const expiries = tokenExpiries(this.config, session.absoluteExpiresAt);
       await this.sessions.update(tx, session.id, {
-        tokenHash: sha256(tokens.session.token),
-        expiresAt: new Date(tokens.session.expiresAt),
+        tokenHash: req.next.sessionHash,
+        expiresAt: new Date(expiries.session.expiresAt),
         previousRefreshHash: session.refreshHash,
-        refreshHash: sha256(tokens.refresh.token),
-        refreshExpiresAt: new Date(tokens.refresh.expiresAt),
+        refreshHash: req.next.refreshHash,
+        refreshExpiresAt: new Date(expiries.refresh.expiresAt),
         lastSeenAt: new Date(),
         userAgent: req.userAgent ?? session.userAgent,
         ip: req.ip ?? session.ip,
       });
-      return { user: toSessionUser(user), ...tokens };
+      return { user: sessionUser, ...expiries };
     });
   }
 }

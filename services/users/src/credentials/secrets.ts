@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as argon2 from 'argon2';
 
 /** argon2id with OWASP's recommended memory/time cost. */
@@ -18,8 +18,3 @@ let dummyHash: Promise<string> | undefined;
 /** A hash to verify against when the username is unknown, so timing does not reveal which usernames exist. */
 export const dummyPasswordHash = (): Promise<string> =>
   (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
-
-/** 256 random bits, URL-safe. */
-export const newToken = (): string => randomBytes(32).toString('base64url');
-
-export const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -1,7 +1,7 @@
-import { ErrorCode, RequestOf, Topics, WRONG_CURRENT_PASSWORD } from '@irp/proto';
-import { AppError, UnitOfWork } from '@irp/platform';
+import { ErrorCode, RequestOf, SealContext, Topics, WRONG_CURRENT_PASSWORD } from '@irp/proto';
+import { AppError, SealedInbox, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { hashPassword, sha256, verifyPassword } from '../credentials/secrets';
+import { hashPassword, verifyPassword } from '../credentials/secrets';
 import { SIGNED_OUT } from '../credentials/session-rules';
 import { SessionsRepository } from '../credentials/sessions.repository';
 import { checkPassword } from './password-policy/password-policy';
@@ -17,17 +17,21 @@ export class ChangeOwnPassword {
     private readonly writer: WriteUser,
     private readonly sessions: SessionsRepository,
     private readonly units: UnitOfWork,
+    private readonly inbox: SealedInbox,
   ) {}
 
   /** The current password required; the session that asks stays signed in. */
   async change(req: RequestOf<typeof Topics.UsersChangeOwnPassword>): Promise<{ changed: true }> {
     const user = await this.users.findById(req.actor.id);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-    if (!(await verifyPassword(user.passwordHash, req.currentPassword)))
+    if (
+      !(await verifyPassword(user.passwordHash, this.inbox.open(req.currentPassword, SealContext.Password)))
+    )
       throw new AppError(ErrorCode.BadRequest, WRONG_CURRENT_PASSWORD);
-    checkPassword(req.newPassword, user.username);
-    const session = await this.sessions.findLive(sha256(req.sessionToken));
-    const passwordHash = await hashPassword(req.newPassword);
+    const newPassword = this.inbox.open(req.newPassword, SealContext.Password);
+    checkPassword(newPassword, user.username);
+    const session = await this.sessions.findLive(req.sessionHash);
+    const passwordHash = await hashPassword(newPassword);
     await this.units.run(async (tx) => {
       const before = (await this.users.findById(user.id, tx))!;
       const { roles, stockRoles } = toSessionUser(before);

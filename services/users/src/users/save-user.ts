@@ -1,5 +1,5 @@
-import { ErrorCode, PermissionRowDto, RequestOf, Topics } from '@irp/proto';
-import { AppError, UnitOfWork } from '@irp/platform';
+import { ErrorCode, PermissionRowDto, RequestOf, SealContext, Topics } from '@irp/proto';
+import { AppError, SealedInbox, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { hashPassword } from '../credentials/secrets';
 import { StockProjectionEntity } from '../stocks/stock-projection.entity';
@@ -27,11 +27,14 @@ export class SaveUser {
     private readonly writer: WriteUser,
     private readonly stocks: StockProjectionService,
     private readonly units: UnitOfWork,
+    private readonly inbox: SealedInbox,
   ) {}
 
   /** Creates (id null) or updates a user from the editor; its id. */
   async save(req: RequestOf<typeof Topics.UsersSave>): Promise<{ id: string }> {
-    const password = givenPassword(req.password);
+    const password = givenPassword(
+      req.password ? this.inbox.open(req.password, SealContext.Password) : undefined,
+    );
     const current = req.id ? await this.users.findById(req.id) : null;
     if (req.id && !current) throw new AppError(ErrorCode.NotFound, USER_NOT_FOUND);
     const held = new Set(Object.keys(current ? toSessionUser(current).stockRoles : {}));

@@ -1,7 +1,9 @@
-import { Center, Paper, Text, Title } from '@mantine/core';
+import { Alert, Center, Paper, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
 import { redirectTargetFrom } from '@/lib/session/redirect';
+import { selectSessionEndedReason } from '@/lib/session/sessionSlice';
 import { LoginForm } from '../components/LoginForm';
 
 /** /login (public): after signing in, back to the page the visitor asked for (default /). */
@@ -9,6 +11,7 @@ export function LoginRoute() {
   useDocumentTitle('Login · IR Portal');
   const location = useLocation();
   const navigate = useNavigate();
+  const endedReason = useAppSelector(selectSessionEndedReason);
 
   return (
     <Center mih="80dvh">
@@ -19,6 +22,11 @@ export function LoginRoute() {
         <Text c="dimmed" size="sm" mb="lg">
           Sign in to continue
         </Text>
+        {endedReason && (
+          <Alert color="yellow" mb="md" role="status">
+            {endedReason}
+          </Alert>
+        )}
         <LoginForm onSuccess={() => navigate(redirectTargetFrom(location.state), { replace: true })} />
       </Paper>
     </Center>
