@@ -231,8 +231,12 @@ export function reportsCases(shared: SharedBackend) {
         .report;
       expect(closed.allowSearch).toBe(false);
       expect(
-        (await form({ Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'false' }, 'admin'))
-          .body.report.allowSearch,
+        (
+          await form(
+            { Ticker: A.combinedTicker, StartDate: day, EndDate: day, AllowSearch: 'false' },
+            'admin',
+          )
+        ).body.report.allowSearch,
       ).toBe(false);
       const read = await http.get(`/api/report/${open.guid}`);
       expect(read.status).toBe(200);
@@ -344,7 +348,13 @@ export function reportsCases(shared: SharedBackend) {
         // The outage beside the unlisted stock's refusal (which is no outage: no gap, no mail).
         expect(res.body.failed).toEqual([
           { ticker: U.combinedTicker, errorMessage: `The market-data provider does not list ${U.ticker}` },
-          { ticker: C.combinedTicker, errorMessage: expect.stringMatching(/503/) },
+          // The provider's own words stay in the reports service's log, under the reference staff read.
+          {
+            ticker: C.combinedTicker,
+            errorMessage: expect.stringMatching(
+              /^The market-data provider answered 503 \(reference [0-9a-f]{8}\)$/,
+            ),
+          },
         ]);
         const mails = await until(
           async () => backend.sink.to(STAFF).filter((m) => m.subject.includes('Market data:')),

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { DEMO_ACCOUNTING_CLIENT, Stock, Topics } from '@irp/proto';
 import { actor, stockFixture } from '@irp/proto/testing';
 import { KafkaRequester } from '@irp/platform';
-import { createTestRequester, dropSchema, serviceTestEnv } from '@irp/platform/testing';
+import {
+  captureLogs,
+  createTestRequester,
+  dropSchema,
+  loggedUnderReference,
+  serviceTestEnv,
+} from '@irp/platform/testing';
 import { AccountingStandIn, startAccountingStandIn } from '@irp/standins/accounting';
 import { DataSource } from 'typeorm';
 import { AccountingSync } from '../src/invoices/accounting-sync';
@@ -318,13 +324,18 @@ describe('invoicing service against the accounting stand-in', () => {
     });
     const contact = standIn.contacts().find((c) => c.ContactID === contactId)!;
     expect(contact).toMatchObject({ Name: fresh.companyName, EmailAddress: 'billing@newlisting.example' });
+    // Refused as a bad request; the accounting system's own words stay in the log, under the reference.
+    const logs = captureLogs();
     const duplicate = await refusal(() =>
       requester.request(Topics.InvoicingCreateContact, { actor: admin, stockId: fresh.id }),
-    );
+    ).finally(() => logs.stop());
     expect(duplicate).toEqual({
       code: 'BAD_REQUEST',
-      message: `The contact name ${fresh.companyName} is already assigned to another contact. The contact name must be unique across all active contacts.`,
+      message: expect.stringMatching(/^The accounting system refused the request \(reference [0-9a-f]{8}\)$/),
     });
+    expect(loggedUnderReference(logs, duplicate.message).vendorMessage).toBe(
+      `The contact name ${fresh.companyName} is already assigned to another contact. The contact name must be unique across all active contacts.`,
+    );
 
     const { repeatingInvoice } = await requester.request(Topics.InvoicingCreateRepeatingInvoice, {
       actor: admin,

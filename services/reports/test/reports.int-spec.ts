@@ -2,9 +2,11 @@ import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { KafkaRequester } from '@irp/platform';
 import {
+  captureLogs,
   createTestRequester,
   dropSchema,
   expectAppError,
+  loggedUnderReference,
   outboxEvents,
   rawProducer,
   serviceTestEnv,
@@ -239,13 +241,26 @@ describe('reports service on the real broker and database', () => {
     it('a provider outage is retried, remembered, reported once, and a report over the day says the data is missing', async () => {
       const day = '2026-02-16';
       standIn.faults.set({ kind: 'fail', route: 'trades', status: 503, times: 1000 });
+      const logs = captureLogs();
       try {
         const before = standIn.requests('trades');
         const failed = await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
+        logs.stop();
         expect(failed.success).toBe(false);
         expect(failed.failed.map((f) => f.ticker).sort()).toEqual(
           [watched.combinedTicker, watched2.combinedTicker].sort(),
         );
+        // The provider's own words (its error body) are not echoed to staff: a reference instead, and the
+        // detail in the structured log under it.
+        for (const { errorMessage } of failed.failed) {
+          expect(errorMessage).toMatch(/^The market-data provider answered 503 \(reference [0-9a-f]{8}\)$/);
+          expect(loggedUnderReference(logs, errorMessage)).toMatchObject({
+            vendor: 'reports:market-data',
+            status: 503,
+            vendorMessage: 'failing on purpose (/standin/faults)',
+          });
+        }
+        expect(JSON.stringify(failed)).not.toContain('failing on purpose');
         expect(failed.errorMessage).toMatch(/could not serve 2 stock-day/);
         // Two attempts per stock-day (MARKET_DATA_MAX_ATTEMPTS).
         expect(standIn.requests('trades') - before).toBe(4);
@@ -266,6 +281,7 @@ describe('reports service on the real broker and database', () => {
         await requester.request(Topics.ReportsRunPriorDay, { actor: admin, day }, 60_000);
         expect(await outboxEvents('reports', Topics.MarketDataFailed)).toHaveLength(1);
       } finally {
+        logs.stop();
         standIn.faults.clear();
       }
       // Load the surrounding days, then the report over the week says which day is missing, not zeros.

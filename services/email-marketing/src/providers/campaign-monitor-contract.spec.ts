@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
   AnsweringServer,
+  captureLogs,
+  loggedUnderReference,
   startAnsweringServer,
   useVendorContract,
   VendorContract,
@@ -212,15 +214,20 @@ describe('the Campaign-Monitor-type adapter and stand-in against Campaign Monito
       });
     });
 
-    it('a refusal: its Message and Code, not retried', async () => {
+    it('a refusal: its Message and Code logged under the reference staff read, not retried', async () => {
       const published = example('getListStats', 0) as { Code: number; Message: string };
       refuse = true;
       try {
-        await expect(fromExamples.subscriberCount(settings())).rejects.toMatchObject({
-          message: `${published.Message} (code ${published.Code})`,
-          status: 400,
-          retryable: false,
-        });
+        const logs = captureLogs();
+        const error = (await fromExamples.subscriberCount(settings()).catch((e: unknown) => e)) as Error;
+        logs.stop();
+        expect(error).toMatchObject({ status: 400, retryable: false });
+        expect(error.message).toMatch(
+          /^The email-marketing service refused the request \(HTTP 400, reference/,
+        );
+        expect(loggedUnderReference(logs, error.message).vendorMessage).toBe(
+          `${published.Message} (code ${published.Code})`,
+        );
       } finally {
         refuse = false;
       }

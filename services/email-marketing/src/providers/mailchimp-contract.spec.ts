@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { DEMO_PROVIDER_ACCOUNTS, EMPTY_EMAIL_MARKETING_SETTINGS, EmailMarketingSettings } from '@irp/proto';
 import {
   AnsweringServer,
+  captureLogs,
+  loggedUnderReference,
   startAnsweringServer,
   useVendorContract,
   VendorContract,
@@ -186,15 +188,20 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
     });
     afterAll(() => server?.close());
 
-    it('a refusal: its title and detail, not retried', async () => {
+    it('a refusal: its title and detail logged under the reference staff read, not retried', async () => {
       const published = rig.contract.propertyExample('getListsId', 404) as { title: string; detail: string };
       expect(published).toMatchObject({ title: expect.any(String), detail: expect.any(String) });
       status = 404;
-      await expect(fromExamples.subscriberCount(settings())).rejects.toMatchObject({
-        message: `${published.title}: ${published.detail}`,
-        status: 404,
-        retryable: false,
-      });
+      const logs = captureLogs();
+      const error = (await fromExamples
+        .subscriberCount(settings())
+        .catch((e: unknown) => e)) as ProviderError;
+      logs.stop();
+      expect(error).toMatchObject({ status: 404, retryable: false });
+      expect(error.message).toMatch(/^The email-marketing service has no such list or template \(reference/);
+      expect(loggedUnderReference(logs, error.message).vendorMessage).toBe(
+        `${published.title}: ${published.detail}`,
+      );
     });
 
     it('a list without its member count: a clear error naming the field, never a TypeError', async () => {
@@ -214,16 +221,21 @@ describe('the Mailchimp-type adapter and stand-in against Mailchimp’s publishe
       }
     });
 
-    it('a server error: retried, then "Please try again later" with its words', async () => {
+    it('a server error: retried, then "Please try again later", its words in the log under the reference', async () => {
       const published = rig.contract.propertyExample('getListsId', 500) as { title: string; detail: string };
       status = 500;
+      const logs = captureLogs();
       const error = (await fromExamples
         .subscriberCount(settings())
         .catch((e: unknown) => e)) as ProviderError;
+      logs.stop();
       expect(error).toBeInstanceOf(ProviderError);
       expect(error.retryable).toBe(true);
-      expect(error.message).toContain(`${published.title}: ${published.detail}`);
+      expect(error.message).not.toContain(published.detail);
       expect(error.message).toContain('after 2 attempts. Please try again later.');
+      expect(loggedUnderReference(logs, error.message).vendorMessage).toBe(
+        `${published.title}: ${published.detail}`,
+      );
     });
   });
 });

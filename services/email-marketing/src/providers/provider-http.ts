@@ -1,10 +1,8 @@
-import { createLogger, VendorError, VendorHttpClient, vendorJson } from '@irp/platform';
+import { VendorError, vendorErrorReference, VendorHttpClient, vendorJson } from '@irp/platform';
 import { z } from 'zod';
 import { ProviderError, ProviderOptions } from './provider';
 
 export { retryAfterMs } from '@irp/platform';
-
-const log = createLogger('email-provider');
 
 export interface ProviderCall<S extends z.ZodTypeAny = z.ZodUnknown> {
   method: 'GET' | 'POST' | 'PUT';
@@ -68,19 +66,21 @@ export async function callProvider<S extends z.ZodTypeAny = z.ZodUnknown>(
 }
 
 /**
- * A provider's failure as a ProviderError, decided once: a refusal (a 4xx but 429) at once with the vendor's
- * words, not retryable; busy, failing or silent after every attempt, or an answer it does not describe,
- * retryable ("Please try again later"); our guard refusing the address, not retryable.
+ * A provider's failure as a ProviderError, decided once: a refusal (a 4xx but 429) at once, not retryable;
+ * busy, failing or silent after every attempt, or an answer it does not describe, retryable ("Please try
+ * again later"); our guard refusing the address, not retryable. The provider's own words (its error body)
+ * never reach staff: such a message names a reference instead, under which the detail is logged
+ * (vendorErrorReference).
  */
 function providerError(err: VendorError, client: VendorHttpClient, url: string): ProviderError {
+  if (err.kind === 'invalid-answer' && err.status === null)
+    return new ProviderError('The email-marketing service answered more than expected', null, true);
   if (err.kind === 'refused' && err.status === null)
     return new ProviderError(
       `The email-marketing service's address was refused: ${err.message}`,
       null,
       false,
     );
-  if (err.kind === 'invalid-answer' && err.status === null)
-    return new ProviderError('The email-marketing service answered more than expected', null, true);
   if (err.kind === 'invalid-answer')
     return new ProviderError(
       `The email-marketing service's answer could not be used: ${err.message}`,
@@ -95,15 +95,21 @@ function providerError(err: VendorError, client: VendorHttpClient, url: string):
       true,
     );
   }
-  const message = err.vendorMessage ?? `HTTP ${err.status}`;
-  if (err.kind !== 'unavailable') return new ProviderError(message, err.status, false);
-  log.warn(
-    { url, status: err.status, attempts: err.attempts },
-    'email-marketing provider busy or failing after every attempt',
-  );
+  const reference = vendorErrorReference(err, { url });
+  if (err.kind !== 'unavailable')
+    return new ProviderError(refusalOf(err.status, reference), err.status, false);
   return new ProviderError(
-    `The email-marketing service answered ${err.status} ${err.statusText}: ${message} after ${err.attempts} attempts. Please try again later.`,
+    `The email-marketing service answered ${err.status} ${err.statusText} (reference ${reference}) after ${err.attempts} attempts. Please try again later.`,
     null,
     true,
   );
+}
+
+/** A provider's refusal in our words, by its status. */
+function refusalOf(status: number | null, reference: string): string {
+  if (status === 401 || status === 403)
+    return `The email-marketing service refused the API key (reference ${reference})`;
+  if (status === 404)
+    return `The email-marketing service has no such list or template (reference ${reference})`;
+  return `The email-marketing service refused the request (HTTP ${status}, reference ${reference})`;
 }

@@ -4,6 +4,7 @@ import {
   vendorCall,
   VendorCallOptions,
   VendorError,
+  vendorErrorReference,
   VendorHttpClient,
   vendorJson,
   VendorResponse,
@@ -11,7 +12,6 @@ import {
 import { ErrorCode } from '@irp/proto';
 import { z } from 'zod';
 import {
-  accountingErrorText,
   accountingMessage,
   ApiInvoice,
   ApiInvoiceSchema,
@@ -280,7 +280,7 @@ export class AccountingClient {
       if (error.status === null) throw failure(error, this.options.tokenUrl);
       throw new AppError(
         ErrorCode.ServiceUnavailable,
-        `The accounting system refused a token: ${accountingErrorText(error.status, error.vendorMessage)}`,
+        `The accounting system refused a token (reference ${vendorErrorReference(error)})`,
         FINAL,
       );
     }
@@ -297,11 +297,18 @@ type CallOptions = Pick<VendorCallOptions, 'headers' | 'body' | 'retry' | 'maxRe
 
 /**
  * The accounting system's failure as this service's error, decided once: a refused request (400) is
- * BAD_REQUEST with its message, a missing record NOT_FOUND; a reached request limit, refused credentials,
- * an outage or an answer it does not describe SERVICE_UNAVAILABLE, which the handler does not retry (FINAL).
+ * BAD_REQUEST, a missing record NOT_FOUND; a reached request limit, refused credentials, an outage or an
+ * answer it does not describe SERVICE_UNAVAILABLE, which the handler does not retry (FINAL). Its own words
+ * (an error body) never reach staff: such a message names a reference instead, under which the detail is
+ * logged (vendorErrorReference).
  */
 function failure(error: VendorError, path: string): AppError {
-  const message = accountingErrorText(error.status, error.vendorMessage);
+  if (error.kind === 'not-found')
+    return new AppError(
+      ErrorCode.NotFound,
+      `The accounting system has no such record (${path.split('?')[0]})`,
+    );
+  // Our own words (the guard, no answer, an answer out of its described shape) may be shown as they are.
   if (error.status === null)
     return new AppError(
       ErrorCode.ServiceUnavailable,
@@ -314,29 +321,29 @@ function failure(error: VendorError, path: string): AppError {
       `The accounting system's answer could not be used: ${error.message}`,
       FINAL,
     );
-  if (error.status === 400) return new AppError(ErrorCode.BadRequest, message);
-  if (error.kind === 'not-found')
+  const reference = vendorErrorReference(error, { path: path.split('?')[0] });
+  if (error.status === 400)
     return new AppError(
-      ErrorCode.NotFound,
-      `The accounting system has no such record (${path.split('?')[0]})`,
+      ErrorCode.BadRequest,
+      `The accounting system refused the request (reference ${reference})`,
     );
   if (error.status === 429) {
     const after = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
     return new AppError(
       ErrorCode.ServiceUnavailable,
-      `The accounting system's request limit was reached (${message}); try again${after !== undefined ? ` in ${after} seconds` : ' later'}`,
+      `The accounting system's request limit was reached (reference ${reference}); try again${after !== undefined ? ` in ${after} seconds` : ' later'}`,
       FINAL,
     );
   }
   if (error.status === 401 || error.status === 403)
     return new AppError(
       ErrorCode.ServiceUnavailable,
-      `The accounting system refused our credentials: ${message}`,
+      `The accounting system refused our credentials (reference ${reference})`,
       FINAL,
     );
   return new AppError(
     ErrorCode.ServiceUnavailable,
-    `The accounting system answered ${error.status}: ${message}`,
+    `The accounting system answered ${error.status} (reference ${reference})`,
     FINAL,
   );
 }

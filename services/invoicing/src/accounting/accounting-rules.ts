@@ -70,10 +70,6 @@ export const ApiRepeatingInvoiceSchema = z.object({
 });
 export type ApiRepeatingInvoice = z.infer<typeof ApiRepeatingInvoiceSchema>;
 
-/** An error answer as a sentence: what it said (accountingMessage), else its status. */
-export const accountingErrorText = (status: number | null, said: string | undefined): string =>
-  said ?? `the accounting system answered ${status}`;
-
 /**
  * What an error body says (parsed JSON, or its text), the vendor kit's `vendorMessage` hook: a
  * ValidationException's validation messages (each element's, once), or its Message; an auth error's Detail

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ErrorCode } from '@irp/proto';
 import {
   AnsweringServer,
+  captureLogs,
+  loggedUnderReference,
   startAnsweringServer,
   useVendorContract,
   VendorContract,
@@ -234,18 +236,24 @@ describe('the accounting adapter and stand-in against Xero’s published API', (
       ).resolves.toMatchObject({ RepeatingInvoiceID: created.RepeatingInvoiceID });
     });
 
-    it('createContacts: the example’s contact; its 400 example as BAD_REQUEST with Xero’s message', async () => {
+    it('createContacts: the example’s contact; its 400 example as BAD_REQUEST, Xero’s message logged under its reference', async () => {
       const published = (example('createContacts').Contacts as Body[])[0]!;
       expect(await fromExamples.createContact({ name: 'Foo9987', email: '' })).toBe(
         String(published.ContactID).toLowerCase(),
       );
       refuse = true;
       try {
-        await expect(fromExamples.createContact({ name: 'Buzz Lightyear', email: '' })).rejects.toMatchObject(
-          {
-            code: ErrorCode.BadRequest,
-            message: accountingMessage(example('createContacts', 400)),
-          },
+        const logs = captureLogs();
+        const error = (await fromExamples
+          .createContact({ name: 'Buzz Lightyear', email: '' })
+          .catch((e: unknown) => e)) as Error;
+        logs.stop();
+        expect(error).toMatchObject({ code: ErrorCode.BadRequest });
+        expect(error.message).toMatch(
+          /^The accounting system refused the request \(reference [0-9a-f]{8}\)$/,
+        );
+        expect(loggedUnderReference(logs, error.message).vendorMessage).toBe(
+          accountingMessage(example('createContacts', 400)),
         );
       } finally {
         refuse = false;

@@ -31,3 +31,18 @@ export function captureLogs(atInfo: Logger[] = []): LogCapture {
     },
   };
 }
+
+/**
+ * What was logged under the reference a staff message names (`(reference abc123)`, vendorErrorReference):
+ * the one line's fields; a message without a reference, or a reference logged other than once, fails.
+ */
+export function loggedUnderReference(logs: LogCapture, message: string): Record<string, unknown> {
+  const reference = /reference ([0-9a-f]{8})/.exec(message)?.[1];
+  if (!reference) throw new Error(`no reference in "${message}"`);
+  const lines = logs
+    .text()
+    .split('\n')
+    .filter((line) => line.includes(`"reference":"${reference}"`));
+  if (lines.length !== 1) throw new Error(`reference ${reference} was logged ${lines.length} times`);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { createLogger } from '../logging';
 import { vendorInvalidAnswers } from '../metrics';
@@ -68,6 +69,31 @@ export class VendorError extends Error {
     this.timedOut = detail.timedOut ?? false;
     this.url = detail.url;
   }
+}
+
+/**
+ * A vendor's failure as staff may read it: a reference to quote, never the vendor's own words (an error
+ * body can name its accounts, endpoints or internals, and is not ours to pass on). The detail is logged
+ * here, once, under that reference (`context` adds what the adapter knows: the stock, the day).
+ */
+export function vendorErrorReference(error: VendorError, context: Record<string, unknown> = {}): string {
+  const reference = randomBytes(4).toString('hex');
+  log.warn(
+    {
+      ...context,
+      reference,
+      vendor: error.vendor,
+      kind: error.kind,
+      status: error.status,
+      statusText: error.statusText,
+      vendorMessage: error.vendorMessage,
+      url: error.url,
+      attempts: error.attempts,
+      timedOut: error.timedOut,
+    },
+    `vendor error (reference ${reference}): ${error.message}`,
+  );
+  return reference;
 }
 
 export interface VendorCallOptions extends VendorRequest {

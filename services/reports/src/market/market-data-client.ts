@@ -1,4 +1,4 @@
-import { AppError, VendorError, VendorHttpClient, vendorJson } from '@irp/platform';
+import { AppError, VendorError, VendorHttpClient, vendorErrorReference, vendorJson } from '@irp/platform';
 import { ErrorCode } from '@irp/proto';
 import { z } from 'zod';
 
@@ -201,19 +201,16 @@ export interface FailureContext {
 
 /**
  * The provider's failure as this service's error, decided once: a day not published yet (404 with the
- * reason `not_published_yet`) is TradesNotPublishedError, any other 404 of a security UnknownSecurityError, a refused request (400) BAD_REQUEST with the provider's message, anything else
- * SERVICE_UNAVAILABLE saying what happened. The adapter has retried already (FINAL).
+ * reason `not_published_yet`) is TradesNotPublishedError, any other 404 of a security UnknownSecurityError, a
+ * refused request (400) BAD_REQUEST, anything else SERVICE_UNAVAILABLE saying what happened. The provider's
+ * own words (its error body) never reach staff: such a message names a reference instead, under which the
+ * detail is logged (vendorErrorReference). The adapter has retried already (FINAL).
  */
 export function failure(error: VendorError, { code, day, reason }: FailureContext = {}): AppError {
   if (error.kind === 'not-found' && code && day && reason === NOT_PUBLISHED_YET)
     return new TradesNotPublishedError(code, day);
   if (error.kind === 'not-found' && code) return new UnknownSecurityError(code);
-  if (error.kind === 'refused' && error.status === 400)
-    return new AppError(
-      ErrorCode.BadRequest,
-      `The market-data provider refused the request: ${error.vendorMessage ?? ''}`,
-      FINAL,
-    );
+  // Our own words (the guard, no answer, an answer out of its described shape) may be shown as they are.
   if (error.kind === 'invalid-answer')
     return new AppError(
       ErrorCode.ServiceUnavailable,
@@ -226,13 +223,20 @@ export function failure(error: VendorError, { code, day, reason }: FailureContex
       `The market-data provider could not be reached: ${error.message}`,
       FINAL,
     );
+  const reference = vendorErrorReference(error, { code, day });
+  if (error.kind === 'refused' && error.status === 400)
+    return new AppError(
+      ErrorCode.BadRequest,
+      `The market-data provider refused the request (reference ${reference})`,
+      FINAL,
+    );
   const wait =
     error.status === 429 && error.retryAfterMs !== undefined
       ? Math.ceil(error.retryAfterMs / 1000)
       : undefined;
   return new AppError(
     ErrorCode.ServiceUnavailable,
-    `The market-data provider answered ${error.status}${error.vendorMessage ? `: ${error.vendorMessage}` : ''}${wait !== undefined ? ` (try again in ${wait} seconds)` : ''}`,
+    `The market-data provider answered ${error.status} (reference ${reference})${wait !== undefined ? ` (try again in ${wait} seconds)` : ''}`,
     FINAL,
   );
 }
