@@ -46,7 +46,8 @@ export function planChanged(files) {
         add('web', { related: `../${file}` });
         because.push('web tests that import it');
       }
-      if (file.startsWith('scripts/')) {
+      // The dependency audit (scripts/test/npm-audit.test.mjs) reads the lockfile.
+      if (file.startsWith('scripts/') || /^package(-lock)?\.json$/.test(file)) {
         plan.infra = true;
         because.push('the infra suite');
       }
@@ -79,7 +80,11 @@ export function planChanged(files) {
       plan.infra = true;
       all('browser');
       because.unshift('the infra suite');
-    } else if (/^(scripts|deploy)\//.test(file) || file === 'Makefile' || file === 'eslint.config.mjs') {
+    } else if (
+      /^(scripts|deploy|security)\//.test(file) ||
+      file === 'Makefile' ||
+      file === 'eslint.config.mjs'
+    ) {
       plan.infra = true;
       because.push('the infra suite (node --test deploy/local/test/*.test.mjs scripts/test/*.test.mjs)');
     }

@@ -119,3 +119,9 @@ test('the plan as printed names each file, why, and what runs', () => {
     ].join('\n'),
   );
 });
+
+test('the lockfile or the audit allow list: the infra suite, where the dependency audit runs', () => {
+  assert.ok(planChanged(['package-lock.json']).suites.includes('infra'));
+  const plan = planChanged(['security/audit-allowlist.json']);
+  assert.deepEqual(plan.suites, ['lint', 'infra']);
+});

@@ -1,5 +1,5 @@
 // Types of skip-conditions.js (the one list of conditions under which a test may be skipped).
-export type SkipConditionId = 'root' | 'ownBroker' | 'kubectl';
+export type SkipConditionId = 'root' | 'ownBroker' | 'kubectl' | 'npmAudit';
 export declare const SKIP_CONDITIONS: Readonly<Record<SkipConditionId, string>>;
 export declare const SKIP_HELPERS: Readonly<Record<string, number>>;
 export declare function conditionText(id: SkipConditionId): string;

@@ -13,6 +13,7 @@ const SKIP_CONDITIONS = Object.freeze({
   root: 'needs root',
   ownBroker: 'needs the broker this run started',
   kubectl: 'needs kubectl',
+  npmAudit: "needs the npm registry's audit endpoint",
 });
 
 const MARKER = /\[skip-condition ([A-Za-z][\w-]*)(?::[^\]]*)?\]/;
