@@ -64,7 +64,8 @@ module.exports = {
       comment:
         'The shared test fixtures (@irp/proto/testing) are for tests; production code may not import them.',
       severity: 'error',
-      from: { pathNot: [TESTS, '^proto/src/testing/'] },
+      // The platform's test harness (`@irp/platform/testing`, itself for tests only) signs fixture actors.
+      from: { pathNot: [TESTS, '^proto/src/testing/', '^services/platform/src/testing/'] },
       to: { path: '^proto/(src|dist)/testing/' },
     },
     {

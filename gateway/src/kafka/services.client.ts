@@ -1,5 +1,5 @@
-import { ReplyOf, RequestCatalogue, RequestOf, RequestSpec, RequestTopic, SessionUser } from '@irp/proto';
-import { signActor } from '@irp/proto/signing';
+import { ReplyOf, RequestCatalogue, RequestOf, RequestSpec, RequestTopic } from '@irp/proto';
+import { withSignedActor } from '@irp/proto/signing';
 import { KafkaRequester, kafkaSettingsOf } from '@irp/platform';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -7,8 +7,9 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 /**
  * The gateway's one way to ask a service: request/reply over Kafka for every request topic in the
  * catalogue. A missing or failing service becomes a 503 with a clear message within the request timeout.
- * The actor of a request (the signed-in user a change is made for) is signed here, as late as possible:
- * services act only for an actor signed with ACTOR_SIGNING_SECRET.
+ * The actor of a request (the signed-in user a change is made for) is signed as late as possible, by the
+ * requester as it sends the validated payload, for that topic and payload (a fresh message id each time):
+ * services act only for an actor signed with ACTOR_SIGNING_SECRET for the message it came in.
  */
 @Injectable()
 export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
@@ -18,14 +19,12 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   /** When the last mutating request through this gateway started or finished. */
   private lastWriteAt = 0;
 
-  private readonly actorSecret: string;
-
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.actorSecret = config.ACTOR_SIGNING_SECRET;
     this.requester = new KafkaRequester({
       ...kafkaSettingsOf(config, 'gateway'),
       topics: Object.keys(RequestCatalogue) as RequestTopic[],
       timeoutMs: config.KAFKA_REQUEST_TIMEOUT_MS,
+      signActor: (topic, payload) => withSignedActor(topic, payload, config.ACTOR_SIGNING_SECRET),
     });
   }
 
@@ -38,19 +37,12 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   request<T extends RequestTopic>(topic: T, payload: RequestOf<T>, timeoutMs?: number): Promise<ReplyOf<T>> {
-    const message = this.signed(payload);
     if (!(RequestCatalogue[topic] as RequestSpec).mutates)
-      return this.requester.request(topic, message, timeoutMs);
+      return this.requester.request(topic, payload, timeoutMs);
     this.lastWriteAt = performance.now();
-    return this.requester.request(topic, message, timeoutMs).finally(() => {
+    return this.requester.request(topic, payload, timeoutMs).finally(() => {
       this.lastWriteAt = performance.now();
     });
-  }
-
-  private signed<P>(payload: P): P {
-    if (typeof payload !== 'object' || payload === null || !('actor' in payload)) return payload;
-    const { actor } = payload as { actor: SessionUser };
-    return { ...payload, actor: signActor(actor, this.actorSecret) };
   }
 
   /**

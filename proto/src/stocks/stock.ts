@@ -99,6 +99,8 @@ export type StockFields = z.input<typeof StockFieldsSchema>;
  * clear reply (UNTRUSTED_ACTOR) rather than as a malformed message.
  */
 export const ActorSchema = SessionUserSchema.extend({
-  proof: z.object({ expiresAt: z.number().int(), signature: z.string().max(100) }).optional(),
+  proof: z
+    .object({ expiresAt: z.number().int(), messageId: z.string().max(100), signature: z.string().max(100) })
+    .optional(),
 });
 export type Actor = z.infer<typeof ActorSchema>;

@@ -3,7 +3,14 @@
 // crypto for the actor's signature), so the module carries no zod (the web's tests and the bench import it
 // as well as the servers').
 import type { SessionUser } from '../common/session';
-import { type ActorProof, DEV_ACTOR_SIGNING_SECRET, signActor, type SignedActor } from '../signing';
+import {
+  type ActorProof,
+  DEV_ACTOR_SIGNING_SECRET,
+  signActor,
+  type SignedActor,
+  verifyActor,
+  withSignedActor,
+} from '../signing';
 import type { Stock } from '../stocks/stock';
 
 /** The id of `stockFixture()` unless overridden. */
@@ -61,20 +68,44 @@ function idOf(username: string): string {
   return `00000000-0000-4000-8000-0000${hash.toString(16).padStart(8, '0')}`;
 }
 
+/** The secret the tests' processes sign and check actors with (the development default unless set). */
+const testActorSecret = () => process.env.ACTOR_SIGNING_SECRET || DEV_ACTOR_SIGNING_SECRET;
+
+/**
+ * What a fixture actor is signed for: no message a service takes. A test's requester (the platform's
+ * `createTestRequester`) signs such an actor for each request it sends, as the gateway signs a session's.
+ */
+const FIXTURE_MESSAGE = { topic: 'test-fixture', payload: null } as const;
+
 /**
  * A signed-in user as the gateway passes it to services (proto's Actor / SessionUser): `user` with no
- * roles unless overridden; its id follows the username unless given. Signed as the gateway signs it, with
- * ACTOR_SIGNING_SECRET as the tests' processes see it (the development default unless set), so a request
- * sent straight to a service through Kafka is accepted; `unsignedActor` is the same without the proof.
+ * roles unless overridden; its id follows the username unless given. Signed with ACTOR_SIGNING_SECRET as the
+ * tests' processes see it for no message (a service refuses it as it is): a test's requester signs it for
+ * each request it sends (`signFixtureActor`), so a request sent straight to a service through Kafka is
+ * accepted; `unsignedActor` is the same without the proof.
  */
 export function actor(overrides: Partial<SessionUser> = {}): SignedActor & { proof: ActorProof } {
   return signActor(
     unsignedActor(overrides),
-    process.env.ACTOR_SIGNING_SECRET || DEV_ACTOR_SIGNING_SECRET,
+    testActorSecret(),
+    FIXTURE_MESSAGE,
     Date.now(),
     // Long enough for any test's requests: a fixture is built once per suite.
     24 * 3600_000,
   );
+}
+
+/**
+ * A test's request as the gateway would send it: an actor signed by `actor()` signed again for this topic
+ * and payload (with `secret`, the services' ACTOR_SIGNING_SECRET, when not the tests' own). Any other actor
+ * (unsigned, forged, altered, or one signed for another message, as captured off the broker) is sent as it
+ * is, for a test of what a service refuses.
+ */
+export function signFixtureActor<P>(topic: string, payload: P, secret = testActorSecret()): P {
+  if (typeof payload !== 'object' || payload === null || !('actor' in payload)) return payload;
+  const { actor: given } = payload as { actor: SignedActor };
+  if (verifyActor(given, testActorSecret(), FIXTURE_MESSAGE) !== null) return payload;
+  return withSignedActor(topic, payload, secret);
 }
 
 /** `actor()` without the gateway's signature: what a forger on the broker could send. */

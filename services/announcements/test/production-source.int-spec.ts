@@ -8,7 +8,6 @@ import {
   startServiceProcess,
 } from '@irp/platform/testing';
 import { Topics } from '@irp/proto';
-import { signActor } from '@irp/proto/signing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +15,7 @@ import { DataSource } from 'typeorm';
 import { MOCK_IN_PRODUCTION_MESSAGE } from '../src/config';
 import { startAnnouncementsService } from '../src/main';
 import { SourceProvider } from '../src/ingestion/source-provider';
-import {
-  ADMIN as ADMIN_IN_DEVELOPMENT,
-  ERROR_EMAIL,
-  holdSingletonJob,
-  PROJECTION_BOOTSTRAP_JOB,
-} from './polling-harness';
+import { ADMIN, ERROR_EMAIL, holdSingletonJob, PROJECTION_BOOTSTRAP_JOB } from './polling-harness';
 
 jest.setTimeout(300_000);
 
@@ -37,7 +31,6 @@ const NO_FEEDS = { ASX_BASE_URL: '', ASX2_BASE_URL: '', WESTPAC_BASE_URL: '', IR
 const FEED = 'https://127.0.0.1:9/asx-feed';
 /** Production refuses the repository's development secrets: the service and this test's actor use this one. */
 const ACTOR_SIGNING_SECRET = 'production-source-test-actor-secret-0123456789';
-const ADMIN = signActor(ADMIN_IN_DEVELOPMENT, ACTOR_SIGNING_SECRET);
 
 /** Why the service refused to start (its output); a process that started is stopped, failing the test. */
 async function refusal(env: NodeJS.ProcessEnv): Promise<string> {
@@ -83,6 +76,7 @@ describe('announcements in production: no mock source', () => {
       requester = await createTestRequester(
         [Topics.AnnouncementsSystemSettings, Topics.AnnouncementsSaveSystemSettings],
         10_000,
+        { actorSecret: ACTOR_SIGNING_SECRET },
       );
     });
 

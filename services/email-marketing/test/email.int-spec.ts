@@ -5,6 +5,7 @@ import {
   CHECK_INBOX_MESSAGE,
   INVALID_LINK_MESSAGE,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
+  RequestOf,
   Stock,
   SUBSCRIBE_RATE_LIMITED_MESSAGE,
   Topics,
@@ -14,6 +15,7 @@ import { KafkaRequester } from '@irp/platform';
 import {
   createTestRequester,
   dropSchema,
+  expectAppError,
   handledMessages,
   serviceTestEnv,
   settledDeliveries,
@@ -628,6 +630,52 @@ describe('email-marketing service', () => {
       expect((await save(promoted)).code).toBe('UNTRUSTED_ACTOR');
       expect(await settingsOf()).toEqual(before);
       expect(await refusedActors(metricsUrl)).toBe(refusedBefore + 3);
+    });
+
+    it('refuses a signed actor replayed on another topic or with another payload (the signature binds the message)', async () => {
+      // A request as the gateway signed it, read off the broker by anyone who can read its topic.
+      const capture = await TopicProbe.listen([Topics.EmailMarketingSaveSettings]);
+      const listId = `captured-${randomUUID()}`;
+      let captured: RequestOf<typeof Topics.EmailMarketingSaveSettings>;
+      try {
+        await requester.request(Topics.EmailMarketingSaveSettings, {
+          actor: admin,
+          stockId: stock.id,
+          // The stored key kept (blank): a key typed in crosses the bus sealed.
+          settings: { ...mailchimp, apiKey: '', listId },
+        });
+        const sent = await capture.waitFor(
+          (m) => (m.value as { settings: { listId: string } }).settings.listId === listId,
+        );
+        captured = sent.value as typeof captured;
+      } finally {
+        await capture.close();
+      }
+      const before = await requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id });
+      // Replayed with another payload: the same actor and signature, the settings of an attacker,
+      await expectAppError(
+        requester.request(Topics.EmailMarketingSaveSettings, {
+          ...captured,
+          settings: { ...captured.settings, listId: 'an-attackers-list' },
+        }),
+        'UNTRUSTED_ACTOR',
+        /signed for another topic or payload/,
+      );
+      // and on another topic (a send to the subscribers, which only an admin may ask for).
+      await expectAppError(
+        requester.request(Topics.EmailMarketingTestSend, {
+          actor: captured.actor,
+          stockId: stock.id,
+          mode: 'subscribers',
+          settings: {},
+          announcement: null,
+        }),
+        'UNTRUSTED_ACTOR',
+      );
+      expect(await requester.request(Topics.EmailMarketingGetSettings, { stockId: stock.id })).toEqual(
+        before,
+      );
+      expect(sink.mails).toEqual([]);
     });
 
     it('the email-marketing channel sends a campaign; a provider answering 500 is retried, then the send is recorded failed', async () => {

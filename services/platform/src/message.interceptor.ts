@@ -43,8 +43,9 @@ function headerText(value: unknown): string | undefined {
  * invalid message goes to `<topic>.dlq` with the reason), applies the reliability policy, and turns the
  * handler's result or AppError into the reply envelope. Handlers stay thin: they receive validated data
  * and return plain data. A message that names an actor is handled only when the gateway's signature of
- * that actor holds (ACTOR_SIGNING_SECRET): anything else with access to the broker could otherwise act as
- * any user with any roles; a refusal is counted (`irp_refused_actors_total`) and answered UNTRUSTED_ACTOR.
+ * that actor holds (ACTOR_SIGNING_SECRET) for this topic and this payload: anything else with access to the
+ * broker could otherwise act as any user with any roles, or replay a signed actor it read on another topic or
+ * with another payload; a refusal is counted (`irp_refused_actors_total`) and answered UNTRUSTED_ACTOR.
  *
  * The reliability policy: a transient failure (`isTransientError`: database or broker away, a timeout, a
  * service unavailable) is tried again with capped, jittered backoff while the consumer keeps heartbeating,
@@ -84,7 +85,9 @@ export class MessageInterceptor implements NestInterceptor {
           log.info({ topic }, 'skipped a request whose requester already gave up');
           return fail(ErrorCode.ServiceUnavailable, 'Request expired before it was handled');
         }
-        const checked = validateIncoming(topic, args[0], this.local ?? {});
+        // The payload as it came off the broker: the actor's signature covers its digest.
+        const received: unknown = args[0];
+        const checked = validateIncoming(topic, received, this.local ?? {});
         if (!checked.ok) {
           handledMessages.inc({ topic, outcome: 'invalid' });
           await this.dlq.publish(topic, args[0], checked.reason, message.key?.toString() ?? null);
@@ -94,7 +97,9 @@ export class MessageInterceptor implements NestInterceptor {
         }
         args[0] = checked.data;
         const actor = actorOf(checked.data);
-        const refusal = actor && verifyActor(actor, this.actorSecret ?? DEV_ACTOR_SIGNING_SECRET);
+        const refusal =
+          actor &&
+          verifyActor(actor, this.actorSecret ?? DEV_ACTOR_SIGNING_SECRET, { topic, payload: received });
         if (refusal) {
           handledMessages.inc({ topic, outcome: ErrorCode.UntrustedActor });
           refusedActors.inc({ topic, reason: refusal });

@@ -21,6 +21,12 @@ export interface RequesterSettings extends KafkaSettings {
   /** Request topics this requester sends to; it subscribes to each one's `.reply` topic. */
   topics: readonly RequestTopic[];
   timeoutMs: number;
+  /**
+   * Signs a request's actor for its topic and payload (the gateway: `withSignedActor` with its
+   * ACTOR_SIGNING_SECRET), given the payload as it is sent, after validation: a service checks the digest
+   * of what it receives.
+   */
+  signActor?: <P>(topic: RequestTopic, payload: P) => P;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,7 +102,7 @@ export class KafkaRequester {
     };
     const message = {
       key: null,
-      value: parsed.data,
+      value: this.settings.signActor ? this.settings.signActor(topic, parsed.data) : parsed.data,
       headers: {
         [Header.CorrelationId]: currentCorrelationId() ?? '',
         [Header.Deadline]: String(Date.now() + timeoutMs),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestOf, RequestTopic } from '@irp/proto';
+import { signFixtureActor } from '@irp/proto/testing';
 import { Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { bootstrapDatabase } from '../database-bootstrap';
@@ -62,7 +63,14 @@ class PatientRequester extends KafkaRequester {
 export async function createTestRequester(
   topics: readonly RequestTopic[],
   timeoutMs = 5000,
-  { patient = true }: { patient?: boolean } = {},
+  {
+    patient = true,
+    actorSecret,
+  }: {
+    patient?: boolean;
+    /** The ACTOR_SIGNING_SECRET of the services asked, when not the tests' own (a production-like start). */
+    actorSecret?: string;
+  } = {},
 ): Promise<KafkaRequester> {
   const settings = {
     brokers: brokers(),
@@ -71,6 +79,8 @@ export async function createTestRequester(
     topics,
     timeoutMs,
     requestTimeoutMs: TEST_KAFKA_REQUEST_TIMEOUT_MS,
+    // A fixture actor signed for each request, as the gateway signs a session's.
+    signActor: <P>(topic: RequestTopic, payload: P) => signFixtureActor(topic, payload, actorSecret),
   };
   const requester = patient ? new PatientRequester(settings, timeoutMs) : new KafkaRequester(settings);
   await requester.connect(Math.max(30_000, patientDeadline(30_000) - Date.now()));
