@@ -7,6 +7,7 @@ import {
   captureLogs,
   createTestRequester,
   dropSchema,
+  expectAppError,
   loggedUnderReference,
   serviceTestEnv,
 } from '@irp/platform/testing';
@@ -33,7 +34,7 @@ describe('invoicing service against the accounting stand-in', () => {
   let requester: KafkaRequester;
   let standIn: AccountingStandIn;
   let sync: AccountingSync;
-  const admin = actor();
+  const admin = actor({ username: 'admin', roles: ['Admin'] });
   const today = isoDay(Date.now());
 
   const run = Date.now().toString(36).slice(-4).toUpperCase();
@@ -420,5 +421,46 @@ describe('invoicing service against the accounting stand-in', () => {
       code: 'NOT_FOUND',
       message: `${bhp.combinedTicker} has no invoice with the id ${own.invoiceID}`,
     });
+  });
+
+  it("re-checks the signed actor's roles on every change: a signed actor without the role is refused, nothing changes", async () => {
+    // Signed with the gateway's secret, but without the role the gateway's route guard asks for.
+    const client = actor({ username: 'invoice-client', stockRoles: { [vod.id]: ['Invoicing'] } });
+    const totals = actor({ username: 'invoice-totals', roles: ['InvoiceTotal'] });
+    const before = { counts: await counts(), vod: await stockData(vod), page: await page() };
+    await expectAppError(
+      requester.request(Topics.InvoicingRefresh, { actor: totals }),
+      'FORBIDDEN',
+      'You need the Admin role to refresh the accounting data',
+    );
+    await expectAppError(
+      requester.request(Topics.InvoicingAssign, { actor: totals, items: [] }),
+      'FORBIDDEN',
+      'You need the Admin role to assign invoices',
+    );
+    await expectAppError(
+      requester.request(Topics.InvoicingSaveStockInvoices, {
+        actor: client,
+        combinedTicker: vod.combinedTicker,
+        invoices: [],
+      }),
+      'FORBIDDEN',
+      "You need the InvoiceTotal role to save a stock's invoices",
+    );
+    await expectAppError(
+      requester.request(Topics.InvoicingCreateContact, { actor: client, stockId: fresh.id }),
+      'FORBIDDEN',
+      'You need the InvoiceTotal role to create an accounting contact',
+    );
+    await expectAppError(
+      requester.request(Topics.InvoicingCreateRepeatingInvoice, {
+        actor: client,
+        stockId: fresh.id,
+        amountCents: 100_00,
+      }),
+      'FORBIDDEN',
+      'You need the InvoiceTotal role to create a repeating invoice',
+    );
+    expect({ counts: await counts(), vod: await stockData(vod), page: await page() }).toEqual(before);
   });
 });

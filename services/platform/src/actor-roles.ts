@@ -1,4 +1,4 @@
-import { Actor, ErrorCode, hasStockRole, isAdmin } from '@irp/proto';
+import { Actor, ErrorCode, hasGlobalRole, hasStockRole, isAdmin } from '@irp/proto';
 import { AppError } from './errors';
 
 // A service's own check of the (signed) actor's roles before it changes or shows a stock's state for them:
@@ -7,6 +7,15 @@ import { AppError } from './errors';
 /** Refuses (FORBIDDEN) unless the actor is an admin; `action` completes "You need the Admin role to …". */
 export function requireAdminActor(actor: Actor, action: string): void {
   if (!isAdmin(actor)) throw new AppError(ErrorCode.Forbidden, `You need the Admin role to ${action}`);
+}
+
+/**
+ * Refuses (FORBIDDEN) unless the actor holds one of the global `roles` (Admin holds them all); `action`
+ * completes "You need the … role to …".
+ */
+export function requireGlobalRoleOf(actor: Actor, roles: readonly string[], action: string): void {
+  if (!hasGlobalRole(actor, roles))
+    throw new AppError(ErrorCode.Forbidden, `You need the ${roles.join(' or ')} role to ${action}`);
 }
 
 /**

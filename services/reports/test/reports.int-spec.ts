@@ -13,6 +13,7 @@ import {
   waitUntil,
 } from '@irp/platform/testing';
 import {
+  Actor,
   Announcement,
   asxTradingDaysBetween,
   EventOf,
@@ -54,7 +55,7 @@ describe('reports service on the real broker and database', () => {
   // published by the provider's.
   let standInBehindMs = 0;
   let producer: Producer;
-  const admin = actor();
+  const admin = actor({ username: 'admin', roles: ['Admin'] });
   const run = Date.now().toString(36).slice(-4).toUpperCase();
 
   const stock = asxStock;
@@ -91,6 +92,7 @@ describe('reports service on the real broker and database', () => {
 
   const generate = (
     fields: Partial<{
+      actor: Actor;
       combinedTicker: string;
       startDate: string;
       endDate: string;
@@ -417,6 +419,51 @@ describe('reports service on the real broker and database', () => {
       expect(saved).toMatchObject({ ask: 1.5, marketCap: 123_000_000, movement: null });
       expect(saved.last).toBeGreaterThan(0);
       expect(Date.now() - Date.parse(saved.updated!)).toBeLessThan(60_000);
+    });
+
+    it("re-checks the signed actor's roles on every change: a signed actor without the role is refused, nothing changes", async () => {
+      // Signed with the gateway's secret, but without the role the gateway's route guard asks for.
+      const client = actor({ username: 'report-client', stockRoles: { [archived.id]: ['ViewConfig'] } });
+      const runner = actor({ username: 'report-runner', roles: ['RunReports'] });
+      const before = await requester.request(Topics.ReportsCurrentMarketData, {
+        combinedTicker: archived.combinedTicker,
+      });
+      const reportsOfTarget = async () =>
+        (await requester.request(Topics.ReportsList, { combinedTicker: target.combinedTicker })).reports;
+      const reportsBefore = await reportsOfTarget();
+      await expectAppError(
+        requester.request(Topics.ReportsSaveMarketData, {
+          actor: runner,
+          combinedTicker: archived.combinedTicker,
+          fields: { last: 999 },
+        }),
+        'FORBIDDEN',
+        'You need the Admin role to save market data',
+      );
+      await expectAppError(
+        requester.request(Topics.ReportsUpdateChartData, { actor: client, stockId: archived.id }),
+        'FORBIDDEN',
+        'You need the Admin role to update chart data',
+      );
+      await expectAppError(
+        requester.request(Topics.ReportsSyncWatchlist, { actor: runner }),
+        'FORBIDDEN',
+        'You need the Admin role to sync the watchlist',
+      );
+      await expectAppError(
+        requester.request(Topics.ReportsRunPriorDay, { actor: client, day: D1 }),
+        'FORBIDDEN',
+        'You need the Admin role to load the prior day',
+      );
+      await expectAppError(
+        generate({ actor: client }),
+        'FORBIDDEN',
+        'You need the RunReports role to generate a report',
+      );
+      expect(
+        await requester.request(Topics.ReportsCurrentMarketData, { combinedTicker: archived.combinedTicker }),
+      ).toEqual(before);
+      expect(await reportsOfTarget()).toEqual(reportsBefore);
     });
   });
 

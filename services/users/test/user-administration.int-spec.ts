@@ -247,6 +247,32 @@ describe('users service: user administration', () => {
     ]);
   });
 
+  it("re-checks the signed actor's EditUsers role: a client's signed actor creates and changes no user", async () => {
+    // Signed with the gateway's secret, but without the role the gateway's route guard asks for.
+    const client = actor({ username: 'signed-client', stockRoles: { [STOCK_A]: ['ViewConfig'] } });
+    const { id } = await save(editor, { username: 'client-target', password: GOOD });
+    const users = async () => (await requester.request(Topics.UsersList, { actor: admin })).users;
+    const before = await users();
+    await expectAppError(
+      save(client, { username: 'made-by-a-client', password: GOOD }),
+      'FORBIDDEN',
+      'You need the EditUsers role to change users',
+    );
+    await expectAppError(
+      save(client, {
+        id,
+        username: 'client-target',
+        password: 'Taken-Over-By-2026',
+        permissions: [{ combinedTicker: 'UAA:ASX', roles: ['ViewConfig', 'EditAnnouncements'] }],
+      }),
+      'FORBIDDEN',
+      'You need the EditUsers role to change users',
+    );
+    expect(await users()).toEqual(before);
+    // The password is still the one the editor set.
+    await expect(signIn('client-target', GOOD)).resolves.toBeDefined();
+  });
+
   it('keeps the password on a blank one, changes it on a new one, and writes one audit row per change (admins read them)', async () => {
     const { id } = await save(editor, {
       username: 'audited',

@@ -1,5 +1,5 @@
-import { HandleRequest, HandledRequest } from '@irp/platform';
-import { Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest, requireAdminActor, requireGlobalRoleOf } from '@irp/platform';
+import { GlobalRole, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { AssignInvoices } from './assign-invoices';
@@ -13,7 +13,14 @@ import { ReadStockInvoices } from './read-stock-invoices';
 import { RefreshAccounting } from './refresh-accounting';
 import { SaveInvoiceData } from './save-invoice-data';
 
-/** Kafka entry points of invoicing; each calls its use case (a file of the same name), the rules live in invoice-rules.ts. */
+/** The Invoices tab's role (Admin holds it too), as the route table asks for it. */
+const INVOICES_TAB = [GlobalRole.InvoiceTotal];
+
+/**
+ * Kafka entry points of invoicing; each calls its use case (a file of the same name), the rules live in
+ * invoice-rules.ts. A change re-checks the signed actor's role itself (issue 34): the gateway's route guard
+ * checks first, but anything that can write to the broker with a signed actor must not need more.
+ */
 @Controller()
 export class InvoicingHandlers {
   constructor(
@@ -41,6 +48,7 @@ export class InvoicingHandlers {
 
   @HandleRequest(Topics.InvoicingSaveStockInvoices)
   saveStockInvoices(@Payload() req: HandledRequest<typeof Topics.InvoicingSaveStockInvoices>) {
+    requireGlobalRoleOf(req.actor, INVOICES_TAB, "save a stock's invoices");
     return this.saving.save(req);
   }
 
@@ -50,22 +58,26 @@ export class InvoicingHandlers {
   }
 
   @HandleRequest(Topics.InvoicingRefresh)
-  refresh() {
+  refresh(@Payload() req: HandledRequest<typeof Topics.InvoicingRefresh>) {
+    requireAdminActor(req.actor, 'refresh the accounting data');
     return this.refreshing.refresh();
   }
 
   @HandleRequest(Topics.InvoicingAssign)
   assign(@Payload() req: HandledRequest<typeof Topics.InvoicingAssign>) {
+    requireAdminActor(req.actor, 'assign invoices');
     return this.assigning.assign(req.actor, req.items);
   }
 
   @HandleRequest(Topics.InvoicingCreateContact)
   createContact(@Payload() req: HandledRequest<typeof Topics.InvoicingCreateContact>) {
+    requireGlobalRoleOf(req.actor, INVOICES_TAB, 'create an accounting contact');
     return this.contacts.create(req.actor, req.stockId);
   }
 
   @HandleRequest(Topics.InvoicingCreateRepeatingInvoice)
   createRepeatingInvoice(@Payload() req: HandledRequest<typeof Topics.InvoicingCreateRepeatingInvoice>) {
+    requireGlobalRoleOf(req.actor, INVOICES_TAB, 'create a repeating invoice');
     return this.repeatingInvoices.create(req.actor, req.stockId, req.amountCents);
   }
 

@@ -1,5 +1,5 @@
-import { HandleRequest, HandledRequest } from '@irp/platform';
-import { Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest, requireAdminActor, requireGlobalRoleOf } from '@irp/platform';
+import { GlobalRole, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { LoadPriorDay } from '../market/load-prior-day';
@@ -12,7 +12,11 @@ import { GetReport } from './get-report';
 import { ListReports } from './list-reports';
 import { RegenerateReport } from './regenerate-report';
 
-/** Kafka entry points of reports; each calls its use case (a file of the same name in reports/ or market/). */
+/**
+ * Kafka entry points of reports; each calls its use case (a file of the same name in reports/ or market/). A
+ * change re-checks the signed actor's role itself (issue 34), as the route table asks for it: the gateway's
+ * route guard checks first, but anything that can write to the broker with a signed actor must not need more.
+ */
 @Controller()
 export class ReportsHandlers {
   constructor(
@@ -29,6 +33,7 @@ export class ReportsHandlers {
 
   @HandleRequest(Topics.ReportsSaveMarketData)
   saveMarketData(@Payload() req: HandledRequest<typeof Topics.ReportsSaveMarketData>) {
+    requireAdminActor(req.actor, 'save market data');
     return this.savingMarketData.run(req.combinedTicker, req.fields);
   }
 
@@ -44,11 +49,13 @@ export class ReportsHandlers {
 
   @HandleRequest(Topics.ReportsUpdateChartData)
   async updateChartData(@Payload() req: HandledRequest<typeof Topics.ReportsUpdateChartData>) {
+    requireAdminActor(req.actor, 'update chart data');
     return { rowCount: await this.chartUpdates.run(req.stockId) };
   }
 
   @HandleRequest(Topics.ReportsSyncWatchlist)
-  async syncWatchlist() {
+  async syncWatchlist(@Payload() req: HandledRequest<typeof Topics.ReportsSyncWatchlist>) {
+    requireAdminActor(req.actor, 'sync the watchlist');
     // A staff user's sync: the provider's quote of every stock, a manual one included (named in the answer).
     const { success, stocks, updated, failed, errorMessage, manualReplaced } =
       await this.quotes.run('explicit');
@@ -57,11 +64,13 @@ export class ReportsHandlers {
 
   @HandleRequest(Topics.ReportsRunPriorDay)
   runPriorDay(@Payload() req: HandledRequest<typeof Topics.ReportsRunPriorDay>) {
+    requireAdminActor(req.actor, 'load the prior day');
     return this.priorDay.run(req.day);
   }
 
   @HandleRequest(Topics.ReportsGenerate)
   generate(@Payload() req: HandledRequest<typeof Topics.ReportsGenerate>) {
+    requireGlobalRoleOf(req.actor, [GlobalRole.RunReports], 'generate a report');
     return this.generating.run({ ...req, createdBy: req.actor.username });
   }
 

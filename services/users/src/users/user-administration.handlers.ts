@@ -1,5 +1,5 @@
-import { HandleRequest, HandledRequest } from '@irp/platform';
-import { Topics } from '@irp/proto';
+import { HandleRequest, HandledRequest, requireGlobalRoleOf } from '@irp/platform';
+import { GlobalRole, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ChangeOwnPassword } from './change-own-password';
@@ -31,6 +31,8 @@ export class UserAdministrationHandlers {
 
   @HandleRequest(Topics.UsersSave)
   save(@Payload() req: HandledRequest<typeof Topics.UsersSave>) {
+    // The route guard's role, re-checked on the signed actor (issue 34); the staff rules follow in SaveUser.
+    requireGlobalRoleOf(req.actor, [GlobalRole.EditUsers], 'change users');
     return this.saving.save(req);
   }
 
