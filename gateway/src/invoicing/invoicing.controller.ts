@@ -16,7 +16,7 @@ import { Body, Controller, Inject, Param, Query, Res, StreamableFile } from '@ne
 import type { Response } from 'express';
 import type { z } from 'zod';
 import { contentDispositionOf } from '../announcements/pdf-download';
-import { CurrentUser } from '../auth/decorators';
+import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
@@ -128,11 +128,13 @@ export class InvoicingController {
   @Route(routes.invoicing.invoiceDownload)
   async invoiceDownload(
     @Query() q: z.output<typeof InvoiceDownloadQuerySchema>,
+    @CheckedStockId() checkedStockId: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
     const { fileName, pdf } = await this.services.request(
       Topics.InvoicingInvoicePdf,
-      { combinedTicker: q.ticker, invoiceId: q.invoiceId },
+      // The stock the guard checked the role on: the service gives that stock's invoices only.
+      { combinedTicker: q.ticker, invoiceId: q.invoiceId, checkedStockId },
       this.accountingMs,
     );
     const bytes = Buffer.from(pdf, 'base64');

@@ -80,6 +80,11 @@ export const ReminderEmailReplySchema = z.object({
 export const InvoicePdfRequestSchema = z.object({
   combinedTicker: z.string().min(1).max(40),
   invoiceId: z.string().max(64),
+  /**
+   * The stock whose role the gateway checked (absent for a holder of a global role): the service reads that
+   * stock's invoices only, a ticker naming another stock here is not found.
+   */
+  checkedStockId: StockId.optional(),
 });
 export const InvoicePdfReplySchema = z.object({
   fileName: z.string(),

@@ -423,6 +423,29 @@ describe('invoicing service against the accounting stand-in', () => {
     });
   });
 
+  it("reads only the invoice of the stock whose role the gateway checked: another stock's PDF is not found", async () => {
+    const theirs = (await stockData(bhp)).invoices[0];
+    const own = (await stockData(vod)).invoices[0];
+    expect(theirs).toBeDefined();
+    // The gateway checked a client's Invoicing role on VOD, but the ticker the service reads names BHP (a
+    // stale lookup, a ticker renamed meanwhile): BHP's invoice is not given for a role on VOD.
+    await expectAppError(
+      requester.request(Topics.InvoicingInvoicePdf, {
+        combinedTicker: bhp.combinedTicker,
+        invoiceId: theirs.invoiceID,
+        checkedStockId: vod.id,
+      }),
+      'NOT_FOUND',
+      `${bhp.combinedTicker} has no invoice with the id ${theirs.invoiceID}`,
+    );
+    const { fileName } = await requester.request(Topics.InvoicingInvoicePdf, {
+      combinedTicker: vod.combinedTicker,
+      invoiceId: own.invoiceID,
+      checkedStockId: vod.id,
+    });
+    expect(fileName).toBe(`${own.invoiceNumber}.pdf`);
+  });
+
   it("re-checks the signed actor's roles on every change: a signed actor without the role is refused, nothing changes", async () => {
     // Signed with the gateway's secret, but without the role the gateway's route guard asks for.
     const client = actor({ username: 'invoice-client', stockRoles: { [vod.id]: ['Invoicing'] } });

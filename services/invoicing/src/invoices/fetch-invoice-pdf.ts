@@ -15,12 +15,20 @@ export class FetchInvoicePdf {
     private readonly accounting: Accounting,
   ) {}
 
-  /** Another stock's (or an unknown) invoice is NOT_FOUND. */
-  async fetch(combinedTicker: string, invoiceId: string): Promise<{ fileName: string; pdf: string }> {
+  /**
+   * Another stock's (or an unknown) invoice is NOT_FOUND, and so is any invoice when the ticker names
+   * another stock than the one whose role the gateway checked (`checkedStockId`: a stale lookup, a ticker
+   * renamed meanwhile).
+   */
+  async fetch(
+    combinedTicker: string,
+    invoiceId: string,
+    checkedStockId?: string,
+  ): Promise<{ fileName: string; pdf: string }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
-    const invoice = (await this.invoices.invoicesOfStock(stock.id)).find(
-      (i) => i.invoiceId === invoiceId.toLowerCase(),
-    );
+    const ofStock =
+      checkedStockId && stock.id !== checkedStockId ? [] : await this.invoices.invoicesOfStock(stock.id);
+    const invoice = ofStock.find((i) => i.invoiceId === invoiceId.toLowerCase());
     if (!invoice)
       throw new AppError(
         ErrorCode.NotFound,

@@ -88,6 +88,6 @@ export class InvoicingHandlers {
 
   @HandleRequest(Topics.InvoicingInvoicePdf)
   invoicePdf(@Payload() req: HandledRequest<typeof Topics.InvoicingInvoicePdf>) {
-    return this.pdfs.fetch(req.combinedTicker, req.invoiceId);
+    return this.pdfs.fetch(req.combinedTicker, req.invoiceId, req.checkedStockId);
   }
 }
