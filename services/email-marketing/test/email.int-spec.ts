@@ -290,6 +290,36 @@ describe('email-marketing service', () => {
       ).toBe('TOO_MANY_REQUESTS');
     });
 
+    it('answers before the work that depends on the address: the reply never waits for the confirmation mail', async () => {
+      const confirmed = `confirmed-${randomUUID().slice(0, 6)}@example.com`;
+      const fresh = `fresh-${randomUUID().slice(0, 6)}@example.com`;
+      await subscribeAndConfirm(confirmed);
+      const subscribe = (email: string) =>
+        requester.request(Topics.EmailMarketingSubscribe, {
+          stockId: stock.id,
+          email,
+          ip: '198.51.100.31',
+          userAgent: 'jest',
+        });
+      const same = { status: 'pending', message: CHECK_INBOX_MESSAGE };
+      // A mail server that answers nothing yet: a reply that waited for the mail would never come. A new, a
+      // pending and a confirmed address are answered alike, none of them after a mail.
+      sink.pause();
+      try {
+        expect([await subscribe(fresh), await subscribe(fresh), await subscribe(confirmed)]).toEqual([
+          same,
+          same,
+          same,
+        ]);
+        expect(sink.to(fresh)).toEqual([]);
+      } finally {
+        sink.resume();
+      }
+      // The work follows the reply: the new and the pending address get their mail, the confirmed one none.
+      await sink.waitFor((m) => m.filter((x) => x.to.includes(fresh)).length === 2, 'the confirmation mails');
+      expect(sink.to(confirmed).filter((m) => m.subject.startsWith('Confirm'))).toHaveLength(1);
+    });
+
     it('one-click unsubscribe: idempotent, no mail after it', async () => {
       const email = `leaver-${randomUUID().slice(0, 6)}@example.com`;
       const stayer = `stayer-${randomUUID().slice(0, 6)}@example.com`;

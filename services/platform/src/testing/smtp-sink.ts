@@ -33,6 +33,10 @@ export interface SmtpSink {
   waitFor(predicate: (mails: SinkMail[]) => boolean, what: string, ms?: number): Promise<SinkMail[]>;
   /** The next `n` RCPT TO are refused with this reply (e.g. 451 to test retries, 550 for a permanent failure). */
   refuseNext(n: number, code: number, message: string): void;
+  /** Holds every RCPT TO unanswered until `resume` (a mail server that does not answer yet). */
+  pause(): void;
+  /** Answers the held RCPT TOs, and every next one at once again. */
+  resume(): void;
   clear(): void;
   close(): Promise<void>;
 }
@@ -75,12 +79,18 @@ export async function startSmtpSink(
 ): Promise<SmtpSink> {
   const mails: SinkMail[] = [];
   let refusals: { left: number; code: number; message: string } | undefined;
+  /** While paused: the RCPT TOs waiting for `resume`. */
+  let held: (() => void)[] | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     size: 30 * 1024 * 1024,
     onRcptTo(_address, _session, callback) {
+      if (held) {
+        held.push(() => callback());
+        return;
+      }
       if (refusals && refusals.left > 0) {
         refusals.left -= 1;
         const err = Object.assign(new Error(refusals.message), { responseCode: refusals.code });
@@ -155,6 +165,14 @@ export async function startSmtpSink(
     },
     refuseNext(n, code, message) {
       refusals = { left: n, code, message };
+    },
+    pause() {
+      held ??= [];
+    },
+    resume() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const answer of waiting) answer();
     },
     clear() {
       mails.length = 0;
