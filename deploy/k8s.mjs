@@ -110,6 +110,7 @@ const LAG_SCALED = {
       CommentResponded: 20,
       ServiceOrderSubmitted: 20,
       MarketDataFailed: 20,
+      UserAccessChanged: 20,
     },
   },
 };

@@ -62,16 +62,22 @@ const configEntries = (config) => Object.entries(config).map(([name, value]) => 
 async function createMissing(admin, plan, existing, replicationFactor) {
   const missing = plan.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
-  await admin.createTopics({
-    topics: missing.map((t) => ({
-      topic: t.name,
-      numPartitions: t.partitions,
-      replicationFactor,
-      configEntries: configEntries(t.config),
-    })),
-    waitForLeaders: true,
-    timeout: 30_000,
-  });
+  try {
+    await admin.createTopics({
+      topics: missing.map((t) => ({
+        topic: t.name,
+        numPartitions: t.partitions,
+        replicationFactor,
+        configEntries: configEntries(t.config),
+      })),
+      waitForLeaders: true,
+      timeout: 30_000,
+    });
+  } catch (err) {
+    // Created, but kafkajs' own wait for leaders asked before the broker listed them ("This server does
+    // not host this topic-partition", seen adding a topic to a running broker): waitForLeaders below waits.
+    if (err?.type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw err;
+  }
   return missing.map((t) => t.name);
 }
 

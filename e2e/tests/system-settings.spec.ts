@@ -302,7 +302,7 @@ test.describe('system settings', () => {
     await expect(result).toContainText(`${day}: `);
     expect(asked).toEqual([
       "Sync the watchlist now? The current quote of every stock with market data enabled is read from the market-data provider, replacing quotes entered on a stock's Market tab too.",
-      "Run the prior day now? The latest trading day the provider has published (broker-level trades are published three trading days later) is loaded for every stock with market data enabled; stocks already loaded for that day are skipped.",
+      'Run the prior day now? The latest trading day the provider has published (broker-level trades are published three trading days later) is loaded for every stock with market data enabled; stocks already loaded for that day are skipped.',
     ]);
   });
 

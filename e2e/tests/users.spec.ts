@@ -1,6 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, expectPath, openMenu, test } from '../fixtures';
 import { csrfHeader } from './stock-helpers';
+import { inboxMail } from './mail-inbox';
+import { chooseOwnPassword } from './user-helpers';
 
 // Users administration (spec section 2 Users, section 5 User edit): an admin creates a client user with two
 // stock rows through the editor, and that user sees exactly the tabs the rows grant. The demo stocks BHP:ASX
@@ -88,10 +90,21 @@ test.describe('users administration', () => {
       page.getByRole('list', { name: 'Users' }).getByRole('link', { name: username }),
     ).toBeVisible();
 
-    // The new user signs in with the password set at creation and sees the two stocks and the granted tabs.
+    // The new user signs in with the password the admin set: it is one-time (issue 34). The server refuses
+    // anything but choosing a new one, and the app asks for it before the page.
     const client = await freshLoginPage(browser);
     await signInAs(client, username, password);
+    await expect(client.getByRole('dialog', { name: 'Choose a new password' })).toBeVisible();
+    const refused = await client.request.get('/api/clientDashboard/');
+    expect([refused.status(), (await refused.json()).errorMessage]).toEqual([
+      403,
+      'Your password was set by someone else: choose a new one (Change Password) before going on',
+    ]);
+    await expect(client.getByRole('heading', { name: 'Client Dashboard' })).toHaveCount(0);
+    await chooseOwnPassword(client, password, `${password}-own`);
+    // Then the page, the two stocks and the granted tabs.
     await expect(client.getByRole('heading', { name: 'Client Dashboard' })).toBeVisible();
+    expect((await client.request.get('/api/clientDashboard/')).status()).toBe(200);
     // The dashboard names an ASX stock by its bare ticker.
     await expect(client.getByRole('link', { name: 'BHP', exact: true })).toHaveAttribute(
       'href',
@@ -140,22 +153,28 @@ test.describe('users administration', () => {
     // The user is made through the API (the editor is the test above's business).
     await signIn('admin');
     await page.goto('/');
-    const username = `e2e-own-${run()}`;
+    // An address as the username: the user is mailed when their password changes (issue 34).
+    const username = `e2e-own-${run()}@example.com`;
     const oldPassword = `Tasman-${run()}-Ridge`;
     const newPassword = `Coral-${run()}-Reef`;
+    const adminPassword = `Admin-Set-${run()}-Cove`;
     const created = await page.request.post('/api/users/new', {
       headers: await csrfHeader(page),
       data: {
         username,
-        password: oldPassword,
+        password: adminPassword,
         permissions: [{ combinedTicker: 'BHP:ASX', roles: ['ViewConfig'] }],
       },
     });
     expect(created.status(), await created.text()).toBe(200);
 
     const user = await freshLoginPage(browser);
-    await signInAs(user, username, oldPassword);
+    await signInAs(user, username, adminPassword);
+    // The admin's password is one-time: the user chooses their own first, then changes it again at will.
+    await chooseOwnPassword(user, adminPassword, oldPassword);
     await expect(user.getByRole('heading', { name: 'Client Dashboard' })).toBeVisible();
+    const notice = await inboxMail(user, username, { containing: 'You changed your IR Portal password' });
+    expect(notice.subject).toBe('Your IR Portal password was changed');
     await (await openMenu(user)).getByRole('button', { name: 'Change Password' }).click();
     const dialog = user.getByRole('dialog', { name: 'Change Password' });
     await dialog.getByLabel(/^Current password/).fill('not-my-password');

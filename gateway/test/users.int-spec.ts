@@ -223,4 +223,31 @@ describe('gateway users routes against the real services', () => {
     expect((await http.get('/api/admin/refreshtoken').set('Cookie', other.cookie)).status).toBe(401);
     await signIn(http, `self-${RUN}`, 'Brand-New-Pass-77');
   });
+
+  it('holds a user whose password someone else set to choosing their own: every other call 403 until then', async () => {
+    await create({
+      username: `onetime-${RUN}`,
+      password: GOOD,
+      permissions: [{ combinedTicker: A.combinedTicker, roles: ['ViewConfig'] }],
+    });
+    sessions.onetime = await signIn(http, `onetime-${RUN}`, GOOD);
+    const me = await http.get('/api/admin/refreshtoken').set('Cookie', sessions.onetime.cookie);
+    expect(me.body.mustChangePassword).toBe(true);
+    const refused = await get('/api/clientDashboard/', 'onetime');
+    expect([refused.status, refused.body.errorMessage]).toEqual([
+      403,
+      'Your password was set by someone else: choose a new one (Change Password) before going on',
+    ]);
+    expect((await get(`/api/ClientStock/?combinedTicker=${A.combinedTicker}`, 'onetime')).status).toBe(403);
+    const changed = await post(
+      '/api/account/password',
+      { currentPassword: GOOD, newPassword: 'Chosen-By-Me-2026' },
+      'onetime',
+    );
+    expect(changed.status).toBe(200);
+    // At once (the gateway's session cache forgets the session that changed it).
+    expect((await get('/api/clientDashboard/', 'onetime')).status).toBe(200);
+    const after = await http.get('/api/admin/refreshtoken').set('Cookie', sessions.onetime.cookie);
+    expect(after.body.mustChangePassword).toBeUndefined();
+  });
 });

@@ -4,7 +4,9 @@ import {
   hasGlobalRole,
   hasStockRole,
   isAdmin,
+  PASSWORD_CHANGE_REQUIRED,
   RouteEntry,
+  routes,
   SessionUser,
   StockRef,
 } from '@irp/proto';
@@ -19,6 +21,10 @@ import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock
 import { WidgetKeyGuard } from '../widget/widget-key.guard';
 import { csrfTokenValid, STATE_CHANGING } from './csrf';
 import { AuthedRequest, SessionService } from './session.service';
+
+const isOwnPasswordChange = (entry: RouteEntry) =>
+  entry.method === routes.users.changeOwnPassword.method &&
+  entry.path === routes.users.changeOwnPassword.path;
 
 /** The refusal of a handler that has no route entry: denied, whatever it is (deny by default). */
 export const NO_ROUTE_ENTRY = 'This handler has no entry in the route table';
@@ -65,6 +71,9 @@ export class AuthGuard implements CanActivate {
     if (!user) throw new AppError(ErrorCode.Unauthenticated, 'Not signed in');
     req.user = user;
     req.sessionToken = session;
+    // A password someone else set is one-time: until the user chose their own, the session does nothing else.
+    if (user.mustChangePassword && !isOwnPasswordChange(entry))
+      throw new AppError(ErrorCode.Forbidden, PASSWORD_CHANGE_REQUIRED);
 
     const { globalRoles = [], stock } = rule;
     if (!globalRoles.length && !stock) return true;

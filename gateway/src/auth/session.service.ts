@@ -31,6 +31,7 @@ export function toSessionUserDto(user: SessionUser): SessionUserDto {
     user: { id: user.id, username: user.username },
     roles: Object.fromEntries(user.roles.map((r) => [r, true])),
     stockRoles: user.stockRoles,
+    ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
 import { LoginThrottle, refuseWhileHeld, TOO_MANY_WRONG_PASSWORDS } from '../auth/login-throttler.guard';
-import { AuthedRequest } from '../auth/session.service';
+import { AuthedRequest, SessionService } from '../auth/session.service';
 import { BusSeal } from '../auth/bus-seal';
 import { ServicesClient } from '../kafka/services.client';
 import { Route } from '../routing/route';
@@ -38,6 +38,7 @@ export class UsersController {
     private readonly services: ServicesClient,
     private readonly throttle: LoginThrottle,
     private readonly seal: BusSeal,
+    private readonly sessions: SessionService,
   ) {}
 
   @Route(routes.users.list)
@@ -104,6 +105,8 @@ export class UsersController {
       throw err;
     }
     await this.throttle.succeeded(attempt);
+    // The cached session user may still say the password is one-time: the next call reads it afresh.
+    this.sessions.forget(req.sessionToken);
     return { success: true as const };
   }
 }

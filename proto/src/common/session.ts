@@ -11,5 +11,10 @@ export const SessionUserSchema = z.object({
   username: z.string(),
   roles: z.array(z.string()),
   stockRoles: StockRolesSchema,
+  /**
+   * Set (true) while the user's password is one someone else set (issue 34): the session may only choose a
+   * new password (and sign out) until then. Never set on an actor or an event.
+   */
+  mustChangePassword: z.boolean().optional(),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;

@@ -121,3 +121,14 @@ export function newOrderMail(order: ServiceOrder): { subject: string; message: s
     ].join('\n'),
   };
 }
+
+// Zod-free (the web app bundles this module): the order form's address suggestions.
+/** Shortest address input worth asking the address service about (shorter ones get no suggestions). */
+export const MIN_ADDRESS_QUERY = 3;
+
+/**
+ * The note of `available: false` when the address service's budget is spent (the gateway's global budget
+ * per minute and per day, or one autocomplete session's cap): the form then takes the address as typed.
+ */
+export const ADDRESS_SUGGESTIONS_PAUSED_MESSAGE =
+  'Address suggestions are not available right now: please type the full address.';

@@ -261,16 +261,6 @@ export const AddressSessionTokenSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,36}$/, 'must be a URL and filename safe string of at most 36 characters');
 
-/** Shortest address input worth asking the address service about (shorter ones get no suggestions). */
-export const MIN_ADDRESS_QUERY = 3;
-
-/**
- * The note of `available: false` when the address service's budget is spent (the gateway's global budget
- * per minute and per day, or one autocomplete session's cap): the form then takes the address as typed.
- */
-export const ADDRESS_SUGGESTIONS_PAUSED_MESSAGE =
-  'Address suggestions are not available right now: please type the full address.';
-
 /** GET /api/serviceorder/addresses?q: suggestions, or `available: false` with none configured. */
 export const AddressQuerySchema = z.object({
   q: z.string({ required_error: 'Required' }).trim().max(200, 'must be at most 200 characters'),

@@ -1,7 +1,7 @@
 import { defineServiceContract } from '../common/contract';
 import { userRoutes } from './routes';
 import { SessionUserSchema } from '../common/session';
-import { UserUpsertedEventSchema } from './events';
+import { UserAccessChangedEventSchema, UserUpsertedEventSchema } from './events';
 import { UserDetailSchema } from './rest';
 import {
   AuthenticateRequestSchema,
@@ -65,5 +65,6 @@ export const usersContract = defineServiceContract({
   },
   events: {
     UserUpserted: { topic: 'user.upserted', schema: UserUpsertedEventSchema },
+    UserAccessChanged: { topic: 'user.access-changed', schema: UserAccessChangedEventSchema },
   },
 });

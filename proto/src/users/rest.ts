@@ -12,8 +12,14 @@ export const SessionUserDtoSchema = z.object({
   roles: z.record(z.string(), z.boolean()),
   /** Stock id -> roles. */
   stockRoles: StockRolesSchema,
+  /** True while the password is one someone else set: the web app asks for a new one first (issue 34). */
+  mustChangePassword: z.boolean().optional(),
 });
 export type SessionUserDto = z.infer<typeof SessionUserDtoSchema>;
+
+/** The 403 of every signed-in call but the own password change while the password is one-time (issue 34). */
+export const PASSWORD_CHANGE_REQUIRED =
+  'Your password was set by someone else: choose a new one (Change Password) before going on';
 
 /** What the web app's login form sends (as Basic auth on GET /api/login). */
 export interface LoginCredentials {

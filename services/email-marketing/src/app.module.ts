@@ -16,6 +16,7 @@ import { MailCommentResponse } from './fixed-mails/mail-comment-response';
 import { MailCommentToModerators } from './fixed-mails/mail-comment-to-moderators';
 import { MailErrorReport } from './fixed-mails/mail-error-report';
 import { MailStaff } from './fixed-mails/mail-staff';
+import { MailSecurityNotice } from './fixed-mails/mail-security-notice';
 import { NotifyDetection } from './fixed-mails/notify-detection';
 import { QueueMail } from './fixed-mails/queue-mail';
 import { SendConfirmationEmail } from './fixed-mails/send-confirmation-email';
@@ -147,6 +148,7 @@ export const emailMarketingService = defineService({
     MailCommentToModerators,
     MailCommentResponse,
     MailStaff,
+    MailSecurityNotice,
   ],
   roles: {
     api: {

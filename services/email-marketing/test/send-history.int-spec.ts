@@ -7,6 +7,7 @@ import {
   createTestRequester,
   dropSchema,
   handledMessages,
+  sealedProviderKey,
   serviceTestEnv,
   settledDeliveries,
   SmtpSink,
@@ -192,7 +193,7 @@ describe('email-marketing send history', () => {
       settings: {
         provider: 'mailchimp',
         listId: 'demo-list',
-        apiKey: 'demo-mailchimp-key-us1',
+        apiKey: sealedProviderKey('demo-mailchimp-key-us1'),
         templateId: '',
         replyTo: 'ir@history.example',
         fromName: 'History IR',

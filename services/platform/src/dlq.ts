@@ -8,7 +8,7 @@ const log = createLogger('dlq');
 
 /** Fields whose values are never copied into a DLQ message: passwords, keys, tokens, secrets (issue 34). */
 const SENSITIVE_FIELD =
-  /^(password|currentPassword|newPassword|apiKey|privateKey|authorization|secret|\w*Secret|\w*Token)$/i;
+  /^(password|currentPassword|newPassword|apiKey|privateKey|authorization|secret|\w*Secret|\w*Token|\w*Hash)$/i;
 export const REDACTED = '[redacted]';
 
 /**

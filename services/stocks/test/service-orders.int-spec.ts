@@ -7,6 +7,7 @@ import {
   OPTION_GROUP_ARCHIVED_MESSAGE,
   ARCHIVED_OPTION_GROUP_EDIT_MESSAGE,
   optionGroupNotFoundMessage,
+  ORDER_KEY_GIVEN,
   RequestOf,
   sendFlagsOf,
   serviceOrderAlreadyCreatedMessage,
@@ -15,6 +16,7 @@ import {
   unknownOptionGroupMessage,
 } from '@irp/proto';
 import { SecretBox, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
+import { sealedProviderKey } from '@irp/platform/testing';
 import { StocksConfig, stocksSecretsKey } from '../src/config';
 import { sealOrderEmailMarketingKeysMigration } from '../src/database/migrations/1764500000000-SealOrderEmailMarketingKeys';
 import {
@@ -250,11 +252,13 @@ describe('stocks service: service orders', () => {
     });
   });
 
-  it("keeps the order's email-marketing API key encrypted at rest; staff read it, the event does not carry it", async () => {
+  it("keeps the order's email-marketing API key as the gateway sealed it, encrypted at rest; no read or event carries it", async () => {
+    // The key as the gateway sends it: sealed for the email-marketing service (issue 34); this service
+    // cannot read it, and passes it on only to the email-marketing service.
     const emailMarketing = {
       service: 'mailchimp' as const,
       listId: 'kestrel-list',
-      apiKey: 'kestrel-mailchimp-key-us7',
+      apiKey: sealedProviderKey('kestrel-mailchimp-key-us7'),
       templateId: '2001',
       replyTo: 'ir@kestrel.example.com.au',
       fromName: 'Kestrel IR',
@@ -266,13 +270,24 @@ describe('stocks service: service orders', () => {
       [id],
     )) as Array<{ key: string; stored: string }>;
     expect(row.key).toMatch(/^v1:[A-Za-z0-9_-]+$/);
-    expect(row.stored).not.toContain('kestrel-mailchimp-key');
-    expect((await list()).find((o) => o.id === id)?.emailMarketing).toEqual(emailMarketing);
+    expect(row.stored).not.toContain(emailMarketing.apiKey);
+    // Staff read that a key was given, not the key.
+    expect((await list()).find((o) => o.id === id)?.emailMarketing).toEqual({
+      ...emailMarketing,
+      apiKey: ORDER_KEY_GIVEN,
+    });
     const event = await eventOf(Topics.ServiceOrderSubmitted, id);
-    expect(JSON.stringify(event.value)).not.toContain('kestrel-mailchimp-key');
+    expect(JSON.stringify(event.value)).not.toContain(emailMarketing.apiKey);
+    // A key in clear is refused: it never reaches the service (nor the bus).
+    await expectAppError(
+      submit(
+        form({ ticker: 'kcy', emailMarketing: { ...emailMarketing, apiKey: 'kestrel-mailchimp-key-us7' } }),
+      ),
+      'BAD_REQUEST',
+      /sealed for its service, never in clear/,
+    );
 
-    // An order stored in clear before keys were sealed is sealed by the migration, and reads the same.
-    const sealed = row.key;
+    // An order stored in clear before keys were sealed at rest is sealed by the migration.
     await db.query(
       `UPDATE stocks.service_orders SET email_marketing = jsonb_set(email_marketing, '{apiKey}', '"kestrel-mailchimp-key-us7"') WHERE id = $1`,
       [id],
@@ -291,11 +306,13 @@ describe('stocks service: service orders', () => {
       [id],
     )) as Array<{ key: string }>;
     expect(after.key).toMatch(/^v1:/);
-    expect(after.key).not.toBe(sealed);
-    expect((await list()).find((o) => o.id === id)?.emailMarketing?.apiKey).toBe('kestrel-mailchimp-key-us7');
+    expect(after.key).not.toBe(row.key);
+    expect(new SecretBox(stocksSecretsKey({ NODE_ENV: 'test' })).open(after.key)).toBe(
+      'kestrel-mailchimp-key-us7',
+    );
 
-    // For the email-marketing service to apply them: only once the stock is made, then opened; the event
-    // that says so carries no key.
+    // For the email-marketing service to apply them: only once the stock is made; such a key in clear (a
+    // release before keys were sealed on the bus) is not passed on, a sealed one is, as the gateway sent it.
     const ask = (serviceOrderId: string) =>
       requester.request(Topics.StocksServiceOrderEmailMarketing, { serviceOrderId });
     await expectAppError(ask(id), 'CONFLICT', `Service order ${id} has no stock created yet`);
@@ -305,18 +322,22 @@ describe('stocks service: service orders', () => {
     const made = await eventOf(Topics.ServiceOrderStockCreated, id);
     expect(made.value).toMatchObject({ stockId: created.stockId, emailMarketing: true, by: 'alice' });
     expect(JSON.stringify(made.value)).not.toContain('kestrel-mailchimp-key');
+    expect(await ask(id)).toEqual({ emailMarketing: { ...emailMarketing, apiKey: '' } });
+    await db.query(
+      `UPDATE stocks.service_orders SET email_marketing = jsonb_set(email_marketing, '{apiKey}', to_jsonb($2::text)) WHERE id = $1`,
+      [id, row.key],
+    );
     expect(await ask(id)).toEqual({ emailMarketing });
   });
 
   it('purges orders never turned into a stock once SERVICE_ORDER_RETENTION_DAYS have passed; created and younger ones stay', async () => {
-    const { SERVICE_ORDER_RETENTION_DAYS: days } = app.get<Pick<StocksConfig, 'SERVICE_ORDER_RETENTION_DAYS'>>(
-      SERVICE_CONFIG,
-    );
+    const { SERVICE_ORDER_RETENTION_DAYS: days } =
+      app.get<Pick<StocksConfig, 'SERVICE_ORDER_RETENTION_DAYS'>>(SERVICE_CONFIG);
     const placedDaysAgo = (id: string, ago: number) =>
-      db.query(`UPDATE stocks.service_orders SET timestamp = now() - make_interval(days => $2) WHERE id = $1`, [
-        id,
-        ago,
-      ]);
+      db.query(
+        `UPDATE stocks.service_orders SET timestamp = now() - make_interval(days => $2) WHERE id = $1`,
+        [id, ago],
+      );
     const { id: stale } = await submit(form({ ticker: 'OLD' }));
     const { id: younger } = await submit(form({ ticker: 'NEW' }));
     await placedDaysAgo(stale, days + 1);
@@ -330,7 +351,12 @@ describe('stocks service: service orders', () => {
     expect(ids).toEqual(expect.arrayContaining([younger, orderId]));
     // Nothing left to purge: the next run deletes nothing.
     expect(await app.get(PurgeStaleServiceOrders).run()).toBe(0);
-    expect(app.get(SingletonJobs).list().map((job) => job.name)).toContain(PURGE_STALE_SERVICE_ORDERS_JOB);
+    expect(
+      app
+        .get(SingletonJobs)
+        .list()
+        .map((job) => job.name),
+    ).toContain(PURGE_STALE_SERVICE_ORDERS_JOB);
   });
 
   describe('option groups (staff, the Orders screen)', () => {

@@ -10,6 +10,7 @@ import { USERS_CONFIG, usersConfig } from './config';
 import { CreateUsers1763700000000 } from './database/migrations/1763700000000-CreateUsers';
 import { SessionAbsoluteExpiry1764200000000 } from './database/migrations/1764200000000-SessionAbsoluteExpiry';
 import { UserAdministration1764800000000 } from './database/migrations/1764800000000-UserAdministration';
+import { OneTimePasswords1796800000000 } from './database/migrations/1796800000000-OneTimePasswords';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { ChangeOwnPassword } from './users/change-own-password';
@@ -42,6 +43,7 @@ export const usersService = defineService({
       CreateUsers1763700000000,
       SessionAbsoluteExpiry1764200000000,
       UserAdministration1764800000000,
+      OneTimePasswords1796800000000,
     ],
   },
   providers: [

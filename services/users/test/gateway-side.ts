@@ -1,9 +1,8 @@
-import { SealContext, SessionGrant, Topics } from '@irp/proto';
-import { DEV_SEAL_KEYS, KafkaRequester, newSessionToken, sealFor, tokenHash } from '@irp/platform';
+import { SessionGrant, Topics } from '@irp/proto';
+import { KafkaRequester, newSessionToken, tokenHash } from '@irp/platform';
+import { sealedPassword } from '@irp/platform/testing';
 
-/** A password as the gateway sends it: sealed for the users service (issue 34). */
-export const sealedPassword = (password: string) =>
-  sealFor(DEV_SEAL_KEYS.users.publicKey, SealContext.Password, password);
+export { sealedPassword };
 
 /** A sign-in as the gateway makes it: the grant and the gateway's own tokens, whose hashes alone were sent. */
 export type Signed = SessionGrant & { sessionToken: string; refreshToken: string };

@@ -412,4 +412,48 @@ describe('users service: user administration', () => {
     );
     expect(row).toEqual({ actor_id: id, password_changed: true });
   });
+
+  it('makes a password someone else sets one-time: the sign-in says so until the user chose their own', async () => {
+    const { id } = await save(editor, { username: 'one-time', password: GOOD });
+    const first = await signIn('one-time', GOOD);
+    expect(first.user.mustChangePassword).toBe(true);
+    // Roles alone (a blank password) leave it as it is.
+    await requester.request(Topics.UsersSave, {
+      actor: editor,
+      id,
+      username: 'one-time',
+      permissions: [{ combinedTicker: 'UAA:ASX', roles: ['ViewConfig'] }],
+    });
+    const again = await signIn('one-time', GOOD);
+    expect(again.user.mustChangePassword).toBe(true);
+    const me = actor({ id, username: 'one-time' });
+    await requester.request(Topics.UsersChangeOwnPassword, {
+      actor: me,
+      sessionHash: tokenHash(again.sessionToken),
+      currentPassword: sealedPassword(GOOD),
+      newPassword: sealedPassword('My-Own-Choice-2026'),
+    });
+    const own = await signIn('one-time', 'My-Own-Choice-2026');
+    expect(own.user.mustChangePassword).toBeUndefined();
+    // The session that changed it is no longer held to it (read afresh).
+    expect((await gatewaySide(requester).lookup(again)).mustChangePassword).toBeUndefined();
+    // An admin setting their own password in the editor chooses it: not one-time.
+    const [self] = (await requester.request(Topics.UsersList, { actor: admin })).users.filter(
+      (u) => u.username === 'boss',
+    );
+    await requester.request(Topics.UsersSave, {
+      actor: admin,
+      id: self.id,
+      username: 'boss',
+      permissions: [],
+      password: sealedPassword('Boss-Own-Choice-2026'),
+    } as never);
+    expect((await signIn('boss', 'Boss-Own-Choice-2026')).user.mustChangePassword).toBeUndefined();
+    // The audit names who set the one-time password.
+    const [row] = await db.query(
+      `SELECT actor_username, password_changed FROM users.user_audit WHERE user_id = $1 ORDER BY id LIMIT 1`,
+      [id],
+    );
+    expect(row).toEqual({ actor_username: 'clerk', password_changed: true });
+  });
 });

@@ -17,7 +17,7 @@ export function sessionUser(
 
 /** A store whose start-up refresh already answered (signed in as `user`, or signed out). */
 export function storeWith(user: SessionUserDto | null = null): AppStore {
-  return setupStore({ session: { user, restore: 'settled' } });
+  return setupStore({ session: { user, restore: 'settled', endedReason: null } });
 }
 
 export function renderWithProviders(

@@ -5,6 +5,7 @@ import { Payload } from '@nestjs/microservices';
 import { MailCommentResponse } from './mail-comment-response';
 import { MailCommentToModerators } from './mail-comment-to-moderators';
 import { MailErrorReport } from './mail-error-report';
+import { MailSecurityNotice } from './mail-security-notice';
 import { MailStaff } from './mail-staff';
 import { NotifyDetection } from './notify-detection';
 import { SendConfirmationEmail } from './send-confirmation-email';
@@ -23,6 +24,7 @@ export class FixedMailsHandlers {
     private readonly moderation: MailCommentToModerators,
     private readonly responses: MailCommentResponse,
     private readonly staff: MailStaff,
+    private readonly security: MailSecurityNotice,
   ) {}
 
   @HandleEvent(Topics.AnnouncementConfirmationRequested)
@@ -54,6 +56,12 @@ export class FixedMailsHandlers {
   @HandleEvent(Topics.ServiceOrderSubmitted)
   async serviceOrderSubmitted(@Payload() event: EventOf<typeof Topics.ServiceOrderSubmitted>) {
     await this.staff.run({ key: `service-order:${event.order.id}`, ...newOrderMail(event.order) });
+  }
+
+  /** A user's password or roles changed (users service): the user is told, once per change. */
+  @HandleEvent(Topics.UserAccessChanged)
+  async securityNotice(@Payload() event: EventOf<typeof Topics.UserAccessChanged>) {
+    await this.security.run(event);
   }
 
   /** The market-data provider stayed unavailable for a job of the reports service: once per report key. */

@@ -1,4 +1,10 @@
-import { StoredAnnouncement, displayTicker, escapeHtml, formatDateTime } from '@irp/proto';
+import {
+  StoredAnnouncement,
+  UserAccessChangedEvent,
+  displayTicker,
+  escapeHtml,
+  formatDateTime,
+} from '@irp/proto';
 
 /**
  * Every mail the product sends, as pure functions of what it needs: a subject, an HTML part, a text part
@@ -305,5 +311,34 @@ ${placesResponse ? '' : `<h3 style="font-size:15px;margin:16px 0 4px">Our respon
     subject: `${company(stock)} responded to your comment on ${input.headline}`,
     html: layout(stock, html, escapeHtml(why)),
     text: `${text}\n\n--\n${why}\n`,
+  };
+}
+
+/**
+ * A user's password or roles changed (issue 34: `user.access-changed`): who did it and when, what to do if
+ * it was not expected. Nothing secret: no password, no link to follow.
+ */
+export function securityNoticeMail(notice: UserAccessChangedEvent, publicBaseUrl: string): MailContent {
+  const when = `${formatDateTime(notice.at)} Sydney time`;
+  const who = notice.byTheUser ? 'You' : notice.by;
+  const what = [
+    notice.passwordChanged
+      ? notice.oneTimePassword
+        ? `${who} set a new password for your IR Portal account; you will be asked to choose your own when you next sign in`
+        : `${who} changed your IR Portal password`
+      : undefined,
+    notice.rolesChanged ? `${who} changed what your IR Portal account may see and do` : undefined,
+  ].filter((line): line is string => Boolean(line));
+  const lines = [
+    ...what.map((line) => `${line} (${when}).`),
+    'If you did not expect this, tell your IR Portal administrator at once: someone may be using your account.',
+    `IR Portal: ${publicBaseUrl}`,
+  ];
+  return {
+    subject: notice.passwordChanged
+      ? 'Your IR Portal password was changed'
+      : 'Your IR Portal access was changed',
+    html: layout(null, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(''), 'IR Portal'),
+    text: `${lines.join('\n\n')}\n`,
   };
 }

@@ -122,7 +122,32 @@ export class TopicProbe {
       heartbeatInterval: 1000,
     });
     const probe = new TopicProbe(consumer);
-    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    // "From now on" is the topics' ends as they are before the probe joins: a new group starts at the end
+    // the broker has when it first fetches, which is after the join, and a message written in between (a
+    // request sent right after listen() on a busy machine) would be missed. The first join seeks there.
+    const admin = kafka.admin();
+    await admin.connect();
+    const startAt = new Map<string, string>();
+    try {
+      for (const topic of topics)
+        for (const p of await admin.fetchTopicOffsets(topic)) startAt.set(`${topic}/${p.partition}`, p.high);
+    } finally {
+      await admin.disconnect();
+    }
+    const joined = new Promise<void>((resolve) => {
+      let first = true;
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+        if (first) {
+          first = false;
+          for (const [topic, partitions] of Object.entries(payload.memberAssignment))
+            for (const partition of partitions) {
+              const offset = startAt.get(`${topic}/${partition}`);
+              if (offset !== undefined) consumer.seek({ topic, partition, offset });
+            }
+        }
+        resolve();
+      });
+    });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: false });
     // Every message's offset committed at once: a probe that rejoins after a broker restart resumes where it

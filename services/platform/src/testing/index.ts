@@ -20,3 +20,4 @@ export * from './vendor-contract-rig';
 export * from './proto-description';
 export * from './recording-proxy';
 export * from './answering-server';
+export * from './sealed';

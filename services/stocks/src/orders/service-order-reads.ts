@@ -11,7 +11,7 @@ import { Injectable } from '@nestjs/common';
 import { StocksRepository } from '../stocks/stocks.repository';
 import { requireAdmin } from '../stocks/stock-rules';
 import { ServiceOrdersRepository } from './service-orders.repository';
-import { toServiceOrder } from './service-order-rules';
+import { toServiceOrder, withoutSecrets } from './service-order-rules';
 import type { Actor } from '@irp/proto';
 
 const log = createLogger('service-orders');
@@ -24,14 +24,19 @@ export class ServiceOrderReads {
     private readonly stocks: StocksRepository,
   ) {}
 
-  /** Every order, newest first, each created one with its stock's current combinedTicker. */
+  /**
+   * Every order, newest first, each created one with its stock's current combinedTicker; an email-marketing
+   * key given reads ORDER_KEY_GIVEN (the key is sealed for the email-marketing service, which applies it).
+   */
   async list(actor: Actor): Promise<ServiceOrder[]> {
     requireAdmin(actor, 'list the service orders');
     const orders = await this.orders.all();
     const stockIds = orders.flatMap((o) => (o.stockId ? [o.stockId] : []));
     const stocks = stockIds.length ? await this.stocks.byIds(stockIds) : [];
     const tickerOf = new Map(stocks.map((s) => [s.id, `${s.ticker}:${s.exchange}`]));
-    return orders.map((o) => toServiceOrder(o, o.stockId ? (tickerOf.get(o.stockId) ?? null) : null));
+    return orders.map((o) =>
+      withoutSecrets(toServiceOrder(o, o.stockId ? (tickerOf.get(o.stockId) ?? null) : null)),
+    );
   }
 
   /** The order a stock was created from; null when the stock is unknown or was not made from an order. */
@@ -40,7 +45,7 @@ export class ServiceOrderReads {
     const stockId = ref ? await this.stocks.idOf(ref) : null;
     const order = stockId ? await this.orders.ofStock(stockId) : null;
     if (!order || !ref) return null;
-    return toServiceOrder(order, `${ref.ticker}:${ref.exchange}`);
+    return withoutSecrets(toServiceOrder(order, `${ref.ticker}:${ref.exchange}`));
   }
 
   /**

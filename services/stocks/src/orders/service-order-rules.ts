@@ -139,8 +139,8 @@ export function stockFieldsOfOrder(
 }
 
 /**
- * An order as it leaves the service in an event: the client's email-marketing API key is not sent on
- * (only staff read it, from the Orders list); the event says whether one was given.
+ * An order as it leaves the service (the event, the staff reads): the client's email-marketing API key is not
+ * sent on, only whether one was given (it is sealed for the email-marketing service, issue 34).
  */
 export function withoutSecrets(order: ServiceOrder): ServiceOrder {
   if (!order.emailMarketing) return order;

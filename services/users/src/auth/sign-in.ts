@@ -2,7 +2,7 @@ import { ErrorCode, RequestOf, SealContext, SessionGrant, Topics } from '@irp/pr
 import { AppError, SealedInbox } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
-import { toSessionUser } from '../users/user-rules';
+import { sessionUserOf } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
 import { dummyPasswordHash, verifyPassword } from '../credentials/secrets';
 import { absoluteEndOf, INVALID_LOGIN } from '../credentials/session-rules';
@@ -28,7 +28,7 @@ export class SignIn {
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
     if (!user || !valid) throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     const now = Date.now();
-    const sessionUser = toSessionUser(user);
+    const sessionUser = sessionUserOf(user);
     const absoluteEnd = absoluteEndOf(sessionUser.roles, this.config, now);
     const expiries = tokenExpiries(this.config, absoluteEnd, now);
     await this.sessions.insert({

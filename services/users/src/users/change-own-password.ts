@@ -41,6 +41,7 @@ export class ChangeOwnPassword {
         roles,
         stockRoles,
         passwordHash,
+        mustChangePassword: false,
         actor: { id: user.id, username: user.username },
         exceptSessionId: session?.userId === user.id ? session.id : undefined,
       });

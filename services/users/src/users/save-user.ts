@@ -61,6 +61,8 @@ export class SaveUser {
           roles,
           stockRoles,
           passwordHash,
+          // A password someone else sets is one-time; the user's own (an editor editing themselves) is not.
+          mustChangePassword: passwordHash ? req.actor.id !== before?.id : undefined,
           actor,
         });
         return { id: saved.id };

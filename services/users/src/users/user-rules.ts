@@ -12,6 +12,11 @@ export function toSessionUser(user: UserEntity): SessionUser {
   return { id: user.id, username: user.username, roles: [...user.roles].sort(), stockRoles };
 }
 
+/** The user as a session sees it: their roles, and whether they must choose a new password first. */
+export function sessionUserOf(user: UserEntity): SessionUser {
+  return { ...toSessionUser(user), ...(user.mustChangePassword ? { mustChangePassword: true } : {}) };
+}
+
 /** Whether two users hold the same global and per-stock roles (lists compared as sets). */
 export function sameRoles(a: Roles, b: Roles) {
   const key = (u: Roles) =>

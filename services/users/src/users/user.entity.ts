@@ -21,6 +21,10 @@ export class UserEntity {
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
 
+  /** The password is one someone else set: the next sign-in must choose a new one first (issue 34). */
+  @Column({ name: 'must_change_password', type: 'boolean', default: false })
+  mustChangePassword!: boolean;
+
   /** Global roles (spec section 6). */
   @Column({ type: 'text', array: true, default: () => `'{}'` })
   roles!: string[];

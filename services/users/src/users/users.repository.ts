@@ -31,16 +31,27 @@ export class UsersRepository {
   }
 
   /** A new user's id. */
-  async insert(tx: Tx, user: Pick<UserEntity, 'username' | 'passwordHash' | 'roles'>): Promise<string> {
+  async insert(
+    tx: Tx,
+    user: Pick<UserEntity, 'username' | 'passwordHash' | 'roles'> & { mustChangePassword?: boolean },
+  ): Promise<string> {
     const inserted = await tx.insert(UserEntity, user);
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  /** New global roles (and a new hash when one is given); the per-stock roles are replaced after. */
-  async update(tx: Tx, id: string, change: { roles: string[]; passwordHash?: string }): Promise<void> {
+  /**
+   * New global roles (and a new hash when one is given, one-time or not); the per-stock roles are replaced
+   * after.
+   */
+  async update(
+    tx: Tx,
+    id: string,
+    change: { roles: string[]; passwordHash?: string; mustChangePassword?: boolean },
+  ): Promise<void> {
     await tx.update(UserEntity, id, {
       roles: change.roles,
       ...(change.passwordHash ? { passwordHash: change.passwordHash } : {}),
+      ...(change.mustChangePassword !== undefined ? { mustChangePassword: change.mustChangePassword } : {}),
       updatedAt: new Date(),
     });
   }

@@ -1,4 +1,4 @@
-import { Topics } from '@irp/proto';
+import { isEmailAddress, Topics } from '@irp/proto';
 import { AppError, Outbox, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { SessionsRepository } from '../credentials/sessions.repository';
@@ -22,6 +22,11 @@ export interface UserChange {
   stockRoles: Record<string, string[]>;
   /** A new hash; undefined keeps the password. */
   passwordHash?: string;
+  /**
+   * With a new hash: whether it is one-time (set by someone else: the user must choose a new one at the next
+   * sign-in) or the user's own choice; undefined leaves the flag as it is.
+   */
+  mustChangePassword?: boolean;
   actor?: ChangeActor;
   /** The session that stays signed in when a change ends the user's sessions (their own password change). */
   exceptSessionId?: string;
@@ -53,10 +58,15 @@ export class WriteUser {
         username: change.username,
         passwordHash: change.passwordHash,
         roles: change.roles,
+        mustChangePassword: change.mustChangePassword ?? false,
       });
     } else {
       id = before.id;
-      await this.users.update(tx, id, { roles: change.roles, passwordHash: change.passwordHash });
+      await this.users.update(tx, id, {
+        roles: change.roles,
+        passwordHash: change.passwordHash,
+        mustChangePassword: change.passwordHash ? change.mustChangePassword : undefined,
+      });
     }
     await this.users.replaceStockRoles(tx, id, change.stockRoles);
     const fresh = (await this.users.findById(id, tx))!;
@@ -82,6 +92,19 @@ export class WriteUser {
       ...after,
       updatedAt: fresh.updatedAt.toISOString(),
     });
+    // The user hears of a changed password or roles (an existing user whose username is an address).
+    const passwordChanged = Boolean(change.passwordHash);
+    if (before && (passwordChanged || rolesChanged) && isEmailAddress(after.username))
+      await this.outbox.add(tx, Topics.UserAccessChanged, id, {
+        userId: id,
+        to: after.username,
+        passwordChanged,
+        oneTimePassword: passwordChanged && change.mustChangePassword === true,
+        rolesChanged,
+        by: change.actor?.username ?? SEED_ACTOR,
+        byTheUser: change.actor?.id === id,
+        at: fresh.updatedAt.toISOString(),
+      });
     return fresh;
   }
 }

@@ -1,12 +1,27 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { ChangePasswordModal } from '@/features/users/components/ChangePasswordModal';
 import { loginRedirectState } from '@/lib/session/redirect';
-import { selectIsSignedIn } from '@/lib/session/sessionSlice';
+import { selectSessionUser, sessionStarted } from '@/lib/session/sessionSlice';
 
-/** Signed-out visitors of a protected route go to /login, remembering where they were going. */
+/**
+ * Signed-out visitors of a protected route go to /login, remembering where they were going. A user whose
+ * password someone else set chooses their own first (issue 34: the server refuses everything else), then
+ * the page they asked for opens.
+ */
 export function RequireAuth() {
-  const signedIn = useAppSelector(selectIsSignedIn);
+  const user = useAppSelector(selectSessionUser);
+  const dispatch = useAppDispatch();
   const location = useLocation();
-  if (!signedIn) return <Navigate to="/login" replace state={loginRedirectState(location)} />;
+  if (!user) return <Navigate to="/login" replace state={loginRedirectState(location)} />;
+  if (user.mustChangePassword)
+    return (
+      <ChangePasswordModal
+        opened
+        required
+        onClose={() => undefined}
+        onChanged={() => dispatch(sessionStarted({ ...user, mustChangePassword: false }))}
+      />
+    );
   return <Outlet />;
 }

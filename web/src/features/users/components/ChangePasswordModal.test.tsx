@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi } from '@/test/fakeApi';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
-import { PASSWORD_CHANGED, PASSWORDS_DIFFER } from './ChangePasswordModal';
+import { ONE_TIME_PASSWORD_NOTE, PASSWORD_CHANGED, PASSWORDS_DIFFER } from './ChangePasswordModal';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -60,5 +60,34 @@ describe('Change Password (header menu)', () => {
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'Change Password' })).not.toBeInTheDocument(),
     );
+  });
+
+  it('asks a user whose password someone else set for a new one before the page, and cannot be dismissed', async () => {
+    const calls = serveApi(fetchMock, {
+      [routeKey(routes.users.changeOwnPassword)]: () => jsonResponse({ success: true }),
+      [routeKey(routes.stocks.referers)]: () => jsonResponse([]),
+    });
+    const { router } = renderRoute('/referers', {
+      store: storeWith({ ...sessionUser('admin', { Admin: true }), mustChangePassword: true }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Choose a new password' });
+    expect(within(dialog).getByText(ONE_TIME_PASSWORD_NOTE)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.getByRole('dialog', { name: 'Choose a new password' })).toBeInTheDocument();
+    // Nothing of the page is asked for while the password is one-time (the server would refuse it).
+    expect(screen.queryByRole('heading', { name: 'Referers' })).not.toBeInTheDocument();
+
+    const fill = (label: string, value: string) =>
+      fireEvent.change(within(dialog).getByLabelText(new RegExp(`^${label}`)), { target: { value } });
+    fill('Current password', 'Set-By-Someone-Else-1');
+    fill('New password', 'Harbour-Kestrel-77');
+    fill('Confirm new password', 'Harbour-Kestrel-77');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByRole('heading', { name: 'Referers' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/referers');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { currentPassword: 'Set-By-Someone-Else-1', newPassword: 'Harbour-Kestrel-77' },
+    ]);
   });
 });

@@ -5,17 +5,30 @@ import { useChangeOwnPasswordMutation } from '../api/usersApi';
 
 export const PASSWORDS_DIFFER = 'The new password and its confirmation differ';
 export const PASSWORD_CHANGED = 'Your password has been changed. Your other sessions have been signed out.';
+export const ONE_TIME_PASSWORD_NOTE =
+  'Your password was set by someone else. Choose a new one of your own to go on.';
 
 interface ChangePasswordModalProps {
   opened: boolean;
   onClose: () => void;
+  /**
+   * The password is one someone else set (issue 34): the dialog cannot be dismissed, says why, and calls
+   * `onChanged` once the new password is saved instead of showing the confirmation.
+   */
+  required?: boolean;
+  onChanged?: () => void;
 }
 
 /**
  * The signed-in user's own password (the header menu; docs/api/users.md): the current password, the new
  * one twice. The server applies the password policy and ends the user's other sessions.
  */
-export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProps) {
+export function ChangePasswordModal({
+  opened,
+  onClose,
+  required = false,
+  onChanged,
+}: ChangePasswordModalProps) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -41,14 +54,23 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
     setProblem(null);
     try {
       await changePassword({ currentPassword: current, newPassword: next }).unwrap();
-      setDone(true);
+      if (required) onChanged?.();
+      else setDone(true);
     } catch (error) {
       setProblem(errorMessageOf(error));
     }
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Change Password" centered>
+    <Modal
+      opened={opened}
+      onClose={required ? () => undefined : close}
+      title={required ? 'Choose a new password' : 'Change Password'}
+      withCloseButton={!required}
+      closeOnClickOutside={!required}
+      closeOnEscape={!required}
+      centered
+    >
       {done ? (
         <Stack gap="md">
           <Text role="status">{PASSWORD_CHANGED}</Text>
@@ -59,6 +81,7 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
       ) : (
         <form onSubmit={(event) => void submit(event)}>
           <Stack gap="sm">
+            {required && <Text size="sm">{ONE_TIME_PASSWORD_NOTE}</Text>}
             <PasswordInput
               label="Current password"
               value={current}
@@ -90,9 +113,11 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
               </Alert>
             )}
             <Group justify="flex-end">
-              <Button variant="default" onClick={close} disabled={isLoading}>
-                Cancel
-              </Button>
+              {!required && (
+                <Button variant="default" onClick={close} disabled={isLoading}>
+                  Cancel
+                </Button>
+              )}
               <Button type="submit" loading={isLoading}>
                 Change Password
               </Button>
