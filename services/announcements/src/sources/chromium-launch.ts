@@ -17,6 +17,19 @@ let rootWrapper: string | undefined;
  * wrapper that hands it Playwright's profile folder and drops to the unprivileged user with setpriv
  * (util-linux, part of Debian), where Chromium's namespace sandbox works as for any user.
  */
+/**
+ * Chromium connects nowhere itself (issue 34): every HTTP request is routed to the guarded vendor client and
+ * every WebSocket closed (document-fetcher.ts); anything else it would open on its own (a scheme or channel a
+ * route does not see, a DNS prefetch) goes to a proxy on a port nothing listens on, loopback included (Chromium
+ * skips the proxy for loopback unless told), and WebRTC sends no UDP outside a proxy.
+ */
+const NO_CONNECTIONS_OF_ITS_OWN = [
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--dns-prefetch-disable',
+];
+
 export function sandboxedLaunchOptions(executablePath: string): LaunchOptions {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   // A missing browser is reported by playwright-core at once, naming the path asked for, not the wrapper.
@@ -24,6 +37,7 @@ export function sandboxedLaunchOptions(executablePath: string): LaunchOptions {
     executablePath: root && existsSync(executablePath) ? unprivilegedWrapper(executablePath) : executablePath,
     headless: true,
     chromiumSandbox: true,
+    args: NO_CONNECTIONS_OF_ITS_OWN,
   };
 }
 

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { PDFDocument } from 'pdf-lib';
 import { AsxStandIn, StandInAnnouncement, startAsxStandIn } from '@irp/standins/asx';
 import { DocumentFetcher, findPdfUrlInHtml, formatByteLimit } from './document-fetcher';
@@ -183,6 +183,8 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
   let internal: Server;
   let internalPort: number;
   let internalHits = 0;
+  /** TCP connections the internal server accepted, whatever they carried (HTTP, a WebSocket's upgrade). */
+  let internalConnections = 0;
   let page = '';
 
   const listen = async (server: Server) => {
@@ -198,6 +200,8 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
       internalHits++;
       res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 internal secret');
     });
+    internal.on('connection', () => internalConnections++);
+    internal.on('upgrade', (_req, socket: Socket) => socket.destroy());
     internalPort = await listen(internal);
     // The vendor's stand-in: its terms page links (or redirects) wherever the test says.
     vendor = createServer((req, res) => {
@@ -215,6 +219,7 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
   });
   beforeEach(() => {
     internalHits = 0;
+    internalConnections = 0;
   });
   afterAll(async () => {
     for (const server of [vendor, internal]) {
@@ -306,6 +311,22 @@ describe('DocumentFetcher refusing links that leave the vendor (SSRF guard)', ()
       expect(internalHits).toBe(0);
       // The names were resolved by the guard (and refused), not left to Chromium.
       expect(asked).toEqual(expect.arrayContaining(['localhost', 'www.asx.com.au']));
+    }, 60_000);
+
+    it('opens no WebSocket from a terms page, to loopback or anywhere (the guard routes HTTP only)', async () => {
+      // The Agree button opens a WebSocket to an internal address, and goes on to the PDF once it settled.
+      page = `<!DOCTYPE html><html><body><button id="agree">Agree</button><script>
+        document.getElementById('agree').onclick = () => {
+          const socket = new WebSocket('ws://127.0.0.1:${internalPort}/internal');
+          let gone = false;
+          const go = () => { if (!gone) { gone = true; location.href = '/doc.pdf'; } };
+          socket.onopen = go; socket.onerror = go; socket.onclose = go;
+        };
+        </script></body></html>`;
+      browser = browserFetcher();
+      const document = await browser.download(`${vendorUrl}/terms`);
+      expect(document.bytes.toString('latin1')).toBe('%PDF-1.7 the vendor document');
+      expect(internalConnections).toBe(0);
     }, 60_000);
 
     it('refuses the document when the Agree button leads through a redirect to loopback', async () => {

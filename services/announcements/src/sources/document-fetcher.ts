@@ -277,13 +277,17 @@ export class DocumentFetcher {
     const navigationRefused = new Promise<never>((_, r) => (reject = r));
     navigationRefused.catch(() => undefined);
     const finalUrls = new Map<string, string>();
-    const installed = context.route('**/*', async (route) => {
+    const routed = context.route('**/*', async (route) => {
       const outcome = await this.fetchForBrowser(route, finalUrls);
       if (outcome && route.request().isNavigationRequest()) {
         refused ??= outcome;
         reject(outcome);
       }
     });
+    // WebSockets are not HTTP requests a route sees (issue 34): each is closed before it connects anywhere.
+    // Whatever else Chromium would open itself goes to a proxy that is not there (chromium-launch.ts).
+    const sockets = context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'refused' }));
+    const installed = Promise.all([routed, sockets]);
     return {
       installed,
       navigationRefused,
