@@ -139,6 +139,22 @@ describe('login throttling: failures only, per username and address, shared by g
     expect((await signInFrom(two, victim, PASSWORD, from(55))).status).toBe(200);
   });
 
+  it('lets no burst of concurrent guesses past the limit: each is counted before its password is checked', async () => {
+    // Twelve wrong passwords for one username at once, from twelve addresses, through both instances: only
+    // PER_USERNAME of them may have their password checked (401); the rest are refused unchecked (429).
+    const target = `lt-burst-${RUN}`;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        signInFrom(n % 2 ? one : two, target, 'wrong', { forwardedFor: `198.51.100.${120 + n}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([
+      ...Array<number>(PER_USERNAME).fill(401),
+      ...Array<number>(12 - PER_USERNAME).fill(429),
+    ]);
+  });
+
   it("holds an address after its failures across usernames, not the proxy's other clients", async () => {
     const guesser = { forwardedFor: '192.0.2.66' };
     for (let n = 1; n <= PER_ADDRESS; n++)

@@ -8,7 +8,7 @@ import { tokenHash } from '@irp/platform';
 import { ServicesClient } from '../kafka/services.client';
 import { BusSeal } from './bus-seal';
 import { parseBasicAuth } from './basic-auth';
-import { attemptOf, LoginThrottle, LoginThrottlerGuard } from './login-throttler.guard';
+import { AdmittedAttempt, LoginThrottlerGuard } from './login-throttler.guard';
 import { SessionService, toSessionUserDto } from './session.service';
 
 const INVALID_LOGIN = 'Invalid username/password';
@@ -18,7 +18,6 @@ export class AuthController {
   constructor(
     private readonly services: ServicesClient,
     private readonly sessions: SessionService,
-    private readonly throttle: LoginThrottle,
     private readonly seal: BusSeal,
   ) {}
 
@@ -26,11 +25,15 @@ export class AuthController {
   @UseGuards(LoginThrottlerGuard)
   @ApiUnauthorizedResponse({ description: 'Invalid username/password' })
   @ApiTooManyRequestsResponse({ description: 'Too many sign-in attempts' })
-  async login(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const attempt = attemptOf(req);
+  async login(
+    @Req() req: Request & { loginAttempt?: AdmittedAttempt },
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    // Counted by the guard before anything is checked (LoginThrottle.admit); settled here.
+    const attempt = req.loginAttempt!;
     const credentials = parseBasicAuth(req.header('authorization'));
     if (!credentials) {
-      await this.throttle.failed(attempt);
+      await attempt.failed();
       throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     }
     const tokens = this.sessions.newTokens();
@@ -45,11 +48,11 @@ export class AuthController {
       });
     } catch (err) {
       // Only a refused password counts: a service that is down is not the client's failure.
-      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated)
-        await this.throttle.failed(attempt);
+      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated) await attempt.failed();
+      else await attempt.abandoned();
       throw err;
     }
-    await this.throttle.succeeded(attempt);
+    await attempt.succeeded();
     this.sessions.setCookies(res, tokens, grant);
     return toSessionUserDto(grant.user);
   }

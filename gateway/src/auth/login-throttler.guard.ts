@@ -46,76 +46,107 @@ export class LoginThrottle {
     this.holds = store.limiter('login-hold', 1, window);
   }
 
-  private keys({ username, address }: { username?: string; address: string }): string[] {
-    return [`address:${address}`, ...(username ? [`user:${username}`] : [])];
-  }
-
-  /** Ms the attempt must still wait (0: it may try). */
-  async waitFor(attempt: { username?: string; address: string }): Promise<number> {
-    const holds = await Promise.all(this.keys(attempt).map((k) => this.holds.blockedFor(k)));
-    return Math.max(0, ...holds);
-  }
-
-  async failed(attempt: { username?: string; address: string }): Promise<void> {
-    const counts: Array<[SharedLimiter, number, string]> = [
-      [this.byAddress, this.config.LOGIN_THROTTLE_ADDRESS_LIMIT, `address:${attempt.address}`],
+  /** The counts an attempt is held to: its address's, and its username's when it names one. */
+  private countsOf(attempt: Attempt): Array<{ limiter: SharedLimiter; limit: number; key: string }> {
+    return [
+      {
+        limiter: this.byAddress,
+        limit: this.config.LOGIN_THROTTLE_ADDRESS_LIMIT,
+        key: `address:${attempt.address}`,
+      },
       ...(attempt.username
         ? [
-            [this.byUsername, this.config.LOGIN_THROTTLE_LIMIT, `user:${attempt.username}`] as [
-              SharedLimiter,
-              number,
-              string,
-            ],
+            {
+              limiter: this.byUsername,
+              limit: this.config.LOGIN_THROTTLE_LIMIT,
+              key: `user:${attempt.username}`,
+            },
           ]
         : []),
     ];
-    await Promise.all(
-      counts.map(async ([limiter, limit, key]) => {
-        const { used } = await limiter.add(key);
-        if (used < limit) return;
-        const ms = Math.min(
-          this.config.LOGIN_THROTTLE_FIRST_DELAY_MS * 2 ** Math.min(used - limit, 30),
-          this.config.LOGIN_THROTTLE_MAX_DELAY_MS,
-        );
-        await this.holds.block(key, ms / 1000);
-      }),
-    );
   }
 
-  async succeeded(attempt: { username?: string; address: string }): Promise<void> {
-    if (attempt.username) await this.byUsername.forget(`user:${attempt.username}`);
+  /** The hold an attempt at count `used` (at or past `limit`) takes: the first delay, doubling after. */
+  private holdSeconds(used: number, limit: number): number {
+    const ms = Math.min(
+      this.config.LOGIN_THROTTLE_FIRST_DELAY_MS * 2 ** Math.min(used - limit, 30),
+      this.config.LOGIN_THROTTLE_MAX_DELAY_MS,
+    );
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+
+  /**
+   * Lets an attempt check a password, or refuses it (429 with Retry-After). The attempt is counted as a
+   * failure before its password is checked, each count one atomic statement (issue 34: a burst of
+   * concurrent guesses once all passed a check made before any of them had failed): the attempts that take
+   * a username or address to its limit and past it must also take the key's hold, which only one attempt per
+   * hold can (the hold starts then, the first delay doubling with each attempt past the limit). What the
+   * attempt turned out to be settles the counts: `failed` keeps them; `succeeded` clears the username's and
+   * gives back the address's (good sign-ins never count); `abandoned` (the service did not answer) gives
+   * both back.
+   */
+  async admit(attempt: Attempt, res: Response, message: string): Promise<AdmittedAttempt> {
+    const counts = await Promise.all(
+      this.countsOf(attempt).map(async (c) => ({ ...c, used: (await c.limiter.add(c.key)).used })),
+    );
+    let waitMs = 0;
+    for (const c of counts) {
+      if (c.used < c.limit) continue;
+      const hold = await this.holds.add(c.key, 1, { seconds: this.holdSeconds(c.used, c.limit) });
+      if (hold.used > 1) waitMs = Math.max(waitMs, hold.msBeforeNext, 1);
+    }
+    const giveBack = () => Promise.all(counts.map((c) => c.limiter.giveBack(c.key)));
+    if (waitMs > 0) {
+      await giveBack();
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+      throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
+    }
+    return {
+      failed: async () => undefined,
+      succeeded: async () => {
+        await Promise.all(
+          counts.map(async (c) => {
+            if (c.limiter !== this.byUsername) return c.limiter.giveBack(c.key);
+            await Promise.all([c.limiter.forget(c.key), this.holds.forget(c.key)]);
+          }),
+        );
+      },
+      abandoned: async () => {
+        await giveBack();
+      },
+    };
   }
 }
 
-/** Refuses a sign-in attempt while its username or address is held (429 with Retry-After). */
+/** Who an attempt counts against: its username (lower case) when it names one, and its client address. */
+export interface Attempt {
+  username?: string;
+  address: string;
+}
+
+/** An attempt let through to its password check, to be settled once the answer is known. */
+export interface AdmittedAttempt {
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+  abandoned(): Promise<void>;
+}
+
+/**
+ * Takes a sign-in attempt's place in the counts before the route runs (429 with Retry-After while its
+ * username or address is held, or past a limit another attempt is already using); the route settles it.
+ */
 @Injectable()
 export class LoginThrottlerGuard implements CanActivate {
   constructor(private readonly throttle: LoginThrottle) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    await refuseWhileHeld(
-      this.throttle,
-      attemptOf(http.getRequest<Request>()),
+    const req = http.getRequest<Request & { loginAttempt?: AdmittedAttempt }>();
+    req.loginAttempt = await this.throttle.admit(
+      attemptOf(req),
       http.getResponse<Response>(),
       TOO_MANY_SIGN_INS,
     );
     return true;
   }
-}
-
-/**
- * Throws 429 with Retry-After while the attempt's username or address is held: before a sign-in, and before
- * any other check of a password (the own password change), so that guessing meets one count however it asks.
- */
-export async function refuseWhileHeld(
-  throttle: LoginThrottle,
-  attempt: { username?: string; address: string },
-  res: Response,
-  message: string,
-): Promise<void> {
-  const ms = await throttle.waitFor(attempt);
-  if (ms <= 0) return;
-  res.setHeader('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
-  throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
 }

@@ -152,10 +152,18 @@ export class SharedLimiter {
     return createHash('sha256').update(key).digest('base64url');
   }
 
-  /** Counts `points` for `key`; how many the key has used in its window, and ms until it ends. */
-  async add(key: string, points = 1): Promise<{ used: number; msBeforeNext: number }> {
+  /**
+   * Counts `points` for `key` (one atomic statement: concurrent adds each see their own total); how many the
+   * key has used in its window, and ms until it ends. `seconds`: the window of a key that starts one now.
+   */
+  async add(
+    key: string,
+    points = 1,
+    { seconds }: { seconds?: number } = {},
+  ): Promise<{ used: number; msBeforeNext: number }> {
     // penalty counts without refusing (consume would reject past the limit): the caller decides.
-    const res = await orUnavailable(this.store.penalty(SharedLimiter.key(key), points));
+    const options = seconds === undefined ? undefined : { customDuration: seconds };
+    const res = await orUnavailable(this.store.penalty(SharedLimiter.key(key), points, options));
     return { used: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   }
 

@@ -15,7 +15,7 @@ import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
-import { LoginThrottle, refuseWhileHeld, TOO_MANY_WRONG_PASSWORDS } from '../auth/login-throttler.guard';
+import { LoginThrottle, TOO_MANY_WRONG_PASSWORDS } from '../auth/login-throttler.guard';
 import { AuthedRequest, SessionService } from '../auth/session.service';
 import { BusSeal } from '../auth/bus-seal';
 import { ServicesClient } from '../kafka/services.client';
@@ -86,8 +86,11 @@ export class UsersController {
     @Res({ passthrough: true }) res: Response,
     @Body() body: z.output<typeof ChangeOwnPasswordBodySchema>,
   ) {
-    const attempt = { username: actor.username.toLowerCase(), address: req.ip ?? 'unknown' };
-    await refuseWhileHeld(this.throttle, attempt, res, TOO_MANY_WRONG_PASSWORDS);
+    const attempt = await this.throttle.admit(
+      { username: actor.username.toLowerCase(), address: req.ip ?? 'unknown' },
+      res,
+      TOO_MANY_WRONG_PASSWORDS,
+    );
     try {
       await this.services.request(Topics.UsersChangeOwnPassword, {
         actor,
@@ -96,15 +99,15 @@ export class UsersController {
         newPassword: this.seal.password(body.newPassword),
       });
     } catch (err) {
-      if (
+      const wrong =
         err instanceof AppError &&
         err.code === ErrorCode.BadRequest &&
-        err.message === WRONG_CURRENT_PASSWORD
-      )
-        await this.throttle.failed(attempt);
+        err.message === WRONG_CURRENT_PASSWORD;
+      // A right current password with a new one the policy refuses is no guess: it gives its count back.
+      await (wrong ? attempt.failed() : attempt.abandoned());
       throw err;
     }
-    await this.throttle.succeeded(attempt);
+    await attempt.succeeded();
     // The cached session user may still say the password is one-time: the next call reads it afresh.
     this.sessions.forget(req.sessionToken);
     return { success: true as const };
