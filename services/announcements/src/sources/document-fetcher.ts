@@ -264,12 +264,11 @@ export class DocumentFetcher {
 
   /**
    * Every request Chromium makes (the page, each redirect hop, scripts, images, the Agree button's target) is
-   * fetched by the guarded vendor client and handed back to Chromium, which connects nowhere itself: the
-   * host must be the vendor's and the address it resolves to public, or a configured stand-in, checked when
-   * connecting, exactly as for a download. Redirects are followed by the client, every hop checked: Chromium
-   * does not route the target of a redirect it is handed, it would connect there itself. So Chromium sees
-   * the final answer under the URL it asked for; finalUrl() maps it to where that answer came from. A
-   * refused navigation refuses the document.
+   * fetched by the guarded vendor client and handed back to Chromium, which connects nowhere itself: the host
+   * the vendor's and its address public (or a configured stand-in), checked when connecting, as for a
+   * download. The client follows redirects, every hop checked (Chromium would connect to a redirect's target
+   * itself): Chromium sees the final answer under the URL it asked for, finalUrl() maps it back. A refused
+   * navigation refuses the document.
    */
   private guardBrowser(context: BrowserContext) {
     let refused: DocumentRefusedError | undefined;
@@ -284,10 +283,8 @@ export class DocumentFetcher {
         reject(outcome);
       }
     });
-    // WebSockets are not HTTP requests a route sees (issue 34): each is closed before it connects anywhere.
-    // Whatever else Chromium would open itself goes to a proxy that is not there (chromium-launch.ts).
-    const sockets = context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'refused' }));
-    const installed = Promise.all([routed, sockets]);
+    // WebSockets, which no route sees, are closed unconnected; anything else goes nowhere (chromium-launch.ts).
+    const installed = Promise.all([routed, context.routeWebSocket(/.*/, (socket) => socket.close())]);
     return {
       installed,
       navigationRefused,
