@@ -142,6 +142,13 @@ export const gatewayConfigSchema = baseConfigSchema
     REPORT_SEARCH_RATE_PER_REPORT: z.coerce.number().int().min(1).max(100_000).default(60),
     REPORT_SEARCH_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
     /**
+     * Public announcement PDFs per client address each PUBLIC_PDF_RATE_WINDOW_MS (shared store; issue 34): a
+     * reader or a company website's visitors behind one address open dozens, a script fetching every guid
+     * in a loop is refused with 429. The answers are cacheable (public, max-age=300) for a CDN in front.
+     */
+    PUBLIC_PDF_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    PUBLIC_PDF_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+    /**
      * The public halves of the services' seal keys (issue 34): a password crosses the bus sealed for the
      * users service, a provider API key for the email-marketing service; each service alone holds its private
      * half (SEAL_PRIVATE_KEY). Required in production; the development pairs elsewhere.

@@ -301,6 +301,7 @@ export async function startTestGateway(
     ADDRESS_LOOKUP_BUDGET_PER_DAY: '10000000',
     REPORT_SEARCH_RATE_PER_ADDRESS: '1000',
     REPORT_SEARCH_RATE_PER_REPORT: '1000',
+    PUBLIC_PDF_RATE_PER_ADDRESS: '100000',
     WIDGET_UNKNOWN_KEY_LOOKUPS_PER_ADDRESS: '1000',
     // A busy machine answers in seconds what takes milliseconds alone: the pages' contributors get time
     // (a test of the fallback sets its own short one).

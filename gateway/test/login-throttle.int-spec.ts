@@ -1,7 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
-import { loadTestEnv, runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
+import { securityAudit } from '@irp/platform';
+import {
+  captureLogs,
+  loadTestEnv,
+  runServiceSeed,
+  ServiceProcess,
+  startServiceProcess,
+} from '@irp/platform/testing';
 import { CSRF_HEADER } from '@irp/proto';
 import request from 'supertest';
 import { TOO_MANY_WRONG_PASSWORDS } from '../src/auth/login-throttler.guard';
@@ -143,12 +150,31 @@ describe('login throttling: failures only, per username and address, shared by g
     // Twelve wrong passwords for one username at once, from twelve addresses, through both instances: only
     // PER_USERNAME of them may have their password checked (401); the rest are refused unchecked (429).
     const target = `lt-burst-${RUN}`;
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, n) =>
-        signInFrom(n % 2 ? one : two, target, 'wrong', { forwardedFor: `198.51.100.${120 + n}` }),
-      ),
-    );
-    const statuses = answers.map((a) => a.status).sort();
+    const logs = captureLogs([securityAudit]);
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 12 }, (_, n) =>
+          signInFrom(n % 2 ? one : two, target, 'wrong', { forwardedFor: `198.51.100.${120 + n}` }),
+        ),
+      );
+    } finally {
+      logs.stop();
+    }
+    // Each is a security event of its own (issue 34: the structured audit log), with the username and address.
+    const events = logs
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          JSON.parse(line) as { logger?: string; event?: string; username?: string; address?: string },
+      )
+      .filter((e) => e.logger === 'security-audit' && e.username === target);
+    expect(events.filter((e) => e.event === 'sign-in.failed')).toHaveLength(PER_USERNAME);
+    expect(events.filter((e) => e.event === 'sign-in.held')).toHaveLength(12 - PER_USERNAME);
+    expect(events.every((e) => /^198\.51\.100\.1[23]\d$/.test(e.address ?? ''))).toBe(true);
+    const statuses = answers!.map((a) => a.status).sort();
     expect(statuses).toEqual([
       ...Array<number>(PER_USERNAME).fill(401),
       ...Array<number>(12 - PER_USERNAME).fill(429),

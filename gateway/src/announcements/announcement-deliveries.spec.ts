@@ -88,7 +88,10 @@ describe('AnnouncementDeliveries', () => {
 
   it('answers the announcements as not mailed and names the service when it does not answer', async () => {
     const { d } = deliveries(async () => {
-      throw new AppError(ErrorCode.ServiceUnavailable, 'The email-marketing service is not available right now');
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'The email-marketing service is not available right now',
+      );
     });
     await expect(d.one(stored(2))).resolves.toEqual({
       announcement: { ...stored(2), ...NOT_DELIVERED },

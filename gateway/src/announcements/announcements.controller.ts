@@ -10,14 +10,15 @@ import {
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Param, Query, Res, UploadedFile } from '@nestjs/common';
+import { Body, Controller, Param, Query, Req, Res, UploadedFile } from '@nestjs/common';
 import { Route } from '../routing/route';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { CheckedStockId, CurrentUser } from '../auth/decorators';
 import type { z } from 'zod';
 import { ServicesClient } from '../kafka/services.client';
 import { AnnouncementDeliveries } from './announcement-deliveries';
 import { openStoredPdf } from './pdf-download';
+import { PublicPdfLimits } from './public-pdf-limits';
 import { ReceivedFile, stageUpload } from './pdf-upload';
 
 /** '' is how a form says "not given"; the service reads an absent field, not an empty one. */
@@ -36,6 +37,7 @@ export class AnnouncementsController {
   constructor(
     private readonly services: ServicesClient,
     private readonly deliveries: AnnouncementDeliveries,
+    private readonly pdfLimits: PublicPdfLimits,
   ) {}
 
   @Route(routes.announcements.list)
@@ -121,7 +123,13 @@ export class AnnouncementsController {
    * websites' widgets link it. Read from the service in chunks (a PDF may not fit one Kafka message).
    */
   @Route(routes.announcements.pdf)
-  async pdf(@Param('sendGuid') sendGuid: string, @Res({ passthrough: true }) res: Response) {
+  async pdf(
+    @Param('sendGuid') sendGuid: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    // Counted per client address before the service is asked (PUBLIC_PDF_RATE_PER_ADDRESS).
+    await this.pdfLimits.download(req, res);
     const file = await openStoredPdf(this.services, sendGuid);
     // Set here, not with @Header (which Nest also puts on errors): a 404 or 503 must not be cached.
     // Public and unchanging under one guid, but an edit may replace the file: minutes, not days.

@@ -1,3 +1,4 @@
+import { PublicPdfLimits } from './public-pdf-limits';
 import { Module } from '@nestjs/common';
 import { CommentsController } from '../comments/comments.controller';
 import { AnnouncementAdminController } from './announcement-admin.controller';
@@ -18,7 +19,7 @@ import { ReconcileController } from './reconcile.controller';
     ReconcileController,
     CommentsController,
   ],
-  providers: [AnnouncementDeliveries],
+  providers: [AnnouncementDeliveries, PublicPdfLimits],
   exports: [AnnouncementDeliveries],
 })
 export class AnnouncementsModule {}

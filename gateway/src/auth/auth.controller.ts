@@ -4,7 +4,7 @@ import { Controller, Req, Res, UseGuards } from '@nestjs/common';
 import { Route } from '../routing/route';
 import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { tokenHash } from '@irp/platform';
+import { auditSecurityEvent, tokenHash } from '@irp/platform';
 import { ServicesClient } from '../kafka/services.client';
 import { BusSeal } from './bus-seal';
 import { parseBasicAuth } from './basic-auth';
@@ -32,7 +32,9 @@ export class AuthController {
     // Counted by the guard before anything is checked (LoginThrottle.admit); settled here.
     const attempt = req.loginAttempt!;
     const credentials = parseBasicAuth(req.header('authorization'));
+    const address = req.ip;
     if (!credentials) {
+      auditSecurityEvent('sign-in.failed', { address, reason: 'no username and password given' });
       await attempt.failed();
       throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     }
@@ -48,10 +50,21 @@ export class AuthController {
       });
     } catch (err) {
       // Only a refused password counts: a service that is down is not the client's failure.
-      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated) await attempt.failed();
-      else await attempt.abandoned();
+      if (err instanceof AppError && err.code === ErrorCode.Unauthenticated) {
+        auditSecurityEvent('sign-in.failed', {
+          username: credentials.username.toLowerCase(),
+          address,
+          reason: err.message,
+        });
+        await attempt.failed();
+      } else await attempt.abandoned();
       throw err;
     }
+    auditSecurityEvent('sign-in.succeeded', {
+      username: grant.user.username,
+      userId: grant.user.id,
+      address,
+    });
     await attempt.succeeded();
     this.sessions.setCookies(res, tokens, grant);
     return toSessionUserDto(grant.user);
@@ -62,6 +75,7 @@ export class AuthController {
     const { session, refresh } = this.sessions.tokensOf(req);
     this.sessions.forget(session);
     this.sessions.clearCookies(res);
+    if (session || refresh) auditSecurityEvent('sign-out', { address: req.ip });
     if (session || refresh)
       await this.services.request(Topics.UsersLogout, {
         sessionHash: session ? tokenHash(session) : undefined,

@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { auditSecurityEvent } from '@irp/platform';
 import type { Request, Response } from 'express';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { SharedLimiter, SharedLimitStore } from '../limits/limit-store';
@@ -98,7 +99,9 @@ export class LoginThrottle {
     const giveBack = () => Promise.all(counts.map((c) => c.limiter.giveBack(c.key)));
     if (waitMs > 0) {
       await giveBack();
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+      const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+      auditSecurityEvent('sign-in.held', { ...attempt, retryAfterSeconds, reason: message });
+      res.setHeader('Retry-After', String(retryAfterSeconds));
       throw new HttpException(message, HttpStatus.TOO_MANY_REQUESTS);
     }
     return {

@@ -33,7 +33,10 @@ function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
       return answer(payload);
     },
   } as unknown as ServicesClient;
-  return { composer: new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG), calls };
+  return {
+    composer: new StockPageComposer(services, new AnnouncementDeliveries(services, CONFIG), CONFIG),
+    calls,
+  };
 }
 
 describe('StockPageComposer', () => {

@@ -10,7 +10,7 @@ import {
   WRONG_CURRENT_PASSWORD,
   routes,
 } from '@irp/proto';
-import { AppError, tokenHash } from '@irp/platform';
+import { AppError, auditSecurityEvent, tokenHash } from '@irp/platform';
 import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -104,6 +104,13 @@ export class UsersController {
         err.code === ErrorCode.BadRequest &&
         err.message === WRONG_CURRENT_PASSWORD;
       // A right current password with a new one the policy refuses is no guess: it gives its count back.
+      if (wrong)
+        auditSecurityEvent('password.change-refused', {
+          username: actor.username,
+          userId: actor.id,
+          address: req.ip,
+          reason: WRONG_CURRENT_PASSWORD,
+        });
       await (wrong ? attempt.failed() : attempt.abandoned());
       throw err;
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AnnouncementChangeResponseSchema, AnnouncementMessages, UPLOAD_CHUNK_BYTES } from '@irp/proto';
+import { startTestGateway } from '../gateway-harness';
 import { AnnouncementsRun, DATE, DATE_UTC, makePdf, PdfFile } from './announcements-harness';
 
 /** Adding or editing an announcement with its PDF, and serving the PDF. */
@@ -180,6 +181,36 @@ export function saveAndPdfCases(t: AnnouncementsRun) {
       expect(res.body.errorMessage).toBe('The file is larger than 20 MB');
       expect(await leftovers(t.A)).toEqual(kept);
       expect(await listOf(t.A.combinedTicker)).toEqual(before);
+    });
+
+    it('limits the public PDFs per client address in the shared store: 429 with Retry-After past it', async () => {
+      const { announcement } = AnnouncementChangeResponseSchema.parse(
+        (
+          await saveForm(t.A.combinedTicker, { headline: 'Limited Reading', date: DATE }, 'editor', {
+            data: await makePdf('Limited Reading'),
+            name: 'Limited.pdf',
+          })
+        ).body,
+      );
+      // A gateway allowing three a window; the addresses are this run's (counts outlive one test file).
+      const { gateway, http } = await startTestGateway({ PUBLIC_PDF_RATE_PER_ADDRESS: '3' });
+      try {
+        const from = (address: string) =>
+          http.get(announcement.pdfUrl!).set('X-Forwarded-For', address).buffer(true);
+        const reader = `2001:db8:pdf::${randomUUID().slice(0, 4)}`;
+        for (let n = 1; n <= 3; n++) expect((await from(reader)).status).toBe(200);
+        const refused = await from(reader);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused.body.errorMessage).toMatch(
+          /^Too many announcement PDFs from this address: try again in \d+ seconds$/,
+        );
+        expect(refused.headers['cache-control']).toBe('no-store');
+        // Another reader is not held back.
+        expect((await from(`2001:db8:pdf::${randomUUID().slice(0, 4)}`)).status).toBe(200);
+      } finally {
+        await gateway.close();
+      }
     });
 
     it('answers 404 for an unknown PDF and 400 for a guid that is not one', async () => {

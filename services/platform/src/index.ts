@@ -39,3 +39,4 @@ export * from './unit-of-work';
 export * from './vendor-http/vendor-http';
 export * from './vendor-http/vendor-call';
 export * from './secrets/sealed-box';
+export * from './security-audit';

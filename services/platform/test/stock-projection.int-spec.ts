@@ -93,12 +93,21 @@ describe('the stock projection', () => {
     const v1 = { ...v2, companyName: 'Version 1', updatedAt: at(1) };
     const v3 = { ...v2, companyName: 'Version 3', updatedAt: at(3) };
     for (const s of [v2, v1, v2, v3]) await publish(s);
-    await waitUntil('version 3 applied', async () => (await rowOf(v2.id))?.company_name === 'Version 3');
+    // Its onChanged runs after the row is written: both are waited for, not the row alone.
+    await waitUntil(
+      'version 3 applied and reported',
+      async () =>
+        (await rowOf(v2.id))?.company_name === 'Version 3' && changesOf(v2.id).includes('Version 3'),
+    );
     expect(changesOf(v2.id)).toEqual(['Version 2', 'Version 3']);
     // An older event after the newest: ignored, and not reported.
     const v4 = { ...v2, companyName: 'Version 4', updatedAt: at(4) };
     for (const s of [v1, v4]) await publish(s);
-    await waitUntil('version 4 applied', async () => (await rowOf(v2.id))?.company_name === 'Version 4');
+    await waitUntil(
+      'version 4 applied and reported',
+      async () =>
+        (await rowOf(v2.id))?.company_name === 'Version 4' && changesOf(v2.id).includes('Version 4'),
+    );
     expect(changesOf(v2.id)).toEqual(['Version 2', 'Version 3', 'Version 4']);
     expect((await rowOf(v2.id))?.updated_at.toISOString()).toBe(at(4));
   });
@@ -126,7 +135,9 @@ describe('the stock projection', () => {
       'the tampered row repaired and the missed version applied',
       async () =>
         (await rowOf(pre.id))?.company_name === 'Before Ltd' &&
-        (await rowOf(missed.id))?.company_name === 'Renamed while away',
+        (await rowOf(missed.id))?.company_name === 'Renamed while away' &&
+        changesOf(pre.id).length === 2 &&
+        changesOf(missed.id).includes('Renamed while away'),
     );
     expect((await rowOf(ahead.id))?.company_name).toBe('From an event');
     expect(changesOf(pre.id)).toEqual(['Before Ltd', 'Before Ltd']);

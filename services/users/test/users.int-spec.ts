@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { dlqTopic, Header, SealContext, Topics } from '@irp/proto';
-import { DEV_SEAL_KEYS, KafkaRequester, sealFor, tokenHash } from '@irp/platform';
+import { DEV_SEAL_KEYS, KafkaRequester, sealFor, securityAudit, tokenHash } from '@irp/platform';
 import {
+  captureLogs,
   createTestRequester,
   dropSchema,
   expectAppError,
@@ -201,11 +202,24 @@ describe('users service on the real broker and database', () => {
     expect([await live(phone), await live(laptop)]).toEqual([true, true]);
 
     // Bob changes his password on his laptop: the phone's session (and its refresh token) ends, the laptop's stays.
+    const logs = captureLogs([securityAudit]);
     await users.upsert(
       { username: 'bob', password: 'Bob!2026-two', roles: [], stockRoles: { [STOCK_A]: ['ViewConfig'] } },
       { exceptSessionId: await sessionIdOf(laptop.sessionToken) },
     );
     expect([await live(phone), await liveRefresh(phone), await live(laptop)]).toEqual([false, false, true]);
+    logs.stop();
+    // The structured security log says so (issue 34): the password changed, one session of bob's revoked.
+    const events = logs
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((e) => e.logger === 'security-audit' && e.username === 'bob');
+    expect(events).toEqual([
+      expect.objectContaining({ event: 'password.set-by-other', by: 'seed' }),
+      expect.objectContaining({ event: 'sessions.revoked', count: 1, reason: 'password changed' }),
+    ]);
     await expectAppError(signIn('bob', 'Bob!2026-one'), 'UNAUTHENTICATED');
 
     // An admin changes Bob's per-stock roles: every session of Bob ends, other users' do not.

@@ -1,5 +1,5 @@
 import { ErrorCode, SessionUser } from '@irp/proto';
-import { AppError } from '@irp/platform';
+import { AppError, auditSecurityEvent } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
 import { sessionUserOf } from '../users/user-rules';
@@ -31,6 +31,7 @@ export class CheckSession {
     const over = sessionOver(session, sessionUser.roles, this.config, now);
     if (over) {
       await this.sessions.revoke({ tokenHash: sessionHash });
+      auditSecurityEvent('session.ended', { username: user.username, userId: user.id, reason: over });
       throw new AppError(ErrorCode.Unauthenticated, over);
     }
     if (needsTouch(session.lastSeenAt, now)) await this.sessions.touch(session.id);

@@ -1,5 +1,5 @@
 import { ErrorCode, RequestOf, SessionGrant, Topics } from '@irp/proto';
-import { AppError, UnitOfWork } from '@irp/platform';
+import { AppError, auditSecurityEvent, UnitOfWork } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { USERS_CONFIG, UsersConfig } from '../config';
 import { sessionUserOf } from '../users/user-rules';
@@ -25,8 +25,10 @@ export class RefreshSession {
   async refresh(req: RequestOf<typeof Topics.UsersRefresh>): Promise<SessionGrant> {
     const hash = req.refreshHash;
     // Revoked outside the rotation transaction: the error below must not roll the revocation back.
-    if (await this.sessions.revokeByPreviousRefresh(hash))
+    if (await this.sessions.revokeByPreviousRefresh(hash)) {
+      auditSecurityEvent('sessions.revoked', { count: 1, reason: REFRESH_REUSED });
       throw new AppError(ErrorCode.Unauthenticated, REFRESH_REUSED);
+    }
     return this.units.run(async (tx) => {
       const session = await this.sessions.lockByRefresh(tx, hash);
       if (!session || session.refreshExpiresAt.getTime() <= Date.now())

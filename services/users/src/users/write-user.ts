@@ -1,5 +1,5 @@
 import { isEmailAddress, Topics } from '@irp/proto';
-import { AppError, Outbox, Tx } from '@irp/platform';
+import { AppError, auditSecurityEvent, Outbox, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { SessionsRepository } from '../credentials/sessions.repository';
 import { sameRoles, toSessionUser } from './user-rules';
@@ -73,8 +73,27 @@ export class WriteUser {
     const after = toSessionUser(fresh);
     const old = before ? toSessionUser(before) : null;
     const rolesChanged = !old || !sameRoles(old, after);
-    if (before && (change.passwordHash || rolesChanged))
-      await this.sessions.revokeAllOf(tx, id, change.exceptSessionId);
+    const by = change.actor?.username ?? SEED_ACTOR;
+    const byTheUser = change.actor?.id === id;
+    if (before && change.passwordHash)
+      auditSecurityEvent(byTheUser ? 'password.changed' : 'password.set-by-other', {
+        username: after.username,
+        userId: id,
+        by,
+      });
+    if (before && rolesChanged)
+      auditSecurityEvent('roles.changed', { username: after.username, userId: id, by });
+    if (before && (change.passwordHash || rolesChanged)) {
+      const count = await this.sessions.revokeAllOf(tx, id, change.exceptSessionId);
+      if (count)
+        auditSecurityEvent('sessions.revoked', {
+          username: after.username,
+          userId: id,
+          by,
+          count,
+          reason: change.passwordHash ? 'password changed' : 'roles changed',
+        });
+    }
     if (!old || rolesChanged || change.passwordHash || old.username !== after.username)
       await this.users.addAudit(tx, {
         actorId: change.actor?.id ?? null,
