@@ -39,6 +39,26 @@ export interface Session {
   csrf: string;
 }
 
+/** The cookies an answer set (Set-Cookie), by name, their values decoded. */
+export function cookiesSetBy(res: request.Response): Record<string, string> {
+  const jar: Record<string, string> = {};
+  for (const c of (res.headers['set-cookie'] as unknown as string[]) ?? []) {
+    const [pair] = c.split(';');
+    const i = pair.indexOf('=');
+    jar[pair.slice(0, i)] = decodeURIComponent(pair.slice(i + 1));
+  }
+  return jar;
+}
+
+/** The session a sign-in or refresh answer set: its session and CSRF cookies to send back. */
+export function sessionSetBy(res: request.Response): Session {
+  const jar = cookiesSetBy(res);
+  return {
+    cookie: `${SESSION_COOKIE}=${jar[SESSION_COOKIE]}; ${CSRF_COOKIE}=${jar[CSRF_COOKIE]}`,
+    csrf: jar[CSRF_COOKIE],
+  };
+}
+
 /** Signs in through GET /api/login; the session and CSRF cookies to send back. */
 export async function signIn(
   http: ReturnType<typeof request>,
@@ -47,16 +67,7 @@ export async function signIn(
 ): Promise<Session> {
   const res = await http.get('/api/login').set('Authorization', basic(username, password));
   if (res.status !== 200) throw new Error(`sign-in of ${username} answered ${res.status}`);
-  const jar: Record<string, string> = {};
-  for (const c of (res.headers['set-cookie'] as unknown as string[]) ?? []) {
-    const [pair] = c.split(';');
-    const i = pair.indexOf('=');
-    jar[pair.slice(0, i)] = decodeURIComponent(pair.slice(i + 1));
-  }
-  return {
-    cookie: `${SESSION_COOKIE}=${jar[SESSION_COOKIE]}; ${CSRF_COOKIE}=${jar[CSRF_COOKIE]}`,
-    csrf: jar[CSRF_COOKIE],
-  };
+  return sessionSetBy(res);
 }
 
 /** GET and POST as a signed-in user (by name in `sessions`), or signed out when `who` is undefined. */
@@ -275,6 +286,30 @@ export async function createStockAsAdmin(
   if (res.body?.success !== true)
     throw new Error(`creating ${String(fields.ticker)} answered ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.stock as Stock;
+}
+
+/**
+ * A stock made by the admin with a new product API key, and its email-marketing settings saved with
+ * `providerKey` on the demo Mailchimp-type list (retried until the email-marketing service knows the stock).
+ */
+export async function createStockWithProviderKey(
+  { get, post }: ReturnType<typeof clientOf>,
+  fields: { ticker: string; companyName: string },
+  providerKey: string,
+): Promise<Stock> {
+  const apiKey = (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
+  const stock = await createStockAsAdmin(post, { ...fields, apiKey });
+  await until(
+    () =>
+      post(
+        '/api/emailMarketingSettings/',
+        { StockId: stock.id, Settings: { provider: 'mailchimp', listId: 'demo-list', apiKey: providerKey } },
+        'admin',
+      ),
+    (r) => r.status === 200,
+    'email-marketing knowing the stock',
+  );
+  return stock;
 }
 
 /** The gateway in this process on a free port, with the settings the contract tests share, and its client. */

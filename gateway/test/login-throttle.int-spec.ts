@@ -5,6 +5,7 @@ import { securityAudit } from '@irp/platform';
 import {
   captureLogs,
   loadTestEnv,
+  loggedBy,
   runServiceSeed,
   ServiceProcess,
   startServiceProcess,
@@ -162,18 +163,10 @@ describe('login throttling: failures only, per username and address, shared by g
       logs.stop();
     }
     // Each is a security event of its own (issue 34: the structured audit log), with the username and address.
-    const events = logs
-      .text()
-      .split('\n')
-      .filter(Boolean)
-      .map(
-        (line) =>
-          JSON.parse(line) as { logger?: string; event?: string; username?: string; address?: string },
-      )
-      .filter((e) => e.logger === 'security-audit' && e.username === target);
+    const events = loggedBy(logs, 'security-audit').filter((e) => e.username === target);
     expect(events.filter((e) => e.event === 'sign-in.failed')).toHaveLength(PER_USERNAME);
     expect(events.filter((e) => e.event === 'sign-in.held')).toHaveLength(12 - PER_USERNAME);
-    expect(events.every((e) => /^198\.51\.100\.1[23]\d$/.test(e.address ?? ''))).toBe(true);
+    expect(events.every((e) => /^198\.51\.100\.1[23]\d$/.test(String(e.address)))).toBe(true);
     const statuses = answers!.map((a) => a.status).sort();
     expect(statuses).toEqual([
       ...Array<number>(PER_USERNAME).fill(401),

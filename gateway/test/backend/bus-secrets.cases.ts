@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
-import { CSRF_COOKIE, REFRESH_COOKIE, SEALED_PREFIX, SESSION_COOKIE, Stock, Topics } from '@irp/proto';
+import { REFRESH_COOKIE, SEALED_PREFIX, SESSION_COOKIE, Topics } from '@irp/proto';
 import { kafkaClientConfig } from '@irp/platform';
 import { loadTestEnv, TEST_KAFKA_REQUEST_TIMEOUT_MS, waitUntil } from '@irp/platform/testing';
 import { Kafka } from 'kafkajs';
@@ -8,27 +8,17 @@ import request from 'supertest';
 import {
   basic,
   clientOf,
-  createStockAsAdmin,
+  cookiesSetBy,
+  createStockWithProviderKey,
   runId,
   Session,
+  sessionSetBy,
   SharedBackend,
   signIn,
   startTestGateway,
-  until,
 } from '../gateway-harness';
 
 const RUN = runId();
-
-/** The cookies a response set, by name. */
-function cookiesOf(res: request.Response): Record<string, string> {
-  const jar: Record<string, string> = {};
-  for (const c of (res.headers['set-cookie'] as unknown as string[]) ?? []) {
-    const [pair] = c.split(';');
-    const i = pair.indexOf('=');
-    jar[pair.slice(0, i)] = decodeURIComponent(pair.slice(i + 1));
-  }
-  return jar;
-}
 
 interface Found {
   topic: string;
@@ -108,14 +98,12 @@ export function busSecretsCases(shared: SharedBackend) {
     let gateway: INestApplication;
     let http: ReturnType<typeof request>;
     const sessions: Record<string, Session> = {};
-    let get: ReturnType<typeof clientOf>['get'];
-    let post: ReturnType<typeof clientOf>['post'];
-    let stock: Stock;
+    let client: ReturnType<typeof clientOf>;
 
     beforeAll(async () => {
       shared.backend();
       ({ gateway, http } = await startTestGateway());
-      ({ get, post } = clientOf(http, sessions));
+      client = clientOf(http, sessions);
     }, 180_000);
 
     afterAll(async () => {
@@ -129,22 +117,20 @@ export function busSecretsCases(shared: SharedBackend) {
       const providerKey = `bus-provider-key-${RUN.toLowerCase()}-us1`;
       const countedKey = `bus-counted-key-${RUN.toLowerCase()}-us1`;
       const tokens: string[] = [];
+      const { get, post } = client;
 
       const login = await http.get('/api/login').set('Authorization', basic('admin', 'Admin!2026'));
       expect(login.status).toBe(200);
-      const adminCookies = cookiesOf(login);
+      const adminCookies = cookiesSetBy(login);
       tokens.push(adminCookies[SESSION_COOKIE], adminCookies[REFRESH_COOKIE]);
       // A refresh rotates both tokens: the new ones must not cross the bus either.
       const refreshed = await http
         .get('/api/admin/refreshtoken')
         .set('Cookie', `${REFRESH_COOKIE}=${adminCookies[REFRESH_COOKIE]}`);
       expect(refreshed.status).toBe(200);
-      const rotated = cookiesOf(refreshed);
+      const rotated = cookiesSetBy(refreshed);
       tokens.push(rotated[SESSION_COOKIE], rotated[REFRESH_COOKIE]);
-      sessions.admin = {
-        cookie: `${SESSION_COOKIE}=${rotated[SESSION_COOKIE]}; ${CSRF_COOKIE}=${rotated[CSRF_COOKIE]}`,
-        csrf: rotated[CSRF_COOKIE],
-      };
+      sessions.admin = sessionSetBy(refreshed);
 
       const created = await post(
         '/api/users/new',
@@ -161,20 +147,10 @@ export function busSecretsCases(shared: SharedBackend) {
       );
       expect(changed.status).toBe(200);
 
-      const apiKey = (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
-      stock = await createStockAsAdmin(post, { ticker: `BS${RUN}`, companyName: 'Bus Secrets Ltd', apiKey });
-      await until(
-        () =>
-          post(
-            '/api/emailMarketingSettings/',
-            {
-              StockId: stock.id,
-              Settings: { provider: 'mailchimp', listId: 'demo-list', apiKey: providerKey },
-            },
-            'admin',
-          ),
-        (r) => r.status === 200,
-        'email-marketing knowing the stock',
+      const stock = await createStockWithProviderKey(
+        client,
+        { ticker: `BS${RUN}`, companyName: 'Bus Secrets Ltd' },
+        providerKey,
       );
       await get(
         `/api/EmailMarketingSubscriberCount?apiKey=${countedKey}&listId=demo-list&stockId=${stock.id}`,

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { requestLog } from '../../src/common/request-context.middleware';
 import {
   clientOf,
-  createStockAsAdmin,
+  createStockWithProviderKey,
   MailBackend,
   PUBLIC_BASE_URL,
   runId,
@@ -13,7 +13,6 @@ import {
   SharedBackend,
   signIn,
   startTestGateway,
-  until,
 } from '../gateway-harness';
 
 const RUN = runId();
@@ -40,22 +39,13 @@ export function requestLogCases(shared: SharedBackend) {
       backend = shared.backend();
       ({ sink } = backend);
       ({ gateway, http } = await startTestGateway());
-      ({ get, post } = clientOf(http, sessions));
+      const client = clientOf(http, sessions);
+      ({ get, post } = client);
       sessions.admin = await signIn(http, 'admin', 'Admin!2026');
-      const apiKey = (await get('/api/admin/apiKey', 'admin')).body.apiKey as string;
-      stock = await createStockAsAdmin(post, { ticker: `RL${RUN}`, companyName: 'Log Minerals', apiKey });
-      await until(
-        () =>
-          post(
-            '/api/emailMarketingSettings/',
-            {
-              StockId: stock.id,
-              Settings: { provider: 'mailchimp', listId: 'demo-list', apiKey: PROVIDER_KEY },
-            },
-            'admin',
-          ),
-        (r) => r.status === 200,
-        'email-marketing knowing the stock',
+      stock = await createStockWithProviderKey(
+        client,
+        { ticker: `RL${RUN}`, companyName: 'Log Minerals' },
+        PROVIDER_KEY,
       );
     }, 180_000);
 

@@ -7,6 +7,7 @@ import { DEV_SEAL_KEYS, KafkaRequester, sealFor, securityAudit, tokenHash } from
 import {
   captureLogs,
   createTestRequester,
+  loggedBy,
   dropSchema,
   expectAppError,
   rawProducer,
@@ -210,12 +211,7 @@ describe('users service on the real broker and database', () => {
     expect([await live(phone), await liveRefresh(phone), await live(laptop)]).toEqual([false, false, true]);
     logs.stop();
     // The structured security log says so (issue 34): the password changed, one session of bob's revoked.
-    const events = logs
-      .text()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((e) => e.logger === 'security-audit' && e.username === 'bob');
+    const events = loggedBy(logs, 'security-audit').filter((e) => e.username === 'bob');
     expect(events).toEqual([
       expect.objectContaining({ event: 'password.set-by-other', by: 'seed' }),
       expect.objectContaining({ event: 'sessions.revoked', count: 1, reason: 'password changed' }),

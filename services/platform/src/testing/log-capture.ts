@@ -32,6 +32,16 @@ export function captureLogs(atInfo: Logger[] = []): LogCapture {
   };
 }
 
+/** The lines one logger (its `logger` name) wrote during the capture, parsed. */
+export function loggedBy(logs: LogCapture, logger: string): Array<Record<string, unknown>> {
+  return logs
+    .text()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.logger === logger);
+}
+
 /**
  * What was logged under the reference a staff message names (`(reference abc123)`, vendorErrorReference):
  * the one line's fields; a message without a reference, or a reference logged other than once, fails.
