@@ -144,16 +144,20 @@ describe('sorting', () => {
     expect(tickers(sortStocks(rows, { sortBy: 'poll', sortDirection: 'asc' }))).toEqual(['BBB', 'AAA']);
   });
 
-  it('sorts 2,000 rows quickly', () => {
+  // How fast is `make bench`'s (bench/stocks-dashboard.bench.mjs): a timed assertion here failed a loaded CI.
+  it('sorts and filters 2,000 rows', () => {
     const rows = Array.from({ length: 2000 }, (_, i) =>
       row(`T${String((i * 7919) % 2000).padStart(4, '0')}`, {
         created: new Date(2020, 0, 1 + i).toISOString(),
       }),
     );
-    const started = performance.now();
-    sortStocks(rows, { sortBy: 'ticker', sortDirection: 'asc' });
-    filterStocks(rows, { text: 't1', billable: 'all' });
-    expect(performance.now() - started).toBeLessThan(200);
+    const sorted = tickers(sortStocks(rows, { sortBy: 'ticker', sortDirection: 'asc' }));
+    expect(sorted).toHaveLength(2000);
+    expect(sorted.slice(0, 3)).toEqual(['T0000', 'T0001', 'T0002']);
+    expect(sorted.every((t, i) => i === 0 || sorted[i - 1] < t)).toBe(true);
+    const filtered = tickers(filterStocks(rows, { text: 't1', billable: 'all' }));
+    expect(filtered).toHaveLength(1000);
+    expect(filtered.every((t) => t.startsWith('T1'))).toBe(true);
   });
 });
 
