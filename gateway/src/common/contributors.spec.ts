@@ -48,13 +48,12 @@ describe('contributors with a deadline', () => {
   });
 
   it('gives up on a contributor slower than the deadline', async () => {
-    const started = Date.now();
+    // One that never answers: only giving up ends the wait (no elapsed time asserted: a loaded machine).
     const result = await askContributor(
       { name: 'slow' },
-      () => new Promise((resolve) => setTimeout(() => resolve('late'), 1000)),
+      () => new Promise<string>(() => undefined),
       options(50),
     );
-    expect(Date.now() - started).toBeLessThan(900);
     expect(result).toMatchObject({ ok: false, reason: 'no answer within 50 ms' });
   });
 

@@ -77,17 +77,16 @@ describe('DashboardComposer', () => {
   });
 
   it('gives up on a slow contributor after the timeout, running contributors in parallel', async () => {
+    // Never answers: asked one after the other, the second would never be asked and both would be missing.
     const slow = contributor(
       'invoicing',
-      () => new Promise((resolve) => setTimeout(() => resolve(new Map([[A, { invoice }]])), 1000)),
+      () => new Promise<Map<string, { invoice: typeof invoice }>>(() => undefined),
     );
     const alsoSlowButInTime = contributor(
       'email-marketing',
       () => new Promise((resolve) => setTimeout(() => resolve(new Map([[A, { emailMarketing: true }]])), 60)),
     );
-    const started = Date.now();
     const c = await composer([slow, alsoSlowButInTime], 100).compose([A], range);
-    expect(Date.now() - started).toBeLessThan(400);
     expect(c.unavailable).toEqual(['invoicing']);
     expect(c.fieldsOf(A)).toEqual({ emailMarketing: true, invoice: null, repeatingInvoice: null });
   });

@@ -178,14 +178,12 @@ describe('VendorHttpClient', () => {
   });
 
   it('gives up after the timeout on every attempt', async () => {
-    handler = () => undefined; // never answers
-    const started = Date.now();
+    handler = () => undefined; // never answers: only the timeout ends each attempt (no elapsed time asserted)
     const error = await client({ timeoutMs: 200, maxAttempts: 2 })
       .request(`${standIn.url}/slow`)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VendorUnavailableError);
     expect(error).toMatchObject({ timedOut: true, attempts: 2, status: null });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('caps the response size, declared or streamed', async () => {
