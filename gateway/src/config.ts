@@ -38,6 +38,11 @@ export const gatewayConfigSchema = baseConfigSchema
     /** The shared counters of the rate limits (schema `gateway`): every instance must use one database. */
     DATABASE_URL: databaseConfigSchema.shape.DATABASE_URL,
     /**
+     * How long a request waits out the rate-limit store's database being briefly unreachable or out of
+     * connection slots before answering 503 (0: at once).
+     */
+    LIMIT_STORE_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
+    /**
      * Failed sign-ins per username, and per client address, within LOGIN_THROTTLE_TTL_MS before each
      * further failure holds that username (address) for a doubling delay, from LOGIN_THROTTLE_FIRST_DELAY_MS
      * up to LOGIN_THROTTLE_MAX_DELAY_MS.

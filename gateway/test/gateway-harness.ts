@@ -66,7 +66,8 @@ export async function signIn(
   password: string,
 ): Promise<Session> {
   const res = await http.get('/api/login').set('Authorization', basic(username, password));
-  if (res.status !== 200) throw new Error(`sign-in of ${username} answered ${res.status}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in of ${username} answered ${res.status} ${JSON.stringify(res.body)}`);
   return sessionSetBy(res);
 }
 
@@ -330,6 +331,9 @@ export async function startTestGateway(
     LOGIN_THROTTLE_ADDRESS_LIMIT: '1000',
     COMMENT_RATE_PER_ADDRESS: '1000',
     ORDER_RATE_PER_ADDRESS: '1000',
+    // Orders are sent as soon as their form token is fetched: the token is still required, and a test of
+    // the minimum fill time sets its own.
+    ORDER_FORM_MIN_FILL_MS: '0',
     ADDRESS_LOOKUPS_PER_MINUTE: '1000',
     ADDRESS_LOOKUPS_PER_SESSION: '10000',
     ADDRESS_LOOKUP_BUDGET_PER_MINUTE: '1000000',

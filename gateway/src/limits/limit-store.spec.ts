@@ -1,10 +1,15 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { ErrorCode } from '@irp/proto';
 import { AppError } from '@irp/platform';
-import { LIMITS_UNAVAILABLE, SharedLimitStore } from './limit-store';
+import { LIMITS_UNAVAILABLE, SharedLimiter, SharedLimitStore } from './limit-store';
 
 describe('SharedLimitStore without its database', () => {
   // Nothing listens on port 1: every query fails to connect, as when PostgreSQL is down.
-  const store = new SharedLimitStore({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+  // No waiting out here (LIMIT_STORE_RETRY_MS 0): the database never comes back.
+  const store = new SharedLimitStore({
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+    LIMIT_STORE_RETRY_MS: 0,
+  });
   afterAll(() => store.onModuleDestroy());
 
   it('refuses with 503 rather than let a request go uncounted', async () => {
@@ -55,5 +60,22 @@ describe('SharedLimitStore starting while the database is busy', () => {
     } finally {
       await store.onModuleDestroy();
     }
+  });
+});
+
+describe('SharedLimiter with its database briefly out of connection slots', () => {
+  it('tries again and counts, instead of answering 503 (a CI run once answered sign-ins 503 so)', async () => {
+    const memory = new RateLimiterMemory({ keyPrefix: 'busy', points: 5, duration: 60 });
+    const busy = () => Object.assign(new Error('remaining connection slots are reserved'), { code: '53300' });
+    const penalty = jest.spyOn(memory, 'penalty').mockRejectedValueOnce(busy());
+    const consume = jest.spyOn(memory, 'consume').mockRejectedValueOnce(busy());
+    const limiter = new SharedLimiter(memory, 5000);
+    expect(await limiter.add('k')).toMatchObject({ used: 1 });
+    expect(penalty).toHaveBeenCalledTimes(2);
+    expect(await limiter.hit('k')).toMatchObject({ allowed: true, remaining: 3 });
+    expect(consume).toHaveBeenCalledTimes(2);
+    // A key over its limit is still a refusal, not a failure.
+    for (let i = 0; i < 3; i++) await limiter.hit('k');
+    expect(await limiter.hit('k')).toMatchObject({ allowed: false, remaining: 0 });
   });
 });

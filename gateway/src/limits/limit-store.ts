@@ -7,6 +7,7 @@ import {
   errorText,
   GATEWAY_TENANT,
   HandlerRetryPolicy,
+  isTransientDatabaseError,
   retryTransient,
 } from '@irp/platform';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
@@ -39,7 +40,12 @@ export const LIMITS_TABLE = 'rate_limits';
 export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
   private readonly pool: Pool;
 
-  constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'DATABASE_URL'>) {
+  private readonly retryMs: number;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'DATABASE_URL'> & { LIMIT_STORE_RETRY_MS?: number },
+  ) {
+    this.retryMs = config.LIMIT_STORE_RETRY_MS ?? 15_000;
     this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 5 });
     // An idle client's error (the database restarted) must not end the process; the next query reconnects.
     this.pool.on('error', (err) => log.warn({ err }, 'rate limit store connection lost'));
@@ -110,6 +116,7 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
             ? new RateLimiterMemory({ keyPrefix: prefix, points, duration: durationSeconds })
             : undefined,
       }),
+      this.retryMs,
     );
   }
 }
@@ -118,12 +125,28 @@ export const LIMITS_UNAVAILABLE =
   'This is not available right now (the rate limits cannot be checked). Please try again shortly.';
 
 /**
- * The store's failure as the gateway's 503: a limit that cannot be checked refuses (a sign-in or a comment
- * waits for the database rather than go uncounted), and the request log says why.
+ * How long a request waits out a database that is briefly unreachable or out of connection slots (SQLSTATE
+ * 53300, a busy machine's burst of processes), trying again 50 ms apart doubling to 1 s, before its 503
+ * (LIMIT_STORE_RETRY_MS): a CI run once answered sign-ins 503 while another suite held the slots a moment.
  */
-async function orUnavailable<T>(work: Promise<T>): Promise<T> {
+const retryFor = (maxMs: number): HandlerRetryPolicy => ({ maxMs, firstDelayMs: 50, maxDelayMs: 1000 });
+
+/**
+ * The store's failure as the gateway's 503: a limit that cannot be checked refuses (a sign-in or a comment
+ * waits for the database rather than go uncounted), and the request log says why. A transient database
+ * failure is tried again first (REQUEST_RETRY).
+ */
+async function orUnavailable<T>(work: () => Promise<T>, retryMs: number): Promise<T> {
   try {
-    return await work;
+    return await retryTransient(work, {
+      policy: retryFor(retryMs),
+      transient: isTransientDatabaseError,
+      onRetry: (err, attempt, delayMs) =>
+        log.warn(
+          { err: errorText(err), attempt, delayMs },
+          'rate limit store failed transiently; trying again',
+        ),
+    });
   } catch (err) {
     log.error({ err }, 'rate limit store failed');
     throw new AppError(ErrorCode.ServiceUnavailable, LIMITS_UNAVAILABLE);
@@ -146,7 +169,11 @@ export interface LimitDecision {
  * gateway (SharedLimitStore.limiter), its memory store where a unit test checks a caller's rules.
  */
 export class SharedLimiter {
-  constructor(private readonly store: RateLimiterAbstract) {}
+  constructor(
+    private readonly store: RateLimiterAbstract,
+    /** How long a transient store failure is tried again before the 503. */
+    private readonly retryMs = 15_000,
+  ) {}
 
   private static key(key: string): string {
     return createHash('sha256').update(key).digest('base64url');
@@ -163,7 +190,10 @@ export class SharedLimiter {
   ): Promise<{ used: number; msBeforeNext: number }> {
     // penalty counts without refusing (consume would reject past the limit): the caller decides.
     const options = seconds === undefined ? undefined : { customDuration: seconds };
-    const res = await orUnavailable(this.store.penalty(SharedLimiter.key(key), points, options));
+    const res = await orUnavailable(
+      () => this.store.penalty(SharedLimiter.key(key), points, options),
+      this.retryMs,
+    );
     return { used: res.consumedPoints, msBeforeNext: res.msBeforeNext };
   }
 
@@ -180,38 +210,43 @@ export class SharedLimiter {
       remaining: allowed ? res.remainingPoints : 0,
       retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     });
-    try {
-      return decision(await this.store.consume(SharedLimiter.key(key)), true);
-    } catch (refusal) {
-      // consume rejects with the key's state when over the limit, with an Error when the store failed.
-      if (refusal instanceof RateLimiterRes) return decision(refusal, false);
-      return orUnavailable(Promise.reject(refusal));
-    }
+    // consume rejects with the key's state when over the limit (a refusal, not a failure), with an Error
+    // when the store failed (tried again when transient, else 503).
+    const { res, allowed } = await orUnavailable(
+      () =>
+        this.store.consume(SharedLimiter.key(key)).then(
+          (counted) => ({ res: counted, allowed: true }),
+          (refusal: unknown) =>
+            refusal instanceof RateLimiterRes ? { res: refusal, allowed: false } : Promise.reject(refusal),
+        ),
+      this.retryMs,
+    );
+    return decision(res, allowed);
   }
 
   /** Gives back one request of `key` counted by `hit` (one that turned out not to be what the limit is about). */
   async giveBack(key: string): Promise<void> {
-    await orUnavailable(this.store.reward(SharedLimiter.key(key), 1));
+    await orUnavailable(() => this.store.reward(SharedLimiter.key(key), 1), this.retryMs);
   }
 
   /** What `key` has used in its window (0 when none). */
   async used(key: string): Promise<{ used: number; msBeforeNext: number }> {
-    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
+    const res = await orUnavailable(() => this.store.get(SharedLimiter.key(key)), this.retryMs);
     return res ? { used: res.consumedPoints, msBeforeNext: res.msBeforeNext } : { used: 0, msBeforeNext: 0 };
   }
 
   /** Holds `key` for `seconds`: `blockedFor` answers until then. */
   async block(key: string, seconds: number): Promise<void> {
-    await orUnavailable(this.store.block(SharedLimiter.key(key), seconds));
+    await orUnavailable(() => this.store.block(SharedLimiter.key(key), seconds), this.retryMs);
   }
 
   /** Ms `key` is still held for by `block` (0 when free). */
   async blockedFor(key: string): Promise<number> {
-    const res = await orUnavailable(this.store.get(SharedLimiter.key(key)));
+    const res = await orUnavailable(() => this.store.get(SharedLimiter.key(key)), this.retryMs);
     return res && res.consumedPoints > this.store.points ? res.msBeforeNext : 0;
   }
 
   async forget(key: string): Promise<void> {
-    await orUnavailable(this.store.delete(SharedLimiter.key(key)));
+    await orUnavailable(() => this.store.delete(SharedLimiter.key(key)), this.retryMs);
   }
 }
