@@ -1,4 +1,4 @@
-import { asxTradingDaysBefore, Stock, sydneyDayOf, Topics } from '@irp/proto';
+import { asxTradingDaysBefore, PROVIDER_API_KEY_HEADER, Stock, sydneyDayOf, Topics } from '@irp/proto';
 import type { SinkMail } from '@irp/platform/testing';
 import type { Client } from 'pg';
 
@@ -521,8 +521,10 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
 
   // ------------------------------------------------------------------------------------- email marketing
   'emailMarketing.subscriberCount': {
+    // The key as typed goes in a header, never the URL (a key in the query is refused).
     request: (ctx) => ({
-      query: { stockId: ctx.A.id, apiKey: DEMO_KEY, listId: DEMO_LIST, clientId: '' },
+      query: { stockId: ctx.A.id, listId: DEMO_LIST, clientId: '' },
+      headers: { [PROVIDER_API_KEY_HEADER]: DEMO_KEY },
     }),
   },
   'emailMarketing.settings': { request: (ctx) => ({ query: { id: ctx.A.id } }) },

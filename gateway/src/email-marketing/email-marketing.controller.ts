@@ -3,6 +3,9 @@ import {
   BOTH_KEYS_MESSAGE,
   EmailMarketingSettingsQuerySchema,
   ErrorCode,
+  formatZodIssues,
+  PROVIDER_API_KEY_HEADER,
+  ProviderKeyHeaderSchema,
   SaveEmailMarketingSettingsBodySchema,
   SessionUser,
   Stock,
@@ -12,7 +15,8 @@ import {
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Inject, Query } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Query } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { Route } from '../routing/route';
 import { notFoundMessage, STOCK_RESOLVER, StockResolver } from '../routing/stock-resolver';
 import type { z } from 'zod';
@@ -37,13 +41,28 @@ export class EmailMarketingController {
     private readonly seal: BusSeal,
   ) {}
 
+  /**
+   * A key typed and not saved comes in PROVIDER_API_KEY_HEADER, never the URL (the query's `apiKey` is
+   * refused by its schema unless it names the stored key); none: the stock's stored key.
+   */
   @Route(routes.emailMarketing.subscriberCount)
-  async subscriberCount(@Query() query: z.output<typeof SubscriberCountQuerySchema>) {
+  @ApiHeader({
+    name: PROVIDER_API_KEY_HEADER,
+    required: false,
+    description: "A provider API key typed and not saved yet (left out: the stock's saved key)",
+  })
+  async subscriberCount(
+    @Query() query: z.output<typeof SubscriberCountQuerySchema>,
+    @Headers(PROVIDER_API_KEY_HEADER) header: string | undefined,
+  ) {
+    const typed = ProviderKeyHeaderSchema.safeParse(header);
+    if (!typed.success)
+      throw new AppError(ErrorCode.BadRequest, formatZodIssues(typed.error, PROVIDER_API_KEY_HEADER));
     try {
       const { count } = await this.services.request(Topics.EmailMarketingSubscriberCount, {
         stockId: query.stockId ?? null,
         provider: query.provider,
-        apiKey: this.seal.providerKey(query.apiKey),
+        apiKey: this.seal.providerKey(typed.data || query.apiKey),
         listId: query.listId,
         clientId: query.clientId,
       });

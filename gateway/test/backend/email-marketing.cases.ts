@@ -6,6 +6,8 @@ import {
   CHECK_INBOX_MESSAGE,
   EmailMarketingSettingsResponseSchema,
   INVALID_SUBSCRIBER_EMAIL_MESSAGE,
+  PROVIDER_API_KEY_HEADER,
+  PROVIDER_KEY_IN_URL_MESSAGE,
   sendToSubscribersLimitMessage,
   Stock,
   StockRole,
@@ -160,7 +162,10 @@ export function emailMarketingCases(shared: SharedBackend) {
         {
           name: 'GET subscriber count',
           call: (w?: string) =>
-            get(`/api/EmailMarketingSubscriberCount?apiKey=k&listId=l&clientId=&stockId=${A.id}`, w),
+            get(`/api/EmailMarketingSubscriberCount?listId=l&clientId=&stockId=${A.id}`, w).set(
+              PROVIDER_API_KEY_HEADER,
+              'k',
+            ),
           wrong: ['reports', 'other'],
         },
         {
@@ -467,12 +472,38 @@ export function emailMarketingCases(shared: SharedBackend) {
             body: { success: true, count: 3, message: '3 subscribers' },
           });
         }
-        // The spec's key in the query still counts with that key (a wrong one: the provider says so).
-        const typed = await get(
-          `/api/EmailMarketingSubscriberCount?apiKey=wrong-key-us1&listId=demo-list&stockId=${C.id}`,
+        // The mask in the query names the stored key too (a spec client sends back what it read).
+        const masked = await get(
+          `/api/EmailMarketingSubscriberCount?apiKey=${encodeURIComponent(API_KEY_MASK)}&listId=demo-list&stockId=${C.id}`,
           'admin',
         );
-        expect(typed.body).toMatchObject({ success: false, count: null });
+        expect(masked.body).toEqual({ success: true, count: 3, message: '3 subscribers' });
+      });
+
+      it('refuses a provider key in the query string (400 saying where to send it) and counts with one in the X-Provider-Api-Key header', async () => {
+        const count = (query: string) => get(`/api/EmailMarketingSubscriberCount?${query}`, 'admin');
+        for (const key of ['wrong-key-us1', 'demo-mailchimp-key-us1']) {
+          const inUrl = await count(`apiKey=${key}&listId=demo-list&clientId=&stockId=${C.id}`);
+          expect({ key, status: inUrl.status, body: inUrl.body }).toMatchObject({
+            key,
+            status: 400,
+            body: { errorMessage: `apiKey: ${PROVIDER_KEY_IN_URL_MESSAGE}` },
+          });
+        }
+        // In the header the key as typed is counted with, not the stored one (a wrong one: the provider says so).
+        const typed = (key: string) =>
+          count(`listId=demo-list&stockId=${C.id}`).set(PROVIDER_API_KEY_HEADER, key);
+        expect((await typed('wrong-key-us1')).body).toMatchObject({ success: false, count: null });
+        expect((await typed('demo-mailchimp-key-us1')).body).toEqual({
+          success: true,
+          count: 3,
+          message: '3 subscribers',
+        });
+        const tooLong = await typed('k'.repeat(201));
+        expect({ status: tooLong.status, errorMessage: tooLong.body.errorMessage }).toEqual({
+          status: 400,
+          errorMessage: `${PROVIDER_API_KEY_HEADER}: must be at most 200 characters`,
+        });
       });
     });
 

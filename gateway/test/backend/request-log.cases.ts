@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { API_KEY_MASK, Stock } from '@irp/proto';
+import { API_KEY_MASK, PROVIDER_API_KEY_HEADER, Stock } from '@irp/proto';
 import { captureLogs, LogCapture, SmtpSink } from '@irp/platform/testing';
 import request from 'supertest';
 import { requestLog } from '../../src/common/request-context.middleware';
@@ -63,15 +63,24 @@ export function requestLogCases(shared: SharedBackend) {
       await signIn(http, 'admin', 'Admin!2026');
       // The widget's call, whatever it answers (the key is in its URL either way).
       await http.get(`/api/widget/stock?apiKey=${productKey}`);
-      // The spec's form of the count, the key in the query (a client may still send it), and the web's (none).
+      // The spec's form of the count, the key in the query (refused, and logged without it all the same),
+      // the key in its header, and the web's (none: the stored key).
       const counts = [
         await get(
           `/api/EmailMarketingSubscriberCount?apiKey=${PROVIDER_KEY}&listId=demo-list&stockId=${stock.id}`,
           'admin',
         ),
+        await get(`/api/EmailMarketingSubscriberCount?listId=demo-list&stockId=${stock.id}`, 'admin').set(
+          PROVIDER_API_KEY_HEADER,
+          PROVIDER_KEY,
+        ),
         await get(`/api/EmailMarketingSubscriberCount?listId=demo-list&stockId=${stock.id}`, 'admin'),
       ];
-      expect(counts.map((r) => r.body.count)).toEqual([3, 3]);
+      expect(counts.map((r) => [r.status, r.body.count])).toEqual([
+        [400, undefined],
+        [200, 3],
+        [200, 3],
+      ]);
       const settings = await get(`/api/emailMarketingSettings/?id=${stock.id}`, 'admin');
       expect(settings.body.settings.apiKey).toBe(API_KEY_MASK);
 

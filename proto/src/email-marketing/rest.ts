@@ -7,7 +7,7 @@ import {
   SubscriberSchema,
   SubscriberStatusSchema,
 } from './records';
-import { EMPTY_EMAIL_MARKETING_SETTINGS } from './rules';
+import { EMPTY_EMAIL_MARKETING_SETTINGS, isKeptApiKey, PROVIDER_KEY_IN_URL_MESSAGE } from './rules';
 
 /**
  * REST shapes of the email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls,
@@ -38,11 +38,12 @@ export const EmailMarketingSettingsInputSchema = z.object({
 });
 
 /**
- * GET /api/EmailMarketingSubscriberCount?apiKey&listId&clientId&stockId. The key may be left out (the web
- * does): the stock's stored key is used, so it need not travel in a URL.
+ * GET /api/EmailMarketingSubscriberCount?listId&clientId&stockId. A key typed and not saved comes in the
+ * PROVIDER_API_KEY_HEADER header (ProviderKeyHeaderSchema); left out, the stock's stored key is used. The
+ * spec's `apiKey` query parameter is refused unless it names no key (blank, or the mask: the stored one).
  */
 export const SubscriberCountQuerySchema = z.object({
-  apiKey: text(200),
+  apiKey: text(200).refine(isKeptApiKey, PROVIDER_KEY_IN_URL_MESSAGE),
   listId: text(100),
   clientId: text(100),
   stockId: z
@@ -52,6 +53,8 @@ export const SubscriberCountQuerySchema = z.object({
     .pipe(StockId.optional()),
   provider: EmailMarketingProviderSchema.optional(),
 });
+/** The PROVIDER_API_KEY_HEADER header of the subscriber count: a key as typed (absent: none). */
+export const ProviderKeyHeaderSchema = text(200);
 /** Failure is `success: false` with the provider's or the rule's message (shown in red). */
 export const SubscriberCountResponseSchema = z.object({
   success: z.boolean(),

@@ -51,7 +51,9 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     path: '/api/EmailMarketingSubscriberCount',
     access: access.stock([StockRole.EditMailchimp], { from: 'query', key: 'stockId', by: 'stockId' }),
     summary:
-      "The provider's subscriber count of a list, with the keys as typed; success false with the message",
+      "The provider's subscriber count of a list, with the key in the X-Provider-Api-Key header or the stock's saved one; success false with the message",
+    description:
+      "A key typed and not saved yet goes in the X-Provider-Api-Key header; left out, the stock's saved key is used. The spec's apiKey query parameter is refused (400) unless blank or the mask: a key in a URL is kept in logs, proxies and browser history.",
     query: SubscriberCountQuerySchema,
     response: SubscriberCountResponseSchema,
   },

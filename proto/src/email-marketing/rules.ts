@@ -41,6 +41,15 @@ export const isKeptApiKey = (typed: string | undefined): boolean => {
   return v === '' || v === API_KEY_MASK;
 };
 
+/**
+ * The header a provider API key travels in where a spec call put it in the query (the subscriber count):
+ * a URL is kept in request logs, proxies and browser history, a header is not (issue 34).
+ */
+export const PROVIDER_API_KEY_HEADER = 'X-Provider-Api-Key';
+export const PROVIDER_KEY_IN_URL_MESSAGE =
+  'a provider API key is not taken in the URL, where logs, proxies and browser history keep it: send it in ' +
+  `the ${PROVIDER_API_KEY_HEADER} header, or leave it out to count with the stock's saved key`;
+
 export const BOTH_KEYS_MESSAGE = 'You must define BOTH the product API Key and the email-marketing key';
 export const TEST_SENT_MESSAGE = 'Test sent successfully.';
 export const CAMPAIGN_CREATED_MESSAGE = 'Campaign created successfully.';
