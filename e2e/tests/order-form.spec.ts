@@ -86,6 +86,8 @@ test.describe('Order form (/new-order) and Service Orders (/orders)', () => {
     await page.getByRole('button', { name: 'Submit Order Form' }).click();
     const body = (await sent).postDataJSON() as Record<string, unknown>;
     expect(body).toMatchObject({
+      // The token the form fetched when it was shown (the browser suite's gateway takes it at once).
+      formToken: expect.stringMatching(/^\d+\.[\w-]{22}\.[\w-]{43}$/),
       companyName,
       sendPriceSensitiveAnnouncements: true,
       sendNonPriceSensitiveAnnouncements: true,

@@ -102,6 +102,23 @@ describe('gateway config', () => {
       'email-marketing': DEV_SEAL_KEYS['email-marketing'].publicKey,
     });
   });
+  it("takes the order form's minimum fill time (default 3 s) only below the token's maximum age (default 4 h)", () => {
+    const base = { KAFKA_BROKERS: 'a:1', DATABASE_URL: DB };
+    expect(loadGatewayConfig(base)).toMatchObject({
+      ORDER_FORM_MIN_FILL_MS: 3000,
+      ORDER_FORM_TOKEN_MAX_AGE_MS: 14_400_000,
+    });
+    expect(loadGatewayConfig({ ...base, ORDER_FORM_MIN_FILL_MS: '0' }).ORDER_FORM_MIN_FILL_MS).toBe(0);
+    expect(() => loadGatewayConfig({ ...base, ORDER_FORM_MIN_FILL_MS: '-1' })).toThrow(
+      /ORDER_FORM_MIN_FILL_MS/,
+    );
+    expect(() => loadGatewayConfig({ ...base, ORDER_FORM_MIN_FILL_MS: 'soon' })).toThrow(
+      /ORDER_FORM_MIN_FILL_MS/,
+    );
+    expect(() =>
+      loadGatewayConfig({ ...base, ORDER_FORM_MIN_FILL_MS: '120000', ORDER_FORM_TOKEN_MAX_AGE_MS: '60000' }),
+    ).toThrow(/ORDER_FORM_MIN_FILL_MS must be less than ORDER_FORM_TOKEN_MAX_AGE_MS/);
+  });
   it('demands a real SESSION_SECRET and secure cookies in production', () => {
     expect(() =>
       loadGatewayConfig({ KAFKA_BROKERS: 'a:1', DATABASE_URL: DB, NODE_ENV: 'production' }),

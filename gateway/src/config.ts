@@ -29,7 +29,7 @@ export const gatewayConfigSchema = baseConfigSchema
     OPS_HOST: z.string().default('127.0.0.1'),
     /** Swagger UI and the OpenAPI document at /api/docs(-json); on by default except in production. */
     API_DOCS: z.enum(['true', 'false']).optional(),
-    /** Signs the CSRF token; every gateway instance must share it. */
+    /** Signs the CSRF token and the order form's token; every gateway instance must share it. */
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').default(DEV_SECRET),
     /** Secure cookies (HTTPS only); on by default in production. */
     COOKIE_SECURE: z.enum(['true', 'false']).optional(),
@@ -126,6 +126,19 @@ export const gatewayConfigSchema = baseConfigSchema
      */
     ORDER_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(5),
     ORDER_RATE_WINDOW_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+    /**
+     * The order form's minimum fill time (issue 34): an order is taken from ORDER_FORM_MIN_FILL_MS after the
+     * form's token was issued (GET /api/serviceorder/form-token, when the form is shown) until
+     * ORDER_FORM_TOKEN_MAX_AGE_MS after; sooner (a script posting at once), later, or without a valid token:
+     * 400. A token is always required; 0 takes it at once (the tests' gateways).
+     */
+    ORDER_FORM_MIN_FILL_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+    ORDER_FORM_TOKEN_MAX_AGE_MS: z.coerce
+      .number()
+      .int()
+      .min(60_000)
+      .max(7 * 86_400_000)
+      .default(14_400_000),
     /** The order form's address suggestions per client address per minute (each one a paid vendor call). */
     ADDRESS_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
     /**
@@ -183,6 +196,14 @@ export const gatewayConfigSchema = baseConfigSchema
     ] as const) {
       const problem = sealKeyProblem(c[variable], c.NODE_ENV, 'publicKey', recipient);
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [variable], message: problem });
+    }
+    if (c.ORDER_FORM_MIN_FILL_MS >= c.ORDER_FORM_TOKEN_MAX_AGE_MS) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['ORDER_FORM_MIN_FILL_MS'],
+        message:
+          'ORDER_FORM_MIN_FILL_MS must be less than ORDER_FORM_TOKEN_MAX_AGE_MS, or no order is ever taken',
+      });
     }
     if (c.NODE_ENV === 'production' && c.OPS_PORT === undefined) {
       ctx.addIssue({

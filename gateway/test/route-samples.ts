@@ -212,6 +212,9 @@ const orderForm = (ctx: MatrixContext, companyName: string) => ({
   abn: '51 824 753 556',
   authorisedBy: 'Matrix Contact',
 });
+/** A token of the order form as the form fetches it when it is shown (sent back as `formToken`). */
+const orderFormToken = async (ctx: MatrixContext) =>
+  ((await ctx.adminGet('/api/serviceorder/form-token')) as { token: string }).token;
 
 export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   // ----------------------------------------------------------------------------------------------- users
@@ -321,17 +324,22 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   // ------------------------------------------------------------------------------------- service orders
   // No group named: the default group (the demo's, from the stocks seed).
   'stocks.serviceOptions': { request: () => ({ query: {} }) },
+  'stocks.orderFormToken': { request: () => ({}) },
   'stocks.submitOrder': {
-    // Public: every caller orders (the test gateway's per-address order limit is high).
-    request: (ctx, caller) => ({ body: orderForm(ctx, `Matrix Order ${caller}`) }),
+    // Public: every caller orders (the test gateway's per-address order limit is high), with the form's
+    // token (the test gateway takes it at once).
+    request: async (ctx, caller) => ({
+      body: { ...orderForm(ctx, `Matrix Order ${caller}`), formToken: await orderFormToken(ctx) },
+    }),
   },
   'stocks.addressSuggestions': { request: () => ({ query: { q: '190 St Georges Terrace' } }) },
   'stocks.serviceOrders': { request: () => ({}) },
   'stocks.createStockFromServiceOrder': {
     prepare: async (ctx) => {
-      const { id } = (await ctx.adminPost('/api/serviceorder/', orderForm(ctx, 'Matrix Create Order'))) as {
-        id: string;
-      };
+      const { id } = (await ctx.adminPost('/api/serviceorder/', {
+        ...orderForm(ctx, 'Matrix Create Order'),
+        formToken: await orderFormToken(ctx),
+      })) as { id: string };
       ctx.state.serviceOrderId = id;
     },
     // Only the admin gets through: it creates the stock once (the others are refused before).

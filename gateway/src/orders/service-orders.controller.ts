@@ -3,7 +3,9 @@ import {
   AddressQuerySchema,
   ArchiveOptionGroupSchema,
   CreateStockFromOrderSchema,
+  ErrorCode,
   MIN_ADDRESS_QUERY,
+  ORDER_FORM_TOKEN_MESSAGE,
   OptionGroupIdSchema,
   OrderForm,
   routes,
@@ -15,8 +17,8 @@ import {
   Topics,
 } from '@irp/proto';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@irp/platform';
-import { Body, Controller, Query, Req, Res } from '@nestjs/common';
+import { AppError, createLogger } from '@irp/platform';
+import { Body, Controller, Inject, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
@@ -24,9 +26,16 @@ import { ServicesClient } from '../kafka/services.client';
 import { BusSeal } from '../auth/bus-seal';
 import { Route } from '../routing/route';
 import { clientAddressOf } from '../limits/public-limits';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { issueOrderFormToken, orderFormTokenProblem } from './order-form-token';
 import { OrderLimits } from './order-limits';
 
 const log = createLogger('service-orders');
+
+type OrderFormConfig = Pick<
+  GatewayConfig,
+  'SESSION_SECRET' | 'ORDER_FORM_MIN_FILL_MS' | 'ORDER_FORM_TOKEN_MAX_AGE_MS'
+>;
 
 /**
  * Service orders (spec sections 2, 7; docs/api/stocks.md, "Service orders"): the public order form's
@@ -39,6 +48,7 @@ export class ServiceOrdersController {
     private readonly services: ServicesClient,
     private readonly limits: OrderLimits,
     private readonly seal: BusSeal,
+    @Inject(GATEWAY_CONFIG) private readonly config: OrderFormConfig,
   ) {}
 
   @Route(routes.stocks.serviceOptions)
@@ -47,11 +57,25 @@ export class ServiceOrdersController {
     return this.services.request(Topics.StocksServiceOptions, { groupId: q.groupId ?? '' });
   }
 
+  @Route(routes.stocks.orderFormToken)
+  formToken() {
+    return { token: issueOrderFormToken(this.config.SESSION_SECRET, Date.now()) };
+  }
+
   @Route(routes.stocks.submitOrder)
   async submit(@Body() form: OrderForm, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const { fax: honeypot, formToken, ...order } = form;
+    // Too fast for a person (or no token): one answer whatever the reason, which only the log names.
+    const problem = orderFormTokenProblem(this.config.SESSION_SECRET, formToken, Date.now(), {
+      minFillMs: this.config.ORDER_FORM_MIN_FILL_MS,
+      maxAgeMs: this.config.ORDER_FORM_TOKEN_MAX_AGE_MS,
+    });
+    if (problem) {
+      log.info({ address: clientAddressOf(req), problem }, 'order form refused: its form token');
+      throw new AppError(ErrorCode.BadRequest, ORDER_FORM_TOKEN_MESSAGE);
+    }
     // Counted after validation (the pipe ran): a person completing a form is not held back.
     await this.limits.order(req, res);
-    const { fax: honeypot, ...order } = form;
     // Only a bot fills the hidden field: it is told what a person is told and nothing is stored or mailed,
     // so it learns nothing to adapt to (what the form-spam defences answer).
     if (honeypot) {

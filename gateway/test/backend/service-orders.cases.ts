@@ -8,6 +8,7 @@ import {
   OPTION_GROUP_ARCHIVED_MESSAGE,
   OptionGroupListSchema,
   OptionGroupResponseSchema,
+  ORDER_FORM_TOKEN_MESSAGE,
   REQUIRED_ORDER_FIELDS,
   ServiceOptionListSchema,
   ServiceOrderListSchema,
@@ -18,6 +19,7 @@ import {
 import { handledMessages, rawProducer, SinkMail, untilHandled } from '@irp/platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
+import { issueOrderFormToken } from '../../src/orders/order-form-token';
 import {
   clientOf,
   connectTestDatabase,
@@ -66,8 +68,12 @@ export function serviceOrdersCases(shared: SharedBackend) {
     let post: ReturnType<typeof clientOf>['post'];
     // An address of this run: the limit's counts are the shared store's and outlive one test file.
     const address = `2001:db8::${parseInt(RUN.slice(-4), 36).toString(16)}`;
-    const submit = (body: object, from = address) =>
-      http.post('/api/serviceorder/').set('X-Forwarded-For', from).send(body);
+    // As the web form sends it: with the token fetched when the form was shown (this gateway takes it at once).
+    const submit = async (body: object, from = address) =>
+      http
+        .post('/api/serviceorder/')
+        .set('X-Forwarded-For', from)
+        .send({ formToken: (await http.get('/api/serviceorder/form-token')).body.token, ...body });
     const orderCount = async () =>
       (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM stocks.service_orders`)).rows[0].n;
 
@@ -218,6 +224,54 @@ export function serviceOrdersCases(shared: SharedBackend) {
       const person = await submit(form({ companyName: `Person ${RUN}`, fax: '' }), `${address}:3`);
       expect(person.status).toBe(200);
       expect(await orderCount()).toBe(before + 1);
+    });
+
+    it('refuses an order without a valid form token, sooner than ORDER_FORM_MIN_FILL_MS after it, or past its age: one 400, nothing stored', async () => {
+      const minFill = 3000;
+      const maxAge = 3_600_000;
+      const secret = `order-form-token-test-secret-${RUN}-0123456789`;
+      const timed = await startTestGateway({
+        ORDER_FORM_MIN_FILL_MS: String(minFill),
+        ORDER_FORM_TOKEN_MAX_AGE_MS: String(maxAge),
+        SESSION_SECRET: secret,
+      });
+      try {
+        const send = (formToken?: string) =>
+          timed.http
+            .post('/api/serviceorder/')
+            .set('X-Forwarded-For', `${address}:4`)
+            .send(form({ companyName: `Timed ${RUN}`, ...(formToken === undefined ? {} : { formToken }) }));
+        const refused = (what: string, res: request.Response) =>
+          expect({ what, status: res.status, errorMessage: res.body.errorMessage }).toEqual({
+            what,
+            status: 400,
+            errorMessage: ORDER_FORM_TOKEN_MESSAGE,
+          });
+        const before = await orderCount();
+        refused('no token', await send());
+        const issued = await timed.http.get('/api/serviceorder/form-token');
+        expect(issued.status).toBe(200);
+        const token = String(issued.body.token);
+        const shownAt = Number(token.split('.')[0]);
+        const refusals = {
+          // First, while the clock is fresh: a loaded machine may take a while over the others.
+          'sent at once': token,
+          'a blank token': '',
+          'not a token': 'let-me-in',
+          'the time moved back': `${shownAt - 60_000}.${token.split('.').slice(1).join('.')}`,
+          "another secret's": issueOrderFormToken(`another-secret-${RUN}-0123456789abcdef`, shownAt - 60_000),
+          'past its age': issueOrderFormToken(secret, Date.now() - maxAge - 60_000),
+        };
+        for (const [what, formToken] of Object.entries(refusals)) refused(what, await send(formToken));
+        expect(await orderCount()).toBe(before);
+        // The same token once a person could have filled the form in: taken.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, shownAt + minFill - Date.now() + 50)));
+        const taken = await send(token);
+        expect(taken.status).toBe(200);
+        expect(await orderCount()).toBe(before + 1);
+      } finally {
+        await timed.gateway.close();
+      }
     });
 
     it('keeps the staff routes to admins: 401 signed out, 403 for a report-runner', async () => {

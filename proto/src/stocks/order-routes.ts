@@ -11,6 +11,7 @@ import {
   CreateStockFromOrderResponseSchema,
   CreateStockFromOrderSchema,
   OrderFormSchema,
+  OrderFormTokenResponseSchema,
   ServiceOptionListSchema,
   ServiceOptionsQuerySchema,
   ServiceOrderListSchema,
@@ -35,14 +36,24 @@ export const serviceOrderRoutes = defineRoutes('stocks', {
     query: ServiceOptionsQuerySchema,
     response: ServiceOptionListSchema,
   },
+  orderFormToken: {
+    method: 'GET',
+    path: '/api/serviceorder/form-token',
+    access: access.public(
+      'the public order form fetches it when it is shown; it signs the time and stores nothing',
+    ),
+    summary:
+      'A signed token of the time the order form was shown: sent back as formToken, it is taken from ORDER_FORM_MIN_FILL_MS after until ORDER_FORM_TOKEN_MAX_AGE_MS after',
+    response: OrderFormTokenResponseSchema,
+  },
   submitOrder: {
     method: 'POST',
     path: '/api/serviceorder/',
     access: access.public(
-      'prospective clients order before they have an account; rate-limited per address, presence-checked, and it only stores the order for staff',
+      'prospective clients order before they have an account; rate-limited per address, presence-checked, time-checked (formToken), and it only stores the order for staff',
     ),
     summary:
-      "Submit the order form; a 400 lists each missing required field's message ('Company Name Required; ...'); 429 past the per-address limit",
+      "Submit the order form with formToken from GET /api/serviceorder/form-token; a 400 lists each missing required field's message ('Company Name Required; ...'), or says the form token was missing, not valid, expired or too fresh; 429 past the per-address limit",
     body: OrderFormSchema,
     response: SubmitOrderResponseSchema,
   },

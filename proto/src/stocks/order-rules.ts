@@ -122,6 +122,16 @@ export function newOrderMail(order: ServiceOrder): { subject: string; message: s
   };
 }
 
+/**
+ * The one answer (400) to an order without a valid form token (GET /api/serviceorder/form-token, fetched
+ * when the form is shown), sent sooner than a person fills the form in after it, or hours after: the same
+ * whichever it was, so a script learns no more than a person is told. The web form fetches a new token on
+ * any refusal, so submitting again works.
+ */
+export const ORDER_FORM_TOKEN_MESSAGE =
+  'The order form could not be accepted as sent (its form token was missing, not valid, expired, or sent ' +
+  'sooner than a person fills the form in): please check your details and submit it again in a few seconds.';
+
 // Zod-free (the web app bundles this module): the order form's address suggestions.
 /** Shortest address input worth asking the address service about (shorter ones get no suggestions). */
 export const MIN_ADDRESS_QUERY = 3;

@@ -127,6 +127,8 @@ export const OrderFormSchema = z
      * an order and stores nothing (docs/security.md).
      */
     fax: text(200),
+    /** GET /api/serviceorder/form-token's token, fetched when the form was shown (ORDER_FORM_TOKEN_MESSAGE). */
+    formToken: text(200),
     /**
      * The chosen option (optional): its id, or the option as GET /api/serviceorder/services/ listed it
      * (its id is what counts; a spec client sends the option back as read).
@@ -166,6 +168,8 @@ export type OrderFormBody = z.input<typeof OrderFormSchema>;
 export const REQUIRED_ORDER_FIELD_NAMES = REQUIRED_ORDER_FIELDS.map(([field]) => field);
 
 export const SubmitOrderResponseSchema = z.object({ success: z.literal(true), id: z.string().uuid() });
+/** GET /api/serviceorder/form-token: the order form's render-time token, sent back as `formToken`. */
+export const OrderFormTokenResponseSchema = z.object({ token: z.string() });
 
 /** `?groupId=` of GET /api/serviceorder/services/ (absent: the default group). */
 export const ServiceOptionsQuerySchema = z.object({

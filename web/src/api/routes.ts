@@ -32,6 +32,7 @@ export const routes: WebRoutes = {
     referers: { method: 'GET', path: '/api/admin/referers' },
     widgetStock: { method: 'GET', path: '/api/widget/stock' },
     serviceOptions: { method: 'GET', path: '/api/serviceorder/services/' },
+    orderFormToken: { method: 'GET', path: '/api/serviceorder/form-token' },
     submitOrder: { method: 'POST', path: '/api/serviceorder/' },
     addressSuggestions: { method: 'GET', path: '/api/serviceorder/addresses' },
     serviceOrders: { method: 'GET', path: '/api/admin/serviceOrders/' },

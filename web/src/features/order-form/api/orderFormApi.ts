@@ -10,6 +10,11 @@ export const orderFormApi = baseApi.injectEndpoints({
       serviceOptions: query(routes.stocks.serviceOptions, {
         request: (groupId: string | undefined) => ({ query: groupId ? { groupId } : {} }),
       }),
+      /**
+       * GET /api/serviceorder/form-token: the token the order is sent with (the gateway takes it only a few
+       * seconds after it was issued). Fetched anew each time the form is shown, never kept.
+       */
+      orderFormToken: query(routes.stocks.orderFormToken, { keepUnusedDataFor: 0 }),
       /** POST /api/serviceorder/: 400 lists the missing fields' messages, 429 past the address's limit. */
       submitOrder: mutation(routes.stocks.submitOrder),
       /** GET /api/serviceorder/addresses?q: `available: false` means a plain address field. */
@@ -21,4 +26,9 @@ export const orderFormApi = baseApi.injectEndpoints({
     })),
 });
 
-export const { useServiceOptionsQuery, useSubmitOrderMutation, useAddressSuggestionsQuery } = orderFormApi;
+export const {
+  useServiceOptionsQuery,
+  useOrderFormTokenQuery,
+  useSubmitOrderMutation,
+  useAddressSuggestionsQuery,
+} = orderFormApi;

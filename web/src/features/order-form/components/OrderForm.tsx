@@ -31,6 +31,7 @@ import { errorMessageOf, errorStatusOf } from '@/lib/apiError';
 import { randomUuid } from '@/lib/randomUuid';
 import {
   useAddressSuggestionsQuery,
+  useOrderFormTokenQuery,
   useServiceOptionsQuery,
   useSubmitOrderMutation,
 } from '../api/orderFormApi';
@@ -107,6 +108,10 @@ function AddressField({ value, onChange }: { value: string; onChange: (value: st
 export function OrderForm({ groupId }: { groupId?: string }) {
   const { data, isLoading, error: optionsError } = useServiceOptionsQuery(groupId);
   const options = useMemo(() => data?.options ?? [], [data]);
+  // The form's render-time token: the gateway refuses an order sent sooner than a person fills it in.
+  const { data: formToken, refetch: refetchFormToken } = useOrderFormTokenQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  });
   const [submitOrder] = useSubmitOrderMutation();
   const [values, setValues] = useState<OrderFormValues>(EMPTY_ORDER_FORM);
   const [optionId, setOptionId] = useState<string | null>(null);
@@ -149,13 +154,16 @@ export function OrderForm({ groupId }: { groupId?: string }) {
     if (missing.length) return;
     setStatus('submitting');
     try {
-      await submitOrder(
-        orderBody(values, optionId, choice, useEmailMarketing ? emailMarketing : null),
-      ).unwrap();
+      await submitOrder({
+        ...orderBody(values, optionId, choice, useEmailMarketing ? emailMarketing : null),
+        formToken: formToken?.token ?? '',
+      }).unwrap();
       setStatus('submitted');
     } catch (error) {
       setMessages(errorMessageOf(error).split('; '));
       setStatus('editing');
+      // A token refused (too old, say) is never taken later: the next submit carries a new one.
+      void refetchFormToken();
     }
   }
 

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   ADDRESS_SUGGESTIONS_PAUSED_MESSAGE,
   OPTION_GROUP_ARCHIVED_MESSAGE,
+  ORDER_FORM_TOKEN_MESSAGE,
   REQUIRED_ORDER_FIELDS,
   ORDER_FORM_TEXTS,
   unknownOptionGroupMessage,
@@ -60,7 +61,10 @@ describe('Order Form screen', () => {
     path = '/new-order',
     addresses: Handler = () => jsonResponse({ available: false, suggestions: [] }),
   ) {
+    let tokens = 0;
     const calls = serveApi(fetchMock, {
+      // A new token each time it is asked for, as the gateway issues them.
+      [routeKey(routes.stocks.orderFormToken)]: () => jsonResponse({ token: `form-token-${++tokens}` }),
       // As the server answers: no group named is the default group; an unknown one is 404.
       [routeKey(routes.stocks.serviceOptions)]: (call) => {
         const groupId = call.params.get('groupId');
@@ -236,6 +240,30 @@ describe('Order Form screen', () => {
     expect(await screen.findByText(ADDRESS_SUGGESTIONS_PAUSED_MESSAGE)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Billing Address' })).toHaveValue('190 St');
   });
+  it('fetches a form token when it is shown and sends it with the order; after a refusal, a new one', async () => {
+    let answers = 0;
+    const calls = open(() =>
+      ++answers === 1
+        ? errorResponse(400, ORDER_FORM_TOKEN_MESSAGE)
+        : jsonResponse({ success: true, id: '33333333-3333-4333-8333-333333333333' }),
+    );
+    await screen.findByRole('checkbox', { name: /OPTION 1/ });
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === routes.stocks.orderFormToken.path)).toHaveLength(1),
+    );
+    fill();
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(ORDER_FORM_TOKEN_MESSAGE)).toBeInTheDocument();
+    expect(posts(calls)[0]?.body).toMatchObject({ formToken: 'form-token-1' });
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === routes.stocks.orderFormToken.path)).toHaveLength(2),
+    );
+    await waitFor(() => expect(submitButton()).toHaveTextContent(ORDER_FORM_TEXTS.submit));
+    fireEvent.click(submitButton());
+    await screen.findByRole('button', { name: ORDER_FORM_TEXTS.submitted });
+    expect(posts(calls)[1]?.body).toMatchObject({ formToken: 'form-token-2' });
+  });
+
   it('carries a honeypot field people never see: sent empty, out of reach of the keyboard and screen readers', async () => {
     const calls = open();
     await screen.findByRole('checkbox', { name: /OPTION 1/ });
