@@ -154,7 +154,7 @@ describe('sorting', () => {
     const sorted = tickers(sortStocks(rows, { sortBy: 'ticker', sortDirection: 'asc' }));
     expect(sorted).toHaveLength(2000);
     expect(sorted.slice(0, 3)).toEqual(['T0000', 'T0001', 'T0002']);
-    expect(sorted.every((t, i) => i === 0 || sorted[i - 1] < t)).toBe(true);
+    expect(sorted.every((t, i) => i === 0 || (sorted[i - 1] ?? '') < t)).toBe(true);
     const filtered = tickers(filterStocks(rows, { text: 't1', billable: 'all' }));
     expect(filtered).toHaveLength(1000);
     expect(filtered.every((t) => t.startsWith('T1'))).toBe(true);
