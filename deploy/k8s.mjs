@@ -736,6 +736,11 @@ const OVERLAYS = {
         ops: [addEnv('PUBLIC_BASE_URL', `https://${INGRESS_HOST}`)],
       },
       {
+        why: 'passkeys are bound to the public host (WebAuthn relying party) and made only on its https origin',
+        target: { kind: 'Deployment', labelSelector: 'app.kubernetes.io/name=users' },
+        ops: [addEnv('WEBAUTHN_RP_ID', INGRESS_HOST), addEnv('WEBAUTHN_ORIGINS', `https://${INGRESS_HOST}`)],
+      },
+      {
         why: "believe X-Forwarded-For from one hop, the ingress controller: the sign-in limits count clients' addresses",
         target: { kind: 'Deployment', name: 'gateway' },
         ops: [addEnv('TRUST_PROXY', '1')],

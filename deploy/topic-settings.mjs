@@ -23,9 +23,10 @@ export const SECRET_RETENTION_MAX_MS = 15 * UNIT_MS.m;
 /**
  * A string field with one of these in its name carries a secret: a password (sealed on the bus since issue
  * 34, still kept short), a token, or a token's hash (the users service's key to a session: with write access
- * to the bus, a refresh hash read there rotates the session to tokens of the reader's choosing).
+ * to the bus, a refresh hash read there rotates the session to tokens of the reader's choosing), or a second
+ * factor's secret or code (sealed, kept short too).
  */
-const SECRET_FIELD = /password|token|hash/i;
+const SECRET_FIELD = /password|token|hash|^secret$|^code$/i;
 
 /** `5m` -> 300000; undefined when the text is no duration. */
 export function durationMs(text) {

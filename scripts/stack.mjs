@@ -422,6 +422,11 @@ export async function up(opts) {
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     PUBLIC_BASE_URL: publicBaseUrl(opts.web),
+    // Passkeys (issue 34) are bound to a host name, never an IP address: here `localhost`, so a passkey is
+    // added and used at http://localhost:<port> (the printed 127.0.0.1 address signs in with a password).
+    WEBAUTHN_RP_ID: process.env.WEBAUTHN_RP_ID ?? 'localhost',
+    WEBAUTHN_ORIGINS:
+      process.env.WEBAUTHN_ORIGINS ?? `http://localhost:${GATEWAY_PORT},http://localhost:${WEB_PORT}`,
   };
   fs.mkdirSync(STATE_DIR, { recursive: true });
   const standIns = standInSpecs(manifest);

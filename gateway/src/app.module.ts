@@ -5,6 +5,7 @@ import { EmailMarketingModule } from './email-marketing/email-marketing.module';
 import { InvoicingModule } from './invoicing/invoicing.module';
 import { ReportsModule } from './reports/reports.module';
 import { AuthController } from './auth/auth.controller';
+import { SecondFactorSignInController } from './auth/second-factor-sign-in.controller';
 import { ServicesStockResolver } from './routing/services-stock-resolver';
 import { STOCK_RESOLVER } from './routing/stock-resolver';
 import { AuthGuard } from './auth/auth.guard';
@@ -38,7 +39,7 @@ export class AppModule {
         UsersModule,
         WidgetModule,
       ],
-      controllers: [AuthController, HealthController],
+      controllers: [AuthController, SecondFactorSignInController, HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         ServicesClient,

@@ -95,6 +95,15 @@ export interface RouteSample {
   freshSession?: true;
 }
 
+/** The same status for every caller (a route every caller is answered alike by), and why. */
+const everyCaller = (status: number, why: string) =>
+  Object.fromEntries(CALLERS.map((c) => [c, { status, why }])) as RouteSample['status'];
+/** The same status for every signed-in caller, and why. */
+const everySignedIn = (status: number, why: string) =>
+  Object.fromEntries(
+    CALLERS.filter((c) => c !== 'signedOut').map((c) => [c, { status, why }]),
+  ) as RouteSample['status'];
+
 const DATE = '22 Mar 2025 8:50 AM';
 const DEMO_KEY = 'demo-mailchimp-key-us1';
 const DEMO_LIST = 'demo-list';
@@ -261,6 +270,53 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
         { status: 400, why: 'a wrong current password, so that no session of the matrix ends' },
       ]),
     ),
+  },
+  // Second factors (issue 34). The sign-in's second step needs the ticket cookie of a right password, which
+  // no caller of the matrix has: 401 for everyone.
+  'users.signInPasskeyOptions': { request: () => ({}), status: everyCaller(401, 'no second-factor ticket') },
+  'users.signInPasskey': {
+    request: () => ({ body: { response: { id: 'matrix', type: 'public-key' } } }),
+    status: everyCaller(401, 'no second-factor ticket'),
+  },
+  'users.signInCode': {
+    request: () => ({ body: { code: '123456' } }),
+    status: everyCaller(401, 'no second-factor ticket'),
+  },
+  'users.accountSecurity': { request: () => ({}) },
+  'users.passkeyOptions': {
+    request: () => ({}),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.passkey_challenges ORDER BY user_id', []),
+  },
+  'users.addPasskey': {
+    // No authenticator in the matrix: the response does not verify, so nothing is added.
+    request: () => ({
+      body: { name: 'Matrix key', response: { id: 'matrix', type: 'public-key', response: {} } },
+    }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.passkeys ORDER BY id', []),
+    status: everySignedIn(400, 'a passkey response that does not verify'),
+  },
+  'users.removePasskey': {
+    request: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.passkeys ORDER BY id', []),
+    status: everySignedIn(404, 'no passkey of that id'),
+  },
+  'users.beginTotp': {
+    request: () => ({}),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.totp ORDER BY user_id', []),
+  },
+  'users.confirmTotp': {
+    request: () => ({ body: { code: 'not-a-code' } }),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.totp ORDER BY user_id', []),
+    status: everySignedIn(400, 'not a code of the authenticator secret'),
+  },
+  'users.removeTotp': {
+    request: () => ({}),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.totp ORDER BY user_id', []),
+  },
+  'users.renewRecoveryCodes': {
+    request: () => ({}),
+    read: (ctx) => rowOf(ctx.db, 'SELECT * FROM users.recovery_codes ORDER BY code_hash', []),
+    status: everySignedIn(400, 'recovery codes come with a second factor, which no caller has'),
   },
 
   // ---------------------------------------------------------------------------------------------- stocks

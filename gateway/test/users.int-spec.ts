@@ -1,13 +1,25 @@
 import { INestApplication } from '@nestjs/common';
-import { Stock } from '@irp/proto';
 import { runServiceSeed, ServiceProcess, startServiceProcess } from '@irp/platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
+import { TOTP, Secret } from 'otpauth';
 import {
+  LAST_REQUIRED_FACTOR,
+  SECOND_FACTOR_COOKIE,
+  SECOND_FACTOR_EXPIRED,
+  SECOND_FACTOR_NEEDED,
+  SECOND_FACTOR_REFUSED,
+  SECOND_FACTOR_REQUIRED,
+  Stock,
+} from '@irp/proto';
+import {
+  basic,
   clientOf,
+  cookiesSetBy,
   connectTestDatabase,
   createStockAsAdmin,
   Session,
+  sessionSetBy,
   signIn,
   startTestGateway,
   until,
@@ -249,5 +261,159 @@ describe('gateway users routes against the real services', () => {
     expect((await get('/api/clientDashboard/', 'onetime')).status).toBe(200);
     const after = await http.get('/api/admin/refreshtoken').set('Cookie', sessions.onetime.cookie);
     expect(after.body.mustChangePassword).toBeUndefined();
+  });
+
+  describe('second factors (issue 34): an authenticator app and recovery codes, required for some roles', () => {
+    const username = `mfa-${RUN.toLowerCase()}`;
+    const password = 'Second-Factor-Pass-2026';
+    let secret: string;
+    let recoveryCodes: string[];
+    /** The authenticator app's code at `at` (an independent TOTP: otpauth, as the apps compute it). */
+    const codeAt = (at: number) =>
+      new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+        timestamp: at,
+      });
+    /** GET /api/login with the password: the ticket cookie of a second step, and the answer. */
+    const passwordStep = async () => {
+      const res = await http.get('/api/login').set('Authorization', basic(username, password));
+      const ticket = (res.headers['set-cookie'] as unknown as string[] | undefined)?.find((c) =>
+        c.startsWith(`${SECOND_FACTOR_COOKIE}=`),
+      );
+      return { res, ticket: ticket?.split(';')[0] };
+    };
+    const withCode = (ticket: string | undefined, code: string) => {
+      const r = http.post('/api/login/code');
+      return (ticket ? r.set('Cookie', ticket) : r).send({ code });
+    };
+
+    beforeAll(async () => {
+      const created = await post(
+        '/api/users/new',
+        { username, password: 'One-Time-Pass-2026', permissions: [], roles: ['InvoiceTotal'] },
+        'admin',
+      );
+      expect(created.status).toBe(200);
+      // From here InvoiceTotal needs a second factor (in production Admin and EditUsers do): the users service
+      // again with MFA_REQUIRED_ROLES, on the same database.
+      await users.stop();
+      users = await startServiceProcess('users', { env: { MFA_REQUIRED_ROLES: 'InvoiceTotal' } });
+    });
+
+    it('holds a user whose roles need one to setting it up: every other call 403 until then', async () => {
+      sessions.mfa = await signIn(http, username, 'One-Time-Pass-2026');
+      expect(
+        (
+          await post(
+            '/api/account/password',
+            { currentPassword: 'One-Time-Pass-2026', newPassword: password },
+            'mfa',
+          )
+        ).status,
+      ).toBe(200);
+      const me = await http.get('/api/admin/refreshtoken').set('Cookie', sessions.mfa.cookie);
+      expect(me.body.mustAddSecondFactor).toBe(true);
+      const refused = await get('/api/clientDashboard/', 'mfa');
+      expect([refused.status, refused.body.errorMessage]).toEqual([403, SECOND_FACTOR_REQUIRED]);
+      const status = await get('/api/account/security', 'mfa');
+      expect(status.body).toEqual({ passkeys: [], totp: false, recoveryCodesLeft: 0, required: true });
+    });
+
+    it('sets up the authenticator app with one of its codes; the secret is stored sealed; recovery codes shown once', async () => {
+      const setup = await post('/api/account/totp/setup', {}, 'mfa');
+      expect(setup.status).toBe(200);
+      secret = setup.body.secret as string;
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      expect(setup.body.uri).toMatch(new RegExp(`^otpauth://totp/IR%20Portal:${username}\\?`));
+      const { rows } = await db.query<{ sealed_secret: string }>(
+        `SELECT t.sealed_secret FROM users.totp t JOIN users.users u ON u.id = t.user_id WHERE u.username = $1`,
+        [username],
+      );
+      expect(rows[0].sealed_secret.startsWith('sealed:v1:')).toBe(true);
+      expect(rows[0].sealed_secret).not.toContain(secret);
+
+      const wrong = await post('/api/account/totp', { code: codeAt(Date.now() - 10 * 60_000) }, 'mfa');
+      expect([wrong.status, wrong.body.errorMessage]).toEqual([
+        400,
+        'That code is not right: type the code the app shows now',
+      ]);
+      const confirmed = await post('/api/account/totp', { code: codeAt(Date.now()) }, 'mfa');
+      expect(confirmed.status).toBe(200);
+      recoveryCodes = confirmed.body.recoveryCodes as string[];
+      expect(recoveryCodes).toHaveLength(10);
+      expect(new Set(recoveryCodes).size).toBe(10);
+      for (const c of recoveryCodes) expect(c).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+      const { rows: stored } = await db.query<{ code_hash: string }>(
+        `SELECT r.code_hash FROM users.recovery_codes r JOIN users.users u ON u.id = r.user_id WHERE u.username = $1`,
+        [username],
+      );
+      expect(stored).toHaveLength(10);
+      expect(stored.some((r) => recoveryCodes.some((c) => r.code_hash.includes(c.replace('-', ''))))).toBe(
+        false,
+      );
+
+      // The session may do everything its roles allow at once; the security page says what is set up.
+      expect((await get('/api/clientDashboard/', 'mfa')).status).toBe(200);
+      expect((await get('/api/account/security', 'mfa')).body).toEqual({
+        passkeys: [],
+        totp: true,
+        recoveryCodesLeft: 10,
+        required: true,
+      });
+      // Its last second factor cannot be removed while the roles need one.
+      const removal = await http
+        .delete('/api/account/totp')
+        .set('Cookie', sessions.mfa.cookie)
+        .set('X-XSRF-TOKEN', sessions.mfa.csrf);
+      expect([removal.status, removal.body.errorMessage]).toEqual([400, LAST_REQUIRED_FACTOR]);
+    });
+
+    it('signs in with the password and then a code: 401 with the methods first, a ticket cookie for the sign-in routes only', async () => {
+      const { res, ticket } = await passwordStep();
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({
+        errorMessage: SECOND_FACTOR_NEEDED,
+        secondFactor: { methods: ['totp', 'recovery'] },
+      });
+      expect(res.headers['set-cookie']?.[0] ?? '').toMatch(/HttpOnly/i);
+      expect((res.headers['set-cookie'] as unknown as string[]).join()).toMatch(/Path=\/api\/login/);
+      expect(cookiesSetBy(res)).not.toHaveProperty('irp_session');
+      expect(ticket).toBeDefined();
+
+      // A wrong code is refused; a code of the next 30 s (one step either side is accepted) signs in: the step
+      // the setup used is spent.
+      expect((await withCode(ticket, '000000')).body.errorMessage).toBe(SECOND_FACTOR_REFUSED);
+      const signedIn = await withCode(ticket, codeAt(Date.now() + 30_000));
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.username).toBe(username);
+      const session = sessionSetBy(signedIn);
+      expect((await http.get('/api/clientDashboard/').set('Cookie', session.cookie)).status).toBe(200);
+      // The ticket is good once, and the same code twice is refused (a replayed code).
+      expect((await withCode(ticket, codeAt(Date.now() + 30_000))).body.errorMessage).toBe(
+        SECOND_FACTOR_EXPIRED,
+      );
+      const again = await passwordStep();
+      expect((await withCode(again.ticket, codeAt(Date.now() + 30_000))).body.errorMessage).toBe(
+        SECOND_FACTOR_REFUSED,
+      );
+      // No ticket at all.
+      expect((await withCode(undefined, '123456')).body.errorMessage).toBe(SECOND_FACTOR_EXPIRED);
+    });
+
+    it('takes a recovery code once, typed loosely; five wrong codes end the ticket', async () => {
+      const { ticket } = await passwordStep();
+      const loose = recoveryCodes[0].toLowerCase().replace('-', ' ');
+      expect((await withCode(ticket, loose)).status).toBe(200);
+      expect((await get('/api/account/security', 'mfa')).body.recoveryCodesLeft).toBe(9);
+      const reuse = await passwordStep();
+      expect((await withCode(reuse.ticket, recoveryCodes[0])).body.errorMessage).toBe(SECOND_FACTOR_REFUSED);
+
+      const guessing = await passwordStep();
+      for (let i = 0; i < 5; i++)
+        expect((await withCode(guessing.ticket, `GUESS-${i}000${i}`)).body.errorMessage).toBe(
+          SECOND_FACTOR_REFUSED,
+        );
+      const late = await withCode(guessing.ticket, recoveryCodes[1]);
+      expect([late.status, late.body.errorMessage]).toEqual([401, SECOND_FACTOR_EXPIRED]);
+    });
   });
 });

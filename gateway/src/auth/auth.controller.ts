@@ -4,11 +4,12 @@ import { Controller, Req, Res, UseGuards } from '@nestjs/common';
 import { Route } from '../routing/route';
 import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { auditSecurityEvent, tokenHash } from '@irp/platform';
+import { auditSecurityEvent, newSessionToken, tokenHash } from '@irp/platform';
 import { ServicesClient } from '../kafka/services.client';
 import { BusSeal } from './bus-seal';
 import { parseBasicAuth } from './basic-auth';
 import { AdmittedAttempt, LoginThrottlerGuard } from './login-throttler.guard';
+import { secondFactorNeeded } from './second-factor-sign-in.controller';
 import { SessionService, toSessionUserDto } from './session.service';
 
 const INVALID_LOGIN = 'Invalid username/password';
@@ -39,12 +40,15 @@ export class AuthController {
       throw new AppError(ErrorCode.Unauthenticated, INVALID_LOGIN);
     }
     const tokens = this.sessions.newTokens();
+    // The ticket of a second step, if the user has a second factor (only its hash leaves the gateway).
+    const ticket = newSessionToken();
     let grant;
     try {
       grant = await this.services.request(Topics.UsersAuthenticate, {
         username: credentials.username,
         password: this.seal.password(credentials.password),
         tokens: tokens.hashes,
+        ticketHash: tokenHash(ticket),
         userAgent: req.header('user-agent')?.slice(0, 500),
         ip: req.ip?.slice(0, 100),
       });
@@ -59,6 +63,13 @@ export class AuthController {
         await attempt.failed();
       } else await attempt.abandoned();
       throw err;
+    }
+    if ('secondFactor' in grant) {
+      // A right password is not yet a sign-in: the attempt stays counted until the second step succeeds, so
+      // a stolen password gives a bounded number of tickets (each TICKET_FAILURES guesses).
+      await attempt.failed();
+      this.sessions.setTicketCookie(res, ticket);
+      throw secondFactorNeeded(grant.secondFactor.methods);
     }
     auditSecurityEvent('sign-in.succeeded', {
       username: grant.user.username,

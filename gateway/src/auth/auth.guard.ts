@@ -5,6 +5,7 @@ import {
   hasStockRole,
   isAdmin,
   PASSWORD_CHANGE_REQUIRED,
+  SECOND_FACTOR_REQUIRED,
   RouteEntry,
   routes,
   SessionUser,
@@ -25,6 +26,16 @@ import { AuthedRequest, SessionService } from './session.service';
 const isOwnPasswordChange = (entry: RouteEntry) =>
   entry.method === routes.users.changeOwnPassword.method &&
   entry.path === routes.users.changeOwnPassword.path;
+
+/** What a session whose roles need a second factor may do before it has one: set one up, or its password. */
+const SECOND_FACTOR_SET_UP = new Set<RouteEntry>([
+  routes.users.accountSecurity,
+  routes.users.passkeyOptions,
+  routes.users.addPasskey,
+  routes.users.beginTotp,
+  routes.users.confirmTotp,
+  routes.users.changeOwnPassword,
+]);
 
 /** The refusal of a handler that has no route entry: denied, whatever it is (deny by default). */
 export const NO_ROUTE_ENTRY = 'This handler has no entry in the route table';
@@ -74,6 +85,9 @@ export class AuthGuard implements CanActivate {
     // A password someone else set is one-time: until the user chose their own, the session does nothing else.
     if (user.mustChangePassword && !isOwnPasswordChange(entry))
       throw new AppError(ErrorCode.Forbidden, PASSWORD_CHANGE_REQUIRED);
+    // Roles that need a second factor: until one is set up, the session does nothing else (issue 34).
+    if (user.mustAddSecondFactor && !SECOND_FACTOR_SET_UP.has(entry))
+      throw new AppError(ErrorCode.Forbidden, SECOND_FACTOR_REQUIRED);
 
     const { globalRoles = [], stock } = rule;
     if (!globalRoles.length && !stock) return true;

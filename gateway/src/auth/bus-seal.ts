@@ -15,6 +15,16 @@ export class BusSeal {
     return sealFor(this.config.sealKeys.users, SealContext.Password, plain);
   }
 
+  /** An authenticator app's secret, made here, for the users service to keep (issue 34). */
+  totpSecret(plain: string): string {
+    return sealFor(this.config.sealKeys.users, SealContext.TotpSecret, plain);
+  }
+
+  /** An authenticator or recovery code as typed. */
+  secondFactorCode(plain: string): string {
+    return sealFor(this.config.sealKeys.users, SealContext.SecondFactorCode, plain);
+  }
+
   /** A provider API key as typed: blank or the mask (the stored key) pass as they are, any other is sealed. */
   providerKey(typed: string): string;
   providerKey(typed: string | undefined): string | undefined;

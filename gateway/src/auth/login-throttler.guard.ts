@@ -119,6 +119,20 @@ export class LoginThrottle {
       },
     };
   }
+
+  /**
+   * A sign-in finished with its second factor (issue 34): its right password was counted as a failure until
+   * now (LoginThrottle.admit, `failed`), so it settles as a success would: the username's failures and hold
+   * cleared, the address's count given back.
+   */
+  async secondStepSucceeded(attempt: Attempt): Promise<void> {
+    await Promise.all([
+      this.byAddress.giveBack(`address:${attempt.address}`),
+      ...(attempt.username
+        ? [this.byUsername.forget(`user:${attempt.username}`), this.holds.forget(`user:${attempt.username}`)]
+        : []),
+    ]);
+  }
 }
 
 /** Who an attempt counts against: its username (lower case) when it names one, and its client address. */

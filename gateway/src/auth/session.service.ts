@@ -2,6 +2,7 @@ import {
   CSRF_COOKIE,
   ErrorCode,
   REFRESH_COOKIE,
+  SECOND_FACTOR_COOKIE,
   SESSION_COOKIE,
   SessionGrant,
   SessionUser,
@@ -22,6 +23,9 @@ export interface AuthedRequest {
   checkedStockId?: string;
 }
 
+/** The path the second-factor ticket is sent to: the sign-in routes only. */
+export const SIGN_IN_PATH = '/api/login';
+
 /** The path the refresh cookie is sent to: only the refresh call ever carries it. */
 export const REFRESH_PATH = '/api/admin/refreshtoken';
 
@@ -32,6 +36,7 @@ export function toSessionUserDto(user: SessionUser): SessionUserDto {
     roles: Object.fromEntries(user.roles.map((r) => [r, true])),
     stockRoles: user.stockRoles,
     ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
+    ...(user.mustAddSecondFactor ? { mustAddSecondFactor: true } : {}),
   };
 }
 
@@ -106,6 +111,22 @@ export class SessionService {
       httpOnly: false,
       expires,
     });
+  }
+
+  /**
+   * The ticket between a right password and its second factor (issue 34): httpOnly, sent only to the sign-in
+   * routes; the users service keeps its hash and ends it (SECOND_FACTOR_TICKET_SECONDS, or once used).
+   */
+  setTicketCookie(res: Response, ticket: string): void {
+    res.cookie(SECOND_FACTOR_COOKIE, ticket, { ...this.base(), path: SIGN_IN_PATH });
+  }
+
+  ticketOf(req: Request): string | undefined {
+    return ((req.cookies ?? {}) as Record<string, string | undefined>)[SECOND_FACTOR_COOKIE] || undefined;
+  }
+
+  clearTicketCookie(res: Response): void {
+    res.clearCookie(SECOND_FACTOR_COOKIE, { ...this.base(), path: SIGN_IN_PATH });
   }
 
   clearCookies(res: Response): void {

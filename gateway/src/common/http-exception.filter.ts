@@ -39,6 +39,17 @@ export function errorBodyOf(exception: unknown): ApiErrorDto {
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, errorMessage: message };
 }
 
+/**
+ * An HttpException whose response has `extra` (an object): its fields go beside the one error body, e.g.
+ * GET /api/login's `secondFactor` (issue 34).
+ */
+function extraOf(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof HttpException)) return {};
+  const response = exception.getResponse();
+  const extra = typeof response === 'object' ? (response as { extra?: unknown }).extra : undefined;
+  return extra && typeof extra === 'object' ? (extra as Record<string, unknown>) : {};
+}
+
 /** Every error leaves the gateway as `{ statusCode, error, message, errorMessage }`. */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -50,7 +61,8 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost) {
     const res = host.switchToHttp().getResponse<Response>();
     const body = errorBodyOf(exception);
-    if (!res.headersSent) res.status(body.statusCode).json({ ...this.extraFields(), ...body });
+    if (!res.headersSent)
+      res.status(body.statusCode).json({ ...this.extraFields(), ...extraOf(exception), ...body });
   }
 }
 

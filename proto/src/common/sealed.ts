@@ -19,6 +19,9 @@ export const SealedSecretSchema = z
 export const SealContext = {
   Password: 'password',
   ProviderKey: 'provider-key',
+  /** A TOTP secret (the gateway made it) and a typed TOTP or recovery code (issue 34). */
+  TotpSecret: 'totp-secret',
+  SecondFactorCode: 'second-factor-code',
 } as const;
 
 /** A session or refresh token's SHA-256 (hex): what crosses the bus and is stored instead of the token. */

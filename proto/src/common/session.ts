@@ -16,5 +16,10 @@ export const SessionUserSchema = z.object({
    * new password (and sign out) until then. Never set on an actor or an event.
    */
   mustChangePassword: z.boolean().optional(),
+  /**
+   * Set (true) while the user's roles need a second factor (MFA_REQUIRED_ROLES) and they have none: the
+   * session may only set one up (and sign out) until then. Never set on an actor or an event.
+   */
+  mustAddSecondFactor: z.boolean().optional(),
 });
 export type SessionUser = z.infer<typeof SessionUserSchema>;

@@ -1,8 +1,25 @@
+import { z } from 'zod';
 import { defineServiceContract } from '../common/contract';
 import { userRoutes } from './routes';
 import { SessionUserSchema } from '../common/session';
 import { UserAccessChangedEventSchema, UserUpsertedEventSchema } from './events';
 import { UserDetailSchema } from './rest';
+import {
+  AccountSecurityRequestSchema,
+  AccountSecuritySchema,
+  AddPasskeyRequestSchema,
+  BeginTotpRequestSchema,
+  ConfirmTotpRequestSchema,
+  DoneReplySchema,
+  FactorAddedReplySchema,
+  PasskeyOptionsReplySchema,
+  RemovePasskeyRequestSchema,
+  RemoveTotpRequestSchema,
+  RenewRecoveryCodesRequestSchema,
+  SecondFactorNeededSchema,
+  SecondFactorRequestSchema,
+  SignInPasskeyOptionsRequestSchema,
+} from './second-factor';
 import {
   AuthenticateRequestSchema,
   ChangeOwnPasswordReplySchema,
@@ -26,6 +43,8 @@ export * from './ids';
 export * from './messages';
 export * from './rest';
 export * from './routes';
+export * from './second-factor';
+export * from './second-factor-texts';
 
 /**
  * The users service: users, password hashes, roles, sessions, user administration (with its audit trail)
@@ -38,7 +57,63 @@ export const usersContract = defineServiceContract({
     UsersAuthenticate: {
       topic: 'users.authenticate',
       request: AuthenticateRequestSchema,
+      reply: z.union([SessionGrantSchema, SecondFactorNeededSchema]),
+    },
+    UsersSignInPasskeyOptions: {
+      topic: 'users.sign-in-passkey-options',
+      request: SignInPasskeyOptionsRequestSchema,
+      reply: PasskeyOptionsReplySchema,
+    },
+    UsersSecondFactor: {
+      topic: 'users.second-factor',
+      request: SecondFactorRequestSchema,
       reply: SessionGrantSchema,
+    },
+    UsersAccountSecurity: {
+      topic: 'users.account-security',
+      request: AccountSecurityRequestSchema,
+      reply: AccountSecuritySchema,
+    },
+    UsersPasskeyOptions: {
+      topic: 'users.passkey-options',
+      request: AccountSecurityRequestSchema,
+      reply: PasskeyOptionsReplySchema,
+    },
+    UsersAddPasskey: {
+      topic: 'users.add-passkey',
+      request: AddPasskeyRequestSchema,
+      reply: FactorAddedReplySchema,
+      mutates: true,
+    },
+    UsersRemovePasskey: {
+      topic: 'users.remove-passkey',
+      request: RemovePasskeyRequestSchema,
+      reply: DoneReplySchema,
+      mutates: true,
+    },
+    UsersBeginTotp: {
+      topic: 'users.begin-totp',
+      request: BeginTotpRequestSchema,
+      reply: DoneReplySchema,
+      mutates: true,
+    },
+    UsersConfirmTotp: {
+      topic: 'users.confirm-totp',
+      request: ConfirmTotpRequestSchema,
+      reply: FactorAddedReplySchema,
+      mutates: true,
+    },
+    UsersRemoveTotp: {
+      topic: 'users.remove-totp',
+      request: RemoveTotpRequestSchema,
+      reply: DoneReplySchema,
+      mutates: true,
+    },
+    UsersRenewRecoveryCodes: {
+      topic: 'users.renew-recovery-codes',
+      request: RenewRecoveryCodesRequestSchema,
+      reply: FactorAddedReplySchema,
+      mutates: true,
     },
     UsersSession: { topic: 'users.session', request: SessionRequestSchema, reply: SessionUserSchema },
     UsersRefresh: { topic: 'users.refresh', request: RefreshRequestSchema, reply: SessionGrantSchema },

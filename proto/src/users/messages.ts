@@ -18,6 +18,8 @@ export const AuthenticateRequestSchema = z.object({
   username: z.string().min(1).max(200),
   password: SealedSecretSchema,
   tokens: TokenHashesSchema,
+  /** The hash of the ticket the gateway keeps in a cookie for a second step, if one is needed. */
+  ticketHash: TokenHashSchema.optional(),
   userAgent: z.string().max(500).optional(),
   ip: z.string().max(100).optional(),
 });

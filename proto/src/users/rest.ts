@@ -14,6 +14,8 @@ export const SessionUserDtoSchema = z.object({
   stockRoles: StockRolesSchema,
   /** True while the password is one someone else set: the web app asks for a new one first (issue 34). */
   mustChangePassword: z.boolean().optional(),
+  /** True while the roles need a second factor and none is set up: the web app asks for one first. */
+  mustAddSecondFactor: z.boolean().optional(),
 });
 export type SessionUserDto = z.infer<typeof SessionUserDtoSchema>;
 

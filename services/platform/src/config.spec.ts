@@ -8,6 +8,7 @@ import {
   kafkaSettingsOf,
   loadConfig,
   serviceConfigSchema,
+  webAuthnProblems,
 } from './config';
 
 describe('loadConfig', () => {
@@ -164,5 +165,30 @@ describe('Kafka security settings', () => {
       sasl: undefined,
       ssl: undefined,
     });
+  });
+});
+
+describe('webAuthnProblems (passkeys, issue 34)', () => {
+  it('refuses the localhost default, an IP address and an http origin in production, nothing elsewhere', () => {
+    const prod = {
+      NODE_ENV: 'production',
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_ORIGINS: 'http://localhost:3000',
+    };
+    expect(webAuthnProblems(prod)).toEqual([
+      'WEBAUTHN_RP_ID: the public host name in production (passkeys are bound to it; never an IP address)',
+      'WEBAUTHN_ORIGINS: https origins only in production',
+    ]);
+    expect(webAuthnProblems({ ...prod, WEBAUTHN_RP_ID: '10.0.0.7' })).toHaveLength(2);
+    expect(
+      webAuthnProblems({
+        ...prod,
+        WEBAUTHN_RP_ID: 'ir.example.com',
+        WEBAUTHN_ORIGINS: 'https://ir.example.com',
+      }),
+    ).toEqual([]);
+    expect(webAuthnProblems({ ...prod, NODE_ENV: 'development' })).toEqual([]);
+    // A process without passkeys (every other service) is not asked.
+    expect(webAuthnProblems({ NODE_ENV: 'production' })).toEqual([]);
   });
 });

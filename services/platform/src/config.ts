@@ -161,6 +161,28 @@ function isReadableFile(file: string): boolean {
 }
 
 /**
+ * A production config's WebAuthn relying party (the users service's passkeys, issue 34) that cannot work or
+ * would bind passkeys to the wrong place, as problems: the `localhost` default or an IP address as
+ * WEBAUTHN_RP_ID, or an origin that is not https.
+ */
+export function webAuthnProblems(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const c = config as Record<string, unknown>;
+  if (c.NODE_ENV !== 'production' || typeof c.WEBAUTHN_RP_ID !== 'string') return [];
+  const problems: string[] = [];
+  if (c.WEBAUTHN_RP_ID === 'localhost' || /^[\d.]+$|:/.test(c.WEBAUTHN_RP_ID))
+    problems.push(
+      'WEBAUTHN_RP_ID: the public host name in production (passkeys are bound to it; never an IP address)',
+    );
+  if (
+    typeof c.WEBAUTHN_ORIGINS === 'string' &&
+    c.WEBAUTHN_ORIGINS.split(',').some((o) => !o.trim().startsWith('https://'))
+  )
+    problems.push('WEBAUTHN_ORIGINS: https origins only in production');
+  return problems;
+}
+
+/**
  * Validates the environment against a schema once, at boot, and fails with every problem listed.
  */
 export function loadConfig<S extends z.ZodTypeAny>(
@@ -169,7 +191,11 @@ export function loadConfig<S extends z.ZodTypeAny>(
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
   const problems = parsed.success
-    ? [...developmentSecretProblems(parsed.data), ...kafkaSecurityProblems(parsed.data)]
+    ? [
+        ...developmentSecretProblems(parsed.data),
+        ...kafkaSecurityProblems(parsed.data),
+        ...webAuthnProblems(parsed.data),
+      ]
     : zodIssueLines(parsed.error, '(env)');
   if (problems.length)
     throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);

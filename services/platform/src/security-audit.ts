@@ -17,7 +17,12 @@ export type SecurityEvent =
   | 'roles.changed'
   | 'sessions.revoked'
   | 'session.ended'
-  | 'sign-out';
+  | 'sign-out'
+  | 'second-factor.succeeded'
+  | 'second-factor.failed'
+  | 'second-factor.added'
+  | 'second-factor.removed'
+  | 'second-factor.recovery-codes-renewed';
 
 export interface SecurityEventFields {
   /** The user the event is about (a sign-in's username as typed, lower case). */
@@ -33,6 +38,8 @@ export interface SecurityEventFields {
   count?: number;
   /** Seconds a hold lasts. */
   retryAfterSeconds?: number;
+  /** The second factor used, added or removed: passkey, totp, recovery (or code when refused). */
+  method?: string;
 }
 
 export function auditSecurityEvent(event: SecurityEvent, fields: SecurityEventFields): void {

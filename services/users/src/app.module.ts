@@ -11,6 +11,12 @@ import { CreateUsers1763700000000 } from './database/migrations/1763700000000-Cr
 import { SessionAbsoluteExpiry1764200000000 } from './database/migrations/1764200000000-SessionAbsoluteExpiry';
 import { UserAdministration1764800000000 } from './database/migrations/1764800000000-UserAdministration';
 import { OneTimePasswords1796800000000 } from './database/migrations/1796800000000-OneTimePasswords';
+import { SecondFactors1797000000000 } from './database/migrations/1797000000000-SecondFactors';
+import { AccountSecurity } from './second-factor/account-security';
+import { Ceremonies } from './second-factor/ceremonies';
+import { SecondFactorHandlers } from './second-factor/second-factor.handlers';
+import { SecondFactorSignIn } from './second-factor/second-factor-sign-in';
+import { SecondFactorsRepository } from './second-factor/second-factors.repository';
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { ChangeOwnPassword } from './users/change-own-password';
@@ -44,6 +50,7 @@ export const usersService = defineService({
       SessionAbsoluteExpiry1764200000000,
       UserAdministration1764800000000,
       OneTimePasswords1796800000000,
+      SecondFactors1797000000000,
     ],
   },
   providers: [
@@ -63,10 +70,14 @@ export const usersService = defineService({
     SaveUser,
     SearchCompanies,
     ChangeOwnPassword,
+    SecondFactorsRepository,
+    Ceremonies,
+    SecondFactorSignIn,
+    AccountSecurity,
   ],
   roles: {
     api: {
-      handlers: [...stockProjection.handlers, AuthHandlers, UserAdministrationHandlers],
+      handlers: [...stockProjection.handlers, AuthHandlers, UserAdministrationHandlers, SecondFactorHandlers],
       providers: stockProjection.providers,
     },
   },

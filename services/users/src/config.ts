@@ -1,4 +1,5 @@
 import { sealKeyVariable, ServiceConfig } from '@irp/platform';
+import { GLOBAL_ROLES } from '@irp/proto';
 import { z } from 'zod';
 
 /** The users service's own variables; the platform adds KAFKA_BROKERS, DATABASE_URL, HEALTH_PORT, ROLES, … */
@@ -38,7 +39,48 @@ export const usersConfig = z.object({
    * production; the development pair is used elsewhere.
    */
   SEAL_PRIVATE_KEY: sealKeyVariable('SEAL_PRIVATE_KEY'),
+  /**
+   * Second factors (issue 34). The staff roles that must have a passkey or an authenticator app: a user
+   * holding one and neither can only set one up after signing in. Comma-separated role names, or `none`;
+   * unset: Admin and EditUsers in production, none elsewhere.
+   */
+  MFA_REQUIRED_ROLES: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        v === undefined ||
+        v.trim() === 'none' ||
+        v.split(',').every((r) => (GLOBAL_ROLES as readonly string[]).includes(r.trim())),
+      `MFA_REQUIRED_ROLES must be role names (${GLOBAL_ROLES.join(', ')}) separated by commas, or none`,
+    ),
+  /**
+   * The WebAuthn relying party: the host name passkeys are bound to (the portal's, without scheme or port;
+   * never an IP address) and the origins a ceremony may come from (comma-separated, scheme and port
+   * included).
+   */
+  WEBAUTHN_RP_ID: z.string().min(1).default('localhost'),
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .default('http://localhost:3000')
+    .refine(
+      (v) => v.split(',').every((o) => /^https?:\/\/[^/]+$/.test(o.trim())),
+      'WEBAUTHN_ORIGINS must be origins (scheme://host[:port]) separated by commas',
+    ),
+  WEBAUTHN_RP_NAME: z.string().min(1).default('IR Portal'),
+  /** How long the step between a right password and its second factor may take. */
+  SECOND_FACTOR_TICKET_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
 });
 export type UsersConfig = ServiceConfig<typeof usersConfig.shape>;
 
 export const USERS_CONFIG = Symbol('USERS_CONFIG');
+
+/** The roles that need a second factor: MFA_REQUIRED_ROLES, or Admin and EditUsers in production. */
+export function rolesNeedingSecondFactor(
+  config: Pick<UsersConfig, 'MFA_REQUIRED_ROLES' | 'NODE_ENV'>,
+): string[] {
+  const value = config.MFA_REQUIRED_ROLES?.trim();
+  if (value === 'none') return [];
+  if (value) return value.split(',').map((r) => r.trim());
+  return config.NODE_ENV === 'production' ? ['Admin', 'EditUsers'] : [];
+}

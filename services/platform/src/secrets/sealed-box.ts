@@ -182,6 +182,8 @@ export const newSessionToken = (): string => randomBytes(32).toString('base64url
 const SEALED_WHAT: Record<string, string> = {
   password: 'password',
   'provider-key': 'email-marketing API key',
+  'totp-secret': 'authenticator secret',
+  'second-factor-code': 'code',
 };
 
 /**

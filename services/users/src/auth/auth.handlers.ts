@@ -22,6 +22,12 @@ export class AuthHandlers {
     return this.signing.signIn(req);
   }
 
+  /** The sign-in's second step (issue 34): a passkey or a code for the ticket of a right password. */
+  @HandleRequest(Topics.UsersSecondFactor)
+  secondFactor(@Payload() req: HandledRequest<typeof Topics.UsersSecondFactor>) {
+    return this.signing.finish(req);
+  }
+
   @HandleRequest(Topics.UsersSession)
   session(@Payload() req: HandledRequest<typeof Topics.UsersSession>) {
     return this.checking.check(req.sessionHash);

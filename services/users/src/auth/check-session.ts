@@ -1,7 +1,7 @@
 import { ErrorCode, SessionUser } from '@irp/proto';
 import { AppError, auditSecurityEvent } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { USERS_CONFIG, UsersConfig } from '../config';
+import { rolesNeedingSecondFactor, USERS_CONFIG, UsersConfig } from '../config';
 import { sessionUserOf } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
 import { needsTouch, sessionOver, SIGNED_OUT } from '../credentials/session-rules';
@@ -27,7 +27,7 @@ export class CheckSession {
       throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
     const user = await this.users.findById(session.userId);
     if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-    const sessionUser = sessionUserOf(user);
+    const sessionUser = sessionUserOf(user, rolesNeedingSecondFactor(this.config));
     const over = sessionOver(session, sessionUser.roles, this.config, now);
     if (over) {
       await this.sessions.revoke({ tokenHash: sessionHash });

@@ -1,7 +1,7 @@
 import { ErrorCode, RequestOf, SessionGrant, Topics } from '@irp/proto';
 import { AppError, auditSecurityEvent, UnitOfWork } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { USERS_CONFIG, UsersConfig } from '../config';
+import { rolesNeedingSecondFactor, USERS_CONFIG, UsersConfig } from '../config';
 import { sessionUserOf } from '../users/user-rules';
 import { UsersRepository } from '../users/users.repository';
 import { REFRESH_REUSED, sessionOver, SIGNED_OUT } from '../credentials/session-rules';
@@ -35,7 +35,7 @@ export class RefreshSession {
         throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
       const user = await this.users.findById(session.userId, tx);
       if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-      const sessionUser = sessionUserOf(user);
+      const sessionUser = sessionUserOf(user, rolesNeedingSecondFactor(this.config));
       const over = sessionOver(session, sessionUser.roles, this.config, Date.now());
       if (over) throw new AppError(ErrorCode.Unauthenticated, over);
       const expiries = tokenExpiries(this.config, session.absoluteExpiresAt);

@@ -12,9 +12,17 @@ export function toSessionUser(user: UserEntity): SessionUser {
   return { id: user.id, username: user.username, roles: [...user.roles].sort(), stockRoles };
 }
 
-/** The user as a session sees it: their roles, and whether they must choose a new password first. */
-export function sessionUserOf(user: UserEntity): SessionUser {
-  return { ...toSessionUser(user), ...(user.mustChangePassword ? { mustChangePassword: true } : {}) };
+/**
+ * The user as a session sees it: their roles, whether they must choose a new password first, and whether
+ * their roles need a second factor they have not set up (`secondFactorRoles`: MFA_REQUIRED_ROLES).
+ */
+export function sessionUserOf(user: UserEntity, secondFactorRoles: readonly string[] = []): SessionUser {
+  const mustAddSecondFactor = !user.hasSecondFactor && user.roles.some((r) => secondFactorRoles.includes(r));
+  return {
+    ...toSessionUser(user),
+    ...(user.mustChangePassword ? { mustChangePassword: true } : {}),
+    ...(mustAddSecondFactor ? { mustAddSecondFactor: true } : {}),
+  };
 }
 
 /** Whether two users hold the same global and per-stock roles (lists compared as sets). */

@@ -25,6 +25,10 @@ export class UserEntity {
   @Column({ name: 'must_change_password', type: 'boolean', default: false })
   mustChangePassword!: boolean;
 
+  /** A passkey or a confirmed authenticator app (issue 34; kept by SecondFactorsRepository). */
+  @Column({ name: 'has_second_factor', type: 'boolean', default: false })
+  hasSecondFactor!: boolean;
+
   /** Global roles (spec section 6). */
   @Column({ type: 'text', array: true, default: () => `'{}'` })
   roles!: string[];

@@ -1,7 +1,19 @@
-import { Burger, Button, Drawer, Group, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Burger,
+  Button,
+  Drawer,
+  Group,
+  NavLink,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { SessionUserDto } from '@irp/proto';
 import { Link, useMatch } from 'react-router-dom';
+import { AccountSecurityModal } from '@/features/account-security/components/AccountSecurityModal';
 import { ChangePasswordModal } from '@/features/users/components/ChangePasswordModal';
 import { useLogout } from '@/lib/session/useLogout';
 import { navItemsFor, type NavItem } from './nav';
@@ -11,6 +23,12 @@ import { navItemsFor, type NavItem } from './nav';
  * drawer behind a burger (phones and small tablets).
  */
 export const COMPACT_HEADER_QUERY = '(max-width: 61.99em)';
+
+/**
+ * From Mantine's `lg` breakpoint (75em) 'Account security' fits as words; between `md` and `lg` the admin's
+ * full menu leaves room only for its icon (same name, a tooltip).
+ */
+export const ROOMY_HEADER_QUERY = '(min-width: 75em)';
 
 interface AppHeaderProps {
   user: SessionUserDto;
@@ -38,11 +56,33 @@ function DrawerLink({ item, onNavigate }: { item: NavItem; onNavigate: () => voi
   return <NavLink component={Link} to={item.to} label={item.label} active={active} onClick={onNavigate} />;
 }
 
+/** A shield: the 'Account security' button where its words do not fit. */
+function ShieldIcon() {
+  return (
+    <svg
+      width={18}
+      height={18}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6l8-3z" />
+      <path d="M9 12l2 2 4-4" />
+    </svg>
+  );
+}
+
 /** The top navigation of spec section 2: who is signed in, the links their roles allow, and Logout. */
 export function AppHeader({ user }: AppHeaderProps) {
   const compact = useMediaQuery(COMPACT_HEADER_QUERY, false, { getInitialValueInEffect: false });
+  const roomy = useMediaQuery(ROOMY_HEADER_QUERY, false, { getInitialValueInEffect: false });
   const [drawerOpened, drawer] = useDisclosure(false);
   const [passwordOpened, passwordModal] = useDisclosure(false);
+  const [securityOpened, securityModal] = useDisclosure(false);
   const logout = useLogout();
   const items = navItemsFor(user);
 
@@ -81,6 +121,15 @@ export function AppHeader({ user }: AppHeaderProps) {
                 variant="default"
                 onClick={() => {
                   drawer.close();
+                  securityModal.open();
+                }}
+              >
+                Account security
+              </Button>
+              <Button
+                variant="default"
+                onClick={() => {
+                  drawer.close();
                   void logout();
                 }}
               >
@@ -90,7 +139,7 @@ export function AppHeader({ user }: AppHeaderProps) {
           </Drawer>
         </>
       ) : (
-        <Group gap="xs" wrap="nowrap">
+        <Group gap={6} wrap="nowrap">
           <SignedInAs username={user.username} />
           <Group component="nav" aria-label="Main" gap={4} wrap="nowrap">
             {items.map((item) => (
@@ -100,12 +149,29 @@ export function AppHeader({ user }: AppHeaderProps) {
           <Button variant="subtle" size="compact-sm" onClick={passwordModal.open}>
             Change Password
           </Button>
+          {roomy ? (
+            <Button variant="subtle" size="compact-sm" onClick={securityModal.open}>
+              Account security
+            </Button>
+          ) : (
+            <Tooltip label="Account security">
+              <ActionIcon
+                variant="subtle"
+                size="md"
+                aria-label="Account security"
+                onClick={securityModal.open}
+              >
+                <ShieldIcon />
+              </ActionIcon>
+            </Tooltip>
+          )}
           <Button variant="default" size="compact-sm" onClick={() => void logout()}>
             Logout
           </Button>
         </Group>
       )}
       <ChangePasswordModal opened={passwordOpened} onClose={passwordModal.close} />
+      <AccountSecurityModal opened={securityOpened} onClose={securityModal.close} />
     </Group>
   );
 }

@@ -1,4 +1,4 @@
-import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { SessionUserDto } from '@irp/proto';
 import { errorMessageOf } from '@/lib/apiError';
 import { sessionApi } from './sessionApi';
@@ -69,10 +69,17 @@ export const sessionSlice = createSlice({
       .addCase(restoreSession.rejected, (state) => {
         state.restore = 'settled';
       })
-      .addMatcher(sessionApi.endpoints.login.matchFulfilled, (state, action) => {
-        state.user = action.payload;
-        state.endedReason = null;
-      });
+      .addMatcher(
+        isAnyOf(
+          sessionApi.endpoints.login.matchFulfilled,
+          sessionApi.endpoints.signInPasskey.matchFulfilled,
+          sessionApi.endpoints.signInCode.matchFulfilled,
+        ),
+        (state, action) => {
+          state.user = action.payload;
+          state.endedReason = null;
+        },
+      );
   },
   selectors: {
     selectSessionUser: (state) => state.user,
