@@ -4,6 +4,8 @@ import {
   allRoutes,
   CSRF_HEADER,
   fillPath,
+  GLOBAL_ROLES,
+  GlobalRole,
   RouteEntry,
   SessionUserDtoSchema,
   Stock,
@@ -91,6 +93,32 @@ function clientRoles(
   };
 }
 
+/** The test user holding one global role alone (`rm-g-InvoiceTotal`). */
+const globalHolderName = (role: GlobalRole) => `rm-g-${role}`;
+
+/**
+ * For each role a route accepts (any of its global roles, any of its stock roles on stock A), the test user
+ * holding that one role alone, and the caller whose sample request it sends (the demo user or client of the
+ * same standing): each must be let through, so a gateway that required all of a route's roles would fail.
+ */
+function oneRoleHolders(entry: RouteEntry): Array<{ role: string; user: string; as: CallerName }> {
+  const rule = entry.access;
+  if (rule.kind !== 'signedIn') return [];
+  const asOf: Partial<Record<string, CallerName>> = { RunReports: 'reports', EditUsers: 'useradmin' };
+  return [
+    ...(rule.globalRoles ?? []).map((role) => ({
+      role,
+      user: globalHolderName(role as GlobalRole),
+      as: asOf[role] ?? ('admin' as const),
+    })),
+    ...(rule.stock?.roles ?? []).map((role) => ({
+      role: `${role} on the stock`,
+      user: clientName('a', [role as StockRole]),
+      as: 'holder' as const,
+    })),
+  ];
+}
+
 /**
  * What the access rule says of a caller, worked out here from the rule as data (not with the gateway's
  * code): allowed, 401 signed out, or 403 signed in without the role. Admin passes every role check.
@@ -151,8 +179,9 @@ function restrictedProblems(entry: RouteEntry, body: unknown, caller: Caller): s
  * The route table made a test (issue 16): every route the gateway's router serves, called as signed out,
  * each demo staff role (admin, report-runner, user-admin), a client holding the route's stock roles on the
  * stock the request names, a client holding every role on another stock, and a client on that stock
- * without the route's roles. The status follows from the entry's access rule; a refused change leaves its
- * record as it was; an answer carries no field the caller's roles do not allow. The served routes come
+ * without the route's roles; and, for each role the route accepts, a user holding that one role alone, who
+ * must be let through (any role, not all). The status follows from the entry's access rule; a refused
+ * change leaves its record as it was; an answer carries no field the caller's roles do not allow. The served routes come
  * from the router, so a route served without an entry, or an entry nothing serves, fails it; a route without
  * a sample (route-samples.ts) fails it too. Widget routes: a missing, wrong, archived or expired key is
  * refused, and a key reads only its own stock. The real users, stocks, announcements and email-marketing
@@ -263,15 +292,23 @@ export function routeMatrixCases(shared: SharedBackend) {
       for (const entry of allRoutes())
         for (const [roles, on] of Object.values(clientRoles(entry))) addClient(on, roles);
       for (const role of STOCK_ROLES) addClient('a', [role]);
-      await seedTestUsers(
-        PASSWORD,
-        [...clients].map(([username, stockRoles]) => ({ username, stockRoles })),
-      );
+      // Staff holding one global role alone (the demo admin holds three).
+      const globalHolders = GLOBAL_ROLES.map((role) => ({
+        username: globalHolderName(role),
+        roles: [role],
+        stockRoles: {},
+      }));
+      await seedTestUsers(PASSWORD, [
+        ...[...clients].map(([username, stockRoles]) => ({ username, stockRoles })),
+        ...globalHolders,
+      ]);
       const credentials: Array<[string, string, string]> = [
         ['admin', 'admin', 'Admin!2026'],
         ['reports', 'reports', 'Reports!2026'],
         ['useradmin', 'useradmin', 'UserAdmin!2026'],
-        ...[...clients.keys()].map((name): [string, string, string] => [name, name, PASSWORD]),
+        ...[...clients.keys(), ...globalHolders.map((u) => u.username)].map(
+          (name): [string, string, string] => [name, name, PASSWORD],
+        ),
       ];
       await Promise.all(
         credentials.map(async ([key, username, password]) => {
@@ -332,6 +369,7 @@ export function routeMatrixCases(shared: SharedBackend) {
       const { entries, withoutEntry } = servedEntries();
       const problems = withoutEntry.map((route) => `${route}: served without a route table entry`);
       let calls = 0;
+      let oneRoleCalls = 0;
       for (const entry of entries) {
         const sample = ROUTE_SAMPLES[entry.id];
         if (!sample) {
@@ -394,12 +432,26 @@ export function routeMatrixCases(shared: SharedBackend) {
         }
         if (entry.method === 'GET') await Promise.all(allowed.map(call));
         else for (const p of allowed) await call(p);
+        // Each role the route accepts, held alone: let through (a refusal after the guard, e.g. a record
+        // already changed by the callers before, is not the access rule's).
+        const oneRole = async ({ role, user, as }: ReturnType<typeof oneRoleHolders>[number]) => {
+          const res = await send(entry, await sample.request(ctx, as), users[user].session);
+          oneRoleCalls++;
+          if (res.status === 401 || res.status === 403)
+            problems.push(
+              `${entry.id} as ${user}, holding ${role} alone: ${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`,
+            );
+          if (res.status >= 200 && res.status <= 299)
+            problems.push(...restrictedProblems(entry, res.body, { ...users[user], name: as }));
+        };
+        if (entry.method === 'GET') await Promise.all(oneRoleHolders(entry).map(oneRole));
+        else for (const h of oneRoleHolders(entry)) await oneRole(h);
         await sample.after?.(ctx);
       }
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       // The figure the issue note quotes.
       console.log(
-        `route matrix: ${entries.length} routes x ${CALLERS.length} callers = ${calls} calls in ${seconds} s`,
+        `route matrix: ${entries.length} routes x ${CALLERS.length} callers = ${calls} calls, and ${oneRoleCalls} calls of one-role holders, in ${seconds} s`,
       );
       expect(problems).toEqual([]);
       expect(entries.length).toBe(allRoutes().length);
