@@ -1,4 +1,8 @@
-import { SaveInvoiceDataBodySchema } from './rest';
+import {
+  AssignInvoicesBodySchema,
+  CreateRepeatingInvoiceBodySchema,
+  SaveInvoiceDataBodySchema,
+} from './rest';
 
 /** The zod issues' messages of a refused body, one string. */
 const refusal = (body: unknown): string => {
@@ -88,5 +92,28 @@ describe("saveInvoiceData's body (spec section 7: Ticker, repeating invoice id, 
 
   it('keeps a field named __proto__ as data, refused as unknown', () => {
     expect(refusal(JSON.parse('{"__proto__": {"ticker": "X"}, "Invoices": []}'))).toContain("'__proto__'");
+  });
+});
+
+describe('the accounting page and repeating invoice bodies (issue 34: values from the domain)', () => {
+  const messages = (parsed: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+    parsed.success ? [] : parsed.error!.issues.map((i) => i.message);
+
+  it('refuses choices naming an invoice twice (any case), naming it, where the database answered 500', () => {
+    const item = { invoiceId: 'inv-1', ticker: 'BHP:ASX' };
+    expect(
+      messages(AssignInvoicesBodySchema.safeParse({ items: [item, { ...item, invoiceId: 'INV-1' }] })),
+    ).toEqual(['Choose once for each invoice: inv-1 is given more than once']);
+    expect(
+      AssignInvoicesBodySchema.parse({ items: [item, { invoiceId: 'inv-2', ignore: true }] }).items,
+    ).toHaveLength(2);
+  });
+
+  it('refuses an amount of less than a cent, which reached the service as 0 cents', () => {
+    const id = '7a1f1c9e-2d0b-4c1e-9a55-3f0f4a5b6c7d';
+    expect(messages(CreateRepeatingInvoiceBodySchema.safeParse({ id, amount: 0.001 }))).toEqual([
+      'amount must be at least 0.01',
+    ]);
+    expect(CreateRepeatingInvoiceBodySchema.parse({ id, amount: '0.01' }).amount).toBe(0.01);
   });
 });

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
-import { ChartDataRowSchema, MarketDataSchema, ReportSummarySchema, ReportViewSchema } from './records';
+import {
+  ChartDataRowSchema,
+  MARKET_DATA_FIELDS,
+  MarketDataField,
+  MarketDataSchema,
+  marketDataValue,
+  ReportSummarySchema,
+  ReportViewSchema,
+} from './records';
 import { RunPriorDayResponseSchema, SyncWatchlistResponseSchema } from './rest';
 
 /**
@@ -13,25 +21,17 @@ import { RunPriorDayResponseSchema, SyncWatchlistResponseSchema } from './rest';
 
 const ticker = z.string().min(1).max(40);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const price = z.number().finite().nullable();
 
+/** Each field within its limits here too: anything on the broker is held to what the Market tab may save. */
 export const SaveMarketDataRequestSchema = z.object({
   actor: ActorSchema,
   combinedTicker: ticker,
   fields: z
-    .object({
-      ask: price,
-      bid: price,
-      last: price,
-      movement: price,
-      movementPercent: price,
-      open: price,
-      high: price,
-      low: price,
-      volume: price,
-      sharesOnIssue: price,
-      marketCap: price,
-    })
+    .object(
+      Object.fromEntries(MARKET_DATA_FIELDS.map((f) => [f, marketDataValue(f)])) as {
+        [K in MarketDataField]: ReturnType<typeof marketDataValue>;
+      },
+    )
     .partial(),
 });
 export const MarketDataReplySchema = MarketDataSchema;

@@ -43,6 +43,51 @@ export const MARKET_DATA_FIELDS = [
 ] as const;
 export type MarketDataField = (typeof MARKET_DATA_FIELDS)[number];
 
+const PRICE = { min: 0, max: 1_000_000_000 };
+const COUNT = { min: 0, max: 1e15, whole: true };
+/**
+ * What a Market tab field may hold: a price or a value is never negative and a fall never more than 100%;
+ * a volume or a share count is whole; each at most what the reports service keeps exactly. The fuzz suite's
+ * domain values found negative prices and volumes stored, fractions of a share rounded, and larger numbers
+ * overflowing the columns as 500s (issue 34).
+ */
+export const MARKET_DATA_LIMITS: Readonly<
+  Record<MarketDataField, { min: number; max: number; whole?: boolean }>
+> = {
+  ask: PRICE,
+  bid: PRICE,
+  last: PRICE,
+  movement: { min: -PRICE.max, max: PRICE.max },
+  movementPercent: { min: -100, max: 10_000_000 },
+  open: PRICE,
+  high: PRICE,
+  low: PRICE,
+  volume: COUNT,
+  sharesOnIssue: COUNT,
+  marketCap: { min: 0, max: 10_000_000_000_000 },
+};
+
+/** Why a number cannot be a Market tab field's value (MARKET_DATA_LIMITS); undefined when it can. */
+export function marketDataProblem(field: MarketDataField, value: number): string | undefined {
+  const { min, max, whole } = MARKET_DATA_LIMITS[field];
+  const shown = (n: number) => n.toLocaleString('en-AU');
+  if (value < min) return `${field} must be ${min === 0 ? '0 or more' : `at least ${shown(min)}`}`;
+  if (value > max) return `${field} must be at most ${shown(max)}`;
+  if (whole && !Number.isInteger(value)) return `${field} must be a whole number`;
+  return undefined;
+}
+
+/** A Market tab field's number as a save carries it: finite, within its limits; null clears it. */
+export const marketDataValue = (field: MarketDataField) =>
+  z
+    .number({ invalid_type_error: `${field} must be a number` })
+    .finite(`${field} must be a number`)
+    .superRefine((value, ctx) => {
+      const problem = marketDataProblem(field, value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .nullable();
+
 /** One day of a stock's daily OHLCV (Stock Data table). */
 export const ChartDataRowSchema = z.object({
   date: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StockId } from '../common/session';
 import { isTrueFlag } from '../common/rest';
-import { MARKET_DATA_FIELDS, MarketDataField, ReportViewSchema } from './records';
+import { MARKET_DATA_FIELDS, MarketDataField, marketDataValue, ReportViewSchema } from './records';
 
 /**
  * REST shapes of the reports routes (docs/api/reports.md) that are not records. Shapes only; the rules and
@@ -19,24 +19,18 @@ export const MarketTickerParamsSchema = z.object({ combinedTicker });
 
 /**
  * A Market tab input: a number, or text the browser sends for one ('1,234.5'); '' or null clears it.
- * Anything else is refused naming the field (spec section 5: numeric inputs convert to numbers).
+ * Anything else, or a number outside the field's limits (MARKET_DATA_LIMITS), is refused naming the field
+ * (spec section 5: numeric inputs convert to numbers).
  */
 const marketNumber = (name: MarketDataField) =>
-  z.preprocess(
-    (v) => {
-      if (v === null || v === undefined) return v;
-      if (typeof v === 'string') {
-        const text = v.replace(/[,\s$]/g, '');
-        return text === '' ? null : Number(text);
-      }
-      return v;
-    },
-    z
-      .number({ invalid_type_error: `${name} must be a number` })
-      .finite(`${name} must be a number`)
-      .nullable()
-      .optional(),
-  );
+  z.preprocess((v) => {
+    if (v === null || v === undefined) return v;
+    if (typeof v === 'string') {
+      const text = v.replace(/[,\s$]/g, '');
+      return text === '' ? null : Number(text);
+    }
+    return v;
+  }, marketDataValue(name).optional());
 
 /**
  * POST /api/admin/saveMarketData/{combinedTicker}: the Market tab's fields. A field left out stays as it

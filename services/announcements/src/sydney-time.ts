@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DISPLAY_TIME_ZONE } from '@irp/proto';
+import { AnnouncementMessages, DISPLAY_TIME_ZONE } from '@irp/proto';
 
 /** Formats people type dates in (spec section 9: '22 Mar 2025 8:50 AM', Sydney time), most specific first. */
 const FORMATS = [
@@ -29,4 +29,23 @@ export function parseSydneyDateTime(value: string): Date | null {
     if (parsed.isValid) return parsed.toJSDate();
   }
   return null;
+}
+
+/**
+ * The years a date typed for the business may fall in (a release date, polling paused until), as the stocks
+ * service's billing dates. A year-9999 or year-0 date parsed and was stored (year 0 then failed as a 500: no
+ * ISO text for its event or reply), found by the fuzz suite's domain values (issue 34).
+ */
+export const DATE_YEARS = { first: 1990, last: 2100 } as const;
+
+/** A typed date (as parseSydneyDateTime reads it) in DATE_YEARS, or why not: the spec's message, and the years. */
+export function typedDate(value: string): { date: Date } | { problem: string } {
+  const date = parseSydneyDateTime(value);
+  if (!date) return { problem: AnnouncementMessages.unparsableDate(value) };
+  const { year } = DateTime.fromJSDate(date, { zone: DISPLAY_TIME_ZONE });
+  if (year < DATE_YEARS.first || year > DATE_YEARS.last)
+    return {
+      problem: `${AnnouncementMessages.unparsableDate(value)}: the year must be from ${DATE_YEARS.first} to ${DATE_YEARS.last}`,
+    };
+  return { date };
 }

@@ -50,6 +50,16 @@ describe('checkSave', () => {
     expect(err.message).toBe('Unable to parse date 32 Mar 2025 8:50 AM');
   });
 
+  it('refuses a date outside the years a release can have, saying so (issue 34: year 9999 was stored)', () => {
+    for (const date of ['22 Mar 9999 8:50 AM', '0000-01-01', '22 Mar 1989 8:50 AM'])
+      expect(refusal(() => checkSave({ ...asxAdd, date })).message).toBe(
+        `Unable to parse date ${date}: the year must be from 1990 to 2100`,
+      );
+    expect(checkSave({ ...asxAdd, date: '31 Dec 2100 11:59 PM' }).releasedAt.toISOString()).toBe(
+      '2100-12-31T12:59:00.000Z',
+    );
+  });
+
   it('reads the date in Sydney time and trims the headline', () => {
     const checked = checkSave({ ...asxAdd, headline: '  Half Year Report ' });
     expect(checked).toMatchObject({

@@ -13,7 +13,7 @@ import {
   StockRole,
 } from '@irp/proto';
 import { AppError } from '@irp/platform/errors';
-import { parseSydneyDateTime } from '../sydney-time';
+import { parseSydneyDateTime, typedDate } from '../sydney-time';
 
 /**
  * The rules of adding, editing, deleting and sending announcements (spec sections 2, 4, 5) as pure
@@ -129,8 +129,9 @@ export function checkSave(input: SaveInput): CheckedSave {
   const editing = isEdit(input);
   const headline = input.headline.trim();
   if (!headline) throw bad(AnnouncementRuleMessages.headlineRequired);
-  const releasedAt = parseSydneyDateTime(input.date);
-  if (!releasedAt) throw bad(AnnouncementRuleMessages.unparsableDate(input.date));
+  const typed = typedDate(input.date);
+  if ('problem' in typed) throw bad(typed.problem);
+  const releasedAt = typed.date;
 
   let remotePath: string | null = null;
   if (input.exchange === Exchange.ASX) {

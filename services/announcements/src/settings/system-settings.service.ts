@@ -1,9 +1,9 @@
-import { Actor, AnnouncementService, SystemSettings, Topics } from '@irp/proto';
+import { Actor, AnnouncementService, isEmailAddress, SystemSettings, Topics } from '@irp/proto';
 import { AppError, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { configuredFeeds, type AnnouncementsConfig } from '../config';
 import { sourceConfigProblem } from '../sources/source.factory';
-import { parseSydneyDateTime } from '../sydney-time';
+import { typedDate } from '../sydney-time';
 import { SYSTEM_SETTINGS_KEY, systemSettingsSaved } from './publish-system-settings';
 import { SystemSettingsEntity } from './system-settings.entity';
 import { SystemSettingsRepository } from './system-settings.repository';
@@ -93,14 +93,15 @@ export class SystemSettingsService {
     );
     if (problem) throw new AppError('BAD_REQUEST', problem);
     const errorEmail = input.errorEmail.trim();
-    if (errorEmail && !/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/.test(errorEmail)) {
+    // The portal's one address rule (a 264-character address passed this service's own pattern: issue 34).
+    if (errorEmail && !isEmailAddress(errorEmail)) {
       throw new AppError('BAD_REQUEST', `Error email ${errorEmail} is not an email address`);
     }
     let disablePollUntil: Date | null = null;
     if (input.disablePollUntil && input.disablePollUntil.trim()) {
-      disablePollUntil = parseSydneyDateTime(input.disablePollUntil);
-      if (!disablePollUntil)
-        throw new AppError('BAD_REQUEST', `Unable to parse date ${input.disablePollUntil}`);
+      const typed = typedDate(input.disablePollUntil);
+      if ('problem' in typed) throw new AppError('BAD_REQUEST', typed.problem);
+      disablePollUntil = typed.date;
     }
     await this.entity();
     await this.units.run(async (m) => {

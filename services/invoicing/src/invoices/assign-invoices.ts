@@ -1,4 +1,4 @@
-import { Actor, AccountingPageDto, ErrorCode } from '@irp/proto';
+import { Actor, AccountingPageDto, ErrorCode, repeatedInvoiceIds, repeatedInvoicesMessage } from '@irp/proto';
 import { AppError, UnitOfWork } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
@@ -25,8 +25,10 @@ export class AssignInvoices {
     private readonly page: ReadAccountingPage,
   ) {}
 
-  /** Every invoice id and ticker must exist, or nothing is saved. */
+  /** Every invoice id and ticker must exist, and each invoice be named once, or nothing is saved. */
   async assign(actor: Actor, items: AssignmentItem[]): Promise<AccountingPageDto> {
+    const repeated = repeatedInvoiceIds(items);
+    if (repeated.length) throw new AppError(ErrorCode.BadRequest, repeatedInvoicesMessage(repeated));
     const ids = items.map((i) => i.invoiceId.toLowerCase());
     const tickers = choiceTickers(items);
     await this.uow.run(async (tx) => {
