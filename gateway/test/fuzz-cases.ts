@@ -685,15 +685,18 @@ function signInCases(send: (authorization: string) => RawRequest): FuzzCase[] {
 }
 
 /**
- * Every case of a route, from its valid sample: its path parameters, query, body (JSON or multipart) and,
- * for sign-in, its Authorization header. A route that takes no input has none.
+ * A route's valid sample as it goes on the wire (its path parameters encoded, its JSON or multipart body),
+ * with `over` put on top: the request every case breaks one thing of, and the fuzz's controls as they are.
  */
-export function casesOf(entry: RouteEntry, base: SampleRequest, o: CaseOptions): FuzzCase[] {
-  const path = pathOf(entry, base);
-  const query = queryOf(base.query);
+export function wireRequestOf(
+  entry: RouteEntry,
+  base: SampleRequest,
+  seed: number,
+  over: Partial<RawRequest> = {},
+): RawRequest {
   const validBody = (): Pick<RawRequest, 'body' | 'headers'> => {
     if (base.form) {
-      const boundary = `fuzz${(o.seed >>> 0).toString(16)}`;
+      const boundary = `fuzz${(seed >>> 0).toString(16)}`;
       const files: FilePart[] = base.form.file
         ? [
             {
@@ -712,17 +715,23 @@ export function casesOf(entry: RouteEntry, base: SampleRequest, o: CaseOptions):
     if (entry.method === 'GET' || base.body === undefined) return { headers: {} };
     return { body: JSON.stringify(base.body), headers: { 'Content-Type': JSON_TYPE } };
   };
-  const request = (over: Partial<RawRequest>): RawRequest => {
-    const b = validBody();
-    return {
-      method: entry.method,
-      path,
-      query,
-      ...b,
-      ...over,
-      headers: { ...base.headers, ...b.headers, ...over.headers },
-    };
+  const b = validBody();
+  return {
+    method: entry.method,
+    path: pathOf(entry, base),
+    query: queryOf(base.query),
+    ...b,
+    ...over,
+    headers: { ...base.headers, ...b.headers, ...over.headers },
   };
+}
+
+/**
+ * Every case of a route, from its valid sample: its path parameters, query, body (JSON or multipart) and,
+ * for sign-in, its Authorization header. A route that takes no input has none.
+ */
+export function casesOf(entry: RouteEntry, base: SampleRequest, o: CaseOptions): FuzzCase[] {
+  const request = (over: Partial<RawRequest>): RawRequest => wireRequestOf(entry, base, o.seed, over);
   const cases: FuzzCase[] = [];
   if (entry.params) cases.push(...paramCases(entry, base, (p) => request({ path: p }), o));
   if (entry.query || entry.access.kind === 'widget')

@@ -85,8 +85,10 @@ export async function startRouteFixtures(
     createStockAsAdmin(post, { ticker: `${prefix}${run}`, companyName: `Matrix ${prefix}`, ...fields });
   const withKey = async (prefix: string, fields: Record<string, unknown> = {}) =>
     create(prefix, { apiKey: await newApiKey(), ...fields });
+  // Company names of the run: the accounting stand-in, as the accounting system, refuses a second contact of
+  // the same name (the route matrix and the fuzz suite each make A's contact on one backend).
   const A = await withKey('MA', {
-    companyName: 'Alpha Matrix',
+    companyName: `Alpha Matrix ${run}`,
     sendPriceSensitiveAnnouncements: true,
     sendNonPriceSensitiveAnnouncements: true,
     confirmationEmail: `confirm-${run.toLowerCase()}@alpha.example`,
@@ -96,7 +98,10 @@ export async function startRouteFixtures(
     announcementCommentTemplate: 'Dear {name}, thank you.',
     websiteUrl: 'https://alpha.example',
   });
-  const B = await withKey('MB', { companyName: 'Beta Matrix', moderatorEmail: 'moderator@beta.example' });
+  const B = await withKey('MB', {
+    companyName: `Beta Matrix ${run}`,
+    moderatorEmail: 'moderator@beta.example',
+  });
   const [tickerStock, archiveStock, resyncStock] = [
     await create('MT'),
     await create('MZ'),
