@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GlobalRole } from '../common/roles';
-import { SuccessSchema } from '../common/rest';
+import { NoBodySchema, SuccessSchema } from '../common/rest';
 import { access, defineRoutes } from '../common/routes';
 import {
   ChangeOwnPasswordBodySchema,
@@ -107,6 +107,7 @@ export const userRoutes = defineRoutes('users', {
     path: '/api/login/passkey/options',
     access: access.public('the second step of a sign-in: needs the ticket cookie of a right password'),
     summary: 'Options for a passkey assertion, after a right password (the ticket cookie)',
+    body: NoBodySchema,
     response: PasskeyOptionsResponseSchema,
   },
   signInPasskey: {
@@ -138,6 +139,7 @@ export const userRoutes = defineRoutes('users', {
     path: '/api/account/passkeys/options',
     access: access.anySignedIn(),
     summary: 'Options to create a passkey for the signed-in user',
+    body: NoBodySchema,
     response: PasskeyOptionsResponseSchema,
   },
   addPasskey: {
@@ -161,6 +163,7 @@ export const userRoutes = defineRoutes('users', {
     path: '/api/account/totp/setup',
     access: access.anySignedIn(),
     summary: 'A new authenticator-app secret (not in use until confirmed with a code)',
+    body: NoBodySchema,
     response: TotpSetupResponseSchema,
   },
   confirmTotp: {
@@ -183,6 +186,7 @@ export const userRoutes = defineRoutes('users', {
     path: '/api/account/recovery-codes',
     access: access.anySignedIn(),
     summary: 'New recovery codes (the old ones stop working), shown once',
+    body: NoBodySchema,
     response: FactorAddedResponseSchema,
   },
 });

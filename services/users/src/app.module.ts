@@ -14,6 +14,7 @@ import { OneTimePasswords1796800000000 } from './database/migrations/17968000000
 import { SecondFactors1797000000000 } from './database/migrations/1797000000000-SecondFactors';
 import { AccountSecurity } from './second-factor/account-security';
 import { Ceremonies } from './second-factor/ceremonies';
+import { SECOND_FACTOR_ENTITIES } from './second-factor/second-factor.entities';
 import { SecondFactorHandlers } from './second-factor/second-factor.handlers';
 import { SecondFactorSignIn } from './second-factor/second-factor-sign-in';
 import { SecondFactorsRepository } from './second-factor/second-factors.repository';
@@ -44,7 +45,14 @@ export const usersService = defineService({
   name: 'users',
   config: usersConfig,
   database: {
-    entities: [UserEntity, StockRoleEntity, SessionEntity, UserAuditEntity, StockProjectionEntity],
+    entities: [
+      UserEntity,
+      StockRoleEntity,
+      SessionEntity,
+      UserAuditEntity,
+      StockProjectionEntity,
+      ...SECOND_FACTOR_ENTITIES,
+    ],
     migrations: [
       CreateUsers1763700000000,
       SessionAbsoluteExpiry1764200000000,

@@ -411,6 +411,9 @@ describe('users service on the real broker and database', () => {
         SEED_DEMO_USERS: 'true',
         NODE_ENV: 'production',
         ACTOR_SIGNING_SECRET: 'p'.repeat(40),
+        // A production config passkeys can work with (the config check would refuse before the seed's own).
+        WEBAUTHN_RP_ID: 'ir.example.com',
+        WEBAUTHN_ORIGINS: 'https://ir.example.com',
       }),
     ).rejects.toThrow(/Refusing to seed/);
   });
