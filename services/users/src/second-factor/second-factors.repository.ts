@@ -38,6 +38,12 @@ export class SecondFactorsRepository {
     return tx ?? this.dataSource.manager;
   }
 
+  /** Runs an UPDATE or DELETE (TypeORM answers `[rows, count]` for those): did it change exactly one row? */
+  private async changedOne(runner: EntityManager, sql: string, params: unknown[]): Promise<boolean> {
+    const [, affected] = (await runner.query(sql, params)) as [unknown, number];
+    return affected === 1;
+  }
+
   passkeysOf(userId: string, tx?: Tx): Promise<StoredPasskey[]> {
     return this.q(tx).query(
       `SELECT ${PASSKEY_COLUMNS} FROM users.passkeys WHERE user_id = $1 ORDER BY created_at, id`,
@@ -63,19 +69,15 @@ export class SecondFactorsRepository {
 
   /** The counter an assertion reported, and when; refused (false) when another assertion got there first. */
   async usePasskey(id: string, before: number, counter: number): Promise<boolean> {
-    const [, affected] = (await this.q().query(
+    return this.changedOne(
+      this.q(),
       `UPDATE users.passkeys SET counter = $3, last_used_at = now() WHERE id = $1 AND counter = $2`,
       [id, before, counter],
-    )) as [unknown, number];
-    return affected === 1;
+    );
   }
 
   async removePasskey(tx: Tx, userId: string, id: string): Promise<boolean> {
-    const [, affected] = (await tx.query(`DELETE FROM users.passkeys WHERE id = $1 AND user_id = $2`, [
-      id,
-      userId,
-    ])) as [unknown, number];
-    return affected === 1;
+    return this.changedOne(tx, `DELETE FROM users.passkeys WHERE id = $1 AND user_id = $2`, [id, userId]);
   }
 
   async totpOf(
@@ -103,11 +105,11 @@ export class SecondFactorsRepository {
 
   /** Takes a code's time step: refused (false) when it or a later one was used already (no replay). */
   async useTotpStep(userId: string, step: number, tx?: Tx): Promise<boolean> {
-    const [, affected] = (await this.q(tx).query(
+    return this.changedOne(
+      this.q(tx),
       `UPDATE users.totp SET last_step = $2 WHERE user_id = $1 AND last_step < $2`,
       [userId, step],
-    )) as [unknown, number];
-    return affected === 1;
+    );
   }
 
   async confirmTotp(tx: Tx, userId: string): Promise<void> {
@@ -115,11 +117,7 @@ export class SecondFactorsRepository {
   }
 
   async removeTotp(tx: Tx, userId: string): Promise<boolean> {
-    const [, affected] = (await tx.query(`DELETE FROM users.totp WHERE user_id = $1`, [userId])) as [
-      unknown,
-      number,
-    ];
-    return affected === 1;
+    return this.changedOne(tx, `DELETE FROM users.totp WHERE user_id = $1`, [userId]);
   }
 
   async recoveryCodesLeft(userId: string, tx?: Tx): Promise<number> {
@@ -140,11 +138,11 @@ export class SecondFactorsRepository {
 
   /** Uses a recovery code once; was it one of the user's unused ones? */
   async useRecoveryCode(userId: string, hash: string): Promise<boolean> {
-    const [, affected] = (await this.q().query(
+    return this.changedOne(
+      this.q(),
       `UPDATE users.recovery_codes SET used_at = now() WHERE code_hash = $1 AND user_id = $2 AND used_at IS NULL`,
       [hash, userId],
-    )) as [unknown, number];
-    return affected === 1;
+    );
   }
 
   /** Whether the user has a passkey or a confirmed authenticator app; kept on users.has_second_factor. */
@@ -200,10 +198,9 @@ export class SecondFactorsRepository {
 
   /** Ends a ticket (used); was it still there (a ticket is good once)? */
   async closeTicket(ticketHash: string): Promise<boolean> {
-    const [, affected] = (await this.q().query(`DELETE FROM users.sign_in_tickets WHERE ticket_hash = $1`, [
+    return this.changedOne(this.q(), `DELETE FROM users.sign_in_tickets WHERE ticket_hash = $1`, [
       ticketHash,
-    ])) as [unknown, number];
-    return affected === 1;
+    ]);
   }
 
   async setPasskeyChallenge(userId: string, challenge: string, seconds: number): Promise<void> {
