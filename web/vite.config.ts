@@ -39,6 +39,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each route loads, for the bundle budget (scripts/bundle-budget.mjs).
+    manifest: true,
     rollupOptions: {
       // proto/ has no package "sideEffects" flag; its zod schemas are module-level calls the web app never
       // uses, so let rollup drop proto modules whose exports are unused (keeps zod out of the bundle).
@@ -119,7 +121,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.mjs'],
           exclude: DOM_TESTS,
         },
       },

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Section } from '@/components/Section';
+import { blockSpacer, VirtualRows } from '@/components/VirtualRows';
 import type { AccountingPage } from '../api/accountingApi';
 import { useAssignInvoicesMutation, useRefreshAccountingMutation } from '../api/accountingApi';
 import { assignmentItems, IGNORE, initialChoice, UNSET } from '../model/assignments';
@@ -19,7 +20,14 @@ interface InvoiceLinesProps {
   testId: string;
 }
 
-/** Invoice lines, each with its link and the assign-to select. */
+/** An invoice line's height before it is measured (the select's line). */
+const LINE_HEIGHT = 44;
+const lineKey = (line: Line) => line.invoiceID;
+
+/**
+ * Invoice lines, each with its link and the assign-to select (whose options are every stock: a long list of
+ * lines renders only those near the screen, not a select of thousands of stocks for each).
+ */
 function InvoiceLines({ lines, stocks, choiceOf, onChoose, testId }: InvoiceLinesProps) {
   const options = useMemo(
     () => [
@@ -30,30 +38,39 @@ function InvoiceLines({ lines, stocks, choiceOf, onChoose, testId }: InvoiceLine
     [stocks],
   );
   return (
-    <Stack gap="xs">
-      {lines.map((line) => (
-        <Group
-          key={line.invoiceID}
-          justify="space-between"
-          align="center"
-          gap="xs"
-          wrap="wrap"
-          data-testid={testId}
-          data-invoice-id={line.invoiceID}
-        >
-          <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
-            <InvoiceLink text={line.text} url={line.url} />
+    <div role="list">
+      <VirtualRows
+        rows={lines}
+        rowKey={lineKey}
+        estimateSize={LINE_HEIGHT}
+        kind="listitem"
+        spacer={blockSpacer}
+        renderRow={(line, _index, position) => (
+          // The gap below each line is the item's padding, so measuring the item measures it too.
+          <div {...position} role="listitem" style={{ paddingBottom: 'var(--mantine-spacing-xs)' }}>
+            <Group
+              justify="space-between"
+              align="center"
+              gap="xs"
+              wrap="wrap"
+              data-testid={testId}
+              data-invoice-id={line.invoiceID}
+            >
+              <div style={{ flex: '1 1 16rem', minWidth: 0 }}>
+                <InvoiceLink text={line.text} url={line.url} />
+              </div>
+              <NativeSelect
+                aria-label={`Assign ${line.text}`}
+                style={{ flex: '1 1 16rem', maxWidth: '26rem' }}
+                value={choiceOf(line.invoiceID)}
+                data={options}
+                onChange={(event) => onChoose(line.invoiceID, event.currentTarget.value)}
+              />
+            </Group>
           </div>
-          <NativeSelect
-            aria-label={`Assign ${line.text}`}
-            style={{ flex: '1 1 16rem', maxWidth: '26rem' }}
-            value={choiceOf(line.invoiceID)}
-            data={options}
-            onChange={(event) => onChoose(line.invoiceID, event.currentTarget.value)}
-          />
-        </Group>
-      ))}
-    </Stack>
+        )}
+      />
+    </div>
   );
 }
 

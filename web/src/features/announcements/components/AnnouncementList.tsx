@@ -2,6 +2,7 @@ import { Anchor, Button, Group, Menu, Paper, Stack, Table, Text } from '@mantine
 import { formatDateTime, type Announcement } from '@irp/proto';
 import type { CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
+import { blockSpacer, tableSpacer, VirtualRows } from '@/components/VirtualRows';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
 import {
   ALERT_LATENCY_HINT,
@@ -29,6 +30,12 @@ interface RowProps {
   permissions: AnnouncementPermissions;
   onAction: (action: RowAction, announcement: Announcement) => void;
 }
+
+/** A row's and a card's height before they are measured; a stock's 20 years can be thousands of rows. */
+const ROW_HEIGHT = 64;
+const CARD_HEIGHT = 110;
+const TABLE_SPACER = tableSpacer(6);
+const announcementKey = (announcement: Announcement) => announcement.sendGuid;
 
 /** A deleted announcement stays listed, struck through (spec section 4). */
 const struck = (announcement: Announcement): CSSProperties | undefined =>
@@ -103,9 +110,9 @@ function RowMenu({ announcement, permissions, onAction }: RowProps) {
 function AnnouncementTable({ combinedTicker, announcements, permissions, onAction }: AnnouncementListProps) {
   return (
     <Table.ScrollContainer minWidth={640} type="native">
-      <Table striped verticalSpacing="xs" aria-label="Announcements">
+      <Table striped verticalSpacing="xs" aria-label="Announcements" aria-rowcount={announcements.length + 1}>
         <Table.Thead>
-          <Table.Tr>
+          <Table.Tr aria-rowindex={1}>
             <Table.Th scope="col">Date</Table.Th>
             <Table.Th scope="col">Headline</Table.Th>
             <Table.Th scope="col">Views</Table.Th>
@@ -117,37 +124,44 @@ function AnnouncementTable({ combinedTicker, announcements, permissions, onActio
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody data-testid="announcement-rows">
-          {announcements.map((announcement) => (
-            <Table.Tr
-              key={announcement.sendGuid}
-              data-testid="announcement-row"
-              data-deleted={announcement.deletedOn ? 'true' : undefined}
-            >
-              <Table.Td style={{ whiteSpace: 'nowrap', ...struck(announcement) }}>
-                {formatDateTime(announcement.date)}
-              </Table.Td>
-              <Table.Td>
-                <Stack gap={4}>
-                  <Headline announcement={announcement} />
-                  <AnnouncementIcons announcement={announcement} />
-                </Stack>
-              </Table.Td>
-              <Table.Td>{announcement.hits}</Table.Td>
-              <Table.Td>
-                <CommentsCount
-                  combinedTicker={combinedTicker}
-                  announcement={announcement}
-                  permissions={permissions}
-                />
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }} title={ALERT_LATENCY_HINT}>
-                {formatAlertLatency(announcement.alertLatencyMs)}
-              </Table.Td>
-              <Table.Td>
-                <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
+          <VirtualRows
+            rows={announcements}
+            rowKey={announcementKey}
+            estimateSize={ROW_HEIGHT}
+            kind="row"
+            spacer={TABLE_SPACER}
+            renderRow={(announcement, _index, position) => (
+              <Table.Tr
+                {...position}
+                data-testid="announcement-row"
+                data-deleted={announcement.deletedOn ? 'true' : undefined}
+              >
+                <Table.Td style={{ whiteSpace: 'nowrap', ...struck(announcement) }}>
+                  {formatDateTime(announcement.date)}
+                </Table.Td>
+                <Table.Td>
+                  <Stack gap={4}>
+                    <Headline announcement={announcement} />
+                    <AnnouncementIcons announcement={announcement} />
+                  </Stack>
+                </Table.Td>
+                <Table.Td>{announcement.hits}</Table.Td>
+                <Table.Td>
+                  <CommentsCount
+                    combinedTicker={combinedTicker}
+                    announcement={announcement}
+                    permissions={permissions}
+                  />
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }} title={ALERT_LATENCY_HINT}>
+                  {formatAlertLatency(announcement.alertLatencyMs)}
+                </Table.Td>
+                <Table.Td>
+                  <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
+                </Table.Td>
+              </Table.Tr>
+            )}
+          />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
@@ -157,40 +171,48 @@ function AnnouncementTable({ combinedTicker, announcements, permissions, onActio
 /** Phones: one card per announcement, the table's columns as labelled lines. */
 function AnnouncementCards({ combinedTicker, announcements, permissions, onAction }: AnnouncementListProps) {
   return (
-    <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Announcements">
-      {announcements.map((announcement) => (
-        <Paper
-          key={announcement.sendGuid}
-          component="li"
-          withBorder
-          p="sm"
-          radius="sm"
-          data-testid="announcement-row"
-          data-deleted={announcement.deletedOn ? 'true' : undefined}
-        >
-          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-            <Text size="xs" c="dimmed" style={struck(announcement)}>
-              {formatDateTime(announcement.date)}
-            </Text>
-            <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
-          </Group>
-          <Headline announcement={announcement} />
-          <Group justify="space-between" mt={4} gap="xs">
-            <AnnouncementIcons announcement={announcement} />
-            <Text size="xs" c="dimmed">
-              Views {announcement.hits} · Comments{' '}
-              <CommentsCount
-                combinedTicker={combinedTicker}
-                announcement={announcement}
-                permissions={permissions}
-              />
-              {announcement.alertLatencyMs !== null &&
-                ` · Alert ${formatAlertLatency(announcement.alertLatencyMs)}`}
-            </Text>
-          </Group>
-        </Paper>
-      ))}
-    </Stack>
+    <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Announcements">
+      <VirtualRows
+        rows={announcements}
+        rowKey={announcementKey}
+        estimateSize={CARD_HEIGHT}
+        kind="listitem"
+        spacer={blockSpacer}
+        renderRow={(announcement, _index, position) => (
+          // The gap below each card is the item's padding, so measuring the item measures it too.
+          <li {...position} style={{ paddingBottom: 'var(--mantine-spacing-xs)' }}>
+            <Paper
+              withBorder
+              p="sm"
+              radius="sm"
+              data-testid="announcement-row"
+              data-deleted={announcement.deletedOn ? 'true' : undefined}
+            >
+              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+                <Text size="xs" c="dimmed" style={struck(announcement)}>
+                  {formatDateTime(announcement.date)}
+                </Text>
+                <RowMenu announcement={announcement} permissions={permissions} onAction={onAction} />
+              </Group>
+              <Headline announcement={announcement} />
+              <Group justify="space-between" mt={4} gap="xs">
+                <AnnouncementIcons announcement={announcement} />
+                <Text size="xs" c="dimmed">
+                  Views {announcement.hits} · Comments{' '}
+                  <CommentsCount
+                    combinedTicker={combinedTicker}
+                    announcement={announcement}
+                    permissions={permissions}
+                  />
+                  {announcement.alertLatencyMs !== null &&
+                    ` · Alert ${formatAlertLatency(announcement.alertLatencyMs)}`}
+                </Text>
+              </Group>
+            </Paper>
+          </li>
+        )}
+      />
+    </ul>
   );
 }
 

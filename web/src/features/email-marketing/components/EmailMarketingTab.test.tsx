@@ -405,6 +405,29 @@ describe('staff Email marketing tab', () => {
       expect(screen.queryByRole('table')).not.toBeInTheDocument();
     });
 
+    it('lists all 50,000 subscribers in one list with no pages, rendering those near the screen', async () => {
+      const start = Date.UTC(2020, 0, 1);
+      const many = Array.from({ length: 50_000 }, (_, i) =>
+        subscriber({
+          email: `s${i}@example.com`,
+          subscribedAt: new Date(start + i * 60_000).toISOString(),
+        }),
+      );
+      open({
+        options: {
+          subscribers: { subscribers: many, counts: { pending: 0, confirmed: 50_000, unsubscribed: 0 } },
+        },
+      });
+      const table = await screen.findByRole('table', { name: 'Subscribers' }, { timeout: 15_000 });
+      expect(table).toHaveAttribute('aria-rowcount', '50001');
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(rows.length).toBeLessThan(60);
+      // Newest first: the last one subscribed heads the list.
+      expect(rows[0]).toHaveTextContent('s49999@example.com');
+      expect(rows[0]).toHaveAttribute('aria-rowindex', '2');
+      expect(screen.queryByLabelText('Subscriber pages')).not.toBeInTheDocument();
+    });
+
     it('says so when the stock has no subscribers', async () => {
       open();
       expect(await screen.findByText('No subscribers yet')).toBeInTheDocument();

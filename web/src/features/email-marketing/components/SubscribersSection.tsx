@@ -4,7 +4,6 @@ import {
   Center,
   Group,
   Loader,
-  Pagination,
   Paper,
   Progress,
   Stack,
@@ -13,7 +12,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { formatDateTime, type Subscriber, type SubscriberCounts, type SubscriberStatus } from '@irp/proto';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSubscribersQuery } from '../api/emailMarketingApi';
@@ -22,9 +21,6 @@ import {
   SUBSCRIBER_STATUS_LABELS,
   SUBSCRIBER_STATUSES,
 } from '../model/emailMarketingForm';
-
-/** Rows per page of the subscriber list (a stock can have thousands). */
-export const SUBSCRIBERS_PAGE_SIZE = 50;
 
 const STATUS_COLORS: Record<SubscriberStatus, string> = {
   confirmed: 'green',
@@ -77,14 +73,19 @@ function SubscriberCountsView({ counts }: { counts: SubscriberCounts }) {
   );
 }
 
-/** The subscribers: a table, or on phones one card per subscriber with the columns as labelled lines. */
+const subscriberKey = (subscriber: Subscriber) => subscriber.id;
+
+/**
+ * The subscribers: a table, or on phones one card per subscriber with the columns as labelled lines. All of
+ * them in one list (spec section 9: no page sizes); a stock's 50,000 render only those near the screen.
+ */
 function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] }) {
   return (
     <DataTable
       label="Subscribers"
       columns={COLUMNS}
       rows={subscribers}
-      rowKey={(s) => s.id}
+      rowKey={subscriberKey}
       empty="No subscribers yet"
       minWidth={640}
     />
@@ -98,12 +99,7 @@ function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] })
 export function SubscribersSection({ combinedTicker }: { combinedTicker: string }) {
   const headingId = useId();
   const { data, error, isLoading } = useSubscribersQuery(combinedTicker);
-  const [page, setPage] = useState(1);
   const sorted = useMemo(() => bySubscribedNewestFirst(data?.subscribers ?? []), [data?.subscribers]);
-  const pages = Math.max(1, Math.ceil(sorted.length / SUBSCRIBERS_PAGE_SIZE));
-  // The list may shrink on a refetch: stay on a page that exists.
-  const current = Math.min(page, pages);
-  const shown = sorted.slice((current - 1) * SUBSCRIBERS_PAGE_SIZE, current * SUBSCRIBERS_PAGE_SIZE);
 
   return (
     <Paper
@@ -128,16 +124,7 @@ export function SubscribersSection({ combinedTicker }: { combinedTicker: string 
         ) : (
           <>
             <SubscriberCountsView counts={data.counts} />
-            <SubscriberList subscribers={shown} />
-            {pages > 1 && (
-              <Pagination
-                total={pages}
-                value={current}
-                onChange={setPage}
-                size="sm"
-                aria-label="Subscriber pages"
-              />
-            )}
+            <SubscriberList subscribers={sorted} />
           </>
         )}
       </Stack>

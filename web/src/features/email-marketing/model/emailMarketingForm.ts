@@ -188,6 +188,9 @@ export const SUBSCRIBER_STATUS_LABELS: Record<SubscriberStatus, string> = {
 /** The order the counts and the chart show the statuses in. */
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ['confirmed', 'pending', 'unsubscribed'];
 
-/** Newest subscription first. */
+/** Newest subscription first; each date parsed once, not twice per comparison (50,000 subscribers). */
 export const bySubscribedNewestFirst = (subscribers: readonly Subscriber[]): Subscriber[] =>
-  [...subscribers].sort((a, b) => Date.parse(b.subscribedAt) - Date.parse(a.subscribedAt));
+  subscribers
+    .map((subscriber) => ({ subscriber, at: Date.parse(subscriber.subscribedAt) }))
+    .sort((a, b) => b.at - a.at)
+    .map(({ subscriber }) => subscriber);

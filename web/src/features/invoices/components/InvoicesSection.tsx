@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Loader, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { InvoiceStanding } from '@/components/InvoiceStanding';
+import { tableSpacer, VirtualRows } from '@/components/VirtualRows';
 import { errorMessageOf } from '@/lib/apiError';
 import {
   useSaveInvoiceDataMutation,
@@ -76,6 +77,11 @@ export function InvoicesSection({ data }: { data: StockInvoiceData }) {
 
 type Invoice = StockInvoiceData['invoices'][number];
 
+/** A row's height before it is measured (the Unassign button's line). */
+const ROW_HEIGHT = 35;
+const TABLE_SPACER = tableSpacer(5);
+const invoiceKey = (invoice: Invoice) => invoice.invoiceID;
+
 function InvoiceList({
   data,
   busy,
@@ -88,9 +94,15 @@ function InvoiceList({
   if (data.invoices.length === 0) return <Text c="dimmed">No invoices</Text>;
   return (
     <Table.ScrollContainer minWidth={480}>
-      <Table striped verticalSpacing={4} data-testid="invoice-list">
+      <Table
+        striped
+        verticalSpacing={4}
+        data-testid="invoice-list"
+        aria-label="Invoices"
+        aria-rowcount={data.invoices.length + 1}
+      >
         <Table.Thead>
-          <Table.Tr>
+          <Table.Tr aria-rowindex={1}>
             <Table.Th>Number</Table.Th>
             <Table.Th>Date</Table.Th>
             <Table.Th>Total</Table.Th>
@@ -99,41 +111,48 @@ function InvoiceList({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {data.invoices.map((invoice) => {
-            const view = invoiceRowView(data.combinedTicker, invoice);
-            const unassigning = busy?.kind === 'unassign' && busy.invoiceId === invoice.invoiceID;
-            return (
-              <Table.Tr key={view.id} data-testid="invoice-row">
-                <Table.Td>
-                  <Anchor href={view.href} target="_blank" rel="noreferrer">
-                    {view.number}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{view.date}</Table.Td>
-                <Table.Td>{view.total}</Table.Td>
-                <Table.Td>
-                  <InvoiceStanding standing={view} />
-                </Table.Td>
-                <Table.Td>
-                  {invoice.assigned ? (
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      onClick={() => onUnassign(invoice)}
-                      disabled={busy !== null}
-                      aria-label={`Unassign ${view.number}`}
-                    >
-                      {unassigning ? 'Unassigning...' : 'Unassign'}
-                    </Button>
-                  ) : (
-                    <Text span size="sm" c="dimmed">
-                      By reference
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          <VirtualRows
+            rows={data.invoices}
+            rowKey={invoiceKey}
+            estimateSize={ROW_HEIGHT}
+            kind="row"
+            spacer={TABLE_SPACER}
+            renderRow={(invoice, _index, position) => {
+              const view = invoiceRowView(data.combinedTicker, invoice);
+              const unassigning = busy?.kind === 'unassign' && busy.invoiceId === invoice.invoiceID;
+              return (
+                <Table.Tr {...position} data-testid="invoice-row">
+                  <Table.Td>
+                    <Anchor href={view.href} target="_blank" rel="noreferrer">
+                      {view.number}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{view.date}</Table.Td>
+                  <Table.Td>{view.total}</Table.Td>
+                  <Table.Td>
+                    <InvoiceStanding standing={view} />
+                  </Table.Td>
+                  <Table.Td>
+                    {invoice.assigned ? (
+                      <Button
+                        size="compact-sm"
+                        variant="default"
+                        onClick={() => onUnassign(invoice)}
+                        disabled={busy !== null}
+                        aria-label={`Unassign ${view.number}`}
+                      >
+                        {unassigning ? 'Unassigning...' : 'Unassign'}
+                      </Button>
+                    ) : (
+                      <Text span size="sm" c="dimmed">
+                        By reference
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            }}
+          />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

@@ -1,6 +1,7 @@
 import { Group, NativeSelect, Stack } from '@mantine/core';
 import { formatDate, type StockRowDto } from '@irp/proto';
-import { memo, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
+import { blockSpacer, VirtualRows, type VirtualRowProps } from '@/components/VirtualRows';
 import type { DashboardColumn } from '../model/columns';
 import { isSortColumn, type SortState } from '../model/filters';
 import { StockCell, TickerLink, useRouterLinkClicks, type CopyReminder } from './StockCells';
@@ -15,7 +16,7 @@ interface StockCardsProps {
   copyingTicker: string | null;
 }
 
-interface CardProps {
+interface CardProps extends VirtualRowProps {
   stock: StockRowDto;
   /** The columns after Ticker and Created, which head every card. */
   details: readonly DashboardColumn[];
@@ -23,32 +24,44 @@ interface CardProps {
   copying: boolean;
 }
 
+/** A card's height before it is measured, with the space below it (the slot's padding, measured with it). */
+const CARD_HEIGHT = 190;
+const stockKey = (stock: StockRowDto) => stock.id;
+
 const WIDE = new Set(['website', 'invoice', 'apiKey']);
 
 // Plain elements, like the table rows: a phone may list every stock too.
-const StockCard = memo(function StockCard({ stock, details, onCopyReminder, copying }: CardProps) {
+const StockCard = memo(function StockCard({
+  stock,
+  details,
+  onCopyReminder,
+  copying,
+  ...position
+}: CardProps) {
   return (
-    <div className={classes.card} data-testid="dashboard-row" data-archived={stock.archived || undefined}>
-      <div className={classes.cardHead}>
-        <TickerLink stock={stock} />
-        <span className={classes.dimmed}>{formatDate(stock.created)}</span>
+    <div {...position} role="listitem" className={classes.cardSlot}>
+      <div className={classes.card} data-testid="dashboard-row" data-archived={stock.archived || undefined}>
+        <div className={classes.cardHead}>
+          <TickerLink stock={stock} />
+          <span className={classes.dimmed}>{formatDate(stock.created)}</span>
+        </div>
+        {stock.companyName && <div>{stock.companyName}</div>}
+        <dl className={classes.details}>
+          {details.map((column) => (
+            <div key={column.key} className={WIDE.has(column.key) ? classes.wide : undefined}>
+              <dt>{column.label}</dt>
+              <dd>
+                <StockCell
+                  column={column.key}
+                  stock={stock}
+                  onCopyReminder={onCopyReminder}
+                  copying={copying}
+                />
+              </dd>
+            </div>
+          ))}
+        </dl>
       </div>
-      {stock.companyName && <div>{stock.companyName}</div>}
-      <dl className={classes.details}>
-        {details.map((column) => (
-          <div key={column.key} className={WIDE.has(column.key) ? classes.wide : undefined}>
-            <dt>{column.label}</dt>
-            <dd>
-              <StockCell
-                column={column.key}
-                stock={stock}
-                onCopyReminder={onCopyReminder}
-                copying={copying}
-              />
-            </dd>
-          </div>
-        ))}
-      </dl>
     </div>
   );
 });
@@ -64,6 +77,18 @@ export function StockCards({
 }: StockCardsProps) {
   const details = useMemo(() => columns.filter((c) => c.key !== 'ticker' && c.key !== 'date'), [columns]);
   const onClick = useRouterLinkClicks();
+  const renderCard = useCallback(
+    (stock: StockRowDto, _index: number, position: VirtualRowProps) => (
+      <StockCard
+        {...position}
+        stock={stock}
+        details={details}
+        onCopyReminder={onCopyReminder}
+        copying={copyingTicker === stock.combinedTicker}
+      />
+    ),
+    [details, onCopyReminder, copyingTicker],
+  );
   return (
     <Stack gap="xs">
       <Group gap="xs" grow>
@@ -91,16 +116,21 @@ export function StockCards({
           }
         />
       </Group>
-      <div className={classes.cards} data-testid="staff-dashboard-rows" onClick={onClick}>
-        {stocks.map((stock) => (
-          <StockCard
-            key={stock.id}
-            stock={stock}
-            details={details}
-            onCopyReminder={onCopyReminder}
-            copying={copyingTicker === stock.combinedTicker}
-          />
-        ))}
+      <div
+        role="list"
+        aria-label="Stocks"
+        className={classes.cards}
+        data-testid="staff-dashboard-rows"
+        onClick={onClick}
+      >
+        <VirtualRows
+          rows={stocks}
+          rowKey={stockKey}
+          estimateSize={CARD_HEIGHT}
+          kind="listitem"
+          spacer={blockSpacer}
+          renderRow={renderCard}
+        />
       </div>
     </Stack>
   );

@@ -1,5 +1,6 @@
 import type { StockRowDto } from '@irp/proto';
-import { memo, type CSSProperties } from 'react';
+import { memo, useCallback, type CSSProperties } from 'react';
+import { blockSpacer, VirtualRows, type VirtualRowProps } from '@/components/VirtualRows';
 import type { DashboardColumn } from '../model/columns';
 import type { SortColumn, SortState } from '../model/filters';
 import { StockCell, useRouterLinkClicks, type CopyReminder } from './StockCells';
@@ -42,7 +43,7 @@ function SortableHeader({
   );
 }
 
-interface RowProps {
+interface RowProps extends VirtualRowProps {
   stock: StockRowDto;
   columns: readonly DashboardColumn[];
   onCopyReminder: CopyReminder;
@@ -50,9 +51,16 @@ interface RowProps {
 }
 
 // Memoised: a filter keystroke or a sort re-renders the list, but rows whose stock is unchanged skip.
-const StockTableRow = memo(function StockTableRow({ stock, columns, onCopyReminder, copying }: RowProps) {
+const StockTableRow = memo(function StockTableRow({
+  stock,
+  columns,
+  onCopyReminder,
+  copying,
+  ...position
+}: RowProps) {
   return (
     <div
+      {...position}
       role="row"
       className={classes.row}
       data-testid="dashboard-row"
@@ -67,6 +75,10 @@ const StockTableRow = memo(function StockTableRow({ stock, columns, onCopyRemind
   );
 });
 
+/** A row's height before it is measured: one line of text (most rows; the invoice cells take two or three). */
+const ROW_HEIGHT = 34;
+const stockKey = (stock: StockRowDto) => stock.id;
+
 /** The dashboard at tablet and desktop widths: a table with sortable headers (see the CSS for its make). */
 export function StockTable({
   stocks,
@@ -77,6 +89,18 @@ export function StockTable({
   copyingTicker,
 }: StockTableProps) {
   const onClick = useRouterLinkClicks();
+  const renderRow = useCallback(
+    (stock: StockRowDto, _index: number, position: VirtualRowProps) => (
+      <StockTableRow
+        {...position}
+        stock={stock}
+        columns={columns}
+        onCopyReminder={onCopyReminder}
+        copying={copyingTicker === stock.combinedTicker}
+      />
+    ),
+    [columns, onCopyReminder, copyingTicker],
+  );
   const style = {
     '--dashboard-columns': columns.map((c) => `minmax(0, ${c.share}fr)`).join(' '),
     minWidth: columns.length > 3 ? 1100 : undefined,
@@ -91,22 +115,21 @@ export function StockTable({
         style={style}
       >
         <div role="rowgroup">
-          <div role="row" className={`${classes.row} ${classes.headRow}`}>
+          <div role="row" aria-rowindex={1} className={`${classes.row} ${classes.headRow}`}>
             {columns.map((column) => (
               <SortableHeader key={column.key} column={column} sort={sort} onSort={onSort} />
             ))}
           </div>
         </div>
         <div role="rowgroup" className={classes.body} data-testid="staff-dashboard-rows" onClick={onClick}>
-          {stocks.map((stock) => (
-            <StockTableRow
-              key={stock.id}
-              stock={stock}
-              columns={columns}
-              onCopyReminder={onCopyReminder}
-              copying={copyingTicker === stock.combinedTicker}
-            />
-          ))}
+          <VirtualRows
+            rows={stocks}
+            rowKey={stockKey}
+            estimateSize={ROW_HEIGHT}
+            kind="row"
+            spacer={blockSpacer}
+            renderRow={renderRow}
+          />
         </div>
       </div>
     </div>

@@ -1,10 +1,15 @@
-import { Alert, Anchor, Button, Center, Group, Loader, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Text, TextInput } from '@mantine/core';
 import { NEW_USER_ID } from '@irp/proto';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Page } from '@/components/Page';
+import { blockSpacer, VirtualRows } from '@/components/VirtualRows';
 import { errorMessageOf } from '@/lib/apiError';
 import { useUsersQuery } from '../api/usersApi';
+
+/** A user's line before it is measured. */
+const ROW_HEIGHT = 28;
+const userKey = (user: { id: string }) => user.id;
 
 /** /users (spec section 2, Users): 'Add New User' and a link per user showing the username. */
 export function UsersRoute() {
@@ -45,23 +50,22 @@ export function UsersRoute() {
           <Text size="sm" c="dimmed" data-testid="users-showing">
             Showing {shown.length} of {data.length}
           </Text>
-          <SimpleGrid
-            component="ul"
-            aria-label="Users"
-            cols={{ base: 1, xs: 2, md: 4 }}
-            spacing="xs"
-            p={0}
-            m={0}
-            style={{ listStyle: 'none' }}
-          >
-            {shown.map((user) => (
-              <li key={user.id}>
-                <Anchor component={Link} to={`/users/${user.id}`} style={{ overflowWrap: 'anywhere' }}>
-                  {user.username}
-                </Anchor>
-              </li>
-            ))}
-          </SimpleGrid>
+          <ul aria-label="Users" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            <VirtualRows
+              rows={shown}
+              rowKey={userKey}
+              estimateSize={ROW_HEIGHT}
+              kind="listitem"
+              spacer={blockSpacer}
+              renderRow={(user, _index, position) => (
+                <li {...position} style={{ paddingBottom: 4 }}>
+                  <Anchor component={Link} to={`/users/${user.id}`} style={{ overflowWrap: 'anywhere' }}>
+                    {user.username}
+                  </Anchor>
+                </li>
+              )}
+            />
+          </ul>
         </>
       )}
     </Page>
