@@ -103,6 +103,7 @@ const LAG_SCALED = {
     lag: {
       AnnouncementSendRequested: 5,
       EmailDeliveriesQueued: 2,
+      EmailPriorityDeliveriesQueued: 2,
       AnnouncementConfirmationRequested: 10,
       AnnouncementDetected: 20,
       ErrorReported: 20,

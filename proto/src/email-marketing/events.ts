@@ -3,8 +3,9 @@ import { StockId } from '../common/session';
 
 /**
  * Internal work of the email-marketing service's `sender` role: a batch of an announcement send's deliveries
- * (rows already in Postgres, claimed one by one before SMTP), keyed by the send so batches spread over the
- * sender instances' partitions.
+ * (rows already in Postgres, claimed before SMTP), keyed per batch so a send's batches spread over the sender
+ * instances' partitions. On `email.priority-deliveries-queued` for a price-sensitive announcement's send (the
+ * priority lane, ADR 0016), else on `email.deliveries-queued`.
  */
 export const DeliveriesQueuedEventSchema = z.object({
   sendId: z.string().uuid(),

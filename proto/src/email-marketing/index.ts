@@ -114,6 +114,14 @@ export const emailMarketingContract = defineServiceContract({
   },
   events: {
     EmailDeliveriesQueued: { topic: 'email.deliveries-queued', schema: DeliveriesQueuedEventSchema },
+    /**
+     * The priority lane (ADR 0016): batches of a price-sensitive announcement's send, which every sender takes
+     * ahead of the routine topic's.
+     */
+    EmailPriorityDeliveriesQueued: {
+      topic: 'email.priority-deliveries-queued',
+      schema: DeliveriesQueuedEventSchema,
+    },
     AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
   },
 });

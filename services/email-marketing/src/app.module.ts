@@ -7,6 +7,7 @@ import { HashUnsubscribeTokens1796200000000 } from './database/migrations/179620
 import { ClaimOwners1796300000000 } from './database/migrations/1796300000000-ClaimOwners';
 import { SendHistory1796400000000 } from './database/migrations/1796400000000-SendHistory';
 import { StaffMailSettings1796500000000 } from './database/migrations/1796500000000-StaffMailSettings';
+import { SendPriority1796600000000 } from './database/migrations/1796600000000-SendPriority';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
 import { SendTestCampaign } from './campaigns/send-test-campaign';
@@ -96,6 +97,7 @@ export const emailMarketingService = defineService({
       ClaimOwners1796300000000,
       SendHistory1796400000000,
       StaffMailSettings1796500000000,
+      SendPriority1796600000000,
     ],
   }),
   providers: [

@@ -49,8 +49,13 @@ export const emailMarketingConfigSchema = z.object({
   CAMPAIGN_MONITOR_BASE_URL: vendorUrl('CAMPAIGN_MONITOR_BASE_URL'),
   /** A provider call slower than this fails (and is retried with backoff). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  /** Mails one sender sends at once (at most the pool's connections are in flight on SMTP). */
-  SEND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Mails one sender has in flight at once, from SMTP until their `sent` mark is written (at most the pool's
+   * connections are on SMTP; the others wait for a connection or for their mark): the most mails a sender killed
+   * mid-send can leave sent but unmarked, so the most that can go twice (ADR 0008, 0010). 20 (issue 35: 10 left
+   * the connections idle while half the slots waited for marks).
+   */
+  SEND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(20),
   /**
    * How long a claim made by an earlier version of the sender (one without an owner number) is kept before
    * another sender may take it. A claim with an owner never expires: it is taken over when its owner's process

@@ -26,7 +26,11 @@ import {
 jest.setTimeout(300_000);
 
 const RETRIES = 'irp_handler_retries_total';
-const HANDLED_TOPICS = [Topics.AnnouncementSendRequested, Topics.EmailDeliveriesQueued];
+const HANDLED_TOPICS = [
+  Topics.AnnouncementSendRequested,
+  Topics.EmailDeliveriesQueued,
+  Topics.EmailPriorityDeliveriesQueued,
+];
 
 /**
  * The platform's handler reliability policy in the sender role: announcement sends keep arriving while the

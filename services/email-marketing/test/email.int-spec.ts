@@ -446,7 +446,8 @@ describe('email-marketing service', () => {
       expect(value.alertLatencyMs).toBeLessThan(60_000);
 
       // Kafka redelivers the same request: once the service has handled it, nothing more was queued (one
-      // send, the same three deliveries, no new batch in the outbox), so nothing more can be mailed.
+      // send, the same three deliveries, no new batch in the outbox), so nothing more can be mailed. The
+      // announcement is price-sensitive (the fixture's): its batch is on the priority lane's topic (ADR 0016).
       const [{ id: sendId }] = await db.query(`SELECT id FROM email_marketing.sends WHERE send_guid = $1`, [
         a.sendGuid,
       ]);
@@ -454,7 +455,7 @@ describe('email-marketing service', () => {
         (
           await db.query(
             `SELECT count(*)::int AS n FROM email_marketing.outbox WHERE topic = $1 AND payload->>'sendId' = $2`,
-            [Topics.EmailDeliveriesQueued, sendId],
+            [Topics.EmailPriorityDeliveriesQueued, sendId],
           )
         )[0].n;
       expect(await batches()).toBe(1);

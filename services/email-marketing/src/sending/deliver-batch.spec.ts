@@ -77,22 +77,21 @@ describe('DeliverBatch giving back claims', () => {
   it('gives back a claim whose mark failed, and never one it is sending again meanwhile', async () => {
     const { service, deliveries, released, smtp, lostAnswer } = senderWith();
 
-    // A batch: the mail is accepted, its mark fails (the database away): the claim is this process's to give
-    // back, a second later.
-    const first = service.run('send-1', ['d1']);
+    // A batch is admitted (claimed) and its mail accepted, but its mark fails (the database away): the claim
+    // is this process's to give back, a second later. The batch message was done with at its claim.
+    expect(await service.admit('send-1', ['d1'])).toBe(1);
     await until(() => smtp.length === 1);
     smtp[0].resolve({ messageId: 'm1' });
-    await expect(first).rejects.toThrow('connection terminated');
 
-    // The give-back queues d1 again, but its answer is slow to come; meanwhile Kafka's retry of the batch
+    // The give-back queues d1 again, but its answer is slow to come; meanwhile the sweep's new batch message
     // claims d1 (queued now) and sends it.
     await until(() => released.length === 1);
-    const retry = service.run('send-1', ['d1']);
+    await service.admit('send-1', ['d1']);
     await until(() => smtp.length === 2);
     expect(deliveries.claim).toHaveBeenCalledTimes(2);
 
     // The answer is lost: d1 is among the claims to give back again, and the timer tries a second later while
-    // the retry still sends it. It must not be given back: a second sender would take and send it too.
+    // the second claim still sends it. It must not be given back: a second sender would take and send it too.
     const tries = jest.spyOn(service as unknown as { releaseUnmarked(): Promise<void> }, 'releaseUnmarked');
     lostAnswer.resolve();
     // Until the timer's next try has run (the event, not a guess at how long a busy machine takes to fire it).
@@ -101,10 +100,54 @@ describe('DeliverBatch giving back claims', () => {
     expect(released).toEqual([['d1']]);
 
     smtp[1].resolve({ messageId: 'm2' });
-    await retry;
+    await until(() => service.backlog.inFlight === 0);
     expect(deliveries.markSent).toHaveBeenCalledTimes(2);
     // Settled: the old claim is given back now (a no-op in the database for a row marked sent).
-    await service.run('send-1', []);
+    await service.admit('send-1', []);
     expect(released).toEqual([['d1'], ['d1']]);
+  });
+});
+
+describe('DeliverBatch lanes', () => {
+  it("starts a price-sensitive send's claims before a routine send's queued ones, and pauses a full lane's topic", async () => {
+    const { service, deliveries, smtp } = senderWith();
+    const routine = Array.from({ length: 1200 }, (_, i) => `r${i}`);
+    deliveries.claim.mockImplementation(async (ids: string[]) =>
+      ids.map((id) => ({ ...delivery(id), priceSensitive: id.startsWith('p') })),
+    );
+    deliveries.markSent.mockImplementation(async () => undefined);
+    const valve = { pause: jest.fn(), resume: jest.fn() };
+    // A routine send of 1,200: 10 in flight, the rest waiting in its lane, which is over CLAIM_AHEAD: paused.
+    await service.admit('send-1', routine, valve);
+    await until(() => smtp.length === 10);
+    expect(valve.pause).toHaveBeenCalledTimes(1);
+    expect(service.backlog).toEqual({ priority: 0, routine: 1190, inFlight: 10 });
+
+    // A price-sensitive send arrives: the next free slots take its deliveries, not the 1,190 waiting.
+    await service.admit('send-1', ['p1', 'p2']);
+    const sentTo = () => mailerTo(smtp.length);
+    smtp[0].resolve({ messageId: 'm0' });
+    smtp[1].resolve({ messageId: 'm1' });
+    await until(() => smtp.length === 12);
+    expect(sentTo().slice(10)).toEqual(['p1@example.com', 'p2@example.com']);
+    smtp[2].resolve({ messageId: 'm2' });
+    await until(() => smtp.length === 13);
+    expect(sentTo()[12]).toBe('r10@example.com');
+
+    // Once the routine lane is down to its resume mark, its topic is taken again.
+    let answered = 3;
+    while (service.backlog.routine > 500) {
+      const started = smtp.length;
+      for (; answered < started; answered++) smtp[answered].resolve({ messageId: `m${answered}` });
+      await until(() => smtp.length > started);
+    }
+    expect(valve.resume).toHaveBeenCalledTimes(1);
+    expect(valve.pause).toHaveBeenCalledTimes(1);
+
+    function mailerTo(n: number): string[] {
+      return (service as unknown as { mailer: { send: jest.Mock } }).mailer.send.mock.calls
+        .slice(0, n)
+        .map((call: unknown[]) => call[0] as string);
+    }
   });
 });

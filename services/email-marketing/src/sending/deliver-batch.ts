@@ -1,42 +1,76 @@
 import { createLogger, SERVICE_CONFIG, ServiceConfigBase } from '@irp/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer, SmtpError } from '../mail/mailer';
-import { announcementMail, MailContent } from '../mail/templates';
+import { announcementMailRenderer, MailContent, SubscriberLinks } from '../mail/templates';
 import { UnsubscribeTokens } from '../subscribers/unsubscribe-tokens';
 import { subscriptionLinks } from '../subscribers/links';
 import { ClaimOwner } from './claim-owner';
 import { mailsAccepted, mailsFailed } from './metrics';
 import { ClaimedDelivery, DeliveriesRepository, UnmarkedClaim } from './deliveries.repository';
-import { afterFailure, stillSubscribed } from './delivery-rules';
+import { afterFailure, Lane, laneOf, stillSubscribed } from './delivery-rules';
 import { ReportDeliveries } from './report-deliveries';
-import { chunks, Semaphore, SendMessage } from './send-message';
+import { SendMessage } from './send-message';
+import { admissionOf, LaneQueue } from './send-lanes';
 import { SendsRepository } from './sends.repository';
+import { markGroupingOf } from './delivery-rules';
+import { SentMarks } from './sent-marks';
 
 const log = createLogger('sender');
 
-/** Accepted deliveries of a batch are reported (sendHistory) after every this many. */
+/** Accepted deliveries of a send are reported (sendHistory) after every this many, and when its work here ends. */
 const REPORT_EVERY = 250;
 
+/** The longest a stopping sender waits for its mails in flight before it lets go of them. */
+const SHUTDOWN_WAIT_MS = 10_000;
+
+/** What stops and starts the batch messages of one lane's topic (the sender's consumer pauses it). */
+export interface TopicValve {
+  pause(): void;
+  resume(): void;
+}
+
+/** A claimed delivery waiting for a slot: its send's message and the owner number it was claimed under. */
+interface Queued {
+  sendId: string;
+  delivery: ClaimedDelivery;
+  message: SendOfMails;
+  owner: number;
+}
+
+/** A send's message and, for an announcement, its mail rendered once for all its subscribers. */
+interface SendOfMails {
+  message: SendMessage;
+  render?: (links: SubscriberLinks) => MailContent;
+}
+
 /**
- * Sends a batch of an announcement's deliveries. Each delivery is claimed in Postgres (status `sending`
- * under this process's owner number, ClaimOwner) before SMTP and marked `sent` as soon as the server
- * accepts it, so a redelivered batch or a second sender skips it, and a sender that dies leaves at most its
- * in-flight mails unmarked: the takeover job finds their owner's lock free and a living sender sends them
- * again within seconds (the only duplicates there can be). A claim whose mark failed (the database away) is
- * given back by this process once the database answers. Accepted addresses are reported
- * (`announcement.delivered`, through the outbox: ReportDeliveries) after each chunk.
+ * Sends announcement and fixed-mail deliveries (ADR 0008, 0010, 0016). A batch message is admitted by claiming
+ * its deliveries in one statement under this process's owner number (ClaimOwner) and queueing them in their
+ * lane (LaneQueue): the handler returns then, so the consumer goes on fetching and a price-sensitive batch is
+ * never stuck behind routine ones in a fetch. SEND_CONCURRENCY slots take queued claims, the priority lane's
+ * first; each mail is marked `sent` as soon as the server accepts it (SentMarks) and its slot is held until
+ * then, so a sender that dies leaves at most SEND_CONCURRENCY accepted mails unmarked: the takeover job finds
+ * its owner's lock free and a living sender sends its claims (those waiting and those in flight) again. A lane
+ * holding CLAIM_AHEAD claims pauses its topic. A claim whose outcome could not be written (the database away)
+ * is given back by this process once the database answers. Accepted addresses are reported
+ * (`announcement.delivered`, through the outbox: ReportDeliveries) every REPORT_EVERY and when a send's work
+ * here ends.
  */
 @Injectable()
-export class DeliverBatch {
-  private readonly messages = new Map<string, SendMessage>();
+export class DeliverBatch implements BeforeApplicationShutdown {
+  private readonly messages = new Map<string, SendOfMails>();
   /** Which sender claimed a delivery (operations read it in the table; the scale test checks the split). */
   private readonly instance: string;
-  /** SMTP slots of this process, shared by every batch it works on at once (partitions run concurrently). */
-  private readonly slots: Semaphore;
-  /** Accepted mails waiting for their `sent` mark, written together (one statement per group). */
-  private pendingMarks: Array<{ id: string; messageId: string; done: (err?: unknown) => void }> = [];
-  private flushTimer?: NodeJS.Timeout;
+  private readonly queue = new LaneQueue<Queued>();
+  private inFlight = 0;
+  private readonly marks: SentMarks;
+  /** Lanes whose topic this process paused, with the valve that takes it again. */
+  private readonly paused = new Map<Lane, TopicValve>();
+  /** Per send: its deliveries claimed here and not settled, and its acceptances not yet reported. */
+  private readonly sends = new Map<string, { open: number; unreported: number }>();
+  private closing = false;
+  private idle?: () => void;
   /**
    * Claims of this process no longer in flight whose outcome is not written (a failed claim, mark, skip or
    * retry): nobody else takes a living owner's claims, so they are given back (`release`) once the database
@@ -44,76 +78,124 @@ export class DeliverBatch {
    */
   private unmarked: UnmarkedClaim[] = [];
   private releaseTimer?: NodeJS.Timeout;
-  /** Deliveries this process has claimed and is sending now: never given back while here. */
-  private readonly sending = new Set<string>();
+  /** Deliveries this process has claimed and holds (waiting or sending): never given back while here. */
+  private readonly holding = new Set<string>();
 
   constructor(
     private readonly owner: ClaimOwner,
     private readonly deliveries: DeliveriesRepository,
-    private readonly sends: SendsRepository,
+    private readonly sendRows: SendsRepository,
     private readonly reporting: ReportDeliveries,
     private readonly mailer: Mailer,
     private readonly tokens: UnsubscribeTokens,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig & ServiceConfigBase,
   ) {
     this.instance = config.INSTANCE_ID;
-    this.slots = new Semaphore(config.SEND_CONCURRENCY);
+    this.marks = new SentMarks(
+      (marks) => this.deliveries.markSent(marks),
+      markGroupingOf(config.SEND_CONCURRENCY),
+    );
   }
 
   /**
-   * A delivery is claimed only when an SMTP slot is free for it (the slots free at one moment are claimed in
-   * one statement), so a sender never holds more claims than mails in flight: a claim cannot outlive its
-   * lease waiting in a queue and be taken and sent again by a second sender while this one still sends it.
+   * Admits a batch: claims its due deliveries (those sent or claimed elsewhere are skipped) and queues them in
+   * their send's lane; resolves once they are claimed, not sent. `valve` pauses the batch's topic while its lane
+   * holds CLAIM_AHEAD claims. Returns how many were claimed.
    */
-  async run(sendId: string, deliveryIds: string[]): Promise<void> {
+  async admit(sendId: string, deliveryIds: string[], valve?: TopicValve): Promise<number> {
+    // Stopping: nothing claimed; the deliveries stay queued and the sweep announces them again.
+    if (this.closing) return 0;
     // Claims given back first: a retried batch then claims them again itself.
     await this.releaseUnmarked();
     const message = await this.messageOf(sendId);
-    for (const ids of chunks(deliveryIds, REPORT_EVERY)) {
-      const inFlight: Array<Promise<void>> = [];
-      const waiting = [...ids];
-      let failure: { error: unknown } | undefined;
-      while (waiting.length && !failure) {
-        const slots = await this.slots.acquire(waiting.length);
-        const asked = waiting.splice(0, slots);
-        let owner: number | undefined;
-        let claimed: ClaimedDelivery[];
-        try {
-          owner = await this.owner.current();
-          claimed = await this.deliveries.claim(asked, this.config.DELIVERY_LEASE_MS, this.instance, owner);
-        } catch (error) {
-          this.slots.release(slots);
-          // The claim may have been written before its answer was lost: given back once the database answers.
-          if (owner !== undefined) this.giveBack(asked.map((id) => ({ id, owner: owner! })));
-          failure = { error };
-          break;
-        }
-        // Ids sent or claimed elsewhere already need no slot.
-        this.slots.release(slots - claimed.length);
-        for (const d of claimed) {
-          this.sending.add(d.id);
-          inFlight.push(
-            this.deliver(d, message)
-              .then(
-                () => false,
-                (error: unknown) => {
-                  failure ??= { error };
-                  return true;
-                },
-              )
-              .then((failed) => {
-                this.sending.delete(d.id);
-                this.slots.release(1);
-                if (failed) this.giveBack([{ id: d.id, owner: owner! }]);
-              }),
-          );
-        }
-      }
-      // A failed mark or claim fails the batch (Kafka redelivers it) once what is in flight has settled.
-      await Promise.all(inFlight);
-      if (failure) throw failure.error;
-      await this.reporting.run(sendId);
+    const owner = await this.owner.current();
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await this.deliveries.claim(deliveryIds, this.config.DELIVERY_LEASE_MS, this.instance, owner);
+    } catch (error) {
+      // The claim may have been written before its answer was lost: given back once the database answers.
+      this.giveBack(deliveryIds.map((id) => ({ id, owner })));
+      throw error;
     }
+    if (!claimed.length) return 0;
+    const lane = laneOf(claimed[0]);
+    for (const d of claimed) this.holding.add(d.id);
+    const send = this.sends.get(sendId) ?? { open: 0, unreported: 0 };
+    send.open += claimed.length;
+    this.sends.set(sendId, send);
+    this.queue.push(
+      lane,
+      claimed.map((delivery) => ({ sendId, delivery, message, owner })),
+    );
+    if (valve && admissionOf(this.queue.size(lane), false) === 'pause') {
+      // Again on every batch over the mark: a consumer started afresh (a rebalance, a crash) forgets a pause.
+      valve.pause();
+      this.paused.set(lane, valve);
+    }
+    this.pump();
+    return claimed.length;
+  }
+
+  /** Waiting claims and mails in flight (tests and the metrics read it). */
+  get backlog(): { priority: number; routine: number; inFlight: number } {
+    return {
+      priority: this.queue.size('priority'),
+      routine: this.queue.size('routine'),
+      inFlight: this.inFlight,
+    };
+  }
+
+  /** Starts queued deliveries while slots are free, the priority lane's first; takes paused topics again. */
+  private pump(): void {
+    while (!this.closing && this.inFlight < this.config.SEND_CONCURRENCY) {
+      const next = this.queue.take();
+      if (!next) break;
+      this.inFlight += 1;
+      void this.settle(next.item);
+    }
+    for (const [lane, valve] of this.paused) {
+      if (admissionOf(this.queue.size(lane), true) !== 'resume') continue;
+      this.paused.delete(lane);
+      valve.resume();
+    }
+    if (this.inFlight === 0) this.idle?.();
+  }
+
+  private async settle(q: Queued): Promise<void> {
+    let accepted = false;
+    try {
+      accepted = await this.deliver(q.delivery, q.message);
+    } catch (err) {
+      // A claim, mark, skip or retry write that failed (the database away): given back once it answers.
+      log.warn({ err, deliveryId: q.delivery.id }, 'delivery outcome not written; its claim is given back');
+      this.giveBack([{ id: q.delivery.id, owner: q.owner }]);
+    } finally {
+      this.holding.delete(q.delivery.id);
+      this.inFlight -= 1;
+      this.settled(q, accepted);
+      this.pump();
+    }
+  }
+
+  /** Reports a send's acceptances every REPORT_EVERY, and once nothing of it is left here. */
+  private settled(q: Queued, accepted: boolean): void {
+    const send = this.sends.get(q.sendId);
+    if (!send) return;
+    send.open -= 1;
+    if (accepted) send.unreported += 1;
+    const last = send.open === 0;
+    if (last) this.sends.delete(q.sendId);
+    if (
+      q.message.message.kind !== 'announcement' ||
+      !send.unreported ||
+      (!last && send.unreported < REPORT_EVERY)
+    )
+      return;
+    send.unreported = 0;
+    // What fails here is left to the sweep, which reports accepted deliveries still unreported.
+    this.reporting
+      .run(q.sendId)
+      .catch((err: unknown) => log.warn({ err, sendId: q.sendId }, 'report failed'));
   }
 
   /** Claims to give back (see `unmarked`): tried before the next batch, and every second until they are. */
@@ -129,10 +211,10 @@ export class DeliverBatch {
   }
 
   private async releaseUnmarked(): Promise<void> {
-    // One sent again by this process meanwhile (a retried batch) is its own again: left until it settles.
-    const claims = this.unmarked.filter((c) => !this.sending.has(c.id));
+    // One claimed again by this process meanwhile (a retried batch) is its own again: left until it settles.
+    const claims = this.unmarked.filter((c) => !this.holding.has(c.id));
     if (!claims.length) return;
-    this.unmarked = this.unmarked.filter((c) => this.sending.has(c.id));
+    this.unmarked = this.unmarked.filter((c) => this.holding.has(c.id));
     try {
       await this.deliveries.release(claims);
       log.info({ claims: claims.length }, 'claims given back');
@@ -142,36 +224,37 @@ export class DeliverBatch {
     }
   }
 
-  private async messageOf(sendId: string): Promise<SendMessage> {
-    let message = this.messages.get(sendId);
-    if (!message) {
-      message = await this.sends.message(sendId);
+  private async messageOf(sendId: string): Promise<SendOfMails> {
+    let send = this.messages.get(sendId);
+    if (!send) {
+      const message = await this.sendRows.message(sendId);
+      const render =
+        message.kind === 'announcement'
+          ? announcementMailRenderer({ ...message, publicBaseUrl: this.config.PUBLIC_BASE_URL })
+          : undefined;
+      send = { message, render };
       if (this.messages.size > 100) this.messages.clear();
-      this.messages.set(sendId, message);
+      this.messages.set(sendId, send);
     }
-    return message;
+    return send;
   }
 
   /** The mail of one delivery: an announcement with the subscriber's own unsubscribe links, or the fixed mail. */
-  private mailOf(d: ClaimedDelivery, message: SendMessage): MailContent | null {
-    if (message.kind === 'mail') return message.content;
+  private mailOf(d: ClaimedDelivery, send: SendOfMails): MailContent | null {
+    if (send.message.kind === 'mail') return send.message.content;
     // Unsubscribed (or removed) since the send was expanded: not mailed.
     if (!stillSubscribed({ status: d.subscriberStatus, id: d.subscriberId })) return null;
-    const links = subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriberId!));
-    return announcementMail({
-      stock: message.stock,
-      announcement: message.announcement,
-      publicBaseUrl: this.config.PUBLIC_BASE_URL,
-      unsubscribeUrl: links.unsubscribeUrl,
-      oneClickUrl: links.oneClickUrl,
-    });
+    return send.render!(
+      subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriberId!)),
+    );
   }
 
-  private async deliver(d: ClaimedDelivery, message: SendMessage): Promise<void> {
+  /** Sends one claimed delivery and writes its outcome; true when the server accepted it. */
+  private async deliver(d: ClaimedDelivery, message: SendOfMails): Promise<boolean> {
     const mail = this.mailOf(d, message);
     if (!mail) {
       await this.deliveries.skip(d.id, 'Unsubscribed before sending');
-      return;
+      return false;
     }
     let accepted: { messageId: string };
     try {
@@ -187,37 +270,38 @@ export class DeliverBatch {
       else await this.deliveries.retryLater(d.id, failure.message, next.retryInMs);
       if (final) mailsFailed.inc({ kind: d.kind });
       log.warn({ deliveryId: d.id, attempts: d.attempts, final, reply: failure.message }, 'delivery failed');
-      return;
+      return false;
     }
     // The slot is held until the mark is written: accepted-but-unmarked mails never exceed the slots. A mark
-    // that fails (the database away) is no failed attempt of the mail: it fails the batch, which the handler
-    // retry policy tries again; the claim's lease runs out and the sweeper queues the delivery once more.
-    await this.markSent(d.id, accepted.messageId);
+    // that fails (the database away) is no failed attempt of the mail: its claim is given back (settle).
+    await this.marks.mark(d.id, accepted.messageId);
     mailsAccepted.inc({ kind: d.kind });
+    return true;
   }
 
   /**
-   * Marks an accepted mail `sent`: marks arriving together are written in one statement (group commit),
-   * flushed when every slot is waiting on one or after 2 ms, whichever is first.
+   * Stopping: no new claims; the claims still waiting are given back (queued again, for the sweep to announce)
+   * and the mails in flight finish and are marked, before the Kafka consumer and the owner lock close.
    */
-  private markSent(id: string, messageId: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pendingMarks.push({ id, messageId, done: (err) => (err ? reject(err) : resolve()) });
-      if (this.pendingMarks.length >= this.config.SEND_CONCURRENCY) void this.flushMarks();
-      else this.flushTimer ??= setTimeout(() => void this.flushMarks(), 2);
-    });
-  }
-
-  private async flushMarks(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const marks = this.pendingMarks.splice(0);
-    if (!marks.length) return;
-    try {
-      await this.deliveries.markSent(marks);
-      for (const m of marks) m.done();
-    } catch (err) {
-      for (const m of marks) m.done(err);
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    const waiting = this.queue.drain();
+    for (const q of waiting) {
+      this.holding.delete(q.delivery.id);
+      this.sends.delete(q.sendId);
+    }
+    if (waiting.length) {
+      await this.deliveries
+        .release(waiting.map((q) => ({ id: q.delivery.id, owner: q.owner })))
+        .catch((err: unknown) =>
+          log.warn({ err }, 'waiting claims not given back; their owner lock frees them'),
+        );
+    }
+    if (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.idle = resolve;
+        setTimeout(resolve, SHUTDOWN_WAIT_MS).unref();
+      });
     }
   }
 }

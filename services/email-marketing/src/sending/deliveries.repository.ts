@@ -17,7 +17,7 @@ const CLAIM_OWNER_LOCK = 'email_marketing.deliveries.claimed_owner';
  * subscribers table has it now (both null once removed, and for fixed mails).
  */
 export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'sendId' | 'email' | 'attempts' | 'subscriberId'> &
-  Pick<SendEntity, 'kind'> & { subscriberStatus: SubscriberEntity['status'] | null };
+  Pick<SendEntity, 'kind' | 'priceSensitive'> & { subscriberStatus: SubscriberEntity['status'] | null };
 
 /** An accepted delivery not yet reported in sendHistory. */
 export type AcceptedDelivery = Pick<DeliveryEntity, 'id' | 'email'> & {
@@ -33,8 +33,9 @@ export type ClaimOwnerNumber = NonNullable<DeliveryEntity['claimedOwner']>;
 /** A delivery taken over from a dead owner: queued again, for the taking sender to send. */
 export type TakenOverDelivery = Pick<DeliveryEntity, 'id' | 'sendId'>;
 
-/** A delivery due for a new batch message, with its send's stock (the message's). */
-export type DueDelivery = Pick<DeliveryEntity, 'id' | 'sendId'> & Pick<SendEntity, 'stockId'>;
+/** A delivery due for a new batch message, with its send's stock (the message's) and lane. */
+export type DueDelivery = Pick<DeliveryEntity, 'id' | 'sendId'> &
+  Pick<SendEntity, 'stockId' | 'priceSensitive'>;
 
 /**
  * Deliveries (one per send and address): queued, claimed under the sending process's owner number before
@@ -86,7 +87,7 @@ export class DeliveriesRepository {
          RETURNING id, send_id, email, attempts, subscriber_id
        )
        SELECT c.id, c.send_id AS "sendId", c.email, c.attempts, s.id AS "subscriberId",
-              s.status AS "subscriberStatus", x.kind
+              s.status AS "subscriberStatus", x.kind, x.price_sensitive AS "priceSensitive"
        FROM claimed c
        JOIN email_marketing.sends x ON x.id = c.send_id
        LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,
@@ -237,7 +238,8 @@ export class DeliveriesRepository {
             OR (status = 'sending' AND claimed_owner IS NULL AND lease_until < now()
                 AND queued_at < now() - make_interval(secs => $1::float8 / 1000))
          LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING d.id, d.send_id AS "sendId", x.stock_id AS "stockId") SELECT * FROM changed`,
+       RETURNING d.id, d.send_id AS "sendId", x.stock_id AS "stockId", x.price_sensitive AS "priceSensitive")
+       SELECT * FROM changed`,
       [orphanAfterMs, limit],
     );
   }

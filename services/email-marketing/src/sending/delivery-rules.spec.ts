@@ -1,7 +1,10 @@
+import { Topics } from '@irp/proto';
 import {
   afterFailure,
   batchKey,
+  batchTopicOf,
   DELIVERY_BATCH,
+  laneOf,
   MAX_RETRY_DELAY_MS,
   retryDelayMs,
   sendRequestKey,
@@ -66,6 +69,15 @@ describe('delivery rules', () => {
 
     it('fails a permanent refusal at once', () => {
       expect(afterFailure({ permanent: true }, 1, policy)).toEqual({ status: 'failed' });
+    });
+  });
+
+  describe('lanes', () => {
+    it("puts a price-sensitive announcement's send in the priority lane and its batches on the priority topic", () => {
+      expect(laneOf({ priceSensitive: true })).toBe('priority');
+      expect(laneOf({ priceSensitive: false })).toBe('routine');
+      expect(batchTopicOf('priority')).toBe(Topics.EmailPriorityDeliveriesQueued);
+      expect(batchTopicOf('routine')).toBe(Topics.EmailDeliveriesQueued);
     });
   });
 });

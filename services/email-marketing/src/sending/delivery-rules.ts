@@ -1,5 +1,7 @@
+import { Topics } from '@irp/proto';
+
 // What email-marketing decides about a send without I/O: which requests are the same (idempotency keys),
-// which deliveries go in which batch message, who is still mailed, and the
+// which deliveries go in which batch message and lane, who is still mailed, and the
 // retry schedule of a failed delivery. The repositories store what these decide; the tests are beside.
 
 /** Deliveries per `email.deliveries-queued` message: the unit of work a sender instance takes. */
@@ -7,6 +9,28 @@ export const DELIVERY_BATCH = 250;
 
 /** Longest wait before a delivery's next attempt. */
 export const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/**
+ * The two lanes of delivery work (docs/adr/0016): a price-sensitive announcement's mails go in `priority`,
+ * every other mail (routine announcements, confirmation, notification and staff mails) in `routine`.
+ */
+export type Lane = 'priority' | 'routine';
+
+export const laneOf = (send: { priceSensitive: boolean }): Lane =>
+  send.priceSensitive ? 'priority' : 'routine';
+
+/** The topic of a lane's batch messages: the priority lane's own, which senders take ahead of the routine one. */
+export const batchTopicOf = (lane: Lane) =>
+  lane === 'priority' ? Topics.EmailPriorityDeliveriesQueued : Topics.EmailDeliveriesQueued;
+
+/**
+ * How a sender groups its `sent` marks (SentMarks): half its slots, or 5 ms after the first mark, so about half
+ * the slots stay on SMTP while the others wait for their mark, and a quiet sender's lone mark waits 5 ms at most.
+ */
+export const markGroupingOf = (sendConcurrency: number) => ({
+  groupAt: Math.max(1, Math.floor(sendConcurrency / 2)),
+  waitMs: 5,
+});
 
 /** The channels one `announcement.send-requested` fans out to. */
 export type SendChannel = 'email' | 'email-marketing';

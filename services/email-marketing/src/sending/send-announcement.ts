@@ -1,9 +1,9 @@
 import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
-import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
+import { AnnouncementSendRequestedEvent } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { DeliveriesRepository } from './deliveries.repository';
-import { batchKey, DELIVERY_BATCH } from './delivery-rules';
+import { batchKey, batchTopicOf, DELIVERY_BATCH, laneOf } from './delivery-rules';
 import { SendAnnouncementCampaign } from './send-announcement-campaign';
 import { AnnouncementSendMessage, chunks } from './send-message';
 import { SendsRepository } from './sends.repository';
@@ -53,8 +53,10 @@ export class SendAnnouncement {
       // and limits (it holds the settings and counts each stock's automatic sends): sent as asked.
       const deliveries = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId);
       if (!deliveries.length) await this.sends.markDone(tx, sendId);
+      // A price-sensitive announcement's batches go on the priority lane's topic (docs/adr/0016).
+      const topic = batchTopicOf(laneOf(event.announcement));
       for (const [i, deliveryIds] of chunks(deliveries, DELIVERY_BATCH).entries()) {
-        await this.outbox.add(tx, Topics.EmailDeliveriesQueued, batchKey(sendId, i), {
+        await this.outbox.add(tx, topic, batchKey(sendId, i), {
           sendId,
           stockId: event.stockId,
           deliveryIds,

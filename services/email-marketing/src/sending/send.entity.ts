@@ -32,6 +32,10 @@ export class SendEntity {
   @Column({ type: 'boolean', default: false })
   auto!: boolean;
 
+  /** A price-sensitive announcement's send: its deliveries go in the priority lane (docs/adr/0016). */
+  @Column({ name: 'price_sensitive', type: 'boolean', default: false })
+  priceSensitive!: boolean;
+
   /** sending, done or failed (a campaign the provider refused). */
   @Column({ type: 'text' })
   status!: string;

@@ -1,14 +1,23 @@
 import { HandleEvent } from '@irp/platform';
 import { EventOf, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
-import { DeliverBatch } from './deliver-batch';
+import { Ctx, KafkaContext, Payload } from '@nestjs/microservices';
+import { DeliverBatch, TopicValve } from './deliver-batch';
 import { SendAnnouncement } from './send-announcement';
+
+/** Pauses and resumes the topic a batch message came from, on the consumer that fetched it. */
+const valveOf = (context: KafkaContext): TopicValve => {
+  const topics = [{ topic: context.getTopic() }];
+  return {
+    pause: () => context.getConsumer().pause(topics),
+    resume: () => context.getConsumer().resume(topics),
+  };
+};
 
 /**
  * The `sender` role (a consumer group; any number of instances): announcement sends expanded into
- * deliveries, and delivery batches sent; each handler calls its use case. The other mails other services
- * ask for are fixed-mails/'s.
+ * deliveries, and delivery batches admitted to the sender's lanes (the priority topic's to the priority lane);
+ * each handler calls its use case. The other mails other services ask for are fixed-mails/'s.
  */
 @Controller()
 export class SenderHandlers {
@@ -22,8 +31,19 @@ export class SenderHandlers {
     await this.sending.run(event);
   }
 
+  @HandleEvent(Topics.EmailPriorityDeliveriesQueued)
+  async priorityDeliveriesQueued(
+    @Payload() event: EventOf<typeof Topics.EmailPriorityDeliveriesQueued>,
+    @Ctx() context: KafkaContext,
+  ) {
+    await this.delivering.admit(event.sendId, event.deliveryIds, valveOf(context));
+  }
+
   @HandleEvent(Topics.EmailDeliveriesQueued)
-  async deliveriesQueued(@Payload() event: EventOf<typeof Topics.EmailDeliveriesQueued>) {
-    await this.delivering.run(event.sendId, event.deliveryIds);
+  async deliveriesQueued(
+    @Payload() event: EventOf<typeof Topics.EmailDeliveriesQueued>,
+    @Ctx() context: KafkaContext,
+  ) {
+    await this.delivering.admit(event.sendId, event.deliveryIds, valveOf(context));
   }
 }

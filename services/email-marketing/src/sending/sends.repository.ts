@@ -53,8 +53,8 @@ export class SendsRepository {
   ): Promise<string | undefined> {
     const [row]: Array<Pick<SendEntity, 'id'>> = await (tx ?? this.dataSource).query(
       `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
-         released_at, requested_at)
-       VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8)
+         released_at, requested_at, price_sensitive)
+       VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8, $9)
        ON CONFLICT (request_key) DO NOTHING RETURNING id`,
       [
         sendRequestKey(event.requestId, channel),
@@ -65,6 +65,7 @@ export class SendsRepository {
         JSON.stringify(message),
         event.announcement.date,
         event.requestedAt,
+        event.announcement.priceSensitive,
       ],
     );
     return row?.id;

@@ -1,9 +1,8 @@
 import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork } from '@irp/platform';
-import { Topics } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { DeliveriesRepository } from './deliveries.repository';
-import { batchKey, DELIVERY_BATCH } from './delivery-rules';
+import { batchKey, batchTopicOf, DELIVERY_BATCH, laneOf } from './delivery-rules';
 import { ReportDeliveries } from './report-deliveries';
 import { chunks } from './send-message';
 import { SendsRepository } from './sends.repository';
@@ -43,15 +42,19 @@ export class SweepDueDeliveries {
   private async requeue(): Promise<number> {
     return this.units.run(async (tx) => {
       const rows = await this.deliveries.requeueDue(tx, this.config.DELIVERY_ORPHAN_AFTER_MS, SWEEP_LIMIT);
-      const bySend = new Map<string, { stockId: string | null; ids: string[] }>();
+      const bySend = new Map<string, { stockId: string | null; priceSensitive: boolean; ids: string[] }>();
       for (const r of rows) {
-        const entry = bySend.get(r.sendId) ?? { stockId: r.stockId, ids: [] };
+        const entry = bySend.get(r.sendId) ?? {
+          stockId: r.stockId,
+          priceSensitive: r.priceSensitive,
+          ids: [],
+        };
         entry.ids.push(r.id);
         bySend.set(r.sendId, entry);
       }
-      for (const [sendId, { stockId, ids }] of bySend) {
+      for (const [sendId, { stockId, priceSensitive, ids }] of bySend) {
         for (const [i, deliveryIds] of chunks(ids, DELIVERY_BATCH).entries()) {
-          await this.outbox.add(tx, Topics.EmailDeliveriesQueued, batchKey(sendId, i, true), {
+          await this.outbox.add(tx, batchTopicOf(laneOf({ priceSensitive })), batchKey(sendId, i, true), {
             sendId,
             stockId,
             deliveryIds,

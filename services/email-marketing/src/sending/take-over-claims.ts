@@ -41,7 +41,7 @@ export class TakeOverClaims {
     const bySend = new Map<string, string[]>();
     for (const r of taken.rows) bySend.set(r.sendId, [...(bySend.get(r.sendId) ?? []), r.id]);
     for (const [sendId, ids] of bySend)
-      for (const deliveryIds of chunks(ids, DELIVERY_BATCH)) await this.delivering.run(sendId, deliveryIds);
+      for (const deliveryIds of chunks(ids, DELIVERY_BATCH)) await this.delivering.admit(sendId, deliveryIds);
     return taken.rows.length;
   }
 }

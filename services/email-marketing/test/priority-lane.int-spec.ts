@@ -1,0 +1,159 @@
+import { Topics } from '@irp/proto';
+import {
+  dropSchema,
+  loadTestEnv,
+  ServiceProcess,
+  SmtpSink,
+  startServiceProcess,
+  startSmtpSink,
+  waitUntil,
+} from '@irp/platform/testing';
+import { Client } from 'pg';
+import { addConfirmedSubscribers, announcement, EventSender, stockEvent, ticker } from './email-fixtures';
+
+// Generous: each wait ends when its condition holds (no test here has a time budget: speed is bench/'s).
+jest.setTimeout(600_000);
+
+const ROUTINE_SUBSCRIBERS = 3000;
+const SENSITIVE_SUBSCRIBERS = 5;
+/** Mails the sender has in flight at most (SEND_CONCURRENCY). */
+const IN_FLIGHT = 10;
+
+/**
+ * The priority lane (docs/adr/0016), against the real broker, database and an SMTP server: a price-sensitive
+ * announcement's send overtakes a routine send already in progress. Its batches go on the priority topic, the
+ * sender takes them while its routine lane is full, and its first free slots send them ahead of every routine
+ * claim it holds. The SMTP server holds its answers while the price-sensitive send arrives, so the order the
+ * mails reach it says which went first, however fast or slow the machine is.
+ */
+describe('the priority lane', () => {
+  let sink: SmtpSink;
+  let events: EventSender;
+  let db: Client;
+  let sender: ServiceProcess;
+
+  const count = async (sql: string, params: unknown[]) =>
+    (await db.query<{ n: number }>(sql, params)).rows[0].n;
+
+  async function stockWithSubscribers(prefix: string, subscribers: number) {
+    const stock = stockEvent({ ticker: ticker(prefix) });
+    await events.stock(stock);
+    await waitUntil(
+      'the stock in the projection',
+      async () =>
+        (await count(`SELECT count(*)::int AS n FROM email_marketing.stocks WHERE id = $1`, [stock.id])) ===
+        1,
+    );
+    await addConfirmedSubscribers(
+      db,
+      stock.id,
+      Array.from({ length: subscribers }, (_, i) => `${prefix.toLowerCase()}${i}@lane.example`),
+    );
+    return stock;
+  }
+
+  /** The send's deliveries with a status. */
+  const deliveriesOf = (sendGuid: string, status: string) =>
+    count(
+      `SELECT count(*)::int AS n FROM email_marketing.deliveries d JOIN email_marketing.sends s ON s.id = d.send_id
+       WHERE s.send_guid = $1 AND d.status = $2`,
+      [sendGuid, status],
+    );
+
+  beforeAll(async () => {
+    await dropSchema('email_marketing');
+    sink = await startSmtpSink({ parse: 'headers' });
+    events = await EventSender.connect();
+    db = new Client({ connectionString: loadTestEnv().DATABASE_URL });
+    await db.connect();
+    sender = await startServiceProcess('email-marketing', {
+      roles: ['api', 'sender'],
+      env: {
+        SMTP_URL: sink.url,
+        SEND_CONCURRENCY: String(IN_FLIGHT),
+        SMTP_POOL_SIZE: '5',
+        INSTANCE_ID: 'lane',
+        LOG_LEVEL: 'warn',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await sender?.stop().catch(() => undefined);
+    await events?.close();
+    await db?.end();
+    await sink?.close();
+  });
+
+  it("sends a price-sensitive announcement's mails ahead of a routine send in progress", async () => {
+    const routineStock = await stockWithSubscribers('RTN', ROUTINE_SUBSCRIBERS);
+    const sensitiveStock = await stockWithSubscribers('PSN', SENSITIVE_SUBSCRIBERS);
+    const routine = announcement(routineStock.id, { headline: 'Routine lane send', priceSensitive: false });
+    const sensitive = announcement(sensitiveStock.id, {
+      headline: 'Priority lane send',
+      priceSensitive: true,
+    });
+    const isRoutine = (subject: string) => subject.endsWith(routine.headline);
+    const isSensitive = (subject: string) => subject.endsWith(sensitive.headline);
+
+    await events.sendRequested(routineStock.id, routine);
+    await sink.waitFor(
+      (mails) => mails.filter((m) => isRoutine(m.subject)).length >= 100,
+      'the routine send under way',
+      300_000,
+    );
+    // The server stops answering: the routine send can go no further, its mails in flight are held, and the
+    // sender holds routine claims waiting for a slot.
+    sink.pause();
+    const routineAtPause = sink.mails.filter((m) => isRoutine(m.subject)).length;
+
+    // The price-sensitive request arrives mid-send: expanded, announced on the priority topic and claimed by
+    // the sender while the routine send is stuck (a consumer busy with routine batches would never get to it).
+    await events.sendRequested(sensitiveStock.id, sensitive);
+    await waitUntil(
+      "the price-sensitive send's deliveries claimed by the sender",
+      async () => (await deliveriesOf(sensitive.sendGuid, 'sending')) === SENSITIVE_SUBSCRIBERS,
+      120_000,
+      100,
+    );
+    expect(await deliveriesOf(routine.sendGuid, 'queued')).toBeGreaterThan(0);
+    const topics = await db.query<{ topic: string; send: string }>(
+      `SELECT DISTINCT o.topic, s.send_guid::text AS send FROM email_marketing.outbox o
+       JOIN email_marketing.sends s ON s.id::text = o.payload->>'sendId'
+       WHERE s.send_guid = ANY($1::uuid[]) ORDER BY 2`,
+      [[routine.sendGuid, sensitive.sendGuid]],
+    );
+    expect(Object.fromEntries(topics.rows.map((r) => [r.send, r.topic]))).toEqual({
+      [routine.sendGuid]: Topics.EmailDeliveriesQueued,
+      [sensitive.sendGuid]: Topics.EmailPriorityDeliveriesQueued,
+    });
+
+    sink.resume();
+    await sink.waitFor(
+      (mails) => mails.filter((m) => isRoutine(m.subject)).length === ROUTINE_SUBSCRIBERS,
+      'the routine send finished',
+      480_000,
+    );
+    const order = sink.mails.map((m) => m.subject).filter((s) => isRoutine(s) || isSensitive(s));
+    const firstSensitive = order.findIndex(isSensitive);
+    const lastSensitive = order.length - 1 - [...order].reverse().findIndex(isSensitive);
+    const routineBefore = order.slice(0, firstSensitive).filter(isRoutine).length;
+    console.log(
+      `priority lane: ${routineAtPause} routine mails at the pause, ${routineBefore} before the first ` +
+        `price-sensitive one, its ${SENSITIVE_SUBSCRIBERS} mails at positions ${firstSensitive + 1}-${lastSensitive + 1} ` +
+        `of ${order.length}`,
+    );
+    expect(order.filter(isSensitive)).toHaveLength(SENSITIVE_SUBSCRIBERS);
+    // Ahead of every routine claim the sender held: only the routine mails already in flight at the pause
+    // reached the server before the first price-sensitive one, and all of it went before the routine send ended.
+    expect(routineBefore).toBeLessThanOrEqual(routineAtPause + IN_FLIGHT);
+    expect(order.slice(0, lastSensitive).filter(isRoutine).length).toBeLessThanOrEqual(
+      routineAtPause + IN_FLIGHT,
+    );
+    expect(lastSensitive).toBeLessThan(order.length - 1);
+    // Nothing lost, nothing twice.
+    expect(new Set(sink.mails.filter((m) => isRoutine(m.subject)).flatMap((m) => m.to)).size).toBe(
+      ROUTINE_SUBSCRIBERS,
+    );
+  });
+});
