@@ -119,7 +119,7 @@ const INFRASTRUCTURE = `services:
       - 127.0.0.1:1025:1025
 
   topics:
-    # One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) with the
+    # One-shot: creates every topic of the proto/ catalogue (request, <service>.reply, event, .dlq) with the
     # partitions, retention and cleanup policy of deploy/topics.json, then exits.
     image: irportal/gateway:local
     build:

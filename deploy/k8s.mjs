@@ -75,7 +75,7 @@ const SERVICE_EGRESS = {
 };
 
 /**
- * The most gateway instances: each owns a partition of every `.reply` topic, so deploy/topics.json gives
+ * The most gateway instances: each owns a partition of every `<service>.reply` topic, so deploy/topics.json gives
  * those at least this many (a consumer role scales up to its topics' partitions; the infra suite checks).
  */
 export const GATEWAY_INSTANCES = 6;
@@ -395,7 +395,7 @@ function topicsJob() {
   const volumes = [{ name: 'tmp', mountPath: '/tmp' }];
   return {
     comment:
-      ' One-shot: creates every topic of the proto/ catalogue (request, .reply, event, .dlq) as deploy/topics.json\n' +
+      ' One-shot: creates every topic of the proto/ catalogue (request, <service>.reply, event, .dlq) as deploy/topics.json\n' +
       ' sets it, grows any with fewer partitions and resets any other retention or cleanup policy, then exits. Gone an hour after it finishes, so the next apply runs it\n' +
       ' again (its pod template cannot change while it exists: delete it first to apply a change sooner).',
     object: {
@@ -756,8 +756,10 @@ export const OVERLAY_NAMES = Object.keys(OVERLAYS);
 /** @irp/proto's topics and catalogues, from proto/dist (built first: quick when it is current). */
 export function loadProto() {
   buildProto();
-  const { Topics, allTopics, RequestCatalogue, EventCatalogue } = require(path.join(ROOT, 'proto', 'dist'));
-  return { Topics, allTopics, RequestCatalogue, EventCatalogue };
+  const { Topics, allTopics, RequestCatalogue, EventCatalogue, replyTopic } = require(
+    path.join(ROOT, 'proto', 'dist'),
+  );
+  return { Topics, allTopics, RequestCatalogue, EventCatalogue, replyTopic };
 }
 
 /** Files (name -> entries of { comment?, object }) of the base and of each component. */

@@ -3,14 +3,15 @@
 // files it reaches through what it imports from @irp/platform (the stock projection's handlers and
 // bootstrap). In that code, parsed with TypeScript (syntax only, no type check):
 //   @HandleEvent(Topics.X) / @HandleRequest(Topics.X) (or Nest's @EventPattern / @MessagePattern)
-//       the service consumes X: reads X, writes X.dlq (what fails validation) and, for a request, X.reply
+//       the service consumes X: reads X, writes X.dlq (what fails validation) and, for a request, its
+//       reply topic (proto's replyTopic: `<service>.reply`, one for all the service's requests)
 //   any other Topics.X of a request topic (requester.request, a requester's `topics`)
-//       the service asks another: writes X, reads X.reply
+//       the service asks another: writes X, reads the other's `<service>.reply`
 //   any other Topics.X of an event topic (outbox.add, producer.send, the outbox rows a seed writes)
 //       the service publishes X: writes X
 // and proto's catalogue adds each request topic the service owns (its `<service>.ping` among them, which
 // the platform answers). The gateway is the client of every request topic: its ServicesClient
-// (gateway/src/kafka/services.client.ts) subscribes to every `.reply` of proto's RequestCatalogue.
+// (gateway/src/kafka/services.client.ts) reads the reply topic of every service of proto's RequestCatalogue.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,13 +142,13 @@ function codeOf(root, service, exportsByName) {
  * catalogue (`Topics`, `RequestCatalogue`, `EventCatalogue`).
  */
 export function serviceAccess(root, service, proto, exportsByName = platformExports(root)) {
-  const { Topics, RequestCatalogue, EventCatalogue } = proto;
+  const { Topics, RequestCatalogue, EventCatalogue, replyTopic } = proto;
   const reads = new Set();
   const writes = new Set();
   const consume = (topic) => {
     reads.add(topic);
     writes.add(`${topic}.dlq`);
-    if (RequestCatalogue[topic]) writes.add(`${topic}.reply`);
+    if (RequestCatalogue[topic]) writes.add(replyTopic(topic));
   };
   for (const [topic, spec] of Object.entries(RequestCatalogue)) if (spec.service === service) consume(topic);
   for (const file of codeOf(root, service, exportsByName))
@@ -159,16 +160,16 @@ export function serviceAccess(root, service, proto, exportsByName = platformExpo
       else if (RequestCatalogue[topic]) {
         if (RequestCatalogue[topic].service === service) continue; // its own: consumed above
         writes.add(topic);
-        reads.add(`${topic}.reply`);
+        reads.add(replyTopic(topic));
       } else if (EventCatalogue[topic]) writes.add(topic);
     }
   return { reads, writes };
 }
 
-/** The gateway: the client of every request topic (it writes each and reads each `.reply`). */
+/** The gateway: the client of every request topic (it writes each and reads every service's reply topic). */
 export function gatewayAccess(proto) {
   const requests = Object.keys(proto.RequestCatalogue);
-  return { reads: new Set(requests.map((t) => `${t}.reply`)), writes: new Set(requests) };
+  return { reads: new Set(requests.map(proto.replyTopic)), writes: new Set(requests) };
 }
 
 /** Every manifest service's access, by name. */

@@ -72,12 +72,14 @@ export function carriesSecret(schema, seen = new Set()) {
 
 /**
  * The topics that carry a secret: each request topic whose request or reply schema has one, with its
- * `.reply` and `.dlq` (the DLQ keeps a refused message whole).
+ * `.dlq` (the DLQ keeps a refused message whole) and its service's reply topic (proto's replyTopic:
+ * `<service>.reply`, which carries every reply of that service).
  */
 export function secretTopics(requestCatalogue) {
-  return Object.entries(requestCatalogue)
+  const topics = Object.entries(requestCatalogue)
     .filter(([, spec]) => carriesSecret(spec.request) || carriesSecret(spec.reply))
-    .flatMap(([topic]) => [topic, `${topic}.reply`, `${topic}.dlq`]);
+    .flatMap(([topic, spec]) => [topic, `${spec.service}.reply`, `${topic}.dlq`]);
+  return [...new Set(topics)];
 }
 
 function entryProblems(name, entry) {

@@ -1,4 +1,4 @@
-// Kafka topics: every topic of proto's catalogue (request, .reply, event, .dlq) created up front, since
+// Kafka topics: every topic of proto's catalogue (request, <service>.reply, event, .dlq) created up front, since
 // the brokers never auto-create one, with the partitions, retention and cleanup policy deploy/topics.json
 // gives each (deploy/topic-settings.mjs).
 
@@ -33,7 +33,7 @@ async function loadProto() {
 /**
  * Partitions on the local broker of `make up`, `make test` and the benches (`up`), instead of a cluster's
  * (deploy/topics.json, sized for the most replicas a role scales to): KAFKA_PARTITIONS (default 3) for request
- * and event topics, GATEWAY_INSTANCES (default 4) for `.reply` topics, the file's for `.dlq` topics. One
+ * and event topics, GATEWAY_INSTANCES (default 4) for `<service>.reply` topics, the file's for `.dlq` topics. One
  * machine runs a role's instances a bench or test asks for, and every partition costs the broker and every
  * idle consumer work on each fetch.
  */

@@ -15,6 +15,16 @@ describe('topic catalogue', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  it("answers every request of a service on that service's one reply topic", () => {
+    const names = allTopics().map((t) => t.name);
+    const services = new Set(Object.values(RequestCatalogue).map((spec) => spec.service));
+    for (const [topic, spec] of Object.entries(RequestCatalogue))
+      expect(replyTopic(topic)).toBe(`${spec.service}.reply`);
+    expect(names.filter((n) => n.endsWith('.reply')).sort()).toEqual(
+      [...services].map((s) => `${s}.reply`).sort(),
+    );
+  });
+
   it('gives reply topics at least as many partitions as gateway instances', () => {
     const plan = allTopics({ replyPartitions: 6 });
     const reply = plan.find((t) => t.name === replyTopic(Topics.UsersAuthenticate));

@@ -72,7 +72,8 @@ export function isEventTopic(topic: string): topic is EventTopic {
 
 /**
  * Every topic the system uses, created up front by deploy/local (nothing relies on auto-creation):
- * request topics and their `.reply` topics, event topics, and a `.dlq` for each request and event topic.
+ * request topics, each answering service's `<service>.reply`, event topics, and a `.dlq` for each request
+ * and event topic.
  */
 export const allTopics = (options: TopicPlanOptions = {}): TopicPlan[] =>
   planTopics(Object.keys(RequestCatalogue), Object.keys(EventCatalogue), options);

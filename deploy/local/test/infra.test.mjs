@@ -165,8 +165,8 @@ test(
     };
     await admin.connect();
     try {
-      // A sign-in and its reply (a password, tokens) for minutes; an event for days.
-      assert.deepEqual(await configOf('users.authenticate.reply'), {
+      // A sign-in and the users service's replies (a password, tokens) for minutes; an event for days.
+      assert.deepEqual(await configOf('users.reply'), {
         'retention.ms': '300000',
         'cleanup.policy': 'delete',
       });

@@ -452,12 +452,12 @@ test("a KafkaUser whose password is not its pods' Secret, or that KEDA's lag rea
 test('a planned topic without its KafkaTopic, or a KafkaTopic of no planned topic, is refused', () => {
   const { policy } = problemsAfter(
     'KafkaTopic',
-    'users.refresh.reply',
-    (t) => (t.metadata.name = 'users.refresh.replies'),
+    'users.reply',
+    (t) => (t.metadata.name = 'users.replies'),
   );
   assert.deepEqual(policy, [
-    'topic users.refresh.reply: no KafkaTopic',
-    'KafkaTopic users.refresh.replies: not in deploy/topics.json',
+    'topic users.reply: no KafkaTopic',
+    'KafkaTopic users.replies: not in deploy/topics.json',
   ]);
 });
 
@@ -470,7 +470,7 @@ test("fewer partitions in deploy/topics.json than a KEDA role's maxReplicaCount 
       "ScaledObject email-marketing-sender: trigger email-deliveries-queued: maxReplicaCount 6 exceeds email.deliveries-queued's 4 partitions",
     ],
   );
-  const replies = topics.map((t) => (t.name === 'users.session.reply' ? { ...t, partitions: 2 } : t));
+  const replies = topics.map((t) => (t.name === 'users.reply' ? { ...t, partitions: 2 } : t));
   assert.ok(
     policyProblems(objects, contextOf('prod', replies)).includes(
       'HorizontalPodAutoscaler gateway: maxReplicas 6 exceeds the 2 partitions it consumes',

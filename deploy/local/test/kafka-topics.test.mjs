@@ -33,7 +33,7 @@ test('deploy/topics.json lists exactly the catalogue topics, each with valid set
 test('the topics that carry a password or a token are found in proto, and keep it minutes', () => {
   const secret = secretTopics(proto.RequestCatalogue);
   for (const topic of ['users.authenticate', 'users.change-own-password', 'users.refresh', 'users.session'])
-    for (const name of [topic, `${topic}.reply`, `${topic}.dlq`]) {
+    for (const name of [topic, proto.replyTopic(topic), `${topic}.dlq`]) {
       assert.ok(secret.includes(name), name);
       assert.ok(durationMs(entries[name].retention) <= 15 * 60_000, `${name}: ${entries[name].retention}`);
     }
@@ -46,7 +46,7 @@ test('a topic missing from the file, one not in proto, a secret kept days and ba
   const broken = structuredClone(entries);
   delete broken['stock.upserted.dlq'];
   broken['stock.deleted'] = { partitions: 6, retention: '7d', cleanup: 'delete' };
-  broken['users.authenticate.reply'].retention = '7d';
+  broken['users.reply'].retention = '7d';
   broken['users.refresh.dlq'].retention = '1h';
   broken['users.list'] = { partitions: '6', retention: '1 hour', cleanup: 'remove', replicas: 3 };
   assert.deepEqual(topicFileProblems(broken, catalogue), [
@@ -56,7 +56,7 @@ test('a topic missing from the file, one not in proto, a secret kept days and ba
     'users.list: partitions "6" is not a whole number of at least 1',
     'users.list: retention "1 hour" is not a duration (e.g. 5m, 1h, 7d)',
     'users.list: cleanup "remove" is not one of delete, compact, compact,delete',
-    'users.authenticate.reply: carries a password or token, kept 7d (at most 15m)',
+    'users.reply: carries a password or token, kept 7d (at most 15m)',
     'users.refresh.dlq: carries a password or token, kept 1h (at most 15m)',
   ]);
   assert.throws(
@@ -79,10 +79,12 @@ test('the local topics command and the Strimzi KafkaTopics plan the same partiti
 test('each service reads the topics its handlers take and writes their .dlq, its replies, events and requests', () => {
   const access = servicesAccess(ROOT, readManifest(), proto);
   const users = access.get('users');
-  for (const t of ['users.authenticate', 'users.ping', 'stock.upserted', 'stocks.list.reply'])
+  for (const t of ['users.authenticate', 'users.ping', 'stock.upserted', 'stocks.reply'])
     assert.ok(users.reads.has(t), `users reads ${t}`);
-  for (const t of ['users.authenticate.reply', 'users.authenticate.dlq', 'user.upserted', 'stocks.list'])
+  for (const t of ['users.reply', 'users.authenticate.dlq', 'user.upserted', 'stocks.list'])
     assert.ok(users.writes.has(t), `users writes ${t}`);
+  // A service writes its own reply topic only: never another service's replies.
+  assert.deepEqual([...users.writes].filter((t) => t.endsWith('.reply')), ['users.reply']);
   assert.ok(!users.reads.has('comment.posted') && !users.writes.has('stock.upserted'));
   const sender = access.get('email-marketing');
   assert.ok(sender.reads.has('email.deliveries-queued') && sender.writes.has('email.deliveries-queued'));
@@ -96,7 +98,10 @@ test('each service reads the topics its handlers take and writes their .dlq, its
   assert.ok(sender.reads.has('system-settings.saved'));
   const gateway = gatewayAccess(proto);
   assert.equal(gateway.writes.size, Object.keys(proto.RequestCatalogue).length);
-  assert.ok(gateway.reads.has('users.authenticate.reply') && !gateway.reads.has('stock.upserted'));
+  assert.deepEqual(
+    [...gateway.reads].sort(),
+    [...new Set(Object.values(proto.RequestCatalogue).map((spec) => `${spec.service}.reply`))].sort(),
+  );
 });
 
 test('the access scan tells handled, requested and published topics apart, and follows the platform imports', () => {
@@ -133,10 +138,10 @@ test('the access scan tells handled, requested and published topics apart, and f
     assert.deepEqual([...reads].filter((t) => !own.includes(t)).sort(), [
       'stock.archived',
       'stock.upserted',
-      'stocks.list.reply',
+      'stocks.reply',
     ]);
     assert.deepEqual(
-      [...writes].filter((t) => !own.some((o) => t === `${o}.reply` || t === `${o}.dlq`)).sort(),
+      [...writes].filter((t) => t !== 'invoicing.reply' && !own.some((o) => t === `${o}.dlq`)).sort(),
       ['market-data.failed', 'stock.archived.dlq', 'stock.upserted.dlq', 'stocks.list'],
     );
     write('services/invoicing/src/typo.ts', 'outbox.add(tx, Topics.StockUpsertd, k, {});');

@@ -11,7 +11,7 @@ import type { RouteEntry } from './routes';
 export const PingRequestSchema = z.object({}).passthrough();
 export const PingReplySchema = z.object({ service: z.string(), instance: z.string(), at: z.string() });
 
-/** One request topic of a service: `<service>.<verb-noun>`, with a `.reply` topic. */
+/** One request topic of a service: `<service>.<verb-noun>`, answered on `<service>.reply`. */
 export interface RequestDefinition {
   topic: string;
   request: z.ZodTypeAny;

@@ -35,7 +35,7 @@ export const ReplyErrorSchema = z.object({
 });
 export type ReplyError = z.infer<typeof ReplyErrorSchema>;
 
-/** Every reply on a `.reply` topic: `{ ok: true, data } | { ok: false, error: { code, message } }`. */
+/** Every reply on a `<service>.reply` topic: `{ ok: true, data } | { ok: false, error: { code, message } }`. */
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: ReplyError };
 
 export function replyEnvelope<T extends z.ZodTypeAny>(data: T) {

@@ -1,7 +1,7 @@
 import { dlqTopic, Header } from '@irp/proto';
 import { IHeaders, Producer } from 'kafkajs';
 import { currentCorrelationId, createLogger } from './logging';
-import { MESSAGE_COMPRESSION } from './kafka';
+import { compressionFor } from './kafka';
 import { dlqMessages } from './metrics';
 
 const log = createLogger('dlq');
@@ -63,22 +63,19 @@ export class DlqPublisher {
     const body = redacted.value;
     dlqMessages.inc({ topic: sourceTopic });
     log.warn({ topic: sourceTopic, reason }, 'message rejected to DLQ');
-    await this.producer.send({
-      topic: target,
-      compression: MESSAGE_COMPRESSION,
-      messages: [
-        {
-          key: key ?? null,
-          value: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body ?? null),
-          headers: {
-            ...headers,
-            [Header.DlqReason]: reason,
-            [Header.DlqSourceTopic]: sourceTopic,
-            [Header.CorrelationId]: currentCorrelationId() ?? '',
-            ...(redacted.paths.length ? { [Header.DlqRedacted]: redacted.paths.join(',') } : {}),
-          },
+    const messages = [
+      {
+        key: key ?? null,
+        value: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body ?? null),
+        headers: {
+          ...headers,
+          [Header.DlqReason]: reason,
+          [Header.DlqSourceTopic]: sourceTopic,
+          [Header.CorrelationId]: currentCorrelationId() ?? '',
+          ...(redacted.paths.length ? { [Header.DlqRedacted]: redacted.paths.join(',') } : {}),
         },
-      ],
-    });
+      },
+    ];
+    await this.producer.send({ topic: target, compression: compressionFor(messages), messages });
   }
 }

@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
-import type { Consumer, RetryOptions } from 'kafkajs';
-import { DEFAULT_KAFKA_RETRY_MAX_MS, kafkaClientConfig, keepConsuming } from './kafka';
+import { CompressionTypes, Kafka, type Consumer, type ProducerRecord, type RetryOptions } from 'kafkajs';
+import {
+  COMPRESSION_MIN_BYTES,
+  compressionFor,
+  DEFAULT_KAFKA_RETRY_MAX_MS,
+  kafkaClientConfig,
+  keepConsuming,
+  sizedCompressionClient,
+} from './kafka';
 import { kafkaConsumerCrashes } from './metrics';
 
 // kafkajs' retrier, the one its consumers, producers and admin clients run every operation through.
@@ -107,5 +114,35 @@ describe('keepConsuming', () => {
     closing = true;
     await jest.advanceTimersByTimeAsync(10_000);
     expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe('compression by size (ADR 0005)', () => {
+  it('sends requests and small replies plain and gzips what reaches COMPRESSION_MIN_BYTES in all', () => {
+    expect(compressionFor([{ value: '{"ok":true,"data":{}}' }])).toBe(CompressionTypes.None);
+    expect(compressionFor([{ value: null }])).toBe(CompressionTypes.None);
+    expect(compressionFor([{ value: 'x'.repeat(COMPRESSION_MIN_BYTES) }])).toBe(CompressionTypes.GZIP);
+    // A batch of small messages is as large as its sum.
+    const quarter = { value: Buffer.alloc(COMPRESSION_MIN_BYTES / 4) };
+    expect(compressionFor([quarter, quarter, quarter])).toBe(CompressionTypes.None);
+    expect(compressionFor([quarter, quarter, quarter, quarter])).toBe(CompressionTypes.GZIP);
+  });
+
+  it("sets each send's compression on the producers of a client (the Nest server's and requester's)", async () => {
+    const kafka = new Kafka({ brokers: ['127.0.0.1:1'] });
+    const sent: ProducerRecord[] = [];
+    const producerOf = kafka.producer.bind(kafka);
+    kafka.producer = (config) => {
+      const producer = producerOf(config);
+      producer.send = async (record) => {
+        sent.push(record);
+        return [];
+      };
+      return producer;
+    };
+    const producer = sizedCompressionClient(kafka).producer();
+    await producer.send({ topic: 't', compression: CompressionTypes.GZIP, messages: [{ value: 'small' }] });
+    await producer.send({ topic: 't', messages: [{ value: 'x'.repeat(COMPRESSION_MIN_BYTES) }] });
+    expect(sent.map((r) => r.compression)).toEqual([CompressionTypes.None, CompressionTypes.GZIP]);
   });
 });

@@ -4,13 +4,20 @@ import {
   Header,
   ReplyOf,
   RequestCatalogue,
+  replyTopic,
   RequestOf,
   RequestTopic,
 } from '@irp/proto';
 import { ClientKafka } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from './errors';
-import { KafkaSettings, kafkaRequesterOptions, keepConsuming, retryMaxMsOf } from './kafka';
+import {
+  KafkaSettings,
+  kafkaRequesterOptions,
+  keepConsuming,
+  retryMaxMsOf,
+  sizedCompressionClient,
+} from './kafka';
 import { createLogger, currentCorrelationId } from './logging';
 import { validateReply } from './messages';
 import { kafkaRequestSeconds, kafkaRequests } from './metrics';
@@ -18,7 +25,7 @@ import { kafkaRequestSeconds, kafkaRequests } from './metrics';
 const log = createLogger('requester');
 
 export interface RequesterSettings extends KafkaSettings {
-  /** Request topics this requester sends to; it subscribes to each one's `.reply` topic. */
+  /** Request topics this requester sends to; it reads the reply topic of each service answering them. */
   topics: readonly RequestTopic[];
   timeoutMs: number;
   /**
@@ -31,9 +38,26 @@ export interface RequesterSettings extends KafkaSettings {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Nest's Kafka client, its reply consumer kept consuming across broker outages (keepConsuming). */
+/**
+ * Nest's Kafka client with one reply topic per answering service (proto's replyTopic: `<service>.reply`,
+ * named in each request's headers; Nest's own is one per request topic), its reply consumer kept consuming
+ * across broker outages (keepConsuming).
+ */
 class ReplyConsumingClient extends ClientKafka {
   private closing = false;
+
+  override subscribeToResponseOf(pattern: unknown): void {
+    const reply = this.getResponsePatternName(this.normalizePattern(pattern as string));
+    if (!this.responsePatterns.includes(reply)) this.responsePatterns.push(reply);
+  }
+
+  protected override getResponsePatternName(pattern: string): string {
+    return replyTopic(pattern);
+  }
+
+  override createClient<T>(): T {
+    return sizedCompressionClient(super.createClient()) as T;
+  }
 
   protected override registerConsumerEventListeners(): void {
     super.registerConsumerEventListeners();
@@ -71,7 +95,7 @@ export class KafkaRequester {
   async connect(waitMs = 30_000): Promise<void> {
     await this.client.connect();
     const deadline = Date.now() + waitMs;
-    const replyTopics = this.settings.topics.map((t) => `${t}.reply`);
+    const replyTopics = [...new Set(this.settings.topics.map(replyTopic))];
     while (Date.now() < deadline) {
       const assigned = this.client.getConsumerAssignments();
       if (replyTopics.every((t) => assigned[t] !== undefined)) return;

@@ -2,7 +2,7 @@ import { Type } from '@nestjs/common';
 import { MetadataScanner } from '@nestjs/core';
 import { KafkaOptions, MessageHandler, ServerKafka } from '@nestjs/microservices';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
-import { keepConsuming, retryMaxMsOf } from './kafka';
+import { keepConsuming, retryMaxMsOf, sizedCompressionClient } from './kafka';
 
 /** The Kafka topics a handler class listens on (its @MessagePattern / @EventPattern patterns). */
 export function topicsOf(handlers: readonly Type<unknown>[]): string[] {
@@ -42,6 +42,10 @@ export class RoleKafkaServer extends ServerKafka {
   ) {
     super(options);
     this.topics = new Set(topics);
+  }
+
+  override createClient<T>(): T {
+    return sizedCompressionClient(super.createClient()) as T;
   }
 
   protected override registerConsumerEventListeners(): void {

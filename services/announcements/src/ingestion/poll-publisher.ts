@@ -1,4 +1,4 @@
-import { MESSAGE_COMPRESSION } from '@irp/platform';
+import { compressionFor } from '@irp/platform';
 import { EventCatalogue, Header, Topics } from '@irp/proto';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -19,15 +19,16 @@ export async function publishPollRequests(
   if (!requests.length) return;
   const schema = EventCatalogue[Topics.AnnouncementsPollRequested].schema;
   const correlationId = randomUUID();
+  const messages = requests.map((r) => ({
+    key: r.key,
+    value: JSON.stringify(schema.parse(r.event)),
+    headers: { [Header.CorrelationId]: correlationId },
+  }));
   await producer.send({
     topic: Topics.AnnouncementsPollRequested,
     acks: -1,
-    compression: MESSAGE_COMPRESSION,
-    messages: requests.map((r) => ({
-      key: r.key,
-      value: JSON.stringify(schema.parse(r.event)),
-      headers: { [Header.CorrelationId]: correlationId },
-    })),
+    compression: compressionFor(messages),
+    messages,
   });
   pollRequestsPublished.inc({ kind }, requests.length);
 }

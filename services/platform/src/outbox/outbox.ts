@@ -1,7 +1,7 @@
 import { EventCatalogue, EventOf, EventTopic, formatZodIssues, Header } from '@irp/proto';
 import { Producer } from 'kafkajs';
 import { Client } from 'pg';
-import { MESSAGE_COMPRESSION } from '../kafka';
+import { compressionFor } from '../kafka';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../errors';
 import { createLogger, currentCorrelationId } from '../logging';
@@ -158,13 +158,14 @@ export class OutboxRelay {
       if (!rows.length) return 0;
       const byTopic = new Map<string, typeof rows>();
       for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
+      const topicMessages = [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((r) => ({ key: r.key, value: JSON.stringify(r.payload), headers: r.headers })),
+      }));
       await this.producer.sendBatch({
         acks: -1,
-        compression: MESSAGE_COMPRESSION,
-        topicMessages: [...byTopic].map(([topic, list]) => ({
-          topic,
-          messages: list.map((r) => ({ key: r.key, value: JSON.stringify(r.payload), headers: r.headers })),
-        })),
+        compression: compressionFor(topicMessages.flatMap((t) => t.messages)),
+        topicMessages,
       });
       await m.query(`UPDATE "${this.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
         rows.map((r) => r.id),
