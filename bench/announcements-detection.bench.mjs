@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import { feedReadPlusHop, sampleDetection, watchDetection } from './detection.mjs';
+import { figure, writeResult } from './figures.mjs';
 import {
   publishStocks,
   startBenchStack,
@@ -142,11 +143,21 @@ try {
     throughput,
     stand_in_direct_requests_per_second: directPerSecond,
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'bench', 'results', 'announcements-detection.json'),
-    JSON.stringify(result, null, 2),
-  );
+  const B = 'announcements-detection';
+  writeResult(B, result, [
+    figure(B, 'detection overhead p95 (tick → detected)', overhead.p95, 'ms', {
+      goal: { max: 250 },
+      ratio: { value: overhead.p95 / direct.p95, better: 'lower' },
+    }),
+    figure(B, 'detection overhead p50', overhead.p50, 'ms'),
+    figure(B, 'publish → detected p95', total.p95, 'ms'),
+    figure(B, 'limit p95 (feed read + raw Kafka hop)', direct.p95, 'ms'),
+    ...throughput.map((t) =>
+      figure(B, `asx per-stock polls/s, ${t.instances} poller(s)`, t.pollsPerSecond, 'polls/s', {
+        ratio: { value: t.pollsPerSecond / directPerSecond, better: 'higher' },
+      }),
+    ),
+  ]);
   console.log(`${STOCKS} polled stocks on asx2, poll interval ${INTERVAL_MS} ms, ${SAMPLES} announcements`);
   console.log(`overhead beyond the tick: p50 ${overhead.p50} ms, p95 ${overhead.p95} ms (goal <= 250 ms)`);
   console.log(`publish -> detected:      p50 ${total.p50} ms, p95 ${total.p95} ms`);

@@ -26,6 +26,7 @@ import {
   tickerOf,
   waitForCount,
 } from './lib.mjs';
+import { figure, writeResult } from './figures.mjs';
 import { FROM, rawTransport, sendAll, sendAnnouncement, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
 
 const require = createRequire(import.meta.url);
@@ -195,11 +196,18 @@ try {
     throughput_goal_met: senderRate / rawRate >= 0.8,
     smtp_connection_errors: sink.connectionErrors(),
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'bench', 'results', 'email-delivery.json'),
-    JSON.stringify(result, null, 2),
-  );
+  const B = 'email-delivery';
+  writeResult(B, result, [
+    figure(B, 'alert: publish → first mail p95', latency.p95, 'ms', {
+      goal: { max: 2000 },
+      ratio: { value: latency.p95 / limit.p95, better: 'lower' },
+    }),
+    figure(B, `sender, ${SUBSCRIBERS} subscribers`, senderRate, 'mails/s', {
+      ratio: { value: senderRate / floorRate, better: 'higher' },
+    }),
+    figure(B, 'sender ÷ SMTP-only floor', senderRate / floorRate, '×', { goal: { min: 0.8 } }),
+    figure(B, 'sender ÷ raw nodemailer', senderRate / rawRate, '×', { goal: { min: 0.8 } }),
+  ]);
   console.log(
     `alert latency (publish -> first mail accepted), ${SAMPLES} samples: p50 ${latency.p50} ms, p95 ${latency.p95} ms (goal p95 <= 2000 ms)`,
   );

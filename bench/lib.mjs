@@ -49,16 +49,31 @@ export async function publishStocks(producer, count, fields = {}) {
   }
 }
 
-/** Signs in as the demo admin; the cookie header and XSRF token for state-changing calls. */
-export async function signIn(base) {
-  const res = await fetch(`${base}/api/login`, {
-    headers: { Authorization: `Basic ${Buffer.from('admin:Admin!2026').toString('base64')}` },
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
-  return { base, cookie: cookies.join('; '), xsrf: decodeURIComponent(xsrf) };
+/**
+ * Signs in as a demo user; the cookie header and XSRF token for state-changing calls. A stack that has just
+ * started may answer 503 while a service's consumer still joins its group: signing in is asked again until
+ * the stack answers (at most a minute), so no bench measures, or dies, before its stack is ready.
+ */
+export async function signInAs(base, username, password) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${base}/api/login`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
+    });
+    if (res.ok) {
+      const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+      const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
+      return { base, cookie: cookies.join('; '), xsrf: decodeURIComponent(xsrf) };
+    }
+    const body = await res.text();
+    if (res.status !== 503 || Date.now() > deadline)
+      throw new Error(`login of ${username} failed: ${res.status} ${body.slice(0, 300)}`);
+    await sleep(500);
+  }
 }
+
+/** Signs in as the demo admin (signInAs). */
+export const signIn = (base) => signInAs(base, 'admin', 'Admin!2026');
 
 /** Saves the system settings with this announcement service (limits as given). */
 export async function setSource(session, announcementService, limits = { hourly: 10, daily: 30 }) {

@@ -38,6 +38,7 @@ import {
   tickerOf,
   waitForCount,
 } from './lib.mjs';
+import { figure, writeResult } from './figures.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -604,8 +605,16 @@ try {
     goal: 'recovery <= 5000 ms, 0 lost',
     scenarios: results.map((r) => ({ ...r, goal_met: r.recovery_ms <= GOAL_MS && r.lost === 0 })),
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'recovery.json'), JSON.stringify(result, null, 2));
+  const B = 'recovery';
+  writeResult(
+    B,
+    result,
+    result.scenarios.flatMap((r) => [
+      figure(B, `${r.scenario}: recovery`, r.recovery_ms / 1000, 's', { goal: { max: GOAL_MS / 1000 } }),
+      figure(B, `${r.scenario}: lost`, r.lost, 'mails or announcements', { goal: { max: 0 } }),
+      figure(B, `${r.scenario}: twice`, r.duplicates, 'mails or announcements'),
+    ]),
+  );
   console.log('\nscenario                     recovery   goal <= 5 s   lost (goal 0)   duplicates');
   for (const r of result.scenarios)
     console.log(

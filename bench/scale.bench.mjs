@@ -30,6 +30,7 @@ import {
   tickerOf,
   waitForCount,
 } from './lib.mjs';
+import { figure, writeResult } from './figures.mjs';
 import { sampleProcesses } from './process-usage.mjs';
 import { rawTransport, sendAnnouncement, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
 
@@ -216,8 +217,16 @@ try {
     processes: usage,
     deployments,
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'scale.json'), JSON.stringify(result, null, 2));
+  const B = 'scale';
+  writeResult(B, result, [
+    figure(B, `detection overhead p95, ${POLLERS} pollers`, overhead.p95, 'ms', {
+      goal: { max: 250 },
+      ratio: { value: overhead.p95 / limit.p95, better: 'lower' },
+    }),
+    figure(B, `mails/s, all ${perSender.length} senders`, (SUBSCRIBERS * 1000) / send.ms, 'mails/s', {
+      ratio: { value: (SUBSCRIBERS * 1000) / send.ms / floorRate, better: 'higher' },
+    }),
+  ]);
   writeResources({ at, machine, run, deployments });
 
   console.log(

@@ -58,6 +58,8 @@ export async function startSmtpSink() {
     accepted: () => accepted,
     bytes: () => bytes,
     connectionErrors: () => connectionErrors,
+    /** When each of `address`'s mails arrived (ms), in order. */
+    arrivals: (address) => arrivals.get(address) ?? [],
     /** When `address`'s first mail at or after `after` (ms) arrived, if one did. */
     firstArrival: (address, after) => arrivals.get(address)?.find((at) => at >= after),
     close: () => new Promise((resolve) => server.close(resolve)),

@@ -13,7 +13,6 @@
 //  3. the staff stock page's subscriber list with 50,000 subscribers of one stock: its render after the
 //     data arrived, and a jump to its end.
 /* global window, document, requestAnimationFrame -- the page.evaluate callbacks below run in the browser */
-import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,7 @@ import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import { freshDatabase, sleep } from './lib.mjs';
 import { changeMatching, forgetChanges, keyAt, listTimingScript, responseEnd } from './list-timing.mjs';
+import { figure, writeResult } from './figures.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -380,11 +380,37 @@ try {
     scales,
     subscriber_list: subscribers,
   };
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'bench', 'results', 'stocks-dashboard.json'),
-    JSON.stringify(result, null, 2),
+  const B = 'stocks-dashboard';
+  const figures = scales.flatMap((sc) => [
+    ...(sc.failed
+      ? []
+      : [
+          figure(B, `${sc.stocks} stocks, caches off: gateway p50`, sc.caches_off.gateway_ms.p50, 'ms', {
+            ratio: { value: sc.caches_off.ratio.p50, better: 'lower' },
+          }),
+          figure(B, `${sc.stocks} stocks, caches on: gateway p50`, sc.caches_on.gateway_ms.p50, 'ms', {
+            ratio: { value: sc.caches_on.ratio.p50, better: 'lower' },
+          }),
+        ]),
+    figure(B, `${sc.stocks} stocks: render after data p50`, sc.chromium.render_after_data_ms.p50, 'ms', {
+      goal: { max: GOALS.renderMs },
+    }),
+    figure(B, `${sc.stocks} stocks: filter keystroke p50`, sc.chromium.keystroke_ms.p50, 'ms', {
+      goal: { max: GOALS.keystrokeMs },
+    }),
+  ]);
+  figures.push(
+    figure(
+      B,
+      `${SUBSCRIBERS} subscribers: render after data p50`,
+      subscribers.render_after_data_ms.p50,
+      'ms',
+      {
+        goal: { max: GOALS.renderMs },
+      },
+    ),
   );
+  writeResult(B, result, figures);
 } finally {
   await browser?.close().catch(() => {});
   await pg.end().catch(() => {});

@@ -81,12 +81,14 @@ export function planChanged(files) {
       all('browser');
       because.unshift('the infra suite');
     } else if (
-      /^(scripts|deploy|security)\//.test(file) ||
+      /^(scripts|deploy|security|bench)\//.test(file) ||
       file === 'Makefile' ||
       file === 'eslint.config.mjs'
     ) {
       plan.infra = true;
-      because.push('the infra suite (node --test deploy/local/test/*.test.mjs scripts/test/*.test.mjs)');
+      because.push(
+        'the infra suite (node --test deploy/local/test/*.test.mjs scripts/test/*.test.mjs bench/test/*.test.mjs)',
+      );
     }
     plan.why.push(`${file} → ${because.length ? because.join(', ') : 'lint only'}`);
   }

@@ -461,7 +461,11 @@ async function main() {
       await suite('web unit', () => vitestRun(PLAN && !PLAN.web.all ? PLAN.web.related : undefined));
     if (wanted('infra'))
       await suite('infra script', () =>
-        nodeTestRun('infra script', ['deploy/local/test/*.test.mjs', 'scripts/test/*.test.mjs']),
+        nodeTestRun('infra script', [
+          'deploy/local/test/*.test.mjs',
+          'scripts/test/*.test.mjs',
+          'bench/test/*.test.mjs',
+        ]),
       );
     if (splitIntegration) await browserOnce();
     else if (wanted('browser') && !browserApart) await browserLane(infra);

@@ -130,7 +130,8 @@ export default defineConfig({
     restoreMocks: true,
     // A whole page rendered in jsdom (Mantine, the router, RTK Query) takes 1–2 s alone and over 5 s (vitest's
     // default) on a busy 2-core machine; a time limit is no check of behaviour, so it only has to be generous.
-    testTimeout: 20_000,
+    // The lists at scale (20,000 stocks, 50,000 subscribers) ran past 20 s at a load average of 12-15.
+    testTimeout: 90_000,
     // Likewise the setup (jsdom and the setup file) of each test file: its 10 s default ran out with the
     // integration lane and other work beside it.
     hookTimeout: 30_000,

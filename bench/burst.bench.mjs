@@ -1,0 +1,317 @@
+// Reporting season's morning burst (issue 35): most ASX companies lodge results within one hour, so the
+// portal's hardest hour is a burst. 2,000 polled stocks on the whole-market source (asx2, 1 s poll), ANNOUNCEMENTS
+// (600) of distinct stocks published at the ASX stand-in over a simulated hour (BURST_HOUR_MS, 10 minutes:
+// the hour at 6× speed) with a morning's shape (a bell over the hour whose peak minute has 50), every third
+// price-sensitive, each stock with 100-5,000 confirmed subscribers (log-uniform; BURST_SCALE scales them),
+// the Email switches on, so every announcement is auto-sent to its stock's subscribers. When the peak
+// begins, a routine announcement of a stock with 10,000 subscribers starts a send that is still running
+// while the peak's price-sensitive announcements arrive.
+//
+// Per announcement: publish -> its first mail at the SMTP server (in this process), publish -> its last.
+// Reported per kind (price-sensitive, routine): first-mail p50/p95, last-mail p95; mails lost (a subscriber
+// never mailed) and doubled; mails/s over the burst against the SMTP-only floor of the same machine; and the
+// CPU of every process of the stack over the burst (where the time goes). Goal: price-sensitive first mail
+// p95 <= 2 s through the burst, 0 lost, doubles within the in-flight window.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import * as stack from '../scripts/stack.mjs';
+import { figure, writeResult } from './figures.mjs';
+import {
+  publishStocks,
+  startBenchStack,
+  setSource,
+  signIn,
+  sleep,
+  stockIdOf,
+  summary,
+  tickerOf,
+  waitForCount,
+} from './lib.mjs';
+import { sampleProcesses } from './process-usage.mjs';
+import { rawTransport, serviceMailOf, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
+
+const STOCKS = Number(process.env.BURST_STOCKS ?? 2000);
+const ANNOUNCEMENTS = Number(process.env.BURST_ANNOUNCEMENTS ?? 600);
+const PEAK_MINUTE = Number(process.env.BURST_PEAK_MINUTE ?? 50);
+const HOUR_MS = Number(process.env.BURST_HOUR_MS ?? 600_000);
+const SCALE = Number(process.env.BURST_SCALE ?? 1);
+const ROUTINE_BIG = Math.round(10_000 * SCALE);
+/** What a sender may have accepted at the SMTP server but not marked when it crashed: SEND_CONCURRENCY. */
+const IN_FLIGHT_WINDOW = Number(process.env.SEND_CONCURRENCY ?? 20); // the sender's default (config.ts)
+const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
+const say = (m) => console.log(`[burst] ${m}`);
+
+/** A deterministic generator, so every run publishes the same burst. */
+function random(seed) {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+const rand = random(35);
+
+/**
+ * When each of `count` announcements is published, in ms from the start of the simulated hour: a bell
+ * (normal) over the hour, its peak 20 minutes in, wide enough that `count` announcements give `peak` in
+ * the busiest minute (sigma = count / (peak * sqrt(2 pi)) minutes).
+ */
+function morningShape(count, peak, hourMs) {
+  const minute = hourMs / 60;
+  const sigma = count / (peak * Math.sqrt(2 * Math.PI));
+  const at = [];
+  while (at.length < count) {
+    const z = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    const t = (20 + z * sigma) * minute;
+    if (t >= 0 && t < hourMs) at.push(t);
+  }
+  return at.sort((a, b) => a - b);
+}
+
+/** Subscribers of bench stock `i`: log-uniform between 100 and 5,000, scaled. */
+const subscribersOf = (i) => Math.max(1, Math.round(100 * Math.exp(random(i)() * Math.log(50)) * SCALE));
+const addressOf = (i, n) => `b${i}-${n}@burst.example`;
+
+const sink = await startSmtpSink();
+const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
+process.env.ASX_BASE_URL = standIn.url;
+process.env.ASX2_BASE_URL = standIn.url;
+process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
+process.env.POLL_INTERVAL_MS = '1000';
+process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
+fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+
+const { pg, producer } = await startBenchStack(stack, { envFile: ENV_FILE, database: 'irportal_bench' });
+let sampler;
+try {
+  const session = await signIn(`http://127.0.0.1:${process.env.GATEWAY_PORT}`);
+  // The whole-market source; automatic-send limits above the burst, so none is held back.
+  await setSource(session, 'asx2', { hourly: 10_000, daily: 100_000 });
+
+  // The plan: announced stocks 1..ANNOUNCEMENTS (stock 0 of the plan is the routine 10,000's), in publish order.
+  const times = morningShape(ANNOUNCEMENTS, PEAK_MINUTE, HOUR_MS);
+  const peakStart = times[Math.floor(ANNOUNCEMENTS * 0.3)];
+  const bigRoutine = ANNOUNCEMENTS + 1;
+  const plan = times.map((at, k) => ({
+    i: k + 1,
+    at,
+    priceSensitive: k % 3 === 0,
+    subscribers: subscribersOf(k + 1),
+  }));
+  plan.push({ i: bigRoutine, at: peakStart - 1, priceSensitive: false, subscribers: ROUTINE_BIG, big: true });
+  plan.sort((a, b) => a.at - b.at);
+  const expected = plan.reduce((n, p) => n + p.subscribers, 0);
+  say(
+    `${STOCKS} stocks, ${plan.length} announcements over ${HOUR_MS / 60_000} min (peak minute ${PEAK_MINUTE} at 1/${60_000 / (HOUR_MS / 60)} speed), ${expected} mails`,
+  );
+
+  // Each stock has one old announcement, stored by the first market poll and never auto-sent.
+  for (let i = 1; i <= STOCKS; i++)
+    standIn.publish({
+      ticker: tickerOf(i),
+      headline: `Burst company ${i} listing`,
+      releasedAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+    });
+  await producer.connect();
+  await publishStocks(producer, STOCKS, {
+    sendPriceSensitiveAnnouncements: true,
+    sendNonPriceSensitiveAnnouncements: true,
+  });
+  await waitForCount(
+    pg,
+    'bench stocks known to the email service',
+    `SELECT count(*)::int AS n FROM email_marketing.stocks WHERE ticker LIKE 'BN%'`,
+    STOCKS,
+  );
+  for (const p of plan)
+    await pg.query(
+      `INSERT INTO email_marketing.subscribers (stock_id, email, status, confirmed_at)
+       SELECT $1, 'b' || $2::int || '-' || n || '@burst.example', 'confirmed', now()
+       FROM generate_series(1, $3::int) AS n ON CONFLICT DO NOTHING`,
+      [stockIdOf(p.i), p.i, p.subscribers],
+    );
+  await waitForCount(
+    pg,
+    'the bench stocks’ first announcements stored',
+    `SELECT count(*)::int AS n FROM announcements.announcements a JOIN announcements.stocks s ON s.id = a.stock_id WHERE s.ticker LIKE 'BN%'`,
+    STOCKS,
+  );
+  await sleep(3000);
+
+  // The SMTP-only floor of this machine, before the burst (the same mails composed beforehand).
+  const floorSubscribers = Array.from({ length: 5000 }, (_, n) => ({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    email: `floor-${n}@floor.example`,
+  }));
+  const list = await (
+    await fetch(`${session.base}/api/Announcement/list/${tickerOf(1)}:ASX`, {
+      headers: { cookie: session.cookie },
+    })
+  ).json();
+  const mailOf = serviceMailOf({
+    stock: { ticker: tickerOf(1), exchange: 'ASX', companyName: 'Bench 1 Limited', companyLogoUrl: '' },
+    announcement: list.announcements[0],
+    publicBaseUrl: 'http://127.0.0.1:3000',
+  });
+  const raw = rawTransport(sink.port);
+  const floorMs = await smtpOnlyFloor(raw, floorSubscribers, mailOf);
+  raw.close();
+  const floorRate = (floorSubscribers.length * 1000) / floorMs;
+  say(`SMTP-only floor: ${Math.round(floorRate)} mails/s`);
+
+  // ---- the burst ----
+  const processes = JSON.parse(
+    fs.readFileSync(path.join(ROOT, '.local', 'stack', 'state.json'), 'utf8'),
+  ).processes.filter(
+    (p) => !p.name.endsWith('standin') && p.name !== 'mail-inbox' && p.name !== 'email-providers',
+  );
+  sampler = sampleProcesses(processes);
+  sampler.phase('burst');
+  const acceptedBefore = sink.accepted();
+  const start = Date.now();
+  let progress = start;
+  for (const p of plan) {
+    const wait = start + p.at - Date.now();
+    if (wait > 0) await sleep(wait);
+    p.publishedAt = Date.now();
+    standIn.publish({
+      ticker: tickerOf(p.i),
+      headline: `Burst ${p.priceSensitive ? 'results' : 'Appendix 3Y'} ${p.i}`,
+      priceSensitive: p.priceSensitive,
+    });
+    if (Date.now() - progress > 30_000) {
+      progress = Date.now();
+      say(
+        `${Math.round((Date.now() - start) / 1000)} s: ${plan.filter((x) => x.publishedAt).length} published, ${sink.accepted() - acceptedBefore} of ${expected} mails`,
+      );
+    }
+  }
+  say(`all published after ${Math.round((Date.now() - start) / 1000)} s; waiting for the mails`);
+  // Every mail, however long the sending takes: progress every 30 s, and a stall (no mail for 5 minutes) ends it.
+  let last = sink.accepted();
+  let lastChange = Date.now();
+  while (sink.accepted() - acceptedBefore < expected) {
+    await sleep(1000);
+    if (sink.accepted() !== last) [last, lastChange] = [sink.accepted(), Date.now()];
+    if (Date.now() - lastChange > 300_000) {
+      say(`no mail for 5 minutes: ${sink.accepted() - acceptedBefore} of ${expected}`);
+      break;
+    }
+    if (Date.now() - progress > 30_000) {
+      progress = Date.now();
+      say(
+        `${Math.round((Date.now() - start) / 1000)} s: ${sink.accepted() - acceptedBefore} of ${expected} mails`,
+      );
+    }
+  }
+  // Mails beyond one each (doubles) arrive with the rest; a moment more shows a late one.
+  await sleep(5000);
+  const burstMs = Date.now() - start;
+  const usage = sampler.stop();
+  sampler = undefined;
+
+  // Per announcement: first and last arrival among its stock's subscribers after its publish; lost, doubled.
+  let lost = 0;
+  let doubled = 0;
+  for (const p of plan) {
+    let first = Infinity;
+    let lastAt = 0;
+    for (let n = 1; n <= p.subscribers; n++) {
+      const all = sink.arrivals(addressOf(p.i, n)).filter((at) => at >= p.publishedAt);
+      if (!all.length) lost++;
+      else {
+        doubled += all.length - 1;
+        first = Math.min(first, all[0]);
+        lastAt = Math.max(lastAt, all[0]);
+      }
+    }
+    p.firstMs = Number.isFinite(first) ? first - p.publishedAt : undefined;
+    p.lastMs = lastAt ? lastAt - p.publishedAt : undefined;
+  }
+  const of = (kind) => plan.filter((p) => (kind === 'ps' ? p.priceSensitive : !p.priceSensitive));
+  const summaryOf = (xs) => (xs.length ? summary(xs) : { n: 0, p50: NaN, p95: NaN, max: NaN });
+  const firsts = (list) => summaryOf(list.map((p) => p.firstMs).filter((x) => x !== undefined));
+  const lasts = (list) => summaryOf(list.map((p) => p.lastMs).filter((x) => x !== undefined));
+  const ps = { first: firsts(of('ps')), last: lasts(of('ps')) };
+  const routine = { first: firsts(of('routine')), last: lasts(of('routine')) };
+  const duringBig = plan.filter(
+    (p) => p.priceSensitive && p.publishedAt > plan.find((x) => x.big).publishedAt,
+  );
+  const big = plan.find((x) => x.big);
+  const psWhileBig = firsts(duringBig.filter((p) => p.publishedAt < big.publishedAt + big.lastMs));
+  const rate = ((sink.accepted() - acceptedBefore) * 1000) / burstMs;
+  const busiest = [...usage].sort((a, b) => b.cpuSeconds - a.cpuSeconds);
+
+  const B = 'burst';
+  const figures = [
+    figure(B, 'price-sensitive: publish → first mail p95', ps.first.p95, 'ms', { goal: { max: 2000 } }),
+    figure(B, 'price-sensitive: publish → first mail p50', ps.first.p50, 'ms'),
+    figure(
+      B,
+      `price-sensitive while the routine ${ROUTINE_BIG} send runs: first mail p95`,
+      psWhileBig.p95,
+      'ms',
+      { goal: { max: 2000 } },
+    ),
+    figure(B, 'price-sensitive: publish → last mail p95', ps.last.p95, 'ms'),
+    figure(B, 'routine: publish → first mail p95', routine.first.p95, 'ms'),
+    figure(B, 'routine: publish → last mail p95', routine.last.p95, 'ms'),
+    figure(B, 'mails lost', lost, 'mails', { goal: { max: 0 } }),
+    figure(B, 'mails doubled', doubled, 'mails', { goal: { max: IN_FLIGHT_WINDOW } }),
+    figure(B, 'mails/s over the burst', rate, 'mails/s', {
+      ratio: { value: rate / floorRate, better: 'higher' },
+    }),
+  ];
+  writeResult(
+    B,
+    {
+      benchmark: B,
+      at: new Date().toISOString(),
+      stocks: STOCKS,
+      announcements: plan.length,
+      hour_ms: HOUR_MS,
+      scale: SCALE,
+      mails_expected: expected,
+      mails_accepted: sink.accepted() - acceptedBefore,
+      burst_ms: burstMs,
+      smtp_only_floor_mails_per_second: Math.round(floorRate),
+      price_sensitive: ps,
+      routine,
+      price_sensitive_while_big_routine_send: psWhileBig,
+      lost,
+      doubled,
+      processes: busiest.map((p) => ({ name: p.name, cpuSeconds: p.cpuSeconds, rssMiB: p.rssMiB })),
+      plan: plan.map(({ i, at, priceSensitive, subscribers, firstMs, lastMs }) => ({
+        i,
+        at: Math.round(at),
+        priceSensitive,
+        subscribers,
+        firstMs,
+        lastMs,
+      })),
+    },
+    figures,
+  );
+  say(
+    `price-sensitive first mail p50 ${ps.first.p50} ms, p95 ${ps.first.p95} ms (while the routine send ran: p95 ${psWhileBig.p95} ms); last p95 ${ps.last.p95} ms`,
+  );
+  say(
+    `routine first mail p50 ${routine.first.p50} ms, p95 ${routine.first.p95} ms; last p95 ${routine.last.p95} ms`,
+  );
+  say(
+    `${sink.accepted() - acceptedBefore} of ${expected} mails in ${Math.round(burstMs / 1000)} s (${Math.round(rate)}/s, floor ${Math.round(floorRate)}/s); lost ${lost}, doubled ${doubled}`,
+  );
+  say(`CPU over the burst: ${busiest.map((p) => `${p.name} ${p.cpuSeconds} s`).join(', ')}`);
+} finally {
+  sampler?.stop();
+  await producer.disconnect().catch(() => {});
+  await pg.end().catch(() => {});
+  await stack.down();
+  const infra = await import('../deploy/local/infra.mjs');
+  await infra.down({ envFile: ENV_FILE });
+  await standIn.close();
+  await sink.close();
+}
