@@ -1,26 +1,79 @@
 // The web app's bundle carries no zod (web/README.md): proto's schema modules, its route table among them,
-// reach the browser only as types; and Highcharts loads with the report page only. Builds the app as
-// `npm run build -w web` does, in memory, and looks at which modules went in and at the code itself.
+// reach the browser only as types; and Highcharts loads with the report page only. Looks at which modules
+// went into each chunk and at the code itself: of the build `make test` has just made (web/dist, with the
+// record web/scripts/chunk-modules.mjs writes), or, when a source is newer than that build, of the app built
+// as `npm run build -w web` does, in memory.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { CHUNK_MODULES_FILE } from '../../web/scripts/chunk-modules.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
+const DIST = path.join(WEB, 'dist');
 
-/** The app built once, in memory, for every test here: its chunks. */
+/** What the web build is made from: a change to any of them makes web/dist stale. */
+const BUILD_INPUTS = [
+  path.join(WEB, 'src'),
+  path.join(ROOT, 'proto', 'src'),
+  path.join(WEB, 'index.html'),
+  path.join(WEB, 'vite.config.ts'),
+  path.join(WEB, 'package.json'),
+  path.join(WEB, 'scripts', 'chunk-modules.mjs'),
+  path.join(ROOT, 'package-lock.json'),
+];
+
+/** The newest modification time under `paths` (files, or folders walked whole). */
+export function newestMtimeMs(paths) {
+  let newest = 0;
+  const visit = (p) => {
+    const stat = fs.statSync(p, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+/** web/dist's chunks as the build recorded them, or undefined when there is none or a source is newer. */
+function chunksOfDist() {
+  const record = path.join(DIST, CHUNK_MODULES_FILE);
+  const stat = fs.statSync(record, { throwIfNoEntry: false });
+  if (!stat || stat.mtimeMs < newestMtimeMs(BUILD_INPUTS)) return undefined;
+  const { chunks } = JSON.parse(fs.readFileSync(record, 'utf8'));
+  return chunks.map((chunk) => ({
+    ...chunk,
+    type: 'chunk',
+    code: fs.readFileSync(path.join(DIST, chunk.fileName), 'utf8'),
+    modules: Object.fromEntries(
+      chunk.modules.map((id) => [
+        id.startsWith('\0') ? `\0${path.join(WEB, id.slice(1))}` : path.join(WEB, id),
+        {},
+      ]),
+    ),
+  }));
+}
+
+/** The app's chunks, once for every test here: web/dist's when it is current, else a build in memory. */
 let built;
 function chunksOfBuild() {
-  built ??= build({
-    root: WEB,
-    configFile: path.join(WEB, 'vite.config.ts'),
-    logLevel: 'silent',
-    build: { write: false, sourcemap: false },
-  }).then((result) =>
-    (Array.isArray(result) ? result : [result]).flatMap((r) => r.output).filter((o) => o.type === 'chunk'),
+  built ??= Promise.resolve(chunksOfDist()).then(
+    (current) =>
+      current ??
+      build({
+        root: WEB,
+        configFile: path.join(WEB, 'vite.config.ts'),
+        logLevel: 'silent',
+        build: { write: false, sourcemap: false },
+      }).then((result) =>
+        (Array.isArray(result) ? result : [result])
+          .flatMap((r) => r.output)
+          .filter((o) => o.type === 'chunk'),
+      ),
   );
   return built;
 }
