@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
+import { isNewerThan } from './newest-mtime.mjs';
 import { writeServicesModule } from './proto-services.mjs';
 
 const require = createRequire(import.meta.url);
@@ -52,9 +53,18 @@ export async function webRoutesModule(table) {
   return prettier.format(text, { ...options, filepath: WEB_ROUTES_FILE });
 }
 
+/** What proto/dist is built from, and tsc's record of that build (proto/tsconfig.json's tsBuildInfoFile). */
+const PROTO_INPUTS = ['proto/src', 'proto/tsconfig.json', 'proto/package.json', 'tsconfig.base.json'].map(
+  (p) => path.join(ROOT, p),
+);
+const PROTO_BUILD_INFO = path.join(ROOT, 'proto', 'dist', '.tsbuildinfo');
+
 /** Builds proto (incremental: quick when proto/dist is current), so the table read is the source's. */
 export function buildProto() {
   writeServicesModule();
+  // tsc -b would find nothing to do, after a second of loading the compiler (deploy/k8s.mjs and the infra
+  // suite's generators call this in every run).
+  if (isNewerThan(PROTO_BUILD_INFO, PROTO_INPUTS)) return;
   execFileSync(
     process.execPath,
     [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'proto'],

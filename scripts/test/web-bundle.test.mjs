@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { CHUNK_MODULES_FILE } from '../../web/scripts/chunk-modules.mjs';
+import { isNewerThan } from '../newest-mtime.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(ROOT, 'web');
@@ -26,24 +27,10 @@ const BUILD_INPUTS = [
   path.join(ROOT, 'package-lock.json'),
 ];
 
-/** The newest modification time under `paths` (files, or folders walked whole). */
-export function newestMtimeMs(paths) {
-  let newest = 0;
-  const visit = (p) => {
-    const stat = fs.statSync(p, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
 /** web/dist's chunks as the build recorded them, or undefined when there is none or a source is newer. */
 function chunksOfDist() {
   const record = path.join(DIST, CHUNK_MODULES_FILE);
-  const stat = fs.statSync(record, { throwIfNoEntry: false });
-  if (!stat || stat.mtimeMs < newestMtimeMs(BUILD_INPUTS)) return undefined;
+  if (!isNewerThan(record, BUILD_INPUTS)) return undefined;
   const { chunks } = JSON.parse(fs.readFileSync(record, 'utf8'));
   return chunks.map((chunk) => ({
     ...chunk,
