@@ -45,23 +45,23 @@ function chunksOfDist() {
   }));
 }
 
+/** The app built as `npm run build -w web` does, in memory: its chunks. */
+async function chunksOfMemoryBuild() {
+  const result = await build({
+    root: WEB,
+    configFile: path.join(WEB, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { write: false, sourcemap: false },
+  });
+  return (Array.isArray(result) ? result : [result])
+    .flatMap((r) => r.output)
+    .filter((o) => o.type === 'chunk');
+}
+
 /** The app's chunks, once for every test here: web/dist's when it is current, else a build in memory. */
 let built;
 function chunksOfBuild() {
-  built ??= Promise.resolve(chunksOfDist()).then(
-    (current) =>
-      current ??
-      build({
-        root: WEB,
-        configFile: path.join(WEB, 'vite.config.ts'),
-        logLevel: 'silent',
-        build: { write: false, sourcemap: false },
-      }).then((result) =>
-        (Array.isArray(result) ? result : [result])
-          .flatMap((r) => r.output)
-          .filter((o) => o.type === 'chunk'),
-      ),
-  );
+  built ??= (async () => chunksOfDist() ?? chunksOfMemoryBuild())();
   return built;
 }
 
