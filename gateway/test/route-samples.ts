@@ -1,6 +1,7 @@
 import { asxTradingDaysBefore, PROVIDER_API_KEY_HEADER, Stock, sydneyDayOf, Topics } from '@irp/proto';
 import type { SinkMail } from '@irp/platform/testing';
 import type { Client } from 'pg';
+import { until } from './gateway-harness';
 
 /**
  * The route matrix's fixtures (backend/route-matrix.cases.ts): for every entry of the route table, by its id
@@ -86,6 +87,11 @@ export interface RouteSample {
   read?(ctx: MatrixContext): Promise<unknown>;
   /** Once, after the route's calls: puts back what later samples rely on. */
   after?(ctx: MatrixContext): Promise<void>;
+  /**
+   * After a call the route accepted: waits until the work it set going in the background (a poll, an
+   * outbox relayed) is done, so that a read of the tables after it holds still.
+   */
+  settled?(ctx: MatrixContext): Promise<void>;
   /**
    * A status other than the access rule's for a caller, and why (e.g. the public session route answers
    * 401 to no session). Refusals are never overridden to a success.
@@ -505,6 +511,23 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
           initialPoll: unknown;
         }
       ).initialPoll,
+    // The resync's poll runs after the answer, year by year, and its events leave through the outbox.
+    settled: async (ctx) => {
+      await until(
+        () =>
+          rowOf(
+            ctx.db,
+            `SELECT (SELECT count(*)::int FROM announcements.initial_polls WHERE stock_id = $1) AS polls,
+                    (SELECT count(*)::int FROM announcements.initial_polls
+                      WHERE stock_id = $1 AND status = 'running') AS running,
+                    (SELECT count(*)::int FROM announcements.outbox WHERE published_at IS NULL) AS unpublished`,
+            [ctx.resyncStock.id],
+          ).then((rows) => rows[0] as { polls: number; running: number; unpublished: number }),
+        (r) => r.polls > 0 && r.running === 0 && r.unpublished === 0,
+        `the resync of ${ctx.resyncStock.combinedTicker} finished and its events published`,
+        120_000,
+      );
+    },
   },
   'announcements.systemSettings': { request: () => ({}) },
   'announcements.saveSystemSettings': {

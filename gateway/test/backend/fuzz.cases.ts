@@ -90,28 +90,47 @@ const IGNORED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  * read whole instead, those columns left out.
  */
 async function tableChecksums(db: Client): Promise<Map<string, string>> {
-  const schemas = serviceManifest().map((s) => s.schema);
-  const { rows: tables } = await db.query<{ s: string; t: string }>(
-    `SELECT table_schema AS s, table_name AS t FROM information_schema.tables
-      WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE' ORDER BY 1, 2`,
-    [schemas],
-  );
-  const fingerprint = (s: string, t: string, name: string) => {
-    const ignored = IGNORED_COLUMNS[name];
-    const row = `(to_jsonb(x)${(ignored ?? []).map((c) => ` - '${c}'`).join('')})::text`;
-    const sum = ignored
-      ? `md5(coalesce(string_agg(${row}, E'\\n' ORDER BY ${row}), ''))`
-      : `count(*) || '/' || coalesce(max(x.xmin::text::bigint), 0)`;
-    return `SELECT '${name}' AS name, ${sum} AS sum FROM "${s}"."${t}" x`;
-  };
-  const sql = tables
-    .flatMap(({ s, t }) => [
-      fingerprint(s, t, `${s}.${t}`),
-      ...(`${s}.${t}` === WIDGET_HITS ? [fingerprint(s, t, `${WIDGET_HITS} without count`)] : []),
-    ])
-    .join(' UNION ALL ');
-  const { rows } = await db.query<{ name: string; sum: string }>(sql);
+  const { rows } = await db.query<{ name: string; sum: string }>({
+    name: 'fuzz-table-checksums',
+    text: await checksumSql(db),
+  });
   return new Map(rows.map((r) => [r.name, r.sum]));
+}
+
+/**
+ * The checksum query of a database's service tables, made once per connection (no table is made or dropped
+ * while the walk runs: every service ran its migrations before the fixtures started) and sent as a prepared
+ * statement, so each read costs the scans and not the catalogue query and planning of ~70 branches again.
+ */
+const checksumSqls = new WeakMap<Client, Promise<string>>();
+function checksumSql(db: Client): Promise<string> {
+  let sql = checksumSqls.get(db);
+  if (!sql) {
+    sql = (async () => {
+      const schemas = serviceManifest().map((s) => s.schema);
+      const { rows: tables } = await db.query<{ s: string; t: string }>(
+        `SELECT table_schema AS s, table_name AS t FROM information_schema.tables
+          WHERE table_schema = ANY($1) AND table_type = 'BASE TABLE' ORDER BY 1, 2`,
+        [schemas],
+      );
+      const fingerprint = (s: string, t: string, name: string) => {
+        const ignored = IGNORED_COLUMNS[name];
+        const row = `(to_jsonb(x)${(ignored ?? []).map((c) => ` - '${c}'`).join('')})::text`;
+        const sum = ignored
+          ? `md5(coalesce(string_agg(${row}, E'\\n' ORDER BY ${row}), ''))`
+          : `count(*) || '/' || coalesce(max(x.xmin::text::bigint), 0)`;
+        return `SELECT '${name}' AS name, ${sum} AS sum FROM "${s}"."${t}" x`;
+      };
+      return tables
+        .flatMap(({ s, t }) => [
+          fingerprint(s, t, `${s}.${t}`),
+          ...(`${s}.${t}` === WIDGET_HITS ? [fingerprint(s, t, `${WIDGET_HITS} without count`)] : []),
+        ])
+        .join(' UNION ALL ');
+    })();
+    checksumSqls.set(db, sql);
+  }
+  return sql;
 }
 
 const sameSums = (a: Map<string, string>, b: Map<string, string>) =>
@@ -303,6 +322,7 @@ export function fuzzCases(shared: SharedBackend) {
           continue;
         }
         if (entry.method !== 'GET') settled = undefined;
+        if (sample.settled) await timed('rows', () => sample.settled!(ctx));
         const run = async (list: FuzzCase[], checked = true) => {
           let next = 0;
           const worker = async () => {
@@ -340,7 +360,10 @@ export function fuzzCases(shared: SharedBackend) {
         const odd = cases.filter((x) => x.kind === 'odd');
         if (entry.method === 'GET') await timed('requests', () => run(odd));
         else for (const c of odd) await timed('requests', () => run([c]));
-        if (entry.method !== 'GET' && counts.oddAccepted > accepted) settled = undefined;
+        if (entry.method !== 'GET' && counts.oddAccepted > accepted) {
+          settled = undefined;
+          if (sample.settled) await timed('rows', () => sample.settled!(ctx));
+        }
         if (sample.after) {
           await timed('prepare', () => sample.after!(ctx));
           settled = undefined;
