@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
-import { freshDatabase, sleep } from './lib.mjs';
+import { freshDatabase, signIn as signInAdmin, sleep } from './lib.mjs';
 import { changeMatching, forgetChanges, keyAt, listTimingScript, responseEnd } from './list-timing.mjs';
 import { figure, writeResult } from './figures.mjs';
 
@@ -77,18 +77,8 @@ async function concurrently(clients, total, fn) {
 const ratio = (a, b) => ({ p50: +(a.p50 / b.p50).toFixed(2), p99: +(a.p99 / b.p99).toFixed(2) });
 const met = (value, goal) => (value < goal ? 'met' : 'not met');
 
-/** Signs in as the demo admin; waits for the stack to answer first (a 503 while it warms up). */
-async function signIn(deadlineMs = 120_000) {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const res = await fetch(`${base}/api/login`, {
-      headers: { Authorization: `Basic ${Buffer.from('admin:Admin!2026').toString('base64')}` },
-    }).catch(() => null);
-    if (res?.ok) return res.headers.getSetCookie().map((c) => c.split(';')[0]);
-    if (Date.now() > deadline) throw new Error(`login failed: ${res?.status ?? 'no answer'}`);
-    await sleep(1000);
-  }
-}
+/** The demo admin's session cookies (lib.mjs's signIn, which asks again while the stack answers 503). */
+const signIn = async () => (await signInAdmin(base)).cookie.split('; ');
 
 /** The same caching as the gateway and the stocks service, over a direct read (see the header). */
 function cachedDirectRead(pg) {

@@ -6,6 +6,7 @@ import {
   sealKeyProblem,
   sealKeyVariable,
 } from '@irp/platform';
+import { STOCK_LIST_PAGE_MAX } from '@irp/proto';
 import { z } from 'zod';
 import { DEVELOPMENT_TRUST_PROXY, trustProxySchema } from './common/trust-proxy';
 
@@ -80,6 +81,11 @@ export const gatewayConfigSchema = baseConfigSchema
      * Stock Data's update, generating a report over a long range).
      */
     REPORTS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(180_000),
+    /**
+     * How many stocks a page of the staff dashboard's list holds on its way from the stocks service (and
+     * in each request for the other services' columns); the answer is still the whole list.
+     */
+    STOCK_LIST_PAGE_SIZE: z.coerce.number().int().min(1).max(STOCK_LIST_PAGE_MAX).default(1000),
     /** How long the dashboards wait for each contributing service before showing its columns empty. */
     DASHBOARD_CONTRIBUTOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /**

@@ -13,15 +13,17 @@ import {
   Stock,
   StockChangeResponse,
   StockListDto,
+  readStockList,
   STOCK_LIST_UNAVAILABLE_HEADER,
   Topics,
   routes,
 } from '@irp/proto';
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Route } from '../routing/route';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/decorators';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { DashboardComposer } from '../dashboard/dashboard.composer';
 import { ServicesClient } from '../kafka/services.client';
 import { CachedStockDirectory } from './stock-directory.cache';
@@ -40,6 +42,7 @@ export class StocksController {
     private readonly directory: CachedStockDirectory,
     private readonly stockPage: StockPageComposer,
     private readonly initialPolls: InitialPollStatuses,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_LIST_PAGE_SIZE'>,
   ) {}
 
   @Route(routes.stocks.list)
@@ -48,26 +51,40 @@ export class StocksController {
     @Query() range: DateRange,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const { stocks } = await this.services.shared(Topics.StocksList, {});
-    // The body is the list itself (spec section 7); which composing services did not answer rides in a
-    // header, empty when all did (or none was asked).
-    const answer = (rows: StockListDto, unavailable: string[]) => {
-      res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, unavailable.join(', '));
-      return rows;
-    };
     // Report-runners see no composed column, so the other services are not asked for them; one holding
     // InvoiceTotal sees the repeating invoice total (spec section 6), so gets the figures it sums.
     const invoiceTotal = !isAdmin(user) && hasRole(user, GlobalRole.InvoiceTotal);
-    if (!isAdmin(user) && !invoiceTotal) return answer(stocks.map(toStockSummary), []);
-    const composition = await this.composer.compose(
-      stocks.map((s) => s.id),
-      range,
-    );
+    const composed = isAdmin(user) || invoiceTotal;
     const row = invoiceTotal ? toInvoiceTotalRow : toAdminStockRow;
-    return answer(
-      stocks.map((s) => row(s, composition.fieldsOf(s.id))),
-      composition.unavailable,
+    // The stocks come a page at a time (no message holds the whole list); each page's columns are asked
+    // of the other services while the next page is read, so no message to them holds every id either.
+    const pages: Array<Promise<{ rows: StockListDto; unavailable: string[] }>> = [];
+    await readStockList(
+      (page) => this.services.shared(Topics.StocksList, page),
+      this.config.STOCK_LIST_PAGE_SIZE,
+      (stocks) =>
+        pages.push(
+          !composed
+            ? Promise.resolve({ rows: stocks.map(toStockSummary), unavailable: [] })
+            : this.composer
+                .compose(
+                  stocks.map((s) => s.id),
+                  range,
+                )
+                .then((composition) => ({
+                  rows: stocks.map((s) => row(s, composition.fieldsOf(s.id))),
+                  unavailable: composition.unavailable,
+                })),
+        ),
     );
+    const parts = await Promise.all(pages);
+    // The body is the list itself (spec section 7); which composing services did not answer (for any
+    // page) rides in a header, empty when all did (or none was asked).
+    res.setHeader(
+      STOCK_LIST_UNAVAILABLE_HEADER,
+      [...new Set(parts.flatMap((p) => p.unavailable))].join(', '),
+    );
+    return parts.flatMap((p) => p.rows);
   }
 
   @Route(routes.stocks.save)

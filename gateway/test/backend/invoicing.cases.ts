@@ -1,8 +1,10 @@
 import { INestApplication } from '@nestjs/common';
-import { GlobalRole, Stock, StockRole } from '@irp/proto';
+import { GlobalRole, Stock, StockRole, Topics } from '@irp/proto';
+import { handledMessages, untilHandled } from '@irp/platform/testing';
 import request from 'supertest';
 import {
   clientOf,
+  connectTestDatabase,
   createStockAsAdmin,
   MailBackend,
   runId,
@@ -242,6 +244,50 @@ export function invoicingCases(shared: SharedBackend) {
       const invoices = await get(`/api/admin/invoices?ticker=${B.combinedTicker}`, 'total');
       expect(invoices.status).toBe(200);
       expect(invoices.body.repeatingInvoiceId).toBe(adminRow.repeatingInvoice.repeatingInvoiceId);
+    });
+
+    it('answers the whole staff list when it comes in pages of 2: every stock once, in order, each composed', async () => {
+      const paged = await startTestGateway({ STOCK_LIST_PAGE_SIZE: '2' });
+      try {
+        const pagedGet = clientOf(request(paged.gateway.getHttpServer()), sessions).get;
+        const db = await connectTestDatabase();
+        const { rows: before } = await db
+          .query<{ id: string }>('SELECT id FROM stocks.stocks')
+          .finally(() => db.end());
+        expect(before.length).toBeGreaterThan(4);
+        for (const who of ['admin', 'total']) {
+          const asked = await handledMessages(backend.stocks.healthUrl, Topics.StocksList);
+          const res = await pagedGet('/api/admin/stocks', who);
+          expect(res.status).toBe(200);
+          // A page of two stocks a message: the stocks service handled a request for each (counted after it
+          // replied, so waited for).
+          await untilHandled(
+            backend.stocks.healthUrl,
+            Topics.StocksList,
+            asked + Math.ceil(res.body.length / 2),
+          );
+          expect(res.headers['x-unavailable-services']).toBe('');
+          const rows = res.body as Stock[];
+          const ids = rows.map((r) => r.id);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids).toEqual(expect.arrayContaining(before.map((r) => r.id)));
+          const order = rows.map((r) => `${r.created} ${r.id}`);
+          expect(order).toEqual(
+            [...rows]
+              .sort((a, b) =>
+                a.created === b.created ? (a.id < b.id ? -1 : 1) : a.created > b.created ? -1 : 1,
+              )
+              .map((r) => `${r.created} ${r.id}`),
+          );
+          // A's and B's composed columns as the one-page gateway answers them.
+          const whole = (await get('/api/admin/stocks', who)).body as Stock[];
+          for (const stock of [A, B])
+            expect(rows.find((r) => r.id === stock.id)).toEqual(whole.find((r) => r.id === stock.id));
+          expect(rows.find((r) => r.id === B.id)).toHaveProperty('repeatingInvoice.amountCents');
+        }
+      } finally {
+        await paged.gateway.close();
+      }
     });
 
     it('writes the reminder mail of the unpaid invoices', async () => {

@@ -20,6 +20,7 @@ import {
   SaveNoteReplySchema,
   SaveNoteRequestSchema,
   SaveStockRequestSchema,
+  StockListPageReplySchema,
   StockListReplySchema,
   StockReferersReplySchema,
   StockReferersRequestSchema,
@@ -63,6 +64,7 @@ export * from './order-routes';
 export * from './order-rules';
 export * from './orders';
 export * from './records';
+export * from './stock-list';
 export * from './rest';
 export * from './routes';
 export * from './rules';
@@ -76,7 +78,7 @@ export const stocksContract = defineServiceContract({
   service: 'stocks',
   routes: stockRoutes,
   requests: {
-    StocksList: { topic: 'stocks.list', request: ListStocksRequestSchema, reply: StockListReplySchema },
+    StocksList: { topic: 'stocks.list', request: ListStocksRequestSchema, reply: StockListPageReplySchema },
     StocksGet: { topic: 'stocks.get', request: GetStockRequestSchema, reply: StockReplySchema },
     StocksGetByIds: {
       topic: 'stocks.get-by-ids',

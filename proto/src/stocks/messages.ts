@@ -13,8 +13,30 @@ import { ActorSchema, StockFieldsSchema, StockSchema } from './stock';
 
 const CombinedTickerRequest = z.object({ combinedTicker: z.string().min(1).max(40) });
 
-export const ListStocksRequestSchema = z.object({}).passthrough();
+/** Where a page of the stock list starts: after this stock (the last of the page before). */
+export const StockListCursorSchema = z.object({ created: z.string().datetime(), id: StockId });
+export type StockListCursor = z.infer<typeof StockListCursorSchema>;
+
+/** The most stocks one page of `stocks.list` holds (a page of 1,000 is ~0.4 MB of JSON before gzip). */
+export const STOCK_LIST_PAGE_MAX = 5000;
+
+/**
+ * One page of every stock, newest first (`created` descending, then `id`): the first page without `after`,
+ * each next one after the last stock of the page before (keyset paging, so a page is never read twice or
+ * skipped while stocks change; a stock created during the walk is in the next walk). No message carries the
+ * whole list: at 20,000 stocks that was 8 MB of JSON in one reply. `readStockList` walks them.
+ */
+export const ListStocksRequestSchema = z.object({
+  after: StockListCursorSchema.optional(),
+  limit: z.number().int().min(1).max(STOCK_LIST_PAGE_MAX).default(1000),
+});
+export type ListStocksRequest = z.input<typeof ListStocksRequestSchema>;
 export const StockListReplySchema = z.object({ stocks: z.array(StockSchema) });
+/** A page, and where the next one starts (null after the last). */
+export const StockListPageReplySchema = StockListReplySchema.extend({
+  next: StockListCursorSchema.nullable(),
+});
+export type StockListPage = z.infer<typeof StockListPageReplySchema>;
 
 export const GetStockRequestSchema = CombinedTickerRequest;
 export const StockReplySchema = z.object({ stock: StockSchema });

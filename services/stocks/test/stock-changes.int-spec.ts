@@ -1,4 +1,4 @@
-import { DEMO_STOCK_IDS, EXCHANGE_DIRECTORY, Stock, Topics } from '@irp/proto';
+import { DEMO_STOCK_IDS, EXCHANGE_DIRECTORY, readStockList, Stock, Topics } from '@irp/proto';
 import { DEMO_API_KEYS } from '../src/demo-stocks';
 import { seedDemoStocks, seedSyntheticStocks } from '../src/seed';
 import {
@@ -661,5 +661,48 @@ describe('stocks service: saving, reading, notes, widget use, ticker change, arc
     const syn = synthetic.find((s) => s.ticker === 'SYN00007')!;
     const event = await eventOf(Topics.StockUpserted, syn.id);
     expect(event.value).toEqual(syn);
+  });
+
+  it('lists every stock in pages: newest first, none twice or missed while a stock is created mid-walk', async () => {
+    const whole = (await requester.request(Topics.StocksList, { limit: 5000 })).stocks;
+    expect(whole.length).toBeGreaterThan(40);
+    expect(whole.map((s) => [s.created, s.id])).toEqual(
+      [...whole]
+        .sort((a, b) =>
+          a.created === b.created ? a.id.localeCompare(b.id) : b.created.localeCompare(a.created),
+        )
+        .map((s) => [s.created, s.id]),
+    );
+    // Pages of 7, with a stock created after the second page: it sorts first, so this walk does not see it.
+    let created: Stock | undefined;
+    let pages = 0;
+    const walked = await readStockList(async (request) => {
+      const page = await requester.request(Topics.StocksList, request);
+      expect(page.stocks.length).toBeLessThanOrEqual(7);
+      if (++pages === 2) created = await save(ADMIN, { ticker: 'PGW', companyName: 'Paged Walk Ltd' });
+      return page;
+    }, 7);
+    expect(pages).toBe(Math.ceil(whole.length / 7));
+    expect(walked.map((s) => s.id)).toEqual(whole.map((s) => s.id));
+    const after = (await requester.request(Topics.StocksList, { limit: 5000 })).stocks;
+    expect(after[0].id).toBe(created!.id);
+    expect(after.slice(1).map((s) => s.id)).toEqual(whole.map((s) => s.id));
+    // The last page says so; a cursor past a stock that is not listed starts at the next that sorts after it.
+    const last = await requester.request(Topics.StocksList, {
+      after: { created: after.at(-2)!.created, id: after.at(-2)!.id },
+    });
+    expect(last).toEqual({ stocks: [after.at(-1)], next: null });
+    const missing = {
+      created: after[3].created,
+      id: after[3].id.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+    };
+    const fromMissing = (await requester.request(Topics.StocksList, { after: missing, limit: 2 })).stocks;
+    expect(fromMissing.map((s) => s.id)).toEqual(
+      after
+        .filter((s) => s.created < missing.created || (s.created === missing.created && s.id > missing.id))
+        .slice(0, 2)
+        .map((s) => s.id),
+    );
+    await expectAppError(requester.request(Topics.StocksList, { limit: 5001 }), 'BAD_REQUEST', /limit/);
   });
 });

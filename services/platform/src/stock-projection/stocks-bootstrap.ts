@@ -1,4 +1,4 @@
-import { Stock, Topics } from '@irp/proto';
+import { readStockList, Stock, Topics } from '@irp/proto';
 import { ServiceConfigBase } from '../config';
 import { createLogger } from '../logging';
 import { ProjectionBootstrap } from '../projection-bootstrap';
@@ -20,7 +20,7 @@ export interface StocksBootstrapOptions {
 }
 
 /**
- * A projection of the stocks filled from `stocks.list` (the singleton job `<service>:stock-projection`): every
+ * A projection of the stocks filled from `stocks.list`, page by page (the singleton job `<service>:stock-projection`): every
  * stock applied at start and every few minutes. Applying a stock is ordered by its `updatedAt`, so this
  * never undoes a newer `stock.upserted`.
  */
@@ -34,7 +34,7 @@ export function stocksBootstrap(
     topics: [Topics.StocksList],
     intervalMs: options.intervalMs ?? STOCKS_BOOTSTRAP_INTERVAL_MS,
     async check(requester) {
-      const { stocks } = await requester.request(Topics.StocksList, {});
+      const stocks = await readStockList((page) => requester.request(Topics.StocksList, page));
       let changed = 0;
       for (const stock of stocks) if (await options.apply(stock)) changed += 1;
       log.info({ stocks: stocks.length, changed }, 'stock projection checked against the stocks service');

@@ -1,4 +1,12 @@
-import { combinedTickerOf, ErrorCode, parseCombinedTicker, Stock, VersionHistory } from '@irp/proto';
+import {
+  combinedTickerOf,
+  ErrorCode,
+  parseCombinedTicker,
+  Stock,
+  StockListCursor,
+  StockListPage,
+  VersionHistory,
+} from '@irp/proto';
 import { AppError, Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { StockEntity } from './stock.entity';
@@ -13,19 +21,35 @@ import { notFoundMessage, toStock } from './stock-rules';
 export class StockReads {
   constructor(private readonly stocks: StocksRepository) {}
 
-  /** The last whole list and the fingerprint of the table it was read at. */
-  private listCache?: { fingerprint: string; stocks: Stock[] };
+  /** The last whole list, where each stock is in it, and the fingerprint of the table it was read at. */
+  private listCache?: { fingerprint: string; stocks: Stock[]; indexOf: Map<string, number> };
 
   /**
-   * Every stock (the staff dashboard). The mapped list is kept while the table's fingerprint (which
-   * changes with every committed change, StocksRepository.fingerprint) is unchanged.
+   * One page of every stock (the staff dashboard, the services' projections), newest first: `limit` stocks
+   * after the cursor's stock (the first page without one), and the cursor of the next page. A page after a
+   * stock that is no longer listed starts at the first stock that sorts after it. The mapped list is kept
+   * while the table's fingerprint (which changes with every committed change, StocksRepository.fingerprint)
+   * is unchanged.
    */
-  async list(): Promise<Stock[]> {
+  async page(after: StockListCursor | undefined, limit: number): Promise<StockListPage> {
+    const { stocks, indexOf } = await this.cachedList();
+    const start = !after ? 0 : (indexOf.get(after.id) ?? firstAfter(stocks, after) - 1) + 1;
+    const page = stocks.slice(start, start + limit);
+    const last = page.at(-1);
+    return {
+      stocks: page,
+      next: last && start + limit < stocks.length ? { created: last.created, id: last.id } : null,
+    };
+  }
+
+  private async cachedList() {
     const fingerprint = await this.stocks.fingerprint();
-    if (this.listCache?.fingerprint === fingerprint) return this.listCache.stocks;
-    const stocks = (await this.stocks.all()).map(toStock);
-    this.listCache = { fingerprint, stocks };
-    return stocks;
+    if (this.listCache?.fingerprint !== fingerprint) {
+      // Sorted again by the mapped values, which the cursor holds (`created` to the millisecond).
+      const stocks = (await this.stocks.all()).map(toStock).sort(inListOrder);
+      this.listCache = { fingerprint, stocks, indexOf: new Map(stocks.map((s, i) => [s.id, i])) };
+    }
+    return this.listCache;
   }
 
   async getByIds(ids: readonly string[]): Promise<Stock[]> {
@@ -72,4 +96,20 @@ export class StockReads {
       );
     return stock;
   }
+}
+
+/** The list's order: newest `created` first, then by `id`. */
+const inListOrder = (a: StockListCursor, b: StockListCursor) =>
+  a.created === b.created ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.created > b.created ? -1 : 1;
+
+/** The index of the first stock that sorts after the cursor; the length if none. */
+function firstAfter(stocks: readonly Stock[], cursor: StockListCursor): number {
+  let low = 0;
+  let high = stocks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (inListOrder(stocks[mid], cursor) > 0) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

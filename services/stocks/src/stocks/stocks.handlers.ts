@@ -20,8 +20,8 @@ export class StocksHandlers {
   ) {}
 
   @HandleRequest(Topics.StocksList)
-  async list() {
-    return { stocks: await this.reads.list() };
+  list(@Payload() req: HandledRequest<typeof Topics.StocksList>) {
+    return this.reads.page(req.after, req.limit);
   }
 
   @HandleRequest(Topics.StocksGet)
