@@ -60,6 +60,8 @@ async function time(fn) {
 async function concurrently(clients, total, fn) {
   const samples = [];
   let failed = 0;
+  /** How many failed for each reason (the answer's status, or the client's error). */
+  const reasons = {};
   let next = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -67,12 +69,16 @@ async function concurrently(clients, total, fn) {
         next++;
         await time(fn).then(
           (ms) => samples.push(ms),
-          () => failed++,
+          (error) => {
+            failed++;
+            const reason = String(error?.cause?.code ?? error?.message ?? error).slice(0, 120);
+            reasons[reason] = (reasons[reason] ?? 0) + 1;
+          },
         );
       }
     }),
   );
-  return { ...summary(samples), failed };
+  return { ...summary(samples), failed, ...(failed ? { reasons } : {}) };
 }
 const ratio = (a, b) => ({ p50: +(a.p50 / b.p50).toFixed(2), p99: +(a.p99 / b.p99).toFixed(2) });
 const met = (value, goal) => (value < goal ? 'met' : 'not met');
@@ -343,7 +349,7 @@ try {
         `  caches off, one at a time: gateway p50 ${off.gateway_ms.p50} ms p99 ${off.gateway_ms.p99} (${off.gateway_ms.failed} failed), direct read p50 ${off.direct_ms.p50} ms p99 ${off.direct_ms.p99}: ${off.ratio.p50}x / ${off.ratio.p99}x`,
       );
       console.log(
-        `  caches on, ${CLIENTS} clients: gateway p50 ${on.gateway_ms.p50} ms p99 ${on.gateway_ms.p99} (${on.gateway_ms.failed} failed), direct with the same caching p50 ${on.direct_same_caching_ms.p50} ms p99 ${on.direct_same_caching_ms.p99}: ${on.ratio.p50}x / ${on.ratio.p99}x (uncached direct p50 ${on.direct_uncached_ms.p50} ms: ${on.ratio_to_uncached.p50}x)`,
+        `  caches on, ${CLIENTS} clients: gateway p50 ${on.gateway_ms.p50} ms p99 ${on.gateway_ms.p99} (${on.gateway_ms.failed} failed${on.gateway_ms.reasons ? `: ${JSON.stringify(on.gateway_ms.reasons)}` : ''}), direct with the same caching p50 ${on.direct_same_caching_ms.p50} ms p99 ${on.direct_same_caching_ms.p99}: ${on.ratio.p50}x / ${on.ratio.p99}x (uncached direct p50 ${on.direct_uncached_ms.p50} ms: ${on.ratio_to_uncached.p50}x)`,
       );
     }
     await fulfil(page, '/api/admin/stocks', server.failed ? rowsLike(lastReply, total) : undefined);

@@ -11,7 +11,7 @@ export class EmailMarketingContributor implements DashboardContributor {
   constructor(private readonly services: ServicesClient) {}
 
   async contribute(stockIds: string[]): Promise<Map<string, DashboardContribution>> {
-    const { stocks } = await this.services.request(Topics.EmailMarketingDashboard, { stockIds });
+    const { stocks } = await this.services.shared(Topics.EmailMarketingDashboard, { stockIds });
     return new Map(Object.entries(stocks).map(([id, s]) => [id, { emailMarketing: s.emailMarketing }]));
   }
 }

@@ -11,7 +11,7 @@ export class InvoicingContributor implements DashboardContributor {
   constructor(private readonly services: ServicesClient) {}
 
   async contribute(stockIds: string[], range: DateRange): Promise<Map<string, DashboardContribution>> {
-    const { stocks } = await this.services.request(Topics.InvoicingDashboard, {
+    const { stocks } = await this.services.shared(Topics.InvoicingDashboard, {
       stockIds,
       range: { startDate: range.startDate.slice(0, 10), endDate: range.endDate.slice(0, 10) },
     });

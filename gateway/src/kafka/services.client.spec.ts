@@ -48,4 +48,29 @@ describe('ServicesClient.shared', () => {
     void client.shared(Topics.StocksGetByIds, { ids: ['00000000-0000-4000-8000-000000000001'] });
     expect(calls).toHaveLength(2);
   });
+
+  it("shares any read's work by key (the staff list composed from many requests) under the same rule", async () => {
+    const { client, calls } = clientWithManualReplies();
+    let built = 0;
+    const build = () => {
+      const n = ++built;
+      return client.shared(Topics.StocksList, {}).then((reply) => ({ built: n, reply }));
+    };
+    const a = client.sharedRead('staff list admin', build);
+    const b = client.sharedRead('staff list admin', build);
+    const other = client.sharedRead('staff list summary', async () => 'summary');
+    const save = client.request(Topics.StocksSave, {} as never);
+    calls[1].resolve({ stock: {} });
+    await save;
+    const afterSave = client.sharedRead('staff list admin', build);
+    expect(built).toBe(2);
+    calls[0].resolve({ stocks: ['old'] });
+    calls[2].resolve({ stocks: ['new'] });
+    await expect(Promise.all([a, b])).resolves.toEqual([
+      { built: 1, reply: { stocks: ['old'] } },
+      { built: 1, reply: { stocks: ['old'] } },
+    ]);
+    await expect(afterSave).resolves.toEqual({ built: 2, reply: { stocks: ['new'] } });
+    await expect(other).resolves.toBe('summary');
+  });
 });

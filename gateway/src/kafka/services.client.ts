@@ -14,7 +14,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 @Injectable()
 export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   private readonly requester: KafkaRequester;
-  /** Shared reads in flight, by topic and payload, with when each started. */
+  /** Shared reads in flight, by key (a request's topic and payload), with when each started. */
   private readonly inFlight = new Map<string, { startedAt: number; reply: Promise<unknown> }>();
   /** When the last mutating request through this gateway started or finished. */
   private lastWriteAt = 0;
@@ -46,16 +46,23 @@ export class ServicesClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A read many callers make at the same moment (the dashboard's whole stock list): identical concurrent
-   * requests share one Kafka round trip instead of queueing up at the service. A read only joins one that
-   * started after the last mutating request through this gateway finished, so a user who just saved never
-   * gets the list from before their save.
+   * A read many callers make at the same moment (the dashboard's stock list): identical concurrent
+   * requests share one Kafka round trip instead of queueing up at the service (`sharedRead`).
    */
   shared<T extends RequestTopic>(topic: T, payload: RequestOf<T>): Promise<ReplyOf<T>> {
-    const key = `${topic} ${JSON.stringify(payload)}`;
+    return this.sharedRead(`${topic} ${JSON.stringify(payload)}`, () => this.request(topic, payload));
+  }
+
+  /**
+   * Work that only reads, made once for every caller asking with the same `key` while it is under way
+   * (the staff list composed from its pages and columns). A caller only joins work that started after
+   * the last mutating request through this gateway finished, so a user who just saved never gets what was
+   * read before their save. The callers share the answer: none may change it.
+   */
+  sharedRead<T>(key: string, read: () => Promise<T>): Promise<T> {
     const current = this.inFlight.get(key);
-    if (current && current.startedAt > this.lastWriteAt) return current.reply as Promise<ReplyOf<T>>;
-    const reply = this.request(topic, payload).finally(() => {
+    if (current && current.startedAt > this.lastWriteAt) return current.reply as Promise<T>;
+    const reply = read().finally(() => {
       if (this.inFlight.get(key)?.reply === reply) this.inFlight.delete(key);
     });
     this.inFlight.set(key, { startedAt: performance.now(), reply });

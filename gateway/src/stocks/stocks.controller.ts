@@ -53,18 +53,39 @@ export class StocksController {
   ) {
     // Report-runners see no composed column, so the other services are not asked for them; one holding
     // InvoiceTotal sees the repeating invoice total (spec section 6), so gets the figures it sums.
-    const invoiceTotal = !isAdmin(user) && hasRole(user, GlobalRole.InvoiceTotal);
-    const composed = isAdmin(user) || invoiceTotal;
-    const row = invoiceTotal ? toInvoiceTotalRow : toAdminStockRow;
-    // The stocks come a page at a time (no message holds the whole list); each page's columns are asked
-    // of the other services while the next page is read, so no message to them holds every id either.
+    const shape = isAdmin(user)
+      ? 'admin'
+      : hasRole(user, GlobalRole.InvoiceTotal)
+        ? 'invoiceTotal'
+        : 'summary';
+    // Staff opening the dashboard together share one reading of it (each a whole list of every stock).
+    const { rows, unavailable } = await this.services.sharedRead(
+      `staff stock list ${shape} ${JSON.stringify(range)}`,
+      () => this.staffList(shape, range),
+    );
+    // The body is the list itself (spec section 7); which composing services did not answer (for any
+    // page) rides in a header, empty when all did (or none was asked).
+    res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, unavailable.join(', '));
+    return rows;
+  }
+
+  /**
+   * Every stock as `shape` sees it. The stocks come a page at a time (no message holds the whole list);
+   * each page's columns are asked of the other services while the next page is read, so no message to
+   * them holds every id either.
+   */
+  private async staffList(
+    shape: 'admin' | 'invoiceTotal' | 'summary',
+    range: DateRange,
+  ): Promise<{ rows: StockListDto; unavailable: string[] }> {
+    const row = shape === 'invoiceTotal' ? toInvoiceTotalRow : toAdminStockRow;
     const pages: Array<Promise<{ rows: StockListDto; unavailable: string[] }>> = [];
     await readStockList(
       (page) => this.services.shared(Topics.StocksList, page),
       this.config.STOCK_LIST_PAGE_SIZE,
       (stocks) =>
         pages.push(
-          !composed
+          shape === 'summary'
             ? Promise.resolve({ rows: stocks.map(toStockSummary), unavailable: [] })
             : this.composer
                 .compose(
@@ -78,13 +99,10 @@ export class StocksController {
         ),
     );
     const parts = await Promise.all(pages);
-    // The body is the list itself (spec section 7); which composing services did not answer (for any
-    // page) rides in a header, empty when all did (or none was asked).
-    res.setHeader(
-      STOCK_LIST_UNAVAILABLE_HEADER,
-      [...new Set(parts.flatMap((p) => p.unavailable))].join(', '),
-    );
-    return parts.flatMap((p) => p.rows);
+    return {
+      rows: parts.flatMap((p) => p.rows),
+      unavailable: [...new Set(parts.flatMap((p) => p.unavailable))],
+    };
   }
 
   @Route(routes.stocks.save)
