@@ -1,5 +1,5 @@
 import { ListStocksRequest, StockListPage } from './messages';
-import { readStockList } from './stock-list';
+import { readStockList, stockListPageAt } from './stock-list';
 
 const stock = (n: number) =>
   ({
@@ -12,14 +12,8 @@ function pagesOf(all: StockListPage['stocks']) {
   const asked: ListStocksRequest[] = [];
   const ask = async (request: ListStocksRequest): Promise<StockListPage> => {
     asked.push(request);
-    const limit = request.limit ?? 1000;
     const start = request.after ? all.findIndex((s) => s.id === request.after!.id) + 1 : 0;
-    const stocks = all.slice(start, start + limit);
-    const last = stocks.at(-1);
-    return {
-      stocks,
-      next: last && start + limit < all.length ? { created: last.created, id: last.id } : null,
-    };
+    return stockListPageAt(all, start, request.limit ?? 1000);
   };
   return { ask, asked };
 }

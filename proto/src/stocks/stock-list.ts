@@ -22,3 +22,20 @@ export async function readStockList(
     after = page.next;
   }
 }
+
+/**
+ * The page of `stocks` (the whole list, in its order) that starts at index `start`: at most `limit`
+ * stocks, and the cursor of the next page (null after the last). What `stocks.list` answers.
+ */
+export function stockListPageAt(
+  stocks: readonly StockListPage['stocks'][number][],
+  start: number,
+  limit: number,
+): StockListPage {
+  const page = stocks.slice(start, start + limit);
+  const last = page.at(-1);
+  return {
+    stocks: page,
+    next: last && start + limit < stocks.length ? { created: last.created, id: last.id } : null,
+  };
+}

@@ -5,6 +5,7 @@ import {
   Stock,
   StockListCursor,
   StockListPage,
+  stockListPageAt,
   VersionHistory,
 } from '@irp/proto';
 import { AppError, Tx } from '@irp/platform';
@@ -34,12 +35,7 @@ export class StockReads {
   async page(after: StockListCursor | undefined, limit: number): Promise<StockListPage> {
     const { stocks, indexOf } = await this.cachedList();
     const start = !after ? 0 : (indexOf.get(after.id) ?? firstAfter(stocks, after) - 1) + 1;
-    const page = stocks.slice(start, start + limit);
-    const last = page.at(-1);
-    return {
-      stocks: page,
-      next: last && start + limit < stocks.length ? { created: last.created, id: last.id } : null,
-    };
+    return stockListPageAt(stocks, start, limit);
   }
 
   private async cachedList() {
