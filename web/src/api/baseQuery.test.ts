@@ -38,6 +38,8 @@ describe('app base query', () => {
     const { baseQuery, fetchFn } = setup();
     const result = await baseQuery(callRoute(routes.stocks.list), queryApi(), {});
     expect(result.data).toEqual({ ok: true });
+    // Frozen at the top, so the store's Immer reducer keeps the answer as given (keepAsGiven).
+    expect(Object.isFrozen(result.data)).toBe(true);
     const request = requestOf(fetchFn);
     expect(request.url).toBe('http://portal.test/api/admin/stocks');
     expect(request.credentials).toBe('include');

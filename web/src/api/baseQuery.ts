@@ -34,6 +34,17 @@ function isSafeMethod(method: string | undefined): boolean {
 }
 
 /**
+ * Freezes an answer's outermost object, so the store keeps it as the server gave it: Immer neither walks
+ * nor deep-freezes a frozen value when a reducer stores it (RTK Query's cache entries are stored by an
+ * Immer reducer), which at 20,000 dashboard rows took ~70 ms of the page's main thread per answer
+ * (bench/README.md, stocks-dashboard). The rows inside are not frozen: nothing in the app mutates an
+ * answer, and the development build's immutability check still watches the whole store.
+ */
+export function keepAsGiven(data: unknown): void {
+  if (data !== null && typeof data === 'object') Object.freeze(data);
+}
+
+/**
  * fetchBaseQuery plus the two rules every call follows: cookies are always sent and every state-changing
  * request echoes the XSRF-TOKEN cookie in the X-XSRF-TOKEN header (double-submit CSRF); a 401 reloads the page.
  */
@@ -59,6 +70,7 @@ export function createAppBaseQuery({
 
   return async (args, api, extraOptions) => {
     const result = await rawBaseQuery(args, api, extraOptions ?? {});
+    keepAsGiven(result.data);
     if (result.error?.status === 401 && !extraOptions?.skipReloadOnUnauthorized) {
       onUnauthorized();
     }

@@ -56,6 +56,9 @@ export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
       subscribers: query(routes.emailMarketing.subscribers, {
         request: (combinedTicker: string) => ({ query: { combinedTicker } }),
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Subscribers', id: combinedTicker }],
+        // A new answer replaces the list whole: compared object by object with the last one, 50,000
+        // subscribers would be walked and copied on every refetch.
+        structuralSharing: false,
       }),
     })),
 });

@@ -1,5 +1,5 @@
 import { Alert, Center, Loader, Text, TextInput } from '@mantine/core';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Page } from '@/components/Page';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
@@ -12,8 +12,7 @@ export function ReferersRoute() {
   const { data, error, isLoading } = useAllReferersQuery();
   const small = useSmallScreen();
   const [text, setText] = useState('');
-  const deferredText = useDeferredValue(text);
-  const shown = useMemo(() => filterReferers(data ?? [], deferredText), [data, deferredText]);
+  const shown = useMemo(() => filterReferers(data ?? [], text), [data, text]);
 
   return (
     <Page title="Referers">

@@ -139,6 +139,21 @@ describe('sorting', () => {
     ]);
   });
 
+  it('sorts the invoice and next-invoice dates as dates, newest first descending', () => {
+    const dated = (ticker: string, date: string) => row(ticker, { invoice: { ...invoice(false), date } });
+    const rows = [dated('MID', '2025-02-01'), dated('NEW', '2025-10-01'), dated('OLD', '2024-12-31')];
+    expect(tickers(sortStocks(rows, { sortBy: 'invoice', sortDirection: 'desc' }))).toEqual([
+      'NEW',
+      'MID',
+      'OLD',
+    ]);
+    expect(tickers(sortStocks(rows, { sortBy: 'invoice', sortDirection: 'asc' }))).toEqual([
+      'OLD',
+      'MID',
+      'NEW',
+    ]);
+  });
+
   it('sorts switches with false before true ascending', () => {
     const rows = [row('AAA', { pollAsx: true }), row('BBB', { pollAsx: false })];
     expect(tickers(sortStocks(rows, { sortBy: 'poll', sortDirection: 'asc' }))).toEqual(['BBB', 'AAA']);

@@ -1,4 +1,5 @@
 import { displayTicker, type StockRowDto } from '@irp/proto';
+import { textFilter } from '@/lib/textFilter';
 
 /** The dashboard's select (spec section 2), in the spec's order. */
 export const BILLABLE_FILTERS = ['all', 'billable', 'billable-unpaid', 'non-billable', 'archived'] as const;
@@ -35,23 +36,19 @@ export function matchesBillable(stock: StockRowDto, filter: BillableFilter): boo
   }
 }
 
-/** The text filter matches ticker, exchange, website and company name, ignoring case. */
-export function matchesText(stock: StockRowDto, needle: string): boolean {
-  if (!needle) return true;
-  return (
-    stock.ticker.toLowerCase().includes(needle) ||
-    stock.exchange.toLowerCase().includes(needle) ||
-    stock.websiteUrl.toLowerCase().includes(needle) ||
-    stock.companyName.toLowerCase().includes(needle)
-  );
-}
+const byText = textFilter<StockRowDto>((stock) => [
+  stock.ticker,
+  stock.exchange,
+  stock.websiteUrl,
+  stock.companyName,
+]);
 
+/** The text filter matches ticker, exchange, website and company name, ignoring case, within the select. */
 export function filterStocks(
   stocks: readonly StockRowDto[],
   { text, billable }: { text: string; billable: BillableFilter },
 ): StockRowDto[] {
-  const needle = text.trim().toLowerCase();
-  return stocks.filter((stock) => matchesBillable(stock, billable) && matchesText(stock, needle));
+  return byText(stocks, text, (stock) => matchesBillable(stock, billable));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -115,6 +112,18 @@ function compareValues(a: SortValue, b: SortValue): number {
 }
 
 /**
+ * The columns holding ISO 8601 dates, which order by their characters: the collator, there for names and
+ * addresses, made the default sort (newest first) ~10 ms of a 20,000-row first render.
+ */
+const ISO_DATE_COLUMNS: ReadonlySet<SortColumn> = new Set(['date', 'invoice', 'repeat']);
+
+function compareIsoDates(a: SortValue, b: SortValue): number {
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
  * A sorted copy. Empty values (no API key, no invoice, unknown email-marketing state) go last in both
  * directions, so flipping the direction shows the other end of the real values; ties fall back to
  * the ticker so the order is stable between renders.
@@ -124,6 +133,7 @@ export function sortStocks(
   { sortBy, sortDirection }: SortState,
 ): StockRowDto[] {
   const valueOf = SORT_VALUES[sortBy];
+  const compare = ISO_DATE_COLUMNS.has(sortBy) ? compareIsoDates : compareValues;
   const factor = sortDirection === 'asc' ? 1 : -1;
   const keyed = stocks.map((stock) => ({
     stock,
@@ -135,7 +145,7 @@ export function sortStocks(
       if (a.value === b.value) return collator.compare(a.ticker, b.ticker);
       return a.value === null ? 1 : -1;
     }
-    return compareValues(a.value, b.value) * factor || collator.compare(a.ticker, b.ticker);
+    return compare(a.value, b.value) * factor || collator.compare(a.ticker, b.ticker);
   });
   return keyed.map((k) => k.stock);
 }

@@ -1,25 +1,23 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Text, TextInput } from '@mantine/core';
-import { NEW_USER_ID } from '@irp/proto';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { NEW_USER_ID, type UserListItemDto } from '@irp/proto';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Page } from '@/components/Page';
 import { blockSpacer, VirtualRows } from '@/components/VirtualRows';
 import { errorMessageOf } from '@/lib/apiError';
+import { textFilter } from '@/lib/textFilter';
 import { useUsersQuery } from '../api/usersApi';
 
 /** A user's line before it is measured. */
 const ROW_HEIGHT = 28;
 const userKey = (user: { id: string }) => user.id;
+const byUsername = textFilter<UserListItemDto>((user) => [user.username]);
 
 /** /users (spec section 2, Users): 'Add New User' and a link per user showing the username. */
 export function UsersRoute() {
   const { data, error, isLoading } = useUsersQuery();
   const [text, setText] = useState('');
-  const filter = useDeferredValue(text.trim().toLowerCase());
-  const shown = useMemo(
-    () => (data ?? []).filter((user) => user.username.toLowerCase().includes(filter)),
-    [data, filter],
-  );
+  const shown = useMemo(() => byUsername(data ?? [], text), [data, text]);
 
   return (
     <Page title="Users">
