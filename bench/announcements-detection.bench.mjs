@@ -7,10 +7,8 @@
 //  2. throughput: per-stock polling (asx) of the same 2,000 stocks, saturated (a 1 s interval asks more than
 //     the pollers can do), counted as feed requests per second at the stand-in, with 1 and 2 poller
 //     instances; against the stand-in's own limit (direct GETs at the same concurrency).
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import { feedReadPlusHop, sampleDetection, watchDetection } from './detection.mjs';
@@ -25,10 +23,9 @@ import {
   tickerOf,
   waitForCount,
 } from './lib.mjs';
+import { startBenchVendors } from './vendors.mjs';
 
-const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 
 const STOCKS = Number(process.env.BENCH_STOCKS ?? 2000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
@@ -37,13 +34,8 @@ const THROUGHPUT_WINDOW_MS = Number(process.env.BENCH_THROUGHPUT_WINDOW_MS ?? 10
 const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
 const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
 
-const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
 // The stack's services call this in-process stand-in (so its request counter is ours), not one of their own.
-process.env.ASX_BASE_URL = standIn.url;
-process.env.ASX2_BASE_URL = standIn.url;
-process.env.POLL_INTERVAL_MS = String(INTERVAL_MS);
-process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
-fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+const { standIn } = await startBenchVendors({ pollIntervalMs: INTERVAL_MS });
 
 const { pg, kafka, producer } = await startBenchStack(stack, {
   envFile: ENV_FILE,

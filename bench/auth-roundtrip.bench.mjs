@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import { figure, writeResult } from './figures.mjs';
-import { signInAs } from './lib.mjs';
+import { signInAs, untilQuiet } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -117,6 +117,7 @@ try {
   await requester.connect();
   const hop = () => requester.request('users.ping', {});
   raw = await rawRoundTrip(brokers);
+  await untilQuiet(ENV_FILE);
   const kinds = { raw: raw.ask, hop, full, direct };
   for (const fn of Object.values(kinds)) for (let i = 0; i < WARMUP; i++) await fn();
   const samples = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));

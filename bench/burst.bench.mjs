@@ -15,7 +15,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import * as stack from '../scripts/stack.mjs';
 import { figure, writeResult } from './figures.mjs';
 import {
@@ -30,11 +29,10 @@ import {
   waitForCount,
 } from './lib.mjs';
 import { sampleProcesses } from './process-usage.mjs';
-import { rawTransport, serviceMailOf, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
+import { rawTransport, serviceMailOf, smtpOnlyFloor } from './smtp.mjs';
+import { startBenchVendors } from './vendors.mjs';
 
-const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 
 const STOCKS = Number(process.env.BURST_STOCKS ?? 2000);
 const ANNOUNCEMENTS = Number(process.env.BURST_ANNOUNCEMENTS ?? 600);
@@ -75,14 +73,7 @@ function morningShape(count, peak, hourMs) {
 const subscribersOf = (i) => Math.max(1, Math.round(100 * Math.exp(random(i)() * Math.log(50)) * SCALE));
 const addressOf = (i, n) => `b${i}-${n}@burst.example`;
 
-const sink = await startSmtpSink();
-const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
-process.env.ASX_BASE_URL = standIn.url;
-process.env.ASX2_BASE_URL = standIn.url;
-process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
-process.env.POLL_INTERVAL_MS = '1000';
-process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
-fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+const { sink, standIn } = await startBenchVendors({ smtp: true, pollIntervalMs: 1000 });
 
 const { pg, producer } = await startBenchStack(stack, { envFile: ENV_FILE, database: 'irportal_bench' });
 let sampler;
@@ -245,6 +236,36 @@ try {
   const rate = ((sink.accepted() - acceptedBefore) * 1000) / burstMs;
   const busiest = [...usage].sort((a, b) => b.cpuSeconds - a.cpuSeconds);
 
+  // Where a price-sensitive alert's time goes: publish -> stored by the poll (announcements' created_at,
+  // the next tick's wait included) -> the send made (email-marketing's sends row) -> its first mail accepted
+  // by the SMTP server (the sender's claim, render and SMTP).
+  const { rows: staged } = await pg.query(
+    `SELECT a.headline,
+            extract(epoch FROM a.created_at) * 1000 AS stored,
+            extract(epoch FROM min(s.created_at)) * 1000 AS send_made,
+            extract(epoch FROM min(s.first_accepted_at)) * 1000 AS first_accepted
+       FROM announcements.announcements a
+       LEFT JOIN email_marketing.sends s ON s.send_guid = a.send_guid
+      WHERE a.headline LIKE 'Burst %'
+      GROUP BY a.id`,
+  );
+  const stagesOf = new Map(staged.map((r) => [r.headline, r]));
+  const stage = (list, from, to) =>
+    summaryOf(
+      list
+        .map((p) => {
+          const r = stagesOf.get(`Burst ${p.priceSensitive ? 'results' : 'Appendix 3Y'} ${p.i}`);
+          const at = { published: p.publishedAt, ...r };
+          return at[from] != null && at[to] != null ? Number(at[to]) - Number(at[from]) : undefined;
+        })
+        .filter((x) => x !== undefined),
+    );
+  const stages = {
+    published_to_stored: stage(of('ps'), 'published', 'stored'),
+    stored_to_send_made: stage(of('ps'), 'stored', 'send_made'),
+    send_made_to_first_accepted: stage(of('ps'), 'send_made', 'first_accepted'),
+  };
+
   const B = 'burst';
   const figures = [
     figure(B, 'price-sensitive: publish → first mail p95', ps.first.p95, 'ms', { goal: { max: 2000 } }),
@@ -281,6 +302,7 @@ try {
       price_sensitive: ps,
       routine,
       price_sensitive_while_big_routine_send: psWhileBig,
+      price_sensitive_stages: stages,
       lost,
       doubled,
       processes: busiest.map((p) => ({ name: p.name, cpuSeconds: p.cpuSeconds, rssMiB: p.rssMiB })),
@@ -297,6 +319,9 @@ try {
   );
   say(
     `price-sensitive first mail p50 ${ps.first.p50} ms, p95 ${ps.first.p95} ms (while the routine send ran: p95 ${psWhileBig.p95} ms); last p95 ${ps.last.p95} ms`,
+  );
+  say(
+    `price-sensitive stages p50 / p95: published -> stored ${stages.published_to_stored.p50} / ${stages.published_to_stored.p95} ms, stored -> send made ${stages.stored_to_send_made.p50} / ${stages.stored_to_send_made.p95} ms, send made -> first mail accepted ${stages.send_made_to_first_accepted.p50} / ${stages.send_made_to_first_accepted.p95} ms`,
   );
   say(
     `routine first mail p50 ${routine.first.p50} ms, p95 ${routine.first.p95} ms; last p95 ${routine.last.p95} ms`,

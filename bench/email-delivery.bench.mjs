@@ -8,11 +8,9 @@
 //     the same 10,000 mails (the service's template, each subscriber's links) to the same server (5
 //     connections, 10 at once), composed by nodemailer. Goal: ratio >= 0.8x. Also the floor: the same
 //     mails composed beforehand, so only SMTP is timed.
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import { feedRead, watchDetection } from './detection.mjs';
@@ -27,11 +25,10 @@ import {
   waitForCount,
 } from './lib.mjs';
 import { figure, writeResult } from './figures.mjs';
-import { FROM, rawTransport, sendAll, sendAnnouncement, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
+import { FROM, rawTransport, sendAll, sendAnnouncement, smtpOnlyFloor } from './smtp.mjs';
+import { startBenchVendors } from './vendors.mjs';
 
-const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 
 const STOCKS = Number(process.env.BENCH_STOCKS ?? 2000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
@@ -41,15 +38,8 @@ const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
 const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
 
 // ---- The SMTP server: accepts everything, keeps when each recipient's mail arrived, parses nothing. ----
-const sink = await startSmtpSink();
-
-const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
-process.env.ASX_BASE_URL = standIn.url;
-process.env.ASX2_BASE_URL = standIn.url;
-process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
-process.env.POLL_INTERVAL_MS = String(INTERVAL_MS);
-process.env.DATA_DIR = path.join(ROOT, '.local', 'bench-data', 'announcements');
-fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+// The ASX stand-in beside it.
+const { sink, standIn } = await startBenchVendors({ smtp: true, pollIntervalMs: INTERVAL_MS });
 
 const { pg, kafka, producer } = await startBenchStack(stack, {
   envFile: ENV_FILE,

@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import { feedReadPlusHop, sampleDetection, watchDetection } from './detection.mjs';
 import {
@@ -32,11 +31,10 @@ import {
 } from './lib.mjs';
 import { figure, writeResult } from './figures.mjs';
 import { sampleProcesses } from './process-usage.mjs';
-import { rawTransport, sendAnnouncement, smtpOnlyFloor, startSmtpSink } from './smtp.mjs';
+import { rawTransport, sendAnnouncement, smtpOnlyFloor } from './smtp.mjs';
+import { startBenchVendors } from './vendors.mjs';
 
-const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startAsxStandIn } = require(path.join(ROOT, 'standins/dist/asx/asx-standin.js'));
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'services/manifest.json'), 'utf8'));
 
 const STOCKS = Number(process.env.BENCH_SCALE_STOCKS ?? 40_000);
@@ -72,12 +70,7 @@ const say = (line) => console.log(`[scale] ${line}`);
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 
-const sink = await startSmtpSink();
-const standIn = await startAsxStandIn({ port: 0, seedTickers: [] });
-process.env.ASX_BASE_URL = standIn.url;
-process.env.ASX2_BASE_URL = standIn.url;
-process.env.SMTP_URL = `smtp://127.0.0.1:${sink.port}`;
-fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+const { sink, standIn } = await startBenchVendors({ smtp: true, dataDir: process.env.DATA_DIR });
 
 const { pg, kafka, producer } = await startBenchStack(stack, {
   envFile: ENV_FILE,

@@ -137,12 +137,14 @@ function clusterId(p) {
  * small and its life short, so C2's optimising compiles and G1's parallel threads cost more CPU than they
  * return (measured here: a broker started, idle a minute and stopped, 18 -> 10 CPU-seconds; 10,000 mails
  * through senders-scale, 19 -> 9), and a 2-core machine runs the tests beside it.
+ * KAFKA_OPTIMISING_JIT=1 keeps C2, as a long-running broker has it: the benches set it (bench/run.mjs),
+ * since a hop's cost on the broker is what they measure.
  */
-export const jvmArgs = (p) => [
+export const jvmArgs = (p, env = process.env) => [
   '-Xms256m',
   '-Xmx512m',
   '-XX:+UseSerialGC',
-  '-XX:TieredStopAtLevel=1',
+  ...(env.KAFKA_OPTIMISING_JIT === '1' ? [] : ['-XX:TieredStopAtLevel=1']),
   '-Djava.awt.headless=true',
   `-Dlog4j.configuration=${pathToFileURL(KAFKA_LOG4J).href}`,
   `-Dkafka.logs.dir=${p.logs}`,

@@ -33,3 +33,17 @@ describe('textFilter', () => {
     expect(names(byNameOrPlace([{ ...rows[0]!, name: 'Gamma' }], 'gamma'))).toEqual(['Gamma']);
   });
 });
+
+describe('textFilter.prepare', () => {
+  it('reads each row once: a prepared row is matched without reading its fields again', () => {
+    let reads = 0;
+    const counted = textFilter<Row>((row) => {
+      reads++;
+      return [row.name, row.place];
+    });
+    counted.prepare(rows);
+    expect(reads).toBe(2);
+    expect(names(counted(rows, 'perth'))).toEqual(['Beta']);
+    expect(reads).toBe(2);
+  });
+});

@@ -6,7 +6,7 @@ import { announcementMailRenderer, MailContent, SubscriberLinks } from '../mail/
 import { UnsubscribeTokens } from '../subscribers/unsubscribe-tokens';
 import { subscriptionLinks } from '../subscribers/links';
 import { ClaimOwner } from './claim-owner';
-import { mailsAccepted, mailsFailed } from './metrics';
+import { claimsQueued, mailsAccepted, mailsFailed } from './metrics';
 import { ClaimedDelivery, DeliveriesRepository, UnmarkedClaim } from './deliveries.repository';
 import { afterFailure, Lane, laneOf, stillSubscribed } from './delivery-rules';
 import { ReportDeliveries } from './report-deliveries';
@@ -127,6 +127,7 @@ export class DeliverBatch implements BeforeApplicationShutdown {
       lane,
       claimed.map((delivery) => ({ sendId, delivery, message, owner })),
     );
+    claimsQueued.inc({ lane }, claimed.length);
     if (valve && admissionOf(this.queue.size(lane), false) === 'pause') {
       // Again on every batch over the mark: a consumer started afresh (a rebalance, a crash) forgets a pause.
       valve.pause();

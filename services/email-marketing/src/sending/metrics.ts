@@ -26,3 +26,16 @@ export const claimsTakenOver = new Counter({
   // The process's /metrics serves the platform's registry, not prom-client's global one.
   registers: [metricsRegistry],
 });
+
+/**
+ * Deliveries this sender claimed and queued in a lane (priority or routine), waiting for a slot: from here the
+ * lanes decide the order (a free slot takes the priority lane's first), so tests wait on it, not on the claim
+ * rows, which are written before the sender has read the claim's answer.
+ */
+export const claimsQueued = new Counter({
+  name: 'email_claims_queued_total',
+  help: 'Claimed deliveries queued in a sending lane',
+  labelNames: ['lane'],
+  // The process's /metrics serves the platform's registry, not prom-client's global one.
+  registers: [metricsRegistry],
+});

@@ -1,22 +1,22 @@
 import { SentMark, SentMarks } from './sent-marks';
 
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((r) => setTimeout(r, 1));
-};
-
 describe('SentMarks', () => {
   it('writes a group at once when it is full, and the marks that arrive meanwhile after it', async () => {
     const writes: string[][] = [];
     let finishFirst!: () => void;
+    let firstStarted!: () => void;
+    const firstWriting = new Promise<void>((resolve) => (firstStarted = resolve));
     const marks = new SentMarks(
       async (batch: readonly SentMark[]) => {
         writes.push(batch.map((m) => m.id));
-        if (writes.length === 1) await new Promise<void>((resolve) => (finishFirst = resolve));
+        if (writes.length > 1) return;
+        firstStarted();
+        await new Promise<void>((resolve) => (finishFirst = resolve));
       },
       { groupAt: 2, waitMs: 60_000 },
     );
     const first = [marks.mark('a', 'm-a'), marks.mark('b', 'm-b')];
-    await until(() => writes.length === 1);
+    await firstWriting;
     const later = [marks.mark('c', 'm-c'), marks.mark('d', 'm-d'), marks.mark('e', 'm-e')];
     expect(writes).toEqual([['a', 'b']]);
     finishFirst();

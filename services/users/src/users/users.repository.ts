@@ -26,8 +26,17 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * One query: `findOne` with a relation takes one row, so TypeORM first selects the distinct id and then
+   * the rows, two round trips on every session check of the gateway's (bench/README.md, auth-roundtrip).
+   */
   findById(id: string, tx: EntityManager = this.dataSource.manager): Promise<UserEntity | null> {
-    return tx.getRepository(UserEntity).findOne({ where: { id }, relations: { stockRoles: true } });
+    return tx
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .leftJoinAndSelect('u.stockRoles', 's')
+      .where('u.id = :id', { id })
+      .getOne();
   }
 
   /** A new user's id. */

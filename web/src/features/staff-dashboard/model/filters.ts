@@ -36,7 +36,7 @@ export function matchesBillable(stock: StockRowDto, filter: BillableFilter): boo
   }
 }
 
-const byText = textFilter<StockRowDto>((stock) => [
+export const byText = textFilter<StockRowDto>((stock) => [
   stock.ticker,
   stock.exchange,
   stock.websiteUrl,
