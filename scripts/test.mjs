@@ -65,6 +65,10 @@ const ENV_FILE = path.join(ROOT, '.local', 'test.env');
 process.env.INFRA_DIR ??= '.local/test';
 process.env.KAFKA_PORT ??= '19092';
 process.env.KAFKA_CONTROLLER_PORT ??= '19093';
+// The suites' stacks and processes share the machine's PostgreSQL (100 connections): a pool closes a
+// connection idle for a second, not pg's 10 s, so the lanes' bursts do not hold its slots together
+// (a fresh run of 2026-11-30 ran it out: "remaining connection slots are reserved").
+process.env.DATABASE_POOL_IDLE_MS ??= '1000';
 // Databases and ports can be moved (e.g. two checkouts testing side by side on one machine).
 const TEST_DATABASE = process.env.TEST_DATABASE ?? 'irportal_test';
 const E2E_DATABASE = process.env.E2E_DATABASE ?? 'irportal_e2e';

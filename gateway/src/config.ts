@@ -38,6 +38,7 @@ export const gatewayConfigSchema = baseConfigSchema
     WEB_DIST: z.string().optional(),
     /** The shared counters of the rate limits (schema `gateway`): every instance must use one database. */
     DATABASE_URL: databaseConfigSchema.shape.DATABASE_URL,
+    DATABASE_POOL_IDLE_MS: databaseConfigSchema.shape.DATABASE_POOL_IDLE_MS,
     /**
      * How long a request waits out the rate-limit store's database being briefly unreachable or out of
      * connection slots before answering 503 (0: at once).

@@ -43,10 +43,18 @@ export class SharedLimitStore implements OnModuleInit, OnModuleDestroy {
   private readonly retryMs: number;
 
   constructor(
-    @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'DATABASE_URL'> & { LIMIT_STORE_RETRY_MS?: number },
+    @Inject(GATEWAY_CONFIG)
+    config: Pick<GatewayConfig, 'DATABASE_URL'> & {
+      LIMIT_STORE_RETRY_MS?: number;
+      DATABASE_POOL_IDLE_MS?: number;
+    },
   ) {
     this.retryMs = config.LIMIT_STORE_RETRY_MS ?? 15_000;
-    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 5 });
+    this.pool = new Pool({
+      connectionString: config.DATABASE_URL,
+      max: 5,
+      idleTimeoutMillis: config.DATABASE_POOL_IDLE_MS ?? 10_000,
+    });
     // An idle client's error (the database restarted) must not end the process; the next query reconnects.
     this.pool.on('error', (err) => log.warn({ err }, 'rate limit store connection lost'));
   }

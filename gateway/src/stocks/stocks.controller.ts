@@ -30,6 +30,7 @@ import { CachedStockDirectory } from './stock-directory.cache';
 import { InitialPollStatuses } from './initial-poll-statuses';
 import { latestInitialPollOf, StockPageComposer } from './stock-page.composer';
 import { toAdminStockRow, toInvoiceTotalRow, toReportRunnerStock, toStockSummary } from './stock-views';
+import { jsonOnce } from '../routing/json-once';
 
 const changed = (stock: Stock): StockChangeResponse => ({ success: true, stock, errorMessage: null });
 
@@ -66,7 +67,8 @@ export class StocksController {
     // The body is the list itself (spec section 7); which composing services did not answer (for any
     // page) rides in a header, empty when all did (or none was asked).
     res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, unavailable.join(', '));
-    return rows;
+    // The callers of one reading get its JSON text made once (bench/README.md, stocks-dashboard).
+    return jsonOnce(rows);
   }
 
   /**

@@ -71,6 +71,12 @@ export const databaseConfigSchema = z.object({
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** How often the outbox pruning job runs (on one instance of the service at a time). */
   OUTBOX_PRUNE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /**
+   * How long a pooled database connection may sit idle before it is closed (pg's default, 10 s). `make test`
+   * sets 1 s: its three stacks and the integration suites' processes share one PostgreSQL of 100 connections,
+   * and pools each holding the connections of their last burst for 10 s ran it out of slots.
+   */
+  DATABASE_POOL_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 /**

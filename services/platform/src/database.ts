@@ -14,6 +14,8 @@ export interface DatabaseOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   poolSize?: number;
+  /** How long an idle pooled connection is kept (DATABASE_POOL_IDLE_MS); pg's 10 s when unset. */
+  poolIdleMs?: number;
 }
 
 /** A service's entities with the platform's outbox, which every service's schema has. */
@@ -36,7 +38,11 @@ export function createDataSource(o: DatabaseOptions): DataSource {
     installExtensions: false,
     // gen_random_uuid() (core since PostgreSQL 13) for a generated uuid column, as the migrations write it.
     uuidExtension: 'pgcrypto',
-    extra: { max: o.poolSize ?? 10, application_name: o.schema },
+    extra: {
+      max: o.poolSize ?? 10,
+      idleTimeoutMillis: o.poolIdleMs ?? 10_000,
+      application_name: o.schema,
+    },
   });
 }
 

@@ -173,6 +173,7 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
             kafka: kafkaSettingsOf(config, name),
             database: {
               url: config.DATABASE_URL,
+              poolIdleMs: config.DATABASE_POOL_IDLE_MS,
               schema: manifest.schema,
               entities: database.entities,
               migrations: database.migrations,
