@@ -62,6 +62,75 @@ export function postgresJobLock(databaseUrl: string, job: string, holder: string
   };
 }
 
+/**
+ * The advisory locks of one process's singleton jobs, all on one connection: a session holds any number of
+ * advisory locks, so a process with five jobs needs one connection, not five (a stack held 21 such
+ * connections, and `make test`'s three stacks 63 of its PostgreSQL's 100). Each job still contends and
+ * confirms on its own; when the connection ends, every job of the process loses its lock at once (each one's
+ * `confirm()` throws) and contends again on a new connection. `application_name` is `jobs:<holder>`.
+ */
+export function sharedJobLocks(databaseUrl: string, holder: string): (job: string) => () => Promise<JobLock> {
+  interface Session {
+    client: Client;
+    lost?: Error;
+    users: number;
+  }
+  let current: Session | undefined;
+  let opening: Promise<Session> | undefined;
+  const open = async (): Promise<Session> => {
+    const client = new Client({
+      connectionString: databaseUrl,
+      application_name: `jobs:${holder}`.slice(0, 63),
+      keepAlive: true,
+    });
+    const session: Session = { client, users: 0 };
+    // An error on an idle client (its backend terminated) must not crash the process; confirm() reports it.
+    client.on('error', (err) => (session.lost = err));
+    client.on('end', () => (session.lost ??= new Error('lock connection closed')));
+    await client.connect();
+    return session;
+  };
+  /** The live session; a new one once the last was lost (jobs asking together share the opening). */
+  const session = (): Promise<Session> => {
+    if (current && !current.lost) return Promise.resolve(current);
+    opening ??= open()
+      .then((s) => (current = s))
+      .finally(() => (opening = undefined));
+    return opening;
+  };
+  return (job) => {
+    const key = singletonJobKey(job);
+    return async () => {
+      const s = await session();
+      s.users++;
+      let closed = false;
+      return {
+        async tryAcquire() {
+          if (s.lost) throw s.lost;
+          const { rows } = await s.client.query<{ locked: boolean }>(
+            'SELECT pg_try_advisory_lock($1::bigint) AS locked',
+            [key],
+          );
+          return rows[0].locked;
+        },
+        async confirm() {
+          if (s.lost) throw s.lost;
+          await s.client.query('SELECT 1');
+        },
+        async close() {
+          if (closed) return;
+          closed = true;
+          if (!s.lost)
+            await s.client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+          if (--s.users > 0) return;
+          if (current === s) current = undefined;
+          await s.client.end().catch(() => undefined);
+        },
+      };
+    };
+  };
+}
+
 export interface SingletonJobOptions {
   /** Names the lock: every process that runs a job of this name contends for the same one. */
   name: string;
@@ -188,18 +257,21 @@ export class SingletonJob {
 export class SingletonJobs {
   private readonly jobs: SingletonJob[] = [];
   private started = false;
+  private readonly locks: (job: string) => () => Promise<JobLock>;
 
   constructor(
-    private readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly holder: string,
     private readonly enabled: boolean,
-  ) {}
+  ) {
+    this.locks = sharedJobLocks(databaseUrl, holder);
+  }
 
   register(job: Pick<SingletonJobOptions, 'name' | 'intervalMs' | 'run' | 'retryMs'>): SingletonJob {
     const created = new SingletonJob({
       ...job,
       holder: this.holder,
-      lock: postgresJobLock(this.databaseUrl, job.name, this.holder),
+      lock: this.locks(job.name),
     });
     this.jobs.push(created);
     if (this.started) created.start();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { postgresJobLock, SingletonJob } from '@irp/platform';
+import { postgresJobLock, SingletonJob, SingletonJobs } from '@irp/platform';
 import { loadTestEnv, waitUntil } from '@irp/platform/testing';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
@@ -82,5 +82,52 @@ describe('a singleton job on a PostgreSQL advisory lock', () => {
     const other = holder === a ? b : a;
     await holder.stop();
     await waitUntil('the other contender takes over', () => other.isHolder, 3000);
+  });
+
+  it("holds a process's jobs on one connection: when it dies, all of them are lost, and each is held again", async () => {
+    const url = loadTestEnv().DATABASE_URL;
+    const names = [`${name}-x`, `${name}-y`, `${name}-z`];
+    const processes: SingletonJobs[] = [];
+    const processOf = (holder: string) => {
+      const registry = new SingletonJobs(url, holder, true);
+      for (const job of names) registry.register({ name: job, intervalMs: 200, run: async () => undefined });
+      registry.start();
+      processes.push(registry);
+      return registry;
+    };
+    const connectionsOf = async (holder: string) =>
+      (
+        await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [
+          `jobs:${holder}`,
+        ])
+      ).rows.map((r) => r.pid);
+    try {
+      const p = processOf('process-p');
+      await waitUntil('p holds its three jobs', () => p.list().every((j) => j.isHolder));
+      const q = processOf('process-q');
+      await waitUntil('q contends', async () => (await connectionsOf('process-q')).length === 1);
+      const [pConnection, ...more] = await connectionsOf('process-p');
+      expect(more).toEqual([]);
+      expect(q.list().some((j) => j.isHolder)).toBe(false);
+
+      // The connection's end takes every lock of the process with it.
+      await admin.query('SELECT pg_terminate_backend($1)', [pConnection]);
+      await waitUntil('p knows it lost all three', () => p.list().every((j) => !j.isHolder), 5000);
+      // Each job is held again, by one process (q contends every second, p again on a new connection).
+      await waitUntil(
+        'every job held by one process',
+        () => names.every((_, i) => [p, q].filter((r) => r.list()[i]!.isHolder).length === 1),
+        10_000,
+      );
+      await waitUntil('p contends again on one connection', async () => {
+        const now = await connectionsOf('process-p');
+        return now.length === 1 && now[0] !== pConnection;
+      });
+    } finally {
+      await Promise.all(processes.map((r) => r.stop()));
+    }
+    // Stopped: the connections are closed.
+    expect(await connectionsOf('process-p')).toEqual([]);
+    expect(await connectionsOf('process-q')).toEqual([]);
   });
 });
