@@ -31,7 +31,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => require(path.join(ROOT, file));
 const { asxTradingDaysBetween, isAsxTradingDay, sydneyDayOf, Topics } = dist('proto/dist/index.js');
 const { mockAnnouncementsOfYear } = dist('services/announcements/dist/sources/mock.source.js');
-const { actor, stockFixture } = require('@irp/proto/testing');
+const { actor, signFixtureActor, stockFixture } = require('@irp/proto/testing');
 const { KafkaRequester } = require('@irp/platform');
 const { startReportsService } = dist('services/reports/dist/main.js');
 const { LoadMarketHistory } = dist('services/reports/dist/market/load-market-history.js');
@@ -283,6 +283,9 @@ try {
     instanceId: '1',
     topics: [Topics.ReportsGenerate],
     timeoutMs: 120_000,
+    // The fixture actor signed for each request, as the gateway signs a session's (issue 34): unsigned for
+    // the message, the reports service refuses it.
+    signActor: (topic, payload) => signFixtureActor(topic, payload),
   });
   await requester.connect();
   const generate = () =>

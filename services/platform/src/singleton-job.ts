@@ -74,7 +74,18 @@ export function sharedJobLocks(databaseUrl: string, holder: string): (job: strin
     client: Client;
     lost?: Error;
     users: number;
+    /** The last query queued: the jobs' queries go one at a time (pg deprecates overlapping ones). */
+    tail: Promise<unknown>;
   }
+  /** Runs `sql` on the session after the queries queued before it. */
+  const query = <R extends object>(s: Session, sql: string, params: unknown[] = []) => {
+    const run = s.tail.then(
+      () => s.client.query<R>(sql, params),
+      () => s.client.query<R>(sql, params),
+    );
+    s.tail = run.catch(() => undefined);
+    return run;
+  };
   let current: Session | undefined;
   let opening: Promise<Session> | undefined;
   const open = async (): Promise<Session> => {
@@ -83,7 +94,7 @@ export function sharedJobLocks(databaseUrl: string, holder: string): (job: strin
       application_name: `jobs:${holder}`.slice(0, 63),
       keepAlive: true,
     });
-    const session: Session = { client, users: 0 };
+    const session: Session = { client, users: 0, tail: Promise.resolve() };
     // An error on an idle client (its backend terminated) must not crash the process; confirm() reports it.
     client.on('error', (err) => (session.lost = err));
     client.on('end', () => (session.lost ??= new Error('lock connection closed')));
@@ -107,7 +118,8 @@ export function sharedJobLocks(databaseUrl: string, holder: string): (job: strin
       return {
         async tryAcquire() {
           if (s.lost) throw s.lost;
-          const { rows } = await s.client.query<{ locked: boolean }>(
+          const { rows } = await query<{ locked: boolean }>(
+            s,
             'SELECT pg_try_advisory_lock($1::bigint) AS locked',
             [key],
           );
@@ -115,13 +127,12 @@ export function sharedJobLocks(databaseUrl: string, holder: string): (job: strin
         },
         async confirm() {
           if (s.lost) throw s.lost;
-          await s.client.query('SELECT 1');
+          await query(s, 'SELECT 1');
         },
         async close() {
           if (closed) return;
           closed = true;
-          if (!s.lost)
-            await s.client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+          if (!s.lost) await query(s, 'SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
           if (--s.users > 0) return;
           if (current === s) current = undefined;
           await s.client.end().catch(() => undefined);
