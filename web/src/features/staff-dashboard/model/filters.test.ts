@@ -139,7 +139,7 @@ describe('sorting', () => {
     ]);
   });
 
-  it('sorts the invoice and next-invoice dates as dates, newest first descending', () => {
+  it('sorts the invoice dates as dates, newest first descending', () => {
     const dated = (ticker: string, date: string) => row(ticker, { invoice: { ...invoice(false), date } });
     const rows = [dated('MID', '2025-02-01'), dated('NEW', '2025-10-01'), dated('OLD', '2024-12-31')];
     expect(tickers(sortStocks(rows, { sortBy: 'invoice', sortDirection: 'desc' }))).toEqual([

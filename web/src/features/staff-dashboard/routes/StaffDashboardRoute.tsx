@@ -7,9 +7,9 @@ import { errorMessageOf } from '@/lib/apiError';
 import { copyHtmlToClipboard } from '@/lib/clipboard';
 import { formatCentsPlusGst } from '@/lib/money';
 import { hasRole, isAdmin } from '@/lib/session/roles';
-import { whenIdle } from '@/lib/textFilter';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
+import { whenIdle } from '@/lib/ui/whenIdle';
 import {
   useStaffDashboardReminderEmailMutation,
   useStaffDashboardStocksQuery,

@@ -57,8 +57,7 @@ describe('StaffDashboardRoute at 20,000 stocks', () => {
     await screen.findByTestId('staff-dashboard-showing');
     const entries = Object.values(store.getState().api.queries);
     const list = entries.find((entry) => entry?.endpointName === 'staffDashboardStocks')?.data as
-      | { stocks: StockListDto }
-      | undefined;
+      { stocks: StockListDto } | undefined;
     expect(list?.stocks).toHaveLength(COUNT);
     // The answer (the array) frozen by the base query, so Immer stops there; a row left as parsed,
     // which Immer's deep freeze would have frozen.
