@@ -3,9 +3,9 @@ import { AppError, auditSecurityEvent } from '@irp/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { rolesNeedingSecondFactor, USERS_CONFIG, UsersConfig } from '../config';
 import { sessionUserOf } from '../users/user-rules';
-import { UsersRepository } from '../users/users.repository';
 import { needsTouch, sessionOver, SIGNED_OUT } from '../credentials/session-rules';
 import { SessionsRepository } from '../credentials/sessions.repository';
+import { UsersRepository } from '../users/users.repository';
 
 /** The gateway's session lookup: who a session token (by its hash) signs in, or 401. */
 @Injectable()
@@ -21,12 +21,11 @@ export class CheckSession {
    * its user's limit, or past its end, is revoked and answers why (the web app signs in again).
    */
   async check(sessionHash: string): Promise<SessionUser> {
-    const session = await this.sessions.findLive(sessionHash);
+    const found = await this.users.findBySessionToken(sessionHash);
     const now = Date.now();
-    if (!session || session.expiresAt.getTime() <= now)
+    if (!found || found.session.expiresAt.getTime() <= now)
       throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
-    const user = await this.users.findById(session.userId);
-    if (!user) throw new AppError(ErrorCode.Unauthenticated, SIGNED_OUT);
+    const { session, user } = found;
     const sessionUser = sessionUserOf(user, rolesNeedingSecondFactor(this.config));
     const over = sessionOver(session, sessionUser.roles, this.config, now);
     if (over) {

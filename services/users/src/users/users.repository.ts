@@ -1,6 +1,7 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { SessionEntity } from '../credentials/session.entity';
 import { StockRoleEntity } from './stock-role.entity';
 import { UserAuditEntity } from './user-audit.entity';
 import { UserEntity } from './user.entity';
@@ -37,6 +38,22 @@ export class UsersRepository {
       .leftJoinAndSelect('u.stockRoles', 's')
       .where('u.id = :id', { id })
       .getOne();
+  }
+
+  /**
+   * The user of a live (unrevoked) session, by its token's hash, with the session and the per-stock roles, in
+   * one query: the gateway's session check, the hottest read of all, had been two round trips (the session,
+   * then its user; bench/README.md, auth-roundtrip). A session whose user is gone is none.
+   */
+  async findBySessionToken(tokenHash: string): Promise<{ session: SessionEntity; user: UserEntity } | null> {
+    const user = (await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .innerJoinAndMapOne('u.session', SessionEntity, 'session', 'session.user_id = u.id')
+      .leftJoinAndSelect('u.stockRoles', 's')
+      .where('session.token_hash = :tokenHash AND session.revoked_at IS NULL', { tokenHash })
+      .getOne()) as (UserEntity & { session: SessionEntity }) | null;
+    return user && { session: user.session, user };
   }
 
   /** A new user's id. */
