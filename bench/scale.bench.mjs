@@ -127,7 +127,7 @@ try {
       BACKGROUND,
     ],
   ]) {
-    await waitForCount(pg, what, query, want, 900_000, (n) =>
+    await waitForCount(pg, what, query, want, 300_000, (n) =>
       say(`${what}: ${n} of ${want} at ${elapsed()}`),
     );
     say(`${what}: ${want} at ${elapsed()}`);

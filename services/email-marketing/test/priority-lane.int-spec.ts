@@ -16,6 +16,8 @@ jest.setTimeout(600_000);
 
 const ROUTINE_SUBSCRIBERS = 3000;
 const SENSITIVE_SUBSCRIBERS = 5;
+/** A price-sensitive send large enough that the sender's lane fills (CLAIM_AHEAD) and its topic pauses. */
+const LARGE_SENSITIVE_SUBSCRIBERS = 3000;
 /** Mails the sender has in flight at most (SEND_CONCURRENCY). */
 const IN_FLIGHT = 10;
 
@@ -89,6 +91,8 @@ describe('the priority lane', () => {
   });
 
   afterAll(async () => {
+    // A case that failed while the server held its answers leaves it holding: the sender's stop waits on them.
+    sink?.resume();
     await sender?.stop().catch(() => undefined);
     await events?.close();
     await db?.end();
@@ -169,6 +173,68 @@ describe('the priority lane', () => {
     // Nothing lost, nothing twice.
     expect(new Set(sink.mails.filter((m) => isRoutine(m.subject)).flatMap((m) => m.to)).size).toBe(
       ROUTINE_SUBSCRIBERS,
+    );
+  });
+
+  it("takes a new price-sensitive send's first mails out while an earlier one's batches still wait in the topic", async () => {
+    const largeStock = await stockWithSubscribers('PSL', LARGE_SENSITIVE_SUBSCRIBERS);
+    const smallStock = await stockWithSubscribers('PSS', SENSITIVE_SUBSCRIBERS);
+    const large = announcement(largeStock.id, {
+      headline: 'Large price-sensitive send',
+      priceSensitive: true,
+    });
+    const small = announcement(smallStock.id, {
+      headline: 'Later price-sensitive send',
+      priceSensitive: true,
+    });
+    const isLarge = (subject: string) => subject.endsWith(large.headline);
+    const isSmall = (subject: string) => subject.endsWith(small.headline);
+
+    await events.sendRequested(largeStock.id, large);
+    await sink.waitFor(
+      (mails) => mails.filter((m) => isLarge(m.subject)).length >= 100,
+      'the large price-sensitive send under way',
+      300_000,
+    );
+    // The server stops answering: the sender's priority lane fills up to CLAIM_AHEAD and pauses its topic,
+    // where the rest of the large send's batches wait (first come, first served).
+    sink.pause();
+    const largeAtPause = sink.mails.filter((m) => isLarge(m.subject)).length;
+    const queuedBefore = await queuedClaims('priority');
+
+    // A later price-sensitive send is expanded by the sender, which admits its first batch at once: claimed
+    // and in the lane beside the large send's claims, not behind its batches in the paused topic.
+    await events.sendRequested(smallStock.id, small);
+    await waitUntil(
+      "the later send's deliveries claimed and queued in the sender's priority lane",
+      async () =>
+        (await deliveriesOf(small.sendGuid, 'sending')) === SENSITIVE_SUBSCRIBERS &&
+        (await queuedClaims('priority')) - queuedBefore >= SENSITIVE_SUBSCRIBERS,
+      120_000,
+      100,
+    );
+    // The large send's batches were still waiting in the topic, unclaimed, while the later send was admitted.
+    expect(await deliveriesOf(large.sendGuid, 'queued')).toBeGreaterThan(0);
+
+    sink.resume();
+    await sink.waitFor(
+      (mails) => mails.filter((m) => isLarge(m.subject)).length === LARGE_SENSITIVE_SUBSCRIBERS,
+      'the large send finished',
+      480_000,
+    );
+    const order = sink.mails.map((m) => m.subject).filter((s) => isLarge(s) || isSmall(s));
+    const lastSmall = order.length - 1 - [...order].reverse().findIndex(isSmall);
+    const largeBefore = order.slice(0, lastSmall).filter(isLarge).length;
+    console.log(
+      `later price-sensitive send: ${largeAtPause} mails of the large one at the pause, ${largeBefore} before ` +
+        `the later one's last mail, of ${LARGE_SENSITIVE_SUBSCRIBERS}`,
+    );
+    expect(order.filter(isSmall)).toHaveLength(SENSITIVE_SUBSCRIBERS);
+    // The two sends take turns in the lane: after the large send's mails in flight at the pause (a round of
+    // slots, two as in the test above), one of the large send's for each of the later send's.
+    expect(largeBefore).toBeLessThanOrEqual(largeAtPause + 2 * IN_FLIGHT + SENSITIVE_SUBSCRIBERS);
+    expect(new Set(sink.mails.filter((m) => isLarge(m.subject)).flatMap((m) => m.to)).size).toBe(
+      LARGE_SENSITIVE_SUBSCRIBERS,
     );
   });
 });

@@ -14,7 +14,8 @@ const log = createLogger('sender');
  * stopped (SIGSTOP, a long pause) keeps its connection, so its claims stay its own.
  *
  * Losing the lock connection while alive (the database restarted) counts as dying for the claims made under
- * that number: the next claim takes a new number. The mails then in flight may be sent twice, as a dead
+ * that number: the next claim takes a new number, and the claims still waiting here under the old one are
+ * left to the takeover, never sent from here (`holds`). The mails then in flight may be sent twice, as a dead
  * sender's may: at most SEND_CONCURRENCY.
  */
 @Injectable()
@@ -32,6 +33,14 @@ export class ClaimOwner implements OnApplicationShutdown {
   current(): Promise<number> {
     if (this.held) return Promise.resolve(this.held.owner);
     return (this.taking ??= this.take().finally(() => (this.taking = undefined)));
+  }
+
+  /**
+   * Whether claims made under `owner` are still this process's: false once its lock is lost, when the
+   * takeover job hands them to a sender again (a claim waiting here then is never sent from here).
+   */
+  holds(owner: number): boolean {
+    return this.held?.owner === owner;
   }
 
   private async take(): Promise<number> {

@@ -1,3 +1,4 @@
+import { SmtpError } from '../mail/mailer';
 import { DeliverBatch } from './deliver-batch';
 import { ReportDeliveries } from './report-deliveries';
 import type { ClaimedDelivery, UnmarkedClaim } from './deliveries.repository';
@@ -21,12 +22,13 @@ function senderWith() {
   // The first give-back's answer is lost: it is written (the rows are queued again), then throws, when the
   // test opens the gate.
   const lostAnswer = deferred<void>();
-  const smtp: Array<ReturnType<typeof deferred<{ messageId: string }>>> = [];
+  const smtp: Array<{ resolve(answer: { messageId: string }): void; reject(err: Error): void }> = [];
   const deliveries = {
     claim: jest.fn(async (ids: string[]) => ids.map(delivery)),
-    // The first marks are lost with the database; later ones are written.
-    markSent: jest.fn(async () => {
-      if (deliveries.markSent.mock.calls.length === 1) throw new Error('connection terminated');
+    markSent: jest.fn(async () => undefined),
+    // The first retry's write is lost with the database; later ones are written.
+    retryLater: jest.fn(async () => {
+      if (deliveries.retryLater.mock.calls.length === 1) throw new Error('connection terminated');
     }),
     release: jest.fn(async (claims: readonly UnmarkedClaim[]) => {
       released.push(claims.map((c) => c.id));
@@ -38,11 +40,12 @@ function senderWith() {
     takeUnreported: jest.fn(async () => []),
   };
   const mailer = {
-    send: jest.fn(() => {
-      const answer = deferred<{ messageId: string }>();
-      smtp.push(answer);
-      return answer.promise;
-    }),
+    send: jest.fn(
+      () =>
+        new Promise<{ messageId: string }>((resolve, reject) => {
+          smtp.push({ resolve, reject });
+        }),
+    ),
   };
   const sends = { message: async () => ({ kind: 'mail', content: { subject: 's', text: 't', html: 'h' } }) };
   const reporting = new ReportDeliveries(
@@ -51,8 +54,10 @@ function senderWith() {
     { run: (work: (m: unknown) => unknown) => work({}) } as never,
     {} as never,
   );
+  // The claim owner's lock: number 7, held until a test loses it.
+  const owner = { held: true as boolean };
   const service = new DeliverBatch(
-    { current: async () => 7 } as never,
+    { current: async () => 7, holds: (n: number) => owner.held && n === 7 } as never,
     deliveries as never,
     sends as never,
     reporting,
@@ -66,7 +71,7 @@ function senderWith() {
       DELIVERY_RETRY_BASE_MS: 1000,
     } as never,
   );
-  return { service, deliveries, released, smtp, lostAnswer };
+  return { service, deliveries, released, smtp, lostAnswer, owner, mailer };
 }
 
 const until = async (condition: () => boolean) => {
@@ -74,14 +79,15 @@ const until = async (condition: () => boolean) => {
 };
 
 describe('DeliverBatch giving back claims', () => {
-  it('gives back a claim whose mark failed, and never one it is sending again meanwhile', async () => {
+  it('gives back a claim whose outcome was not written, and never one it is sending again meanwhile', async () => {
     const { service, deliveries, released, smtp, lostAnswer } = senderWith();
 
-    // A batch is admitted (claimed) and its mail accepted, but its mark fails (the database away): the claim
-    // is this process's to give back, a second later. The batch message was done with at its claim.
+    // A batch is admitted (claimed) and its mail refused for now, but the retry's write fails (the database
+    // away): the claim is this process's to give back, a second later. The batch message was done with at its
+    // claim.
     expect(await service.admit('send-1', ['d1'])).toBe(1);
     await until(() => smtp.length === 1);
-    smtp[0].resolve({ messageId: 'm1' });
+    smtp[0].reject(new SmtpError('421 try again later', false));
 
     // The give-back queues d1 again, but its answer is slow to come; meanwhile the sweep's new batch message
     // claims d1 (queued now) and sends it.
@@ -101,10 +107,52 @@ describe('DeliverBatch giving back claims', () => {
 
     smtp[1].resolve({ messageId: 'm2' });
     await until(() => service.backlog.inFlight === 0);
-    expect(deliveries.markSent).toHaveBeenCalledTimes(2);
+    expect(deliveries.markSent).toHaveBeenCalledTimes(1);
     // Settled: the old claim is given back now (a no-op in the database for a row marked sent).
     await service.admit('send-1', []);
     expect(released).toEqual([['d1'], ['d1']]);
+  });
+});
+
+describe('DeliverBatch and its claim owner', () => {
+  it('holds the slot of a mail whose mark is not written yet and never gives its claim back', async () => {
+    const { service, deliveries, released, smtp } = senderWith();
+    // The database is away for the first two statements of marks: they are written again, not given up.
+    deliveries.markSent.mockImplementationOnce(async () => {
+      throw new Error('connection terminated');
+    });
+    deliveries.markSent.mockImplementationOnce(async () => {
+      throw new Error('connection terminated');
+    });
+    await service.admit('send-1', ['d1']);
+    await until(() => smtp.length === 1);
+    smtp[0].resolve({ messageId: 'm1' });
+    await until(() => deliveries.markSent.mock.calls.length === 2);
+    expect(service.backlog.inFlight).toBe(1);
+    await until(() => service.backlog.inFlight === 0);
+    expect(deliveries.markSent).toHaveBeenCalledTimes(3);
+    expect((deliveries.markSent.mock.calls.at(-1) as unknown[])[0]).toEqual([
+      expect.objectContaining({ id: 'd1', messageId: 'm1' }),
+    ]);
+    expect(released).toEqual([]);
+  });
+
+  it('sends no waiting claim made under an owner number whose lock was lost', async () => {
+    const { service, deliveries, released, smtp, owner, mailer } = senderWith();
+    const ids = Array.from({ length: 15 }, (_, i) => `d${i}`);
+    // Ten in flight (SEND_CONCURRENCY), five waiting in the lane.
+    await service.admit('send-1', ids);
+    await until(() => smtp.length === 10);
+    // The lock connection dies (the database restarted): the takeover queues owner 7's claims again for a
+    // sender, so the five waiting here must not go out from here as well.
+    owner.held = false;
+    for (const answer of smtp) answer.resolve({ messageId: 'm' });
+    await until(() => service.backlog.inFlight === 0);
+    expect(mailer.send).toHaveBeenCalledTimes(10);
+    expect(service.backlog).toEqual({ priority: 0, routine: 0, inFlight: 0 });
+    // Not given back either: the rows are the takeover's (owner-checked), and the mails in flight were marked.
+    expect(released).toEqual([]);
+    expect(deliveries.markSent.mock.calls.flat(2)).toHaveLength(10);
   });
 });
 

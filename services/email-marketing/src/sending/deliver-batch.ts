@@ -151,6 +151,13 @@ export class DeliverBatch implements BeforeApplicationShutdown {
     while (!this.closing && this.inFlight < this.config.SEND_CONCURRENCY) {
       const next = this.queue.take();
       if (!next) break;
+      if (!this.owner.holds(next.item.owner)) {
+        // Claimed under an owner number whose lock was lost (the database restarted): the takeover queues it
+        // again for a sender, so sending it from here too would mail it twice.
+        this.holding.delete(next.item.delivery.id);
+        this.settled(next.item, false);
+        continue;
+      }
       this.inFlight += 1;
       void this.settle(next.item);
     }
@@ -274,7 +281,9 @@ export class DeliverBatch implements BeforeApplicationShutdown {
       return false;
     }
     // The slot is held until the mark is written: accepted-but-unmarked mails never exceed the slots. A mark
-    // that fails (the database away) is no failed attempt of the mail: its claim is given back (settle).
+    // that fails (the database away) is written again until it is (SentMarks), never given back: the mail was
+    // accepted, so its claim queued again would mail it twice; with the slots held meanwhile, no more mail
+    // goes out while the database is away.
     await this.marks.mark(d.id, accepted.messageId);
     mailsAccepted.inc({ kind: d.kind });
     return true;

@@ -2,6 +2,7 @@ import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
 import { AnnouncementSendRequestedEvent } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
+import { DeliverBatch } from './deliver-batch';
 import { DeliveriesRepository } from './deliveries.repository';
 import { batchKey, batchTopicOf, DELIVERY_BATCH, laneOf } from './delivery-rules';
 import { SendAnnouncementCampaign } from './send-announcement-campaign';
@@ -14,7 +15,12 @@ const log = createLogger('send-requests');
  * Send announcement: turns `announcement.send-requested` into work: per channel, one send row (its request
  * key makes a redelivered request a no-op) and, for email, one delivery per confirmed subscriber, announced
  * to the sender group in batches through the outbox in the same transaction (so no delivery is ever left
- * without its batch message, and none is queued twice).
+ * without its batch message, and none is queued twice). The send's first batch is also admitted here at
+ * once, by the sender that expanded it (docs/adr/0016): a lane's topic is first come, first served, so at
+ * reporting season a new send's first mails would otherwise wait behind every batch the sends before it
+ * still have there; in the sender's lane it takes its turn with them. Its message, when it comes, claims
+ * nothing (a claim skips deliveries a living sender holds), and if this admission fails the message is
+ * still there.
  */
 @Injectable()
 export class SendAnnouncement {
@@ -25,6 +31,7 @@ export class SendAnnouncement {
     private readonly outbox: Outbox,
     private readonly stocks: StockProjectionService,
     private readonly campaigns: SendAnnouncementCampaign,
+    private readonly delivering: DeliverBatch,
   ) {}
 
   async run(event: AnnouncementSendRequestedEvent): Promise<void> {
@@ -55,18 +62,27 @@ export class SendAnnouncement {
       if (!deliveries.length) await this.sends.markDone(tx, sendId);
       // A price-sensitive announcement's batches go on the priority lane's topic (docs/adr/0016).
       const topic = batchTopicOf(laneOf(event.announcement));
-      for (const [i, deliveryIds] of chunks(deliveries, DELIVERY_BATCH).entries()) {
+      const batches = chunks(deliveries, DELIVERY_BATCH);
+      for (const [i, deliveryIds] of batches.entries()) {
         await this.outbox.add(tx, topic, batchKey(sendId, i), {
           sendId,
           stockId: event.stockId,
           deliveryIds,
         });
       }
-      return { state: 'queued' as const, sendId, deliveries: deliveries.length };
+      return { state: 'queued' as const, sendId, deliveries: deliveries.length, first: batches[0] ?? [] };
     });
-    log.info(
-      { stockId: event.stockId, sendGuid: event.announcement.sendGuid, ...outcome },
-      'announcement send expanded',
-    );
+    const sendGuid = event.announcement.sendGuid;
+    if (outcome.state === 'redelivered') {
+      log.info({ stockId: event.stockId, sendGuid, ...outcome }, 'announcement send expanded');
+      return;
+    }
+    const { first, ...expanded } = outcome;
+    log.info({ stockId: event.stockId, sendGuid, ...expanded }, 'announcement send expanded');
+    if (first.length)
+      await this.delivering.admit(outcome.sendId, first).catch((err: unknown) =>
+        // Its batch message admits it instead.
+        log.warn({ err, sendId: outcome.sendId }, "a send's first batch was not admitted at its expansion"),
+      );
   }
 }

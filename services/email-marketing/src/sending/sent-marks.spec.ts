@@ -37,16 +37,25 @@ describe('SentMarks', () => {
     expect(writes).toEqual([['a', 'b']]);
   });
 
-  it('rejects each mark of a failed statement with its error, and writes the next ones', async () => {
-    let fail = true;
+  it('writes a failed statement again, with the marks that arrived meanwhile, until it commits', async () => {
+    const writes: string[][] = [];
+    let failures = 2;
     const marks = new SentMarks(
-      async () => {
-        if (fail) throw new Error('connection terminated');
+      async (batch: readonly SentMark[]) => {
+        writes.push(batch.map((m) => m.id));
+        if (failures-- > 0) throw new Error('connection terminated');
       },
-      { groupAt: 1, waitMs: 1 },
+      { groupAt: 1, waitMs: 1, retry: { firstMs: 1, maxMs: 5 } },
     );
-    await expect(marks.mark('a', 'm-a')).rejects.toThrow('connection terminated');
-    fail = false;
-    await expect(marks.mark('b', 'm-b')).resolves.toBeUndefined();
+    let bDone = false;
+    const a = marks.mark('a', 'm-a');
+    const b = marks.mark('b', 'm-b').then(() => (bDone = true));
+    await a;
+    await b;
+    expect(bDone).toBe(true);
+    // Each failed statement was tried again with its marks first; none was given up.
+    expect(writes[0]).toEqual(['a']);
+    expect(writes.at(-1)).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(writes.flat().filter((id) => id === 'a')).toHaveLength(3);
   });
 });

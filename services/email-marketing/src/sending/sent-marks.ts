@@ -1,3 +1,7 @@
+import { createLogger } from '@irp/platform';
+
+const log = createLogger('sender');
+
 /** An accepted mail's mark: which delivery, the server's message id. */
 export interface SentMark {
   id: string;
@@ -8,7 +12,11 @@ export interface SentMark {
 export interface MarkGrouping {
   groupAt: number;
   waitMs: number;
+  /** The wait before writing a failed statement's marks again, doubling up to `maxMs`. */
+  retry?: { firstMs: number; maxMs: number };
 }
+
+const DEFAULT_RETRY = { firstMs: 100, maxMs: 2000 };
 
 /**
  * Marks accepted mails `sent` by group commit: marks are written together, when `groupAt` of them wait or
@@ -16,12 +24,17 @@ export interface MarkGrouping {
  * A statement per mail cost more than the SMTP it records (a round trip and a commit each, measured in the
  * sender's profile, issue 35); a few milliseconds' wait makes the groups several mails each. Each mark resolves
  * when its statement committed (a sender holds the mail's slot until then: accepted-but-unmarked mails never
- * exceed SEND_CONCURRENCY) or rejects with its error.
+ * exceed SEND_CONCURRENCY). A statement that fails (the database away) is written again with the marks that
+ * arrived meanwhile, `retry` apart (doubling up to its maximum), until it commits: the mails were accepted, and
+ * a mark given up would have their claims queued again and the mails sent twice (the recovery bench's
+ * PostgreSQL crash: 1,739 mails twice in a 1.8 s outage while failed marks gave their claims back).
  */
 export class SentMarks {
   private pending: Array<SentMark & { done: (err?: unknown) => void }> = [];
   private writing = false;
   private timer?: NodeJS.Timeout;
+  /** Failed statements in a row: the next retry waits longer. */
+  private failures = 0;
 
   constructor(
     private readonly write: (marks: readonly SentMark[]) => Promise<void>,
@@ -49,9 +62,20 @@ export class SentMarks {
     const marks = this.pending.splice(0);
     try {
       await this.write(marks);
+      this.failures = 0;
       for (const m of marks) m.done();
     } catch (err) {
-      for (const m of marks) m.done(err);
+      // Written again, first: these marks were waiting longest. Nothing else is written meanwhile.
+      this.pending.unshift(...marks);
+      const retry = this.grouping.retry ?? DEFAULT_RETRY;
+      const waitMs = Math.min(retry.maxMs, retry.firstMs * 2 ** this.failures);
+      this.failures += 1;
+      log.warn(
+        { err, marks: this.pending.length, retryInMs: waitMs },
+        'sent marks not written; writing them again',
+      );
+      // Unref'd: a process stopping does not wait for the database (its claims are then taken over).
+      await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
     } finally {
       this.writing = false;
       this.schedule();
