@@ -45,7 +45,7 @@ describe('SentMarks', () => {
         writes.push(batch.map((m) => m.id));
         if (failures-- > 0) throw new Error('connection terminated');
       },
-      { groupAt: 1, waitMs: 1, retry: { firstMs: 1, maxMs: 5 } },
+      { groupAt: 1, waitMs: 1, retry: { firstDelayMs: 1, maxDelayMs: 5 } },
     );
     let bDone = false;
     const a = marks.mark('a', 'm-a');

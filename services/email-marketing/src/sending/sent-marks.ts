@@ -1,4 +1,4 @@
-import { createLogger } from '@irp/platform';
+import { backoffDelayMs, createLogger, HandlerRetryPolicy } from '@irp/platform';
 
 const log = createLogger('sender');
 
@@ -12,11 +12,11 @@ export interface SentMark {
 export interface MarkGrouping {
   groupAt: number;
   waitMs: number;
-  /** The wait before writing a failed statement's marks again, doubling up to `maxMs`. */
-  retry?: { firstMs: number; maxMs: number };
+  /** The wait before writing a failed statement's marks again: the platform's backoff (doubling, jittered). */
+  retry?: Pick<HandlerRetryPolicy, 'firstDelayMs' | 'maxDelayMs'>;
 }
 
-const DEFAULT_RETRY = { firstMs: 100, maxMs: 2000 };
+const DEFAULT_RETRY = { firstDelayMs: 100, maxDelayMs: 2000 };
 
 /**
  * Marks accepted mails `sent` by group commit: marks are written together, when `groupAt` of them wait or
@@ -25,7 +25,7 @@ const DEFAULT_RETRY = { firstMs: 100, maxMs: 2000 };
  * sender's profile, issue 35); a few milliseconds' wait makes the groups several mails each. Each mark resolves
  * when its statement committed (a sender holds the mail's slot until then: accepted-but-unmarked mails never
  * exceed SEND_CONCURRENCY). A statement that fails (the database away) is written again with the marks that
- * arrived meanwhile, `retry` apart (doubling up to its maximum), until it commits: the mails were accepted, and
+ * arrived meanwhile, `retry` apart (the platform's backoff), until it commits: the mails were accepted, and
  * a mark given up would have their claims queued again and the mails sent twice (the recovery bench's
  * PostgreSQL crash: 1,739 mails twice in a 1.8 s outage while failed marks gave their claims back).
  */
@@ -67,9 +67,8 @@ export class SentMarks {
     } catch (err) {
       // Written again, first: these marks were waiting longest. Nothing else is written meanwhile.
       this.pending.unshift(...marks);
-      const retry = this.grouping.retry ?? DEFAULT_RETRY;
-      const waitMs = Math.min(retry.maxMs, retry.firstMs * 2 ** this.failures);
       this.failures += 1;
+      const waitMs = backoffDelayMs(this.failures, this.grouping.retry ?? DEFAULT_RETRY);
       log.warn(
         { err, marks: this.pending.length, retryInMs: waitMs },
         'sent marks not written; writing them again',

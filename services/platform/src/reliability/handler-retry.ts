@@ -20,7 +20,11 @@ export const DEFAULT_HANDLER_RETRY: HandlerRetryPolicy = {
  * The wait before try `attempt + 1`: exponential, capped, with "equal jitter" (half fixed, half random) so
  * the instances of a service that all lost the database at once do not all come back in the same instant.
  */
-export function backoffDelayMs(attempt: number, policy: HandlerRetryPolicy, random = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  policy: Pick<HandlerRetryPolicy, 'firstDelayMs' | 'maxDelayMs'>,
+  random = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.min(attempt - 1, 30));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
