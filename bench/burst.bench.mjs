@@ -29,7 +29,7 @@ import {
   waitForCount,
 } from './lib.mjs';
 import { sampleProcesses } from './process-usage.mjs';
-import { rawTransport, serviceMailOf, smtpOnlyFloor } from './smtp.mjs';
+import { serviceMailOf, smtpOnlyFloor } from './smtp.mjs';
 import { startBenchVendors } from './vendors.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,9 +157,7 @@ try {
     announcement: list.announcements[0],
     publicBaseUrl: 'http://127.0.0.1:3000',
   });
-  const raw = rawTransport(sink.port);
-  const floorMs = await smtpOnlyFloor(raw, floorSubscribers, mailOf);
-  raw.close();
+  const floorMs = await smtpOnlyFloor(sink.port, floorSubscribers, mailOf);
   const floorRate = (floorSubscribers.length * 1000) / floorMs;
   say(`SMTP-only floor: ${Math.round(floorRate)} mails/s`);
 

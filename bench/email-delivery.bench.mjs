@@ -154,7 +154,7 @@ try {
     });
   });
   const rawMailBytes = Math.round((sink.bytes() - rawBytesBefore) / subscribers.length);
-  const floorMs = await smtpOnlyFloor(raw, subscribers, mailOf);
+  const floorMs = await smtpOnlyFloor(sink.port, subscribers, mailOf);
   raw.close();
 
   const latency = summary(latencyMs);

@@ -31,7 +31,7 @@ import {
 } from './lib.mjs';
 import { figure, writeResult } from './figures.mjs';
 import { sampleProcesses } from './process-usage.mjs';
-import { rawTransport, sendAnnouncement, smtpOnlyFloor } from './smtp.mjs';
+import { sendAnnouncement, smtpOnlyFloor } from './smtp.mjs';
 import { startBenchVendors } from './vendors.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -170,9 +170,7 @@ try {
   }));
 
   // The floor, the same mails with only SMTP timed, while the stack goes on polling.
-  const raw = rawTransport(sink.port);
-  const floorMs = await smtpOnlyFloor(raw, send.subscribers, send.mailOf);
-  raw.close();
+  const floorMs = await smtpOnlyFloor(sink.port, send.subscribers, send.mailOf);
   const floorRate = Math.round((send.subscribers.length * 1000) / floorMs);
 
   const overhead = summary(overheadMs);

@@ -27,39 +27,11 @@ export interface JobLock {
 /**
  * A PostgreSQL session-level advisory lock on a connection of its own. Session locks live as long as the
  * connection: when the holder dies (even SIGKILL), the server closes its session and the lock is free for
- * the next contender. The connection's application_name says who holds the lock (`pg_stat_activity`).
+ * the next contender. The connection's application_name says who holds the lock (`job:<job>:<holder>` in
+ * `pg_stat_activity`). One job's use of `sharedJobLocks`.
  */
 export function postgresJobLock(databaseUrl: string, job: string, holder: string): () => Promise<JobLock> {
-  const key = singletonJobKey(job);
-  return async () => {
-    let lost: Error | undefined;
-    const client = new Client({
-      connectionString: databaseUrl,
-      application_name: `job:${job}:${holder}`.slice(0, 63),
-      keepAlive: true,
-    });
-    // An error on an idle client (its backend terminated) must not crash the process; confirm() reports it.
-    client.on('error', (err) => (lost = err));
-    client.on('end', () => (lost ??= new Error('lock connection closed')));
-    await client.connect();
-    return {
-      async tryAcquire() {
-        const { rows } = await client.query<{ locked: boolean }>(
-          'SELECT pg_try_advisory_lock($1::bigint) AS locked',
-          [key],
-        );
-        return rows[0].locked;
-      },
-      async confirm() {
-        if (lost) throw lost;
-        await client.query('SELECT 1');
-      },
-      async close() {
-        if (!lost) await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
-        await client.end().catch(() => undefined);
-      },
-    };
-  };
+  return sharedJobLocks(databaseUrl, holder, `job:${job}:${holder}`)(job);
 }
 
 /**
@@ -67,9 +39,14 @@ export function postgresJobLock(databaseUrl: string, job: string, holder: string
  * advisory locks, so a process with five jobs needs one connection, not five (a stack held 21 such
  * connections, and `make test`'s three stacks 63 of its PostgreSQL's 100). Each job still contends and
  * confirms on its own; when the connection ends, every job of the process loses its lock at once (each one's
- * `confirm()` throws) and contends again on a new connection. `application_name` is `jobs:<holder>`.
+ * `confirm()` throws) and contends again on a new connection. `application_name` is `jobs:<holder>` unless
+ * named.
  */
-export function sharedJobLocks(databaseUrl: string, holder: string): (job: string) => () => Promise<JobLock> {
+export function sharedJobLocks(
+  databaseUrl: string,
+  holder: string,
+  applicationName = `jobs:${holder}`,
+): (job: string) => () => Promise<JobLock> {
   interface Session {
     client: Client;
     lost?: Error;
@@ -91,7 +68,7 @@ export function sharedJobLocks(databaseUrl: string, holder: string): (job: strin
   const open = async (): Promise<Session> => {
     const client = new Client({
       connectionString: databaseUrl,
-      application_name: `jobs:${holder}`.slice(0, 63),
+      application_name: applicationName.slice(0, 63),
       keepAlive: true,
     });
     const session: Session = { client, users: 0, tail: Promise.resolve() };

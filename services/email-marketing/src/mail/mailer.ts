@@ -1,9 +1,9 @@
 import { createLogger, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { PassThrough } from 'node:stream';
-import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { EmailMarketingConfig } from '../config';
 import { composeMail, isPlainAddress, MailAddress, parseMailbox } from './mime';
+import { SmtpClientOptions, SmtpPool } from './smtp-client';
 import type { MailContent } from './templates';
 
 const log = createLogger('mailer');
@@ -23,7 +23,7 @@ export class SmtpError extends Error {
   }
 }
 
-interface NodemailerError extends Error {
+interface ClientError extends Error {
   responseCode?: number;
   response?: string;
   code?: string;
@@ -31,7 +31,7 @@ interface NodemailerError extends Error {
 
 /** The SMTP reply (or the connection problem) of a failed send, as staff should read it. */
 export function smtpErrorOf(err: unknown): SmtpError {
-  const e = err as NodemailerError;
+  const e = err as ClientError;
   if (typeof e?.responseCode === 'number') {
     return new SmtpError(e.response ?? `${e.responseCode} ${e.message}`, e.responseCode >= 500);
   }
@@ -42,18 +42,17 @@ export function smtpErrorOf(err: unknown): SmtpError {
 const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
 /**
- * SMTP_URL -> nodemailer's options: a pooled transport of SMTP_POOL_SIZE connections. A server elsewhere
+ * SMTP_URL -> the SMTP client's options: a pool of SMTP_POOL_SIZE connections. A server elsewhere
  * gets the mail (and the credentials) only over TLS unless SMTP_REQUIRE_TLS is false: smtps://, or STARTTLS
  * required (a server not offering it is refused, not sent the mail in clear).
  */
 export function transportOptions(
   config: Pick<EmailMarketingConfig, 'SMTP_URL' | 'SMTP_POOL_SIZE' | 'SMTP_REQUIRE_TLS'>,
-) {
+): SmtpClientOptions {
   const url = new URL(config.SMTP_URL);
   const secure = url.protocol === 'smtps:';
   const local = LOCAL_HOSTS.includes(url.hostname);
   return {
-    pool: true as const,
     host: url.hostname,
     port: Number(url.port || (secure ? 465 : 25)),
     secure,
@@ -65,42 +64,25 @@ export function transportOptions(
       ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
       : undefined,
     maxConnections: config.SMTP_POOL_SIZE,
-    maxMessages: Infinity,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   };
 }
 
-/** What nodemailer's SMTP pool reads of a message it sends (SMTPPool.send): its envelope, id and bytes. */
-interface PoolMessage {
-  data: Record<string, never>;
-  message: {
-    getEnvelope(): { from: string; to: string[] };
-    messageId(): string;
-    getHeader(name: 'message-id'): string;
-    createReadStream(): PassThrough;
-  };
-}
-interface SmtpPool {
-  send(mail: PoolMessage, callback: (err: Error | null, info: { response?: string }) => void): void;
-}
-
 /**
- * The one way mail leaves the service: nodemailer over a pooled SMTP transport (a real SMTP server always:
- * maildev in `make up`, an smtp-server sink in tests). Resolves when the server accepted the mail.
- * Mails to plain addresses go as messages composed in one pass (`composeMail`), handed straight to the
- * transport's SMTP pool (nodemailer's sendMail would build a MIME tree around the finished bytes, two random
- * ids and a stream pipeline per mail, none of them used); an address that needs IDN or SMTPUTF8 goes through
- * nodemailer's own composer.
+ * The one way mail leaves the service: the SMTP client's pool (`smtp-client.ts`, pipelined) to a real SMTP
+ * server always (maildev in `make up`, an smtp-server sink in tests). Resolves when the server accepted the
+ * mail. Mails to plain addresses are composed in one pass (`composeMail`); an address that needs IDN or
+ * SMTPUTF8 is composed by nodemailer's composer, and both go out over the same pool.
  */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
-  private readonly transport;
+  private readonly pool: SmtpPool;
   private readonly from: MailAddress;
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig) {
-    this.transport = nodemailer.createTransport(transportOptions(config));
+    this.pool = new SmtpPool(transportOptions(config));
     this.from = parseMailbox(config.MAIL_FROM);
   }
 
@@ -108,14 +90,10 @@ export class Mailer implements OnApplicationShutdown {
     try {
       if (isPlainAddress(to) && isPlainAddress(this.from.address) && (!replyTo || isPlainAddress(replyTo))) {
         const mail = composeMail({ from: this.from, to, replyTo: replyTo || undefined, content });
-        const response = await this.sendComposed(
-          { from: this.from.address, to: [to] },
-          mail.messageId,
-          mail.raw,
-        );
+        const response = await this.pool.send({ from: this.from.address, to: [to] }, mail.raw);
         return { messageId: mail.messageId, response };
       }
-      const info = await this.transport.sendMail({
+      const node = new MailComposer({
         from: this.config.MAIL_FROM,
         to,
         replyTo: replyTo || undefined,
@@ -123,8 +101,13 @@ export class Mailer implements OnApplicationShutdown {
         html: content.html,
         text: content.text,
         headers: content.headers,
-      });
-      return { messageId: String(info.messageId ?? ''), response: String(info.response ?? '') };
+      }).compile();
+      const envelope = node.getEnvelope();
+      const response = await this.pool.send(
+        { from: envelope.from || this.from.address, to: envelope.to },
+        await node.build(),
+      );
+      return { messageId: node.messageId(), response };
     } catch (err) {
       const failure = smtpErrorOf(err);
       log.warn({ to, reply: failure.message, permanent: failure.permanent }, 'SMTP refused a mail');
@@ -132,30 +115,7 @@ export class Mailer implements OnApplicationShutdown {
     }
   }
 
-  /** A finished message through the pool: resolves with the server's reply once it accepted the mail. */
-  private sendComposed(
-    envelope: { from: string; to: string[] },
-    messageId: string,
-    raw: Buffer,
-  ): Promise<string> {
-    const pool = this.transport.transporter as unknown as SmtpPool;
-    return new Promise((resolve, reject) => {
-      pool.send(
-        {
-          data: {},
-          message: {
-            getEnvelope: () => envelope,
-            messageId: () => messageId,
-            getHeader: () => messageId,
-            createReadStream: () => new PassThrough().end(raw),
-          },
-        },
-        (err, info) => (err ? reject(err) : resolve(String(info?.response ?? ''))),
-      );
-    });
-  }
-
   onApplicationShutdown() {
-    this.transport.close();
+    this.pool.close();
   }
 }
