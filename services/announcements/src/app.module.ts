@@ -21,6 +21,7 @@ import { AlertLatency1795490000000 } from './database/migrations/1795490000000-A
 import { AnnouncementComments1795500000000 } from './database/migrations/1795500000000-AnnouncementComments';
 import { InitialPollOwnedHere1795600000000 } from './database/migrations/1795600000000-InitialPollOwnedHere';
 import { SentBecomesSendRequested1795700000000 } from './database/migrations/1795700000000-SentBecomesSendRequested';
+import { PolledTickerKeyIndex1795800000000 } from './database/migrations/1795800000000-PolledTickerKeyIndex';
 import { CreateAnnouncements1795468640785 } from './database/migrations/1795468640785-CreateAnnouncements';
 import { AnnouncementStore } from './ingestion/announcement-store';
 import { AutoSendHandlers } from './auto-send/auto-send.handlers';
@@ -96,6 +97,7 @@ export const announcementsService = defineService({
       AnnouncementComments1795500000000,
       InitialPollOwnedHere1795600000000,
       SentBecomesSendRequested1795700000000,
+      PolledTickerKeyIndex1795800000000,
     ],
   },
   providers: [

@@ -303,6 +303,33 @@ describe('polling on the real broker and database', () => {
     await apply(changed(gamma, { pollAsx: false }));
   });
 
+  it('gives a stock polled since the last market read the items that read passed over', async () => {
+    // DELTA is polled; ECHO waits archived with its initial poll done, so un-archiving it polls it at once
+    // (no initial poll reads its history). A market read reads only what is newer than its last read.
+    const delta = stockEvent({ ticker: 'DELTA' });
+    const echo = stockEvent({ ticker: 'ECHO', archived: true });
+    await apply(delta);
+    await apply(echo);
+    await settings({ announcementService: 'asx2' });
+    try {
+      const passedOver = standIn.publish({ ticker: 'ECHO', headline: 'Quarterly Activities Report' });
+      // A page of a ticker nobody polls pushes ECHO's item to the feed's second page; DELTA's item, newest,
+      // shows that a read of the first page has happened since.
+      for (let i = 0; i < 100; i++) standIn.publish({ ticker: 'ZULU', headline: `Change of Director ${i}` });
+      standIn.publish({ ticker: 'DELTA', headline: 'Appendix 4C' });
+      await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === delta.id, 15_000);
+
+      await apply(changed(echo, { archived: false }));
+      await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === echo.id, 15_000);
+      expect((await rows(echo.id)).map((r) => r.source_key)).toEqual([passedOver.id]);
+    } finally {
+      // Back to per-stock polling, DELTA and ECHO left out of what follows, whatever happened here.
+      await settings({ announcementService: 'asx' });
+      await apply(changed(delta, { pollAsx: false }));
+      await apply(changed(echo, { pollAsx: false }));
+    }
+  });
+
   it('retries a failing or slow source within the poll: the announcement is still found, no failure counted', async () => {
     standIn.failNext(2, 503);
     standIn.delayNext(1, 1500); // over SOURCE_TIMEOUT_MS: that try times out

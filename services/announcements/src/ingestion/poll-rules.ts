@@ -40,25 +40,23 @@ export interface PollRequest {
   event: PollRequestedEvent;
 }
 
-/**
- * One tick's poll work: per due stock one request, or (a market-wide source) one request for the whole
- * market, which the poller that takes it fans out. Nothing when no stock is due.
- */
+/** One tick's poll work for a per-stock source: per due stock one request, keyed by the stock. */
 export function pollRequestsFor(
   stocks: ReadonlyArray<{ id: string; ticker: string }>,
-  marketWide: boolean,
   now: Date,
 ): PollRequest[] {
-  if (!stocks.length) return [];
   const requestedAt = now.toISOString();
-  if (marketWide) {
-    return [{ key: MARKET_KEY, event: { stockId: null, ticker: null, market: true, requestedAt } }];
-  }
   return stocks.map((s) => ({
     key: s.id,
     event: { stockId: s.id, ticker: s.ticker, market: false, requestedAt },
   }));
 }
+
+/** One tick's poll work for a market-wide source while any stock is due: one request, fanned out by its poller. */
+export const marketPollRequest = (now: Date): PollRequest => ({
+  key: MARKET_KEY,
+  event: { stockId: null, ticker: null, market: true, requestedAt: now.toISOString() },
+});
 
 /** The key of the market-wide poll: every tick's lands on the same partition, after the previous one. */
 export const MARKET_KEY = 'market';
@@ -74,6 +72,12 @@ export const isStalePoll = (requestedAt: string, now: Date, pollIntervalMs: numb
 
 /** Feeds differ in case and padding of tickers; matching is on the trimmed upper-case form. */
 export const tickerKey = (ticker: string): string => ticker.trim().toUpperCase();
+
+/**
+ * tickerKey in SQL over a ticker column (index `stocks_polled_ticker_key`). It trims spaces only, where
+ * tickerKey trims any white space: a stored ticker padded with tabs is not found by a market read.
+ */
+export const tickerKeySql = (column: string): string => `upper(btrim(${column}))`;
 
 /** The fields of a source item a fanned-out poll message carries (PolledItemSchema). */
 export function polledItem(item: SourceAnnouncement): NonNullable<PollRequestedEvent['items']>[number] {
@@ -132,14 +136,19 @@ export function marketPairs(
   items: readonly SourceAnnouncement[],
   stocks: ReadonlyArray<{ id: string; ticker: string }>,
 ): { stockIds: string[]; sourceKeys: string[] } {
-  const idByTicker = new Map(stocks.map((s) => [tickerKey(s.ticker), s.id]));
+  // Two stocks may share a ticker (another exchange): each gets the item.
+  const idsByTicker = new Map<string, string[]>();
+  for (const s of stocks) {
+    const key = tickerKey(s.ticker);
+    idsByTicker.set(key, [...(idsByTicker.get(key) ?? []), s.id]);
+  }
   const stockIds: string[] = [];
   const sourceKeys: string[] = [];
   for (const item of items) {
-    const id = idByTicker.get(tickerKey(item.ticker));
-    if (id === undefined) continue;
-    stockIds.push(id);
-    sourceKeys.push(item.sourceKey);
+    for (const id of idsByTicker.get(tickerKey(item.ticker)) ?? []) {
+      stockIds.push(id);
+      sourceKeys.push(item.sourceKey);
+    }
   }
   return { stockIds, sourceKeys };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   createLogger,
   errorText,
@@ -46,8 +45,8 @@ export type SourceCall<T> = { ok: true; value: T } | { ok: false; error: string 
 @Injectable()
 export class PollService {
   private readonly health: SourceHealth;
-  /** This process's last market read that was fanned out: its source, polled stocks (a hash) and keys. */
-  private marketSeen?: { source: string; dueStocks: string; keys: ReadonlySet<string> };
+  /** This process's last market read that was fanned out: its source, the polled set's mark, its keys. */
+  private marketSeen?: { source: string; polledSet: string; keys: ReadonlySet<string> };
 
   constructor(
     private readonly rows: PollRepository,
@@ -149,7 +148,8 @@ export class PollService {
 
   /**
    * The whole market in one call (asx2), fanned out: per polled stock with items (or downloads pending) a
-   * per-stock poll request carrying them, keyed by stock id, so the pollers store them in parallel.
+   * per-stock poll request carrying them, keyed by stock id, so the pollers store them in parallel. The work
+   * follows the read (the stocks of its tickers, by index), not the number of polled stocks.
    */
   private async pollMarket(event: PollRequestedEvent): Promise<string> {
     const source = await this.sources.get();
@@ -159,31 +159,36 @@ export class PollService {
       return 'skipped';
     }
     const latestMarket = source.latestMarket.bind(source);
-    const stocks = await this.rows.dueStocksWithPending();
-    // Only what is newer than this process's last fanned-out read is fetched, while the polled stocks are
-    // the same ones: a stock polled since (or a fresh process, another source) reads every page again, so
-    // items of a ticker that was not polled at the last read are not passed over.
-    const dueStocks = createHash('sha1')
-      .update(stocks.map((s) => `${s.id}:${s.ticker}`).join(','))
-      .digest('hex');
-    const last = this.marketSeen;
-    const seen = last?.source === source.name && last.dueStocks === dueStocks ? last.keys : undefined;
-    const fetched = await this.callSource(source, 'latest market', () => latestMarket(seen));
+    // Only what is newer than this process's last read is fetched, while the polled stocks are those of that
+    // read: a stock polled since (or a fresh process, another source) reads every page again, so the items of
+    // a ticker that was not polled then are not passed over. The mark is taken before the stocks are looked
+    // up, beside the read: a stock polled after it changes the next read's mark.
+    const last = this.marketSeen?.source === source.name ? this.marketSeen : undefined;
+    const [newer, polledSet] = await Promise.all([
+      this.callSource(source, 'latest market', () => latestMarket(last?.keys)),
+      this.rows.polledSetMark(),
+    ]);
+    const fetched =
+      newer.ok && last && last.polledSet !== polledSet
+        ? await this.callSource(source, 'latest market', () => latestMarket())
+        : newer;
     if (!fetched.ok) return 'source-failed';
+    const items = fetched.value;
+    const stocks = await this.rows.dueStocksOf([...new Set(items.map((item) => tickerKey(item.ticker)))]);
     const withPending = new Set(stocks.filter((s) => s.pending).map((s) => s.id));
     // The feed repeats what it showed before (every item of its pages, every interval): only what is not
     // stored yet goes to the pollers, found with one index lookup per (stock, source key) pair.
-    const pairs = marketPairs(fetched.value, stocks);
+    const pairs = marketPairs(items, stocks);
     const known = pairs.stockIds.length ? await this.rows.storedPairs(pairs.stockIds, pairs.sourceKeys) : [];
     const stored = new Set(known.map((k) => storedKey(k.stockId, k.sourceKey)));
-    const requests = fanOut(fetched.value, stocks, event.requestedAt, withPending, stored);
+    const requests = fanOut(items, stocks, event.requestedAt, withPending, stored);
     await publishPollRequests(this.producer, requests, 'fan-out');
     this.marketSeen = {
       source: source.name,
-      dueStocks,
-      keys: new Set(fetched.value.map((item) => item.sourceKey)),
+      polledSet,
+      keys: new Set(items.map((item) => item.sourceKey)),
     };
-    log.info({ items: fetched.value.length, stocks: requests.length }, 'market poll fanned out');
+    log.info({ items: items.length, stocks: requests.length }, 'market poll fanned out');
     return 'ok';
   }
 }

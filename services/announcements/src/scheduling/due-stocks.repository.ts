@@ -14,4 +14,12 @@ export class DueStocksRepository {
       `SELECT s.id, s.ticker FROM announcements.stocks s WHERE ${dueStocksWhere('s')} ORDER BY s.ticker, s.id`,
     );
   }
+
+  /** Whether any stock is due: the first one found answers. */
+  async anyDue(): Promise<boolean> {
+    const [row] = await this.dataSource.query<Array<{ due: boolean }>>(
+      `SELECT EXISTS (SELECT 1 FROM announcements.stocks s WHERE ${dueStocksWhere('s')}) AS due`,
+    );
+    return row.due;
+  }
 }

@@ -5,7 +5,12 @@ import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import { ResumeStalledInitialPolls } from '../initial-poll/resume-stalled-initial-polls';
 import { publishPollRequests } from '../ingestion/poll-publisher';
-import { isPollingDisabled, pollRequestsFor } from '../ingestion/poll-rules';
+import {
+  isPollingDisabled,
+  marketPollRequest,
+  pollRequestsFor,
+  type PollRequest,
+} from '../ingestion/poll-rules';
 import { DueStocksRepository } from './due-stocks.repository';
 import { SourceProvider } from '../ingestion/source-provider';
 
@@ -62,14 +67,16 @@ export class PollScheduler implements OnModuleInit {
       log.info({ until: settings.disablePollUntil }, 'polling disabled by the system settings');
       return { published: 0, skipped: 'polling-disabled', ms: Date.now() - started };
     }
-    const stocks = await this.dueStocks.list();
-    if (!stocks.length) return { published: 0, skipped: 'no-stock-due', ms: Date.now() - started };
     const source = await this.sources.get();
-    const requests = pollRequestsFor(stocks, source.marketWide, now);
+    // A market-wide poll reads the whole market once: whether any stock is due is all its tick asks.
+    let requests: PollRequest[];
+    if (source.marketWide) requests = (await this.dueStocks.anyDue()) ? [marketPollRequest(now)] : [];
+    else requests = pollRequestsFor(await this.dueStocks.list(), now);
+    if (!requests.length) return { published: 0, skipped: 'no-stock-due', ms: Date.now() - started };
     await publishPollRequests(this.producer, requests, source.marketWide ? 'market' : 'stock');
     const ms = Date.now() - started;
     log.info(
-      { source: source.name, stocks: stocks.length, published: requests.length, ms },
+      { source: source.name, published: requests.length, ms },
       'poll work published',
     );
     return { published: requests.length, ms };
