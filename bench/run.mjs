@@ -73,7 +73,8 @@ for (const w of worse)
     `[bench] REGRESSION ${w.key}: ratio ${w.now}× against ${w.committed}× committed (${w.change}×, more than ${REGRESSION_TOLERANCE * 100}% worse)`,
   );
 for (const d of died) console.log(`[bench] DIED ${d}`);
-if (record) {
+if (record && !figures.length) console.log('[bench] no figure to record: bench/README.md left as it was');
+if (record && figures.length) {
   fs.writeFileSync(
     README,
     withFiguresTable(readme, figures, `Recorded by \`node bench/run.mjs --record\`, ${at} UTC.`),

@@ -11,8 +11,10 @@
 //  3. Peak RSS and CPU of every process, per role (bench/process-usage.mjs), written to
 //     deploy/resources.json, from which deploy/k8s.mjs sets each Deployment's requests and limits; the bench
 //     regenerates deploy/k8s/ with them.
-// Everything runs on ports of its own (41000-45000: a broker on 41092, an embedded PostgreSQL on 41432, the
-// gateway on 41600, services' health ports at +38000), so it never meets a test run's ports or database.
+// Everything runs on ports of its own (21000-25000: a broker on 21092, an embedded PostgreSQL on 21432, the
+// gateway on 21600, services' health ports at +18000), so it never meets a test run's ports or database.
+// Below Linux's ephemeral range (32768-60999): with 20 processes' connections open, a fixed port in that
+// range can be taken as a client connection's local port, and a service then fails to listen (EADDRINUSE).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,11 +53,11 @@ const BACKGROUND = Number(process.env.BENCH_SCALE_BACKGROUND ?? 2000);
 // Its own ports, broker, database server and folder, whatever `make bench` set for the other benches.
 Object.assign(process.env, {
   INFRA_DIR: '.local/bench-scale',
-  KAFKA_PORT: '41092',
-  KAFKA_CONTROLLER_PORT: '41093',
-  PG_PORT: '41432',
-  GATEWAY_PORT: '41600',
-  HEALTH_PORT_OFFSET: '38000',
+  KAFKA_PORT: '21092',
+  KAFKA_CONTROLLER_PORT: '21093',
+  PG_PORT: '21432',
+  GATEWAY_PORT: '21600',
+  HEALTH_PORT_OFFSET: '18000',
   // Every consumer role gets work on each of its processes: partitions >= the most processes of one role.
   KAFKA_PARTITIONS: String(Math.max(POLLERS, SENDERS)),
   POLL_INTERVAL_MS: String(INTERVAL_MS),
