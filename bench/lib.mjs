@@ -116,8 +116,14 @@ export async function freshDatabase(databaseUrl) {
  */
 export async function startBenchStack(stack, { envFile, database }) {
   const { env } = await infra.up({ envFile, database });
-  await freshDatabase(env.DATABASE_URL);
-  await stack.up({ detach: true, web: 'none', infraEnv: envFile });
+  try {
+    await freshDatabase(env.DATABASE_URL);
+    // A stack that fails to start stops what it started; the infrastructure is the bench's to stop.
+    await stack.up({ detach: true, web: 'none', infraEnv: envFile });
+  } catch (err) {
+    await infra.down({ envFile });
+    throw err;
+  }
   const pg = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
   const kafka = new Kafka({
     clientId: 'bench',
