@@ -215,6 +215,15 @@ describe('polling on the real broker and database', () => {
     await settings({ disablePollUntil: new Date(Date.now() + 3_600_000).toISOString() });
     const disabledAt = Date.now();
     expect(await app.get(PollScheduler).tick()).toMatchObject({ published: 0, skipped: 'polling-disabled' });
+    // A poll that passed its settings check before the switch may still be reading the source (a 1 s tick, a
+    // loaded machine): it finishes before the item is published, or it would rightly store it.
+    await waitUntil(
+      'no poll in flight',
+      async () =>
+        (await readCounter(metricsUrl(), 'irp_kafka_handlers_in_flight', {
+          topic: Topics.AnnouncementsPollRequested,
+        })) === 0,
+    );
     const published = standIn.publish({
       ticker: 'ALPHA',
       headline: 'Response to ASX Price Query',

@@ -7,7 +7,7 @@ import { DlqPublisher } from './dlq';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
-import { handledMessages, handlerRetries, handlerSeconds, refusedActors } from './metrics';
+import { handledMessages, handlerRetries, handlerSeconds, handlersInFlight, refusedActors } from './metrics';
 import {
   DEFAULT_HANDLER_RETRY,
   HandlerRetryPolicy,
@@ -117,6 +117,7 @@ export class MessageInterceptor implements NestInterceptor {
           return undefined;
         }
         const timer = handlerSeconds.startTimer({ topic });
+        handlersInFlight.inc({ topic });
         let tries = 1;
         try {
           const result = await whileHeartbeating(kafka.getHeartbeat?.(), () =>
@@ -157,6 +158,7 @@ export class MessageInterceptor implements NestInterceptor {
           );
           return undefined;
         } finally {
+          handlersInFlight.dec({ topic });
           timer();
         }
       }),

@@ -40,6 +40,14 @@ export const handledMessages = new Counter({
   registers: [metricsRegistry],
 });
 
+/** Messages being handled right now: a handler that hangs stays counted; tests wait for in-flight work with it. */
+export const handlersInFlight = new Gauge({
+  name: 'irp_kafka_handlers_in_flight',
+  help: 'Messages this process is handling now, by topic (a handler that hangs stays counted)',
+  labelNames: ['topic'] as const,
+  registers: [metricsRegistry],
+});
+
 export const handlerSeconds = new Histogram({
   name: 'irp_kafka_handler_duration_seconds',
   help: 'Time spent in a message handler',

@@ -10,7 +10,10 @@ import type { AutoSendDecision } from './auto-send-rules';
 export class AutoSendRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The headline and the stock's filter, read without a transaction or a lock, to match them before one. */
+  /**
+   * The headline and the stock's filter of an announcement not decided yet, read without a transaction or
+   * a lock, to match them before one; null once it is decided.
+   */
   async filterFacts(
     stockId: string,
     announcementId: string,
@@ -18,7 +21,7 @@ export class AutoSendRepository {
     const [facts] = (await this.dataSource.query(
       `SELECT a.headline, s.auto_send_filter AS filter
          FROM announcements.announcements a JOIN announcements.stocks s ON s.id = a.stock_id
-         WHERE a.id = $1 AND s.id = $2`,
+         WHERE a.id = $1 AND s.id = $2 AND a.auto_send IS NULL`,
       [announcementId, stockId],
     )) as Array<{ headline: string; filter: string | null }>;
     return facts ? { headline: facts.headline, filter: facts.filter ?? '' } : null;

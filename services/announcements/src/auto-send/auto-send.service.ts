@@ -41,14 +41,41 @@ export class AutoSendService {
   async decide(event: AnnouncementDetectedEvent): Promise<AutoSendDecision | null> {
     // Initial polls, resyncs, reconciles and manual adds are marked not-automatic when stored.
     if (event.origin !== 'poll') return null;
-    const { hourlyAutoSendLimit, dailyAutoSendLimit } = await this.settings.entity();
-    const before = await this.rows.filterFacts(event.stockId, event.announcement.id);
+    return this.decideFor(event.stockId, event.announcement.id);
+  }
+
+  /**
+   * The poller's decisions for what its poll just stored (and whose documents it fetched), in the poll:
+   * a price-sensitive announcement's send is requested without waiting for its `announcement.detected` to
+   * come back through the poller role's consumer, which fetches again only once the poll handlers of its
+   * last fetch are done (kafkajs); in the reporting-season burst that wait was p50 287 / p95 760 ms
+   * (bench/README.md, burst). The event still decides whatever this did not (a poller that died in
+   * between, a database that failed here): whichever comes second finds it decided.
+   */
+  async decideStored(stockId: string, announcementIds: readonly string[]): Promise<void> {
+    for (const id of announcementIds) {
+      try {
+        await this.decideFor(stockId, id);
+      } catch (err) {
+        log.warn(
+          { err, stockId, announcementId: id },
+          'auto-send not decided in the poll; its event decides',
+        );
+        return;
+      }
+    }
+  }
+
+  private async decideFor(stockId: string, announcementId: string): Promise<AutoSendDecision | null> {
+    // Decided already (in the poll, or a redelivered event): one read, no lock.
+    const before = await this.rows.filterFacts(stockId, announcementId);
     if (!before) return null;
+    const { hourlyAutoSendLimit, dailyAutoSendLimit } = await this.settings.entity();
     const matchedBefore = matchesAutoSendFilter(before.headline, before.filter);
     return this.unitOfWork.run(async (tx) => {
-      const stock = await this.rows.lockStock(tx, event.stockId);
+      const stock = await this.rows.lockStock(tx, stockId);
       if (!stock) return null;
-      const row = await this.rows.announcement(tx, event.announcement.id);
+      const row = await this.rows.announcement(tx, announcementId);
       if (!row || row.autoSend !== null || row.deletedOn) return null;
       const counts = await this.rows.recentSends(tx, stock.id);
       // Matched again only when the filter or the headline changed in between (a save racing the poll).

@@ -14,6 +14,7 @@ import { SystemSettingsService } from '../settings/system-settings.service';
 import type { AnnouncementSource, SourceAnnouncement } from '../sources/source';
 import { withSourceRetries } from '../sources/source-retries';
 import { AnnouncementStore } from '../ingestion/announcement-store';
+import { AutoSendService } from '../auto-send/auto-send.service';
 import { InitialPollReads } from '../initial-poll/initial-poll-reads';
 import { ErrorReporter } from '../error-reports/error-reporter';
 import { pollSeconds } from '../ingestion/metrics';
@@ -55,6 +56,7 @@ export class PollService {
     private readonly sources: SourceProvider,
     private readonly settings: SystemSettingsService,
     private readonly store: AnnouncementStore,
+    private readonly autoSend: AutoSendService,
     private readonly initialPolls: InitialPollReads,
     reporter: ErrorReporter,
     @Inject(KAFKA_PRODUCER) private readonly producer: Producer,
@@ -141,8 +143,14 @@ export class PollService {
       items = fetched.value;
     }
     const mine = items.filter((i) => tickerKey(i.ticker) === tickerKey(stock.ticker));
-    await this.store.storeDetected(stock, mine, 'poll');
+    const stored = await this.store.storeDetected(stock, mine, 'poll');
     await this.store.downloadPending(stock, source);
+    // After the downloads, so an alert's link to its document works when the mail arrives.
+    if (stored.length)
+      await this.autoSend.decideStored(
+        stock.id,
+        stored.map((a) => a.id),
+      );
     return 'ok';
   }
 
