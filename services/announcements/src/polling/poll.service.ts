@@ -146,11 +146,8 @@ export class PollService {
     const stored = await this.store.storeDetected(stock, mine, 'poll');
     await this.store.downloadPending(stock, source);
     // After the downloads, so an alert's link to its document works when the mail arrives.
-    if (stored.length)
-      await this.autoSend.decideStored(
-        stock.id,
-        stored.map((a) => a.id),
-      );
+    const storedIds = stored.map((a) => a.id);
+    if (storedIds.length) await this.autoSend.decideStored(stock.id, storedIds);
     return 'ok';
   }
 
