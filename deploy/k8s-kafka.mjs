@@ -76,10 +76,10 @@ const usesRequester = (access) => [...access.reads].some((t) => t.endsWith('.rep
 /**
  * components/strimzi/'s files (name -> entries of { comment?, object }) for these manifest services.
  * `settings`: cluster (the Strimzi Kafka's name), replicas (of each topic), secretOf (a process's Secret),
- * consumerGroupOf (the platform's rule), root (the repository, whose code says who reads and writes what).
+ * consumerGroupsOf (the platform's rule: every consumer group of a manifest service), root (the repository, whose code says who reads and writes what).
  */
 export function strimziFiles(services, proto, settings) {
-  const { consumerGroupOf, root } = settings;
+  const { consumerGroupsOf, root } = settings;
   const plan = plannedTopics({
     names: proto.allTopics().map((t) => t.name),
     requestCatalogue: proto.RequestCatalogue,
@@ -93,7 +93,7 @@ export function strimziFiles(services, proto, settings) {
   const users = services.map((s) => {
     const own = access.get(s.name);
     const groups = [
-      ...s.roles.map((role) => groupAcl(consumerGroupOf(s.name, role))),
+      ...consumerGroupsOf(s).map((group) => groupAcl(group)),
       // A ProjectionBootstrap's requester: client `<service>-<what>`, reply group `<service>-<what>-client`.
       ...(usesRequester(own) ? [groupAcl(`${s.name}-`, 'prefix')] : []),
     ];

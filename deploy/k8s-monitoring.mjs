@@ -201,12 +201,12 @@ const scrapePolicy = () => ({
 
 /**
  * The component's files (name -> entries of { comment?, object }) for these manifest services;
- * `consumerGroupOf(service, role)` is the platform's naming of a role's consumer group.
+ * `consumerGroupsOf(service)` is the platform's naming of a manifest service's consumer groups.
  */
-export function monitoringParts(services, { consumerGroupOf }) {
+export function monitoringParts(services, { consumerGroupsOf }) {
   const roles = services.flatMap((s) => s.roles.map((role) => ({ service: s.name, role })));
   const context = {
-    consumerGroups: [...new Set(roles.map(({ service, role }) => consumerGroupOf(service, role)))],
+    consumerGroups: [...new Set(services.flatMap((s) => consumerGroupsOf(s)))],
     scrapedServices: [...roles.map(({ service, role }) => `${service}-${role}`), 'gateway-ops'],
   };
   const ours = { 'app.kubernetes.io/part-of': 'irportal' };

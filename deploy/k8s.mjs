@@ -35,6 +35,8 @@ import { monitoringParts } from './k8s-monitoring.mjs';
 import { strimziFiles } from './k8s-kafka.mjs';
 import { renderOverlay } from './k8s-overlay.mjs';
 import { measuredResources } from './k8s-resources.mjs';
+// The platform's naming of consumer groups (Node strips the types of this dependency-free module).
+import { consumerGroupOf, consumerGroupsOf, topicGroupOf } from '../services/platform/src/roles.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -150,12 +152,6 @@ const dataClaim = ({ claim, size }, labels) => ({
 /** The Secret every process reads ACTOR_SIGNING_SECRET from, and each one's own. */
 const SHARED_SECRET = 'irportal-shared';
 export const secretOf = (name) => `irportal-${name}`;
-
-/**
- * services/platform/src/roles.ts's consumerGroupOf: `api` consumes as the service, any other role as
- * `<service>.<role>` (k8s-policy.test.mjs checks every ScaledObject's group against that function).
- */
-const consumerGroupOf = (service, role) => (role === 'api' ? service : `${service}.${role}`);
 
 // ---- objects ----------------------------------------------------------------------------------------------
 
@@ -565,8 +561,9 @@ const triggerAuthentication = (service) => ({
   },
 });
 
-function lagAutoscaler(service, role, labels, Topics) {
-  const name = `${service}-${role}`;
+/** `s` a manifest entry: each topic's trigger reads the group the role consumes it in (its own consumers'). */
+function lagAutoscaler(s, role, labels, Topics) {
+  const name = `${s.name}-${role}`;
   const { maxReplicas, lag } = LAG_SCALED[name];
   return {
     apiVersion: 'keda.sh/v1alpha1',
@@ -584,7 +581,7 @@ function lagAutoscaler(service, role, labels, Topics) {
           name: topic.replace(/\./g, '-'),
           metadata: {
             bootstrapServers: KAFKA_BOOTSTRAP,
-            consumerGroup: consumerGroupOf(service, role),
+            consumerGroup: topicGroupOf(s, role, topic),
             topic,
             lagThreshold: String(threshold),
             activationLagThreshold: String(ACTIVATION_LAG),
@@ -592,11 +589,20 @@ function lagAutoscaler(service, role, labels, Topics) {
             sasl: 'scram_sha512',
             tls: 'disable',
           },
-          authenticationRef: { name: kafkaAuthOf(service) },
+          authenticationRef: { name: kafkaAuthOf(s.name) },
         };
       }),
     },
   };
+}
+
+/** The consumer groups of a role, for a comment: the role's own, and those of its own consumers. */
+function lagGroupsOf(s, role) {
+  const groups = [
+    consumerGroupOf(s.name, role),
+    ...Object.keys(s.consumers?.[role] ?? {}).map((c) => consumerGroupOf(s.name, role, c)),
+  ];
+  return groups.length > 1 ? `consumer groups ${groups.join(' and ')}` : `consumer group ${groups[0]}`;
 }
 
 function autoscalingObjects(s, Topics) {
@@ -609,8 +615,8 @@ function autoscalingObjects(s, Topics) {
       out.push({ comment: ` ${name}: CPU.`, object: cpuAutoscaler(name, labels, scaling) });
     if (scaling.kind === 'lag')
       out.push({
-        comment: ` ${name}: the lag of consumer group ${consumerGroupOf(s.name, role)} on each topic it handles.`,
-        object: lagAutoscaler(s.name, role, labels, Topics),
+        comment: ` ${name}: the lag of ${lagGroupsOf(s, role)} on each topic it handles.`,
+        object: lagAutoscaler(s, role, labels, Topics),
       });
     if (scaling.kind !== 'single' && scaling.min > 1) out.push({ object: disruptionBudget(name, labels) });
   }
@@ -786,10 +792,10 @@ function parts(services, proto) {
     cluster: KAFKA_CLUSTER,
     replicas: TOPIC_REPLICATION.base,
     secretOf,
-    consumerGroupOf,
+    consumerGroupsOf,
     root: ROOT,
   });
-  const monitoring = monitoringParts(services, { consumerGroupOf });
+  const monitoring = monitoringParts(services, { consumerGroupsOf });
   return { base, components: { autoscaling, monitoring, strimzi } };
 }
 

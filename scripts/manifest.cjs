@@ -30,6 +30,24 @@ function manifestProblems(manifest) {
     else if (new Set(s.roles).size !== s.roles.length) problems.push(`${at}.roles has a role twice`);
     if (s.seed !== undefined && (typeof s.seed !== 'string' || !s.seed.startsWith('dist/')))
       problems.push(`${at}.seed must be a path under the service's dist/`);
+    // Topics a role consumes in consumer groups of its own (services/platform/src/roles.ts RoleConsumers).
+    if (s.consumers !== undefined) {
+      const roles = Array.isArray(s.roles) ? s.roles : [];
+      const isMap = (v) => v && typeof v === 'object' && !Array.isArray(v);
+      if (!isMap(s.consumers)) problems.push(`${at}.consumers must map roles to their own consumers`);
+      else
+        for (const [role, consumers] of Object.entries(s.consumers)) {
+          const where = `${at}.consumers.${role}`;
+          if (!roles.includes(role)) problems.push(`${where}: ${role} is not one of the service's roles`);
+          if (!isMap(consumers)) problems.push(`${where} must map consumer names to lists of topics`);
+          else
+            for (const [name, topics] of Object.entries(consumers)) {
+              if (!ROLE.test(name)) problems.push(`${where}.${name}: a consumer name must match ${ROLE}`);
+              if (!Array.isArray(topics) || !topics.length || topics.some((t) => typeof t !== 'string' || !t))
+                problems.push(`${where}.${name} must be a list of topic names`);
+            }
+        }
+    }
     if (s.standIns !== undefined) {
       if (!Array.isArray(s.standIns)) problems.push(`${at}.standIns must be a list`);
       else

@@ -81,6 +81,18 @@ test('a manifest with clashing ports, a missing api role or a wrong workspace is
   ]);
 });
 
+test("a role's own consumers must name a role of the service and list topics", () => {
+  const consumers = (c) =>
+    manifestProblems({ services: [entry({ roles: ['api', 'sender'], consumers: c })] });
+  assert.deepEqual(consumers({ sender: { requests: ['announcement.send-requested'] } }), []);
+  assert.deepEqual(consumers({ poller: { requests: ['a'] }, sender: { Requests: [], urgent: 'a' } }), [
+    "services[0] (example).consumers.poller: poller is not one of the service's roles",
+    'services[0] (example).consumers.sender.Requests: a consumer name must match /^[a-z][a-z0-9-]{1,30}$/',
+    'services[0] (example).consumers.sender.Requests must be a list of topic names',
+    'services[0] (example).consumers.sender.urgent must be a list of topic names',
+  ]);
+});
+
 test('ROLES are checked against the manifest: default all, unknown ones refused', () => {
   const announcements = entry({ name: 'announcements', roles: ['api', 'scheduler', 'poller'] });
   assert.deepEqual(parseRoles(announcements, undefined), ['api', 'scheduler', 'poller']);

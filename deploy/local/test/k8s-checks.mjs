@@ -337,7 +337,7 @@ export const KEDA_KAFKA = {
  * platform names it), at the broker the pods use, with quoted thresholds, credentials by reference, at least
  * one replica, and at most as many replicas as its topics have partitions (more would sit idle).
  */
-function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
+function kedaProblems(objects, { services, topicGroupOf, partitionsOf }) {
   const problems = [];
   const deployments = new Map(
     objects.filter((o) => o.kind === 'Deployment').map((d) => [d.metadata.name, d]),
@@ -370,9 +370,11 @@ function kedaProblems(objects, { consumerGroupOf, partitionsOf }) {
         else if (KEDA_KAFKA.enums[key] && !KEDA_KAFKA.enums[key].includes(value))
           say(`${at}: ${key} ${value} (KEDA takes ${KEDA_KAFKA.enums[key].join(', ')})`);
       }
-      if (m.consumerGroup !== consumerGroupOf(service, role))
+      const entry = services.find((s) => s.name === service) ?? { name: service, roles: [role] };
+      const group = topicGroupOf(entry, role, m.topic);
+      if (m.consumerGroup !== group)
         say(
-          `${at}: consumerGroup ${m.consumerGroup}, but ${service}'s ${role} consumes as ${consumerGroupOf(service, role)}`,
+          `${at}: consumerGroup ${m.consumerGroup}, but ${service}'s ${role} consumes ${m.topic} as ${group}`,
         );
       if (m.bootstrapServers !== envValue(container, 'KAFKA_BROKERS'))
         say(`${at}: bootstrapServers ${m.bootstrapServers} is not the pods' KAFKA_BROKERS`);

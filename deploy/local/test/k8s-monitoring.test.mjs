@@ -118,9 +118,10 @@ test("an alert reading another exporter's metric says where it comes from", () =
 });
 
 test("the lag alert watches exactly the consumer groups of the manifest's roles", async () => {
-  const { consumerGroupOf } = await import('../../../services/platform/src/roles.ts');
+  const { consumerGroupsOf } = await import('../../../services/platform/src/roles.ts');
   const { expr } = alert(render('prod'), 'IrpConsumerLagGrowing');
-  const groups = services.flatMap((s) => s.roles.map((role) => consumerGroupOf(s.name, role)));
+  const groups = services.flatMap((s) => consumerGroupsOf(s));
+  assert.ok(groups.includes('email-marketing.sender.requests'), "a role's own consumer is watched too");
   const regex = /consumergroup=~"([^"]+)"/.exec(expr)[1].replaceAll('\\\\', '\\');
   for (const group of groups) assert.match(group, new RegExp(`^(?:${regex})$`), group);
   assert.doesNotMatch('announcementsXpoller', new RegExp(`^(?:${regex})$`), 'dots are literal');

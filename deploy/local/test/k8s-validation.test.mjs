@@ -15,7 +15,7 @@ import { policyProblems, schemaProblems } from './k8s-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 // The platform's own rule (Node strips the types of this dependency-free module).
-const { consumerGroupOf } = await import('../../../services/platform/src/roles.ts');
+const { topicGroupOf } = await import('../../../services/platform/src/roles.ts');
 const { databaseTenants, tenantUrlVariable } =
   await import('../../../services/platform/src/database-roles.ts');
 
@@ -38,7 +38,7 @@ function contextOf(overlay, plan = topics) {
   const partitions = new Map(plan.map((t) => [t.name, t.partitions]));
   return {
     services,
-    consumerGroupOf,
+    topicGroupOf,
     topics: plan,
     partitionsOf: (topic) => partitions.get(topic),
     requestPartitions: fewestPartitions(plan.filter((t) => proto.RequestCatalogue[t.name])),
@@ -283,7 +283,7 @@ const BROKEN = [
     name: 'announcements-poller',
     change: (so) => (so.spec.triggers[0].metadata.consumerGroup = 'announcements'),
     problem:
-      "ScaledObject announcements-poller: trigger announcements-poll-requested: consumerGroup announcements, but announcements's poller consumes as announcements.poller",
+      "ScaledObject announcements-poller: trigger announcements-poll-requested: consumerGroup announcements, but announcements's poller consumes announcements.poll-requested as announcements.poller",
   },
   {
     what: 'more KEDA replicas than partitions (each topic named)',

@@ -82,7 +82,7 @@ export interface DefinedService<C extends ServiceConfigBase> {
   module(config: C, options?: { background?: boolean }): DynamicModule;
   /**
    * Starts the service: config validated, one Kafka server per role with handlers (its own consumer
-   * group), /health and /metrics on HEALTH_PORT, background jobs, graceful shutdown on SIGTERM/SIGINT.
+   * group) and per consumer of its own the manifest names (`<service>.<role>.<consumer>`), /health and /metrics on HEALTH_PORT, background jobs, graceful shutdown on SIGTERM/SIGINT.
    */
   start(env?: NodeJS.ProcessEnv): Promise<INestApplication>;
   /** The service's providers without Kafka servers, HTTP or background jobs: for seeds and scripts. */
@@ -129,6 +129,33 @@ function roleTopics(name: string, roles: Record<string, RoleDefinition>): Map<st
 }
 
 /**
+ * The manifest's consumers of each role (`consumers`: topics consumed in a group of their own), checked
+ * once: each topic is one the role handles, and in one consumer only.
+ */
+function roleConsumers(
+  manifest: ServiceManifestEntry,
+  topicsByRole: Map<string, string[]>,
+): (role: string) => Array<[string, readonly string[]]> {
+  const byRole = new Map<string, Array<[string, readonly string[]]>>();
+  for (const [role, consumers] of Object.entries(manifest.consumers ?? {})) {
+    const seen = new Set<string>();
+    for (const [consumer, topics] of Object.entries(consumers)) {
+      for (const topic of topics) {
+        if (!topicsByRole.get(role)?.includes(topic))
+          throw new Error(
+            `${manifest.name}: consumer ${role}.${consumer} takes ${topic}, which no ${role} handler handles`,
+          );
+        if (seen.has(topic))
+          throw new Error(`${manifest.name}: topic ${topic} is in two consumers of the ${role} role`);
+        seen.add(topic);
+      }
+    }
+    byRole.set(role, Object.entries(consumers));
+  }
+  return (role) => byRole.get(role) ?? [];
+}
+
+/**
  * Defines a service from what is its own (name, config, schema, handlers by role, providers); the platform
  * does the rest. A service's main.ts is `export const startXService = xService.main(module);`.
  */
@@ -147,6 +174,7 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
     );
   }
   const topicsByRole = roleTopics(name, definition.roles);
+  const consumersOf = roleConsumers(manifest, topicsByRole);
   const merged: z.ZodTypeAny = definition.config
     ? serviceConfigSchema(manifest).merge(definition.config)
     : serviceConfigSchema(manifest);
@@ -217,14 +245,24 @@ export function defineService<E extends z.ZodRawShape = Record<string, never>>(
       for (const role of config.ROLES) {
         const ping = role === API_ROLE ? pingTopicOf(name) : undefined;
         const topics = [...(ping ? [ping] : []), ...(topicsByRole.get(role) ?? [])];
-        if (!topics.length) continue;
-        const group = consumerGroupOf(name, role);
-        const { options } = kafkaServerOptions({ ...kafka, group });
-        app.connectMicroservice(
-          { strategy: new RoleKafkaServer(options, role, topics) },
-          { inheritAppConfig: true },
-        );
-        servers.push({ role, group });
+        // The role's own consumers first take their topics; the role's group consumes the rest.
+        const own = consumersOf(role);
+        const groups: Array<[string, readonly string[]]> = [
+          [consumerGroupOf(name, role), topics.filter((t) => !own.some(([, mine]) => mine.includes(t)))],
+          ...own.map(([consumer, mine]): [string, readonly string[]] => [
+            consumerGroupOf(name, role, consumer),
+            mine,
+          ]),
+        ];
+        for (const [group, groupTopics] of groups) {
+          if (!groupTopics.length) continue;
+          const { options } = kafkaServerOptions({ ...kafka, group });
+          app.connectMicroservice(
+            { strategy: new RoleKafkaServer(options, role, groupTopics) },
+            { inheritAppConfig: true },
+          );
+          servers.push({ role, group });
+        }
       }
       await app.startAllMicroservices();
       await app.listen(config.HEALTH_PORT, config.HOST);

@@ -230,3 +230,11 @@ export function keepConsuming(consumer: Consumer, options: KeepConsumingOptions)
     void runAgain();
   });
 }
+
+/** A Kafka header's value as text (kafkajs gives a Buffer, a string, or a list of them), or undefined. */
+export function headerText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  if (Array.isArray(value)) return headerText(value[0]);
+  return String(value);
+}

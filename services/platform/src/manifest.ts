@@ -13,6 +13,13 @@ const manifestEntrySchema = z.object({
     .min(1)
     .refine((roles) => roles.includes('api'), 'every service has the api role'),
   seed: z.string().optional(),
+  /**
+   * Topics a role consumes in consumer groups of their own, in the same processes (roles.ts RoleConsumers):
+   * role -> consumer name -> topics (defineService refuses a topic the role does not handle).
+   */
+  consumers: z
+    .record(z.string(), z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), z.array(z.string().min(1)).min(1)))
+    .optional(),
   /** Local HTTP stand-ins of the vendors the service's adapters call (started by the stack). */
   standIns: z
     .array(

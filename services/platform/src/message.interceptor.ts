@@ -4,6 +4,7 @@ import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Opt
 import { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DlqPublisher } from './dlq';
+import { headerText } from './kafka';
 import { AppError } from './errors';
 import { createLogger, withCorrelationId } from './logging';
 import { LOCAL_TOPIC_SCHEMAS, LocalTopicSchemas, validateIncoming } from './messages';
@@ -28,13 +29,6 @@ const log = createLogger('handler');
 function actorOf(payload: unknown): SignedActor | undefined {
   if (typeof payload !== 'object' || payload === null || !('actor' in payload)) return undefined;
   return (payload as { actor: SignedActor }).actor;
-}
-
-function headerText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  if (Array.isArray(value)) return headerText(value[0]);
-  return String(value);
 }
 
 /**

@@ -9,10 +9,11 @@ import {
   RequestTopic,
 } from '@irp/proto';
 import { ClientKafka, KafkaHeaders } from '@nestjs/microservices';
-import type { EachMessagePayload, IHeaders } from 'kafkajs';
+import type { EachMessagePayload } from 'kafkajs';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError } from './errors';
 import {
+  headerText,
   KafkaSettings,
   kafkaRequesterOptions,
   keepConsuming,
@@ -38,12 +39,6 @@ export interface RequesterSettings extends KafkaSettings {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function headerText(headers: IHeaders, name: string): string | undefined {
-  const value = headers[name];
-  if (value === undefined) return undefined;
-  return (Array.isArray(value) ? value[0] : value)?.toString();
-}
 
 /** A reply's text as Nest decodes it: JSON when it looks like an object or array, the text otherwise. */
 export function decodeReply(text: string | null): unknown {
@@ -84,10 +79,10 @@ class ReplyConsumingClient extends ClientKafka {
   override createResponseCallback(): (payload: EachMessagePayload) => Promise<void> {
     return async ({ message }) => {
       const headers = message.headers ?? {};
-      const id = headerText(headers, KafkaHeaders.CORRELATION_ID);
+      const id = headerText(headers[KafkaHeaders.CORRELATION_ID]);
       const callback = id === undefined ? undefined : this.routingMap.get(id);
       if (!callback) return;
-      const err = headerText(headers, KafkaHeaders.NEST_ERR);
+      const err = headerText(headers[KafkaHeaders.NEST_ERR]);
       if (err !== undefined) return void callback({ err: decodeReply(err), isDisposed: true });
       const response = decodeReply(message.value?.toString() ?? null);
       const isDisposed = headers[KafkaHeaders.NEST_IS_DISPOSED] !== undefined;

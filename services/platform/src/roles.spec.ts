@@ -3,7 +3,7 @@ import { EventPattern, MessagePattern } from '@nestjs/microservices';
 import { Topics } from '@irp/proto';
 import { defineService } from './define-service';
 import { topicsOf } from './role-server';
-import { consumerGroupOf, parseRoles } from './roles';
+import { consumerGroupOf, consumerGroupsOf, parseRoles, topicGroupOf } from './roles';
 
 @Controller()
 class ApiHandlers {
@@ -35,6 +35,26 @@ describe('scaling roles', () => {
   it('keeps the service name as the api group and gives every other role a group of its own', () => {
     expect(consumerGroupOf('announcements', 'api')).toBe('announcements');
     expect(consumerGroupOf('announcements', 'poller')).toBe('announcements.poller');
+  });
+
+  it("names a role's own consumers after the role and says which group takes each topic", () => {
+    const service = {
+      name: 'email-marketing',
+      roles: ['api', 'sender'],
+      consumers: { sender: { requests: ['announcement.send-requested'] } },
+    };
+    expect(consumerGroupOf('email-marketing', 'sender', 'requests')).toBe('email-marketing.sender.requests');
+    expect(topicGroupOf(service, 'sender', 'announcement.send-requested')).toBe(
+      'email-marketing.sender.requests',
+    );
+    expect(topicGroupOf(service, 'sender', 'email.deliveries-queued')).toBe('email-marketing.sender');
+    expect(topicGroupOf(service, 'api', 'email-marketing.subscribers')).toBe('email-marketing');
+    expect(consumerGroupsOf(service)).toEqual([
+      'email-marketing',
+      'email-marketing.sender',
+      'email-marketing.sender.requests',
+    ]);
+    expect(consumerGroupsOf({ name: 'users', roles: ['api'] })).toEqual(['users']);
   });
 
   it('defaults to every role and refuses unknown ones', () => {
@@ -89,6 +109,25 @@ describe('scaling roles', () => {
     expect(() =>
       defineService({ name: 'example', database, roles: { api: {}, poller: {}, sender: {} } }, manifest),
     ).toThrow(/must be the manifest's/);
+  });
+
+  it("refuses a consumer of a role's own that takes a topic no handler of the role handles", () => {
+    const withConsumers = (consumers: Record<string, Record<string, string[]>>) => () =>
+      defineService(
+        {
+          name: 'example',
+          database,
+          roles: { api: { handlers: [ApiHandlers] }, poller: { handlers: [PollerHandlers] } },
+        },
+        { ...manifest, consumers },
+      );
+    expect(withConsumers({ poller: { archive: [Topics.StockArchived] } })).not.toThrow();
+    expect(withConsumers({ poller: { list: [Topics.StocksList] } })).toThrow(
+      `example: consumer poller.list takes ${Topics.StocksList}, which no poller handler handles`,
+    );
+    expect(withConsumers({ poller: { a: [Topics.StockArchived], b: [Topics.StockArchived] } })).toThrow(
+      `example: topic ${Topics.StockArchived} is in two consumers of the poller role`,
+    );
   });
 
   it('refuses a topic handled in two roles (two consumer groups would each handle it)', () => {

@@ -2,13 +2,45 @@
 export const API_ROLE = 'api';
 
 /**
- * The consumer group of one role of a service. `api` keeps the bare service name (the group every service
- * had before roles); other roles get `<service>.<role>`. Groups must differ per role: kafkajs's assigners
- * spread every subscribed topic's partitions over all members of a group, whatever each member subscribed
- * to, so two processes with different handlers in one group would each get partitions they cannot handle.
+ * Topics a role's processes consume in consumer groups of their own, beside the role's group: per role, a
+ * name per group and its topics (services/manifest.json `consumers`). kafkajs fetches again only when every
+ * batch of its last fetch has been handled, so a topic whose messages must not wait behind the role's slow
+ * work (a send request behind delivery batches and expansions) gets a consumer of its own in the same
+ * process (docs/adr/0018).
  */
-export function consumerGroupOf(service: string, role: string): string {
-  return role === API_ROLE ? service : `${service}.${role}`;
+export type RoleConsumers = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+
+/** What the naming of consumer groups needs from a manifest entry. */
+export interface ConsumingService {
+  name: string;
+  roles: readonly string[];
+  consumers?: RoleConsumers;
+}
+
+/**
+ * The consumer group of one role of a service. `api` keeps the bare service name (the group every service
+ * had before roles); other roles get `<service>.<role>`; a role's own consumer (RoleConsumers) adds its name,
+ * `<service>.<role>.<consumer>`. Groups must differ per role: kafkajs's assigners spread every subscribed
+ * topic's partitions over all members of a group, whatever each member subscribed to, so two processes with
+ * different handlers in one group would each get partitions they cannot handle.
+ */
+export function consumerGroupOf(service: string, role: string, consumer?: string): string {
+  const group = role === API_ROLE ? service : `${service}.${role}`;
+  return consumer ? `${group}.${consumer}` : group;
+}
+
+/** The consumer group in which a service's role consumes `topic`. */
+export function topicGroupOf(service: ConsumingService, role: string, topic: string): string {
+  const own = Object.entries(service.consumers?.[role] ?? {}).find(([, topics]) => topics.includes(topic));
+  return consumerGroupOf(service.name, role, own?.[0]);
+}
+
+/** Every consumer group of a service: per role, the role's group and then one per consumer of its own. */
+export function consumerGroupsOf(service: ConsumingService): string[] {
+  return service.roles.flatMap((role) => [
+    consumerGroupOf(service.name, role),
+    ...Object.keys(service.consumers?.[role] ?? {}).map((c) => consumerGroupOf(service.name, role, c)),
+  ]);
 }
 
 /**

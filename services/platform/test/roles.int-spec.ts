@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, AssignerProtocol, Kafka, Producer } from 'kafkajs';
 import { Client } from 'pg';
@@ -28,6 +29,8 @@ const SCHEMA = 'platform_fixture';
 const PARTITIONS = 6;
 const GROUP = consumerGroupOf('fixture', 'worker');
 const API_GROUP = consumerGroupOf('fixture', 'api');
+/** The worker role's consumer of its own (the fixture's manifest entry: `consumers`). */
+const URGENT_GROUP = consumerGroupOf('fixture', 'worker', 'urgent');
 
 /** Compiles the fixture service to JavaScript beside its source, so `node` can run it as a process. */
 function buildFixture(): string {
@@ -61,6 +64,7 @@ interface Handled {
 describe('two instances of one consumer role', () => {
   const topic = `platform-test.roles-${randomUUID().slice(0, 8)}`;
   const apiTopic = `${topic}.api`;
+  const urgentTopic = `${topic}.urgent`;
   let admin: Admin;
   let producer: Producer;
   let pg: Client;
@@ -113,6 +117,7 @@ describe('two instances of one consumer role', () => {
       topics: [
         { topic, numPartitions: PARTITIONS },
         { topic: apiTopic, numPartitions: 2 },
+        { topic: urgentTopic, numPartitions: 2 },
       ],
       waitForLeaders: true,
     });
@@ -127,6 +132,11 @@ describe('two instances of one consumer role', () => {
       topic: apiTopic,
       partitions: [0, 1].map((partition) => ({ partition, offset: '0' })),
     });
+    await admin.setOffsets({
+      groupId: URGENT_GROUP,
+      topic: urgentTopic,
+      partitions: [0, 1].map((partition) => ({ partition, offset: '0' })),
+    });
     producer = await rawProducer();
     pg = new Client({ connectionString: env.DATABASE_URL });
     await pg.connect();
@@ -138,7 +148,7 @@ describe('two instances of one consumer role', () => {
   afterAll(async () => {
     await Promise.all(Object.values(instances).map((i) => i.stop()));
     await producer?.disconnect();
-    await admin?.deleteTopics({ topics: [topic, apiTopic] }).catch(() => undefined);
+    await admin?.deleteTopics({ topics: [topic, apiTopic, urgentTopic] }).catch(() => undefined);
     await admin?.disconnect();
     await pg?.end();
   });
@@ -266,5 +276,50 @@ describe('two instances of one consumer role', () => {
     const rows = (await handled()).filter((r) => r.id.startsWith('api-'));
     expect(new Set(rows.map((r) => r.first_instance))).toEqual(new Set(['instance-c']));
     expect(rows.filter((r) => r.deliveries !== 1)).toEqual([]);
+  });
+
+  it("takes the topics of a role's own consumer in a group of their own, beside the role's busy consumer", async () => {
+    const count = async (like: string, instance?: string) =>
+      (
+        await pg.query(
+          `SELECT count(*)::int AS n FROM ${SCHEMA}.handled WHERE id LIKE $1 AND ($2::text IS NULL OR first_instance = $2)`,
+          [like, instance ?? null],
+        )
+      ).rows[0].n as number;
+    await waitUntil(
+      'b and c joined the urgent group',
+      async () => (await groupMembers(URGENT_GROUP, urgentTopic)).length === 2,
+      30_000,
+    );
+    expect(
+      (await groupMembers(URGENT_GROUP, urgentTopic)).every((m) => m.topics.join() === urgentTopic),
+    ).toBe(true);
+    // One message on every partition of the role's topic that waits for a file: the role's consumer in both
+    // processes is busy, and kafkajs fetches again only when its last fetch is handled.
+    const release = join(tmpdir(), `roles-release-${randomUUID()}`);
+    await producer.send({
+      topic,
+      messages: Array.from({ length: PARTITIONS }, (_, partition) => ({
+        partition,
+        key: `held-${partition}`,
+        value: JSON.stringify({ id: `held-${partition}`, hold: release }),
+      })),
+    });
+    try {
+      await waitUntil(
+        'both processes are holding a message',
+        async () =>
+          (await count('held-%:started', 'instance-b')) > 0 &&
+          (await count('held-%:started', 'instance-c')) > 0,
+      );
+      await send(['urgent-1', 'urgent-2'], urgentTopic);
+      await waitUntil('the urgent messages handled', async () => (await count('urgent-%')) === 2);
+      // Handled while every held message still waited.
+      expect(await count('held-_')).toBe(0);
+    } finally {
+      writeFileSync(release, '');
+    }
+    await waitUntil('the held messages handled', async () => (await count('held-_')) === PARTITIONS);
+    rmSync(release, { force: true });
   });
 });

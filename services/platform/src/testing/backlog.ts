@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 import { kafkaClientConfig } from '../kafka';
 import { serviceManifest } from '../manifest';
-import { consumerGroupOf } from '../roles';
+import { consumerGroupsOf } from '../roles';
 import { loadTestEnv, TEST_KAFKA_REQUEST_TIMEOUT_MS } from './harness';
 import { patientDeadline, waitedFor } from './patience';
 
@@ -29,7 +29,7 @@ export async function skipServiceBacklogs(): Promise<{ moved: string[]; busy: st
   try {
     const known = new Set((await admin.listGroups()).groups.map((g) => g.groupId));
     const groups = serviceManifest()
-      .flatMap((s) => s.roles.map((role) => consumerGroupOf(s.name, role)))
+      .flatMap((s) => consumerGroupsOf(s))
       .filter((g) => known.has(g));
     if (!groups.length) return { moved, busy };
     const described = await admin.describeGroups(groups);
