@@ -246,15 +246,18 @@ try {
 
   // Where a price-sensitive alert's time goes: publish -> stored by the poll (announcements' created_at,
   // the next tick's wait included) -> the automatic send decided (auto_send_at: the `announcement.detected`
-  // hop and the decision) -> the send made (email-marketing's sends row: the `announcement.send-requested`
-  // hop and the send's expansion) -> its first mail accepted by the SMTP server (the sender's claim, render
+  // hop and the decision) -> the send made (email-marketing's sends row: the send request's hop, on
+  // `announcement.priority-send-requested` for a price-sensitive one, and the send's expansion) -> its first mail accepted by the SMTP server (the sender's claim, render
   // and SMTP).
   // Each hop's event is on the Kafka topic once its outbox row is published (published_at).
   const { rows: staged } = await pg.query(
     `WITH hops AS (
-       SELECT payload->'announcement'->>'id' AS announcement, topic, min(published_at) AS published
+       SELECT payload->'announcement'->>'id' AS announcement,
+              CASE topic WHEN 'announcement.detected' THEN 'detected' ELSE 'requested' END AS hop,
+              min(published_at) AS published
          FROM announcements.outbox
-        WHERE topic IN ('announcement.detected', 'announcement.send-requested')
+        WHERE topic IN ('announcement.detected', 'announcement.send-requested',
+                        'announcement.priority-send-requested')
         GROUP BY 1, 2)
      SELECT a.headline,
             extract(epoch FROM a.created_at) * 1000 AS stored,
@@ -264,8 +267,8 @@ try {
             extract(epoch FROM min(s.created_at)) * 1000 AS send_made,
             extract(epoch FROM min(s.first_accepted_at)) * 1000 AS first_accepted
        FROM announcements.announcements a
-       LEFT JOIN hops d ON d.announcement = a.id::text AND d.topic = 'announcement.detected'
-       LEFT JOIN hops r ON r.announcement = a.id::text AND r.topic = 'announcement.send-requested'
+       LEFT JOIN hops d ON d.announcement = a.id::text AND d.hop = 'detected'
+       LEFT JOIN hops r ON r.announcement = a.id::text AND r.hop = 'requested'
        LEFT JOIN email_marketing.sends s ON s.send_guid = a.send_guid
       WHERE a.headline LIKE 'Burst %'
       GROUP BY a.id`,

@@ -1,4 +1,5 @@
 // What the benchmarks share: percentiles, the admin session, system settings, bench stocks, a fresh database.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -183,4 +184,29 @@ export async function untilQuiet(envFile, { windowMs = 3000, maxCores = 0.25, ma
     `  the stack did not quiet within ${maxMs / 1000} s (last ${cores.toFixed(2)} cores): figures taken on a busy stack`,
   );
   return Date.now() - started;
+}
+
+/**
+ * A manual send of `announcement` by email to stock `i`'s subscribers, as the Send button (with override)
+ * asks for it: { topic, key, value } of the message, on a price-sensitive announcement's own topic
+ * (docs/adr/0018).
+ */
+export function manualSendRequest(i, announcement) {
+  return {
+    topic: announcement.priceSensitive
+      ? 'announcement.priority-send-requested'
+      : 'announcement.send-requested',
+    key: stockIdOf(i),
+    value: {
+      requestId: randomUUID(),
+      stockId: stockIdOf(i),
+      combinedTicker: `${tickerOf(i)}:ASX`,
+      channels: ['email'],
+      override: true,
+      auto: false,
+      requestedBy: 'bench',
+      requestedAt: new Date().toISOString(),
+      announcement,
+    },
+  };
 }

@@ -30,6 +30,7 @@ import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
 import {
   freshDatabase,
+  manualSendRequest,
   setSource,
   signIn,
   sleep,
@@ -264,17 +265,8 @@ function announcementOf(stockId, headline) {
 /** Asks the senders to mail an announcement of stock `i` to its subscribers; the send's guid. */
 async function requestSend(i, headline) {
   const announcement = announcementOf(stockIdOf(i), headline);
-  await publish('announcement.send-requested', stockIdOf(i), {
-    requestId: randomUUID(),
-    stockId: stockIdOf(i),
-    combinedTicker: `${tickerOf(i)}:ASX`,
-    channels: ['email'],
-    override: true,
-    auto: false,
-    requestedBy: 'bench',
-    requestedAt: new Date().toISOString(),
-    announcement,
-  });
+  const { topic, key, value } = manualSendRequest(i, announcement);
+  await publish(topic, key, value);
   return announcement.sendGuid;
 }
 

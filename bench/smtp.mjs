@@ -3,10 +3,9 @@
 // list of subscribers, and the SMTP-only floor: the same mails composed before the clock starts, sent over
 // the service's own pipelining SMTP pool (ADR 0017), so only SMTP is timed.
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { sleep, stockIdOf, tickerOf } from './lib.mjs';
+import { manualSendRequest, sleep, stockIdOf, tickerOf } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,7 +139,8 @@ export async function smtpOnlyFloor(port, subscribers, mailOf) {
 /**
  * One announcement of bench stock `i` sent by email to `count` confirmed subscribers (its existing ones, and
  * `many-<n>@bench.example` up to `count`): the subscribers are added, the stock's newest announcement read
- * through the gateway, `announcement.send-requested` produced as the Send button does, and the clock stopped
+ * through the gateway, its send request produced as the Send button does (on
+ * `announcement.priority-send-requested` for a price-sensitive announcement), and the clock stopped
  * when the sink has accepted `count` more mails. Returns { startedAt, ms, mailBytes, subscribers, mailOf }:
  * `subscribers` ({ id, email }) and `mailOf` make the same mails for the baselines.
  */
@@ -164,25 +164,8 @@ export async function sendAnnouncement({ pg, producer, session, sink, i, count, 
   const bytesBefore = sink.bytes();
   const acceptedBefore = sink.accepted();
   const startedAt = Date.now();
-  await producer.send({
-    topic: 'announcement.send-requested',
-    messages: [
-      {
-        key: stockId,
-        value: JSON.stringify({
-          requestId: randomUUID(),
-          stockId,
-          combinedTicker,
-          channels: ['email'],
-          override: true,
-          auto: false,
-          requestedBy: 'bench',
-          requestedAt: new Date().toISOString(),
-          announcement,
-        }),
-      },
-    ],
-  });
+  const { topic, key, value } = manualSendRequest(i, announcement);
+  await producer.send({ topic, messages: [{ key, value: JSON.stringify(value) }] });
   while (sink.accepted() - acceptedBefore < count) {
     if (Date.now() - startedAt > timeoutMs)
       throw new Error(`${sink.accepted() - acceptedBefore} of ${count} mails after ${timeoutMs / 1000} s`);

@@ -106,6 +106,7 @@ const LAG_SCALED = {
       AnnouncementSendRequested: 5,
       EmailDeliveriesQueued: 2,
       EmailPriorityDeliveriesQueued: 2,
+      AnnouncementPrioritySendRequested: 5,
       AnnouncementConfirmationRequested: 10,
       AnnouncementDetected: 20,
       ErrorReported: 20,

@@ -489,7 +489,10 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
       body: { sendGuid: ctx.announcementA },
     }),
     read: async (ctx) => ({
-      requested: await outboxCount(ctx, Topics.AnnouncementSendRequested, ctx.A),
+      // Either lane's topic: a price-sensitive announcement's request has its own (docs/adr/0018).
+      requested:
+        (await outboxCount(ctx, Topics.AnnouncementSendRequested, ctx.A)) +
+        (await outboxCount(ctx, Topics.AnnouncementPrioritySendRequested, ctx.A)),
       announcement: (await announcementsOf(ctx, ctx.A))
         .filter((a) => a.sendGuid === ctx.announcementA)
         .map((a) => a.sendRequestedAt),

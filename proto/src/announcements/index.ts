@@ -234,6 +234,14 @@ export const announcementsContract = defineServiceContract({
       topic: 'announcement.send-requested',
       schema: AnnouncementSendRequestedEventSchema,
     },
+    /**
+     * A price-sensitive announcement's send request (docs/adr/0018): the sender takes it in a consumer of its
+     * own, so it never waits behind a routine send's expansion.
+     */
+    AnnouncementPrioritySendRequested: {
+      topic: 'announcement.priority-send-requested',
+      schema: AnnouncementSendRequestedEventSchema,
+    },
     AnnouncementConfirmationRequested: {
       topic: 'announcement.confirmation-requested',
       schema: AnnouncementConfirmationRequestedEventSchema,

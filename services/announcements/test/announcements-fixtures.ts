@@ -23,6 +23,12 @@ export const ANNOUNCEMENT_TOPICS: readonly RequestTopic[] = [
   Topics.AnnouncementsDiskReport,
 ];
 
+/** The topics of a send request: a price-sensitive announcement's has its own (docs/adr/0018). */
+export const SEND_REQUEST_TOPICS: readonly string[] = [
+  Topics.AnnouncementSendRequested,
+  Topics.AnnouncementPrioritySendRequested,
+];
+
 export const ADMIN = actor({
   id: '11111111-1111-4111-8111-111111111111',
   username: 'alice',

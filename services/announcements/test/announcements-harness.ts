@@ -67,9 +67,11 @@ export class AnnouncementsHarness {
     this.probe = await TopicProbe.listen([
       Topics.AnnouncementDetected,
       Topics.AnnouncementSendRequested,
+      Topics.AnnouncementPrioritySendRequested,
       Topics.AnnouncementConfirmationRequested,
     ]);
-    this.sendRequestsAtJoin = await topicEnds(Topics.AnnouncementSendRequested);
+    // Of the priority topic: the announcements this harness saves are price-sensitive.
+    this.sendRequestsAtJoin = await topicEnds(Topics.AnnouncementPrioritySendRequested);
     this.app = await startAnnouncementsService({
       ...serviceTestEnv('announcements'),
       DATA_DIR: this.dataDir,

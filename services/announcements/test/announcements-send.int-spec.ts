@@ -18,6 +18,10 @@ describe('announcements service: sends', () => {
   let sendRequestsAtJoin: Map<number, bigint>;
   const { save, send, row, count, outboxCount, eventsFor, eventFor } = h;
 
+  // The harness saves price-sensitive announcements: their send requests go on the priority topic
+  // (docs/adr/0018).
+  const SEND_REQUESTED = Topics.AnnouncementPrioritySendRequested;
+
   let quarterly: StoredAnnouncement;
   let older: StoredAnnouncement;
 
@@ -44,7 +48,7 @@ describe('announcements service: sends', () => {
     const since = probe.received.length;
     const sent = await send(quarterly, 'ABC');
     expect(sent.sendRequestedAt).not.toBeNull();
-    const event = await eventFor(Topics.AnnouncementSendRequested, quarterly.sendGuid, since);
+    const event = await eventFor(SEND_REQUESTED, quarterly.sendGuid, since);
     expect(event.key).toBe(abc.id);
     expect(event.value).toMatchObject({
       stockId: abc.id,
@@ -60,16 +64,12 @@ describe('announcements service: sends', () => {
     const requestedAt = (await row(quarterly.sendGuid)).send_requested_at;
     await expectRefusal(send(quarterly, 'ABC'), 'CONFLICT', AnnouncementMessages.alreadySent);
     expect((await row(quarterly.sendGuid)).send_requested_at).toEqual(requestedAt);
-    expect(await outboxCount(Topics.AnnouncementSendRequested, quarterly.sendGuid)).toBe(1);
+    expect(await outboxCount(SEND_REQUESTED, quarterly.sendGuid)).toBe(1);
 
     const resent = await send(quarterly, 'ABC', true);
-    const overridden = await eventFor(
-      Topics.AnnouncementSendRequested,
-      quarterly.sendGuid,
-      probe.received.indexOf(event) + 1,
-    );
+    const overridden = await eventFor(SEND_REQUESTED, quarterly.sendGuid, probe.received.indexOf(event) + 1);
     expect(overridden.value).toMatchObject({ override: true, requestedAt: resent.sendRequestedAt });
-    expect(await outboxCount(Topics.AnnouncementSendRequested, quarterly.sendGuid)).toBe(2);
+    expect(await outboxCount(SEND_REQUESTED, quarterly.sendGuid)).toBe(2);
   });
 
   it('publishes exactly one send when several arrive at once without override', async () => {
@@ -111,11 +111,11 @@ describe('announcements service: sends', () => {
     expect(refusals.map((e) => e.code)).toEqual(['CONFLICT', 'CONFLICT', 'CONFLICT', 'CONFLICT']);
     // Every send has returned, so the outbox (what the relay publishes from) holds every request they wrote:
     // one, and once it is published the probe has read the topic as far as it could be.
-    expect(await outboxCount(Topics.AnnouncementSendRequested, fresh.sendGuid)).toBe(1);
-    await eventFor(Topics.AnnouncementSendRequested, fresh.sendGuid);
-    await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested);
-    await untilProbeAtEnd(probe, Topics.AnnouncementSendRequested, sendRequestsAtJoin);
-    expect(eventsFor(Topics.AnnouncementSendRequested, fresh.sendGuid)).toHaveLength(1);
+    expect(await outboxCount(SEND_REQUESTED, fresh.sendGuid)).toBe(1);
+    await eventFor(SEND_REQUESTED, fresh.sendGuid);
+    await untilOutboxPublished('announcements', SEND_REQUESTED);
+    await untilProbeAtEnd(probe, SEND_REQUESTED, sendRequestsAtJoin);
+    expect(eventsFor(SEND_REQUESTED, fresh.sendGuid)).toHaveLength(1);
   });
 
   it('refuses to send a deleted announcement or one no channel can carry', async () => {
@@ -132,7 +132,7 @@ describe('announcements service: sends', () => {
       'No sending channel is switched on for VOD:LSE: turn on Email or email marketing sending on the Config tab',
     );
     expect((await row(vodNews.sendGuid)).send_requested_at).toBeNull();
-    expect(await outboxCount(Topics.AnnouncementSendRequested, vodNews.sendGuid)).toBe(0);
+    expect(await outboxCount(SEND_REQUESTED, vodNews.sendGuid)).toBe(0);
   });
 
   it("falls back to any channel the stock switched on when none is chosen for the announcement's kind", async () => {
@@ -146,7 +146,9 @@ describe('announcements service: sends', () => {
       outsider,
     );
     await send(mktNews, 'MKT', false, outsider);
-    const event = await eventFor(Topics.AnnouncementSendRequested, mktNews.sendGuid);
+    // A price-sensitive announcement's request goes on its own topic (docs/adr/0018).
+    expect(await outboxCount(Topics.AnnouncementSendRequested, mktNews.sendGuid)).toBe(0);
+    const event = await eventFor(Topics.AnnouncementPrioritySendRequested, mktNews.sendGuid);
     expect(event.value).toMatchObject({ channels: ['email-marketing'], combinedTicker: 'MKT:ASX' });
   });
 
@@ -214,9 +216,9 @@ describe('announcements service: sends', () => {
     expect((await row(early.sendGuid)).send_requested_at).toEqual(new Date('2024-05-01T00:00:00Z'));
 
     await expectRefusal(send(early, 'ABC'), 'CONFLICT', AnnouncementMessages.alreadySent);
-    expect(await outboxCount(Topics.AnnouncementSendRequested, early.sendGuid)).toBe(0);
+    expect(await outboxCount(SEND_REQUESTED, early.sendGuid)).toBe(0);
     const resent = await send(early, 'ABC', true);
     expect(Date.parse(resent.sendRequestedAt!)).toBeGreaterThan(Date.parse('2024-05-01T00:00:00Z'));
-    expect(await outboxCount(Topics.AnnouncementSendRequested, early.sendGuid)).toBe(1);
+    expect(await outboxCount(SEND_REQUESTED, early.sendGuid)).toBe(1);
   });
 });

@@ -27,6 +27,7 @@ import {
   stockEvent,
   waitForGroups,
 } from './polling-harness';
+import { SEND_REQUEST_TOPICS } from './announcements-fixtures';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(300_000);
@@ -78,7 +79,7 @@ describe('auto-send on the real broker and database', () => {
   const announcementOf = (m: ReceivedMessage) =>
     value(m).announcement as { id: string; headline: string; sendGuid: string };
   const sendRequests = (stockId: string) =>
-    probe.received.filter((m) => m.topic === Topics.AnnouncementSendRequested && m.key === stockId);
+    probe.received.filter((m) => SEND_REQUEST_TOPICS.includes(m.topic) && m.key === stockId);
   /** Waits until every announcement of the stock has its decision. */
   const decided = async (stockId: string, count: number) => {
     await waitUntil(
@@ -97,7 +98,7 @@ describe('auto-send on the real broker and database', () => {
    * every decision is taken: a send request is written with its decision, so the outbox holds all there are.
    */
   const sentHeadlines = async (stockId: string) => {
-    const events = await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested, stockId);
+    const events = await untilOutboxPublished('announcements', SEND_REQUEST_TOPICS, stockId);
     await waitUntil('the probe has them', () => sendRequests(stockId).length >= events.length);
     expect(sendRequests(stockId)).toHaveLength(events.length);
     return events.map((e) => (e.payload as { announcement: { headline: string } }).announcement.headline);
@@ -107,7 +108,7 @@ describe('auto-send on the real broker and database', () => {
     await dropSchema('announcements');
     standIn = await startAsxStandIn({ port: 0 });
     probe = await TopicProbe.listen([
-      Topics.AnnouncementSendRequested,
+      ...SEND_REQUEST_TOPICS,
       Topics.ErrorReported,
       Topics.AnnouncementDetected,
     ]);
@@ -176,7 +177,12 @@ describe('auto-send on the real broker and database', () => {
       }
       expect((await sentHeadlines(c.stock.id)).sort()).toEqual(requested.map((r) => r.headline).sort());
       for (const m of sendRequests(c.stock.id)) {
-        const channels = announcementOf(m).headline === 'Full Year Results' ? c.sensitive : c.other;
+        const sensitiveOne = announcementOf(m).headline === 'Full Year Results';
+        const channels = sensitiveOne ? c.sensitive : c.other;
+        // A price-sensitive announcement's request on its own topic, the sender's priority consumer's.
+        expect(m.topic).toBe(
+          sensitiveOne ? Topics.AnnouncementPrioritySendRequested : Topics.AnnouncementSendRequested,
+        );
         expect(value(m)).toMatchObject({
           stockId: c.stock.id,
           combinedTicker: `${c.ticker}:ASX`,

@@ -28,6 +28,7 @@ import {
   stockEvent,
   waitForGroups,
 } from './polling-harness';
+import { SEND_REQUEST_TOPICS } from './announcements-fixtures';
 
 jest.setTimeout(300_000);
 
@@ -137,7 +138,7 @@ describe('announcements handlers through a database outage', () => {
     const stored = await rows();
     expect(stored.map((r) => r.headline)).toEqual([...headlines].sort());
     expect(stored.every((r) => r.auto_send === 'requested')).toBe(true);
-    const sends = await untilOutboxPublished('announcements', Topics.AnnouncementSendRequested, stock.id);
+    const sends = await untilOutboxPublished('announcements', SEND_REQUEST_TOPICS, stock.id);
     expect(
       sends.map((e) => (e.payload as { announcement: { headline: string } }).announcement.headline).sort(),
     ).toEqual([...headlines].sort());

@@ -32,6 +32,7 @@ import {
   stockEvent,
   waitForGroups,
 } from './polling-harness';
+import { SEND_REQUEST_TOPICS } from './announcements-fixtures';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(300_000);
@@ -104,7 +105,7 @@ describe('initial polls on the real broker and database', () => {
     probe = await TopicProbe.listen([
       Topics.InitialPollProgressed,
       Topics.AnnouncementDetected,
-      Topics.AnnouncementSendRequested,
+      ...SEND_REQUEST_TOPICS,
     ]);
     env = { ...serviceTestEnv('announcements'), ...pollingEnv(standIn) };
     app = await startAnnouncementsService(env);
@@ -173,8 +174,8 @@ describe('initial polls on the real broker and database', () => {
 
     // Every detection handled by the auto-send decision, which writes a send request with its decision: none.
     await untilHandled(metricsUrl(), Topics.AnnouncementDetected, detectedHandled + history.length);
-    expect(await outboxEvents('announcements', Topics.AnnouncementSendRequested, init.id)).toEqual([]);
-    expect(events(Topics.AnnouncementSendRequested, init.id)).toEqual([]);
+    expect(await outboxEvents('announcements', SEND_REQUEST_TOPICS, init.id)).toEqual([]);
+    expect(SEND_REQUEST_TOPICS.flatMap((topic) => events(topic, init.id))).toEqual([]);
   });
 
   it('keeps the run as its own: statuses by stock, no second run on a change, a new one after Poll off and on', async () => {

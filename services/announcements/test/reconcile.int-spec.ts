@@ -31,6 +31,7 @@ import {
   stockEvent,
   waitForGroups,
 } from './polling-harness';
+import { SEND_REQUEST_TOPICS } from './announcements-fixtures';
 
 // testTimeout of a jest project's config is not applied when the root config runs the projects.
 jest.setTimeout(300_000);
@@ -72,7 +73,7 @@ describe('reconcile on the real broker and database', () => {
     standIn = await startAsxStandIn({ port: 0 });
     // The projection holds this file's stocks only: the other files' `stock.upserted` events were skipped
     // before this file (jest.preset.js `integration`), and its bootstrap is held above.
-    probe = await TopicProbe.listen([Topics.AnnouncementDetected, Topics.AnnouncementSendRequested]);
+    probe = await TopicProbe.listen([Topics.AnnouncementDetected, ...SEND_REQUEST_TOPICS]);
     env = { ...serviceTestEnv('announcements'), ...pollingEnv(standIn, { POLL_CONCURRENCY: '2' }) };
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
@@ -200,8 +201,8 @@ describe('reconcile on the real broker and database', () => {
     ).toBe(true);
     // Both detections handled by the auto-send decision, which writes a send request with its decision: none.
     await untilHandled(metricsUrl(), Topics.AnnouncementDetected, detectedHandled + 2);
-    expect(await outboxEvents('announcements', Topics.AnnouncementSendRequested)).toEqual([]);
-    expect(probe.received.filter((m) => m.topic === Topics.AnnouncementSendRequested)).toEqual([]);
+    expect(await outboxEvents('announcements', SEND_REQUEST_TOPICS)).toEqual([]);
+    expect(probe.received.filter((m) => SEND_REQUEST_TOPICS.includes(m.topic))).toEqual([]);
 
     await expect(
       requester.request(Topics.AnnouncementsReconcileApply, { actor: ADMIN, id: run.id }),

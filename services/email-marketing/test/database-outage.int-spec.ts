@@ -31,6 +31,7 @@ jest.setTimeout(300_000);
 const RETRIES = 'irp_handler_retries_total';
 const HANDLED_TOPICS = [
   Topics.AnnouncementSendRequested,
+  Topics.AnnouncementPrioritySendRequested,
   Topics.EmailDeliveriesQueued,
   Topics.EmailPriorityDeliveriesQueued,
 ];
@@ -157,7 +158,8 @@ describe('email-marketing handlers through a database outage', () => {
   });
 
   it('sends a permanent failure (a stock it does not know) to the DLQ at once, without retrying it', async () => {
-    const topic = Topics.AnnouncementSendRequested;
+    // The fixture's announcement is price-sensitive: its request is on the priority topic.
+    const topic = Topics.AnnouncementPrioritySendRequested;
     const retriesBefore = await readCounter(metricsUrl, RETRIES, { topic });
     const unknownStock = stockEvent({ ticker: ticker('GONE') }).id;
     await events.sendRequested(unknownStock, announcement(unknownStock));

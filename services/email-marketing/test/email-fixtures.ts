@@ -83,7 +83,11 @@ export class EventSender {
       announcement: a,
       ...fields,
     };
-    return this.send(Topics.AnnouncementSendRequested, stockId, event).then(() => event);
+    // On the topic the announcements service would choose: a price-sensitive announcement's own.
+    const topic = a.priceSensitive
+      ? Topics.AnnouncementPrioritySendRequested
+      : Topics.AnnouncementSendRequested;
+    return this.send(topic, stockId, event).then(() => event);
   }
 
   close() {

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { toAnnouncement } from '../stored-announcements/announcement.mapper';
+import { sendRequestTopicOf } from '../stored-announcements/send-request-topic';
 import { bad, findAnnouncement } from './announcement-lookup';
 import {
   AnnouncementRuleMessages,
@@ -48,7 +49,7 @@ export class SendAnnouncementService {
       const now = new Date();
       await this.announcements.update(m, e.id, { sendRequestedAt: now, updatedAt: now });
       const announcement = toAnnouncement({ ...e, sendRequestedAt: now, updatedAt: now });
-      await this.outbox.add(m, Topics.AnnouncementSendRequested, stock.id, {
+      await this.outbox.add(m, sendRequestTopicOf(e), stock.id, {
         requestId: randomUUID(),
         stockId: stock.id,
         combinedTicker: stock.combinedTicker,

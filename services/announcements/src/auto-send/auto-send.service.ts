@@ -1,9 +1,10 @@
 import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork, type Tx } from '@irp/platform';
-import { matchesAutoSendFilter, Topics, type AnnouncementDetectedEvent } from '@irp/proto';
+import { matchesAutoSendFilter, type AnnouncementDetectedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
 import { toAnnouncement } from '../stored-announcements/announcement.mapper';
+import { sendRequestTopicOf } from '../stored-announcements/send-request-topic';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AutoSendRepository } from './auto-send.repository';
@@ -116,7 +117,7 @@ export class AutoSendService {
     decision: AutoSendDecision,
   ): Promise<void> {
     const updated = await this.rows.announcementOrFail(tx, announcementId);
-    await this.outbox.add(tx, Topics.AnnouncementSendRequested, stock.id, {
+    await this.outbox.add(tx, sendRequestTopicOf(updated), stock.id, {
       requestId: randomUUID(),
       stockId: stock.id,
       combinedTicker: stock.combinedTicker,

@@ -15,8 +15,8 @@ const valveOf = (context: KafkaContext): TopicValve => {
 };
 
 /**
- * The `sender` role (a consumer group; any number of instances): announcement sends expanded into
- * deliveries, and delivery batches admitted to the sender's lanes (the priority topic's to the priority lane);
+ * The `sender` role (any number of instances): announcement sends expanded into deliveries (the requests in
+ * consumers of their own, services/manifest.json `consumers`: docs/adr/0018), and delivery batches admitted to the sender's lanes (the priority topic's to the priority lane);
  * each handler calls its use case. The other mails other services ask for are fixed-mails/'s.
  */
 @Controller()
@@ -28,6 +28,12 @@ export class SenderHandlers {
 
   @HandleEvent(Topics.AnnouncementSendRequested)
   async sendRequested(@Payload() event: EventOf<typeof Topics.AnnouncementSendRequested>) {
+    await this.sending.run(event);
+  }
+
+  /** A price-sensitive announcement's send request, on its own topic and consumer (docs/adr/0018). */
+  @HandleEvent(Topics.AnnouncementPrioritySendRequested)
+  async prioritySendRequested(@Payload() event: EventOf<typeof Topics.AnnouncementPrioritySendRequested>) {
     await this.sending.run(event);
   }
 
