@@ -36,7 +36,7 @@ import { strimziFiles } from './k8s-kafka.mjs';
 import { renderOverlay } from './k8s-overlay.mjs';
 import { measuredResources } from './k8s-resources.mjs';
 // The platform's naming of consumer groups (Node strips the types of this dependency-free module).
-import { consumerGroupOf, consumerGroupsOf, topicGroupOf } from '../services/platform/src/roles.ts';
+import { consumerGroupsOf, topicGroupOf } from '../services/platform/src/roles.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -599,10 +599,7 @@ function lagAutoscaler(s, role, labels, Topics) {
 
 /** The consumer groups of a role, for a comment: the role's own, and those of its own consumers. */
 function lagGroupsOf(s, role) {
-  const groups = [
-    consumerGroupOf(s.name, role),
-    ...Object.keys(s.consumers?.[role] ?? {}).map((c) => consumerGroupOf(s.name, role, c)),
-  ];
+  const groups = consumerGroupsOf({ ...s, roles: [role] });
   return groups.length > 1 ? `consumer groups ${groups.join(' and ')}` : `consumer group ${groups[0]}`;
 }
 

@@ -82,7 +82,8 @@ export interface DefinedService<C extends ServiceConfigBase> {
   module(config: C, options?: { background?: boolean }): DynamicModule;
   /**
    * Starts the service: config validated, one Kafka server per role with handlers (its own consumer
-   * group) and per consumer of its own the manifest names (`<service>.<role>.<consumer>`), /health and /metrics on HEALTH_PORT, background jobs, graceful shutdown on SIGTERM/SIGINT.
+   * group) and one per consumer of its own the manifest names (`<service>.<role>.<consumer>`), /health
+   * and /metrics on HEALTH_PORT, background jobs, graceful shutdown on SIGTERM/SIGINT.
    */
   start(env?: NodeJS.ProcessEnv): Promise<INestApplication>;
   /** The service's providers without Kafka servers, HTTP or background jobs: for seeds and scripts. */
