@@ -247,8 +247,8 @@ try {
   // Where a price-sensitive alert's time goes: publish -> stored by the poll (announcements' created_at,
   // the next tick's wait included) -> the automatic send decided (auto_send_at: the `announcement.detected`
   // hop and the decision) -> the send made (email-marketing's sends row: the send request's hop, on
-  // `announcement.priority-send-requested` for a price-sensitive one, and the send's expansion) -> its first mail accepted by the SMTP server (the sender's claim, render
-  // and SMTP).
+  // `announcement.priority-send-requested` for a price-sensitive one, and the send's expansion) -> its
+  // first mail accepted by the SMTP server (the sender's claim, render and SMTP).
   // Each hop's event is on the Kafka topic once its outbox row is published (published_at).
   const { rows: staged } = await pg.query(
     `WITH hops AS (

@@ -36,8 +36,8 @@ export * from './rules';
  * through the stock's email-marketing provider, confirmation, notification, test and error mails), the
  * stocks' email-marketing settings, subscribers with double opt-in, and who was mailed each announcement
  * (`email-marketing.send-history`, docs/adr/0013). Consumes `announcement.send-requested`,
- * `announcement.priority-send-requested`, `announcement.confirmation-requested`, `announcement.detected`, `error.reported`, `stock.upserted`, and for
- * the staff mails it sends itself `system-settings.saved` (the error email), `service-order.submitted` and
+ * `announcement.priority-send-requested`, `announcement.confirmation-requested`, `announcement.detected`,
+ * `error.reported`, `stock.upserted`, and for the staff mails it sends itself `system-settings.saved` (the error email), `service-order.submitted` and
  * `market-data.failed`; publishes `announcement.delivered` (a fact for whoever listens: nothing writes it
  * back).
  */

@@ -16,8 +16,8 @@ const valveOf = (context: KafkaContext): TopicValve => {
 
 /**
  * The `sender` role (any number of instances): announcement sends expanded into deliveries (the requests in
- * consumers of their own, services/manifest.json `consumers`: docs/adr/0018), and delivery batches admitted to the sender's lanes (the priority topic's to the priority lane);
- * each handler calls its use case. The other mails other services ask for are fixed-mails/'s.
+ * consumers of their own, services/manifest.json `consumers`: docs/adr/0018), and delivery batches admitted
+ * to the sender's lanes (the priority topic's to the priority lane); each handler calls its use case. The other mails other services ask for are fixed-mails/'s.
  */
 @Controller()
 export class SenderHandlers {
