@@ -210,3 +210,42 @@ export function manualSendRequest(i, announcement) {
     },
   };
 }
+
+/**
+ * Reads `topic` from its start to its end as it is now and returns, per key that `keysOf(value)` gives a
+ * message (its parsed JSON value), the earliest message timestamp (the producer's create time, ms).
+ */
+export async function firstOnTopic(kafka, topic, keysOf) {
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+  const left = new Map(
+    ends.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high)]),
+  );
+  const first = new Map();
+  if (!left.size) return first;
+  const consumer = kafka.consumer({
+    groupId: `bench-read-${process.pid}-${Date.now()}`,
+    maxWaitTimeInMs: 100,
+  });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await new Promise((resolve, reject) => {
+      consumer
+        .run({
+          eachMessage: async ({ partition, message }) => {
+            const at = Number(message.timestamp);
+            for (const key of keysOf(JSON.parse(message.value.toString())))
+              if (!(first.get(key) <= at)) first.set(key, at);
+            if (Number(message.offset) + 1 >= left.get(partition)) left.delete(partition);
+            if (!left.size) resolve();
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return first;
+}

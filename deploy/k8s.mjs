@@ -98,7 +98,12 @@ const CPU_TARGET_PERCENT = 70;
 const LAG_SCALED = {
   'announcements-poller': {
     maxReplicas: 6,
-    lag: { AnnouncementsPollRequested: 5, InitialPollRequested: 2, AnnouncementDetected: 20 },
+    lag: {
+      AnnouncementsPollRequested: 5,
+      InitialPollRequested: 2,
+      AnnouncementDetected: 20,
+      AnnouncementsMarketItemsListed: 5,
+    },
   },
   'email-marketing-sender': {
     maxReplicas: 6,

@@ -47,17 +47,21 @@ async function announcementsCounter(
 }
 
 /**
- * Every poll request the scheduler published until now has been handled (polled, or skipped because
- * polling is off): after polling is switched off, no poll that started before is still reading a feed.
+ * All poll work published until now (the scheduler's requests, a market read's fan-out) has been handled
+ * (polled, or skipped because polling is off): after polling is switched off, no poll that started before
+ * is still reading a feed.
  */
 async function untilPollsHandled(request: APIRequestContext): Promise<void> {
   const published = await announcementsCounter(request, 'irp_announcements_poll_requests_published_total');
   await expect
     .poll(
-      () =>
-        announcementsCounter(request, 'irp_kafka_handled_messages_total', {
+      async () =>
+        (await announcementsCounter(request, 'irp_kafka_handled_messages_total', {
           topic: 'announcements.poll-requested',
-        }),
+        })) +
+        (await announcementsCounter(request, 'irp_kafka_handled_messages_total', {
+          topic: 'announcements.market-items-listed',
+        })),
       { message: `the ${published} poll requests published so far handled` },
     )
     .toBeGreaterThanOrEqual(published);

@@ -294,6 +294,7 @@ const BROKEN = [
       "ScaledObject announcements-poller: trigger announcements-poll-requested: maxReplicaCount 7 exceeds announcements.poll-requested's 6 partitions",
       "ScaledObject announcements-poller: trigger initial-poll-requested: maxReplicaCount 7 exceeds initial-poll.requested's 6 partitions",
       "ScaledObject announcements-poller: trigger announcement-detected: maxReplicaCount 7 exceeds announcement.detected's 6 partitions",
+      "ScaledObject announcements-poller: trigger announcements-market-items-listed: maxReplicaCount 7 exceeds announcements.market-items-listed's 6 partitions",
     ],
   },
   {
@@ -450,11 +451,7 @@ test("a KafkaUser whose password is not its pods' Secret, or that KEDA's lag rea
 });
 
 test('a planned topic without its KafkaTopic, or a KafkaTopic of no planned topic, is refused', () => {
-  const { policy } = problemsAfter(
-    'KafkaTopic',
-    'users.reply',
-    (t) => (t.metadata.name = 'users.replies'),
-  );
+  const { policy } = problemsAfter('KafkaTopic', 'users.reply', (t) => (t.metadata.name = 'users.replies'));
   assert.deepEqual(policy, [
     'topic users.reply: no KafkaTopic',
     'KafkaTopic users.replies: not in deploy/topics.json',

@@ -46,7 +46,7 @@ export const PolledItemSchema = z.object({
 /**
  * Poll work (scheduler -> pollers, consumer group `announcements.poller`): one stock to poll, or (asx2) the
  * whole market once per interval (`market: true`, no stock), which the poller that takes it fans out by
- * ticker with the items found.
+ * ticker on `announcements.market-items-listed`.
  */
 export const PollRequestedEventSchema = z.object({
   stockId: StockId.nullable(),
@@ -54,9 +54,23 @@ export const PollRequestedEventSchema = z.object({
   market: z.boolean(),
   /** The scheduler's tick: when this poll was due. */
   requestedAt: z.string().datetime(),
-  items: z.array(PolledItemSchema).optional(),
 });
 export type PollRequestedEvent = z.infer<typeof PollRequestedEventSchema>;
+
+/**
+ * A market read's items for one polled stock (asx2), keyed by the stock's id: the market poller's fan-out,
+ * taken by the pollers in a consumer of their own (`announcements.poller.market-items`, docs/adr/0018), so a
+ * stock's store never waits behind the next market read on the poll topic, nor that read behind the stores.
+ */
+export const MarketItemsListedEventSchema = z.object({
+  stockId: StockId,
+  ticker: z.string(),
+  /** The tick of the market read that found them. */
+  requestedAt: z.string().datetime(),
+  /** What the stock has not stored yet; empty when only its documents are pending (tried again each read). */
+  items: z.array(PolledItemSchema),
+});
+export type MarketItemsListedEvent = z.infer<typeof MarketItemsListedEventSchema>;
 
 /** A new announcement was stored (the outbox publishes it in the transaction that stored it). */
 export const AnnouncementDetectedEventSchema = z.object({

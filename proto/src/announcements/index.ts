@@ -9,6 +9,7 @@ import {
   InitialPollProgressedEventSchema,
   InitialPollRequestedEventSchema,
   PollRequestedEventSchema,
+  MarketItemsListedEventSchema,
 } from './events';
 import {
   AnnouncementHeadlinesReplySchema,
@@ -229,6 +230,10 @@ export const announcementsContract = defineServiceContract({
     InitialPollProgressed: { topic: 'initial-poll.progressed', schema: InitialPollProgressedEventSchema },
     InitialPollRequested: { topic: 'initial-poll.requested', schema: InitialPollRequestedEventSchema },
     AnnouncementsPollRequested: { topic: 'announcements.poll-requested', schema: PollRequestedEventSchema },
+    AnnouncementsMarketItemsListed: {
+      topic: 'announcements.market-items-listed',
+      schema: MarketItemsListedEventSchema,
+    },
     AnnouncementDetected: { topic: 'announcement.detected', schema: AnnouncementDetectedEventSchema },
     AnnouncementSendRequested: {
       topic: 'announcement.send-requested',

@@ -42,6 +42,8 @@ import { InitialPollsRepository } from './initial-poll/initial-polls.repository'
 import { DueStocksRepository } from './scheduling/due-stocks.repository';
 import { PollScheduler } from './scheduling/poll-scheduler';
 import { PollerHandlers } from './polling/poller.handlers';
+import { MarketPoll } from './polling/market-poll';
+import { SourceCalls } from './polling/source-calls';
 import { DetectedAnnouncementsRepository } from './ingestion/detected-announcements.repository';
 import { PollRepository } from './polling/poll.repository';
 import { PollService } from './polling/poll.service';
@@ -132,6 +134,8 @@ export const announcementsService = defineService({
     SendAnnouncementService,
     WidgetService,
     PollService,
+    MarketPoll,
+    SourceCalls,
     AutoSendService,
     ReconcileWork,
     RunReconcile,

@@ -4,6 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import { consumerGroupOf } from '@irp/platform';
 import { Topics, type Stock, type SystemSettings } from '@irp/proto';
 import {
+  committedOffsets,
   dropSchema,
   handledMessages,
   readCounter,
@@ -100,6 +101,7 @@ describe('polling on the real broker and database', () => {
     standIn = await startAsxStandIn({ port: 0 });
     probe = await TopicProbe.listen([
       Topics.AnnouncementsPollRequested,
+      Topics.AnnouncementsMarketItemsListed,
       Topics.AnnouncementDetected,
       Topics.ErrorReported,
     ]);
@@ -117,7 +119,13 @@ describe('polling on the real broker and database', () => {
     app = await startAnnouncementsService(env);
     db = app.get(DataSource);
     await settings({});
-    await waitForGroups([consumerGroupOf('announcements', 'poller')], env.INSTANCE_ID!);
+    await waitForGroups(
+      [
+        consumerGroupOf('announcements', 'poller'),
+        consumerGroupOf('announcements', 'poller', 'market-items'),
+      ],
+      env.INSTANCE_ID!,
+    );
   });
 
   afterAll(async () => {
@@ -278,19 +286,30 @@ describe('polling on the real broker and database', () => {
     const b = standIn.publish({ ticker: 'BETA', headline: 'Half Year Results', priceSensitive: true });
     const g = standIn.publish({ ticker: 'GAMMA', headline: 'Investor Presentation', priceSensitive: true });
 
-    // The fan-out: per stock, keyed by its id, carrying that ticker's items.
+    // The fan-out: per stock, keyed by its id, carrying that ticker's items, on a topic of its own.
     const fanned = await probe.waitFor(
       (m) =>
-        m.topic === Topics.AnnouncementsPollRequested &&
+        m.topic === Topics.AnnouncementsMarketItemsListed &&
         m.key === beta.id &&
-        Array.isArray(value(m).items) &&
         (value(m).items as unknown[]).length > 0,
       15_000,
     );
-    expect(value(fanned)).toMatchObject({ stockId: beta.id, ticker: 'BETA', market: false });
+    expect(value(fanned)).toMatchObject({ stockId: beta.id, ticker: 'BETA' });
     expect((value(fanned).items as Array<{ ticker: string }>).every((i) => i.ticker === 'BETA')).toBe(true);
     await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === beta.id, 15_000);
     await probe.waitFor((m) => m.topic === Topics.AnnouncementDetected && m.key === gamma.id, 15_000);
+    // Taken by the pollers' consumer of its own (services/manifest.json `consumers`), not the role's group,
+    // which works through the market reads: a store never waits behind the next read.
+    const itemsGroup = consumerGroupOf('announcements', 'poller', 'market-items');
+    await waitUntil('the fan-out committed by the market-items consumer', async () => {
+      const committed = await committedOffsets(itemsGroup, Topics.AnnouncementsMarketItemsListed);
+      return (committed.get(fanned.partition) ?? -1n) > BigInt(fanned.offset);
+    });
+    const roleGroup = await committedOffsets(
+      consumerGroupOf('announcements', 'poller'),
+      Topics.AnnouncementsMarketItemsListed,
+    );
+    expect([...roleGroup.values()].every((offset) => offset < 0n)).toBe(true);
     // The scheduler's requests since the switch: one market-wide request per tick, none per stock.
     const polls = probe.received.filter(
       (m) =>
@@ -299,7 +318,7 @@ describe('polling on the real broker and database', () => {
     );
     expect(polls.some((m) => value(m).market === true)).toBe(true);
     expect(polls.filter((m) => value(m).market === true).every((m) => value(m).stockId === null)).toBe(true);
-    expect(polls.filter((m) => m.key === beta.id && value(m).items === undefined)).toEqual([]);
+    expect(polls.filter((m) => m.key === beta.id)).toEqual([]);
 
     await waitUntil('both PDFs stored', async () =>
       [...(await rows(beta.id)), ...(await rows(gamma.id))].every((r) => r.file_status === 'stored'),

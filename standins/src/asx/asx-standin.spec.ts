@@ -145,6 +145,24 @@ describe('ASX stand-in', () => {
     );
   });
 
+  it('stamps when a feed first lists an announcement, and keeps that first time', async () => {
+    const published = standIn.publish({ ticker: 'CBA', headline: 'First served', priceSensitive: true });
+    const ofIt = () => standIn.announcements('CBA').find((a) => a.id === published.id);
+    expect(published.firstServedAt).toBeUndefined();
+    expect(ofIt()?.firstServedAt).toBeUndefined();
+    const before = Date.now();
+    await get<MarkitPage>('/asx-research/1.0/markets/announcements?page=0&itemsPerPage=5');
+    const first = ofIt()?.firstServedAt;
+    expect(Date.parse(first ?? '')).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(first ?? '')).toBeLessThanOrEqual(Date.now());
+    await get<AsxPage>('/asx/1/company/CBA/announcements?count=5&market_sensitive=false');
+    expect(ofIt()?.firstServedAt).toBe(first);
+    // The per-company feed stamps what it lists too.
+    const other = standIn.publish({ ticker: 'BHP', headline: 'Served per company' });
+    await get<AsxPage>('/asx/1/company/BHP/announcements?count=5&market_sensitive=false');
+    expect(standIn.announcements('BHP').find((a) => a.id === other.id)?.firstServedAt).toBeDefined();
+  });
+
   it('publishes over HTTP, lists what it holds, and refuses a bad announcement', async () => {
     const response = await post(`${standIn.url}/standin/announcements`, {
       ticker: 'pls',

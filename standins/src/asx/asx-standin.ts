@@ -84,6 +84,8 @@ export interface StandInAnnouncement {
   fileUrl: string;
   /** The PDF itself. */
   pdfUrl: string;
+  /** When a feed (per-company, whole-market or Markit per-company) first listed it; absent until then. */
+  firstServedAt?: string;
 }
 
 export interface AsxStandIn {
@@ -121,6 +123,7 @@ interface Stored {
   size: string;
   documentKey: string;
   notPdf: boolean;
+  firstServedAtMs?: number;
 }
 
 const publishSchema = z.object({
@@ -299,7 +302,15 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
       documentUrl: `${origin}${p.document}`,
       fileUrl: `${origin}${p.file}`,
       pdfUrl: `${origin}${p.pdf}`,
+      ...(item.firstServedAtMs ? { firstServedAt: new Date(item.firstServedAtMs).toISOString() } : {}),
     };
+  };
+
+  /** A feed page's items, each stamped with the first time a feed listed it (benches time detection by it). */
+  const served = (items: Stored[]): Stored[] => {
+    const at = Date.now();
+    for (const item of items) item.firstServedAtMs ??= at;
+    return items;
   };
 
   const publish = (input: unknown, origin: string): StandInAnnouncement => {
@@ -414,7 +425,7 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
         : null;
     // The fields of every recorded item, and only those (vendor-descriptions/asx, AsxAnnouncement).
     json(res, 200, {
-      data: page.map((item) => {
+      data: served(page).map((item) => {
         const p = paths(item);
         return {
           id: item.id,
@@ -452,8 +463,7 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
     data: {
       displayName: `${ticker} LIMITED`,
       issueType: 'CS',
-      items: list
-        .slice(-5)
+      items: served(list.slice(-5))
         .reverse()
         .map((item) => ({
           announcementType: announcementTypeOf(item.headline).toUpperCase(),
@@ -485,7 +495,7 @@ export async function startAsxStandIn(options: AsxStandInOptions = {}): Promise<
         else items.push(market[i]);
       }
     }
-    json(res, 200, { data: { items: items.map(markitItem) } });
+    json(res, 200, { data: { items: served(items).map(markitItem) } });
   };
 
   const notFound = '<!DOCTYPE html><html><body><h1>Not found</h1></body></html>';

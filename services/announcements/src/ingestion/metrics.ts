@@ -41,7 +41,7 @@ export const documentDownloads = new Counter({
 
 export const pollRequestsPublished = new Counter({
   name: 'irp_announcements_poll_requests_published_total',
-  help: 'announcements.poll-requested messages published, by kind (stock, market, fan-out)',
+  help: 'Poll work published, by kind: stock and market (announcements.poll-requested), fan-out (announcements.market-items-listed)',
   labelNames: ['kind'] as const,
   registers: [metricsRegistry],
 });

@@ -94,12 +94,17 @@ describe('the market-wide fan-out', () => {
       stocks,
       now.toISOString(),
     );
-    expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([
+    expect(requests.map((r) => [r.key, r.event.items.map((i) => i.sourceKey)])).toEqual([
       ['a', ['1', '3']],
       ['b', ['2']],
     ]);
-    expect(requests[0].event).toMatchObject({ stockId: 'a', ticker: 'BHP', market: false });
-    expect(Object.keys(requests[0].event.items![0]).sort()).toEqual([
+    expect(requests[0].event).toEqual({
+      stockId: 'a',
+      ticker: 'BHP',
+      requestedAt: now.toISOString(),
+      items: expect.any(Array),
+    });
+    expect(Object.keys(requests[0].event.items[0]).sort()).toEqual([
       'documentUrl',
       'headline',
       'priceSensitive',
@@ -111,7 +116,7 @@ describe('the market-wide fan-out', () => {
 
   it('also polls a stock without items when it has downloads pending', () => {
     const requests = fanOut([item('BHP', '1')], stocks, now.toISOString(), new Set(['c']));
-    expect(requests.map((r) => [r.key, r.event.items?.length])).toEqual([
+    expect(requests.map((r) => [r.key, r.event.items.length])).toEqual([
       ['a', 1],
       ['c', 0],
     ]);
@@ -121,7 +126,7 @@ describe('the market-wide fan-out', () => {
     expect(marketPairs(items, stocks)).toEqual({ stockIds: ['a', 'a', 'b'], sourceKeys: ['1', '3', '2'] });
     const stored = new Set([storedKey('a', '1'), storedKey('b', '2')]);
     const requests = fanOut(items, stocks, now.toISOString(), new Set(), stored);
-    expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([['a', ['3']]]);
+    expect(requests.map((r) => [r.key, r.event.items.map((i) => i.sourceKey)])).toEqual([['a', ['3']]]);
   });
   it('gives an item to every stock of its ticker, and asks for each pair', () => {
     const twins = [
@@ -129,8 +134,14 @@ describe('the market-wide fan-out', () => {
       { id: 'n', ticker: ' bhp' },
     ];
     expect(marketPairs([item('BHP', '1')], twins)).toEqual({ stockIds: ['a', 'n'], sourceKeys: ['1', '1'] });
-    const requests = fanOut([item('BHP', '1')], twins, now.toISOString(), new Set(), new Set([storedKey('a', '1')]));
-    expect(requests.map((r) => [r.key, r.event.items?.map((i) => i.sourceKey)])).toEqual([['n', ['1']]]);
+    const requests = fanOut(
+      [item('BHP', '1')],
+      twins,
+      now.toISOString(),
+      new Set(),
+      new Set([storedKey('a', '1')]),
+    );
+    expect(requests.map((r) => [r.key, r.event.items.map((i) => i.sourceKey)])).toEqual([['n', ['1']]]);
   });
 });
 

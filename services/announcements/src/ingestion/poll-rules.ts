@@ -1,4 +1,4 @@
-import { DISPLAY_TIME_ZONE, type PollRequestedEvent } from '@irp/proto';
+import { DISPLAY_TIME_ZONE, type MarketItemsListedEvent, type PollRequestedEvent } from '@irp/proto';
 import { DateTime } from 'luxon';
 import type { SourceAnnouncement } from '../sources/source';
 
@@ -34,11 +34,14 @@ export const dueStocksWhere = (alias: string): string =>
 export const isPollingDisabled = (disablePollUntil: Date | null, now: Date): boolean =>
   disablePollUntil !== null && disablePollUntil.getTime() > now.getTime();
 
-export interface PollRequest {
-  /** The Kafka key: the stock id, so one stock's polls stay on one partition, in order. */
+/** Poll work as published: the Kafka key (the stock id, so one stock's polls stay on one partition, in order). */
+export interface PollWork<E> {
   key: string;
-  event: PollRequestedEvent;
+  event: E;
 }
+export type PollRequest = PollWork<PollRequestedEvent>;
+/** A market read's fan-out to one stock (`announcements.market-items-listed`). */
+export type MarketItemsListed = PollWork<MarketItemsListedEvent>;
 
 /** One tick's poll work for a per-stock source: per due stock one request, keyed by the stock. */
 export function pollRequestsFor(
@@ -80,7 +83,7 @@ export const tickerKey = (ticker: string): string => ticker.trim().toUpperCase()
 export const tickerKeySql = (column: string): string => `upper(btrim(${column}))`;
 
 /** The fields of a source item a fanned-out poll message carries (PolledItemSchema). */
-export function polledItem(item: SourceAnnouncement): NonNullable<PollRequestedEvent['items']>[number] {
+export function polledItem(item: SourceAnnouncement): MarketItemsListedEvent['items'][number] {
   return {
     sourceKey: item.sourceKey,
     ticker: item.ticker,
@@ -92,9 +95,9 @@ export function polledItem(item: SourceAnnouncement): NonNullable<PollRequestedE
 }
 
 /**
- * A market-wide poll's fan-out: per due stock, the items of its ticker, as a per-stock poll request. A stock
- * without new items gets one too when it has downloads pending (`withPending`), so in market mode a PDF
- * that failed to download is still tried again every interval.
+ * A market-wide poll's fan-out: per due stock, the items of its ticker not stored yet. A stock without new
+ * items gets a message too when it has downloads pending (`withPending`), so in market mode a PDF that
+ * failed to download is still tried again every interval.
  */
 export function fanOut(
   items: readonly SourceAnnouncement[],
@@ -102,13 +105,13 @@ export function fanOut(
   requestedAt: string,
   withPending: ReadonlySet<string> = new Set(),
   stored: ReadonlySet<string> = new Set(),
-): PollRequest[] {
+): MarketItemsListed[] {
   const byTicker = new Map<string, SourceAnnouncement[]>();
   for (const item of items) {
     const key = tickerKey(item.ticker);
     byTicker.set(key, [...(byTicker.get(key) ?? []), item]);
   }
-  const requests: PollRequest[] = [];
+  const requests: MarketItemsListed[] = [];
   for (const stock of stocks) {
     const found = (byTicker.get(tickerKey(stock.ticker)) ?? []).filter(
       (item) => !stored.has(storedKey(stock.id, item.sourceKey)),
@@ -116,13 +119,7 @@ export function fanOut(
     if (!found.length && !withPending.has(stock.id)) continue;
     requests.push({
       key: stock.id,
-      event: {
-        stockId: stock.id,
-        ticker: stock.ticker,
-        market: false,
-        requestedAt,
-        items: found.map(polledItem),
-      },
+      event: { stockId: stock.id, ticker: stock.ticker, requestedAt, items: found.map(polledItem) },
     });
   }
   return requests;

@@ -1,4 +1,4 @@
-import type { PollRequestedEvent } from '@irp/proto';
+import type { MarketItemsListedEvent } from '@irp/proto';
 import { PollService } from './poll.service';
 
 /**
@@ -24,9 +24,9 @@ function pollerRecording(storedIds: string[]) {
     };
   const service = new PollService(
     { stock: record('stock', stock) } as never,
-    {} as never,
-    {} as never,
     { get: async () => ({ name: 'asx2' }) } as never,
+    {} as never,
+    {} as never,
     { entity: async () => ({ disablePollUntil: null }) } as never,
     {
       storeDetected: record(
@@ -37,17 +37,14 @@ function pollerRecording(storedIds: string[]) {
     } as never,
     { decideStored: record('decideStored', undefined) } as never,
     { completed: async () => true } as never,
-    {} as never,
-    {} as never,
     { POLL_INTERVAL_MS: 1000 } as never,
   );
   return { service, calls, stock };
 }
 
-const fanOut = (stockId: string): PollRequestedEvent => ({
+const fanOut = (stockId: string): MarketItemsListedEvent => ({
   stockId,
   ticker: 'BHP',
-  market: false,
   requestedAt: new Date().toISOString(),
   items: [
     {
@@ -64,7 +61,7 @@ const fanOut = (stockId: string): PollRequestedEvent => ({
 describe('PollService per-stock poll', () => {
   it('decides the automatic sends of what it stored, after their documents are fetched', async () => {
     const { service, calls, stock } = pollerRecording(['a-1', 'a-2']);
-    await service.handle(fanOut(stock.id));
+    await service.listed(fanOut(stock.id));
     expect(calls.map((c) => c.slice(0, c.indexOf('(')))).toEqual([
       'stock',
       'storeDetected',
@@ -74,9 +71,18 @@ describe('PollService per-stock poll', () => {
     expect(calls[3]).toBe(`decideStored("${stock.id}", ["a-1","a-2"])`);
   });
 
+  it('stores a market read’s items however old their message, while a stale poll request is skipped', async () => {
+    const { service, calls, stock } = pollerRecording(['a-1']);
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await service.handle({ stockId: stock.id, ticker: 'BHP', market: false, requestedAt: hourAgo });
+    expect(calls).toEqual([]);
+    await service.listed({ ...fanOut(stock.id), requestedAt: hourAgo });
+    expect(calls.map((c) => c.slice(0, c.indexOf('(')))).toContain('storeDetected');
+  });
+
   it('decides nothing when the poll stored nothing new', async () => {
     const { service, calls, stock } = pollerRecording([]);
-    await service.handle(fanOut(stock.id));
+    await service.listed(fanOut(stock.id));
     expect(calls.some((c) => c.startsWith('decideStored'))).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 import { createLogger, errorText, KAFKA_PRODUCER, SERVICE_CONFIG, SingletonJobs } from '@irp/platform';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Topics } from '@irp/proto';
 import type { Producer } from 'kafkajs';
 import type { AnnouncementsConfig } from '../config';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import { ResumeStalledInitialPolls } from '../initial-poll/resume-stalled-initial-polls';
-import { publishPollRequests } from '../ingestion/poll-publisher';
+import { publishPollWork } from '../ingestion/poll-publisher';
 import {
   isPollingDisabled,
   marketPollRequest,
@@ -73,12 +74,13 @@ export class PollScheduler implements OnModuleInit {
     if (source.marketWide) requests = (await this.dueStocks.anyDue()) ? [marketPollRequest(now)] : [];
     else requests = pollRequestsFor(await this.dueStocks.list(), now);
     if (!requests.length) return { published: 0, skipped: 'no-stock-due', ms: Date.now() - started };
-    await publishPollRequests(this.producer, requests, source.marketWide ? 'market' : 'stock');
+    await publishPollWork(this.producer, {
+      topic: Topics.AnnouncementsPollRequested,
+      kind: source.marketWide ? 'market' : 'stock',
+      requests,
+    });
     const ms = Date.now() - started;
-    log.info(
-      { source: source.name, published: requests.length, ms },
-      'poll work published',
-    );
+    log.info({ source: source.name, published: requests.length, ms }, 'poll work published');
     return { published: requests.length, ms };
   }
 }

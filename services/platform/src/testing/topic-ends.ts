@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka } from 'kafkajs';
+import { Kafka, type Admin } from 'kafkajs';
 import { kafkaClientConfig } from '../kafka';
 import { loadTestEnv, TEST_KAFKA_REQUEST_TIMEOUT_MS, waitUntil, type TopicProbe } from './harness';
 
-/** The end of each partition of `topic` (the offset the next message written there gets). */
-export async function topicEnds(topic: string): Promise<Map<number, bigint>> {
+async function withAdmin<T>(use: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka(
     kafkaClientConfig({
       brokers: loadTestEnv().KAFKA_BROKERS.split(','),
@@ -15,11 +14,25 @@ export async function topicEnds(topic: string): Promise<Map<number, bigint>> {
   ).admin();
   await admin.connect();
   try {
-    const offsets = await admin.fetchTopicOffsets(topic);
-    return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+    return await use(admin);
   } finally {
     await admin.disconnect();
   }
+}
+
+/** The end of each partition of `topic` (the offset the next message written there gets). */
+export async function topicEnds(topic: string): Promise<Map<number, bigint>> {
+  const offsets = await withAdmin((admin) => admin.fetchTopicOffsets(topic));
+  return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+}
+
+/**
+ * What consumer group `group` has committed on each partition of `topic` (the next offset it will read;
+ * -1 where it has committed nothing): which group took a message, once it is handled.
+ */
+export async function committedOffsets(group: string, topic: string): Promise<Map<number, bigint>> {
+  const [committed] = await withAdmin((admin) => admin.fetchOffsets({ groupId: group, topics: [topic] }));
+  return new Map((committed?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
 }
 
 /**
