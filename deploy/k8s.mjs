@@ -120,6 +120,7 @@ const LAG_SCALED = {
       ServiceOrderSubmitted: 20,
       MarketDataFailed: 20,
       UserAccessChanged: 20,
+      EmailSendExpansionRequested: 5,
     },
   },
 };

@@ -15,6 +15,19 @@ export const DeliveriesQueuedEventSchema = z.object({
 export type DeliveriesQueuedEvent = z.infer<typeof DeliveriesQueuedEventSchema>;
 
 /**
+ * Internal work of the `sender` role: the rest of an announcement send's deliveries, after its first batch
+ * (written, announced and admitted when its request was handled, so its first mails never wait for a large
+ * list's rows: docs/adr/0019). Taken in a consumer of its own (`email-marketing.sender.expansions`).
+ */
+export const SendExpansionRequestedEventSchema = z.object({
+  sendId: z.string().uuid(),
+  stockId: StockId,
+  /** The send's lane (ADR 0016): where its batches go. */
+  priceSensitive: z.boolean(),
+});
+export type SendExpansionRequestedEvent = z.infer<typeof SendExpansionRequestedEventSchema>;
+
+/**
  * Mail was accepted for an announcement (published by this service, after each chunk of a send): a fact for
  * whoever listens. Who was mailed is this service's own record (`email-marketing.send-history`, ADR 0013):
  * no service keeps a copy of it from this event.

@@ -1,6 +1,10 @@
 import { defineServiceContract } from '../common/contract';
 import { emailMarketingRoutes } from './routes';
-import { AnnouncementDeliveredEventSchema, DeliveriesQueuedEventSchema } from './events';
+import {
+  AnnouncementDeliveredEventSchema,
+  DeliveriesQueuedEventSchema,
+  SendExpansionRequestedEventSchema,
+} from './events';
 import {
   EmailMarketingDashboardReplySchema,
   EmailMarketingDashboardRequestSchema,
@@ -121,6 +125,11 @@ export const emailMarketingContract = defineServiceContract({
     EmailPriorityDeliveriesQueued: {
       topic: 'email.priority-deliveries-queued',
       schema: DeliveriesQueuedEventSchema,
+    },
+    /** The rest of an announcement send's deliveries, after its first batch (docs/adr/0019). */
+    EmailSendExpansionRequested: {
+      topic: 'email.send-expansion-requested',
+      schema: SendExpansionRequestedEventSchema,
     },
     AnnouncementDelivered: { topic: 'announcement.delivered', schema: AnnouncementDeliveredEventSchema },
   },

@@ -8,6 +8,7 @@ import { ClaimOwners1796300000000 } from './database/migrations/1796300000000-Cl
 import { SendHistory1796400000000 } from './database/migrations/1796400000000-SendHistory';
 import { StaffMailSettings1796500000000 } from './database/migrations/1796500000000-StaffMailSettings';
 import { SendPriority1796600000000 } from './database/migrations/1796600000000-SendPriority';
+import { SendExpansion1796700000000 } from './database/migrations/1796700000000-SendExpansion';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
 import { SendTestCampaign } from './campaigns/send-test-campaign';
@@ -33,6 +34,7 @@ import { DeliveryEntity } from './sending/delivery.entity';
 import { DeliveryJobs } from './sending/delivery-jobs';
 import { ReportDeliveries } from './sending/report-deliveries';
 import { SendAnnouncement } from './sending/send-announcement';
+import { ExpandSendRest } from './sending/send-expansion';
 import { SendAnnouncementCampaign } from './sending/send-announcement-campaign';
 import { SendEntity } from './sending/send.entity';
 import { SenderHandlers } from './sending/sender.handlers';
@@ -98,6 +100,7 @@ export const emailMarketingService = defineService({
       SendHistory1796400000000,
       StaffMailSettings1796500000000,
       SendPriority1796600000000,
+      SendExpansion1796700000000,
     ],
   }),
   providers: [
@@ -142,6 +145,7 @@ export const emailMarketingService = defineService({
     DeliverBatch,
     SendAnnouncementCampaign,
     SendAnnouncement,
+    ExpandSendRest,
     QueueMail,
     CommentMailStock,
     SendConfirmationEmail,

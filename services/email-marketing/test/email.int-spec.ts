@@ -31,6 +31,7 @@ import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
 import { encryptProviderKeysMigration } from '../src/database/migrations/1796100000000-EncryptProviderKeys';
 import { EmailSettingsRepository } from '../src/settings/email-settings.repository';
+import { SendsRepository } from '../src/sending/sends.repository';
 import { SecretBox } from '../src/settings/secret-box';
 import { ProvidersStandIn, startProvidersStandIn } from '@irp/standins/email-providers';
 import {
@@ -465,6 +466,79 @@ describe('email-marketing service', () => {
       expect(await settledDeliveries(db, { sendGuid: a.sendGuid })).toEqual(sent);
       expect(await batches()).toBe(1);
       expect(sink.mails).toHaveLength(3);
+    });
+
+    it('expands a send of more than one batch in two steps: its first batch with the send, the rest from its own message, once', async () => {
+      const large = stockEvent({ ticker: ticker('TWO'), companyName: 'Two Step Resources' });
+      await events.stock(large);
+      await waitForStock(db, large.id);
+      const emails = Array.from({ length: 600 }, (_, i) => `s${String(i).padStart(3, '0')}@two.example`);
+      await addConfirmedSubscribers(db, large.id, emails);
+      const a = announcement(large.id, { headline: 'Two step results', priceSensitive: false });
+      await events.sendRequested(large.id, a);
+      const settled = await settledDeliveries(db, { sendGuid: a.sendGuid }, 120_000);
+      expect(settled.map((d) => d.email)).toEqual(emails);
+      expect(settled.every((d) => d.status === 'sent')).toBe(true);
+
+      const [send] = await db.query(`SELECT id, expanded FROM email_marketing.sends WHERE send_guid = $1`, [
+        a.sendGuid,
+      ]);
+      expect(send.expanded).toBe(true);
+      const outboxOf = async (topic: string) =>
+        (
+          await db.query(
+            `SELECT key, payload FROM email_marketing.outbox WHERE topic = $1 AND payload->>'sendId' = $2
+             ORDER BY key`,
+            [topic, send.id],
+          )
+        ).map((r: { key: string; payload: { deliveryIds?: string[] } }) => ({
+          key: r.key,
+          size: r.payload.deliveryIds?.length,
+        }));
+      // The first batch (the first 250 subscribers by id) with the send, the rest's message, batches 1-2.
+      const [rest] = await outboxOf(Topics.EmailSendExpansionRequested);
+      expect(rest).toEqual({ key: send.id, size: undefined });
+      expect(await outboxOf(Topics.EmailDeliveriesQueued)).toEqual([
+        { key: `${send.id}:0`, size: 250 },
+        { key: `${send.id}:1`, size: 250 },
+        { key: `${send.id}:2`, size: 100 },
+      ]);
+      const [firstBatch] = await db.query(
+        `SELECT array_agg(d.email ORDER BY d.email) AS emails FROM email_marketing.deliveries d
+         WHERE d.id = ANY(SELECT jsonb_array_elements_text(o.payload->'deliveryIds')::uuid
+                          FROM email_marketing.outbox o WHERE o.key = $1)`,
+        [`${send.id}:0`],
+      );
+      const firstSubscribers = await db.query(
+        `SELECT email FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY id LIMIT 250`,
+        [large.id],
+      );
+      expect(firstBatch.emails).toEqual(firstSubscribers.map((r: { email: string }) => r.email).sort());
+
+      // The rest's message redelivered: the send is expanded, nothing more is written or mailed.
+      await handledAfter(Topics.EmailSendExpansionRequested, () =>
+        events.send(Topics.EmailSendExpansionRequested, send.id, {
+          sendId: send.id,
+          stockId: large.id,
+          priceSensitive: false,
+        }),
+      );
+      expect(await outboxOf(Topics.EmailDeliveriesQueued)).toHaveLength(3);
+      expect(await settledDeliveries(db, { sendGuid: a.sendGuid })).toEqual(settled);
+      expect(sink.mails.filter((m) => m.subject.endsWith('Two step results'))).toHaveLength(600);
+
+      // A send not yet expanded is never closed as finished, however its first batch went.
+      const sends = app.get(SendsRepository);
+      await db.query(`UPDATE email_marketing.sends SET expanded = false, status = 'sending' WHERE id = $1`, [
+        send.id,
+      ]);
+      await sends.closeFinished();
+      const statusOf = async () =>
+        (await db.query(`SELECT status FROM email_marketing.sends WHERE id = $1`, [send.id]))[0].status;
+      expect(await statusOf()).toBe('sending');
+      await db.query(`UPDATE email_marketing.sends SET expanded = true WHERE id = $1`, [send.id]);
+      await sends.closeFinished();
+      expect(await statusOf()).toBe('done');
     });
 
     it('retries a delivery the server defers (451), and records a refused one (550) with its reply', async () => {

@@ -91,6 +91,32 @@ describe('SingletonJob', () => {
     expect(runs.slice(after).every((r) => r === 'b')).toBe(true);
   });
 
+  it('runs every interval from one run’s start to the next’s, so a run’s own time does not stretch the period', async () => {
+    jest.useFakeTimers();
+    try {
+      const starts: number[] = [];
+      const job = new SingletonJob({
+        name: 'fixed-rate',
+        holder: 'a',
+        intervalMs: 1000,
+        retryMs: 1000,
+        lock: connect(),
+        run: async () => {
+          starts.push(Date.now());
+          await new Promise((r) => setTimeout(r, 400));
+        },
+      });
+      job.start();
+      await jest.advanceTimersByTimeAsync(3500);
+      const stopped = job.stop();
+      await jest.advanceTimersByTimeAsync(1000);
+      await stopped;
+      expect(starts.slice(1).map((at, i) => at - starts[i])).toEqual([1000, 1000, 1000]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('keeps running after a failed run, and stop() waits for the run in progress and releases the lock', async () => {
     let calls = 0;
     let finished = 0;

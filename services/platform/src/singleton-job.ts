@@ -124,7 +124,7 @@ export interface SingletonJobOptions {
   name: string;
   /** Who this process is, in logs and in the lock connection's application_name. */
   holder: string;
-  /** Time between two runs while this process holds the lock. */
+  /** Time from one run's start to the next's while this process holds the lock. */
   intervalMs: number;
   /** One run of the job. A failure is logged; the job runs again at the next interval. */
   run: () => Promise<void>;
@@ -136,9 +136,9 @@ export interface SingletonJobOptions {
 
 /**
  * Runs a job on one instance at a time. Every instance contends for an advisory lock every `retryMs`
- * (default 1 s); the holder runs the job at once and then every `intervalMs`, checking before each run and
- * between runs that its lock connection is alive, so when the holder dies another instance takes over
- * within about `retryMs`. `stop()` waits for a run in progress and releases the lock.
+ * (default 1 s); the holder runs the job at once and then every `intervalMs` (start to start), checking
+ * before each run and between runs that its lock connection is alive, so when the holder dies another
+ * instance takes over within about `retryMs`. `stop()` waits for a run in progress and releases the lock.
  */
 export class SingletonJob {
   private running = false;
@@ -188,8 +188,12 @@ export class SingletonJob {
           await this.lock!.confirm();
         }
         if (this.held && Date.now() >= nextRun && this.running) {
+          // The interval is from one run's start to the next's: a run's own time does not stretch it (a 1 s
+          // poll tick that took 200 ms had made a 1.2 s period). A run longer than the interval is followed
+          // at once, never overlapped.
+          const started = Date.now();
           await this.runOnce();
-          nextRun = Date.now() + this.options.intervalMs;
+          nextRun = started + this.options.intervalMs;
         }
       } catch (err) {
         // The lock connection failed: whatever we held is gone with it. Start over on a new connection.

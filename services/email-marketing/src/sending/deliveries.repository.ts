@@ -46,15 +46,16 @@ export class DeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** One delivery per confirmed subscriber of the stock (each address once); the new ids. */
-  async queueForSubscribers(tx: Tx, sendId: string, stockId: string): Promise<string[]> {
+  async queueForSubscribers(tx: Tx, sendId: string, stockId: string, limit?: number): Promise<string[]> {
     const rows: Array<Pick<DeliveryEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
        SELECT $1, s.id, s.email FROM email_marketing.subscribers s
        WHERE s.stock_id = $2 AND s.status = 'confirmed'
        ORDER BY s.id
+       LIMIT $3
        ON CONFLICT (send_id, email) DO NOTHING
        RETURNING id`,
-      [sendId, stockId],
+      [sendId, stockId, limit ?? null],
     );
     return rows.map((r) => r.id);
   }

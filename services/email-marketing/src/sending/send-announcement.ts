@@ -1,12 +1,13 @@
 import { createLogger, Outbox, UnitOfWork } from '@irp/platform';
-import { AnnouncementSendRequestedEvent } from '@irp/proto';
+import { AnnouncementSendRequestedEvent, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { DeliverBatch } from './deliver-batch';
 import { DeliveriesRepository } from './deliveries.repository';
-import { batchKey, batchTopicOf, DELIVERY_BATCH, laneOf } from './delivery-rules';
+import { DELIVERY_BATCH } from './delivery-rules';
 import { SendAnnouncementCampaign } from './send-announcement-campaign';
-import { AnnouncementSendMessage, chunks } from './send-message';
+import { announceBatches } from './send-expansion';
+import { AnnouncementSendMessage } from './send-message';
 import { SendsRepository } from './sends.repository';
 
 const log = createLogger('send-requests');
@@ -14,8 +15,10 @@ const log = createLogger('send-requests');
 /**
  * Send announcement: turns `announcement.send-requested` into work: per channel, one send row (its request
  * key makes a redelivered request a no-op) and, for email, one delivery per confirmed subscriber, announced
- * to the sender group in batches through the outbox in the same transaction (so no delivery is ever left
- * without its batch message, and none is queued twice). The send's first batch is also admitted here at
+ * to the sender group in batches through the outbox. The first batch is written with the send, the rest
+ * (ExpandSendRest) on `email.send-expansion-requested`, added in the same transaction (docs/adr/0019), so
+ * no delivery is ever left without its batch message, none is queued twice, and a large list's rows delay
+ * neither the send's first mails nor the requests behind it. The send's first batch is also admitted here at
  * once, by the sender that expanded it (docs/adr/0016): a lane's topic is first come, first served, so at
  * reporting season a new send's first mails would otherwise wait behind every batch the sends before it
  * still have there; in the sender's lane it takes its turn with them. Its message, when it comes, claims
@@ -58,19 +61,16 @@ export class SendAnnouncement {
       if (!sendId) return { state: 'redelivered' as const };
       // An automatic send was decided by the announcements service, the one owner of the auto-send rules
       // and limits (it holds the settings and counts each stock's automatic sends): sent as asked.
-      const deliveries = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId);
-      if (!deliveries.length) await this.sends.markDone(tx, sendId);
-      // A price-sensitive announcement's batches go on the priority lane's topic (docs/adr/0016).
-      const topic = batchTopicOf(laneOf(event.announcement));
-      const batches = chunks(deliveries, DELIVERY_BATCH);
-      for (const [i, deliveryIds] of batches.entries()) {
-        await this.outbox.add(tx, topic, batchKey(sendId, i), {
-          sendId,
-          stockId: event.stockId,
-          deliveryIds,
-        });
-      }
-      return { state: 'queued' as const, sendId, deliveries: deliveries.length, first: batches[0] ?? [] };
+      // Its first batch now and the rest in a message of its own (docs/adr/0019), so its first mails never
+      // wait for a large list's rows, nor does the request behind it on this partition.
+      const send = { sendId, stockId: event.stockId, priceSensitive: event.announcement.priceSensitive };
+      const first = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId, DELIVERY_BATCH);
+      await announceBatches(this.outbox, tx, send, first, 0);
+      const rest = first.length === DELIVERY_BATCH;
+      if (rest) await this.outbox.add(tx, Topics.EmailSendExpansionRequested, sendId, send);
+      else await this.sends.markExpanded(tx, sendId);
+      if (!first.length) await this.sends.markDone(tx, sendId);
+      return { state: 'queued' as const, sendId, first, rest };
     });
     const sendGuid = event.announcement.sendGuid;
     if (outcome.state === 'redelivered') {
@@ -78,7 +78,10 @@ export class SendAnnouncement {
       return;
     }
     const { first, ...expanded } = outcome;
-    log.info({ stockId: event.stockId, sendGuid, ...expanded }, 'announcement send expanded');
+    log.info(
+      { stockId: event.stockId, sendGuid, ...expanded, deliveries: first.length },
+      'announcement send expanded: its first batch',
+    );
     if (first.length)
       await this.delivering.admit(outcome.sendId, first).catch((err: unknown) =>
         // Its batch message admits it instead.

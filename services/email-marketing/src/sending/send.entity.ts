@@ -36,6 +36,13 @@ export class SendEntity {
   @Column({ name: 'price_sensitive', type: 'boolean', default: false })
   priceSensitive!: boolean;
 
+  /**
+   * Every delivery written: an announcement send by email is written in two steps, its first batch with the
+   * send and the rest in its own message (docs/adr/0019); until then it is never closed as finished.
+   */
+  @Column({ type: 'boolean', default: true })
+  expanded!: boolean;
+
   /** sending, done or failed (a campaign the provider refused). */
   @Column({ type: 'text' })
   status!: string;

@@ -51,10 +51,11 @@ export class SendsRepository {
     message: SendMessage,
     tx?: Tx,
   ): Promise<string | undefined> {
+    // By email it is expanded in two steps (docs/adr/0019): `expanded` once the rest is written.
     const [row]: Array<Pick<SendEntity, 'id'>> = await (tx ?? this.dataSource).query(
       `INSERT INTO email_marketing.sends (request_key, kind, channel, stock_id, send_guid, auto, status, message,
-         released_at, requested_at, price_sensitive)
-       VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8, $9)
+         released_at, requested_at, price_sensitive, expanded)
+       VALUES ($1, 'announcement', $2, $3, $4, $5, 'sending', $6, $7, $8, $9, $2 <> 'email')
        ON CONFLICT (request_key) DO NOTHING RETURNING id`,
       [
         sendRequestKey(event.requestId, channel),
@@ -80,6 +81,18 @@ export class SendsRepository {
       [send.requestKey, send.kind, send.stockId, send.sendGuid, send.status, JSON.stringify(send.message)],
     );
     return row?.id;
+  }
+
+  /**
+   * Marks a send's deliveries all written; false when they were already (a redelivered expansion). Its row
+   * stays locked until `tx` ends, so two expansions of one send never write at once.
+   */
+  async markExpanded(tx: Tx, sendId: string): Promise<boolean> {
+    const rows: Array<Pick<SendEntity, 'id'>> = await tx.query(
+      `UPDATE email_marketing.sends SET expanded = true WHERE id = $1 AND NOT expanded RETURNING id`,
+      [sendId],
+    );
+    return rows.length > 0;
   }
 
   async markDone(tx: Tx, sendId: string): Promise<void> {
@@ -170,14 +183,14 @@ export class SendsRepository {
   }
 
   /**
-   * Sends by email still `sending` with no delivery left queued or in flight become `done`; how many. A
+   * Sends by email still `sending`, expanded, with no delivery left queued or in flight become `done`; how many. A
    * campaign has no deliveries: it is done or failed by the provider's answer (markCampaignSent, markFailed),
    * never here, so `done` always means the provider took it.
    */
   async closeFinished(): Promise<number> {
     const done: Array<Pick<SendEntity, 'id'>> = await this.dataSource.query(
       `WITH changed AS (UPDATE email_marketing.sends x SET status = 'done'
-       WHERE x.status = 'sending' AND x.channel = 'email' AND NOT EXISTS (
+       WHERE x.status = 'sending' AND x.channel = 'email' AND x.expanded AND NOT EXISTS (
          SELECT 1 FROM email_marketing.deliveries d WHERE d.send_id = x.id AND d.status IN ('queued', 'sending'))
        RETURNING x.id) SELECT * FROM changed`,
     );
