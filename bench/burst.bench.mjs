@@ -278,8 +278,9 @@ try {
       GROUP BY a.id`,
   );
   // Inside publish -> stored: the feed first listing it (the ASX stand-in's stamp: the tick's wait and the
-  // market read), the market poller's per-stock fan-out carrying it on `announcements.market-items-listed` (the
-  // Kafka message's create time: the market poll's lookups and its publish), then the stock's poll storing it.
+  // market read), the market poller's per-stock fan-out carrying it on `announcements.market-items-listed`
+  // (the Kafka message's create time: the market poll's lookups and its publish), then the stock's poll
+  // storing it.
   const fannedOut = await firstOnTopic(kafka, 'announcements.market-items-listed', (event) =>
     (event.items ?? []).map((item) => item.headline),
   );
