@@ -281,8 +281,11 @@ try {
   // market read), the market poller's per-stock fan-out carrying it on `announcements.market-items-listed`
   // (the Kafka message's create time: the market poll's lookups and its publish), then the stock's poll
   // storing it.
-  const fannedOut = await firstOnTopic(kafka, 'announcements.market-items-listed', (event) =>
-    (event.items ?? []).map((item) => item.headline),
+  const fannedOut = await firstOnTopic(
+    kafka,
+    'announcements.market-items-listed',
+    (event) => (event.items ?? []).map((item) => item.headline),
+    start,
   );
   const servedOf = new Map(
     plan.flatMap((p) =>

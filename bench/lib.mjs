@@ -213,9 +213,10 @@ export function manualSendRequest(i, announcement) {
 
 /**
  * Reads `topic` from its start to its end as it is now and returns, per key that `keysOf(value)` gives a
- * message (its parsed JSON value), the earliest message timestamp (the producer's create time, ms).
+ * message (its parsed JSON value), the earliest message timestamp (the producer's create time, ms) not
+ * before `since` (the broker keeps earlier runs' messages, whose keys may repeat).
  */
-export async function firstOnTopic(kafka, topic, keysOf) {
+export async function firstOnTopic(kafka, topic, keysOf, since = 0) {
   const admin = kafka.admin();
   await admin.connect();
   const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
@@ -236,8 +237,9 @@ export async function firstOnTopic(kafka, topic, keysOf) {
         .run({
           eachMessage: async ({ partition, message }) => {
             const at = Number(message.timestamp);
-            for (const key of keysOf(JSON.parse(message.value.toString())))
-              if (!(first.get(key) <= at)) first.set(key, at);
+            if (at >= since)
+              for (const key of keysOf(JSON.parse(message.value.toString())))
+                if (!(first.get(key) <= at)) first.set(key, at);
             if (Number(message.offset) + 1 >= left.get(partition)) left.delete(partition);
             if (!left.size) resolve();
           },

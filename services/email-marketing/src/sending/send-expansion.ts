@@ -8,9 +8,6 @@ import { SendsRepository } from './sends.repository';
 
 const log = createLogger('send-requests');
 
-/** What a send's batch messages carry and where they go (its lane's topic: docs/adr/0016). */
-export type ExpandedSend = SendExpansionRequestedEvent;
-
 /**
  * Announces `deliveryIds` of a send to the sender group through the outbox, in `tx` (so no delivery is ever
  * left without its batch message, and none is queued twice): batches of DELIVERY_BATCH numbered from
@@ -19,7 +16,8 @@ export type ExpandedSend = SendExpansionRequestedEvent;
 export async function announceBatches(
   outbox: Outbox,
   tx: Tx,
-  send: ExpandedSend,
+  /** What its batch messages carry and where they go (its lane's topic: docs/adr/0016). */
+  send: SendExpansionRequestedEvent,
   deliveryIds: string[],
   firstIndex: number,
 ): Promise<string[][]> {
