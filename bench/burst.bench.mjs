@@ -10,13 +10,15 @@
 // Per announcement: publish -> its first mail at the SMTP server (in this process), publish -> its last.
 // Reported per kind (price-sensitive, routine): first-mail p50/p95, last-mail p95; mails lost (a subscriber
 // never mailed) and doubled; mails/s over the burst against the SMTP-only floor of the same machine; and the
-// CPU of every process of the stack over the burst (where the time goes). Goal: price-sensitive first mail
-// p95 <= 2 s through the burst, 0 lost, doubles within the in-flight window.
+// CPU of every process of the stack over the burst, and a CPU profile of the busiest (email-marketing's,
+// or BURST_PROFILE's; bench/profile.mjs) summarised by package and function: where the time goes.
+// BURST_SENDERS=2 adds a process of the `sender` role (the scaling with a second sender). Goal:
+// price-sensitive first mail p95 <= 2 s through the burst, 0 lost, doubles within the in-flight window.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as stack from '../scripts/stack.mjs';
-import { figure, writeResult } from './figures.mjs';
+import { figure as figureOf, RESULTS_DIR, writeResult } from './figures.mjs';
 import {
   firstOnTopic,
   publishStocks,
@@ -30,6 +32,7 @@ import {
   waitForCount,
 } from './lib.mjs';
 import { sampleProcesses } from './process-usage.mjs';
+import { profileLines, profileProcess } from './profile.mjs';
 import { serviceMailOf, smtpOnlyFloor } from './smtp.mjs';
 import { startBenchVendors } from './vendors.mjs';
 
@@ -41,6 +44,10 @@ const PEAK_MINUTE = Number(process.env.BURST_PEAK_MINUTE ?? 50);
 const HOUR_MS = Number(process.env.BURST_HOUR_MS ?? 600_000);
 const SCALE = Number(process.env.BURST_SCALE ?? 1);
 const ROUTINE_BIG = Math.round(10_000 * SCALE);
+/** Sender processes: the stack's email-marketing process, and BURST_SENDERS - 1 more of the `sender` role. */
+const SENDERS = Number(process.env.BURST_SENDERS ?? 1);
+/** The process whose CPU profile is taken over the burst (bench/profile.mjs); `none` takes none. */
+const PROFILED = process.env.BURST_PROFILE ?? 'email-marketing';
 /** What a sender may have accepted at the SMTP server but not marked when it crashed: SEND_CONCURRENCY. */
 const IN_FLIGHT_WINDOW = Number(process.env.SEND_CONCURRENCY ?? 20); // the sender's default (config.ts)
 const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
@@ -91,7 +98,9 @@ const { pg, kafka, producer } = await startBenchStack(stack, {
   database: 'irportal_bench',
 });
 let sampler;
+let profiling;
 try {
+  if (SENDERS > 1) await stack.startOne('email-marketing', { roles: 'sender', instances: SENDERS - 1 });
   const session = await signIn(`http://127.0.0.1:${process.env.GATEWAY_PORT}`);
   // The whole-market source; automatic-send limits above the burst, so none is held back.
   await setSource(session, 'asx2', { hourly: 10_000, daily: 100_000 });
@@ -173,6 +182,10 @@ try {
   );
   sampler = sampleProcesses(processes);
   sampler.phase('burst');
+  const profiled = processes.find((p) => p.name === PROFILED);
+  if (PROFILED !== 'none' && !profiled) throw new Error(`BURST_PROFILE: no process ${PROFILED}`);
+  if (profiled)
+    profiling = await profileProcess(profiled.pid, { dir: RESULTS_DIR, name: `burst-${PROFILED}` });
   const acceptedBefore = sink.accepted();
   const start = Date.now();
   let progress = start;
@@ -215,6 +228,8 @@ try {
   const burstMs = Date.now() - start;
   const usage = sampler.stop();
   sampler = undefined;
+  const profile = await profiling?.stop();
+  profiling = undefined;
 
   // Per announcement: first and last arrival among its stock's subscribers after its publish; lost, doubled.
   let lost = 0;
@@ -343,6 +358,9 @@ try {
   };
 
   const B = 'burst';
+  // A run with more senders is a figure of its own (the scaling), never compared with one sender's.
+  const figure = (bench, label, ...rest) =>
+    figureOf(bench, SENDERS > 1 ? `${label} (${SENDERS} senders)` : label, ...rest);
   const figures = [
     figure(B, 'price-sensitive: publish → first mail p95', ps.first.p95, 'ms', { goal: { max: 2000 } }),
     figure(B, 'price-sensitive: publish → first mail p50', ps.first.p50, 'ms'),
@@ -382,7 +400,9 @@ try {
       send_expansion: expansion,
       lost,
       doubled,
+      senders: SENDERS,
       processes: busiest.map((p) => ({ name: p.name, cpuSeconds: p.cpuSeconds, rssMiB: p.rssMiB })),
+      profile: profile && { process: PROFILED, file: profile.file, ...profile.summary },
       plan: plan.map(({ i, at, priceSensitive, subscribers, firstMs, lastMs }) => ({
         i,
         at: Math.round(at),
@@ -410,8 +430,13 @@ try {
     `${sink.accepted() - acceptedBefore} of ${expected} mails in ${Math.round(burstMs / 1000)} s (${Math.round(rate)}/s, floor ${Math.round(floorRate)}/s); lost ${lost}, doubled ${doubled}`,
   );
   say(`CPU over the burst: ${busiest.map((p) => `${p.name} ${p.cpuSeconds} s`).join(', ')}`);
+  if (profile) {
+    say(`where ${PROFILED}'s time went over the burst (its CPU profile, ${profile.file}):`);
+    for (const line of profileLines(profile.summary)) say(`  ${line}`);
+  }
 } finally {
   sampler?.stop();
+  await profiling?.stop().catch(() => {});
   await producer.disconnect().catch(() => {});
   await pg.end().catch(() => {});
   await stack.down();

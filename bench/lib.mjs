@@ -11,6 +11,7 @@ const { Pool } = require('pg');
 const { CompressionTypes, Kafka, logLevel } = require('kafkajs');
 // The fixtures every suite shares (proto's dist: the bench runs on the built stack).
 const { stockFixture } = require('@irp/proto/testing');
+const { sendRequestTopicOf } = require('@irp/proto');
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,6 +23,14 @@ export function summary(samples) {
   const s = [...samples].sort((a, b) => a - b);
   const r = (x) => +x.toFixed(1);
   return { n: s.length, p50: r(pct(s, 50)), p95: r(pct(s, 95)), max: r(s[s.length - 1]) };
+}
+
+/** n, p50, p99, max of a browser list's samples in ms, two decimals; NaN where none were taken. */
+export function listSummary(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  if (s.length === 0) return { n: 0, p50: NaN, p99: NaN, max: NaN };
+  const r = (x) => +x.toFixed(2);
+  return { n: s.length, p50: r(pct(s, 50)), p99: r(pct(s, 99)), max: r(s[s.length - 1]) };
 }
 
 /** Bench tickers: 'BN' + four base-36 digits (letters and digits, at least 3, as the ticker rule wants). */
@@ -193,9 +202,7 @@ export async function untilQuiet(envFile, { windowMs = 3000, maxCores = 0.25, ma
  */
 export function manualSendRequest(i, announcement) {
   return {
-    topic: announcement.priceSensitive
-      ? 'announcement.priority-send-requested'
-      : 'announcement.send-requested',
+    topic: sendRequestTopicOf(announcement),
     key: stockIdOf(i),
     value: {
       requestId: randomUUID(),

@@ -11,7 +11,8 @@
 //  2. in Chromium (Debian's /usr/bin/chromium), the dashboard's first render after its data arrived and
 //     one filter keystroke, timed inside the page (bench/list-timing.mjs);
 //  3. the staff stock page's subscriber list with 50,000 subscribers of one stock: its render after the
-//     data arrived, and a jump to its end.
+//     data arrived, and a jump to its end;
+//  4. issue 35's other long lists (announcements, invoices, referers, reports, users): bench/long-lists.mjs.
 /* global window, document, requestAnimationFrame -- the page.evaluate callbacks below run in the browser */
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -19,15 +20,17 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as infra from '../deploy/local/infra.mjs';
 import * as stack from '../scripts/stack.mjs';
-import { freshDatabase, signIn as signInAdmin, sleep, untilQuiet } from './lib.mjs';
+import { freshDatabase, listSummary as summary, signIn as signInAdmin, sleep, untilQuiet } from './lib.mjs';
 import { changeMatching, forgetChanges, keyAt, listTimingScript, responseEnd } from './list-timing.mjs';
 import { figure, writeResult } from './figures.mjs';
+import { LONG_LIST_SELECTORS, measureLongLists } from './long-lists.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
 const { chromium } = require('@playwright/test');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SCALES = (process.env.BENCH_STOCKS ?? '2000,20000').split(',').map(Number);
+// An empty BENCH_STOCKS skips the dashboard's scales (the subscribers and the other lists still run).
+const SCALES = (process.env.BENCH_STOCKS ?? '2000,20000').split(',').filter(Boolean).map(Number);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
 const COLD_REQUESTS = Number(process.env.BENCH_COLD_REQUESTS ?? 30);
@@ -41,13 +44,6 @@ const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
 const base = `http://127.0.0.1:${process.env.GATEWAY_PORT}`;
 const GOALS = { renderMs: 300, keystrokeMs: 16 };
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-function summary(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  if (s.length === 0) return { n: 0, p50: NaN, p99: NaN, max: NaN };
-  const r = (x) => +x.toFixed(2);
-  return { n: s.length, p50: r(pct(s, 50)), p99: r(pct(s, 99)), max: r(s[s.length - 1]) };
-}
 async function time(fn) {
   const t = process.hrtime.bigint();
   await fn();
@@ -322,7 +318,7 @@ try {
   const cookies = await signIn();
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
   const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
-  await context.addInitScript(listTimingScript, [SHOWING, SUBSCRIBER_ROWS]);
+  await context.addInitScript(listTimingScript, [SHOWING, SUBSCRIBER_ROWS, ...LONG_LIST_SELECTORS]);
   await context.addCookies(
     cookies.map((c) => {
       const i = c.indexOf('=');
@@ -372,6 +368,8 @@ try {
   console.log(
     `${SUBSCRIBERS} subscribers: GET ${subscribers.api_ms.failed ?? `p50 ${subscribers.api_ms.p50} ms`}; Chromium render after data p50 ${subscribers.render_after_data_ms.p50} ms (max ${subscribers.render_after_data_ms.max}; goal < ${GOALS.renderMs}: ${met(subscribers.render_after_data_ms.p50, GOALS.renderMs)}), jump to the end p50 ${subscribers.jump_to_end_ms.p50} ms`,
   );
+  // Issue 35's other long lists (bench/long-lists.mjs), each logged as it is measured.
+  const longLists = await measureLongLists({ page, pg, base, cookies, env });
   const result = {
     benchmark: 'stocks-dashboard',
     at: new Date().toISOString(),
@@ -382,6 +380,7 @@ try {
     cold_requests: COLD_REQUESTS,
     scales,
     subscriber_list: subscribers,
+    long_lists: longLists.results,
   };
   const B = 'stocks-dashboard';
   const figures = scales.flatMap((sc) => [
@@ -413,6 +412,7 @@ try {
       },
     ),
   );
+  figures.push(...longLists.figures);
   writeResult(B, result, figures);
 } finally {
   await browser?.close().catch(() => {});

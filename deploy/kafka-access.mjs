@@ -9,7 +9,8 @@
 //       the service asks another: writes X, reads the other's `<service>.reply`
 //   any other Topics.X of an event topic (outbox.add, producer.send, the outbox rows a seed writes)
 //       the service publishes X: writes X
-// and proto's catalogue adds each request topic the service owns (its `<service>.ping` among them, which
+// A helper of proto that names topics (`sendRequestTopicOf`) counts as those Topics.X where a service
+// imports it. And proto's catalogue adds each request topic the service owns (its `<service>.ping` among them, which
 // the platform answers). The gateway is the client of every request topic: its ServicesClient
 // (gateway/src/kafka/services.client.ts) reads the reply topic of every service of proto's RequestCatalogue.
 
@@ -58,10 +59,13 @@ function inHandlerDecorator(node) {
   return false;
 }
 
-/** Every value use of `Topics.<constant>` in a file: { constant, handled }. `typeof Topics.X` is a type. */
-function topicUses(sourceFile) {
+/**
+ * Every value use of `Topics.<constant>` in a file (or in one declaration of it): { constant, handled }.
+ * `typeof Topics.X` is a type.
+ */
+function topicUses(sourceFile, within = sourceFile) {
   const uses = [];
-  walk(sourceFile, (node) => {
+  walk(within, (node) => {
     if (
       ts.isPropertyAccessExpression(node) &&
       ts.isIdentifier(node.expression) &&
@@ -95,6 +99,32 @@ function exportedNames(sourceFile) {
       for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
   }
   return names;
+}
+
+/**
+ * The topics each of proto's exported helpers names (`sendRequestTopicOf`: the two send-request topics): a
+ * service that imports one uses them as its own code would. Only the helper's own declaration counts, not
+ * the rest of its file (the catalogue itself).
+ */
+function protoHelperUses(root) {
+  const byName = new Map();
+  const exported = (s) => ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const file of sourceFiles(path.join(root, 'proto', 'src'))) {
+    const sourceFile = parse(file);
+    for (const s of sourceFile.statements) {
+      if (!exported(s)) continue;
+      const declared = (ts.isFunctionDeclaration(s) && s.name ? [[s.name.text, s]] : []).concat(
+        ts.isVariableStatement(s)
+          ? s.declarationList.declarations.filter((d) => ts.isIdentifier(d.name)).map((d) => [d.name.text, d])
+          : [],
+      );
+      for (const [name, node] of declared) {
+        const uses = topicUses(sourceFile, node);
+        if (uses.length) byName.set(name, uses);
+      }
+    }
+  }
+  return byName;
 }
 
 /** A relative import of `file` as the .ts file it names (`./x` -> x.ts or x/index.ts), if there is one. */
@@ -141,7 +171,13 @@ function codeOf(root, service, exportsByName) {
  * What one service reads and writes: { reads, writes } (sets of topic names), from its code and proto's
  * catalogue (`Topics`, `RequestCatalogue`, `EventCatalogue`).
  */
-export function serviceAccess(root, service, proto, exportsByName = platformExports(root)) {
+export function serviceAccess(
+  root,
+  service,
+  proto,
+  exportsByName = platformExports(root),
+  helperUses = protoHelperUses(root),
+) {
   const { Topics, RequestCatalogue, EventCatalogue, replyTopic } = proto;
   const reads = new Set();
   const writes = new Set();
@@ -151,8 +187,14 @@ export function serviceAccess(root, service, proto, exportsByName = platformExpo
     if (RequestCatalogue[topic]) writes.add(replyTopic(topic));
   };
   for (const [topic, spec] of Object.entries(RequestCatalogue)) if (spec.service === service) consume(topic);
+  const usesIn = (file) => [
+    ...topicUses(parse(file)),
+    ...importsOf(parse(file))
+      .filter((i) => i.from === '@irp/proto')
+      .flatMap((i) => i.names.flatMap((name) => helperUses.get(name) ?? [])),
+  ];
   for (const file of codeOf(root, service, exportsByName))
-    for (const { constant, handled } of topicUses(parse(file))) {
+    for (const { constant, handled } of usesIn(file)) {
       const topic = Topics[constant];
       if (!topic)
         throw new Error(`${path.relative(root, file)}: Topics.${constant} is not in proto's catalogue`);
@@ -175,5 +217,8 @@ export function gatewayAccess(proto) {
 /** Every manifest service's access, by name. */
 export function servicesAccess(root, services, proto) {
   const exportsByName = platformExports(root);
-  return new Map(services.map((s) => [s.name, serviceAccess(root, s.name, proto, exportsByName)]));
+  const helperUses = protoHelperUses(root);
+  return new Map(
+    services.map((s) => [s.name, serviceAccess(root, s.name, proto, exportsByName, helperUses)]),
+  );
 }

@@ -43,6 +43,13 @@ export function pingTopicOf(service: string): RequestTopic | undefined {
 }
 
 /**
+ * The topic of an announcement's send request: a price-sensitive announcement's has its own, which the
+ * sender takes in a consumer of its own (docs/adr/0018), so it never waits behind a routine send's expansion.
+ */
+export const sendRequestTopicOf = (announcement: { priceSensitive: boolean }) =>
+  announcement.priceSensitive ? Topics.AnnouncementPrioritySendRequested : Topics.AnnouncementSendRequested;
+
+/**
  * The route table: service group (camelCase) -> route name -> entry, e.g. `routes.stocks.save`
  * (common/routes.ts). The gateway binds each handler to its entry; the web app calls through its mirror.
  */

@@ -84,7 +84,10 @@ test('each service reads the topics its handlers take and writes their .dlq, its
   for (const t of ['users.reply', 'users.authenticate.dlq', 'user.upserted', 'stocks.list'])
     assert.ok(users.writes.has(t), `users writes ${t}`);
   // A service writes its own reply topic only: never another service's replies.
-  assert.deepEqual([...users.writes].filter((t) => t.endsWith('.reply')), ['users.reply']);
+  assert.deepEqual(
+    [...users.writes].filter((t) => t.endsWith('.reply')),
+    ['users.reply'],
+  );
   assert.ok(!users.reads.has('comment.posted') && !users.writes.has('stock.upserted'));
   const sender = access.get('email-marketing');
   assert.ok(sender.reads.has('email.deliveries-queued') && sender.writes.has('email.deliveries-queued'));
@@ -95,6 +98,12 @@ test('each service reads the topics its handlers take and writes their .dlq, its
     sender.writes.has('announcement.delivered') && !announcements.reads.has('announcement.delivered'),
   );
   assert.ok(announcements.writes.has('system-settings.saved') && announcements.writes.has('error.reported'));
+  // Its send requests' topics are named by proto's sendRequestTopicOf, which it imports.
+  for (const t of ['announcement.send-requested', 'announcement.priority-send-requested'])
+    assert.ok(
+      announcements.writes.has(t) && sender.reads.has(t),
+      `announcements writes ${t}, the sender reads it`,
+    );
   assert.ok(sender.reads.has('system-settings.saved'));
   const gateway = gatewayAccess(proto);
   assert.equal(gateway.writes.size, Object.keys(proto.RequestCatalogue).length);
@@ -104,7 +113,7 @@ test('each service reads the topics its handlers take and writes their .dlq, its
   );
 });
 
-test('the access scan tells handled, requested and published topics apart, and follows the platform imports', () => {
+test("the access scan tells handled, requested and published topics apart, and follows the platform's and proto's helpers", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-access-'));
   try {
     const write = (file, text) => {
@@ -130,6 +139,18 @@ test('the access scan tells handled, requested and published topics apart, and f
          async save() { await this.outbox.add(tx, Topics.MarketDataFailed, key, {}); }
        }`,
     );
+    // proto's helpers: only the one imported counts, and only its own declaration (not the catalogue beside it).
+    write(
+      'proto/src/index.ts',
+      `export const Topics = catalogue.Topics;
+       export const pingOf = () => Topics.UsersPing;
+       export function topicOf(a: { big: boolean }) { return a.big ? Topics.UserAccessChanged : Topics.ErrorReported; }`,
+    );
+    write(
+      'services/invoicing/src/things/send.ts',
+      `import { topicOf } from '@irp/proto';
+       export const send = (a) => producer.send(topicOf(a), a);`,
+    );
     write('services/invoicing/src/things/things.spec.ts', 'outbox.add(tx, Topics.UserUpserted, k, {});');
     const { reads, writes } = serviceAccess(root, 'invoicing', proto);
     const own = Object.keys(proto.RequestCatalogue).filter(
@@ -142,7 +163,14 @@ test('the access scan tells handled, requested and published topics apart, and f
     ]);
     assert.deepEqual(
       [...writes].filter((t) => t !== 'invoicing.reply' && !own.some((o) => t === `${o}.dlq`)).sort(),
-      ['market-data.failed', 'stock.archived.dlq', 'stock.upserted.dlq', 'stocks.list'],
+      [
+        'error.reported',
+        'market-data.failed',
+        'stock.archived.dlq',
+        'stock.upserted.dlq',
+        'stocks.list',
+        'user.access-changed',
+      ],
     );
     write('services/invoicing/src/typo.ts', 'outbox.add(tx, Topics.StockUpsertd, k, {});');
     assert.throws(

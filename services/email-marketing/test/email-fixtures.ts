@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Stock, StoredAnnouncement, Topics } from '@irp/proto';
+import { sendRequestTopicOf, Stock, StoredAnnouncement, Topics } from '@irp/proto';
 import { stockFixture } from '@irp/proto/testing';
 import { rawProducer, waitUntil } from '@irp/platform/testing';
 import type { Producer } from 'kafkajs';
@@ -84,10 +84,7 @@ export class EventSender {
       ...fields,
     };
     // On the topic the announcements service would choose: a price-sensitive announcement's own.
-    const topic = a.priceSensitive
-      ? Topics.AnnouncementPrioritySendRequested
-      : Topics.AnnouncementSendRequested;
-    return this.send(topic, stockId, event).then(() => event);
+    return this.send(sendRequestTopicOf(a), stockId, event).then(() => event);
   }
 
   close() {

@@ -113,4 +113,39 @@ describe('VirtualRows', () => {
     expect(items[2]).toHaveAttribute('aria-posinset', '3');
     expect(items[2]).toHaveAttribute('aria-setsize', '5000');
   });
+
+  it('renders a row again only when its owner renders, not when the virtualizer alone moves', () => {
+    const rendered: number[] = [];
+    const list = (label: string) => (
+      <div role="list">
+        <VirtualRows
+          rows={numbers(20_000)}
+          rowKey={(n) => String(n)}
+          estimateSize={ROW}
+          kind="listitem"
+          spacer={(height, ref) => <div ref={ref} style={{ height }} />}
+          renderRow={(n, _index, props) => {
+            rendered.push(n);
+            return (
+              <div {...props} role="listitem">
+                {label} {n}
+              </div>
+            );
+          }}
+        />
+      </div>
+    );
+    const { rerender } = render(list('item'));
+    rendered.length = 0;
+    // Two rows' scroll: the rows that stay on screen are kept; only those coming into range render.
+    scrollTo(2 * ROW);
+    expect(rendered).not.toContain(10);
+    expect(rendered.length).toBeLessThanOrEqual(2);
+    expect(screen.getByText('item 10')).toBeInTheDocument();
+    // The owner rendered (a new renderRow): every row on screen renders again, so none shows stale state.
+    rendered.length = 0;
+    rerender(list('entry'));
+    expect(rendered).toContain(10);
+    expect(screen.getByText('entry 10')).toBeInTheDocument();
+  });
 });

@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * Lists longer than this render only the rows near the screen; shorter ones render whole (the browser's
@@ -89,6 +89,26 @@ export const tableSpacer =
 const positionOf = (kind: 'row' | 'listitem', index: number, count: number) =>
   kind === 'row' ? { 'aria-rowindex': index + 2 } : { 'aria-posinset': index + 1, 'aria-setsize': count };
 
+interface RowProps<T> {
+  row: T;
+  index: number;
+  count: number;
+  kind: 'row' | 'listitem';
+  measure: (element: HTMLElement | null) => void;
+  renderRow: VirtualRowsProps<T>['renderRow'];
+}
+
+/**
+ * One rendered row, kept while its props are the same: when only the virtualizer's own state changed (a
+ * row measured, the list's top measured, a scroll) the list renders again with the same `renderRow`, and
+ * the rows that stay are not rendered again. A new `renderRow` (the list's owner rendered) renders every
+ * row, so a row never shows stale state. A first render or a filter keystroke was two renders of every row
+ * on screen, the second after the rows were measured (bench/README.md, stocks-dashboard: long lists).
+ */
+const Row = memo(function Row<T>({ row, index, count, kind, measure, renderRow }: RowProps<T>) {
+  return renderRow(row, index, { ref: measure, 'data-index': index, ...positionOf(kind, index, count) });
+}) as <T>(props: RowProps<T>) => ReactNode;
+
 /**
  * The rows of a list or table that can grow long (2,000 stocks, 50,000 subscribers, 20 years of
  * announcements), with the page as the scroller: over VIRTUAL_FROM rows, only those on and near the screen
@@ -138,13 +158,15 @@ export function VirtualRows<T>({ rows, rowKey, estimateSize, kind, renderRow, sp
       {spacer(before, topRef)}
       {parityPad && spacer(0)}
       {items.map((item) => (
-        <Fragment key={item.key}>
-          {renderRow(rows[item.index] as T, item.index, {
-            ref: measure,
-            'data-index': item.index,
-            ...positionOf(kind, item.index, rows.length),
-          })}
-        </Fragment>
+        <Row
+          key={item.key}
+          row={rows[item.index] as T}
+          index={item.index}
+          count={rows.length}
+          kind={kind}
+          measure={measure}
+          renderRow={renderRow}
+        />
       ))}
       {spacer(after)}
     </>

@@ -1,10 +1,9 @@
 import { AppError, Outbox, UnitOfWork } from '@irp/platform';
-import { Actor, ErrorCode, splitEmailList, StoredAnnouncement, Topics } from '@irp/proto';
+import { Actor, ErrorCode, sendRequestTopicOf, splitEmailList, StoredAnnouncement, Topics } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { StockProjectionService } from '../stocks/stock-projection.repository';
 import { toAnnouncement } from '../stored-announcements/announcement.mapper';
-import { sendRequestTopicOf } from '../stored-announcements/send-request-topic';
 import { bad, findAnnouncement } from './announcement-lookup';
 import {
   AnnouncementRuleMessages,

@@ -1,10 +1,9 @@
 import { createLogger, Outbox, SERVICE_CONFIG, UnitOfWork, type Tx } from '@irp/platform';
-import { matchesAutoSendFilter, type AnnouncementDetectedEvent } from '@irp/proto';
+import { matchesAutoSendFilter, sendRequestTopicOf, type AnnouncementDetectedEvent } from '@irp/proto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnnouncementsConfig } from '../config';
 import { randomUUID } from 'node:crypto';
 import { toAnnouncement } from '../stored-announcements/announcement.mapper';
-import { sendRequestTopicOf } from '../stored-announcements/send-request-topic';
 import { SystemSettingsService } from '../settings/system-settings.service';
 import type { StockProjectionEntity } from '../stocks/stock-projection.entity';
 import { AutoSendRepository } from './auto-send.repository';

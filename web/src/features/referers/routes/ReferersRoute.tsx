@@ -1,8 +1,9 @@
 import { Alert, Center, Loader, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Page } from '@/components/Page';
 import { errorMessageOf } from '@/lib/apiError';
 import { useSmallScreen } from '@/lib/ui/useSmallScreen';
+import { whenIdle } from '@/lib/ui/whenIdle';
 import { useAllReferersQuery } from '../api/referersApi';
 import { ReferersCards, ReferersTable } from '../components/ReferersList';
 import { filterReferers } from '../model/filterReferers';
@@ -13,6 +14,8 @@ export function ReferersRoute() {
   const small = useSmallScreen();
   const [text, setText] = useState('');
   const shown = useMemo(() => filterReferers(data ?? [], text), [data, text]);
+  // The filter's search texts, made while the page is idle after the list arrived (not on the first key).
+  useEffect(() => whenIdle(() => filterReferers.prepare(data ?? [])), [data]);
 
   return (
     <Page title="Referers">

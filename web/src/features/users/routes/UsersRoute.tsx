@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Text, TextInput } from '@mantine/core';
 import { NEW_USER_ID, type UserListItemDto } from '@irp/proto';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Page } from '@/components/Page';
 import { blockSpacer, VirtualRows } from '@/components/VirtualRows';
 import { errorMessageOf } from '@/lib/apiError';
 import { textFilter } from '@/lib/textFilter';
+import { whenIdle } from '@/lib/ui/whenIdle';
 import { useUsersQuery } from '../api/usersApi';
 
 /** A user's line before it is measured. */
@@ -18,6 +19,8 @@ export function UsersRoute() {
   const { data, error, isLoading } = useUsersQuery();
   const [text, setText] = useState('');
   const shown = useMemo(() => byUsername(data ?? [], text), [data, text]);
+  // The filter's search texts, made while the page is idle after the list arrived (not on the first key).
+  useEffect(() => whenIdle(() => byUsername.prepare(data ?? [])), [data]);
 
   return (
     <Page title="Users">

@@ -1,0 +1,75 @@
+// The CPU profile a bench takes of a running process (bench/profile.mjs).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { placeOf, profileProcess, summariseProfile } from '../profile.mjs';
+
+test('a function is placed in its package, our workspace, Node or V8', () => {
+  const at = (url, functionName = 'f') => placeOf({ url, functionName });
+  assert.equal(at('file:///srv/node_modules/kafkajs/src/consumer/runner.js'), 'kafkajs');
+  assert.equal(at('file:///srv/node_modules/@nestjs/core/router/x.js'), '@nestjs/core');
+  assert.equal(at('file:///srv/node_modules/a/node_modules/pg-protocol/dist/parser.js'), 'pg-protocol');
+  assert.equal(
+    at('file:///srv/services/email-marketing/dist/sending/deliver-batch.js'),
+    'services/email-marketing',
+  );
+  assert.equal(at('file:///srv/proto/dist/index.js'), 'proto');
+  assert.equal(at('node:internal/streams/writable'), 'node');
+  assert.equal(at('', '(garbage collector)'), '(garbage collector)');
+  assert.equal(at('', 'writev'), '(native)');
+});
+
+test("a profile's self time is summed by place and function, shares of the busy time", () => {
+  const frame = (functionName, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+  const profile = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)') },
+      { id: 2, callFrame: frame('(idle)') },
+      { id: 3, callFrame: frame('parse', 'file:///x/node_modules/pg-protocol/dist/parser.js', 9) },
+      { id: 4, callFrame: frame('render', 'file:///x/services/email-marketing/dist/mail.js', 0) },
+    ],
+    // Each sample lasts until the next: 3 for 3 ms, 4 for 1 ms, idle for 4 ms, the last one for nothing.
+    samples: [3, 4, 2, 3],
+    timeDeltas: [0, 3000, 1000, 4000],
+  };
+  const summary = summariseProfile(profile);
+  assert.equal(summary.window_ms, 8);
+  assert.equal(summary.busy_ms, 4);
+  assert.deepEqual(summary.places, [
+    { key: 'pg-protocol', ms: 3, share: 0.75 },
+    { key: 'services/email-marketing', ms: 1, share: 0.25 },
+  ]);
+  assert.deepEqual(summary.functions[0], { key: 'parse pg-protocol:10', ms: 3, share: 0.75 });
+});
+
+test('a running process is profiled over a window through its inspector, opened by a signal', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-profile-'));
+  const script = path.join(dir, 'busy.js');
+  // Busy 40 ms in every 50 in this script's code (V8 may inline the one function into the other); idle the rest.
+  fs.writeFileSync(
+    script,
+    [
+      'function spin() { let x = 0; const t = Date.now(); while (Date.now() - t < 40) for (let i = 0; i < 1000; i++) x += Math.sqrt(i); return x; }',
+      'setInterval(() => spin(), 50);',
+      "console.log('ready');",
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    // Signalled only once Node runs the script: before, SIGUSR1 would end the process.
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const profiling = await profileProcess(child.pid, { dir, name: 'busy' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { summary, file } = await profiling.stop();
+    assert.ok(fs.statSync(file).size > 0, 'the profile is written');
+    assert.ok(summary.busy_ms > 0);
+    assert.match(summary.functions[0].key, /busy\.js:\d+$/);
+    assert.ok(summary.functions[0].share > 0.5, JSON.stringify(summary.functions.slice(0, 3)));
+  } finally {
+    child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
