@@ -119,34 +119,46 @@ export function placeOf(callFrame) {
   return ours ? ours[1] : url.replace(/^file:\/\//, '');
 }
 
+/** Where a frame's code is by default: its place (`placeOf`), its function's name and line. */
+const locateByUrl = (frame) => ({
+  place: placeOf(frame),
+  name: frame.functionName,
+  line: frame.url ? frame.lineNumber + 1 : undefined,
+});
+
 /**
- * Self time of a profile's samples by place (`placeOf`) and by function, in ms and in shares of the
- * busy time (every sample but idle's). `top` functions are kept.
+ * Self time of the samples of one profile or several (windows of one kind, e.g. each of a page's
+ * keystrokes) by place and by function, in ms and in shares of the busy time (every sample but idle's).
+ * `locate(callFrame)` gives a frame's `{ place, name, line }` (by default from its URL: `placeOf`; a page's
+ * bundle is located through its source map, bench/page-profile.mjs). `top` functions are kept.
  */
-export function summariseProfile(profile, { top = 15 } = {}) {
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+export function summariseProfile(profiles, { top = 15, locate = locateByUrl } = {}) {
   const selfUs = new Map();
-  const { samples = [], timeDeltas = [] } = profile;
-  // A sample's time is the delta to the next sample (the last one's: the profile's end).
-  for (let k = 0; k < samples.length; k++) {
-    const next = k + 1 < timeDeltas.length ? timeDeltas[k + 1] : 0;
-    selfUs.set(samples[k], (selfUs.get(samples[k]) ?? 0) + Math.max(0, next));
+  for (const profile of [profiles].flat()) {
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+    const { samples = [], timeDeltas = [] } = profile;
+    // A sample's time is the delta to the next sample (the last one's: the profile's end).
+    for (let k = 0; k < samples.length; k++) {
+      const next = k + 1 < timeDeltas.length ? timeDeltas[k + 1] : 0;
+      const frame = nodes.get(samples[k]).callFrame;
+      selfUs.set(frame, (selfUs.get(frame) ?? 0) + Math.max(0, next));
+    }
   }
   const byPlace = new Map();
   const byFunction = new Map();
   let totalUs = 0;
   let idleUs = 0;
-  for (const [id, us] of selfUs) {
-    const frame = nodes.get(id).callFrame;
-    const place = placeOf(frame);
+  for (const [frame, us] of selfUs) {
+    const { place, name, line } = locate(frame);
     totalUs += us;
     if (place === '(idle)') idleUs += us;
     byPlace.set(place, (byPlace.get(place) ?? 0) + us);
-    const key = frame.url
-      ? `${frame.functionName || '(anonymous)'} ${place}:${frame.lineNumber + 1}`
-      : place === '(native)'
-        ? `${frame.functionName} (native)`
-        : place;
+    const key =
+      line !== undefined
+        ? `${name || '(anonymous)'} ${place}:${line}`
+        : place === '(native)'
+          ? `${name} (native)`
+          : place;
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   }
   const busyUs = totalUs - idleUs;
@@ -155,10 +167,10 @@ export function summariseProfile(profile, { top = 15 } = {}) {
       .filter(([key]) => key !== '(idle)' && !key.startsWith('(idle) '))
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
-      .map(([key, us]) => ({ key, ms: Math.round(us / 1000), share: +(us / busyUs).toFixed(3) }));
+      .map(([key, us]) => ({ key, ms: +(us / 1000).toFixed(1), share: +(us / busyUs).toFixed(3) }));
   return {
-    window_ms: Math.round(totalUs / 1000),
-    busy_ms: Math.round(busyUs / 1000),
+    window_ms: +(totalUs / 1000).toFixed(1),
+    busy_ms: +(busyUs / 1000).toFixed(1),
     busy_share: totalUs ? +(busyUs / totalUs).toFixed(3) : 0,
     places: rows(byPlace, 12),
     functions: rows(byFunction, top),

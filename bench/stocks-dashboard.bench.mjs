@@ -9,7 +9,8 @@
 //       concurrent reads share one query; the rows are kept while the table's fingerprint is unchanged);
 //       the plain direct read beside it, as the earlier runs compared;
 //  2. in Chromium (Debian's /usr/bin/chromium), the dashboard's first render after its data arrived and
-//     one filter keystroke, timed inside the page (bench/list-timing.mjs);
+//     one filter keystroke, timed inside the page (bench/list-timing.mjs), then BENCH_KEY_PROFILES more
+//     keystrokes profiled by the web app's sources (bench/page-profile.mjs);
 //  3. the staff stock page's subscriber list with 50,000 subscribers of one stock: its render after the
 //     data arrived, and a jump to its end;
 //  4. issue 35's other long lists (announcements, invoices, referers, reports, users): bench/long-lists.mjs.
@@ -24,6 +25,8 @@ import { freshDatabase, listSummary as summary, signIn as signInAdmin, sleep, un
 import { changeMatching, forgetChanges, keyAt, listTimingScript, responseEnd } from './list-timing.mjs';
 import { figure, writeResult } from './figures.mjs';
 import { LONG_LIST_SELECTORS, measureLongLists } from './long-lists.mjs';
+import { pageProfiler } from './page-profile.mjs';
+import { profileLines } from './profile.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -33,6 +36,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCALES = (process.env.BENCH_STOCKS ?? '2000,20000').split(',').filter(Boolean).map(Number);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
+// Keystrokes profiled after the timed ones at each scale (0: none).
+const KEY_PROFILES = Number(process.env.BENCH_KEY_PROFILES ?? 10);
 const COLD_REQUESTS = Number(process.env.BENCH_COLD_REQUESTS ?? 30);
 const BROWSER_RUNS = Number(process.env.BENCH_BROWSER_RUNS ?? 5);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 50_000);
@@ -221,7 +226,24 @@ async function measureDashboard(page, total) {
     }
     if (run === BROWSER_RUNS) console.log(`  ${rows} rows in the DOM of ${total}`);
   }
-  return { render_after_data_ms: summary(render), keystroke_ms: summary(keystroke) };
+  // Where a keystroke's time goes: KEY_PROFILES more keystrokes, profiled (after the timed ones, which the
+  // profiler would slow), summarised by the web app's sources (bench/page-profile.mjs).
+  const profiler = await pageProfiler(page);
+  const filter = page.getByTestId('dashboard-filter');
+  for (let k = 0; k < KEY_PROFILES; k++) {
+    await sleep(300);
+    await forgetChanges(page);
+    await profiler.start();
+    await page.keyboard.press('Z');
+    await changeMatching(page, SHOWING, /matching "Z"/);
+    await profiler.stop();
+    await filter.fill('');
+  }
+  await profiler.detach();
+  const keystroke_profile = KEY_PROFILES > 0 ? profiler.summary() : undefined;
+  if (keystroke_profile)
+    for (const line of profileLines(keystroke_profile)) console.log(`  keystroke profile: ${line}`);
+  return { render_after_data_ms: summary(render), keystroke_ms: summary(keystroke), keystroke_profile };
 }
 
 const SUBSCRIBER_ROWS = 'table[aria-label="Subscribers"] tbody';

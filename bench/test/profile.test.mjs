@@ -5,7 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { createRequire } from 'node:module';
 import { placeOf, profileProcess, summariseProfile } from '../profile.mjs';
+import { placeOfSource, sourceMappedLocate } from '../page-profile.mjs';
+
+const require = createRequire(import.meta.url);
+const { SourceMapGenerator } = require('source-map-js');
 
 test('a function is placed in its package, our workspace, Node or V8', () => {
   const at = (url, functionName = 'f') => placeOf({ url, functionName });
@@ -71,5 +76,53 @@ test('a running process is profiled over a window through its inspector, opened 
   } finally {
     child.kill();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a page's frames are located at the sources its bundle was built from, through the source map", () => {
+  assert.equal(
+    placeOfSource('../../node_modules/@mantine/core/esm/components/Input/Input.mjs'),
+    '@mantine/core',
+  );
+  assert.equal(placeOfSource('../node_modules/react-dom/cjs/react-dom.production.js'), 'react-dom');
+  assert.equal(
+    placeOfSource('../../src/features/staff-dashboard/routes/StaffDashboardRoute.tsx'),
+    'web/src/features/staff-dashboard/routes',
+  );
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'irp-dist-'));
+  try {
+    // A bundle of one line: the function at column 10 is react-dom's, the one at column 40 ours.
+    const map = new SourceMapGenerator({ file: 'index-abc.js' });
+    map.addMapping({
+      generated: { line: 1, column: 10 },
+      original: { line: 120, column: 2 },
+      source: '../node_modules/react-dom/cjs/react-dom.production.js',
+      name: 'commitRoot',
+    });
+    map.addMapping({
+      generated: { line: 1, column: 40 },
+      original: { line: 7, column: 0 },
+      source: '../src/lib/textFilter.ts',
+      name: 'textFilter',
+    });
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'index-abc.js.map'), map.toString());
+    const locate = sourceMappedLocate(dist);
+    const frame = (columnNumber, url = 'http://127.0.0.1:3600/assets/index-abc.js') => ({
+      functionName: 'a',
+      url,
+      lineNumber: 0,
+      columnNumber,
+    });
+    assert.deepEqual(locate(frame(10)), { place: 'react-dom', name: 'commitRoot', line: 120 });
+    assert.deepEqual(locate(frame(40)), { place: 'web/src/lib', name: 'textFilter', line: 7 });
+    // A bundle without its map, and Chromium's own entries, by their URL.
+    assert.equal(locate(frame(3, 'http://127.0.0.1:3600/assets/other.js')).line, 1);
+    assert.equal(
+      locate({ functionName: '(program)', url: '', lineNumber: -1, columnNumber: -1 }).place,
+      '(program)',
+    );
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true });
   }
 });
