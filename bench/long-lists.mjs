@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { listSummary as summary, sleep, untilQuiet } from './lib.mjs';
 import { changeMatching, forgetChanges, keyAt, responseEnd } from './list-timing.mjs';
 import { figure } from './figures.mjs';
+import { logWhere, whereTimeGoes } from './page-profile.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
@@ -41,6 +42,10 @@ const COUNTS = {
   users: Number(process.env.BENCH_USERS ?? 5_000),
 };
 const GOALS = { renderMs: 300, keystrokeMs: 16 };
+// Windows profiled after the timed runs, per list: its loads and its keystrokes (0: none).
+const PROFILED_WINDOWS = Number(process.env.BENCH_KEY_PROFILES ?? 10);
+// BENCH_LISTS=referers,users: only those lists (all by default).
+const ONLY = process.env.BENCH_LISTS?.split(',').filter(Boolean);
 const REPORTS_LISTED = 500;
 
 /** The elements whose text says a list's rows arrived (listTimingScript observes only listed selectors). */
@@ -282,10 +287,36 @@ async function timeList(page, { route, api, selector, arrived, filter }) {
       if (run > 0) keystroke.push(filtered.frameAt - pressed);
     }
   }
+  // Where the time goes (bench/page-profile.mjs), after the timed runs: loads, then keystrokes.
+  const load_where = await whereTimeGoes(page, {
+    windows: PROFILED_WINDOWS,
+    act: async () => {
+      await page.goto(route, { waitUntil: 'commit' });
+      await changeMatching(page, selector, arrived, 120_000);
+    },
+  }).catch((error) => ({ failed: error.message }));
+  const input = filter && page.getByPlaceholder(filter.placeholder);
+  const keystroke_where =
+    filter &&
+    (await whereTimeGoes(page, {
+      windows: PROFILED_WINDOWS,
+      prepare: async () => {
+        await input.click();
+        await sleep(300);
+        await forgetChanges(page);
+      },
+      act: async () => {
+        await page.keyboard.press(filter.key);
+        await changeMatching(page, selector, filter.filtered);
+      },
+      reset: () => input.fill(''),
+    }).catch((error) => ({ failed: error.message })));
   return {
     rows_in_dom: domRows,
     render_after_data_ms: summary(render),
     ...(filter ? { keystroke_ms: summary(keystroke) } : {}),
+    load_where,
+    ...(filter ? { keystroke_where } : {}),
   };
 }
 
@@ -367,8 +398,8 @@ export async function measureLongLists({ page, pg, base, cookies, env }) {
   const figures = [];
   const B = 'stocks-dashboard';
   // The referers' stocks first: their projection is the long wait, and would otherwise run beside the timing.
-  await ensureStocks(pg, env, COUNTS.refererStocks);
-  for (const list of lists) {
+  if (!ONLY || ONLY.includes('referers')) await ensureStocks(pg, env, COUNTS.refererStocks);
+  for (const list of lists.filter((l) => !ONLY || ONLY.includes(l.name))) {
     const rows = await list.seed();
     await untilQuiet(ENV_FILE);
     const api_ms = await askGateway(base, cookie, list.api, (body) => list.check(body, rows));
@@ -408,6 +439,12 @@ export async function measureLongLists({ page, pg, base, cookies, env }) {
       }`,
     );
     if (!ui) continue;
+    for (const [what, where] of [
+      ['load', ui.load_where],
+      ['keystroke', ui.keystroke_where],
+    ])
+      if (where?.failed) console.log(`  ${what}: not profiled: ${where.failed}`);
+      else if (where) logWhere(`${list.name} ${what}`, where);
     figures.push(
       figure(B, `${rows} ${list.name}: render after data p50`, r.p50, 'ms', {
         goal: { max: GOALS.renderMs },

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { placeOf, summariseProfile } from './profile.mjs';
+import { placeOf, profileLines, summariseProfile } from './profile.mjs';
+import { breakdownLine, mainThreadBreakdown, TIMELINE_CATEGORIES } from './page-trace.mjs';
 
 const require = createRequire(import.meta.url);
 const { SourceMapConsumer } = require('source-map-js');
@@ -45,7 +46,8 @@ export function sourceMappedLocate(distDir = WEB_DIST) {
     return consumers.get(url);
   };
   return (frame) => {
-    const consumer = frame.url.startsWith('http') ? consumerOf(frame.url) : null;
+    // A frame without a position (-1: a script's top level as Chromium reports it) keeps its URL's place.
+    const consumer = frame.url.startsWith('http') && frame.lineNumber >= 0 ? consumerOf(frame.url) : null;
     const original =
       consumer?.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber }) ?? {};
     if (!original.source)
@@ -83,4 +85,43 @@ export async function pageProfiler(page, { intervalUs = 100, distDir } = {}) {
     profiles,
     detach: () => cdp.detach().catch(() => {}),
   };
+}
+
+/**
+ * Where the time of a page's window goes (a filter keystroke, a list's load): `windows` windows profiled
+ * (JavaScript by source), then as many traced (the main thread's style, layout and paint beside its
+ * scripts). Each window: `prepare()` (untimed), the window over `act()`, then `reset()` (untimed). Taken
+ * after a bench's timed runs, which the profiler would slow. Returns `{ profile, trace }` per window.
+ */
+export async function whereTimeGoes(
+  page,
+  { windows = 10, prepare = async () => {}, act, reset = async () => {} },
+) {
+  if (windows <= 0) return undefined;
+  const profiler = await pageProfiler(page);
+  for (let k = 0; k < windows; k++) {
+    await prepare();
+    await profiler.start();
+    await act();
+    await profiler.stop();
+    await reset();
+  }
+  await profiler.detach();
+  const browser = page.context().browser();
+  const events = [];
+  for (let k = 0; k < windows; k++) {
+    await prepare();
+    await browser.startTracing(page, { categories: TIMELINE_CATEGORIES });
+    await act();
+    const trace = JSON.parse(String(await browser.stopTracing()));
+    events.push(...(trace.traceEvents ?? trace));
+    await reset();
+  }
+  return { profile: profiler.summary(), trace: mainThreadBreakdown({ traceEvents: events }, { windows }) };
+}
+
+/** whereTimeGoes' result in a bench's log, each line headed by `what`. */
+export function logWhere(what, { profile, trace }) {
+  for (const line of profileLines(profile)) console.log(`  ${what} profile: ${line}`);
+  console.log(`  ${what} trace, per window: ${breakdownLine(trace)}`);
 }

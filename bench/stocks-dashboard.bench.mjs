@@ -10,7 +10,8 @@
 //       the plain direct read beside it, as the earlier runs compared;
 //  2. in Chromium (Debian's /usr/bin/chromium), the dashboard's first render after its data arrived and
 //     one filter keystroke, timed inside the page (bench/list-timing.mjs), then BENCH_KEY_PROFILES more
-//     keystrokes profiled by the web app's sources (bench/page-profile.mjs);
+//     keystrokes profiled by the web app's sources (bench/page-profile.mjs) and as many traced (the main
+//     thread's style, layout and paint beside its scripts: bench/page-trace.mjs);
 //  3. the staff stock page's subscriber list with 50,000 subscribers of one stock: its render after the
 //     data arrived, and a jump to its end;
 //  4. issue 35's other long lists (announcements, invoices, referers, reports, users): bench/long-lists.mjs.
@@ -25,8 +26,7 @@ import { freshDatabase, listSummary as summary, signIn as signInAdmin, sleep, un
 import { changeMatching, forgetChanges, keyAt, listTimingScript, responseEnd } from './list-timing.mjs';
 import { figure, writeResult } from './figures.mjs';
 import { LONG_LIST_SELECTORS, measureLongLists } from './long-lists.mjs';
-import { pageProfiler } from './page-profile.mjs';
-import { profileLines } from './profile.mjs';
+import { logWhere, whereTimeGoes } from './page-profile.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -226,24 +226,30 @@ async function measureDashboard(page, total) {
     }
     if (run === BROWSER_RUNS) console.log(`  ${rows} rows in the DOM of ${total}`);
   }
-  // Where a keystroke's time goes: KEY_PROFILES more keystrokes, profiled (after the timed ones, which the
-  // profiler would slow), summarised by the web app's sources (bench/page-profile.mjs).
-  const profiler = await pageProfiler(page);
+  // Where a keystroke's time goes: KEY_PROFILES more keystrokes profiled, as many traced
+  // (bench/page-profile.mjs), after the timed ones.
   const filter = page.getByTestId('dashboard-filter');
-  for (let k = 0; k < KEY_PROFILES; k++) {
-    await sleep(300);
-    await forgetChanges(page);
-    await profiler.start();
-    await page.keyboard.press('Z');
-    await changeMatching(page, SHOWING, /matching "Z"/);
-    await profiler.stop();
-    await filter.fill('');
-  }
-  await profiler.detach();
-  const keystroke_profile = KEY_PROFILES > 0 ? profiler.summary() : undefined;
-  if (keystroke_profile)
-    for (const line of profileLines(keystroke_profile)) console.log(`  keystroke profile: ${line}`);
-  return { render_after_data_ms: summary(render), keystroke_ms: summary(keystroke), keystroke_profile };
+  const keystroke_where =
+    KEY_PROFILES > 0
+      ? await whereTimeGoes(page, {
+          windows: KEY_PROFILES,
+          prepare: async () => {
+            await sleep(300);
+            await forgetChanges(page);
+          },
+          act: async () => {
+            await page.keyboard.press('Z');
+            await changeMatching(page, SHOWING, /matching "Z"/);
+          },
+          reset: () => filter.fill(''),
+        })
+      : undefined;
+  if (keystroke_where) logWhere('keystroke', keystroke_where);
+  return {
+    render_after_data_ms: summary(render),
+    keystroke_ms: summary(keystroke),
+    keystroke_where,
+  };
 }
 
 const SUBSCRIBER_ROWS = 'table[aria-label="Subscribers"] tbody';
@@ -386,10 +392,12 @@ try {
     );
     scales.push({ stocks: total, ...server, chromium: ui });
   }
-  const subscribers = await measureSubscribers(page, pg, cookies);
-  console.log(
-    `${SUBSCRIBERS} subscribers: GET ${subscribers.api_ms.failed ?? `p50 ${subscribers.api_ms.p50} ms`}; Chromium render after data p50 ${subscribers.render_after_data_ms.p50} ms (max ${subscribers.render_after_data_ms.max}; goal < ${GOALS.renderMs}: ${met(subscribers.render_after_data_ms.p50, GOALS.renderMs)}), jump to the end p50 ${subscribers.jump_to_end_ms.p50} ms`,
-  );
+  // BENCH_SUBSCRIBERS=0 skips the subscriber list.
+  const subscribers = SUBSCRIBERS > 0 ? await measureSubscribers(page, pg, cookies) : undefined;
+  if (subscribers)
+    console.log(
+      `${SUBSCRIBERS} subscribers: GET ${subscribers.api_ms.failed ?? `p50 ${subscribers.api_ms.p50} ms`}; Chromium render after data p50 ${subscribers.render_after_data_ms.p50} ms (max ${subscribers.render_after_data_ms.max}; goal < ${GOALS.renderMs}: ${met(subscribers.render_after_data_ms.p50, GOALS.renderMs)}), jump to the end p50 ${subscribers.jump_to_end_ms.p50} ms`,
+    );
   // Issue 35's other long lists (bench/long-lists.mjs), each logged as it is measured.
   const longLists = await measureLongLists({ page, pg, base, cookies, env });
   const result = {
@@ -423,17 +431,18 @@ try {
       goal: { max: GOALS.keystrokeMs },
     }),
   ]);
-  figures.push(
-    figure(
-      B,
-      `${SUBSCRIBERS} subscribers: render after data p50`,
-      subscribers.render_after_data_ms.p50,
-      'ms',
-      {
-        goal: { max: GOALS.renderMs },
-      },
-    ),
-  );
+  if (subscribers)
+    figures.push(
+      figure(
+        B,
+        `${SUBSCRIBERS} subscribers: render after data p50`,
+        subscribers.render_after_data_ms.p50,
+        'ms',
+        {
+          goal: { max: GOALS.renderMs },
+        },
+      ),
+    );
   figures.push(...longLists.figures);
   writeResult(B, result, figures);
 } finally {

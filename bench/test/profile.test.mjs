@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { createRequire } from 'node:module';
 import { placeOf, profileProcess, summariseProfile } from '../profile.mjs';
 import { placeOfSource, sourceMappedLocate } from '../page-profile.mjs';
+import { mainThreadBreakdown } from '../page-trace.mjs';
 
 const require = createRequire(import.meta.url);
 const { SourceMapGenerator } = require('source-map-js');
@@ -118,6 +119,7 @@ test("a page's frames are located at the sources its bundle was built from, thro
     assert.deepEqual(locate(frame(40)), { place: 'web/src/lib', name: 'textFilter', line: 7 });
     // A bundle without its map, and Chromium's own entries, by their URL.
     assert.equal(locate(frame(3, 'http://127.0.0.1:3600/assets/other.js')).line, 1);
+    assert.equal(locate({ ...frame(0), lineNumber: -1 }).place, 'http://127.0.0.1:3600/assets/index-abc.js');
     assert.equal(
       locate({ functionName: '(program)', url: '', lineNumber: -1, columnNumber: -1 }).place,
       '(program)',
@@ -125,4 +127,32 @@ test("a page's frames are located at the sources its bundle was built from, thro
   } finally {
     fs.rmSync(dist, { recursive: true, force: true });
   }
+});
+
+test("a trace's main-thread events are summed by self time, nested events taken out of their parent", () => {
+  const X = (name, ts, dur, tid = 1) => ({ ph: 'X', pid: 7, tid, name, ts, dur });
+  const trace = {
+    traceEvents: [
+      { ph: 'M', pid: 7, tid: 1, name: 'thread_name', args: { name: 'CrRendererMain' } },
+      { ph: 'M', pid: 7, tid: 2, name: 'thread_name', args: { name: 'Compositor' } },
+      // A key's dispatch of 10 ms with a script of 8 that forced a 3 ms layout, then a frame's style and paint.
+      X('EventDispatch', 0, 10_000),
+      X('FunctionCall', 1_000, 8_000),
+      X('Layout', 5_000, 3_000),
+      X('UpdateLayoutTree', 12_000, 2_000),
+      X('Paint', 14_000, 1_000),
+      // Another thread's work is not the main thread's.
+      X('Layout', 0, 50_000, 2),
+    ],
+  };
+  const breakdown = mainThreadBreakdown(trace, { windows: 1 });
+  assert.equal(breakdown.busy_ms, 13);
+  assert.deepEqual(breakdown.events, [
+    { name: 'FunctionCall', ms: 5 },
+    { name: 'Layout', ms: 3 },
+    { name: 'EventDispatch', ms: 2 },
+    { name: 'UpdateLayoutTree', ms: 2 },
+    { name: 'Paint', ms: 1 },
+  ]);
+  assert.equal(mainThreadBreakdown(trace, { windows: 2 }).busy_ms, 6.5);
 });

@@ -68,9 +68,11 @@ test.describe('accounting page', () => {
     const wesSelect = wesfarmers.getByRole('combobox');
     await expect(wesSelect.locator('option').nth(0)).toHaveText('--Assign To--');
     await expect(wesSelect.locator('option').nth(1)).toHaveText('Ignore');
-    // The stock made above reaches the invoicing service by its events: reload until the select offers it.
+    // The stock made above reaches the invoicing service by its events: reload until the select offers it
+    // (a select puts the stocks in once it is used: focused here, as a click or a key does).
     await expect(async () => {
       await page.reload();
+      await unassigned.locator(`[data-invoice-id="${wesId}"] select`).focus();
       await expect(
         unassigned
           .locator(`[data-invoice-id="${wesId}"] option`)

@@ -77,17 +77,36 @@ describe('/accounting-page', () => {
         .closest('a'),
     ).toBeNull();
     const select = within(unassigned).getByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24');
-    expect(
-      within(select)
+    const optionsOf = (element: HTMLElement) =>
+      within(element)
         .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual([
+        .map((o) => o.textContent);
+    // The stocks are put in a select once it is used (thousands of stocks, in every line).
+    expect(optionsOf(select)).toEqual(['--Assign To--', 'Ignore']);
+    fireEvent.focus(select);
+    expect(optionsOf(select)).toEqual([
       '--Assign To--',
       'Ignore',
       'BHP:ASX www.bhp.example BHP Group',
       'WES:ASX wesfarmers.com.au Wesfarmers',
     ]);
     expect(select).toHaveValue('');
+  });
+
+  it("shows a line's own stock before its select is used, and keeps it when the stocks are put in", async () => {
+    open({
+      [routeKey(routes.invoicing.accountingPage)]: () =>
+        jsonResponse({
+          ...PAGE,
+          invoices: [{ ...line('inv-w', 'INV-0101 Wesfarmers $1,980.00 05Jan24'), ticker: 'WES:ASX' }],
+        }),
+    });
+    const select = await screen.findByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24');
+    expect(select).toHaveValue('WES:ASX');
+    expect(within(select).getAllByRole('option')).toHaveLength(3);
+    fireEvent.focus(select);
+    expect(within(select).getAllByRole('option')).toHaveLength(4);
+    expect(select).toHaveValue('WES:ASX');
   });
 
   it('shows the repeating invoices as text, a link where they have one', async () => {
@@ -146,6 +165,7 @@ describe('/accounting-page', () => {
       [routeKey(routes.invoicing.assignInvoices)]: () => jsonResponse(AFTER_ASSIGN),
     });
     const wes = await screen.findByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24');
+    fireEvent.pointerDown(wes);
     fireEvent.change(wes, { target: { value: 'WES:ASX' } });
     fireEvent.change(screen.getByLabelText('Assign INV-0102 Pilbara $990.00 07Feb24'), {
       target: { value: 'ignore' },
@@ -184,9 +204,9 @@ describe('/accounting-page', () => {
     open({
       [routeKey(routes.invoicing.assignInvoices)]: () => errorResponse(400, 'Unknown ticker NOPE:ASX'),
     });
-    fireEvent.change(await screen.findByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24'), {
-      target: { value: 'BHP:ASX' },
-    });
+    const bhp = await screen.findByLabelText('Assign INV-0101 Wesfarmers $1,980.00 05Jan24');
+    fireEvent.keyDown(bhp, { key: 'ArrowDown' });
+    fireEvent.change(bhp, { target: { value: 'BHP:ASX' } });
     fireEvent.click(screen.getByRole('button', { name: 'Assign Invoices' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Unknown ticker NOPE:ASX');
     expect(screen.getByRole('button', { name: 'Assign Invoices' })).toBeEnabled();
