@@ -1,4 +1,5 @@
 import { CloseButton, Group, NativeSelect, TextInput } from '@mantine/core';
+import { memo } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { BILLABLE_FILTER_LABELS, BILLABLE_FILTERS, isBillableFilter } from '../model/filters';
 import {
@@ -7,6 +8,50 @@ import {
   textFilterChanged,
   type StaffDashboardFiltersState,
 } from '../model/filtersSlice';
+
+const BILLABLE_OPTIONS = BILLABLE_FILTERS.map((value) => ({ value, label: BILLABLE_FILTER_LABELS[value] }));
+
+/**
+ * The select and the date range: kept while they are unchanged, so a keystroke in the text filter (a new
+ * filters object) does not render their three Mantine inputs again.
+ */
+const RangeFilters = memo(function RangeFilters({
+  billable,
+  startDate,
+  endDate,
+}: Pick<StaffDashboardFiltersState, 'billable' | 'startDate' | 'endDate'>) {
+  const dispatch = useAppDispatch();
+  return (
+    <>
+      <NativeSelect
+        label="Show"
+        value={billable}
+        data={BILLABLE_OPTIONS}
+        onChange={(event) => {
+          const value = event.currentTarget.value;
+          if (isBillableFilter(value)) dispatch(billableFilterChanged(value));
+        }}
+        style={{ flex: '1 1 12rem' }}
+      />
+      <TextInput
+        type="date"
+        label="Start date"
+        value={startDate}
+        max={endDate || undefined}
+        onChange={(event) => dispatch(dateRangeChanged({ startDate: event.currentTarget.value }))}
+        style={{ flex: '1 1 9rem' }}
+      />
+      <TextInput
+        type="date"
+        label="End date"
+        value={endDate}
+        min={startDate || undefined}
+        onChange={(event) => dispatch(dateRangeChanged({ endDate: event.currentTarget.value }))}
+        style={{ flex: '1 1 9rem' }}
+      />
+    </>
+  );
+});
 
 /** The text filter, the select and the date range that GET /api/admin/stocks takes. */
 export function DashboardFilters({ filters }: { filters: StaffDashboardFiltersState }) {
@@ -26,32 +71,7 @@ export function DashboardFilters({ filters }: { filters: StaffDashboardFiltersSt
         }
         style={{ flex: '1 1 16rem' }}
       />
-      <NativeSelect
-        label="Show"
-        value={filters.billable}
-        data={BILLABLE_FILTERS.map((value) => ({ value, label: BILLABLE_FILTER_LABELS[value] }))}
-        onChange={(event) => {
-          const value = event.currentTarget.value;
-          if (isBillableFilter(value)) dispatch(billableFilterChanged(value));
-        }}
-        style={{ flex: '1 1 12rem' }}
-      />
-      <TextInput
-        type="date"
-        label="Start date"
-        value={filters.startDate}
-        max={filters.endDate || undefined}
-        onChange={(event) => dispatch(dateRangeChanged({ startDate: event.currentTarget.value }))}
-        style={{ flex: '1 1 9rem' }}
-      />
-      <TextInput
-        type="date"
-        label="End date"
-        value={filters.endDate}
-        min={filters.startDate || undefined}
-        onChange={(event) => dispatch(dateRangeChanged({ endDate: event.currentTarget.value }))}
-        style={{ flex: '1 1 9rem' }}
-      />
+      <RangeFilters billable={filters.billable} startDate={filters.startDate} endDate={filters.endDate} />
     </Group>
   );
 }
