@@ -69,7 +69,7 @@ export function sourceMappedLocate(distDir = WEB_DIST) {
  * `summary()` over every window, located through the source maps. `intervalUs`: the sampling interval
  * (a keystroke lasts tens of ms: 100 µs gives hundreds of samples each).
  */
-export async function pageProfiler(page, { intervalUs = 100, distDir } = {}) {
+async function pageProfiler(page, { intervalUs = 100, distDir } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: intervalUs });
@@ -82,7 +82,6 @@ export async function pageProfiler(page, { intervalUs = 100, distDir } = {}) {
     },
     summary: (options = {}) =>
       summariseProfile(profiles, { ...options, locate: sourceMappedLocate(distDir) }),
-    profiles,
     detach: () => cdp.detach().catch(() => {}),
   };
 }
