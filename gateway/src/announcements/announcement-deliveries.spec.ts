@@ -1,4 +1,4 @@
-import { ErrorCode, NOT_DELIVERED, StoredAnnouncement, Topics } from '@irp/proto';
+import { ANNOUNCEMENT_PAGE_MAX, ErrorCode, NOT_DELIVERED, StoredAnnouncement, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { FIXTURE_STOCK_ID } from '@irp/proto/testing';
 import { ServicesClient } from '../kafka/services.client';
@@ -78,12 +78,15 @@ describe('AnnouncementDeliveries', () => {
     ]);
   });
 
-  it("asks for the whole stock's history when the list is long, and nothing for no announcements", async () => {
+  it("asks for a page's own history, the whole stock's for a longer list, and nothing for no announcements", async () => {
     const { d, calls } = deliveries(async () => ({ announcements: [] }));
-    await d.of(Array.from({ length: 51 }, (_, i) => stored(i + 1)));
-    expect(calls[0].payload).toEqual({ stockId: FIXTURE_STOCK_ID, sendGuids: undefined });
+    const page = Array.from({ length: ANNOUNCEMENT_PAGE_MAX }, (_, i) => stored(i + 1));
+    await d.of(page);
+    expect(calls[0].payload).toEqual({ stockId: FIXTURE_STOCK_ID, sendGuids: page.map((a) => a.sendGuid) });
+    await d.of([...page, stored(ANNOUNCEMENT_PAGE_MAX + 1)]);
+    expect(calls[1].payload).toEqual({ stockId: FIXTURE_STOCK_ID, sendGuids: undefined });
     await expect(d.of([])).resolves.toEqual({ announcements: [], unavailable: [] });
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
   });
 
   it('answers the announcements as not mailed and names the service when it does not answer', async () => {

@@ -1,4 +1,5 @@
 import {
+  ANNOUNCEMENT_PAGE_MAX,
   Announcement,
   AnnouncementDeliveryState,
   NOT_DELIVERED,
@@ -51,12 +52,13 @@ export class AnnouncementDeliveries {
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'STOCK_PAGE_CONTRIBUTOR_TIMEOUT_MS'>,
   ) {}
 
-  /** A stock's announcements (all of one stock), each with its delivery state. */
+  /** Announcements of one stock (a page of its list, or all), each with its delivery state. */
   async of(stored: readonly StoredAnnouncement[]): Promise<DeliveredAnnouncements> {
     if (!stored.length) return { announcements: [], unavailable: [] };
     const stockId = stored[0].stockId;
-    // The whole stock's history when the list is long (one index range), else just these announcements'.
-    const sendGuids = stored.length > 50 ? undefined : stored.map((a) => a.sendGuid);
+    // Just these announcements' history (a page: ANNOUNCEMENT_PAGE_MAX at most); the whole stock's (one index
+    // range) only for a longer list.
+    const sendGuids = stored.length > ANNOUNCEMENT_PAGE_MAX ? undefined : stored.map((a) => a.sendGuid);
     const result = await askContributor(
       SEND_HISTORY_CONTRIBUTOR,
       (_, deadlineMs) =>

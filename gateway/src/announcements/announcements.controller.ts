@@ -1,5 +1,7 @@
 import {
+  ANNOUNCEMENT_PAGE_SIZE,
   AnnouncementBodySchema,
+  AnnouncementListQuerySchema,
   AnnouncementChangeResponse,
   AnnouncementList,
   SaveAnnouncementFormSchema,
@@ -40,23 +42,27 @@ export class AnnouncementsController {
     private readonly pdfLimits: PublicPdfLimits,
   ) {}
 
+  /** A page of ANNOUNCEMENT_PAGE_SIZE, newest first; `after` (a previous page's `next`) the older ones. */
   @Route(routes.announcements.list)
   async list(
     @Param('combinedTicker') combinedTicker: string,
+    @Query() query: z.output<typeof AnnouncementListQuerySchema>,
     @CurrentUser() actor: SessionUser,
     @CheckedStockId() checkedStockId: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AnnouncementList> {
     // The service reads only the stock whose role the guard checked (its ticker lookup is cached).
-    const { announcements, initialPoll } = await this.services.request(Topics.AnnouncementsList, {
+    const { announcements, initialPoll, next } = await this.services.request(Topics.AnnouncementsList, {
       actor,
       combinedTicker,
       includeDeleted: true,
       checkedStockId,
+      limit: ANNOUNCEMENT_PAGE_SIZE,
+      after: query.after,
     });
     const composed = await this.deliveries.of(announcements);
     res.setHeader(STOCK_LIST_UNAVAILABLE_HEADER, composed.unavailable.join(', '));
-    return { announcements: composed.announcements, initialPoll };
+    return { announcements: composed.announcements, initialPoll, next };
   }
 
   @Route(routes.announcements.save)

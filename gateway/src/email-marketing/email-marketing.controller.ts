@@ -166,8 +166,10 @@ export class EmailMarketingController {
         actor,
         combinedTicker: stock.combinedTicker,
         includeDeleted: false,
+        // Newest first: the first is the one.
+        limit: 1,
       });
-      return [...announcements].sort((a, b) => b.date.localeCompare(a.date))[0] ?? null;
+      return announcements[0] ?? null;
     } catch {
       // The announcements service not answering does not stop a test send: a sample is sent instead.
       return null;

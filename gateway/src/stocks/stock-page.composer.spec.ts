@@ -1,4 +1,4 @@
-import { AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
+import { ANNOUNCEMENT_PAGE_SIZE, AnnouncementList, ErrorCode, RequestOf, Topics } from '@irp/proto';
 import { AppError } from '@irp/platform';
 import { actor } from '@irp/proto/testing';
 import { AnnouncementDeliveries } from '../announcements/announcement-deliveries';
@@ -23,6 +23,7 @@ const list: AnnouncementList = {
     completedAt: null,
     error: null,
   },
+  next: '00000000-0000-4000-8000-0000000000ff',
 };
 
 function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
@@ -40,17 +41,23 @@ function composer(answer: (req: ListRequest) => Promise<AnnouncementList>) {
 }
 
 describe('StockPageComposer', () => {
-  it("gives the stock's announcements and initial poll, asked with the short timeout", async () => {
+  it("gives the stock's newest page of announcements, where the older continue, and its initial poll, asked with the short timeout", async () => {
     const { composer: c, calls } = composer(async () => list);
     await expect(c.announcementsOf(admin, 'BHP:ASX')).resolves.toEqual({
       announcements: [],
+      announcementsNext: list.next,
       initialPoll: list.initialPoll,
       unavailable: [],
     });
     expect(calls).toEqual([
       {
         topic: Topics.AnnouncementsList,
-        payload: { actor: admin, combinedTicker: 'BHP:ASX', includeDeleted: true },
+        payload: {
+          actor: admin,
+          combinedTicker: 'BHP:ASX',
+          includeDeleted: true,
+          limit: ANNOUNCEMENT_PAGE_SIZE,
+        },
         timeoutMs: 1500,
       },
     ]);
@@ -65,6 +72,7 @@ describe('StockPageComposer', () => {
     });
     await expect(c.announcementsOf(admin, 'BHP:ASX')).resolves.toEqual({
       announcements: null,
+      announcementsNext: null,
       initialPoll: null,
       unavailable: ['announcements'],
     });

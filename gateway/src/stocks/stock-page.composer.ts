@@ -1,4 +1,4 @@
-import { AdminStockPage, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
+import { ANNOUNCEMENT_PAGE_SIZE, AdminStockPage, LatestInitialPoll, SessionUser, Topics } from '@irp/proto';
 import { createLogger } from '@irp/platform';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AnnouncementDeliveries } from '../announcements/announcement-deliveries';
@@ -14,7 +14,10 @@ import {
 const log = createLogger('stock-page');
 
 /** What the admin stock page adds to the stock: its announcements, or null and the reason. */
-export type StockPageParts = Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable'>;
+export type StockPageParts = Pick<
+  AdminStockPage,
+  'announcements' | 'announcementsNext' | 'initialPoll' | 'unavailable'
+>;
 
 export const ANNOUNCEMENTS_CONTRIBUTOR = 'announcements';
 
@@ -66,7 +69,8 @@ export class StockPageComposer {
   }
 
   /**
-   * The announcements part of a stock's page, each with who was mailed it (the email-marketing service's,
+   * The announcements part of a stock's page (the newest ANNOUNCEMENT_PAGE_SIZE, and where the older ones
+   * continue), each with who was mailed it (the email-marketing service's,
    * asked once the announcements are known; when it does not answer they show as not mailed and
    * 'email-marketing' is in `unavailable`). Never rejects, so it can be started beside the stock's own
    * request and awaited after it.
@@ -77,14 +81,25 @@ export class StockPageComposer {
       (_, deadlineMs) =>
         this.services.request(
           Topics.AnnouncementsList,
-          { actor, combinedTicker, includeDeleted: true },
+          { actor, combinedTicker, includeDeleted: true, limit: ANNOUNCEMENT_PAGE_SIZE },
           deadlineMs,
         ),
       this.asking(combinedTicker, 'stock page announcements unavailable'),
     );
-    if (!result.ok) return { announcements: null, initialPoll: null, unavailable: [ANNOUNCEMENTS.name] };
+    if (!result.ok)
+      return {
+        announcements: null,
+        announcementsNext: null,
+        initialPoll: null,
+        unavailable: [ANNOUNCEMENTS.name],
+      };
     const { announcements, unavailable } = await this.deliveries.of(result.value.announcements);
-    return { announcements, initialPoll: result.value.initialPoll, unavailable };
+    return {
+      announcements,
+      announcementsNext: result.value.next,
+      initialPoll: result.value.initialPoll,
+      unavailable,
+    };
   }
 
   private asking(combinedTicker: string, message: string): AskOptions {

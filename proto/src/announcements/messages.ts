@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
 import {
+  ANNOUNCEMENT_PAGE_MAX,
+  AnnouncementCursorSchema,
   StoredAnnouncementSchema,
   AnnouncementServiceSchema,
   DiskReportSchema,
@@ -50,11 +52,17 @@ export const ListAnnouncementsRequestSchema = z.object({
   includeDeleted: z.boolean().default(true),
   /** The stock whose role the gateway checked: a ticker naming another stock here is not found. */
   checkedStockId: StockId.optional(),
+  /** At most this many, newest first (a page); without it, every one. */
+  limit: z.number().int().min(1).max(ANNOUNCEMENT_PAGE_MAX).optional(),
+  /** The page after the announcement a previous page ended with (its reply's `next`). */
+  after: AnnouncementCursorSchema.optional(),
 });
 export const AnnouncementListReplySchema = z.object({
   announcements: z.array(StoredAnnouncementSchema),
   /** The stock's latest initial poll or resync; null when none ran. */
   initialPoll: InitialPollProgressSchema.nullable(),
+  /** Where the next page starts (`after`), or null when this page was the last. */
+  next: AnnouncementCursorSchema.nullable().default(null),
 });
 
 /** The latest initial poll's status of many stocks at once (the gateway composes completedInitialPoll). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryFlag } from '../common/rest';
 import {
+  AnnouncementCursorSchema,
   AnnouncementSchema,
   InitialPollProgressSchema,
   ReconcileSchema,
@@ -122,6 +123,9 @@ export const SendEmailBodySchema = z
   .strict();
 
 /** The widget's announcement opening: `?apiKey=&sendGuid=`. */
+/** GET /api/Announcement/list: the page after `after` (a previous page's `next`); without it the newest. */
+export const AnnouncementListQuerySchema = z.object({ after: AnnouncementCursorSchema.optional() });
+
 export const WidgetAnnouncementQuerySchema = z.object({
   sendGuid: z.string().uuid('must be an announcement id'),
 });
@@ -141,6 +145,8 @@ export type AnnouncementChangeResponse = z.infer<typeof AnnouncementChangeRespon
 export const AnnouncementListSchema = z.object({
   announcements: z.array(AnnouncementSchema),
   initialPoll: InitialPollProgressSchema.nullable(),
+  /** The next page's `after`, or null when this page holds the oldest (ANNOUNCEMENT_PAGE_SIZE a page). */
+  next: AnnouncementCursorSchema.nullable(),
 });
 export type AnnouncementList = z.infer<typeof AnnouncementListSchema>;
 

@@ -19,6 +19,7 @@ import { DiskReportSchema, FileCleanupSchema } from './records';
 import {
   AnnouncementBodySchema,
   AnnouncementChangeResponseSchema,
+  AnnouncementListQuerySchema,
   AnnouncementListSchema,
   DiskReportQuerySchema,
   ReconcileIdParamsSchema,
@@ -52,8 +53,10 @@ export const announcementRoutes = defineRoutes('announcements', {
       from: 'param',
       key: 'combinedTicker',
     }),
-    summary: "A stock's announcements, newest first (deleted ones included), with its latest initial poll",
+    summary:
+      "A page of a stock's announcements, newest first (deleted ones included), with its latest initial poll and where the next page starts",
     params: CombinedTickerParamsSchema,
+    query: AnnouncementListQuerySchema,
     response: AnnouncementListSchema,
   },
   save: {

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { AnnouncementSchema, InitialPollProgressSchema } from '../announcements/records';
+import {
+  AnnouncementCursorSchema,
+  AnnouncementSchema,
+  InitialPollProgressSchema,
+} from '../announcements/records';
 import { MarketDataSchema } from '../reports/records';
 import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { savedResponse } from '../common/rest';
@@ -178,7 +182,10 @@ export type ReportRunnerStock = z.infer<typeof ReportRunnerStockSchema>;
  */
 export const AdminStockPageSchema = StockSchema.extend({
   ...ComposedInitialPoll,
+  /** The newest ANNOUNCEMENT_PAGE_SIZE; the older ones page by page from GET /api/Announcement/list. */
   announcements: z.array(AnnouncementSchema).nullable(),
+  /** Where the older announcements continue (that list's `after`), or null when these are all. */
+  announcementsNext: AnnouncementCursorSchema.nullable().optional(),
   initialPoll: InitialPollProgressSchema.nullable(),
   /** The Market tab's current quote (reports service); null when there is none or it did not answer. */
   currentMarketData: MarketDataSchema.nullable().optional(),

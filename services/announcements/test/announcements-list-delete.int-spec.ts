@@ -3,7 +3,7 @@ import { KafkaRequester } from '@irp/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { expectRefusal, makePdf, uploadFile } from './announcements-fixtures';
-import { AnnouncementsHarness, abc, editor, outsider, sender } from './announcements-harness';
+import { AnnouncementsHarness, abc, editor, outsider, sender, vod } from './announcements-harness';
 
 /** The Announcements tab's list (with the initial poll) and delete. */
 describe('announcements service: list and delete', () => {
@@ -123,5 +123,57 @@ describe('announcements service: list and delete', () => {
     expect(all.announcements.find((a) => a.sendGuid === older.sendGuid)?.deletedOn).toBe(
       announcement.deletedOn,
     );
+  });
+
+  it('pages the list newest first: each page after the last one read, every announcement once, in order', async () => {
+    // Seven of VOD, two of them released at the same moment (the storage time, then the id, order those).
+    await db.query(
+      `INSERT INTO announcements.announcements (stock_id, source_key, headline, released_at, origin, created_at, deleted_on)
+       SELECT $1, 'page-' || g, 'Page test ' || g,
+              CASE WHEN g IN (3, 4) THEN timestamptz '2024-06-01T00:00:00Z'
+                   ELSE timestamptz '2024-01-01T00:00:00Z' + g * interval '1 day' END,
+              'manual', now() + g * interval '1 microsecond', CASE WHEN g = 5 THEN now() END
+         FROM generate_series(1, 7) g`,
+      [vod.id],
+    );
+    const list = (page: { limit?: number; after?: string } = {}) =>
+      requester.request(Topics.AnnouncementsList, {
+        actor: editor,
+        combinedTicker: 'VOD:LSE',
+        includeDeleted: true,
+        ...page,
+      });
+    const whole = await list();
+    expect(whole.announcements).toHaveLength(7);
+    expect(whole.next).toBeNull();
+
+    const paged: StoredAnnouncement[] = [];
+    const nexts: (string | null)[] = [];
+    let after: string | undefined;
+    do {
+      const page = await list({ limit: 3, after });
+      expect(page.announcements.length).toBeLessThanOrEqual(3);
+      paged.push(...page.announcements);
+      nexts.push(page.next);
+      after = page.next ?? undefined;
+    } while (after);
+    expect(nexts).toEqual([paged[2].id, paged[5].id, null]);
+    expect(paged.map((a) => a.id)).toEqual(whole.announcements.map((a) => a.id));
+    // The two of one moment, the later stored first; the deleted one listed (struck through on screen).
+    const [first, second] = paged.filter((a) => a.date === '2024-06-01T00:00:00.000Z');
+    expect([first.headline, second.headline]).toEqual(['Page test 4', 'Page test 3']);
+    expect(paged.find((a) => a.headline === 'Page test 5')?.deletedOn).not.toBeNull();
+    // A page exactly at the end says so.
+    expect((await list({ limit: 7 })).next).toBeNull();
+    expect((await list({ limit: 6 })).next).toBe(paged[5].id);
+
+    // A continuation from an announcement that is not VOD's (another stock's, or none) is refused, not empty.
+    for (const stranger of [quarterly.id, randomUUID()]) {
+      await expectRefusal(
+        list({ limit: 3, after: stranger }),
+        'NOT_FOUND',
+        'The announcements of VOD:LSE changed since this list was read: reload the page to see them',
+      );
+    }
   });
 });

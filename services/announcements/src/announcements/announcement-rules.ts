@@ -42,6 +42,9 @@ export const AnnouncementRuleMessages = {
   noConfirmationEmails: (ticker: string) => `No confirmation emails are set for ${ticker} (Config tab)`,
   notFound: (ref: string) => `Announcement ${ref} not found`,
   noStoredFile: (sendGuid: string) => `Announcement ${sendGuid} has no stored file`,
+  /** A page asked after an announcement that is not the stock's (a stale or altered `after`). */
+  pageGone: (ticker: string) =>
+    `The announcements of ${ticker} changed since this list was read: reload the page to see them`,
   mayNotEdit: (ticker: string) => `You may not edit the announcements of ${ticker}`,
   mayNotSend: (ticker: string) => `You may not send the announcements of ${ticker}`,
   adminOnlyConfirmation: 'Only admins may send a confirmation email',

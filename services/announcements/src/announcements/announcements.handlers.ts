@@ -21,7 +21,10 @@ export class AnnouncementsHandlers {
 
   @HandleRequest(Topics.AnnouncementsList)
   async list(@Payload() req: HandledRequest<typeof Topics.AnnouncementsList>) {
-    return this.reads.list(req.actor, req.combinedTicker, req.includeDeleted, req.checkedStockId);
+    return this.reads.list(req.actor, req.combinedTicker, req.includeDeleted, req.checkedStockId, {
+      limit: req.limit,
+      after: req.after,
+    });
   }
 
   @HandleRequest(Topics.AnnouncementsHeadlines)

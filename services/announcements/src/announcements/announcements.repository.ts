@@ -1,6 +1,6 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull, LessThanOrEqual } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { InitialPollEntity } from '../initial-poll/initial-poll.entity';
 import { AnnouncementEntity } from '../stored-announcements/announcement.entity';
 
@@ -17,7 +17,7 @@ export class AnnouncementsRepository {
     return tx.getRepository(AnnouncementEntity);
   }
 
-  /** A stock's announcements, newest first (release, then storage time); `releasedBy`: none dated after it. */
+  /** A stock's announcements, newest first (release, then storage time, then id); `releasedBy`: none dated after it. */
   ofStock(
     stockId: string,
     {
@@ -25,16 +25,37 @@ export class AnnouncementsRepository {
       limit,
       releasedBy,
     }: { includeDeleted?: boolean; limit?: number; releasedBy?: Date } = {},
-  ) {
-    return this.repo().find({
-      where: {
-        stockId,
-        ...(includeDeleted ? {} : { deletedOn: IsNull() }),
-        ...(releasedBy ? { releasedAt: LessThanOrEqual(releasedBy) } : {}),
-      },
-      order: { releasedAt: 'DESC', createdAt: 'DESC' },
-      ...(limit !== undefined ? { take: limit } : {}),
-    });
+  ): Promise<AnnouncementEntity[]> {
+    const q = this.newestFirst(stockId, includeDeleted);
+    if (releasedBy) q.andWhere('a.released_at <= :releasedBy', { releasedBy });
+    if (limit !== undefined) q.limit(limit);
+    return q.getMany();
+  }
+
+  /**
+   * A page of a stock's announcements in ofStock's order: at most `limit`, those listed after the announcement
+   * `after` when given (a page's continuation). Null when `after` is not an announcement of the stock.
+   */
+  async pageOfStock(
+    stockId: string,
+    { includeDeleted, limit, after }: { includeDeleted: boolean; limit: number; after?: string },
+  ): Promise<AnnouncementEntity[] | null> {
+    const q = this.newestFirst(stockId, includeDeleted).limit(limit);
+    if (after) {
+      if (!(await this.repo().exists({ where: { id: after, stockId } }))) return null;
+      // Keyset: the rows ordered after the cursor's row, read along the (stock_id, released_at) index.
+      q.andWhere(
+        `(a.released_at, a.created_at, a.id) < (SELECT c.released_at, c.created_at, c.id FROM ${this.repo().metadata.tablePath} c WHERE c.id = :after)`,
+        { after },
+      );
+    }
+    return q.getMany();
+  }
+
+  private newestFirst(stockId: string, includeDeleted: boolean) {
+    const q = this.repo().createQueryBuilder('a').where('a.stock_id = :stockId', { stockId });
+    if (!includeDeleted) q.andWhere('a.deleted_on IS NULL');
+    return q.orderBy('a.released_at', 'DESC').addOrderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC');
   }
 
   /** Headlines of these stocks' announcements released since `since`, deleted ones too (other services' projections). */

@@ -20,13 +20,21 @@ export class ReadAnnouncementsService {
     private readonly storage: FileStorage,
   ) {}
 
-  /** A stock's announcements, newest first, with its latest initial poll. */
+  /**
+   * A stock's announcements, newest first, with its latest initial poll: every one, or with `page.limit` a
+   * page (after `page.after`, a previous page's `next`) and where the next one starts.
+   */
   async list(
     actor: Actor,
     combinedTicker: string,
     includeDeleted: boolean,
     checkedStockId?: string,
-  ): Promise<{ announcements: StoredAnnouncement[]; initialPoll: InitialPollProgress | null }> {
+    page: { limit?: number; after?: string } = {},
+  ): Promise<{
+    announcements: StoredAnnouncement[];
+    initialPoll: InitialPollProgress | null;
+    next: string | null;
+  }> {
     const stock = await this.stocks.byCombinedTicker(combinedTicker);
     // The gateway checked the role on a stock: a ticker naming another one (a stale lookup) is not found.
     if (checkedStockId && stock.id !== checkedStockId)
@@ -38,11 +46,21 @@ export class ReadAnnouncementsService {
       [StockRole.EditAnnouncements, StockRole.SendMailchimp, StockRole.TestSendAnnouncement],
       'see its announcements',
     );
-    const rows = await this.announcements.ofStock(stock.id, { includeDeleted });
+    const { limit, after } = page;
+    // One more than the page: whether an older one follows.
+    const rows =
+      limit === undefined
+        ? await this.announcements.ofStock(stock.id, { includeDeleted })
+        : await this.announcements.pageOfStock(stock.id, { includeDeleted, limit: limit + 1, after });
+    if (!rows)
+      throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.pageGone(stock.combinedTicker));
+    const more = limit !== undefined && rows.length > limit;
+    const listed = more ? rows.slice(0, limit) : rows;
     const poll = await this.announcements.initialPollOf(stock.id);
     return {
-      announcements: rows.map(toAnnouncement),
+      announcements: listed.map(toAnnouncement),
       initialPoll: poll ? toInitialPollProgress(poll) : null,
+      next: more ? listed[listed.length - 1].id : null,
     };
   }
 

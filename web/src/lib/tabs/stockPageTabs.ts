@@ -16,7 +16,12 @@ export interface StaffStockTabAccess {
  */
 export type StaffStock = Stock &
   Pick<AdminStockPage, 'completedInitialPoll'> &
-  Partial<Pick<AdminStockPage, 'announcements' | 'initialPoll' | 'unavailable' | 'currentMarketData'>>;
+  Partial<
+    Pick<
+      AdminStockPage,
+      'announcements' | 'announcementsNext' | 'initialPoll' | 'unavailable' | 'currentMarketData'
+    >
+  >;
 
 /** What a staff stock page tab is given: the stock as last fetched (the page refetches it after saves). */
 export interface StaffStockTabProps {

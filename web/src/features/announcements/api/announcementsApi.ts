@@ -16,6 +16,12 @@ export interface AnnouncementArgs {
   announcement: Announcement;
 }
 
+/** A page of a stock's announcements after another page's last (its `next`). */
+export interface OlderAnnouncementsArgs {
+  combinedTicker: string;
+  after: string;
+}
+
 export interface SendAnnouncementArgs extends AnnouncementArgs {
   /** A resend the user confirmed twice (spec section 4): `?sendOverride=true`. */
   override: boolean;
@@ -53,6 +59,25 @@ export const announcementsApi = announcementsTaggedApi.injectEndpoints({
           unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
         }),
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
+      }),
+      /**
+       * The same list's older pages: the page after `after` (the `next` of the stock page or of the page
+       * before). Any announcement change refetches them, as it does the newest page.
+       */
+      olderAnnouncements: query(routes.announcements.list, {
+        request: ({ combinedTicker, after }: OlderAnnouncementsArgs) => ({
+          params: { combinedTicker },
+          query: { after },
+        }),
+        transformResponse: (list, meta) => ({
+          ...list,
+          unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
+        }),
+        providesTags: (_result, _error, { combinedTicker }) => [
+          { type: 'Announcements', id: combinedTicker },
+          'Stock',
+          'ClientStock',
+        ],
       }),
       /** POST /api/Announcement/save/{combinedTicker}: multipart, the PDF in `file`. */
       saveAnnouncement: mutation(routes.announcements.save, {

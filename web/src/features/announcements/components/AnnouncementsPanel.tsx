@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { AnnouncementMessages, displayTicker, type Announcement, type InitialPollProgress } from '@irp/proto';
 import { useEffect, useMemo, useState } from 'react';
 import { SAVED_TEXT_MS } from '@/components/save/SaveFlow';
@@ -10,6 +10,7 @@ import {
   useSendAnnouncementMutation,
   useSendConfirmationEmailMutation,
 } from '../api/announcementsApi';
+import type { OlderAnnouncements } from '../api/useOlderAnnouncements';
 import {
   sortNewestFirst,
   wasSent,
@@ -39,6 +40,8 @@ interface AnnouncementsPanelProps {
    * was mailed is unknown, so the sent icons may be missing.
    */
   unavailable?: readonly string[];
+  /** The older pages' loading (useOlderAnnouncements): shown below the list while they come. */
+  older?: Pick<OlderAnnouncements, 'loading' | 'error'>;
   /** A resync started: the page shows 'Sync in Progress' from this run. */
   onResynced?: (initialPoll: InitialPollProgress) => void;
 }
@@ -46,6 +49,11 @@ interface AnnouncementsPanelProps {
 /** Shown when the email-marketing service, which owns who was mailed (ADR 0013), did not answer. */
 export const SENT_STATE_UNAVAILABLE =
   'Who was mailed each announcement cannot be shown right now (the email-marketing service did not answer), so announcements already sent may show as not sent. Reload the page to try again shortly.';
+
+/** Below the list while its older pages load (a stock's 20 years come a page at a time). */
+export const olderLoadingText = (shown: number) =>
+  `Loading older announcements… ${shown.toLocaleString('en-AU')} shown so far`;
+export const OLDER_FAILED_TITLE = 'Older announcements could not be loaded';
 
 /** The confirmations of spec section 5 (delete, send confirmation email, manual send, resync). */
 export const confirmTexts = {
@@ -74,6 +82,7 @@ export function AnnouncementsPanel({
   syncing,
   permissions,
   unavailable = [],
+  older,
   onResynced,
 }: AnnouncementsPanelProps) {
   const sorted = useMemo(() => sortNewestFirst(announcements), [announcements]);
@@ -189,6 +198,19 @@ export function AnnouncementsPanel({
         permissions={permissions}
         onAction={onAction}
       />
+      {older?.loading && (
+        <Group gap="xs" role="status">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm" c="dimmed">
+            {olderLoadingText(sorted.length)}
+          </Text>
+        </Group>
+      )}
+      {older?.error && (
+        <Alert color="red" title={OLDER_FAILED_TITLE} role="alert">
+          {older.error}
+        </Alert>
+      )}
 
       <AnnouncementFormModal
         editing={editing}

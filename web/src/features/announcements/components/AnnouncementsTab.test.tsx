@@ -126,6 +126,46 @@ describe('staff Announcements tab', () => {
     expect(screen.getByRole('button', { name: 'Resync' })).toBeInTheDocument();
   });
 
+  it('loads the older announcements after the page’s newest, and reloads them after a change to one', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let deleted = false;
+    const { calls } = open(withAnnouncements([NEWEST], { announcementsNext: NEWEST.id }), {
+      [routeKey(routes.announcements.list, { combinedTicker: 'BHP:ASX' })]: ({ params }) =>
+        params.get('after') === NEWEST.id
+          ? jsonResponse({
+              announcements: [{ ...OLDER, deletedOn: deleted ? '2025-04-01T00:00:00.000Z' : null }, DELETED],
+              initialPoll: null,
+              next: null,
+            })
+          : errorResponse(404, 'unexpected page'),
+      [routeKey(routes.announcements.delete, { combinedTicker: 'BHP:ASX' })]: () => {
+        deleted = true;
+        return jsonResponse({ success: true, announcement: OLDER, errorMessage: null });
+      },
+    });
+    await waitFor(async () => expect(await rows()).toHaveLength(3));
+    expect((await rows()).map((r) => r.textContent)).toEqual([
+      expect.stringContaining(NEWEST.headline),
+      expect.stringContaining(DELETED.headline),
+      expect.stringContaining(OLDER.headline),
+    ]);
+    expect(within((await rows())[2] as HTMLElement).getByText(OLDER.headline)).not.toHaveStyle({
+      textDecoration: 'line-through',
+    });
+
+    // Deleting one of the older page's announcements fetches that page again: it shows struck through.
+    await choose(OLDER.headline, 'Delete');
+    await waitFor(async () => {
+      const again = (await rows())[2];
+      expect(within(again as HTMLElement).getByText(OLDER.headline)).toHaveStyle({
+        textDecoration: 'line-through',
+      });
+    });
+    const pages = calls.filter((c) => c.path.startsWith('/api/Announcement/list/'));
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages.every((c) => c.params.get('after') === NEWEST.id)).toBe(true);
+  });
+
   it('shows the icons: sent with its history, price sensitive, deleted, original headline and flags', async () => {
     open(withAnnouncements([OLDER, NEWEST, DELETED]));
     const [first, second, third] = await rows();

@@ -1,6 +1,6 @@
 import { Alert, Center, Loader } from '@mantine/core';
 import { StockRole } from '@irp/proto';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { errorMessageOf } from '@/lib/apiError';
 import { isSyncing, syncPollInterval } from '@/lib/initialPoll';
@@ -8,7 +8,8 @@ import { isAdmin } from '@/lib/session/roles';
 import { selectSessionUser } from '@/lib/session/sessionSlice';
 import type { ClientStockTabProps, StaffStockTabProps } from '@/lib/tabs/stockPageTabs';
 import { announcementsApi, useListAnnouncementsQuery } from '../api/announcementsApi';
-import type { AnnouncementPermissions } from '../model/announcements';
+import { useOlderAnnouncements } from '../api/useOlderAnnouncements';
+import { withOlder, type AnnouncementPermissions } from '../model/announcements';
 import { AnnouncementsPanel } from './AnnouncementsPanel';
 
 export const ANNOUNCEMENTS_UNAVAILABLE =
@@ -22,7 +23,13 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
   const user = useAppSelector(selectSessionUser);
   const dispatch = useAppDispatch();
   const admin = isAdmin(user);
-  const { announcements, initialPoll = null, unavailable = [] } = stock;
+  const { announcements: newest, initialPoll = null, unavailable = [] } = stock;
+  // The page holds the newest announcements; the older ones come page by page after it.
+  const older = useOlderAnnouncements(stock.combinedTicker, newest ? stock.announcementsNext : null);
+  const announcements = useMemo(
+    () => newest && withOlder(newest, older.announcements),
+    [newest, older.announcements],
+  );
 
   if (!announcements) {
     return (
@@ -45,7 +52,8 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
       initialPoll={initialPoll}
       syncing={isSyncing(stock.completedInitialPoll, initialPoll)}
       permissions={permissions}
-      unavailable={unavailable}
+      unavailable={[...unavailable, ...older.unavailable]}
+      older={older}
       onResynced={(run) => {
         // Spec section 4: a resync sets completedInitialPoll back to false locally; the page then
         // follows the run by fetching the stock while it reports progress.
@@ -64,6 +72,12 @@ export function AnnouncementsTab({ stock, patchStock }: StaffStockTabProps) {
 export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
   const [pollingInterval, setPollingInterval] = useState(0);
   const { data, error, isLoading } = useListAnnouncementsQuery(stock.combinedTicker, { pollingInterval });
+  const older = useOlderAnnouncements(stock.combinedTicker, data?.next);
+  const newest = data?.announcements;
+  const announcements = useMemo(
+    () => newest && withOlder(newest, older.announcements),
+    [newest, older.announcements],
+  );
   const initialPoll = data?.initialPoll ?? null;
   // The list's run is the announcements service's own, newer than the stock's completedInitialPoll.
   const syncing = isSyncing(stock.completedInitialPoll, initialPoll);
@@ -97,11 +111,12 @@ export function ClientAnnouncementsTab({ stock }: ClientStockTabProps) {
   return (
     <AnnouncementsPanel
       stock={stock}
-      announcements={data.announcements}
+      announcements={announcements ?? data.announcements}
       initialPoll={initialPoll}
       syncing={syncing}
       permissions={permissions}
-      unavailable={data.unavailable}
+      unavailable={[...data.unavailable, ...older.unavailable]}
+      older={older}
     />
   );
 }

@@ -1,12 +1,17 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { STOCK_LIST_UNAVAILABLE_HEADER, type Announcement, type AnnouncementList, type ClientStockDto } from '@irp/proto';
+import {
+  STOCK_LIST_UNAVAILABLE_HEADER,
+  type Announcement,
+  type AnnouncementList,
+  type ClientStockDto,
+} from '@irp/proto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientStockDto } from '@/test/fixtures';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import { announcement, runningPoll } from '../test/fixtures';
 import { errorResponse, serveApi, type Handler, routeKey, routePath } from '@/test/fakeApi';
 import { routes } from '@/api/routes';
-import { SENT_STATE_UNAVAILABLE } from './AnnouncementsPanel';
+import { OLDER_FAILED_TITLE, SENT_STATE_UNAVAILABLE, olderLoadingText } from './AnnouncementsPanel';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -28,7 +33,7 @@ describe('client Announcements tab', () => {
 
   function open(
     roles: string[],
-    list: AnnouncementList = { announcements: [SENT, NEW], initialPoll: null },
+    list: AnnouncementList = { announcements: [SENT, NEW], initialPoll: null, next: null },
     overrides: Partial<ClientStockDto> = {},
     handlers: Record<string, Handler> = {},
   ) {
@@ -61,6 +66,64 @@ describe('client Announcements tab', () => {
     expect(screen.getByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resync' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  it('shows the newest page at once and then the older pages one after the other, with their progress', async () => {
+    const OLD = announcement({ headline: 'Annual Report 2006', date: '2006-08-20T22:00:00.000Z' });
+    let releaseLast: () => void = () => undefined;
+    const lastPage = new Promise<void>((resolve) => (releaseLast = resolve));
+    const { calls } = open(
+      ['EditAnnouncements'],
+      undefined,
+      {},
+      {
+        [routeKey(routes.announcements.list, { combinedTicker: 'BHP:ASX' })]: async ({ params }) => {
+          const after = params.get('after');
+          if (after === null) return jsonResponse({ announcements: [NEW], initialPoll: null, next: NEW.id });
+          if (after === NEW.id)
+            return jsonResponse({ announcements: [SENT], initialPoll: null, next: SENT.id });
+          await lastPage;
+          return jsonResponse({ announcements: [OLD], initialPoll: null, next: null });
+        },
+      },
+    );
+    // The first two pages shown while the third is on its way, and said so.
+    expect(await screen.findByText(olderLoadingText(2))).toBeInTheDocument();
+    const rows = () => within(screen.getByTestId('announcement-rows')).getAllByRole('row');
+    expect(rows().map((r) => r.textContent)).toEqual([
+      expect.stringContaining(NEW.headline),
+      expect.stringContaining(SENT.headline),
+    ]);
+    releaseLast();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows()[2]).toHaveTextContent(OLD.headline);
+    expect(screen.queryByText(/Loading older announcements/)).not.toBeInTheDocument();
+    // Each page asked once, after the one before.
+    const afters = calls
+      .filter((c) => c.path.startsWith('/api/Announcement/list/'))
+      .map((c) => c.params.get('after'));
+    expect(afters).toEqual([null, NEW.id, SENT.id]);
+  });
+
+  it('keeps the pages it has when an older page fails, and says why', async () => {
+    open(
+      ['EditAnnouncements'],
+      undefined,
+      {},
+      {
+        [routeKey(routes.announcements.list, { combinedTicker: 'BHP:ASX' })]: ({ params }) =>
+          params.get('after') === null
+            ? jsonResponse({ announcements: [NEW, SENT], initialPoll: null, next: SENT.id })
+            : errorResponse(
+                404,
+                'The announcements of BHP:ASX changed since this list was read: reload the page to see them',
+              ),
+      },
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(OLDER_FAILED_TITLE);
+    expect(alert).toHaveTextContent('changed since this list was read');
+    expect(within(screen.getByTestId('announcement-rows')).getAllByRole('row')).toHaveLength(2);
   });
 
   it('gives EditAnnouncements alone Edit and Delete, without Send Email or the confirmation email', async () => {
@@ -118,7 +181,7 @@ describe('client Announcements tab', () => {
   it('asks a non-ASX stock for the URL instead of a PDF', async () => {
     const { calls } = open(
       ['EditAnnouncements'],
-      { announcements: [], initialPoll: null },
+      { announcements: [], initialPoll: null, next: null },
       {
         ticker: 'VOD',
         exchange: 'LSE',
@@ -150,7 +213,7 @@ describe('client Announcements tab', () => {
   it('shows the sync progress instead of Add Announcement while the initial poll runs', async () => {
     open(
       ['EditAnnouncements'],
-      { announcements: [], initialPoll: runningPoll() },
+      { announcements: [], initialPoll: runningPoll(), next: null },
       { completedInitialPoll: false },
     );
     expect(await screen.findByTestId('sync-progress')).toHaveTextContent(
@@ -162,7 +225,11 @@ describe('client Announcements tab', () => {
   it('shows Add Announcement once the list reports the run completed, without asking for the stock again', async () => {
     const { calls } = open(
       ['EditAnnouncements'],
-      { announcements: [], initialPoll: { ...runningPoll(), status: 'completed', currentYear: 2026 } },
+      {
+        announcements: [],
+        initialPoll: { ...runningPoll(), status: 'completed', currentYear: 2026 },
+        next: null,
+      },
       { completedInitialPoll: false },
     );
     expect(await screen.findByRole('button', { name: 'Add Announcement' })).toBeInTheDocument();
@@ -172,14 +239,18 @@ describe('client Announcements tab', () => {
 
   it('links the Comments count only for ReplyToComment holders on the stock', async () => {
     const commented = announcement({ headline: 'Half Year Results', numComments: 2 });
-    open(['EditAnnouncements', 'ReplyToComment'], { announcements: [commented], initialPoll: null });
+    open(['EditAnnouncements', 'ReplyToComment'], {
+      announcements: [commented],
+      initialPoll: null,
+      next: null,
+    });
     expect(await screen.findByRole('link', { name: `2 comments on ${commented.headline}` })).toHaveAttribute(
       'href',
       `/AnnouncementComments/BHP:ASX/${commented.sendGuid}`,
     );
     cleanup();
 
-    open(['EditAnnouncements'], { announcements: [commented], initialPoll: null });
+    open(['EditAnnouncements'], { announcements: [commented], initialPoll: null, next: null });
     const [row] = within(await screen.findByTestId('announcement-rows')).getAllByRole('row');
     expect(within(row as HTMLElement).getAllByRole('cell')[3]).toHaveTextContent('2');
     expect(within(row as HTMLElement).queryByRole('link', { name: /comments on/ })).not.toBeInTheDocument();
@@ -187,12 +258,17 @@ describe('client Announcements tab', () => {
 
   it("says who was mailed is unknown when the list's header names the email-marketing service", async () => {
     const stock = clientStockDto('BHP', { roles: ['EditAnnouncements'] });
-    open(['EditAnnouncements'], undefined, {}, {
-      [routeKey(routes.announcements.list, { combinedTicker: stock.combinedTicker })]: () =>
-        jsonResponse({ announcements: [SENT, NEW], initialPoll: null }, 200, {
-          [STOCK_LIST_UNAVAILABLE_HEADER]: 'email-marketing',
-        }),
-    });
+    open(
+      ['EditAnnouncements'],
+      undefined,
+      {},
+      {
+        [routeKey(routes.announcements.list, { combinedTicker: stock.combinedTicker })]: () =>
+          jsonResponse({ announcements: [SENT, NEW], initialPoll: null, next: null }, 200, {
+            [STOCK_LIST_UNAVAILABLE_HEADER]: 'email-marketing',
+          }),
+      },
+    );
     expect(await screen.findByRole('status')).toHaveTextContent(SENT_STATE_UNAVAILABLE);
     expect(within(await screen.findByTestId('announcement-rows')).getAllByRole('row')).toHaveLength(2);
   });

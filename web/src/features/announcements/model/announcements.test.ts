@@ -10,6 +10,7 @@ import {
   sortNewestFirst,
   takesPdfUpload,
   wasSent,
+  withOlder,
   type AnnouncementPermissions,
 } from './announcements';
 
@@ -37,6 +38,22 @@ describe('announcement rules of the tab', () => {
     const list = [a, b, c];
     expect(sortNewestFirst(list)).toEqual([b, c, a]);
     expect(list).toEqual([a, b, c]);
+  });
+
+  it('keeps the service order of announcements released at one moment, sorted or not', () => {
+    const at = '2024-06-01T00:00:00.000Z';
+    const [x, y] = [announcement({ date: at }), announcement({ date: at })];
+    const older = announcement({ date: '2020-01-01T00:00:00.000Z' });
+    expect(sortNewestFirst([x, y, older])).toEqual([x, y, older]);
+    expect(sortNewestFirst([older, x, y])).toEqual([x, y, older]);
+  });
+
+  it('follows a first page with the older pages, each announcement once', () => {
+    const [a, b, c] = [announcement(), announcement(), announcement()];
+    const first = [a, b];
+    expect(withOlder(first, [])).toBe(first);
+    expect(withOlder(first, [b, c])).toEqual([a, b, c]);
+    expect(withOlder(first, [c, c])).toEqual([a, b, c]);
   });
 
   it('offers the row menu by role, and no Delete or sending on a deleted announcement', () => {

@@ -48,7 +48,26 @@ export const takesPdfUpload = (exchange: string): boolean => exchange.trim().toU
 
 /** Newest first (spec section 2: sorted by date descending); the list given is left as it is. */
 export function sortNewestFirst(announcements: readonly Announcement[]): Announcement[] {
-  return [...announcements].sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  // Each date parsed once (a stock's 20 years are thousands); the service's order (newest first) kept as it is.
+  const times = announcements.map((a) => Date.parse(a.date));
+  if (times.every((t, i) => i === 0 || t <= times[i - 1]!)) return [...announcements];
+  return times
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => b.t - a.t || a.i - b.i)
+    .map(({ i }) => announcements[i]!);
+}
+
+/**
+ * A first page of a stock's announcements followed by the older pages loaded so far (useOlderAnnouncements),
+ * each announcement once: a page fetched again after a change may overlap the one before it.
+ */
+export function withOlder(
+  first: readonly Announcement[],
+  older: readonly Announcement[],
+): readonly Announcement[] {
+  if (older.length === 0) return first;
+  const seen = new Set(first.map((a) => a.sendGuid));
+  return [...first, ...older.filter((a) => !seen.has(a.sendGuid) && seen.add(a.sendGuid))];
 }
 
 /**
