@@ -284,7 +284,7 @@ async function timeList(page, { route, api, selector, arrived, filter, whole }) 
     if (run > 0) render.push(shown.frameAt - dataAt);
     // A paged list: when its last page shows, after the first page's data.
     if (whole) {
-      const handle = await page.waitForFunction(whole, undefined, { timeout: 300_000, polling: 'raf' });
+      const handle = await page.waitForFunction(whole.shown, whole.arg, { timeout: 300_000, polling: 'raf' });
       if (run > 0) wholeMs.push((await handle.jsonValue()) - dataAt);
     }
     if (filter) {
@@ -360,11 +360,14 @@ export async function measureLongLists({ page, pg, base, cookies, env }) {
       selector: ANNOUNCEMENT_ROWS,
       arrived: () => /\d{4}/,
       // Every page shown: the table counts them all (aria-rowcount, with its header row) and nothing loads.
-      whole: (n) => () =>
-        document.querySelector('table[aria-label="Announcements"]')?.getAttribute('aria-rowcount') ===
-          String(n + 1) && !document.body.textContent.includes('Loading older announcements')
-          ? performance.now()
-          : null,
+      whole: (n) => ({
+        arg: n + 1,
+        shown: (rowCount) =>
+          document.querySelector('table[aria-label="Announcements"]')?.getAttribute('aria-rowcount') ===
+            String(rowCount) && !document.body.textContent.includes('Loading older announcements')
+            ? performance.now()
+            : null,
+      }),
     },
     {
       name: 'invoices',

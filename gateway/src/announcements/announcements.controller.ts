@@ -1,4 +1,5 @@
 import {
+  ANNOUNCEMENT_PAGE_MAX,
   ANNOUNCEMENT_PAGE_SIZE,
   AnnouncementBodySchema,
   AnnouncementListQuerySchema,
@@ -42,7 +43,10 @@ export class AnnouncementsController {
     private readonly pdfLimits: PublicPdfLimits,
   ) {}
 
-  /** A page of ANNOUNCEMENT_PAGE_SIZE, newest first; `after` (a previous page's `next`) the older ones. */
+  /**
+   * The newest ANNOUNCEMENT_PAGE_SIZE; with `after` (a previous page's `next`) the ANNOUNCEMENT_PAGE_MAX older
+   * ones after it.
+   */
   @Route(routes.announcements.list)
   async list(
     @Param('combinedTicker') combinedTicker: string,
@@ -57,7 +61,8 @@ export class AnnouncementsController {
       combinedTicker,
       includeDeleted: true,
       checkedStockId,
-      limit: ANNOUNCEMENT_PAGE_SIZE,
+      // The newest page small, for the first paint; the older ones, loaded behind it, in fewer requests.
+      limit: query.after ? ANNOUNCEMENT_PAGE_MAX : ANNOUNCEMENT_PAGE_SIZE,
       after: query.after,
     });
     const composed = await this.deliveries.of(announcements);

@@ -1,4 +1,9 @@
-import { ANNOUNCEMENT_PAGE_SIZE, AdminStockPageSchema, AnnouncementListSchema } from '@irp/proto';
+import {
+  ANNOUNCEMENT_PAGE_MAX,
+  ANNOUNCEMENT_PAGE_SIZE,
+  AdminStockPageSchema,
+  AnnouncementListSchema,
+} from '@irp/proto';
 import { randomUUID } from 'node:crypto';
 import { connectTestDatabase, until } from '../gateway-harness';
 import { AnnouncementsRun, T } from './announcements-harness';
@@ -35,8 +40,8 @@ export function listCases(t: AnnouncementsRun) {
         (res) => res.status === 200,
         `the announcements service knowing ${stock.combinedTicker}`,
       );
-      // Two pages and a half, over 20 years, a few released at the same moment.
-      const total = ANNOUNCEMENT_PAGE_SIZE * 2 + 50;
+      // The newest page, then two older ones (the second short), over 20 years, a few released at one moment.
+      const total = ANNOUNCEMENT_PAGE_SIZE + ANNOUNCEMENT_PAGE_MAX + 50;
       const db = await connectTestDatabase();
       try {
         await db.query(
@@ -69,12 +74,15 @@ export function listCases(t: AnnouncementsRun) {
       expect(refused.status).toBe(403);
 
       const all = [...first.announcements];
+      const sizes: number[] = [];
       for (let after = first.next; after;) {
         const admin = await get(`/api/Announcement/list/${stock.combinedTicker}?after=${after}`, 'admin');
         const next = AnnouncementListSchema.parse(admin.body);
         all.push(...next.announcements);
+        sizes.push(next.announcements.length);
         after = next.next;
       }
+      expect(sizes).toEqual([ANNOUNCEMENT_PAGE_MAX, 50]);
       expect(all).toHaveLength(total);
       expect(new Set(all.map((a) => a.id)).size).toBe(total);
       const dates = all.map((a) => a.date);

@@ -1,8 +1,6 @@
 import type { Announcement } from '@irp/proto';
-import { useEffect, useMemo, useState } from 'react';
-import { shallowEqual } from 'react-redux';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { errorMessageOf } from '@/lib/apiError';
+import { useMemo } from 'react';
+import { useFollowingPages } from '@/api/useFollowingPages';
 import { announcementsApi } from './announcementsApi';
 
 /** The older pages of a stock's announcements as far as they are loaded, and whether more are coming. */
@@ -18,67 +16,29 @@ export interface OlderAnnouncements {
 }
 
 const NONE: readonly Announcement[] = [];
-const older = announcementsApi.endpoints.olderAnnouncements;
-type OlderPage = typeof older.Types.ResultType;
 
 /**
- * Loads, one page after the other, the announcements older than a first page whose `next` is given (the stock
- * page's `announcementsNext`, the list's `next`), so a stock's 20 years show their newest page at once and the
- * rest as it comes, with no page size on screen (issue 35). Each page stays subscribed while shown, so an
- * announcement change (its tags) refetches the older pages too. A new `next` (the first page changed) starts
- * again from it.
+ * The announcements older than a first page whose `next` is given (the stock page's `announcementsNext`, the
+ * list's `next`), page after page (useFollowingPages): a stock's 20 years show their newest page at once and
+ * the rest as it comes. Any announcement change (its tags) refetches them.
  */
 export function useOlderAnnouncements(
   combinedTicker: string,
   next: string | null | undefined,
 ): OlderAnnouncements {
-  const dispatch = useAppDispatch();
-  // The `after` of each older page asked for so far, in order.
-  const [cursors, setCursors] = useState<readonly string[]>([]);
-  const [from, setFrom] = useState<string | null | undefined>(next);
-  if (from !== next) {
-    setFrom(next);
-    setCursors([]);
-  }
-  const afters = from === next && next ? (cursors.length ? cursors : [next]) : [];
-
-  useEffect(() => {
-    const subscriptions = afters.map((after) => dispatch(older.initiate({ combinedTicker, after })));
-    return () => subscriptions.forEach((s) => s.unsubscribe());
-    // `afters` is derived from state on each render: its joined value is what changes it.
-  }, [dispatch, combinedTicker, afters.join(' ')]);
-
-  // Each page's data and error, flat, compared one by one (a page's data keeps its identity).
-  const states = useAppSelector(
-    (state) =>
-      afters.flatMap((after) => {
-        // The store's type does not name the injected endpoints' cache.
-        const page = older.select({ combinedTicker, after })(state as never);
-        return [page.data, page.error];
-      }),
-    shallowEqual,
+  const { pages, loading, error } = useFollowingPages(
+    announcementsApi.endpoints.olderAnnouncements,
+    (after) => ({ combinedTicker, after }),
+    combinedTicker,
+    next,
   );
-  const pages = afters.map((_, i) => ({
-    data: states[2 * i] as OlderPage | undefined,
-    error: states[2 * i + 1] as unknown,
-  }));
-  const last = pages[pages.length - 1];
-  const following = last?.data?.next ?? null;
-
-  useEffect(() => {
-    if (following && !afters.includes(following)) setCursors([...afters, following]);
-  }, [following, afters]);
-
-  // `states` keeps its identity while no page changed (the selector's shallowEqual).
-  const announcements = useMemo(
-    () => (pages.some((p) => p.data) ? pages.flatMap((p) => p.data?.announcements ?? []) : NONE),
-    [states],
+  return useMemo(
+    () => ({
+      announcements: pages.length ? pages.flatMap((p) => p.announcements) : NONE,
+      loading,
+      error,
+      unavailable: [...new Set(pages.flatMap((p) => p.unavailable))],
+    }),
+    [pages, loading, error],
   );
-  const failed = pages.find((p) => p.error !== undefined);
-  return {
-    announcements,
-    loading: !failed && pages.some((p) => !p.data),
-    error: failed ? errorMessageOf(failed.error) : null,
-    unavailable: [...new Set(pages.flatMap((p) => p.data?.unavailable ?? []))],
-  };
 }
