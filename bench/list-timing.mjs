@@ -46,12 +46,19 @@ export async function changeMatching(page, selector, pattern, timeout = 60_000) 
   return handle.jsonValue();
 }
 
-/** responseEnd of the last request whose URL contains `part` (ms, page time). */
-export const responseEnd = (page, part) =>
-  page.evaluate((p) => {
-    const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes(p));
-    return entries.length ? entries[entries.length - 1].responseEnd : null;
-  }, part);
+/**
+ * responseEnd of the last request whose URL contains `part` (ms, page time); with `first`, of the first (a
+ * paged list: its first page, whatever pages followed).
+ */
+export const responseEnd = (page, part, { first = false } = {}) =>
+  page.evaluate(
+    ([p, firstOne]) => {
+      const entries = performance.getEntriesByType('resource').filter((e) => e.name.includes(p));
+      if (!entries.length) return null;
+      return (firstOne ? entries[0] : entries[entries.length - 1]).responseEnd;
+    },
+    [part, first],
+  );
 
 /** When the last key went down (page time). */
 export const keyAt = (page) => page.evaluate(() => window.__listTiming.keyAt);

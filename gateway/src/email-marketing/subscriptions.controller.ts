@@ -1,5 +1,7 @@
 import { AppError } from '@irp/platform';
 import {
+  SUBSCRIBER_PAGE_MAX,
+  SUBSCRIBER_PAGE_SIZE,
   ErrorCode,
   SubscribersQuerySchema,
   Topics,
@@ -68,7 +70,10 @@ export class SubscriptionController {
   }
 }
 
-/** A stock's subscribers with their status and counts, for staff. */
+/**
+ * A stock's subscribers with their status, newest first, a page at a time (SUBSCRIBER_PAGE_SIZE, then
+ * SUBSCRIBER_PAGE_MAX after `after`), and its counts, for staff.
+ */
 @Controller()
 export class SubscribersController {
   constructor(private readonly services: ServicesClient) {}
@@ -79,6 +84,11 @@ export class SubscribersController {
       combinedTicker: query.combinedTicker,
     });
     if (!id) throw new AppError(ErrorCode.NotFound, `Stock ${query.combinedTicker} not found`);
-    return this.services.request(Topics.EmailMarketingSubscribers, { stockId: id });
+    // The newest page small, for the first paint; the older ones, loaded behind it, in fewer requests.
+    return this.services.request(Topics.EmailMarketingSubscribers, {
+      stockId: id,
+      limit: query.after ? SUBSCRIBER_PAGE_MAX : SUBSCRIBER_PAGE_SIZE,
+      after: query.after,
+    });
   }
 }

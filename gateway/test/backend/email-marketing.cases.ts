@@ -12,6 +12,7 @@ import {
   Stock,
   StockRole,
   SubscribersResponseSchema,
+  SUBSCRIBER_PAGE_SIZE,
 } from '@irp/proto';
 import { settledDeliveries, SmtpSink } from '@irp/platform/testing';
 import { Client } from 'pg';
@@ -687,6 +688,43 @@ export function emailMarketingCases(shared: SharedBackend) {
         expect(sink.to(address)).toEqual([]);
         const sent = await shownSent(sendGuid);
         expect(sent.sendHistory.map((h) => h.emailAddress)).toEqual([stayer]);
+      });
+
+      it("pages a stock's subscribers: the newest SUBSCRIBER_PAGE_SIZE, then the rest after `next`, counts whole", async () => {
+        const P = await createStockAsAdmin(post, { ticker: `EP${RUN}`, companyName: 'Paging Email' });
+        const total = SUBSCRIBER_PAGE_SIZE + 10;
+        await db.query(
+          `INSERT INTO email_marketing.subscribers (stock_id, email, status, subscribed_at)
+           SELECT $1, 'paged' || g || '@example.com', CASE WHEN g % 2 = 0 THEN 'confirmed' ELSE 'pending' END,
+                  timestamptz '2024-01-01T00:00:00Z' + (g / 4) * interval '1 hour'
+             FROM generate_series(1, $2::int) g`,
+          [P.id, total],
+        );
+        const path = `/api/admin/subscribers?combinedTicker=${P.combinedTicker}`;
+        const first = SubscribersResponseSchema.parse((await get(path, 'admin')).body);
+        expect(first.subscribers).toHaveLength(SUBSCRIBER_PAGE_SIZE);
+        expect(first.counts).toEqual({ pending: total / 2, confirmed: total / 2, unsubscribed: 0 });
+        expect(first.next).toBe(first.subscribers.at(-1)?.id);
+        const rest = SubscribersResponseSchema.parse(
+          (await get(`${path}&after=${first.next}`, 'admin')).body,
+        );
+        expect(rest).toMatchObject({ counts: first.counts, next: null });
+        const all = [...first.subscribers, ...rest.subscribers];
+        expect(new Set(all.map((x) => x.email)).size).toBe(total);
+        const times = all.map((x) => x.subscribedAt);
+        expect(times).toEqual([...times].sort().reverse());
+
+        expect((await get(`${path}&after=${first.next}`, 'reports')).status).toBe(403);
+        const gone = await get(`${path}&after=${A.id}`, 'admin');
+        expect({ status: gone.status, message: gone.body.errorMessage }).toEqual({
+          status: 404,
+          message: 'The subscribers changed since this list was read: reload the page to see them',
+        });
+        const malformed = await get(`${path}&after=x`, 'admin');
+        expect({ status: malformed.status, message: malformed.body.errorMessage }).toEqual({
+          status: 400,
+          message: 'after: must be the `next` of a previous page',
+        });
       });
     });
   });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { nextPageField, pageRequestFields } from '../common/paging';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
 import {
   ANNOUNCEMENT_PAGE_MAX,
-  AnnouncementCursorSchema,
   StoredAnnouncementSchema,
   AnnouncementServiceSchema,
   DiskReportSchema,
@@ -52,17 +52,15 @@ export const ListAnnouncementsRequestSchema = z.object({
   includeDeleted: z.boolean().default(true),
   /** The stock whose role the gateway checked: a ticker naming another stock here is not found. */
   checkedStockId: StockId.optional(),
-  /** At most this many, newest first (a page); without it, every one. */
-  limit: z.number().int().min(1).max(ANNOUNCEMENT_PAGE_MAX).optional(),
-  /** The page after the announcement a previous page ended with (its reply's `next`). */
-  after: AnnouncementCursorSchema.optional(),
+  /** Newest first: a page (common/paging.ts) or, without `limit`, every one. */
+  ...pageRequestFields(ANNOUNCEMENT_PAGE_MAX),
 });
 export const AnnouncementListReplySchema = z.object({
   announcements: z.array(StoredAnnouncementSchema),
   /** The stock's latest initial poll or resync; null when none ran. */
   initialPoll: InitialPollProgressSchema.nullable(),
   /** Where the next page starts (`after`), or null when this page was the last. */
-  next: AnnouncementCursorSchema.nullable().default(null),
+  next: nextPageField,
 });
 
 /** The latest initial poll's status of many stocks at once (the gateway composes completedInitialPoll). */

@@ -198,12 +198,10 @@ export const ReconcileSchema = z.object({
 export type Reconcile = z.infer<typeof ReconcileSchema>;
 
 /**
- * A stock's announcements are read a page at a time where the list can grow without bound (20 years of a busy
- * stock are thousands): the stock page and the Announcements tab show the newest page at once and load the
- * older ones after it, with no page size on screen (issue 35).
+ * A stock's announcements are read a page at a time (common/paging.ts): 20 years of a busy stock are
+ * thousands. The stock page and the Announcements tab show the newest ANNOUNCEMENT_PAGE_SIZE at once and load
+ * the older ones after it, ANNOUNCEMENT_PAGE_MAX at a time.
  */
 export const ANNOUNCEMENT_PAGE_SIZE = 200;
 /** The largest page a request may ask for. */
 export const ANNOUNCEMENT_PAGE_MAX = 1_000;
-/** Where a page of a stock's announcements continues: the id of the previous page's last (oldest) one. */
-export const AnnouncementCursorSchema = z.string().uuid('must be the `next` of a previous page');

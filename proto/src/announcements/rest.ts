@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { PageCursorSchema } from '../common/paging';
 import { queryFlag } from '../common/rest';
 import {
-  AnnouncementCursorSchema,
   AnnouncementSchema,
   InitialPollProgressSchema,
   ReconcileSchema,
@@ -124,7 +124,7 @@ export const SendEmailBodySchema = z
 
 /** The widget's announcement opening: `?apiKey=&sendGuid=`. */
 /** GET /api/Announcement/list: the page after `after` (a previous page's `next`); without it the newest. */
-export const AnnouncementListQuerySchema = z.object({ after: AnnouncementCursorSchema.optional() });
+export const AnnouncementListQuerySchema = z.object({ after: PageCursorSchema.optional() });
 
 export const WidgetAnnouncementQuerySchema = z.object({
   sendGuid: z.string().uuid('must be an announcement id'),
@@ -146,7 +146,7 @@ export const AnnouncementListSchema = z.object({
   announcements: z.array(AnnouncementSchema),
   initialPoll: InitialPollProgressSchema.nullable(),
   /** The next page's `after`, or null when this page holds the oldest (ANNOUNCEMENT_PAGE_SIZE a page). */
-  next: AnnouncementCursorSchema.nullable(),
+  next: PageCursorSchema.nullable(),
 });
 export type AnnouncementList = z.infer<typeof AnnouncementListSchema>;
 

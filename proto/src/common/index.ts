@@ -15,3 +15,4 @@ export * from './html';
 export * from './routes';
 export * from './gateway-routes';
 export * from './sealed';
+export * from './paging';

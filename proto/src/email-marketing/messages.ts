@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnnouncementDeliveryStateSchema, StoredAnnouncementSchema } from '../announcements/records';
+import { nextPageField, pageRequestFields } from '../common/paging';
 import { StockId } from '../common/session';
 import { sealedOrKept } from '../common/sealed';
 import { ActorSchema } from '../stocks/stock';
@@ -7,6 +8,7 @@ import {
   EmailMarketingProviderSchema,
   EmailMarketingSettingsSchema,
   EmailMarketingSettingsViewSchema,
+  SUBSCRIBER_PAGE_MAX,
   SubscriberCountsSchema,
   SubscriberSchema,
   SubscriberStatusSchema,
@@ -104,10 +106,17 @@ export const SubscriptionReplySchema = z.object({
  */
 export const UnsubscribeReplySchema = SubscriptionReplySchema.omit({ email: true });
 
-export const ListSubscribersRequestSchema = z.object({ stockId: StockId });
+export const ListSubscribersRequestSchema = z.object({
+  stockId: StockId,
+  /** Newest first: a page (common/paging.ts) or, without `limit`, every one. */
+  ...pageRequestFields(SUBSCRIBER_PAGE_MAX),
+});
 export const SubscriberListReplySchema = z.object({
   subscribers: z.array(SubscriberSchema),
+  /** The stock's counts by status, whatever the page. */
   counts: SubscriberCountsSchema,
+  /** Where the next page starts (`after`), or null when this page was the last. */
+  next: nextPageField,
 });
 
 /** The dashboards' Email marketing column: which stocks have email marketing set up. */

@@ -61,3 +61,11 @@ export type SubscriberCounts = z.infer<typeof SubscriberCountsSchema>;
 
 export const DeliveryStatusSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'skipped']);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
+
+/**
+ * A stock's subscribers are read a page at a time (common/paging.ts): the staff list shows the newest
+ * SUBSCRIBER_PAGE_SIZE at once and loads the rest after them, SUBSCRIBER_PAGE_MAX at a time.
+ */
+export const SUBSCRIBER_PAGE_SIZE = 500;
+/** The largest page a request may ask for. */
+export const SUBSCRIBER_PAGE_MAX = 5_000;

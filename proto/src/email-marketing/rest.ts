@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursorSchema } from '../common/paging';
 import { StockId } from '../common/session';
 import {
   EmailMarketingProviderSchema,
@@ -153,11 +154,20 @@ export type SubscriptionResponseDto = z.infer<typeof SubscriptionResponseSchema>
 export const UnsubscribeResponseSchema = SubscriptionResponseSchema.omit({ email: true });
 export type UnsubscribeResponseDto = z.infer<typeof UnsubscribeResponseSchema>;
 
-/** GET /api/admin/subscribers?combinedTicker: a stock's subscribers with their status, for staff. */
-export const SubscribersQuerySchema = z.object({ combinedTicker: z.string().min(1).max(40) });
+/**
+ * GET /api/admin/subscribers?combinedTicker: a stock's newest SUBSCRIBER_PAGE_SIZE subscribers with their
+ * status, for staff, and its counts by status; `&after={next}` the SUBSCRIBER_PAGE_MAX after them
+ * (common/paging.ts).
+ */
+export const SubscribersQuerySchema = z.object({
+  combinedTicker: z.string().min(1).max(40),
+  after: PageCursorSchema.optional(),
+});
 export const SubscribersResponseSchema = z.object({
   subscribers: z.array(SubscriberSchema),
   counts: SubscriberCountsSchema,
+  /** The next page's `after`, or null when this page holds the oldest. */
+  next: PageCursorSchema.nullable(),
 });
 export type SubscribersResponseDto = z.infer<typeof SubscribersResponseSchema>;
 

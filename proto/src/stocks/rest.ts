@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import {
-  AnnouncementCursorSchema,
-  AnnouncementSchema,
-  InitialPollProgressSchema,
-} from '../announcements/records';
+import { PageCursorSchema } from '../common/paging';
+import { AnnouncementSchema, InitialPollProgressSchema } from '../announcements/records';
 import { MarketDataSchema } from '../reports/records';
 import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { savedResponse } from '../common/rest';
@@ -185,7 +182,7 @@ export const AdminStockPageSchema = StockSchema.extend({
   /** The newest ANNOUNCEMENT_PAGE_SIZE; the older ones page by page from GET /api/Announcement/list. */
   announcements: z.array(AnnouncementSchema).nullable(),
   /** Where the older announcements continue (that list's `after`), or null when these are all. */
-  announcementsNext: AnnouncementCursorSchema.nullable().optional(),
+  announcementsNext: PageCursorSchema.nullable().optional(),
   initialPoll: InitialPollProgressSchema.nullable(),
   /** The Market tab's current quote (reports service); null when there is none or it did not answer. */
   currentMarketData: MarketDataSchema.nullable().optional(),

@@ -9,6 +9,7 @@ import { SendHistory1796400000000 } from './database/migrations/1796400000000-Se
 import { StaffMailSettings1796500000000 } from './database/migrations/1796500000000-StaffMailSettings';
 import { SendPriority1796600000000 } from './database/migrations/1796600000000-SendPriority';
 import { SendExpansion1796700000000 } from './database/migrations/1796700000000-SendExpansion';
+import { SubscribersNewestFirst1796800000000 } from './database/migrations/1796800000000-SubscribersNewestFirst';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
 import { SendTestCampaign } from './campaigns/send-test-campaign';
@@ -101,6 +102,7 @@ export const emailMarketingService = defineService({
       StaffMailSettings1796500000000,
       SendPriority1796600000000,
       SendExpansion1796700000000,
+      SubscribersNewestFirst1796800000000,
     ],
   }),
   providers: [

@@ -385,6 +385,60 @@ describe('email-marketing service', () => {
       expect(sink.to(stayer).filter((m) => m.subject.endsWith(a.headline))).toHaveLength(1);
       expect(sink.to(email).filter((m) => m.subject.endsWith(a.headline))).toEqual([]);
     });
+
+    it("pages a stock's subscribers newest first: each page after the last one read, every one once, counts whole", async () => {
+      // Twelve of a stock of their own, four subscribed at one moment (the address orders those).
+      const stockId = randomUUID();
+      await db.query(
+        `INSERT INTO email_marketing.subscribers (stock_id, email, status, subscribed_at)
+         SELECT $1, 'page' || g || '@example.com', (ARRAY['pending', 'confirmed', 'unsubscribed'])[1 + g % 3],
+                CASE WHEN g BETWEEN 5 AND 8 THEN timestamptz '2025-06-01T00:00:00Z'
+                     ELSE timestamptz '2025-01-01T00:00:00Z' + g * interval '1 day' END
+           FROM generate_series(1, 12) g`,
+        [stockId],
+      );
+      const whole = await requester.request(Topics.EmailMarketingSubscribers, { stockId });
+      expect(whole.subscribers).toHaveLength(12);
+      expect(whole.next).toBeNull();
+      expect(whole.counts).toEqual({ pending: 4, confirmed: 4, unsubscribed: 4 });
+
+      const paged: typeof whole.subscribers = [];
+      const nexts: (string | null)[] = [];
+      let after: string | undefined;
+      do {
+        const page = await requester.request(Topics.EmailMarketingSubscribers, { stockId, limit: 5, after });
+        expect(page.counts).toEqual(whole.counts);
+        paged.push(...page.subscribers);
+        nexts.push(page.next);
+        after = page.next ?? undefined;
+      } while (after);
+      expect(nexts).toEqual([paged[4].id, paged[9].id, null]);
+      expect(paged.map((x) => x.id)).toEqual(whole.subscribers.map((x) => x.id));
+      expect(paged.filter((x) => x.subscribedAt === '2025-06-01T00:00:00.000Z').map((x) => x.email)).toEqual([
+        'page5@example.com',
+        'page6@example.com',
+        'page7@example.com',
+        'page8@example.com',
+      ]);
+      expect(
+        (await requester.request(Topics.EmailMarketingSubscribers, { stockId, limit: 12 })).next,
+      ).toBeNull();
+
+      // A continuation from a subscriber the stock does not have (another stock's, or none) is refused.
+      const [{ id: elsewhere }] = await db.query(
+        `SELECT id FROM email_marketing.subscribers WHERE stock_id <> $1 LIMIT 1`,
+        [stockId],
+      );
+      for (const stranger of [elsewhere, randomUUID()])
+        expect(
+          await refusal(() =>
+            requester.request(Topics.EmailMarketingSubscribers, { stockId, limit: 5, after: stranger }),
+          ),
+        ).toEqual({
+          code: 'NOT_FOUND',
+          message: 'The subscribers changed since this list was read: reload the page to see them',
+        });
+    });
   });
 
   describe('announcement sends', () => {

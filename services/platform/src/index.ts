@@ -19,6 +19,7 @@ export * from './outbox/outbox';
 export * from './outbox/outbox.entity';
 export * from './outbox/outbox.migration';
 export * from './outbox/outbox-pruner';
+export * from './paging';
 export * from './platform.module';
 export * from './reliability/handler-retry';
 export * from './reliability/retry';

@@ -1,4 +1,4 @@
-import { AppError, createLogger, requireStockRoleOf } from '@irp/platform';
+import { AppError, createLogger, pageOfRows, requireStockRoleOf } from '@irp/platform';
 import { Actor, ErrorCode, InitialPollProgress, StockRole, StoredAnnouncement } from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { toInitialPollProgress } from '../initial-poll/initial-poll.mapper';
@@ -54,13 +54,12 @@ export class ReadAnnouncementsService {
         : await this.announcements.pageOfStock(stock.id, { includeDeleted, limit: limit + 1, after });
     if (!rows)
       throw new AppError(ErrorCode.NotFound, AnnouncementRuleMessages.pageGone(stock.combinedTicker));
-    const more = limit !== undefined && rows.length > limit;
-    const listed = more ? rows.slice(0, limit) : rows;
+    const listed = limit === undefined ? { rows, next: null } : pageOfRows(rows, limit);
     const poll = await this.announcements.initialPollOf(stock.id);
     return {
-      announcements: listed.map(toAnnouncement),
+      announcements: listed.rows.map(toAnnouncement),
       initialPoll: poll ? toInitialPollProgress(poll) : null,
-      next: more ? listed[listed.length - 1].id : null,
+      next: listed.next,
     };
   }
 

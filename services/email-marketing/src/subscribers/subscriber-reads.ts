@@ -1,10 +1,20 @@
-import { AppError } from '@irp/platform';
-import { INVALID_LINK_MESSAGE, Subscriber, SubscriberCounts, UNSUBSCRIBED_MESSAGE } from '@irp/proto';
+import { AppError, pageOfRows } from '@irp/platform';
+import {
+  ErrorCode,
+  INVALID_LINK_MESSAGE,
+  Subscriber,
+  SubscriberCounts,
+  UNSUBSCRIBED_MESSAGE,
+} from '@irp/proto';
 import { Injectable } from '@nestjs/common';
 import { SubscribersRepository } from './subscribers.repository';
 import { SubscriptionOutcomes } from './subscription-outcomes';
 import { SubscriptionOutcome, subscriberCounts, toSubscriber, withoutAddress } from './subscription-rules';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
+
+/** A page asked after a subscriber the stock no longer has (a stale or altered `after`). */
+export const SUBSCRIBERS_CHANGED_MESSAGE =
+  'The subscribers changed since this list was read: reload the page to see them';
 
 /** Subscriptions as the routes read them: a stock's list, and what an unsubscribe link is for. */
 @Injectable()
@@ -27,8 +37,25 @@ export class SubscriberReads {
     );
   }
 
-  async list(stockId: string): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts }> {
-    const rows = await this.subscribers.ofStock(stockId);
-    return { subscribers: rows.map(toSubscriber), counts: subscriberCounts(rows) };
+  /**
+   * A stock's subscribers newest first with its counts by status: every one, or with `page.limit` a page
+   * (after `page.after`, a previous page's `next`) and where the next one starts.
+   */
+  async list(
+    stockId: string,
+    page: { limit?: number; after?: string } = {},
+  ): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts; next: string | null }> {
+    const { limit, after } = page;
+    if (limit === undefined) {
+      const rows = await this.subscribers.ofStock(stockId);
+      return { subscribers: rows.map(toSubscriber), counts: subscriberCounts(rows), next: null };
+    }
+    // One more than the page: whether an older one follows.
+    const rows = await this.subscribers.pageOfStock(stockId, { limit: limit + 1, after });
+    if (!rows) throw new AppError(ErrorCode.NotFound, SUBSCRIBERS_CHANGED_MESSAGE);
+    const listed = pageOfRows(rows, limit);
+    const counts: SubscriberCounts = { pending: 0, confirmed: 0, unsubscribed: 0 };
+    for (const { status, n } of await this.subscribers.countsOf(stockId)) counts[status] = n;
+    return { subscribers: listed.rows.map(toSubscriber), counts, next: listed.next };
   }
 }

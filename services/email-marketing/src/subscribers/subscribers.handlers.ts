@@ -39,6 +39,6 @@ export class SubscribersHandlers {
 
   @HandleRequest(Topics.EmailMarketingSubscribers)
   list(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSubscribers>) {
-    return this.reads.list(req.stockId);
+    return this.reads.list(req.stockId, { limit: req.limit, after: req.after });
   }
 }

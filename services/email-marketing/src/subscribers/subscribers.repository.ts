@@ -28,6 +28,9 @@ export type PendingSubscriber = Pick<
   confirmTokenExpiresAt: NonNullable<SubscriberEntity['confirmTokenExpiresAt']>;
 };
 
+/** A stock's subscribers newest first; one subscribed at the same moment as another, by address. */
+const NEWEST_FIRST = 'subscribed_at DESC, email';
+
 /** The columns of a SubscriberRow, each as its property. */
 const COLUMNS = `id, stock_id AS "stockId", email, status, subscribed_at AS "subscribedAt",
   consent_ip AS "consentIp", consent_user_agent AS "consentUserAgent", confirmed_at AS "confirmedAt",
@@ -119,7 +122,41 @@ export class SubscribersRepository {
   /** A stock's subscribers, newest first. */
   ofStock(stockId: string): Promise<SubscriberRow[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY subscribed_at DESC, email`,
+      `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY ${NEWEST_FIRST}`,
+      [stockId],
+    );
+  }
+
+  /**
+   * A page of a stock's subscribers in ofStock's order: at most `limit`, those after the subscriber `after`
+   * when given (a keyset read along subscribers_stock_newest). Null when `after` is not a subscriber of the stock.
+   */
+  async pageOfStock(
+    stockId: string,
+    { limit, after }: { limit: number; after?: string },
+  ): Promise<SubscriberRow[] | null> {
+    if (!after)
+      return this.dataSource.query(
+        `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY ${NEWEST_FIRST} LIMIT $2`,
+        [stockId, limit],
+      );
+    const [cursor] = await this.dataSource.query(
+      `SELECT subscribed_at, email FROM email_marketing.subscribers WHERE id = $1 AND stock_id = $2`,
+      [after, stockId],
+    );
+    if (!cursor) return null;
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM email_marketing.subscribers
+        WHERE stock_id = $1 AND (subscribed_at < $2 OR (subscribed_at = $2 AND email > $3))
+        ORDER BY ${NEWEST_FIRST} LIMIT $4`,
+      [stockId, cursor.subscribed_at, cursor.email, limit],
+    );
+  }
+
+  /** How many subscribers of the stock are in each status. */
+  async countsOf(stockId: string): Promise<{ status: SubscriberRow['status']; n: number }[]> {
+    return this.dataSource.query(
+      `SELECT status, count(*)::int AS n FROM email_marketing.subscribers WHERE stock_id = $1 GROUP BY status`,
       [stockId],
     );
   }

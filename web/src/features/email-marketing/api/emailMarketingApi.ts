@@ -52,12 +52,23 @@ export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
       sendTestEmail: mutation(routes.emailMarketing.sendTestEmail),
       /** POST /api/TestSendAnnouncement/sendToSubscribers (Send To Subscribers): the same body and answer. */
       sendToSubscribers: mutation(routes.emailMarketing.sendToSubscribers),
-      /** GET /api/admin/subscribers?combinedTicker: the stock's subscribers and counts (staff). */
+      /**
+       * GET /api/admin/subscribers?combinedTicker: the stock's newest subscribers, where the rest continue, and
+       * its counts (staff).
+       */
       subscribers: query(routes.emailMarketing.subscribers, {
         request: (combinedTicker: string) => ({ query: { combinedTicker } }),
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Subscribers', id: combinedTicker }],
         // A new answer replaces the list whole: compared object by object with the last one, 50,000
         // subscribers would be walked and copied on every refetch.
+        structuralSharing: false,
+      }),
+      /** The same list's later pages: the page after `after` (the `next` of the page before). */
+      olderSubscribers: query(routes.emailMarketing.subscribers, {
+        request: ({ combinedTicker, after }: { combinedTicker: string; after: string }) => ({
+          query: { combinedTicker, after },
+        }),
+        providesTags: (_result, _error, { combinedTicker }) => [{ type: 'Subscribers', id: combinedTicker }],
         structuralSharing: false,
       }),
     })),

@@ -17,6 +17,7 @@ import {
 } from '../test/fakeApi';
 import { SAVED, STOCK, STOCK_ID, subscriber } from '../test/fixtures';
 import { routes } from '@/api/routes';
+import { OLDER_SUBSCRIBERS_FAILED, olderSubscribersText } from './SubscribersSection';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -358,6 +359,7 @@ describe('staff Email marketing tab', () => {
     const LIST = {
       subscribers: [OLD, NEW],
       counts: { pending: 1, confirmed: 3, unsubscribed: 1 },
+      next: null,
     };
 
     it('shows the counts per status and the subscribers newest first with Sydney dates', async () => {
@@ -405,27 +407,70 @@ describe('staff Email marketing tab', () => {
       expect(screen.queryByRole('table')).not.toBeInTheDocument();
     });
 
-    it('lists all 50,000 subscribers in one list with no pages, rendering those near the screen', async () => {
+    it('lists all 50,000 subscribers in one list with no pages on screen, the newest page first and the rest as it comes', async () => {
       const start = Date.UTC(2020, 0, 1);
+      // Newest first, as the service answers them: the first page 500, the rest 5,000 at a time.
       const many = Array.from({ length: 50_000 }, (_, i) =>
         subscriber({
           email: `s${i}@example.com`,
           subscribedAt: new Date(start + i * 60_000).toISOString(),
         }),
-      );
-      open({
-        options: {
-          subscribers: { subscribers: many, counts: { pending: 0, confirmed: 50_000, unsubscribed: 0 } },
+      ).reverse();
+      const counts = { pending: 0, confirmed: 50_000, unsubscribed: 0 };
+      const pageOf = (from: number, size: number) => {
+        const page = many.slice(from, from + size);
+        return {
+          subscribers: page,
+          counts,
+          next: from + size < many.length ? page[page.length - 1]!.id : null,
+        };
+      };
+      const calls = open({
+        handlers: {
+          [`GET ${SUBSCRIBERS_PATH}`]: ({ params }) => {
+            const after = params.get('after');
+            return jsonResponse(
+              after === null ? pageOf(0, 500) : pageOf(many.findIndex((s) => s.id === after) + 1, 5_000),
+            );
+          },
         },
       });
       const table = await screen.findByRole('table', { name: 'Subscribers' }, { timeout: 15_000 });
-      expect(table).toHaveAttribute('aria-rowcount', '50001');
+      await waitFor(() => expect(table).toHaveAttribute('aria-rowcount', '50001'), { timeout: 60_000 });
+      expect(screen.queryByText(/Loading more subscribers/)).not.toBeInTheDocument();
       const rows = within(table).getAllByRole('row').slice(1);
       expect(rows.length).toBeLessThan(60);
       // Newest first: the last one subscribed heads the list.
       expect(rows[0]).toHaveTextContent('s49999@example.com');
       expect(rows[0]).toHaveAttribute('aria-rowindex', '2');
       expect(screen.queryByLabelText('Subscriber pages')).not.toBeInTheDocument();
+      // Each page asked once, after the one before: 500, then 5,000 at a time.
+      expect(gets(calls, SUBSCRIBERS_PATH).map((c) => c.params.get('after'))).toEqual([
+        null,
+        ...Array.from({ length: 10 }, (_, k) => many[499 + k * 5_000]!.id),
+      ]);
+    });
+
+    it('says how many of the stock’s are shown while the rest load, and why a page did not come', async () => {
+      const [a, b] = [subscriber({ email: 'a@example.com' }), subscriber({ email: 'b@example.com' })];
+      const counts = { pending: 0, confirmed: 3, unsubscribed: 0 };
+      open({
+        handlers: {
+          [`GET ${SUBSCRIBERS_PATH}`]: ({ params }) =>
+            params.get('after') === null
+              ? jsonResponse({ subscribers: [a, b], counts, next: b.id })
+              : errorResponse(
+                  404,
+                  'The subscribers changed since this list was read: reload the page to see them',
+                ),
+        },
+      });
+      const section = await screen.findByRole('region', { name: 'Subscribers' });
+      const alert = await within(section).findByRole('alert');
+      expect(alert).toHaveTextContent(OLDER_SUBSCRIBERS_FAILED);
+      expect(alert).toHaveTextContent('The subscribers changed since this list was read');
+      expect(within(section).getByTestId('subscriber-count-confirmed')).toHaveTextContent('Confirmed3');
+      expect(olderSubscribersText(2, counts)).toBe('Loading more subscribers… 2 of 3 shown');
     });
 
     it('says so when the stock has no subscribers', async () => {

@@ -15,7 +15,8 @@ import { formatDateTime, type Subscriber, type SubscriberCounts, type Subscriber
 import { useId, useMemo } from 'react';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { errorMessageOf } from '@/lib/apiError';
-import { useSubscribersQuery } from '../api/emailMarketingApi';
+import { useFollowingPages } from '@/api/useFollowingPages';
+import { emailMarketingApi, useSubscribersQuery } from '../api/emailMarketingApi';
 import {
   bySubscribedNewestFirst,
   SUBSCRIBER_STATUS_LABELS,
@@ -92,6 +93,15 @@ function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] })
   );
 }
 
+/** Below the list while its later pages load: how many of the stock's are shown so far. */
+export const olderSubscribersText = (shown: number, counts: SubscriberCounts) =>
+  `Loading more subscribers… ${shown.toLocaleString('en-AU')} of ${(
+    counts.pending +
+    counts.confirmed +
+    counts.unsubscribed
+  ).toLocaleString('en-AU')} shown`;
+export const OLDER_SUBSCRIBERS_FAILED = 'More subscribers could not be loaded';
+
 /**
  * Staff only: the stock's subscribers of the portal's own double opt-in list (GET /api/admin/subscribers),
  * their counts per status and each subscriber with their dates in Sydney time, newest first.
@@ -99,7 +109,22 @@ function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] })
 export function SubscribersSection({ combinedTicker }: { combinedTicker: string }) {
   const headingId = useId();
   const { data, error, isLoading } = useSubscribersQuery(combinedTicker);
-  const sorted = useMemo(() => bySubscribedNewestFirst(data?.subscribers ?? []), [data?.subscribers]);
+  // The newest page first; the rest page by page after it (a stock's tens of thousands).
+  const older = useFollowingPages(
+    emailMarketingApi.endpoints.olderSubscribers,
+    (after) => ({ combinedTicker, after }),
+    combinedTicker,
+    data?.next,
+  );
+  const sorted = useMemo(
+    () =>
+      bySubscribedNewestFirst(
+        older.pages.length
+          ? [...(data?.subscribers ?? []), ...older.pages.flatMap((p) => p.subscribers)]
+          : (data?.subscribers ?? []),
+      ),
+    [data?.subscribers, older.pages],
+  );
 
   return (
     <Paper
@@ -125,6 +150,19 @@ export function SubscribersSection({ combinedTicker }: { combinedTicker: string 
           <>
             <SubscriberCountsView counts={data.counts} />
             <SubscriberList subscribers={sorted} />
+            {older.loading && (
+              <Group gap="xs" role="status">
+                <Loader size="xs" aria-hidden />
+                <Text size="sm" c="dimmed">
+                  {olderSubscribersText(sorted.length, data.counts)}
+                </Text>
+              </Group>
+            )}
+            {older.error && (
+              <Alert color="red" role="alert" title={OLDER_SUBSCRIBERS_FAILED}>
+                {older.error}
+              </Alert>
+            )}
           </>
         )}
       </Stack>

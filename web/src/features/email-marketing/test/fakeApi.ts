@@ -37,7 +37,7 @@ export function emailMarketingRoutes(
       previewUrl: 'https://preview.example/c/2',
       message: 'Campaign created successfully.',
     },
-    subscribers = { subscribers: [], counts: { pending: 0, confirmed: 0, unsubscribed: 0 } },
+    subscribers = { subscribers: [], counts: { pending: 0, confirmed: 0, unsubscribed: 0 }, next: null },
   }: {
     count?: SubscriberCountResponseDto;
     testSend?: TestSendResponseDto;
