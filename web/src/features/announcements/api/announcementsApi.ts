@@ -1,4 +1,9 @@
-import { STOCK_LIST_UNAVAILABLE_HEADER, unavailableServicesOf, type Announcement } from '@irp/proto';
+import {
+  STOCK_LIST_UNAVAILABLE_HEADER,
+  unavailableServicesOf,
+  type Announcement,
+  type AnnouncementList,
+} from '@irp/proto';
 import { baseApi } from '@/api/baseApi';
 import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
@@ -15,6 +20,12 @@ export interface AnnouncementArgs {
   combinedTicker: string;
   announcement: Announcement;
 }
+
+/** A page of the list with the services that did not answer for it (its header: 'email-marketing'). */
+const withUnavailable = (list: AnnouncementList, meta: { response?: Response } | undefined) => ({
+  ...list,
+  unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
+});
 
 /** A page of a stock's announcements after another page's last (its `next`). */
 export interface OlderAnnouncementsArgs {
@@ -54,10 +65,7 @@ export const announcementsApi = announcementsTaggedApi.injectEndpoints({
        */
       listAnnouncements: query(routes.announcements.list, {
         request: (combinedTicker: string) => ({ params: { combinedTicker } }),
-        transformResponse: (list, meta) => ({
-          ...list,
-          unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
-        }),
+        transformResponse: withUnavailable,
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Announcements', id: combinedTicker }],
       }),
       /**
@@ -69,10 +77,7 @@ export const announcementsApi = announcementsTaggedApi.injectEndpoints({
           params: { combinedTicker },
           query: { after },
         }),
-        transformResponse: (list, meta) => ({
-          ...list,
-          unavailable: unavailableServicesOf(meta?.response?.headers.get(STOCK_LIST_UNAVAILABLE_HEADER)),
-        }),
+        transformResponse: withUnavailable,
         providesTags: (_result, _error, { combinedTicker }) => [
           { type: 'Announcements', id: combinedTicker },
           'Stock',
