@@ -10,8 +10,9 @@
 //    ANNOUNCEMENT_PAGE_SIZE; the tab loads the older pages after it): render after the stock page's data, and
 //    when every page shows;
 //  - invoices: BENCH_INVOICES (20,000) live invoices no stock has, the accounting page's Unassigned Invoices
-//    (/accounting-page, GET /api/admin/accountingInvoices): the invoice list that grows without bound (a
-//    stock's own Invoices tab lists ~12 a year);
+//    (/accounting-page, GET /api/admin/accountingInvoices carries the oldest ACCOUNTING_INVOICE_PAGE_SIZE; the
+//    page loads the later pages after it): the invoice list that grows without bound (a stock's own
+//    Invoices tab lists ~12 a year): render after the page's data, and when every page shows;
 //  - referers: /referers lists every stock with its referers (GET /api/admin/referers): its rows are
 //    stocks, so it is timed at BENCH_REFERER_STOCKS (20,000) stocks, each with 1-3 referring pages;
 //  - reports: BENCH_REPORTS (2,000) trading-activity reports of BHP:ASX, the staff stock page's Reports tab
@@ -35,7 +36,7 @@ import { figure } from './figures.mjs';
 import { logWhere, whereTimeGoes } from './page-profile.mjs';
 
 // proto's dist (the bench runs on the built stack): how many announcements the stock page holds.
-const { ANNOUNCEMENT_PAGE_SIZE } = createRequire(import.meta.url)('@irp/proto');
+const { ACCOUNTING_INVOICE_PAGE_SIZE, ANNOUNCEMENT_PAGE_SIZE } = createRequire(import.meta.url)('@irp/proto');
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENV_FILE = path.join(ROOT, '.local', 'bench.env');
@@ -275,7 +276,8 @@ async function timeList(page, { route, api, selector, arrived, filter, whole }) 
   for (let run = 0; run < BROWSER_RUNS + 1; run++) {
     await page.goto(route, { waitUntil: 'commit' });
     const shown = await changeMatching(page, selector, arrived, 120_000);
-    const dataAt = await responseEnd(page, api);
+    // A paged list's first page: its later pages may follow on the same path.
+    const dataAt = await responseEnd(page, api, { first: Boolean(whole) });
     if (dataAt === null) throw new Error(`no request to ${api} on ${route}`);
     domRows = await page.evaluate(
       (sel) => document.querySelectorAll(sel).length,
@@ -373,12 +375,28 @@ export async function measureLongLists({ page, pg, base, cookies, env }) {
       name: 'invoices',
       what: 'unassigned invoices, /accounting-page',
       seed: () => seedInvoices(pg, COUNTS.invoices),
+      // The page holds the oldest page of each list; the screen loads the later ones after it.
       api: '/api/admin/accountingInvoices',
-      check: (body, n) => (body.invoices?.length >= n ? null : `${body.invoices?.length ?? 'no'} invoices`),
+      check: (body, n) =>
+        body.invoices?.length === ACCOUNTING_INVOICE_PAGE_SIZE && Boolean(body.invoicesNext)
+          ? null
+          : `${body.invoices?.length ?? 'no'} invoices of ${n}, next ${body.invoicesNext}`,
       route: '/accounting-page',
       request: '/api/admin/accountingInvoices',
       selector: INVOICE_LINE,
       arrived: () => /\((Un)?paid\)/i,
+      // Every page shown: the list counts at least the seeded lines (aria-setsize) and nothing loads.
+      whole: (n) => ({
+        arg: n,
+        shown: (lines) =>
+          Number(
+            document
+              .querySelector('[data-testid="unassigned-invoice"]')
+              ?.parentElement?.getAttribute('aria-setsize'),
+          ) >= lines && !document.body.textContent.includes('Loading more invoices')
+            ? performance.now()
+            : null,
+      }),
     },
     {
       name: 'referers',

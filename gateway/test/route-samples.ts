@@ -690,6 +690,14 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     read: (ctx) => rowOf(ctx.db, 'SELECT * FROM invoicing.stock_billing WHERE stock_id = $1', [ctx.A.id]),
   },
   'invoicing.accountingPage': { request: () => ({}) },
+  // The page after stock A's invoice (a cursor stays good after its invoice is assigned).
+  'invoicing.accountingInvoices': {
+    prepare: (ctx) => invoiceOfA(ctx).then(() => undefined),
+    request: (ctx) => ({
+      params: { list: 'unassigned' },
+      query: { after: ctx.state.invoiceOfA as string },
+    }),
+  },
   'invoicing.refreshAccounting': { request: () => ({ body: {} }) },
   'invoicing.assignInvoices': {
     prepare: (ctx) => invoiceOfA(ctx).then(() => undefined),

@@ -1,5 +1,8 @@
 import { AppError } from '@irp/platform';
 import {
+  ACCOUNTING_INVOICE_PAGE_MAX,
+  AccountingInvoicesParamsSchema,
+  AccountingInvoicesQuerySchema,
   AssignInvoicesBodySchema,
   CreateContactQuerySchema,
   CreateRepeatingInvoiceBodySchema,
@@ -78,6 +81,19 @@ export class InvoicingController {
   @Route(routes.invoicing.accountingPage)
   accountingPage() {
     return this.services.request(Topics.InvoicingAccountingPage, {});
+  }
+
+  /** A later page of the accounting page's unassigned or ignored invoices (ACCOUNTING_INVOICE_PAGE_MAX). */
+  @Route(routes.invoicing.accountingInvoices)
+  accountingInvoices(
+    @Param('list') list: z.output<typeof AccountingInvoicesParamsSchema>['list'],
+    @Query() query: z.output<typeof AccountingInvoicesQuerySchema>,
+  ) {
+    return this.services.request(Topics.InvoicingAccountingInvoices, {
+      list,
+      limit: ACCOUNTING_INVOICE_PAGE_MAX,
+      after: query.after,
+    });
   }
 
   @Route(routes.invoicing.refreshAccounting)

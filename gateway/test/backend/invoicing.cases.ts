@@ -301,6 +301,47 @@ export function invoicingCases(shared: SharedBackend) {
       );
     });
 
+    it("reads the accounting page's lists on after a cursor, for admins and InvoiceTotal holders; bad cursors are 4xx", async () => {
+      const page = await get('/api/admin/accountingInvoices', 'admin');
+      expect(page.status).toBe(200);
+      const lines = page.body.invoices as Array<{ invoiceID: string }>;
+      expect(lines.length).toBeGreaterThan(1);
+      expect(page.body.invoicesNext).toBeNull();
+      // The page after its first line is the rest of it, and none follows.
+      for (const who of ['admin', 'total']) {
+        const later = await get(`/api/admin/accountingInvoices/unassigned?after=${lines[0].invoiceID}`, who);
+        expect(later.status).toBe(200);
+        expect(later.body).toEqual({ invoices: lines.slice(1), next: null });
+      }
+      const refused = [
+        ['holder', `/api/admin/accountingInvoices/unassigned?after=${lines[0].invoiceID}`, 403, null],
+        [
+          'admin',
+          `/api/admin/accountingInvoices/paid?after=${lines[0].invoiceID}`,
+          400,
+          /list must be unassigned or ignored/,
+        ],
+        ['admin', '/api/admin/accountingInvoices/ignored', 400, /after/],
+        [
+          'admin',
+          '/api/admin/accountingInvoices/ignored?after=%27%3B--',
+          400,
+          /must be the `next` of a previous page/,
+        ],
+        [
+          'admin',
+          '/api/admin/accountingInvoices/ignored?after=no-such-invoice',
+          404,
+          /^The invoices changed since this list was read: reload the page to see them$/,
+        ],
+      ] as const;
+      for (const [who, path, status, message] of refused) {
+        const res = await get(path, who);
+        expect({ path, status: res.status }).toEqual({ path, status });
+        if (message) expect(res.body.errorMessage).toMatch(message);
+      }
+    });
+
     it('an accounting outage on refresh is a 503 with its message; the page still reads', async () => {
       const fault = await fetch(`${accountingUrl}/standin/faults`, {
         method: 'POST',

@@ -1,6 +1,8 @@
 import { defineServiceContract } from '../common/contract';
 import { invoicingRoutes } from './routes';
 import {
+  AccountingInvoicesReplySchema,
+  AccountingInvoicesRequestSchema,
   AccountingPageReplySchema,
   AccountingPageRequestSchema,
   AssignInvoicesRequestSchema,
@@ -55,6 +57,11 @@ export const invoicingContract = defineServiceContract({
       topic: 'invoicing.accounting-page',
       request: AccountingPageRequestSchema,
       reply: AccountingPageReplySchema,
+    },
+    InvoicingAccountingInvoices: {
+      topic: 'invoicing.accounting-invoices',
+      request: AccountingInvoicesRequestSchema,
+      reply: AccountingInvoicesReplySchema,
     },
     InvoicingRefresh: {
       topic: 'invoicing.refresh',

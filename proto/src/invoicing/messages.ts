@@ -1,8 +1,16 @@
 import { z } from 'zod';
+import { foreignNextPageField, ForeignPageCursorSchema, pageRequestFields } from '../common/paging';
 import { DashboardInvoiceSchema, DashboardRepeatingInvoiceSchema } from '../common/dashboard';
 import { StockId } from '../common/session';
 import { ActorSchema } from '../stocks/stock';
-import { AccountingPageSchema, RepeatingInvoiceSchema, StockInvoiceDataSchema } from './records';
+import {
+  ACCOUNTING_INVOICE_PAGE_MAX,
+  AccountingInvoiceListSchema,
+  AccountingPageInvoiceSchema,
+  AccountingPageSchema,
+  RepeatingInvoiceSchema,
+  StockInvoiceDataSchema,
+} from './records';
 
 /**
  * Request/reply messages of the invoicing service. The gateway has checked roles; stocks are named by
@@ -43,6 +51,17 @@ export const SaveStockInvoicesRequestSchema = z.object({
 
 export const AccountingPageRequestSchema = z.object({});
 export const AccountingPageReplySchema = AccountingPageSchema;
+
+/** A page of one of the accounting page's invoice lists, oldest first (common/paging.ts). */
+export const AccountingInvoicesRequestSchema = z.object({
+  list: AccountingInvoiceListSchema,
+  ...pageRequestFields(ACCOUNTING_INVOICE_PAGE_MAX, ForeignPageCursorSchema),
+});
+export const AccountingInvoicesReplySchema = z.object({
+  invoices: z.array(AccountingPageInvoiceSchema),
+  /** Where the next page starts (`after`), or null when this page was the last. */
+  next: foreignNextPageField,
+});
 
 /** 'Refresh Accounting': the invoices changed since the last sync and every repeating invoice, then the page. */
 export const RefreshAccountingRequestSchema = z.object({ actor: ActorSchema });

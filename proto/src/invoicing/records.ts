@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ForeignPageCursorSchema } from '../common/paging';
 
 /**
  * The invoicing service's records as the REST routes and its messages carry them (spec section 3:
@@ -95,12 +96,39 @@ export const AccountingStockOptionSchema = z.object({
   label: z.string(),
 });
 
+/**
+ * The accounting page's two invoice lists (unassigned and ignored, each oldest first) grow with every invoice
+ * no stock's reference matches, so each is read a page at a time (common/paging.ts): the page carries the
+ * first ACCOUNTING_INVOICE_PAGE_SIZE of each, and GET /api/admin/accountingInvoices/{list}?after={next}
+ * the ACCOUNTING_INVOICE_PAGE_MAX after them.
+ */
+export const ACCOUNTING_INVOICE_PAGE_SIZE = 200;
+/** The largest page of an invoice list a request may ask for. */
+export const ACCOUNTING_INVOICE_PAGE_MAX = 2_000;
+
+/** The accounting page's invoice lists: `unassigned` (the page's `invoices`) and `ignored`. */
+export const AccountingInvoiceListSchema = z.enum(['unassigned', 'ignored']);
+export type AccountingInvoiceList = z.infer<typeof AccountingInvoiceListSchema>;
+
 /** The accounting page (spec section 3): repeatingInvoices, invoices, ignored, plus the select's stocks. */
 export const AccountingPageSchema = z.object({
   repeatingInvoices: z.array(z.object({ id: z.string(), text: z.string(), url: z.string().nullable() })),
+  /** The oldest unassigned invoices (a first page). */
   invoices: z.array(AccountingPageInvoiceSchema),
+  /** Where the unassigned invoices after `invoices` continue (`after`), null when none follow. */
+  invoicesNext: ForeignPageCursorSchema.nullable(),
+  /** The oldest ignored invoices (a first page). */
   ignored: z.array(AccountingPageInvoiceSchema),
+  /** Where the ignored invoices after `ignored` continue, null when none follow. */
+  ignoredNext: ForeignPageCursorSchema.nullable(),
   stocks: z.array(AccountingStockOptionSchema),
   syncedAt: z.string().nullable(),
 });
 export type AccountingPageDto = z.infer<typeof AccountingPageSchema>;
+
+/** A later page of one of the accounting page's invoice lists, and where the next starts (null: the last). */
+export const AccountingInvoicePageSchema = z.object({
+  invoices: z.array(AccountingPageInvoiceSchema),
+  next: ForeignPageCursorSchema.nullable(),
+});
+export type AccountingInvoicePageDto = z.infer<typeof AccountingInvoicePageSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keysInAnyCase } from '../common/rest';
 import { StockId } from '../common/session';
+import { ForeignPageCursorSchema } from '../common/paging';
 import { RepeatingInvoiceSchema } from './records';
 
 /**
@@ -105,6 +106,17 @@ export const AssignInvoicesBodySchema = z
   });
 
 /** POST /api/admin/createContact?id: the stock id. */
+/** `/{list}` of GET /api/admin/accountingInvoices/{list}: the accounting page's invoice list to read on. */
+export const AccountingInvoicesParamsSchema = z.object({
+  list: z.enum(['unassigned', 'ignored'], {
+    errorMap: () => ({ message: 'list must be unassigned or ignored' }),
+  }),
+});
+/** `?after={next}`: the page after a previous page's last invoice (its `next`, or the page's `invoicesNext`). */
+export const AccountingInvoicesQuerySchema = z.object({
+  after: ForeignPageCursorSchema.describe("a previous page's `next`"),
+});
+
 export const CreateContactQuerySchema = z.object({ id: StockId });
 export const CreateContactResponseSchema = z.object({
   success: z.boolean(),

@@ -1,8 +1,10 @@
 import { GlobalRole, StockRole } from '../common/roles';
 import { access, defineRoutes } from '../common/routes';
 import { FileResponseSchema, NoBodySchema } from '../common/rest';
-import { AccountingPageSchema, StockInvoiceDataSchema } from './records';
+import { AccountingInvoicePageSchema, AccountingPageSchema, StockInvoiceDataSchema } from './records';
 import {
+  AccountingInvoicesParamsSchema,
+  AccountingInvoicesQuerySchema,
   AssignInvoicesBodySchema,
   CreateContactQuerySchema,
   CreateContactResponseSchema,
@@ -54,6 +56,19 @@ export const invoicingRoutes = defineRoutes('invoicing', {
     access: INVOICES_TAB,
     summary: 'The accounting page: unassigned repeating invoices, unassigned invoices, ignored invoices',
     response: AccountingPageSchema,
+  },
+  accountingInvoices: {
+    method: 'GET',
+    path: '/api/admin/accountingInvoices/{list}',
+    access: INVOICES_TAB,
+    summary:
+      "The accounting page's unassigned or ignored invoices after `after` (the page's invoicesNext or ignoredNext, then each page's next), oldest first",
+    description:
+      'Each list is paged (docs/api/invoicing.md): the accounting page carries the first 200 of each, this ' +
+      'route the 2,000 after a cursor. A cursor naming no invoice the accounting system has is 404.',
+    params: AccountingInvoicesParamsSchema,
+    query: AccountingInvoicesQuerySchema,
+    response: AccountingInvoicePageSchema,
   },
   refreshAccounting: {
     method: 'POST',

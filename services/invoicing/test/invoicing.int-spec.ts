@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DEMO_ACCOUNTING_CLIENT, Stock, Topics } from '@irp/proto';
+import { ACCOUNTING_INVOICE_PAGE_SIZE, DEMO_ACCOUNTING_CLIENT, Stock, Topics } from '@irp/proto';
 import { actor, stockFixture } from '@irp/proto/testing';
 import { KafkaRequester } from '@irp/platform';
 import {
@@ -71,6 +71,20 @@ describe('invoicing service against the accounting stand-in', () => {
   }
 
   const page = () => requester.request(Topics.InvoicingAccountingPage, {});
+  const laterPage = (list: 'unassigned' | 'ignored', after: string, limit?: number) =>
+    requester.request(Topics.InvoicingAccountingInvoices, { list, after, limit });
+  /** Every line of one of the page's lists: its first page, then each later page (of `limit`) after it. */
+  async function wholeList(list: 'unassigned' | 'ignored', limit?: number) {
+    const first = await page();
+    const lines = [...(list === 'unassigned' ? first.invoices : first.ignored)];
+    let next = list === 'unassigned' ? first.invoicesNext : first.ignoredNext;
+    while (next) {
+      const more = await laterPage(list, next, limit);
+      lines.push(...more.invoices);
+      next = more.next;
+    }
+    return lines;
+  }
   const stockData = (s: Stock) =>
     requester.request(Topics.InvoicingStockInvoices, { combinedTicker: s.combinedTicker });
   const counts = async () =>
@@ -106,6 +120,7 @@ describe('invoicing service against the accounting stand-in', () => {
         Topics.InvoicingStockInvoices,
         Topics.InvoicingSaveStockInvoices,
         Topics.InvoicingAccountingPage,
+        Topics.InvoicingAccountingInvoices,
         Topics.InvoicingRefresh,
         Topics.InvoicingAssign,
         Topics.InvoicingCreateContact,
@@ -285,7 +300,64 @@ describe('invoicing service against the accounting stand-in', () => {
     expect(result).toMatchObject({ pages: 3, invoices: 250, requests: 3 });
     expect(standIn.requests('invoices')).toBeGreaterThanOrEqual(4);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect((await page()).invoices.filter((i) => i.text.includes(`PAGED-${run}`))).toHaveLength(250);
+    expect((await wholeList('unassigned')).filter((i) => i.text.includes(`PAGED-${run}`))).toHaveLength(250);
+  });
+
+  it("pages the unassigned invoices oldest first, each page after the last one's invoice: none skipped or repeated", async () => {
+    const whole = await wholeList('unassigned');
+    const ids = whole.map((i) => i.invoiceID);
+    expect(whole.length).toBeGreaterThan(ACCOUNTING_INVOICE_PAGE_SIZE + 50);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Oldest first, an invoice number apart from its date, as the database orders them.
+    const ordered = await db.query(
+      `SELECT invoice_id FROM invoicing.invoices WHERE invoice_id = ANY($1::text[])
+        ORDER BY date, invoice_number, invoice_id`,
+      [ids],
+    );
+    expect(ordered.map((r: { invoice_id: string }) => r.invoice_id)).toEqual(ids);
+    // The page carries the first of them and where the rest continue.
+    const first = await page();
+    expect(first.invoices).toEqual(whole.slice(0, ACCOUNTING_INVOICE_PAGE_SIZE));
+    expect(first.invoicesNext).toBe(ids[ACCOUNTING_INVOICE_PAGE_SIZE - 1]);
+    // Smaller pages walk the same list; the last page says none follows.
+    expect(await wholeList('unassigned', 37)).toEqual(whole);
+    expect((await laterPage('unassigned', ids.at(-1)!)).invoices).toEqual([]);
+    expect(await laterPage('unassigned', ids.at(-2)!)).toEqual({ invoices: [whole.at(-1)], next: null });
+
+    // A cursor assigned since the page was read: the next page goes on after where it stood.
+    const cursor = whole[99];
+    await requester.request(Topics.InvoicingAssign, {
+      actor: admin,
+      items: [{ invoiceId: cursor.invoiceID, ticker: wes.combinedTicker }],
+    });
+    try {
+      expect((await laterPage('unassigned', cursor.invoiceID, 50)).invoices).toEqual(whole.slice(100, 150));
+      expect(await wholeList('unassigned')).toEqual(whole.filter((i) => i !== cursor));
+    } finally {
+      await requester.request(Topics.InvoicingAssign, {
+        actor: admin,
+        items: [{ invoiceId: cursor.invoiceID }],
+      });
+    }
+
+    // The ignored list pages the same way.
+    const set = whole.slice(0, 3).map((i) => ({ invoiceId: i.invoiceID, ignore: true }));
+    await requester.request(Topics.InvoicingAssign, { actor: admin, items: set });
+    try {
+      expect(await wholeList('ignored', 1)).toEqual(whole.slice(0, 3));
+    } finally {
+      await requester.request(Topics.InvoicingAssign, {
+        actor: admin,
+        items: set.map(({ invoiceId }) => ({ invoiceId })),
+      });
+    }
+
+    // A cursor naming no invoice the accounting system has.
+    expect(await refusal(() => laterPage('unassigned', 'no-such-invoice'))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'The invoices changed since this list was read: reload the page to see them',
+    });
+    expect(await wholeList('unassigned')).toEqual(whole);
   });
 
   it('an accounting outage is SERVICE_UNAVAILABLE with its message and changes nothing', async () => {

@@ -99,6 +99,7 @@ export const routes: WebRoutes = {
     invoices: { method: 'GET', path: '/api/admin/invoices' },
     saveInvoiceData: { method: 'POST', path: '/api/admin/saveInvoiceData/{ticker}' },
     accountingPage: { method: 'GET', path: '/api/admin/accountingInvoices' },
+    accountingInvoices: { method: 'GET', path: '/api/admin/accountingInvoices/{list}' },
     refreshAccounting: { method: 'POST', path: '/api/admin/refreshAccounting' },
     assignInvoices: { method: 'POST', path: '/api/admin/assignAccountingInvoices' },
     createContact: { method: 'POST', path: '/api/admin/createContact' },

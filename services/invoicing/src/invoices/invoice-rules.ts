@@ -265,31 +265,41 @@ export function stockInvoiceData(
   };
 }
 
-/** The accounting page: unassigned repeating invoices, unassigned and ignored invoices, the stocks to choose. */
+/** An invoice line of the accounting page: its id, text, link and the stock staff gave it by hand. */
+export const accountingLine = (
+  i: MatchedInvoice,
+  links: AccountingLinks,
+): AccountingPageDto['invoices'][number] => ({
+  invoiceID: i.invoiceId,
+  text: invoiceText(i),
+  url: links.invoice(i.invoiceId),
+  ticker: i.assignedTicker,
+});
+
+/**
+ * The accounting page: unassigned repeating invoices, the first page of the unassigned and of the ignored
+ * invoices with where each continues, the stocks to choose.
+ */
 export function accountingPage(
   input: {
     repeating: RepeatingInvoiceRecord[];
-    unassigned: MatchedInvoice[];
-    ignored: MatchedInvoice[];
+    unassigned: { rows: MatchedInvoice[]; next: string | null };
+    ignored: { rows: MatchedInvoice[]; next: string | null };
     stocks: StockOption[];
     syncedAt: SyncState['syncedAt'];
   },
   links: AccountingLinks,
 ): AccountingPageDto {
-  const line = (i: MatchedInvoice) => ({
-    invoiceID: i.invoiceId,
-    text: invoiceText(i),
-    url: links.invoice(i.invoiceId),
-    ticker: i.assignedTicker,
-  });
   return {
     repeatingInvoices: input.repeating.map((r) => ({
       id: r.id,
       text: repeatingText(r),
       url: links.repeatingInvoice(r.id),
     })),
-    invoices: input.unassigned.map(line),
-    ignored: input.ignored.map(line),
+    invoices: input.unassigned.rows.map((i) => accountingLine(i, links)),
+    invoicesNext: input.unassigned.next,
+    ignored: input.ignored.rows.map((i) => accountingLine(i, links)),
+    ignoredNext: input.ignored.next,
     stocks: input.stocks.map((s) => ({ ticker: s.combinedTicker, label: stockOptionLabel(s) })),
     syncedAt: input.syncedAt?.toISOString() ?? null,
   };

@@ -1,5 +1,5 @@
 import { HandleRequest, HandledRequest, requireAdminActor, requireGlobalRoleOf } from '@irp/platform';
-import { GlobalRole, Topics } from '@irp/proto';
+import { ACCOUNTING_INVOICE_PAGE_MAX, GlobalRole, Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { AssignInvoices } from './assign-invoices';
@@ -55,6 +55,14 @@ export class InvoicingHandlers {
   @HandleRequest(Topics.InvoicingAccountingPage)
   accountingPage() {
     return this.page.read();
+  }
+
+  @HandleRequest(Topics.InvoicingAccountingInvoices)
+  accountingInvoices(@Payload() req: HandledRequest<typeof Topics.InvoicingAccountingInvoices>) {
+    return this.page.invoicePage(req.list, {
+      limit: req.limit ?? ACCOUNTING_INVOICE_PAGE_MAX,
+      after: req.after,
+    });
   }
 
   @HandleRequest(Topics.InvoicingRefresh)

@@ -5,6 +5,15 @@ import { routes } from '@/api/routes';
 
 export type AccountingPage = ResponseOf<typeof routes.invoicing.accountingPage>;
 
+export type AccountingInvoiceList = 'unassigned' | 'ignored';
+export type AccountingInvoicePage = ResponseOf<typeof routes.invoicing.accountingInvoices>;
+
+/**
+ * The later pages of the page's invoice lists: an assignment or a refresh answers the page with the first
+ * of each list, and changes what the later ones hold.
+ */
+const LATER_PAGES = { type: 'AccountingPage', id: 'later pages' } as const;
+
 /** The dashboards' rows carry the invoice figures: an assignment or a refresh changes them (tags by name). */
 const accountingTaggedApi = baseApi.enhanceEndpoints({
   addTagTypes: ['AccountingPage', 'StockList', 'ClientStock', 'StockInvoices'],
@@ -12,15 +21,24 @@ const accountingTaggedApi = baseApi.enhanceEndpoints({
 
 /**
  * The accounting page's calls (docs/api/invoicing.md, admins). Refresh and assign answer the page itself,
- * which replaces the cached one without another request.
+ * which replaces the cached one without another request (its lists' later pages are read again).
  */
 export const accountingApi = accountingTaggedApi.injectEndpoints({
   endpoints: (build) =>
     routeEndpoints(build, ({ query, mutation }) => ({
       accountingPage: query(routes.invoicing.accountingPage, { providesTags: ['AccountingPage'] }),
+      /** A later page of one of the page's invoice lists: the page after `after` (a `next`). */
+      accountingInvoices: query(routes.invoicing.accountingInvoices, {
+        request: ({ list, after }: { list: AccountingInvoiceList; after: string }) => ({
+          params: { list },
+          query: { after },
+        }),
+        providesTags: [LATER_PAGES],
+      }),
       refreshAccounting: mutation(routes.invoicing.refreshAccounting, {
         request: () => ({ body: {} }),
-        invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+        invalidatesTags: (result) =>
+          result ? [LATER_PAGES, 'StockList', 'ClientStock', 'StockInvoices'] : [],
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
           const page = await answered(queryFulfilled);
           if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));
@@ -28,7 +46,8 @@ export const accountingApi = accountingTaggedApi.injectEndpoints({
       }),
       /** The argument is the route's body. */
       assignInvoices: mutation(routes.invoicing.assignInvoices, {
-        invalidatesTags: (result) => (result ? ['StockList', 'ClientStock', 'StockInvoices'] : []),
+        invalidatesTags: (result) =>
+          result ? [LATER_PAGES, 'StockList', 'ClientStock', 'StockInvoices'] : [],
         async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
           const page = await answered(queryFulfilled);
           if (page) dispatch(accountingApi.util.upsertQueryData('accountingPage', undefined, page));

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, List, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Loader, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Section } from '@/components/Section';
 import { blockSpacer, VirtualRows } from '@/components/VirtualRows';
 import type { AccountingPage } from '../api/accountingApi';
 import { useAssignInvoicesMutation, useRefreshAccountingMutation } from '../api/accountingApi';
+import { type InvoiceList, useInvoiceList } from '../api/useInvoiceList';
 import { assignmentItems, IGNORE, initialChoice, UNSET } from '../model/assignments';
 import { InvoiceLink } from './InvoiceLink';
 import { textOf, useTimedAction } from './useTimedAction';
@@ -121,6 +122,32 @@ function InvoiceLines({ lines, stocks, choiceOf, onChoose, testId }: InvoiceLine
   );
 }
 
+/** Below a list while its later pages load: how many lines it shows so far. */
+export const moreInvoicesText = (shown: number) =>
+  `Loading more invoices… ${shown.toLocaleString('en-AU')} shown so far`;
+export const MORE_INVOICES_FAILED = 'More invoices could not be loaded';
+
+/** A list's later pages on their way, or why one did not come. */
+function LaterPages({ list }: { list: InvoiceList }) {
+  return (
+    <>
+      {list.loading && (
+        <Group gap="xs" role="status">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm" c="dimmed">
+            {moreInvoicesText(list.lines.length)}
+          </Text>
+        </Group>
+      )}
+      {list.error && (
+        <Alert color="red" role="alert" title={MORE_INVOICES_FAILED}>
+          {list.error}
+        </Alert>
+      )}
+    </>
+  );
+}
+
 /** The accounting page (spec section 2) for the page data `page`. */
 export function AccountingPageView({ page }: { page: AccountingPage }) {
   const [refresh] = useRefreshAccountingMutation();
@@ -128,12 +155,16 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
   // The choices made on this page since it last came from the server (cleared when an answer replaces it).
   const [choices, setChoices] = useState<Record<string, string>>({});
 
+  // Each list's first page is the page's, the rest comes after it.
+  const unassigned = useInvoiceList('unassigned', page.invoices, page.invoicesNext);
+  const ignored = useInvoiceList('ignored', page.ignored, page.ignoredNext);
+
   const initial = useMemo(() => {
     const start: Record<string, string> = {};
-    for (const line of page.invoices) start[line.invoiceID] = initialChoice(line, false);
-    for (const line of page.ignored) start[line.invoiceID] = initialChoice(line, true);
+    for (const line of unassigned.lines) start[line.invoiceID] = initialChoice(line, false);
+    for (const line of ignored.lines) start[line.invoiceID] = initialChoice(line, true);
     return start;
-  }, [page]);
+  }, [unassigned.lines, ignored.lines]);
   const choiceOf = (invoiceId: string) => choices[invoiceId] ?? initial[invoiceId] ?? UNSET;
   const onChoose = (invoiceId: string, choice: string) =>
     setChoices((current) => ({ ...current, [invoiceId]: choice }));
@@ -194,13 +225,14 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
           <None />
         ) : (
           <InvoiceLines
-            lines={page.invoices}
+            lines={unassigned.lines}
             stocks={page.stocks}
             choiceOf={choiceOf}
             onChoose={onChoose}
             testId="unassigned-invoice"
           />
         )}
+        <LaterPages list={unassigned} />
         <Group>
           <Button onClick={() => void assigning.run()} disabled={assigning.state === 'busy'}>
             {textOf(assigning.state, { idle: 'Assign Invoices', busy: 'Wait...', done: 'Assigned!' })}
@@ -224,13 +256,14 @@ export function AccountingPageView({ page }: { page: AccountingPage }) {
           <None />
         ) : (
           <InvoiceLines
-            lines={page.ignored}
+            lines={ignored.lines}
             stocks={page.stocks}
             choiceOf={choiceOf}
             onChoose={onChoose}
             testId="ignored-invoice"
           />
         )}
+        <LaterPages list={ignored} />
       </Section>
     </Stack>
   );

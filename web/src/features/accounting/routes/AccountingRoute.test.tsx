@@ -4,6 +4,7 @@ import { routes } from '@/api/routes';
 import { errorResponse, routeKey, serveApi, type ApiCall, type Handler } from '@/test/fakeApi';
 import { jsonResponse, renderRoute, sessionUser, storeWith } from '@/test/render';
 import type { AccountingPage } from '../api/accountingApi';
+import { MORE_INVOICES_FAILED, moreInvoicesText } from '../components/AccountingPageView';
 
 vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 
@@ -27,7 +28,9 @@ const PAGE: AccountingPage = {
     line('inv-w', 'INV-0101 Wesfarmers $1,980.00 05Jan24', 'https://accounting.example/inv-w'),
     line('inv-p', 'INV-0102 Pilbara $990.00 07Feb24'),
   ],
+  invoicesNext: null,
   ignored: [],
+  ignoredNext: null,
   stocks: STOCKS,
   syncedAt: null,
 };
@@ -210,6 +213,73 @@ describe('/accounting-page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Assign Invoices' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Unknown ticker NOPE:ASX');
     expect(screen.getByRole('button', { name: 'Assign Invoices' })).toBeEnabled();
+  });
+
+  it('lists all 4,201 unassigned invoices in one list, the first page at once and the later pages as they come', async () => {
+    // Oldest first, as the service answers them: the page's 200, then 2,000 at a time after a cursor.
+    const many = Array.from({ length: 4_201 }, (_, i) =>
+      line(`inv-${i}`, `INV-${String(i).padStart(6, '0')} Pilbara $990.00 07Feb24`),
+    );
+    const pageOf = (from: number, size: number) => {
+      const invoices = many.slice(from, from + size);
+      return { invoices, next: from + size < many.length ? invoices[invoices.length - 1]!.invoiceID : null };
+    };
+    const first = pageOf(0, 200);
+    const laterPath = routeKey(routes.invoicing.accountingInvoices, { list: 'unassigned' });
+    const calls = open({
+      [routeKey(routes.invoicing.accountingPage)]: () =>
+        jsonResponse({ ...PAGE, invoices: first.invoices, invoicesNext: first.next }),
+      [laterPath]: ({ params }) =>
+        jsonResponse(pageOf(many.findIndex((i) => i.invoiceID === params.get('after')) + 1, 2_000)),
+    });
+    const unassigned = await screen.findByRole('region', { name: 'Unassigned Invoices' });
+    await waitFor(
+      () => expect(within(unassigned).getAllByRole('listitem')[0]).toHaveAttribute('aria-setsize', '4201'),
+      { timeout: 30_000 },
+    );
+    expect(screen.queryByText(/Loading more invoices/)).not.toBeInTheDocument();
+    // Only the lines near the screen are in the page, the oldest first.
+    const items = within(unassigned).getAllByRole('listitem');
+    expect(items.length).toBeLessThan(60);
+    expect(items[0]).toHaveTextContent('INV-000000');
+    // Each later page asked once, after the one before.
+    expect(
+      calls.filter((c) => `${c.method} ${c.path}` === laterPath).map((c) => c.params.get('after')),
+    ).toEqual(['inv-199', 'inv-2199', 'inv-4199']);
+  });
+
+  it("sends the choices made on a later page's lines, and reads the later pages again after Assign", async () => {
+    const later = line('inv-later', 'INV-0500 Coral $500.00 01Mar24');
+    const laterPath = routeKey(routes.invoicing.accountingInvoices, { list: 'unassigned' });
+    const calls = open({
+      [routeKey(routes.invoicing.accountingPage)]: () => jsonResponse({ ...PAGE, invoicesNext: 'inv-p' }),
+      [laterPath]: () => jsonResponse({ invoices: [later], next: null }),
+      [routeKey(routes.invoicing.assignInvoices)]: () => jsonResponse({ ...PAGE, invoicesNext: 'inv-p' }),
+    });
+    const select = await screen.findByLabelText('Assign INV-0500 Coral $500.00 01Mar24');
+    fireEvent.focus(select);
+    fireEvent.change(select, { target: { value: 'BHP:ASX' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Assign Invoices' }));
+    await screen.findByRole('button', { name: 'Assigned!' });
+    expect(posts(calls, routes.invoicing.assignInvoices)[0]?.body).toEqual({
+      items: [{ invoiceId: 'inv-later', ticker: 'BHP:ASX' }],
+    });
+    await waitFor(() => expect(calls.filter((c) => `${c.method} ${c.path}` === laterPath)).toHaveLength(2));
+  });
+
+  it('says how many lines are shown while the rest load, and why a page did not come', async () => {
+    open({
+      [routeKey(routes.invoicing.accountingPage)]: () => jsonResponse({ ...PAGE, ignoredNext: 'inv-x' }),
+      [routeKey(routes.invoicing.accountingInvoices, { list: 'ignored' })]: () =>
+        errorResponse(404, 'The invoices changed since this list was read: reload the page to see them'),
+    });
+    const ignored = await screen.findByRole('region', { name: 'Ignored Invoices' });
+    const alert = await within(ignored).findByRole('alert');
+    expect(alert).toHaveTextContent(MORE_INVOICES_FAILED);
+    expect(alert).toHaveTextContent('The invoices changed since this list was read');
+    // The unassigned list, with no later page, is whole.
+    expect(within(section('Unassigned Invoices')).getByText(/INV-0102/)).toBeInTheDocument();
+    expect(moreInvoicesText(20_000)).toBe('Loading more invoices… 20,000 shown so far');
   });
 
   it('shows a failed load', async () => {

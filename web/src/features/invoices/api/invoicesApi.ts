@@ -37,8 +37,13 @@ export const invoicesApi = invoicesTaggedApi.injectEndpoints({
        * Read from the accounting page's data, cached and invalidated with it.
        */
       unassignedInvoices: query(routes.invoicing.accountingPage, {
-        transformResponse: (page) => page.invoices,
+        transformResponse: (page) => ({ invoices: page.invoices, next: page.invoicesNext }),
         providesTags: ['AccountingPage'],
+      }),
+      /** The unassigned invoices after `after` (the first page's `next`, then each later page's). */
+      laterUnassignedInvoices: query(routes.invoicing.accountingInvoices, {
+        request: (after: string) => ({ params: { list: 'unassigned' }, query: { after } }),
+        providesTags: [{ type: 'AccountingPage', id: 'later pages' }],
       }),
       /**
        * The page's Save on this tab (the repeating invoice) and the tab's Assign and Unassign (the invoices).

@@ -1,9 +1,11 @@
 import { Anchor, Button, Group, Loader, NativeSelect, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useFollowingPages } from '@/api/useFollowingPages';
 import { InvoiceStanding } from '@/components/InvoiceStanding';
 import { tableSpacer, VirtualRows } from '@/components/VirtualRows';
 import { errorMessageOf } from '@/lib/apiError';
 import {
+  invoicesApi,
   useSaveInvoiceDataMutation,
   useUnassignedInvoicesQuery,
   type StockInvoiceData,
@@ -170,7 +172,18 @@ function AssignInvoice({
   busy: Busy;
   onAssign: (invoice: UnassignedInvoice) => Promise<boolean>;
 }) {
-  const { data: unassigned, error, isLoading } = useUnassignedInvoicesQuery();
+  const { data: first, error, isLoading } = useUnassignedInvoicesQuery();
+  // Every unassigned invoice is offered: the first page's, then the later pages' as they come.
+  const later = useFollowingPages(
+    invoicesApi.endpoints.laterUnassignedInvoices,
+    (after) => after,
+    'unassigned',
+    first?.next,
+  );
+  const unassigned = useMemo(
+    () => first && [...first.invoices, ...later.pages.flatMap((p) => p.invoices)],
+    [first, later.pages],
+  );
   const [chosen, setChosen] = useState(NO_INVOICE);
   if (isLoading) return <Loader size="sm" aria-label="Loading the unassigned invoices" />;
   if (!unassigned)
@@ -193,6 +206,12 @@ function AssignInvoice({
           ...unassigned.map((i) => ({ value: i.invoiceID, label: i.text })),
         ]}
         onChange={(event) => setChosen(event.currentTarget.value)}
+        description={
+          later.loading
+            ? `Loading more invoices… ${unassigned.length.toLocaleString('en-AU')} shown so far`
+            : undefined
+        }
+        error={later.error ? `More invoices could not be loaded: ${later.error}` : undefined}
         w={{ base: '100%', sm: 420 }}
       />
       <Button

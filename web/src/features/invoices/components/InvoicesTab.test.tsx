@@ -308,6 +308,33 @@ describe('staff Invoices tab', () => {
     expect(await screen.findByRole('button', { name: 'Unassign INV-0101' })).toBeEnabled();
   });
 
+  it('offers every unassigned invoice: the later pages after the first, as they come', async () => {
+    const laterPath = routeKey(routes.invoicing.accountingInvoices, { list: 'unassigned' });
+    const later = { invoiceID: 'inv-u3', text: 'INV-0103 Coral no reference', url: null, ticker: null };
+    const calls = open({
+      [routeKey(routes.invoicing.accountingPage)]: () =>
+        jsonResponse(accountingPage({ invoicesNext: 'inv-u2' })),
+      [laterPath]: () => jsonResponse({ invoices: [later], next: null }),
+    });
+    await loaded();
+    const select = await screen.findByLabelText('Assign an unassigned invoice');
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual([
+        '--Choose an invoice--',
+        'INV-0101 Wesfarmers ref WES-9',
+        'INV-0102 Nobody no reference',
+        'INV-0103 Coral no reference',
+      ]),
+    );
+    expect(
+      calls.filter((c) => `${c.method} ${c.path}` === laterPath).map((c) => c.params.get('after')),
+    ).toEqual(['inv-u2']);
+  });
+
   it('shows a refused assignment and keeps the list as it was', async () => {
     open({
       [routeKey(routes.invoicing.saveInvoiceData, { ticker: 'BHP:ASX' })]: () =>
