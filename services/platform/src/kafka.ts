@@ -1,5 +1,14 @@
 import { KafkaOptions, Transport } from '@nestjs/microservices';
-import { CompressionTypes, Consumer, Kafka, KafkaConfig, logLevel, LogEntry, Message, Producer } from 'kafkajs';
+import {
+  CompressionTypes,
+  Consumer,
+  Kafka,
+  KafkaConfig,
+  logLevel,
+  LogEntry,
+  Message,
+  Producer,
+} from 'kafkajs';
 import './kafka-idle-fix';
 import './kafka-rejoin-fix';
 import { createLogger } from './logging';
@@ -111,7 +120,13 @@ export function sizedCompressionClient(kafka: Kafka): Kafka {
   return kafka;
 }
 
-export const PARTITIONS_CONSUMED_CONCURRENTLY = 3;
+/**
+ * How many of a consumer's partitions are worked at once: every partition of a topic of deploy/topics.json's
+ * usual 6. At 3, the pollers' stores of a burst's peak minute (one message per stock with new items on
+ * `announcements.market-items-listed`, each store mostly waiting on its PDF and the database) queued three
+ * at a time: fanned out -> stored p95 9.4 s, 1.0 s at 6 (bench/README.md, burst, 2026-12-02 10:24).
+ */
+export const PARTITIONS_CONSUMED_CONCURRENTLY = 6;
 
 export const DEFAULT_FETCH_MAX_WAIT_MS = 1000;
 
