@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { keysInAnyCase } from '../common/rest';
 import { StockId } from '../common/session';
 import { ForeignPageCursorSchema } from '../common/paging';
-import { RepeatingInvoiceSchema } from './records';
+import { AccountingInvoiceListSchema, RepeatingInvoiceSchema } from './records';
 
 /**
  * REST shapes of the invoicing routes (docs/api/invoicing.md) that are not records: the bodies and the
@@ -108,7 +108,7 @@ export const AssignInvoicesBodySchema = z
 /** POST /api/admin/createContact?id: the stock id. */
 /** `/{list}` of GET /api/admin/accountingInvoices/{list}: the accounting page's invoice list to read on. */
 export const AccountingInvoicesParamsSchema = z.object({
-  list: z.enum(['unassigned', 'ignored'], {
+  list: z.enum(AccountingInvoiceListSchema.options, {
     errorMap: () => ({ message: 'list must be unassigned or ignored' }),
   }),
 });
