@@ -190,10 +190,22 @@ const PASSED_THROUGH = {
 const SEAL_RECIPIENTS = { users: 'USERS', 'email-marketing': 'EMAIL_MARKETING' };
 const required = (v) => `\${${v}:?set ${v} (npm run seal-keys prints a key pair)}`;
 
+/**
+ * The email-marketing service signs every mail with DKIM (issue 36) and production has no published key to
+ * fall back on: `npm run dkim-key -- <domain>` prints a key, its selector and the DNS record to publish.
+ */
+const DKIM = [
+  ...['DKIM_PRIVATE_KEY', 'DKIM_SELECTOR'].map(
+    (v) => `\n      ${v}: \${${v}:?set ${v} (npm run dkim-key -- <the domain of MAIL_FROM> prints a key)}`,
+  ),
+  '\n      DKIM_DOMAIN: ${DKIM_DOMAIN:-}',
+];
+
 function appService(s) {
   const sealed = SEAL_RECIPIENTS[s.name]
     ? [`\n      SEAL_PRIVATE_KEY: ${required(`${SEAL_RECIPIENTS[s.name]}_SEAL_PRIVATE_KEY`)}`]
     : [];
+  if (s.name === 'email-marketing') sealed.push(...DKIM);
   const passed = [...(PASSED_THROUGH[s.name] ?? []).map((v) => `\n      ${v}: \${${v}:-}`), ...sealed].join(
     '',
   );

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { refineVendorUrls, sealKeyVariable, secretsKeyVariable, vendorUrl } from '@irp/platform';
+import {
+  alignsWith,
+  dkimTxtRecord,
+  isDkimDomain,
+  isDkimSelector,
+  parseDkimPrivateKey,
+  type DkimKey,
+} from './mail/dkim';
+import { DEV_DKIM_PRIVATE_KEY, DEV_DKIM_SELECTOR } from './mail/dkim-development-key';
 import { isPlainAddress, parseMailbox } from './mail/mime';
 import { DEV_UNSUBSCRIBE_LINK_SECRET } from './subscribers/unsubscribe-tokens';
 
@@ -38,6 +47,39 @@ export const emailMarketingConfigSchema = z.object({
       },
       { message: 'must be one address like "IR Portal <announcements@example.com>"' },
     ),
+  /**
+   * The DKIM key every mail is signed with (RSA, PEM; `\n` escapes are read as newlines): its public half is
+   * published at `<DKIM_SELECTOR>._domainkey.<DKIM_DOMAIN>` (`npm run dkim-key -- <domain>` makes a key
+   * and prints its TXT record). Required in production; elsewhere the published development key.
+   */
+  DKIM_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (!value?.trim()) return;
+      try {
+        parseDkimPrivateKey(value);
+      } catch (err) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `not a usable DKIM key: ${(err as Error).message}`,
+        });
+      }
+    }),
+  /** The DKIM selector (s=): required in production with the key; `irportal-dev` with the development key. */
+  DKIM_SELECTOR: z
+    .string()
+    .optional()
+    .refine((v) => !v || isDkimSelector(v), 'must be a DNS label or labels, like "irp2026"'),
+  /**
+   * The signing domain (d=): MAIL_FROM's domain by default; a parent of it also aligns (DMARC relaxed
+   * alignment), any other domain does not and is refused.
+   */
+  DKIM_DOMAIN: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().toLowerCase() || undefined)
+    .refine((v) => !v || isDkimDomain(v), 'must be a domain name, like "example.com"'),
   /** Where the web app is reached: links in mails (confirm, unsubscribe, PDFs). */
   PUBLIC_BASE_URL: z
     .string()
@@ -105,10 +147,69 @@ export const emailMarketingConfigSchema = z.object({
 });
 export type EmailMarketingConfig = z.infer<typeof emailMarketingConfigSchema>;
 
-/** What production refuses at start (defineService's refineConfig): a provider URL that is not https. */
+/**
+ * What start refuses (defineService's refineConfig): a DKIM domain that does not align with MAIL_FROM, a key
+ * without a selector; in production a provider URL that is not https, and a missing or published DKIM key.
+ */
 export function refineEmailMarketingConfig(
   c: EmailMarketingConfig & { NODE_ENV: string },
   ctx: z.RefinementCtx,
 ): void {
   refineVendorUrls(c, ctx, ['MAILCHIMP_BASE_URL', 'CAMPAIGN_MONITOR_BASE_URL']);
+  const problem = (path: string, message: string) =>
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+  const fromDomain = mailFromDomain(c.MAIL_FROM);
+  if (c.DKIM_DOMAIN && fromDomain && !alignsWith(c.DKIM_DOMAIN, fromDomain))
+    problem(
+      'DKIM_DOMAIN',
+      `${c.DKIM_DOMAIN} does not align with MAIL_FROM's domain ${fromDomain} (it must be that domain or a parent of it)`,
+    );
+  const key = c.DKIM_PRIVATE_KEY?.trim();
+  if (key && !c.DKIM_SELECTOR) problem('DKIM_SELECTOR', 'required with DKIM_PRIVATE_KEY');
+  if (c.NODE_ENV !== 'production') return;
+  if (!key)
+    problem(
+      'DKIM_PRIVATE_KEY',
+      'must be set in production: mail without a DKIM signature aligned with MAIL_FROM is rejected by the large mailbox providers',
+    );
+  else if (isDevelopmentDkimKey(key))
+    problem(
+      'DKIM_PRIVATE_KEY',
+      'the development key published in this repository; set your own in production',
+    );
+}
+
+/** Whether a key is the development one (by its public half: the PEM's layout may differ). */
+function isDevelopmentDkimKey(pem: string): boolean {
+  try {
+    return (
+      dkimTxtRecord(parseDkimPrivateKey(pem)) === dkimTxtRecord(parseDkimPrivateKey(DEV_DKIM_PRIVATE_KEY))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The key mails are signed with: DKIM_PRIVATE_KEY under DKIM_SELECTOR for DKIM_DOMAIN (MAIL_FROM's domain
+ * by default), or outside production, when no key is set, the development key under its selector.
+ */
+export function dkimKeyOf(
+  c: Pick<EmailMarketingConfig, 'DKIM_PRIVATE_KEY' | 'DKIM_SELECTOR' | 'DKIM_DOMAIN' | 'MAIL_FROM'>,
+): DkimKey {
+  const own = c.DKIM_PRIVATE_KEY?.trim();
+  return {
+    domain: c.DKIM_DOMAIN ?? mailFromDomain(c.MAIL_FROM) ?? 'localhost',
+    selector: own ? (c.DKIM_SELECTOR ?? DEV_DKIM_SELECTOR) : DEV_DKIM_SELECTOR,
+    privateKey: parseDkimPrivateKey(own || DEV_DKIM_PRIVATE_KEY),
+  };
+}
+
+/** MAIL_FROM's domain, lower case (undefined when MAIL_FROM does not parse: its own check says so). */
+function mailFromDomain(mailFrom: string): string | undefined {
+  try {
+    return parseMailbox(mailFrom).address.split('@')[1]?.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }

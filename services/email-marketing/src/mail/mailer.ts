@@ -1,7 +1,8 @@
 import { createLogger, SERVICE_CONFIG } from '@irp/platform';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { EmailMarketingConfig } from '../config';
+import { dkimKeyOf, type EmailMarketingConfig } from '../config';
+import { dkimSign, type DkimKey } from './dkim';
 import { composeMail, isPlainAddress, MailAddress, parseMailbox } from './mime';
 import { SmtpClientOptions, SmtpPool } from './smtp-client';
 import type { MailContent } from './templates';
@@ -74,23 +75,26 @@ export function transportOptions(
  * The one way mail leaves the service: the SMTP client's pool (`smtp-client.ts`, pipelined) to a real SMTP
  * server always (maildev in `make up`, an smtp-server sink in tests). Resolves when the server accepted the
  * mail. Mails to plain addresses are composed in one pass (`composeMail`); an address that needs IDN or
- * SMTPUTF8 is composed by nodemailer's composer, and both go out over the same pool.
+ * SMTPUTF8 is composed by nodemailer's composer; both are DKIM-signed (dkim.ts) and go out over the same pool.
  */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
   private readonly pool: SmtpPool;
   private readonly from: MailAddress;
+  private readonly dkim: DkimKey;
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig) {
     this.pool = new SmtpPool(transportOptions(config));
     this.from = parseMailbox(config.MAIL_FROM);
+    this.dkim = dkimKeyOf(config);
   }
 
   async send(to: string, content: MailContent, replyTo?: string): Promise<Accepted> {
     try {
       if (isPlainAddress(to) && isPlainAddress(this.from.address) && (!replyTo || isPlainAddress(replyTo))) {
         const mail = composeMail({ from: this.from, to, replyTo: replyTo || undefined, content });
-        const response = await this.pool.send({ from: this.from.address, to: [to] }, mail.raw);
+        const signed = await dkimSign(mail.raw, this.dkim);
+        const response = await this.pool.send({ from: this.from.address, to: [to] }, signed);
         return { messageId: mail.messageId, response };
       }
       const node = new MailComposer({
@@ -105,7 +109,7 @@ export class Mailer implements OnApplicationShutdown {
       const envelope = node.getEnvelope();
       const response = await this.pool.send(
         { from: envelope.from || this.from.address, to: envelope.to },
-        await node.build(),
+        await dkimSign(await node.build(), this.dkim),
       );
       return { messageId: node.messageId(), response };
     } catch (err) {

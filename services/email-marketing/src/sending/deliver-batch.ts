@@ -108,6 +108,15 @@ export class DeliverBatch implements BeforeApplicationShutdown {
     // Claims given back first: a retried batch then claims them again itself.
     await this.releaseUnmarked();
     const message = await this.messageOf(sendId);
+    if (!message) {
+      // A batch of a send this database does not have (restored from a backup older than the message, or
+      // the topic of another database's run): none of its deliveries exists here either.
+      log.warn(
+        { sendId, deliveries: deliveryIds.length },
+        'delivery batch of an unknown send; nothing to send',
+      );
+      return 0;
+    }
     const owner = await this.owner.current();
     let claimed: ClaimedDelivery[];
     try {
@@ -232,10 +241,11 @@ export class DeliverBatch implements BeforeApplicationShutdown {
     }
   }
 
-  private async messageOf(sendId: string): Promise<SendOfMails> {
+  private async messageOf(sendId: string): Promise<SendOfMails | null> {
     let send = this.messages.get(sendId);
     if (!send) {
       const message = await this.sendRows.message(sendId);
+      if (!message) return null;
       const render =
         message.kind === 'announcement'
           ? announcementMailRenderer({ ...message, publicBaseUrl: this.config.PUBLIC_BASE_URL })

@@ -150,12 +150,13 @@ export class SendsRepository {
     );
   }
 
-  async message(sendId: string): Promise<SendMessage> {
+  /** What a send mails, or null for a send this database does not have. */
+  async message(sendId: string): Promise<SendMessage | null> {
     const [row]: Array<Pick<SendEntity, 'message'>> = await this.dataSource.query(
       `SELECT message FROM email_marketing.sends WHERE id = $1`,
       [sendId],
     );
-    return row.message;
+    return row?.message ?? null;
   }
 
   /**

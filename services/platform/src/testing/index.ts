@@ -4,6 +4,7 @@ export * from './backlog';
 export * from './broker';
 export * from './database-outage';
 export * from './deliveries';
+export * from './dkim-verdicts';
 export * from './dlq-probe';
 export * from './harness';
 export * from './metrics';

@@ -18,6 +18,11 @@ export interface SinkMail {
   rawHeaders: Record<string, string>;
   messageId: string;
   parsed: ParsedMail;
+  /**
+   * The message as it arrived, byte for byte (what a DKIM verifier checks: dkimVerdicts); kept by the 'full'
+   * sink only, the 'headers' sink counts thousands of mails.
+   */
+  raw?: Buffer;
 }
 
 export interface SmtpSink {
@@ -46,9 +51,7 @@ export interface SmtpSink {
  * parsing (html, text and parsed are empty; `headers` holds the raw ones).
  */
 async function headersOnly(stream: Readable, rcptTo: string[], from: string): Promise<SinkMail> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  const raw = (await bytesOf(stream)).toString('utf8');
   const end = raw.search(/\r?\n\r?\n/);
   const rawHeaders: Record<string, string> = {};
   for (const line of (end < 0 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
@@ -66,6 +69,12 @@ async function headersOnly(stream: Readable, rcptTo: string[], from: string): Pr
     messageId: rawHeaders['message-id'] ?? '',
     parsed: {} as ParsedMail,
   };
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -112,8 +121,9 @@ export async function startSmtpSink(
           .catch((err: Error) => callback(err));
         return;
       }
-      simpleParser(stream)
-        .then((parsed) => {
+      bytesOf(stream)
+        .then(async (raw) => {
+          const parsed = await simpleParser(raw);
           const addresses = (v: ParsedMail['to']) =>
             (Array.isArray(v) ? v : v ? [v] : []).flatMap((a) => a.value.map((x) => x.address ?? ''));
           mails.push({
@@ -128,6 +138,7 @@ export async function startSmtpSink(
             ),
             messageId: parsed.messageId ?? '',
             parsed,
+            raw,
           });
           callback();
         })
