@@ -199,7 +199,18 @@ const DKIM = [
     (v) => `\n      ${v}: \${${v}:?set ${v} (npm run dkim-key -- <the domain of MAIL_FROM> prints a key)}`,
   ),
   '\n      DKIM_DOMAIN: ${DKIM_DOMAIN:-}',
+  // The bounce listener (role bounces): the MX of BOUNCE_DOMAIN (MAIL_FROM's domain by default).
+  '\n      BOUNCE_DOMAIN: ${BOUNCE_DOMAIN:-}',
 ];
+
+/** The ports a service's roles serve beyond health (manifest `listeners`): set, and published on the host. */
+const listenerEnv = (s) => (s.listeners ?? []).map((l) => `\n      ${l.portEnv}: ${l.port}`).join('');
+const listenerPorts = (s) =>
+  (s.listeners ?? [])
+    .map(
+      (l, i) => `${i === 0 ? '\n    ports:' : ''}\n      - 127.0.0.1:\${${l.portEnv}:-${l.port}}:${l.port}`,
+    )
+    .join('');
 
 function appService(s) {
   const sealed = SEAL_RECIPIENTS[s.name]
@@ -223,7 +234,7 @@ function appService(s) {
       DATABASE_URL: ${databaseUrlOf(s.schema)}
       HEALTH_PORT: ${s.healthPort}
       HOST: 0.0.0.0
-      ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}${passed}
+      ROLES: \${${envPrefix(s.name)}_ROLES:-${s.roles.join(',')}}${passed}${listenerEnv(s)}${listenerPorts(s)}
     depends_on:
       topics:
         condition: service_completed_successfully

@@ -18,9 +18,15 @@ const MIN_CPU_REQUEST_M = 10;
 
 /**
  * Not measured by a bench: the topics and database Jobs run once per deploy, for seconds (a Kafka admin
- * client; a PostgreSQL client running the bootstrap's statements). Estimates, and say so.
+ * client; a PostgreSQL client running the bootstrap's statements), and the bounce listener, which no scale
+ * run drives yet. Estimates, and say so.
  */
-const ESTIMATED = {
+export const ESTIMATED = {
+  // The bounce listener: no scale run has measured it yet (a report is a parse and two statements).
+  'email-marketing-bounces': {
+    requests: { cpu: '50m', memory: '160Mi' },
+    limits: { cpu: '500m', memory: '384Mi' },
+  },
   topics: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
   database: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
 };

@@ -126,6 +126,32 @@ const LAG_SCALED = {
 };
 /** Roles that run as one process: the scheduler's job is a singleton (a standby would only wait for the lock). */
 const SINGLE = new Set(['announcements-scheduler']);
+/** Roles besides api scaled on CPU: the bounce listener takes SMTP from the internet, as api takes requests. */
+const CPU_SCALED = new Set(['email-marketing-bounces']);
+
+/**
+ * How the ports a role serves beyond health (services/manifest.json `listeners`) are reached, by Deployment: a
+ * Service of each (a LoadBalancer: reporting mail servers connect from the internet to the bounce domain's MX,
+ * port 25 there). A listener without an entry here fails the generation.
+ */
+const LISTENER_SERVICES = {
+  'email-marketing-bounces': {
+    name: 'email-marketing-bounces-smtp',
+    port: 25,
+    type: 'LoadBalancer',
+    why: "the MX of BOUNCE_DOMAIN: DSNs and ARF reports from the internet's mail servers",
+  },
+};
+
+/** The manifest's listener of one role, with its Service; undefined when the role serves only health. */
+function listenerOf(s, role) {
+  const listener = (s.listeners ?? []).find((l) => l.role === role);
+  if (!listener) return undefined;
+  const name = `${s.name}-${role}`;
+  const service = LISTENER_SERVICES[name];
+  if (!service) throw new Error(`${name}: deploy/k8s.mjs has no Service for its ${listener.name} listener`);
+  return { ...listener, service };
+}
 /** KEDA's lag below which a role is idle (it matters only to scale from zero; minReplicaCount is 1). */
 const ACTIVATION_LAG = 1;
 /** A new consumer group starts at the end of its topics (the platform's `fromBeginning: false`). */
@@ -171,7 +197,7 @@ const labelsOf = (name, component) => ({
 /** How one role of a service (or the gateway) is scaled. */
 function scalingOf(service, role) {
   const name = `${service}-${role}`;
-  if (role === 'api') return { kind: 'cpu', ...API_REPLICAS };
+  if (role === 'api' || CPU_SCALED.has(name)) return { kind: 'cpu', ...API_REPLICAS };
   if (LAG_SCALED[name]) return { kind: 'lag', min: 1, max: LAG_SCALED[name].maxReplicas };
   if (SINGLE.has(name)) return { kind: 'single' };
   throw new Error(
@@ -281,11 +307,11 @@ function deployment({ name, labels, scaling, template }) {
   };
 }
 
-const service = (name, labels, ports) => ({
+const service = (name, labels, ports, type) => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name, labels },
-  spec: { selector: labels, ports },
+  spec: { ...(type ? { type } : {}), selector: labels, ports },
 });
 
 /** The volume every role of `s` shares at DATA_DIR, if it writes one. */
@@ -307,6 +333,7 @@ function roleObjects(s, role) {
   const name = `${s.name}-${role}`;
   const labels = labelsOf(s.name, role);
   const scaling = scalingOf(s.name, role);
+  const listener = listenerOf(s, role);
   const dataDir = DATA_DIR[s.name];
   const volumes = [
     { name: 'tmp', mountPath: '/tmp' },
@@ -322,13 +349,17 @@ function roleObjects(s, role) {
       KAFKA_BROKERS: KAFKA_BOOTSTRAP,
       INSTANCE_ID,
       ...(dataDir ? { DATA_DIR: dataDir.path } : {}),
+      ...(listener ? { [listener.portEnv]: String(listener.port) } : {}),
     }),
     envFrom: envFromSecrets(s.name),
-    ports: [{ name: 'health', containerPort: s.healthPort }],
+    ports: [
+      { name: 'health', containerPort: s.healthPort },
+      ...(listener ? [{ name: listener.name, containerPort: listener.port }] : []),
+    ],
     ...serviceProbes,
     resources: resourcesOf(name, role),
   };
-  const template = podTemplate({ labels, container, volumes, spreadPods: role === 'api' });
+  const template = podTemplate({ labels, container, volumes, spreadPods: scaling.kind === 'cpu' });
   return [
     {
       comment: ` ${s.name}, role ${role}: only this role's handlers and jobs run here (ROLES=${role}).`,
@@ -338,6 +369,19 @@ function roleObjects(s, role) {
       comment: ` ${name}'s /health and /metrics, for a scraper inside the cluster.`,
       object: service(name, labels, [{ name: 'health', port: s.healthPort, targetPort: 'health' }]),
     },
+    ...(listener
+      ? [
+          {
+            comment: ` ${name}'s ${listener.name} port, ${listener.service.why}.`,
+            object: service(
+              listener.service.name,
+              labels,
+              [{ name: listener.name, port: listener.service.port, targetPort: listener.name }],
+              listener.service.type,
+            ),
+          },
+        ]
+      : []),
   ];
 }
 
@@ -512,6 +556,21 @@ function networkPolicies(services) {
         egress: egressTo(['dns', 'kafka']),
       }),
     },
+    ...services.flatMap((s) =>
+      s.roles
+        .filter((role) => listenerOf(s, role))
+        .map((role) => {
+          const listener = listenerOf(s, role);
+          return {
+            comment: ` Ingress: ${s.name}-${role}'s ${listener.name} port from anywhere (${listener.service.why}).`,
+            object: networkPolicy(
+              `${s.name}-${role}-ingress`,
+              { matchLabels: labelsOf(s.name, role) },
+              { policyTypes: ['Ingress'], ingress: [{ ports: [{ protocol: 'TCP', port: listener.name }] }] },
+            ),
+          };
+        }),
+    ),
     ...services.map((s) => ({
       comment: ` ${s.name} reaches Kafka, PostgreSQL, DNS${(SERVICE_EGRESS[s.name] ?? []).map((n) => `, ${n}`).join('')}.`,
       object: networkPolicy(`${s.name}-egress`, byName(s.name), {

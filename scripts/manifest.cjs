@@ -48,6 +48,21 @@ function manifestProblems(manifest) {
             }
         }
     }
+    // Ports a role serves beyond its health port (the stack offsets them; tests set them to 0).
+    if (s.listeners !== undefined) {
+      if (!Array.isArray(s.listeners)) problems.push(`${at}.listeners must be a list`);
+      else
+        s.listeners.forEach((x, j) => {
+          const where = `${at}.listeners[${j}]`;
+          if (!(Array.isArray(s.roles) && s.roles.includes(x?.role)))
+            problems.push(`${where}.role must be one of the service's roles`);
+          if (!ROLE.test(x?.name ?? '')) problems.push(`${where}.name must match ${ROLE}`);
+          if (!Number.isInteger(x?.port) || x.port < 1024 || x.port > 65535)
+            problems.push(`${where}.port must be a port number from 1024 to 65535`);
+          if (typeof x?.portEnv !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(x.portEnv))
+            problems.push(`${where}.portEnv must be an environment variable name`);
+        });
+    }
     if (s.standIns !== undefined) {
       if (!Array.isArray(s.standIns)) problems.push(`${at}.standIns must be a list`);
       else

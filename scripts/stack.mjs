@@ -170,6 +170,9 @@ function kafkaRssMb(env) {
 
 /** The health port of a service's main process in this stack. */
 const healthPortOf = (entry) => entry.healthPort + HEALTH_PORT_OFFSET;
+/** The ports of a service's main process's listeners beyond health (manifest `listeners`), moved alike. */
+const listenerPortsOf = (entry) =>
+  Object.fromEntries((entry.listeners ?? []).map((l) => [l.portEnv, l.port + HEALTH_PORT_OFFSET]));
 
 /**
  * How one process of a service starts and how to tell it is ready. `databaseUrls`: each tenant's own
@@ -178,7 +181,13 @@ const healthPortOf = (entry) => entry.healthPort + HEALTH_PORT_OFFSET;
 function serviceSpec(
   entry,
   base,
-  { roles = entry.roles, healthPort = healthPortOf(entry), instance, databaseUrls = {} } = {},
+  {
+    roles = entry.roles,
+    healthPort = healthPortOf(entry),
+    instance,
+    databaseUrls = {},
+    listenerPorts = listenerPortsOf(entry),
+  } = {},
 ) {
   const env = {
     ...base,
@@ -186,6 +195,9 @@ function serviceSpec(
     HEALTH_PORT: String(healthPort),
     ROLES: roles.join(','),
   };
+  // The ports its roles serve beyond health (the bounce listener's SMTP).
+  for (const l of entry.listeners ?? [])
+    if (roles.includes(l.role)) env[l.portEnv] = String(listenerPorts[l.portEnv]);
   if (instance) env.INSTANCE_ID = instance;
   return {
     args: [path.join(entry.workspace, 'dist', 'main.js')],
@@ -351,11 +363,14 @@ export async function startOne(name, { roles, instances } = {}) {
   for (let k = 1, made = 0; made < (instances ?? 1); k++) {
     const processName = `${tag}-${k}`;
     if (taken.has(processName)) continue;
+    const listenerPorts = {};
+    for (const l of entry.listeners ?? []) listenerPorts[l.portEnv] = await freePort();
     const spec = serviceSpec(entry, state.base, {
       roles: chosen,
       healthPort: await freePort(),
       instance: processName,
       databaseUrls: state.databaseUrls,
+      listenerPorts,
     });
     const p = start(processName, process.execPath, spec.args, spec.env, true);
     await waitFor(spec.ready.url, { name: spec.ready.name, logFile: p.logFile, child: p.child });

@@ -440,11 +440,29 @@ const scrapeOnly = (policy) =>
   );
 
 /**
- * NetworkPolicies: everything denied by default, ingress only to the gateway (and a scraper's to the metrics
- * ports), and every pod allowed DNS and Kafka out (the database Job, which never speaks to Kafka: DNS and
- * PostgreSQL).
+ * Whether a policy admits ingress only to a role's own listeners (services/manifest.json `listeners`, e.g.
+ * the bounce listener's SMTP): it selects that role's pods and every rule names only those ports.
  */
-function networkProblems(objects) {
+const listenerOnly = (p, services) => {
+  const labels = p.spec.podSelector.matchLabels ?? {};
+  const listeners = services
+    .find((s) => s.name === labels['app.kubernetes.io/name'])
+    ?.listeners?.filter((l) => l.role === labels['app.kubernetes.io/component'])
+    .map((l) => l.name);
+  return (
+    !!listeners?.length &&
+    p.spec.ingress.every(
+      (rule) => rule.ports?.length && rule.ports.every((port) => listeners.includes(port.port)),
+    )
+  );
+};
+
+/**
+ * NetworkPolicies: everything denied by default, ingress only to the gateway (a scraper's to the metrics
+ * ports, and the internet's to a role's own listener), and every pod allowed DNS and Kafka out (the database
+ * Job, which never speaks to Kafka: DNS and PostgreSQL).
+ */
+function networkProblems(objects, { services }) {
   const problems = [];
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const denyAll = policies.find(
@@ -456,7 +474,11 @@ function networkProblems(objects) {
   );
   if (!denyAll) problems.push('no default-deny NetworkPolicy (ingress and egress)');
   for (const p of policies.filter((p) => p.spec.ingress?.length))
-    if (p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] !== 'gateway' && !scrapeOnly(p))
+    if (
+      p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] !== 'gateway' &&
+      !scrapeOnly(p) &&
+      !listenerOnly(p, services)
+    )
       problems.push(`${nameOf(p)}: admits ingress to pods other than the gateway`);
   for (const { owner, labels } of podsOf(objects)) {
     const egress = policies
@@ -563,7 +585,7 @@ export function policyProblems(objects, context) {
     ...storageProblems(objects, context),
     ...secretProblems(objects),
     ...availabilityProblems(objects, context),
-    ...networkProblems(objects),
+    ...networkProblems(objects, context),
     ...(context.autoscaled ? [...kedaProblems(objects, context), ...hpaProblems(objects, context)] : []),
     ...(context.strimzi ? strimziProblems(objects, context) : []),
   ];

@@ -345,6 +345,13 @@ const BROKEN = [
     problem: 'NetworkPolicy users-egress: admits ingress to pods other than the gateway',
   },
   {
+    what: "ingress to a listener's pods on a port other than the listener's",
+    kind: 'NetworkPolicy',
+    name: 'email-marketing-bounces-ingress',
+    change: (p) => p.spec.ingress[0].ports.push({ protocol: 'TCP', port: 'health' }),
+    problem: 'NetworkPolicy email-marketing-bounces-ingress: admits ingress to pods other than the gateway',
+  },
+  {
     what: 'a role without its Deployment',
     kind: 'Deployment',
     name: 'announcements-scheduler',

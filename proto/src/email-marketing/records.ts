@@ -37,6 +37,22 @@ export type EmailMarketingSettingsView = z.infer<typeof EmailMarketingSettingsVi
 export const SubscriberStatusSchema = z.enum(['pending', 'confirmed', 'unsubscribed']);
 export type SubscriberStatus = z.infer<typeof SubscriberStatusSchema>;
 
+/**
+ * Why an address is mailed no more, for every stock (issue 36): the mailbox does not exist (a hard bounce), its
+ * owner reported a mail as spam (a complaint), or it refused mail again and again (SOFT_BOUNCE_LIMIT soft
+ * bounces within SOFT_BOUNCE_WINDOW_DAYS).
+ */
+export const SuppressionReasonSchema = z.enum(['hard-bounce', 'complaint', 'soft-bounce']);
+export type SuppressionReason = z.infer<typeof SuppressionReasonSchema>;
+
+/** An address's suppression: why, since when, and what the receiving side said (the DSN's status, ...). */
+export const SuppressionSchema = z.object({
+  reason: SuppressionReasonSchema,
+  since: z.string().datetime(),
+  detail: z.string(),
+});
+export type Suppression = z.infer<typeof SuppressionSchema>;
+
 /** An investor subscribed to a stock's announcements by email (double opt-in). */
 export const SubscriberSchema = z.object({
   id: z.string().uuid(),
@@ -49,6 +65,8 @@ export const SubscriberSchema = z.object({
   consentUserAgent: z.string(),
   confirmedAt: z.string().datetime().nullable(),
   unsubscribedAt: z.string().datetime().nullable(),
+  /** Set when the address is suppressed: it is mailed no announcement whatever its status. */
+  suppressed: SuppressionSchema.nullable(),
 });
 export type Subscriber = z.infer<typeof SubscriberSchema>;
 

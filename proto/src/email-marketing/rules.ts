@@ -1,4 +1,4 @@
-import type { EmailMarketingSettings } from './records';
+import type { EmailMarketingSettings, SuppressionReason } from './records';
 
 /**
  * The email rules' texts, limits and constants (spec sections 5, 8, 9, and this portal's subscriber rules).
@@ -66,3 +66,10 @@ export const CHECK_INBOX_MESSAGE = 'Thank you. Please check your inbox and confi
 export const SUBSCRIPTION_CONFIRMED_MESSAGE = 'Your subscription is confirmed.';
 export const UNSUBSCRIBED_MESSAGE = 'You are unsubscribed and will receive no more announcements.';
 export const INVALID_LINK_MESSAGE = 'This link is not valid (it may have been used already or expired).';
+
+/** Why an address is mailed no more (records.ts SuppressionReason), as the subscriber list says it. */
+export const SUPPRESSION_REASON_LABELS: Record<SuppressionReason, string> = {
+  'hard-bounce': 'Hard bounce',
+  complaint: 'Spam complaint',
+  'soft-bounce': 'Repeated soft bounces',
+};

@@ -1,5 +1,14 @@
 import { defineService, sealedInboxProvider, SERVICE_CONFIG, stockProjectionRole } from '@irp/platform';
-import { EmailMarketingConfig, emailMarketingConfigSchema, refineEmailMarketingConfig } from './config';
+import {
+  bounceDomainOf,
+  EmailMarketingConfig,
+  emailMarketingConfigSchema,
+  refineEmailMarketingConfig,
+} from './config';
+import { BounceListener } from './bounces/bounce-listener';
+import { RecordMailEvents } from './bounces/record-mail-events';
+import { ReturnPaths } from './bounces/return-paths';
+import { SuppressionsRepository } from './bounces/suppressions.repository';
 import { CreateEmailMarketing1795485733270 } from './database/migrations/1795485733270-CreateEmailMarketing';
 import { DropAutoSendIndex1795700000000 } from './database/migrations/1795700000000-DropAutoSendIndex';
 import { encryptProviderKeysMigration } from './database/migrations/1796100000000-EncryptProviderKeys';
@@ -10,6 +19,7 @@ import { StaffMailSettings1796500000000 } from './database/migrations/1796500000
 import { SendPriority1796600000000 } from './database/migrations/1796600000000-SendPriority';
 import { SendExpansion1796700000000 } from './database/migrations/1796700000000-SendExpansion';
 import { SubscribersNewestFirst1796800000000 } from './database/migrations/1796800000000-SubscribersNewestFirst';
+import { Suppressions1796900000000 } from './database/migrations/1796900000000-Suppressions';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
 import { SendTestCampaign } from './campaigns/send-test-campaign';
@@ -75,7 +85,8 @@ const stockProjection = stockProjectionRole(StockProjectionService);
  * announcement. Roles `api` (settings, subscriber counts and test sends through the providers, subscriptions,
  * the stock and error-email projections, the system test email, the send history) and `sender` (any number:
  * announcement sends expanded into deliveries and sent over pooled SMTP, campaigns, confirmation,
- * notification, error and staff mails, the delivery sweeper).
+ * notification, error and staff mails, the delivery sweeper) and `bounces` (the SMTP listener the bounce domain's
+ * MX points at: DSNs and ARF complaints recorded, addresses suppressed).
  */
 export const emailMarketingService = defineService({
   name: 'email-marketing',
@@ -103,6 +114,7 @@ export const emailMarketingService = defineService({
       SendPriority1796600000000,
       SendExpansion1796700000000,
       SubscribersNewestFirst1796800000000,
+      Suppressions1796900000000,
     ],
   }),
   providers: [
@@ -117,8 +129,17 @@ export const emailMarketingService = defineService({
       useFactory: (config: EmailMarketingConfig) => new UnsubscribeTokens(config.UNSUBSCRIBE_LINK_SECRET),
       inject: [SERVICE_CONFIG],
     },
+    {
+      // The return paths are signed with the unsubscribe links' secret, under a label of their own.
+      provide: ReturnPaths,
+      useFactory: (config: EmailMarketingConfig) =>
+        new ReturnPaths(config.UNSUBSCRIBE_LINK_SECRET, bounceDomainOf(config)),
+      inject: [SERVICE_CONFIG],
+    },
     SendsRepository,
     DeliveriesRepository,
+    SuppressionsRepository,
+    RecordMailEvents,
     SubscribersRepository,
     EmailSettingsRepository,
     StockProjectionService,
@@ -174,6 +195,9 @@ export const emailMarketingService = defineService({
     sender: {
       handlers: [SenderHandlers, FixedMailsHandlers],
       providers: [SweepDueDeliveries, TakeOverClaims, DeliveryJobs],
+    },
+    bounces: {
+      providers: [BounceListener],
     },
   },
 });

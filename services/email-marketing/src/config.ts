@@ -80,6 +80,28 @@ export const emailMarketingConfigSchema = z.object({
     .optional()
     .transform((v) => v?.trim().toLowerCase() || undefined)
     .refine((v) => !v || isDkimDomain(v), 'must be a domain name, like "example.com"'),
+  /**
+   * The domain of the return path every delivery's mail goes out with, `bounces+<token>@<BOUNCE_DOMAIN>`
+   * (VERP: a bounce names its delivery), and of the complaints mailbox `complaints@<BOUNCE_DOMAIN>` that
+   * mailbox providers' feedback loops report to. Its MX points at the `bounces` role's SMTP listener. MAIL_FROM's
+   * domain by default; a subdomain or a parent of it (SPF's relaxed alignment under DMARC), any other is refused.
+   */
+  BOUNCE_DOMAIN: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().toLowerCase() || undefined)
+    .refine((v) => !v || isDkimDomain(v), 'must be a domain name, like "bounces.example.com"'),
+  /** The port of the `bounces` role's SMTP listener (its MX's; 0: any free port, for tests). */
+  BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  /** The largest report the listener takes (a DSN or an ARF report with the original mail in it). */
+  BOUNCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .default(2 * 1024 * 1024),
+  /** Soft bounces (of distinct mails) within SOFT_BOUNCE_WINDOW_DAYS after which an address is suppressed. */
+  SOFT_BOUNCE_LIMIT: z.coerce.number().int().min(1).max(100).default(3),
+  SOFT_BOUNCE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Where the web app is reached: links in mails (confirm, unsubscribe, PDFs). */
   PUBLIC_BASE_URL: z
     .string()
@@ -164,6 +186,16 @@ export function refineEmailMarketingConfig(
       'DKIM_DOMAIN',
       `${c.DKIM_DOMAIN} does not align with MAIL_FROM's domain ${fromDomain} (it must be that domain or a parent of it)`,
     );
+  if (
+    c.BOUNCE_DOMAIN &&
+    fromDomain &&
+    !alignsWith(c.BOUNCE_DOMAIN, fromDomain) &&
+    !alignsWith(fromDomain, c.BOUNCE_DOMAIN)
+  )
+    problem(
+      'BOUNCE_DOMAIN',
+      `${c.BOUNCE_DOMAIN} does not align with MAIL_FROM's domain ${fromDomain} (it must be that domain, a subdomain or a parent of it)`,
+    );
   const key = c.DKIM_PRIVATE_KEY?.trim();
   if (key && !c.DKIM_SELECTOR) problem('DKIM_SELECTOR', 'required with DKIM_PRIVATE_KEY');
   if (c.NODE_ENV !== 'production') return;
@@ -204,6 +236,10 @@ export function dkimKeyOf(
     privateKey: parseDkimPrivateKey(own || DEV_DKIM_PRIVATE_KEY),
   };
 }
+
+/** The domain of the return paths and the complaints mailbox: BOUNCE_DOMAIN, else MAIL_FROM's domain. */
+export const bounceDomainOf = (c: Pick<EmailMarketingConfig, 'BOUNCE_DOMAIN' | 'MAIL_FROM'>): string =>
+  c.BOUNCE_DOMAIN ?? mailFromDomain(c.MAIL_FROM) ?? 'localhost';
 
 /** MAIL_FROM's domain, lower case (undefined when MAIL_FROM does not parse: its own check says so). */
 function mailFromDomain(mailFrom: string): string | undefined {

@@ -25,12 +25,16 @@ import {
   startSmtpSink,
   dkimVerdicts,
   DlqProbe,
+  deliveryStatusReport,
+  feedbackReport,
+  sendRawMail,
   TopicProbe,
   untilHandled,
   waitUntil,
 } from '@irp/platform/testing';
 import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
+import { BounceListener } from '../src/bounces/bounce-listener';
 import { DEV_DKIM_SELECTOR, developmentDkimRecord } from '../src/mail/dkim-development-key';
 import { encryptProviderKeysMigration } from '../src/database/migrations/1796100000000-EncryptProviderKeys';
 import { EmailSettingsRepository } from '../src/settings/email-settings.repository';
@@ -145,6 +149,7 @@ describe('email-marketing service', () => {
       SWEEP_INTERVAL_MS: '300',
       SUBSCRIBE_MAX_PER_EMAIL: '3',
       SUBSCRIBE_MAX_PER_IP: '8',
+      SOFT_BOUNCE_LIMIT: '2',
     });
     db = app.get(DataSource);
     metricsUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
@@ -685,6 +690,197 @@ describe('email-marketing service', () => {
         [[first.sendGuid, second.sendGuid]],
       );
       expect(sends.map((r) => r.status)).not.toContain('held');
+    });
+  });
+
+  describe('bounces and complaints', () => {
+    /** The bounce listener (the `bounces` role), as the bounce domain's MX. */
+    let listener: string;
+    const BOUNCE_DOMAIN = 'irportal.local'; // MAIL_FROM's, the default
+    let bounceStock: Stock;
+    let otherStock: Stock;
+
+    beforeAll(async () => {
+      listener = `smtp://127.0.0.1:${app.get(BounceListener).port}`;
+      bounceStock = stockEvent({ ticker: ticker('BNC'), companyName: 'Bounce Mining' });
+      otherStock = stockEvent({ ticker: ticker('BNO'), companyName: 'Other Mining' });
+      for (const s of [bounceStock, otherStock]) {
+        await events.stock(s);
+        await waitForStock(db, s.id);
+      }
+      await addConfirmedSubscribers(db, bounceStock.id, [
+        'gone@bounce.example',
+        'Refused@bounce.example',
+        'annoyed@bounce.example',
+        'full@bounce.example',
+        'fine@bounce.example',
+      ]);
+      await addConfirmedSubscribers(db, otherStock.id, ['gone@bounce.example', 'fine@bounce.example']);
+    });
+
+    const suppression = async (email: string) =>
+      (
+        await db.query(`SELECT reason, detail FROM email_marketing.suppressions WHERE email = lower($1)`, [
+          email,
+        ])
+      )[0] as { reason: string; detail: string } | undefined;
+    const untilSuppressed = (email: string) =>
+      waitUntil(`${email} suppressed`, async () => !!(await suppression(email)), 20_000, 100);
+    const eventsOf = (email: string) =>
+      db.query(
+        `SELECT e.kind, e.source, e.stock_id AS "stockId", d.email AS "deliveryEmail" FROM email_marketing.mail_events e
+         LEFT JOIN email_marketing.deliveries d ON d.id = e.delivery_id WHERE e.email = lower($1) ORDER BY e.id`,
+        [email],
+      );
+
+    it("a DSN to a delivery's VERP return path suppresses the address for every stock; a refused RCPT (550 5.1.1) too; the list says why", async () => {
+      sink.bounceAddress(
+        'gone@bounce.example',
+        {
+          status: '5.1.1',
+          diagnostic: '550 5.1.1 <gone@bounce.example>: Recipient address rejected: User unknown',
+        },
+        listener,
+      );
+      sink.refuseAddress('refused@bounce.example', 550, '5.1.1 <refused@bounce.example>: User unknown');
+      const a = announcement(bounceStock.id, { headline: 'Drilling update' });
+      await events.sendRequested(bounceStock.id, a);
+      await settledDeliveries(db, { sendGuid: a.sendGuid });
+      // Each mail went out with its delivery's own return path (VERP), not MAIL_FROM.
+      const gone = sink.to('gone@bounce.example')[0]!;
+      expect(gone.returnPath).toMatch(new RegExp(`^bounces\\+[0-9a-f]{48}@${BOUNCE_DOMAIN}$`));
+      expect(new Set(sink.mails.map((m) => m.returnPath)).size).toBe(sink.mails.length);
+
+      await untilSuppressed('gone@bounce.example');
+      await untilSuppressed('refused@bounce.example');
+      // The listener answered the DSN 250 once it was recorded.
+      await waitUntil('the DSN answered', async () => sink.reportsSent.length === 1, 20_000, 50);
+      expect(sink.reportsSent).toEqual([{ to: gone.returnPath, reply: expect.stringMatching(/^250/) }]);
+      expect(await suppression('gone@bounce.example')).toEqual({
+        reason: 'hard-bounce',
+        detail: '5.1.1 smtp; 550 5.1.1 <gone@bounce.example>: Recipient address rejected: User unknown',
+      });
+      expect(await suppression('refused@bounce.example')).toMatchObject({ reason: 'hard-bounce' });
+      expect(await eventsOf('gone@bounce.example')).toEqual([
+        { kind: 'hard-bounce', source: 'dsn', stockId: bounceStock.id, deliveryEmail: 'gone@bounce.example' },
+      ]);
+      expect(await eventsOf('refused@bounce.example')).toEqual([
+        {
+          kind: 'hard-bounce',
+          source: 'smtp',
+          stockId: bounceStock.id,
+          deliveryEmail: 'Refused@bounce.example',
+        },
+      ]);
+
+      // The same DSN again (a server that retries it) is taken and counts once.
+      const dsn = deliveryStatusReport(gone, { status: '5.1.1' });
+      await expect(sendRawMail(listener, { from: '', to: [gone.returnPath] }, dsn)).resolves.toMatch(/^250/);
+      expect(await eventsOf('gone@bounce.example')).toHaveLength(1);
+
+      // For every stock: the other stock's next send has no delivery for it at all.
+      sink.clear();
+      const b = announcement(otherStock.id, { headline: 'Other news' });
+      await events.sendRequested(otherStock.id, b);
+      expect(await settledDeliveries(db, { sendGuid: b.sendGuid })).toEqual([
+        { email: 'fine@bounce.example', status: 'sent' },
+      ]);
+      expect(sink.to('gone@bounce.example')).toEqual([]);
+
+      // The staff list shows why, on both stocks.
+      for (const s of [bounceStock, otherStock]) {
+        const { subscribers } = await requester.request(Topics.EmailMarketingSubscribers, { stockId: s.id });
+        const listed = subscribers.find((x) => x.email === 'gone@bounce.example');
+        expect(listed).toMatchObject({
+          status: 'confirmed',
+          suppressed: { reason: 'hard-bounce', detail: expect.stringContaining('User unknown') },
+        });
+        expect(subscribers.find((x) => x.email === 'fine@bounce.example')?.suppressed).toBeNull();
+      }
+    });
+
+    it('an ARF complaint to the complaints mailbox suppresses its address; soft bounces do after the limit; reports naming no mail of ours are dropped', async () => {
+      sink.bounceAddress(
+        'full@bounce.example',
+        { status: '4.2.2', diagnostic: '452 4.2.2 Mailbox full' },
+        listener,
+      );
+      const a = announcement(bounceStock.id, { headline: 'Quarterly report' });
+      await events.sendRequested(bounceStock.id, a);
+      await settledDeliveries(db, { sendGuid: a.sendGuid });
+      const annoyed = sink.to('annoyed@bounce.example')[0]!;
+
+      // The recipient marks it as spam: the provider's feedback loop reports it to the complaints mailbox.
+      const complaints = `complaints@${BOUNCE_DOMAIN}`;
+      await expect(
+        sendRawMail(listener, { from: '', to: [complaints] }, feedbackReport(annoyed, { to: complaints })),
+      ).resolves.toMatch(/^250/);
+      expect(await suppression('annoyed@bounce.example')).toEqual({
+        reason: 'complaint',
+        detail: 'Feedback-Type: abuse',
+      });
+
+      // One soft bounce (a full mailbox) is recorded, not suppressed; the second mail's (SOFT_BOUNCE_LIMIT 2) is.
+      await waitUntil(
+        'the soft bounce recorded',
+        async () => (await eventsOf('full@bounce.example')).length === 1,
+        20_000,
+        100,
+      );
+      expect(await suppression('full@bounce.example')).toBeUndefined();
+      const b = announcement(bounceStock.id, { headline: 'Another report' });
+      await events.sendRequested(bounceStock.id, b);
+      await untilSuppressed('full@bounce.example');
+      expect(await suppression('full@bounce.example')).toEqual({
+        reason: 'soft-bounce',
+        detail: '2 soft bounces within 30 days; the last: 4.2.2 smtp; 452 4.2.2 Mailbox full',
+      });
+      const suppressedBefore = (
+        await db.query(`SELECT count(*)::int AS n FROM email_marketing.suppressions`)
+      )[0].n;
+
+      // A recipient of the bounce domain the portal did not make is refused before any data...
+      const forged = `bounces+${'0'.repeat(48)}@${BOUNCE_DOMAIN}`;
+      await expect(sendRawMail(listener, { from: '', to: [forged] }, Buffer.from('x'))).rejects.toThrow(
+        /550 5\.1\.1/,
+      );
+      await expect(
+        sendRawMail(listener, { from: '', to: ['postmaster@elsewhere.example'] }, Buffer.from('x')),
+      ).rejects.toThrow(/550/);
+      // ... a complaint about a mail that names nothing the portal signed, and an auto-reply, are taken and dropped.
+      const stranger = {
+        ...annoyed,
+        returnPath: 'someone@elsewhere.example',
+        raw: undefined,
+        rawHeaders: { from: 'x@elsewhere.example' },
+      };
+      await expect(
+        sendRawMail(
+          listener,
+          { from: '', to: [complaints] },
+          feedbackReport({ ...stranger, to: ['fine@bounce.example'] }, { to: complaints }),
+        ),
+      ).resolves.toMatch(/^250/);
+      await expect(
+        sendRawMail(
+          listener,
+          { from: 'fine@bounce.example', to: [complaints] },
+          Buffer.from('Subject: Out of office\r\n\r\nAway.\r\n'),
+        ),
+      ).resolves.toMatch(/^250/);
+      expect((await db.query(`SELECT count(*)::int AS n FROM email_marketing.suppressions`))[0].n).toBe(
+        suppressedBefore,
+      );
+      expect(await suppression('fine@bounce.example')).toBeUndefined();
+    });
+
+    it('subscribing again and confirming lifts a suppression: its owner just read a mail at the address', async () => {
+      await untilSuppressed('gone@bounce.example');
+      const thirdStock = stockEvent({ ticker: ticker('BNT'), companyName: 'Third Mining' });
+      await events.stock(thirdStock);
+      await waitForStock(db, thirdStock.id);
+      await subscribeAndConfirm('gone@bounce.example', thirdStock);
+      expect(await suppression('gone@bounce.example')).toBeUndefined();
     });
   });
 

@@ -20,6 +20,20 @@ const manifestEntrySchema = z.object({
   consumers: z
     .record(z.string(), z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), z.array(z.string().min(1)).min(1)))
     .optional(),
+  /**
+   * Ports a role serves beyond its health port (the bounce listener's SMTP): the stack moves each with the
+   * health port offset, tests set its variable to 0, deploy/k8s.mjs gives it a container port and a Service.
+   */
+  listeners: z
+    .array(
+      z.object({
+        role: z.string(),
+        name: z.string().regex(/^[a-z][a-z0-9-]*$/),
+        port: z.number().int().min(1024).max(65535),
+        portEnv: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+      }),
+    )
+    .optional(),
   /** Local HTTP stand-ins of the vendors the service's adapters call (started by the stack). */
   standIns: z
     .array(

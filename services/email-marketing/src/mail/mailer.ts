@@ -19,6 +19,8 @@ export class SmtpError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    /** The server's reply code; none when the connection failed (the address is then not to blame). */
+    readonly replyCode?: number,
   ) {
     super(message);
   }
@@ -34,7 +36,11 @@ interface ClientError extends Error {
 export function smtpErrorOf(err: unknown): SmtpError {
   const e = err as ClientError;
   if (typeof e?.responseCode === 'number') {
-    return new SmtpError(e.response ?? `${e.responseCode} ${e.message}`, e.responseCode >= 500);
+    return new SmtpError(
+      e.response ?? `${e.responseCode} ${e.message}`,
+      e.responseCode >= 500,
+      e.responseCode,
+    );
   }
   // No reply code: the connection failed or timed out; worth another attempt.
   return new SmtpError(e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? err), false);
@@ -89,12 +95,21 @@ export class Mailer implements OnApplicationShutdown {
     this.dkim = dkimKeyOf(config);
   }
 
-  async send(to: string, content: MailContent, replyTo?: string): Promise<Accepted> {
+  /**
+   * Sends one mail. `returnPath`: its envelope sender (a delivery's VERP address, for its bounces), else
+   * MAIL_FROM's address.
+   */
+  async send(
+    to: string,
+    content: MailContent,
+    options: { replyTo?: string; returnPath?: string } = {},
+  ): Promise<Accepted> {
+    const { replyTo, returnPath } = options;
     try {
       if (isPlainAddress(to) && isPlainAddress(this.from.address) && (!replyTo || isPlainAddress(replyTo))) {
         const mail = composeMail({ from: this.from, to, replyTo: replyTo || undefined, content });
         const signed = await dkimSign(mail.raw, this.dkim);
-        const response = await this.pool.send({ from: this.from.address, to: [to] }, signed);
+        const response = await this.pool.send({ from: returnPath ?? this.from.address, to: [to] }, signed);
         return { messageId: mail.messageId, response };
       }
       const node = new MailComposer({
@@ -108,7 +123,7 @@ export class Mailer implements OnApplicationShutdown {
       }).compile();
       const envelope = node.getEnvelope();
       const response = await this.pool.send(
-        { from: envelope.from || this.from.address, to: envelope.to },
+        { from: returnPath ?? (envelope.from || this.from.address), to: envelope.to },
         await dkimSign(await node.build(), this.dkim),
       );
       return { messageId: node.messageId(), response };

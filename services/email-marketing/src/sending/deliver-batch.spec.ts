@@ -63,6 +63,8 @@ function senderWith() {
     reporting,
     mailer as never,
     {} as never,
+    { forDelivery: (id: string) => `bounces+${id}@irportal.example` } as never,
+    { fromRefusal: async () => undefined } as never,
     {
       INSTANCE_ID: 'sender-a',
       SEND_CONCURRENCY: 10,

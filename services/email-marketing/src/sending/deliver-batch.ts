@@ -2,6 +2,9 @@ import { createLogger, SERVICE_CONFIG, ServiceConfigBase } from '@irp/platform';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { EmailMarketingConfig } from '../config';
 import { Mailer, SmtpError } from '../mail/mailer';
+import { SUPPRESSION_REASON_LABELS } from '@irp/proto';
+import { RecordMailEvents } from '../bounces/record-mail-events';
+import { ReturnPaths } from '../bounces/return-paths';
 import { announcementMailRenderer, MailContent, SubscriberLinks } from '../mail/templates';
 import { UnsubscribeTokens } from '../subscribers/unsubscribe-tokens';
 import { subscriptionLinks } from '../subscribers/links';
@@ -88,6 +91,8 @@ export class DeliverBatch implements BeforeApplicationShutdown {
     private readonly reporting: ReportDeliveries,
     private readonly mailer: Mailer,
     private readonly tokens: UnsubscribeTokens,
+    private readonly returnPaths: ReturnPaths,
+    private readonly mailEvents: RecordMailEvents,
     @Inject(SERVICE_CONFIG) private readonly config: EmailMarketingConfig & ServiceConfigBase,
   ) {
     this.instance = config.INSTANCE_ID;
@@ -257,11 +262,17 @@ export class DeliverBatch implements BeforeApplicationShutdown {
     return send;
   }
 
-  /** The mail of one delivery: an announcement with the subscriber's own unsubscribe links, or the fixed mail. */
-  private mailOf(d: ClaimedDelivery, send: SendOfMails): MailContent | null {
+  /**
+   * The mail of one delivery: an announcement with the subscriber's own unsubscribe links, or the fixed mail;
+   * or why an announcement is not mailed after all.
+   */
+  private mailOf(d: ClaimedDelivery, send: SendOfMails): MailContent | { skip: string } {
     if (send.message.kind === 'mail') return send.message.content;
     // Unsubscribed (or removed) since the send was expanded: not mailed.
-    if (!stillSubscribed({ status: d.subscriberStatus, id: d.subscriberId })) return null;
+    if (!stillSubscribed({ status: d.subscriberStatus, id: d.subscriberId }))
+      return { skip: 'Unsubscribed before sending' };
+    // Bounced or complained since (a suppression holds for every stock).
+    if (d.suppressed) return { skip: `Suppressed: ${SUPPRESSION_REASON_LABELS[d.suppressed]}` };
     return send.render!(
       subscriptionLinks(this.config.PUBLIC_BASE_URL, this.tokens.forSubscriber(d.subscriberId!)),
     );
@@ -270,13 +281,14 @@ export class DeliverBatch implements BeforeApplicationShutdown {
   /** Sends one claimed delivery and writes its outcome; true when the server accepted it. */
   private async deliver(d: ClaimedDelivery, message: SendOfMails): Promise<boolean> {
     const mail = this.mailOf(d, message);
-    if (!mail) {
-      await this.deliveries.skip(d.id, 'Unsubscribed before sending');
+    if ('skip' in mail) {
+      await this.deliveries.skip(d.id, mail.skip);
       return false;
     }
     let accepted: { messageId: string };
     try {
-      accepted = await this.mailer.send(d.email, mail);
+      // The delivery's own return path: a bounce names it (VERP).
+      accepted = await this.mailer.send(d.email, mail, { returnPath: this.returnPaths.forDelivery(d.id) });
     } catch (err) {
       const failure = err instanceof SmtpError ? err : new SmtpError(String(err), false);
       const next = afterFailure(failure, d.attempts, {
@@ -288,6 +300,11 @@ export class DeliverBatch implements BeforeApplicationShutdown {
       else await this.deliveries.retryLater(d.id, failure.message, next.retryInMs);
       if (final) mailsFailed.inc({ kind: d.kind });
       log.warn({ deliveryId: d.id, attempts: d.attempts, final, reply: failure.message }, 'delivery failed');
+      // Given up on with the server's reply (not a connection of ours that failed): a bounce of the address.
+      if (final && failure.replyCode)
+        await this.mailEvents
+          .fromRefusal(d.id, failure.message)
+          .catch((err: unknown) => log.warn({ err, deliveryId: d.id }, 'bounce not recorded'));
       return false;
     }
     // The slot is held until the mark is written: accepted-but-unmarked mails never exceed the slots. A mark

@@ -2,6 +2,7 @@ import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { SuppressionReason } from '@irp/proto';
 import type { SubscriberEntity } from '../subscribers/subscriber.entity';
 import type { DeliveryEntity } from './delivery.entity';
 import type { SendEntity } from './send.entity';
@@ -13,11 +14,14 @@ import type { SendEntity } from './send.entity';
 const CLAIM_OWNER_LOCK = 'email_marketing.deliveries.claimed_owner';
 
 /**
- * A delivery a sender claimed, with what its mail needs: its send's kind, and its subscriber as the
- * subscribers table has it now (both null once removed, and for fixed mails).
+ * A delivery a sender claimed, with what its mail needs: its send's kind, its subscriber as the subscribers
+ * table has it now (both null once removed, and for fixed mails), and why its address is suppressed, if it is.
  */
 export type ClaimedDelivery = Pick<DeliveryEntity, 'id' | 'sendId' | 'email' | 'attempts' | 'subscriberId'> &
-  Pick<SendEntity, 'kind' | 'priceSensitive'> & { subscriberStatus: SubscriberEntity['status'] | null };
+  Pick<SendEntity, 'kind' | 'priceSensitive'> & {
+    subscriberStatus: SubscriberEntity['status'] | null;
+    suppressed: SuppressionReason | null;
+  };
 
 /** An accepted delivery not yet reported in sendHistory. */
 export type AcceptedDelivery = Pick<DeliveryEntity, 'id' | 'email'> & {
@@ -45,12 +49,13 @@ export type DueDelivery = Pick<DeliveryEntity, 'id' | 'sendId'> &
 export class DeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** One delivery per confirmed subscriber of the stock (each address once); the new ids. */
+  /** One delivery per confirmed subscriber of the stock (each address once, none suppressed); the new ids. */
   async queueForSubscribers(tx: Tx, sendId: string, stockId: string, limit?: number): Promise<string[]> {
     const rows: Array<Pick<DeliveryEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
        SELECT $1, s.id, s.email FROM email_marketing.subscribers s
        WHERE s.stock_id = $2 AND s.status = 'confirmed'
+         AND NOT EXISTS (SELECT 1 FROM email_marketing.suppressions x WHERE x.email = lower(s.email))
        ORDER BY s.id
        LIMIT $3
        ON CONFLICT (send_id, email) DO NOTHING
@@ -88,10 +93,12 @@ export class DeliveriesRepository {
          RETURNING id, send_id, email, attempts, subscriber_id
        )
        SELECT c.id, c.send_id AS "sendId", c.email, c.attempts, s.id AS "subscriberId",
-              s.status AS "subscriberStatus", x.kind, x.price_sensitive AS "priceSensitive"
+              s.status AS "subscriberStatus", x.kind, x.price_sensitive AS "priceSensitive",
+              sup.reason AS suppressed
        FROM claimed c
        JOIN email_marketing.sends x ON x.id = c.send_id
-       LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id`,
+       LEFT JOIN email_marketing.subscribers s ON s.id = c.subscriber_id
+       LEFT JOIN email_marketing.suppressions sup ON sup.email = lower(c.email)`,
       [ids, leaseMs, instance, owner],
     );
   }

@@ -1,6 +1,7 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { SuppressionReason } from '@irp/proto';
 import type { SubscriberEntity } from './subscriber.entity';
 import type { SubscribeAttempts } from './subscription-rules';
 import type { UnsubscribeProof } from './unsubscribe-tokens';
@@ -19,6 +20,13 @@ export type SubscriberRow = Pick<
   | 'unsubscribedAt'
 >;
 
+/** A subscriber as the staff list reads it: with why its address is suppressed, if it is. */
+export type ListedSubscriberRow = SubscriberRow & {
+  suppressedReason: SuppressionReason | null;
+  suppressedSince: Date | null;
+  suppressedDetail: string | null;
+};
+
 /** A subscription request as stored: pending, with its consent evidence and tokens. */
 export type PendingSubscriber = Pick<
   SubscriberEntity,
@@ -35,6 +43,12 @@ const NEWEST_FIRST = 'subscribed_at DESC, email';
 const COLUMNS = `id, stock_id AS "stockId", email, status, subscribed_at AS "subscribedAt",
   consent_ip AS "consentIp", consent_user_agent AS "consentUserAgent", confirmed_at AS "confirmedAt",
   unsubscribed_at AS "unsubscribedAt"`;
+
+/** A list read (`rows`: subscribers with COLUMNS) with each one's suppression, in the list's order. */
+const withSuppression = (rows: string) =>
+  `SELECT r.*, x.reason AS "suppressedReason", x.since AS "suppressedSince", x.detail AS "suppressedDetail"
+   FROM (${rows}) r LEFT JOIN email_marketing.suppressions x ON x.email = lower(r.email)
+   ORDER BY r."subscribedAt" DESC, r.email`;
 
 /** A subscriber by the id a current token carries, or by the hash a token of the earlier scheme is kept as. */
 const proofCondition = `($1::uuid IS NOT NULL AND id = $1::uuid) OR ($1::uuid IS NULL AND legacy_unsubscribe_token_hash = $2)`;
@@ -85,13 +99,18 @@ export class SubscribersRepository {
     return rows[0];
   }
 
-  /** Confirms the pending subscriber of an unexpired confirmation token, spending the token. */
+  /**
+   * Confirms the pending subscriber of an unexpired confirmation token, spending the token. The address's
+   * suppression, if any, is lifted: its owner just read a mail at it and asked for the announcements again.
+   */
   async confirm(confirmTokenHash: string): Promise<SubscriberRow | undefined> {
     const rows: SubscriberRow[] = await this.dataSource.query(
       `WITH changed AS (UPDATE email_marketing.subscribers
        SET status = 'confirmed', confirmed_at = now(), confirm_token_hash = NULL, confirm_token_expires_at = NULL
        WHERE confirm_token_hash = $1 AND confirm_token_expires_at > now() AND status = 'pending'
-       RETURNING ${COLUMNS}) SELECT * FROM changed`,
+       RETURNING ${COLUMNS}),
+       lifted AS (DELETE FROM email_marketing.suppressions x USING changed c WHERE x.email = lower(c.email))
+       SELECT * FROM changed`,
       [confirmTokenHash],
     );
     return rows[0];
@@ -120,9 +139,9 @@ export class SubscribersRepository {
   }
 
   /** A stock's subscribers, newest first. */
-  ofStock(stockId: string): Promise<SubscriberRow[]> {
+  ofStock(stockId: string): Promise<ListedSubscriberRow[]> {
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY ${NEWEST_FIRST}`,
+      withSuppression(`SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1`),
       [stockId],
     );
   }
@@ -134,10 +153,12 @@ export class SubscribersRepository {
   async pageOfStock(
     stockId: string,
     { limit, after }: { limit: number; after?: string },
-  ): Promise<SubscriberRow[] | null> {
+  ): Promise<ListedSubscriberRow[] | null> {
     if (!after)
       return this.dataSource.query(
-        `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY ${NEWEST_FIRST} LIMIT $2`,
+        withSuppression(
+          `SELECT ${COLUMNS} FROM email_marketing.subscribers WHERE stock_id = $1 ORDER BY ${NEWEST_FIRST} LIMIT $2`,
+        ),
         [stockId, limit],
       );
     const [cursor] = await this.dataSource.query(
@@ -146,9 +167,9 @@ export class SubscribersRepository {
     );
     if (!cursor) return null;
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM email_marketing.subscribers
+      withSuppression(`SELECT ${COLUMNS} FROM email_marketing.subscribers
         WHERE stock_id = $1 AND (subscribed_at < $2 OR (subscribed_at = $2 AND email > $3))
-        ORDER BY ${NEWEST_FIRST} LIMIT $4`,
+        ORDER BY ${NEWEST_FIRST} LIMIT $4`),
       [stockId, cursor.subscribed_at, cursor.email, limit],
     );
   }

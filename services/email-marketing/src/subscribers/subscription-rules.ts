@@ -3,7 +3,7 @@
 // stores; these decide.
 
 import type { Subscriber, SubscriberCounts, SubscriberStatus } from '@irp/proto';
-import type { SubscriberRow } from './subscribers.repository';
+import type { ListedSubscriberRow, SubscriberRow } from './subscribers.repository';
 
 /** Trimmed; the domain lower-cased (the local part is the mailbox owner's, kept as typed). */
 export function normaliseEmail(value: string): string {
@@ -35,7 +35,7 @@ export const confirmTokenExpiry = (now: Date, ttlHours: number): Date =>
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A subscriber as the Subscribers list answers it. */
-export const toSubscriber = (r: SubscriberRow): Subscriber => ({
+export const toSubscriber = (r: ListedSubscriberRow): Subscriber => ({
   id: r.id,
   stockId: r.stockId,
   email: r.email,
@@ -45,6 +45,9 @@ export const toSubscriber = (r: SubscriberRow): Subscriber => ({
   consentUserAgent: r.consentUserAgent,
   confirmedAt: iso(r.confirmedAt),
   unsubscribedAt: iso(r.unsubscribedAt),
+  suppressed: r.suppressedReason
+    ? { reason: r.suppressedReason, since: iso(r.suppressedSince)!, detail: r.suppressedDetail ?? '' }
+    : null,
 });
 
 /** How many of these subscribers stand in each state. */

@@ -257,6 +257,8 @@ export function serviceTestEnv(service?: string): NodeJS.ProcessEnv {
     ...process.env,
     DATABASE_URL: testDatabaseUrl(service),
     HEALTH_PORT: '0',
+    // Every port a role serves beyond health (the bounce listener's): any free one, as tests run side by side.
+    ...Object.fromEntries(serviceManifest().flatMap((s) => (s.listeners ?? []).map((l) => [l.portEnv, '0']))),
     KAFKA_SESSION_TIMEOUT_MS: '6000',
     KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
   };

@@ -12,6 +12,7 @@ export * from './outbox';
 export * from './patience';
 export * from './service-process';
 export * from './smtp-sink';
+export * from './mail-reports';
 export * from './standin-process';
 export * from './topic-ends';
 export * from './log-capture';

@@ -3,11 +3,14 @@ import type { Readable } from 'node:stream';
 import libmime from 'libmime';
 import { ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { deliveryStatusReport, sendRawMail } from './mail-reports';
 import { patientDeadline, waitedFor } from './patience';
 
 /** A mail the sink accepted, parsed (mailparser): addresses, subject, parts and headers. */
 export interface SinkMail {
   from: string;
+  /** The envelope sender (MAIL FROM): where a bounce of this mail goes. */
+  returnPath: string;
   to: string[];
   subject: string;
   html: string;
@@ -38,10 +41,23 @@ export interface SmtpSink {
   waitFor(predicate: (mails: SinkMail[]) => boolean, what: string, ms?: number): Promise<SinkMail[]>;
   /** The next `n` RCPT TO are refused with this reply (e.g. 451 to test retries, 550 for a permanent failure). */
   refuseNext(n: number, code: number, message: string): void;
-  /** Holds every RCPT TO unanswered until `resume` (a mail server that does not answer yet). */
+  /**
+   * Every RCPT TO this address is refused with this reply, as a server that knows the mailbox is gone does
+   * (e.g. 550 '5.1.1 User unknown'); until `clear`.
+   */
+  refuseAddress(address: string, code: number, message: string): void;
+  /**
+   * Mails to this address are accepted and then bounced: a delivery status notification (deliveryStatusReport)
+   * is sent over SMTP to `reportTo` for the mail's return path, as a relay that accepted the mail and failed
+   * to deliver it does; until `clear`. `reportsSent` holds what the report's server answered.
+   */
+  bounceAddress(address: string, report: { status: string; diagnostic?: string }, reportTo: string): void;
+  /** The DSNs sent for bounced addresses: each one's recipient and the reply (or the error) it got. */
+  reportsSent: Array<{ to: string; reply: string }>;
   pause(): void;
   /** Answers the held RCPT TOs, and every next one at once again. */
   resume(): void;
+  /** Forgets the mails received, the addresses refused or bounced and the reports sent. */
   clear(): void;
   close(): Promise<void>;
 }
@@ -60,6 +76,7 @@ async function headersOnly(stream: Readable, rcptTo: string[], from: string): Pr
   }
   return {
     from,
+    returnPath: from,
     to: rcptTo,
     subject: libmime.decodeWords(rawHeaders.subject ?? ''),
     html: '',
@@ -90,12 +107,32 @@ export async function startSmtpSink(
   let refusals: { left: number; code: number; message: string } | undefined;
   /** While paused: the RCPT TOs waiting for `resume`. */
   let held: (() => void)[] | undefined;
+  /** Per lower-cased address: the reply every RCPT TO it gets, or the DSN sent after accepting its mail. */
+  const refused = new Map<string, { code: number; message: string }>();
+  const bounced = new Map<string, { status: string; diagnostic?: string; reportTo: string }>();
+  const reportsSent: Array<{ to: string; reply: string }> = [];
+  /** Sends the DSN of each bounced recipient of `mail` (after the mail's own reply). */
+  const bounceOf = (mail: SinkMail) => {
+    for (const to of mail.to) {
+      const rule = bounced.get(to.toLowerCase());
+      if (!rule || !mail.returnPath) continue;
+      const dsn = deliveryStatusReport({ ...mail, to: [to] }, rule);
+      setImmediate(() => {
+        sendRawMail(rule.reportTo, { from: '', to: [mail.returnPath] }, dsn).then(
+          (reply) => reportsSent.push({ to: mail.returnPath, reply }),
+          (err: Error) => reportsSent.push({ to: mail.returnPath, reply: `error: ${err.message}` }),
+        );
+      });
+    }
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     size: 30 * 1024 * 1024,
-    onRcptTo(_address, _session, callback) {
+    onRcptTo(address, _session, callback) {
+      const refusal = refused.get(address.address.toLowerCase());
+      if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
       if (held) {
         held.push(() => callback());
         return;
@@ -117,6 +154,7 @@ export async function startSmtpSink(
           .then((mail) => {
             mails.push(mail);
             callback();
+            bounceOf(mail);
           })
           .catch((err: Error) => callback(err));
         return;
@@ -126,8 +164,9 @@ export async function startSmtpSink(
           const parsed = await simpleParser(raw);
           const addresses = (v: ParsedMail['to']) =>
             (Array.isArray(v) ? v : v ? [v] : []).flatMap((a) => a.value.map((x) => x.address ?? ''));
-          mails.push({
+          const mail: SinkMail = {
             from: parsed.from?.value[0]?.address ?? '',
+            returnPath: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address) ?? addresses(parsed.to),
             subject: parsed.subject ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
@@ -139,8 +178,10 @@ export async function startSmtpSink(
             messageId: parsed.messageId ?? '',
             parsed,
             raw,
-          });
+          };
+          mails.push(mail);
           callback();
+          bounceOf(mail);
         })
         .catch((err: Error) => callback(err));
     },
@@ -163,6 +204,7 @@ export async function startSmtpSink(
     port,
     mails,
     connectionErrors,
+    reportsSent,
     to: (address) => mails.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase())),
     async waitFor(predicate, what, ms = 20_000) {
       const started = Date.now();
@@ -177,6 +219,12 @@ export async function startSmtpSink(
     refuseNext(n, code, message) {
       refusals = { left: n, code, message };
     },
+    refuseAddress(address, code, message) {
+      refused.set(address.toLowerCase(), { code, message });
+    },
+    bounceAddress(address, report, reportTo) {
+      bounced.set(address.toLowerCase(), { ...report, reportTo });
+    },
     pause() {
       held ??= [];
     },
@@ -187,6 +235,9 @@ export async function startSmtpSink(
     },
     clear() {
       mails.length = 0;
+      refused.clear();
+      bounced.clear();
+      reportsSent.length = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -356,8 +356,14 @@ describe('staff Email marketing tab', () => {
       subscribedAt: '2025-03-21T21:50:00.000Z',
       confirmedAt: null,
     });
+    const BOUNCED = subscriber({
+      email: 'gone@example.com',
+      subscribedAt: '2025-02-10T22:30:00.000Z',
+      confirmedAt: '2025-02-10T23:00:00.000Z',
+      suppressed: { reason: 'hard-bounce', since: '2025-03-01T00:00:00.000Z', detail: '5.1.1 User unknown' },
+    });
     const LIST = {
-      subscribers: [OLD, NEW],
+      subscribers: [OLD, NEW, BOUNCED],
       counts: { pending: 1, confirmed: 3, unsubscribed: 1 },
       next: null,
     };
@@ -385,6 +391,13 @@ describe('staff Email marketing tab', () => {
       ).toEqual([
         ['new@example.com', 'Pending', '22 Mar 2025 8:50 AM', '', ''],
         [
+          'gone@example.com',
+          'ConfirmedSuppressed: Hard bounce',
+          '11 Feb 2025 9:30 AM',
+          '11 Feb 2025 10:00 AM',
+          '',
+        ],
+        [
           'old@example.com',
           'Unsubscribed',
           '11 Jan 2025 9:30 AM',
@@ -392,6 +405,11 @@ describe('staff Email marketing tab', () => {
           '1 Feb 2025 2:15 PM',
         ],
       ]);
+      // Why it is suppressed, and since when, for a pointer, a keyboard and a screen reader.
+      expect(within(table).getByTestId('subscriber-suppressed')).toHaveAttribute(
+        'title',
+        'Not mailed since 1 Mar 2025 11:00 AM: 5.1.1 User unknown',
+      );
     });
 
     it('turns the table into cards on phones', async () => {
@@ -401,9 +419,10 @@ describe('staff Email marketing tab', () => {
       open({ options: { subscribers: LIST } });
       const list = await screen.findByRole('list', { name: 'Subscribers' });
       const cards = within(list).getAllByRole('listitem');
-      expect(cards).toHaveLength(2);
+      expect(cards).toHaveLength(3);
       expect(cards[0]).toHaveTextContent('Emailnew@example.com');
-      expect(cards[1]).toHaveTextContent('Unsubscribed1 Feb 2025 2:15 PM');
+      expect(cards[1]).toHaveTextContent('Suppressed: Hard bounce');
+      expect(cards[2]).toHaveTextContent('Unsubscribed1 Feb 2025 2:15 PM');
       expect(screen.queryByRole('table')).not.toBeInTheDocument();
     });
 

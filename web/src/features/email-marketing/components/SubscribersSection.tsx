@@ -11,7 +11,13 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { formatDateTime, type Subscriber, type SubscriberCounts, type SubscriberStatus } from '@irp/proto';
+import {
+  formatDateTime,
+  SUPPRESSION_REASON_LABELS,
+  type Subscriber,
+  type SubscriberCounts,
+  type SubscriberStatus,
+} from '@irp/proto';
 import { useId, useMemo } from 'react';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { errorMessageOf } from '@/lib/apiError';
@@ -34,15 +40,40 @@ const COLUMNS: readonly DataColumn<Subscriber>[] = [
   {
     label: 'Status',
     render: (s) => (
-      <Badge color={STATUS_COLORS[s.status]} variant="light" tt="none">
-        {SUBSCRIBER_STATUS_LABELS[s.status]}
-      </Badge>
+      <Group gap={6} wrap="wrap">
+        <Badge color={STATUS_COLORS[s.status]} variant="light" tt="none">
+          {SUBSCRIBER_STATUS_LABELS[s.status]}
+        </Badge>
+        {s.suppressed && <SuppressedBadge suppressed={s.suppressed} />}
+      </Group>
     ),
   },
   { label: 'Subscribed', render: (s) => formatDateTime(s.subscribedAt), nowrap: true },
   { label: 'Confirmed', render: (s) => formatDateTime(s.confirmedAt), nowrap: true },
   { label: 'Unsubscribed', render: (s) => formatDateTime(s.unsubscribedAt), nowrap: true },
 ];
+
+/**
+ * An address mailed no more (for every stock): why, with what the receiving side said and since when on hover
+ * or focus, and in the badge's accessible description.
+ */
+function SuppressedBadge({ suppressed }: { suppressed: NonNullable<Subscriber['suppressed']> }) {
+  const why = `Not mailed since ${formatDateTime(suppressed.since)}${suppressed.detail ? `: ${suppressed.detail}` : ''}`;
+  return (
+    <Tooltip label={why} multiline maw={320} withArrow events={{ hover: true, focus: true, touch: true }}>
+      <Badge
+        color="red"
+        variant="light"
+        tt="none"
+        tabIndex={0}
+        title={why}
+        data-testid="subscriber-suppressed"
+      >
+        Suppressed: {SUPPRESSION_REASON_LABELS[suppressed.reason]}
+      </Badge>
+    </Tooltip>
+  );
+}
 
 /** The counts per status as a labelled row, and as one stacked bar of their shares. */
 function SubscriberCountsView({ counts }: { counts: SubscriberCounts }) {

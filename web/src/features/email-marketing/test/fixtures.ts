@@ -40,6 +40,7 @@ export function subscriber(overrides: Partial<Subscriber> = {}): Subscriber {
     consentUserAgent: 'Mozilla/5.0',
     confirmedAt: '2025-03-21T22:05:00.000Z',
     unsubscribedAt: null,
+    suppressed: null,
     ...overrides,
   };
 }
