@@ -28,6 +28,15 @@ export interface InboxWait {
   since?: Date;
 }
 
+/** Every mail to `address` the inbox holds now (no waiting): to check one did not come. */
+export async function inboxMails(page: Page, address: string): Promise<InboxMail[]> {
+  const res = await page.request.get(`${INBOX_URL}/api/email`);
+  expect(res.ok(), `the inbox answered ${res.status()}`).toBe(true);
+  const body = (await res.json()) as InboxMail[] | { data?: InboxMail[]; emails?: InboxMail[] };
+  const mails = Array.isArray(body) ? body : (body.data ?? body.emails ?? []);
+  return mails.filter((m) => m.to?.some((t) => t.address?.toLowerCase() === address.toLowerCase()));
+}
+
 /**
  * The newest mail to `address` in the inbox that matches `wait` (its text, the time it arrived), waiting up to
  * `wait.timeout` ms for it to arrive (default: the config's expect timeout, set for a loaded machine).

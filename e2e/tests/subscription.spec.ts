@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { inboxMail, inboxMailHeader, type InboxMail } from './mail-inbox';
+import { inboxMail, inboxMailHeader, inboxMails, type InboxMail } from './mail-inbox';
 import { createStock, csrfHeader, pdfFile, uniqueTicker } from './stock-helpers';
 
 // The public pages behind the links of subscriber mails (docs/api/email-marketing.md, texts from
@@ -18,6 +18,8 @@ interface Subscribed {
   email: string;
   /** The confirmation mail as it arrived in the stack's inbox. */
   mail: InboxMail;
+  /** The stock's widget API key (another investor subscribes with it). */
+  apiKey: string;
 }
 
 /**
@@ -61,7 +63,32 @@ async function subscribeOnNewStock(
 
   const mail = await inboxMail(page, email);
   expect(mail.subject).toBe(`Confirm your subscription to ${stock.companyName} announcements`);
-  return { stock, email, mail };
+  return { stock, email, mail, apiKey };
+}
+
+/** An announcement saved on the stock and sent from the Announcements routes, as staff do. */
+async function saveAndSend(
+  admin: APIRequestContext,
+  combinedTicker: string,
+  headline: string,
+  priceSensitive: boolean,
+): Promise<void> {
+  const saved = await admin.post(`/api/Announcement/save/${combinedTicker}`, {
+    headers: await csrfHeader(admin),
+    multipart: {
+      headline,
+      date: '22 Mar 2025 8:50 AM',
+      priceSensitive: String(priceSensitive),
+      file: await pdfFile(headline),
+    },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const { announcement } = (await saved.json()) as { announcement: { sendGuid: string } };
+  const sent = await admin.post(`/api/Announcement/send/${combinedTicker}`, {
+    headers: await csrfHeader(admin),
+    data: { sendGuid: announcement.sendGuid },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
 }
 
 /** Shows a mail's HTML part in the page, as a mail client does, to click its links. */
@@ -123,22 +150,7 @@ test.describe('public subscription pages', () => {
     // Confirmed, the investor receives the stock's next announcement, with the visible unsubscribe link and
     // the one-click headers (RFC 8058).
     const headline = `Quarterly Activities Report ${stock.combinedTicker}`;
-    const saved = await admin.post(`/api/Announcement/save/${stock.combinedTicker}`, {
-      headers: await csrfHeader(admin),
-      multipart: {
-        headline,
-        date: '22 Mar 2025 8:50 AM',
-        priceSensitive: 'true',
-        file: await pdfFile(headline),
-      },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-    const { announcement } = (await saved.json()) as { announcement: { sendGuid: string } };
-    const sent = await admin.post(`/api/Announcement/send/${stock.combinedTicker}`, {
-      headers: await csrfHeader(admin),
-      data: { sendGuid: announcement.sendGuid },
-    });
-    expect(sent.status(), await sent.text()).toBe(200);
+    await saveAndSend(admin, stock.combinedTicker, headline, true);
     const announcementMail = await inboxMail(page, email, { containing: headline });
     expect(announcementMail.subject).toContain(headline);
     expect(await inboxMailHeader(page, announcementMail, 'List-Unsubscribe')).toMatch(
@@ -177,6 +189,66 @@ test.describe('public subscription pages', () => {
     await expect(page.getByTestId('subscriber-count-pending')).toHaveText('Pending0');
     const row = page.getByRole('table', { name: 'Subscribers' }).getByRole('row').filter({ hasText: email });
     await expect(row.getByRole('cell').nth(1)).toHaveText('Unsubscribed');
+  });
+
+  test('an announcement mail’s preference link: price-sensitive only, then a routine announcement is not mailed to it and a price-sensitive one is; staff see the choice', async ({
+    page,
+    baseURL,
+    signIn,
+  }) => {
+    test.setTimeout(150_000);
+    const { stock, email, mail, apiKey } = await subscribeOnNewStock(page, admin, site);
+    await openMail(page, mail);
+    await followLink(page, 'Confirm subscription', /^\/subscription\/confirm\/[^/]+$/, baseURL!);
+    await expect(page.getByRole('status')).toContainText(CONFIRMED);
+    // A second investor keeps every announcement: the mail it gets shows a send has been made.
+    const other = email.replace('investor-', 'every-');
+    const widget = await site.post(`/api/widget/subscribe?apiKey=${encodeURIComponent(apiKey)}`, {
+      data: { email: other },
+      headers: { Origin: 'https://www.ir-site.example' },
+    });
+    expect(widget.status()).toBe(200);
+    await openMail(page, await inboxMail(page, other));
+    await followLink(page, 'Confirm subscription', /^\/subscription\/confirm\/[^/]+$/, baseURL!);
+    await expect(page.getByRole('status')).toContainText(CONFIRMED);
+
+    // The first announcement's mail links to the preference page ...
+    const first = `Appendix 4D ${stock.combinedTicker}`;
+    await saveAndSend(admin, stock.combinedTicker, first, true);
+    await openMail(page, await inboxMail(page, email, { containing: first }));
+    await followLink(page, 'Choose what you receive', /^\/subscription\/preferences\/[^/]+$/, baseURL!);
+    await expect(page.getByRole('heading', { name: 'Your email preferences' })).toBeVisible();
+    await expect(
+      page.getByText(`The announcements of ${stock.companyName} by email: choose what you receive.`),
+    ).toBeVisible();
+    await expect(page.getByText(email)).toHaveCount(0);
+    await expect(page.getByRole('radio', { name: 'Every announcement, as it is released' })).toBeChecked();
+    // ... where the investor chooses price-sensitive announcements only.
+    await page.getByRole('radio', { name: 'Price-sensitive announcements only' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status')).toHaveText('Your preferences are saved.');
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Price-sensitive announcements only' })).toBeChecked();
+
+    // A routine announcement reaches the other investor and not this one ...
+    const routine = `Appendix 3Y ${stock.combinedTicker}`;
+    await saveAndSend(admin, stock.combinedTicker, routine, false);
+    await inboxMail(page, other, { containing: routine });
+    expect(
+      (await inboxMails(page, email)).filter((m) => `${m.text ?? ''}${m.html ?? ''}`.includes(routine)),
+    ).toEqual([]);
+    // ... a price-sensitive one reaches both.
+    const results = `Half Year Results ${stock.combinedTicker}`;
+    await saveAndSend(admin, stock.combinedTicker, results, true);
+    await inboxMail(page, email, { containing: results });
+
+    // Staff see the choice on the stock's Email marketing tab.
+    await signIn('admin');
+    await page.goto(`/stocks/${stock.combinedTicker}/email-marketing`);
+    await expect(page.getByTestId('subscriber-choice-price-sensitive')).toHaveText('Price-sensitive only1');
+    await expect(page.getByTestId('subscriber-choice-all')).toHaveText('Every announcement1');
+    const row = page.getByRole('table', { name: 'Subscribers' }).getByRole('row').filter({ hasText: email });
+    await expect(row.getByRole('cell').nth(2)).toHaveText('Price-sensitive only');
   });
 
   test.describe('at phone width', () => {

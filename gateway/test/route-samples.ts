@@ -673,6 +673,29 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
       body: { 'List-Unsubscribe': 'One-Click' },
     }),
   },
+  'emailMarketing.preferences': {
+    prepare: async (ctx) => {
+      ctx.state.chooserToken = (await ctx.subscribe(ctx.A, address(ctx, 'chooser', 'admin'))).unsubscribe;
+    },
+    request: (ctx) => ({ params: { token: ctx.state.chooserToken as string } }),
+  },
+  'emailMarketing.savePreferences': {
+    // Every caller saves the same choice for the same address: the same outcome each time.
+    prepare: async (ctx) => {
+      ctx.state.pauserToken = (await ctx.subscribe(ctx.A, address(ctx, 'pauser', 'admin'))).unsubscribe;
+    },
+    request: (ctx) => ({
+      params: { token: ctx.state.pauserToken as string },
+      body: { preference: 'price-sensitive', pauseWeeks: 2 },
+    }),
+    read: (ctx) =>
+      rowOf(
+        ctx.db,
+        `SELECT preference, paused_until IS NOT NULL AS paused FROM email_marketing.subscribers
+         WHERE email = $1`,
+        [address(ctx, 'pauser', 'admin')],
+      ),
+  },
   'emailMarketing.subscribers': { request: (ctx) => ({ query: { combinedTicker: ctx.A.combinedTicker } }) },
   'emailMarketing.sendSystemEmail': {
     request: (ctx, caller) => ({ body: { email: address(ctx, 'system', caller) } }),

@@ -4,6 +4,7 @@ import {
   SUBSCRIBER_PAGE_SIZE,
   ErrorCode,
   SubscribersQuerySchema,
+  PreferencesBodySchema,
   Topics,
   WidgetSubscribeBodySchema,
   routes,
@@ -30,6 +31,7 @@ export class WidgetSubscribeController {
     const reply = await this.services.request(Topics.EmailMarketingSubscribe, {
       stockId: widget.stockId,
       email: body.email,
+      ...(body.preference ? { preference: body.preference } : {}),
       ip: req.ip ?? req.socket?.remoteAddress ?? 'unknown',
       userAgent: req.header('user-agent') ?? '',
     });
@@ -38,8 +40,9 @@ export class WidgetSubscribeController {
 }
 
 /**
- * The links in subscribers' mails, no sign-in: confirm (single-use), and unsubscribe — the page reads who
- * a link is for, then one POST unsubscribes (also the RFC 8058 one-click target of List-Unsubscribe).
+ * The links in subscribers' mails, no sign-in: confirm (single-use), unsubscribe — the page reads who a link
+ * is for, then one POST unsubscribes (also the RFC 8058 one-click target of List-Unsubscribe) — and the
+ * preference page (what to be mailed, a pause).
  */
 @Controller()
 export class SubscriptionController {
@@ -66,6 +69,26 @@ export class SubscriptionController {
     return {
       success: true as const,
       ...(await this.services.request(Topics.EmailMarketingUnsubscribe, params)),
+    };
+  }
+
+  /** The preference page: what the subscriber chose, as the unsubscribe link answers it. */
+  @Route(routes.emailMarketing.preferences)
+  async preferences(@Param() params: z.output<typeof TokenParamsSchema>) {
+    return {
+      success: true as const,
+      ...(await this.services.request(Topics.EmailMarketingSubscription, params)),
+    };
+  }
+
+  @Route(routes.emailMarketing.savePreferences)
+  async savePreferences(
+    @Param() params: z.output<typeof TokenParamsSchema>,
+    @Body() body: z.output<typeof PreferencesBodySchema>,
+  ) {
+    return {
+      success: true as const,
+      ...(await this.services.request(Topics.EmailMarketingSavePreferences, { ...params, ...body })),
     };
   }
 }

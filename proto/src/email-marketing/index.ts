@@ -24,6 +24,7 @@ import {
   SubscriptionReplySchema,
   UnsubscribeReplySchema,
   SubscriptionTokenRequestSchema,
+  SavePreferencesRequestSchema,
   TestSendReplySchema,
   TestSendRequestSchema,
 } from './messages';
@@ -97,6 +98,12 @@ export const emailMarketingContract = defineServiceContract({
     EmailMarketingUnsubscribe: {
       topic: 'email-marketing.unsubscribe',
       request: SubscriptionTokenRequestSchema,
+      reply: UnsubscribeReplySchema,
+      mutates: true,
+    },
+    EmailMarketingSavePreferences: {
+      topic: 'email-marketing.save-preferences',
+      request: SavePreferencesRequestSchema,
       reply: UnsubscribeReplySchema,
       mutates: true,
     },

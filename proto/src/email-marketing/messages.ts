@@ -9,11 +9,13 @@ import {
   EmailMarketingSettingsSchema,
   EmailMarketingSettingsViewSchema,
   SUBSCRIBER_PAGE_MAX,
+  SubscriberChoicesSchema,
   SubscriberCountsSchema,
   SubscriberSchema,
   SubscriberStatusSchema,
+  SubscriptionPreferenceSchema,
 } from './records';
-import { API_KEY_MASK } from './rules';
+import { API_KEY_MASK, MAX_PAUSE_WEEKS } from './rules';
 
 /**
  * Request/reply messages of the email-marketing service. The gateway has checked roles; stocks are named by
@@ -86,6 +88,8 @@ export const SubscribeRequestSchema = z.object({
   email: z.string().max(400),
   ip: z.string().max(100),
   userAgent: z.string().max(1000),
+  /** What the investor chose on the subscribe form (every announcement when it offers no choice). */
+  preference: SubscriptionPreferenceSchema.optional(),
 });
 /** The same answer for a new, a pending and a confirmed address (no enumeration through the widget). */
 export const SubscribeReplySchema = z.object({ status: z.literal('pending'), message: z.string() });
@@ -98,6 +102,18 @@ export const SubscriptionReplySchema = z.object({
   combinedTicker: z.string(),
   status: SubscriberStatusSchema,
   message: z.string(),
+  preference: SubscriptionPreferenceSchema,
+  pausedUntil: z.string().datetime().nullable(),
+});
+
+/**
+ * The preference page's save (the token of any of the subscriber's mails): what to be mailed, and a pause
+ * of `pauseWeeks` from now (0 ends a pause; absent leaves it as it is).
+ */
+export const SavePreferencesRequestSchema = z.object({
+  token: z.string().min(1).max(200),
+  preference: SubscriptionPreferenceSchema,
+  pauseWeeks: z.number().int().min(0).max(MAX_PAUSE_WEEKS).optional(),
 });
 
 /**
@@ -115,6 +131,7 @@ export const SubscriberListReplySchema = z.object({
   subscribers: z.array(SubscriberSchema),
   /** The stock's counts by status, whatever the page. */
   counts: SubscriberCountsSchema,
+  choices: SubscriberChoicesSchema,
   /** Where the next page starts (`after`), or null when this page was the last. */
   next: nextPageField,
 });

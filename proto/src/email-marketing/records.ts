@@ -53,6 +53,13 @@ export const SuppressionSchema = z.object({
 });
 export type Suppression = z.infer<typeof SuppressionSchema>;
 
+/**
+ * What an investor chose to be mailed (issue 36's preference centre): every announcement, or the
+ * price-sensitive ones only. A change applies to the next send.
+ */
+export const SubscriptionPreferenceSchema = z.enum(['all', 'price-sensitive']);
+export type SubscriptionPreference = z.infer<typeof SubscriptionPreferenceSchema>;
+
 /** An investor subscribed to a stock's announcements by email (double opt-in). */
 export const SubscriberSchema = z.object({
   id: z.string().uuid(),
@@ -65,6 +72,9 @@ export const SubscriberSchema = z.object({
   consentUserAgent: z.string(),
   confirmedAt: z.string().datetime().nullable(),
   unsubscribedAt: z.string().datetime().nullable(),
+  preference: SubscriptionPreferenceSchema,
+  /** Mailed nothing until then (the investor paused the mails from the preference page). */
+  pausedUntil: z.string().datetime().nullable(),
   /** Set when the address is suppressed: it is mailed no announcement whatever its status. */
   suppressed: SuppressionSchema.nullable(),
 });
@@ -76,6 +86,18 @@ export const SubscriberCountsSchema = z.object({
   unsubscribed: z.number().int(),
 });
 export type SubscriberCounts = z.infer<typeof SubscriberCountsSchema>;
+
+/**
+ * Of a stock's confirmed subscribers: how many chose each preference, how many have paused their mails now,
+ * and how many addresses are suppressed (bounced or complained).
+ */
+export const SubscriberChoicesSchema = z.object({
+  all: z.number().int(),
+  'price-sensitive': z.number().int(),
+  paused: z.number().int(),
+  suppressed: z.number().int(),
+});
+export type SubscriberChoices = z.infer<typeof SubscriberChoicesSchema>;
 
 export const DeliveryStatusSchema = z.enum(['queued', 'sending', 'sent', 'failed', 'skipped']);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;

@@ -4,11 +4,18 @@ import { StockId } from '../common/session';
 import {
   EmailMarketingProviderSchema,
   EmailMarketingSettingsViewSchema,
+  SubscriberChoicesSchema,
   SubscriberCountsSchema,
   SubscriberSchema,
   SubscriberStatusSchema,
+  SubscriptionPreferenceSchema,
 } from './records';
-import { EMPTY_EMAIL_MARKETING_SETTINGS, isKeptApiKey, PROVIDER_KEY_IN_URL_MESSAGE } from './rules';
+import {
+  EMPTY_EMAIL_MARKETING_SETTINGS,
+  isKeptApiKey,
+  MAX_PAUSE_WEEKS,
+  PROVIDER_KEY_IN_URL_MESSAGE,
+} from './rules';
 
 /**
  * REST shapes of the email routes (docs/api/email-marketing.md): spec section 7's email-marketing calls,
@@ -131,7 +138,11 @@ export const SendSystemEmailResponseSchema = z.object({
 });
 
 /** POST /api/widget/subscribe?apiKey: an investor's subscription from the company's IR site. */
-export const WidgetSubscribeBodySchema = z.object({ email: text(400) });
+export const WidgetSubscribeBodySchema = z.object({
+  email: text(400),
+  /** The subscribe form's choice: every announcement (the default) or price-sensitive ones only. */
+  preference: SubscriptionPreferenceSchema.optional(),
+});
 /** The same answer for a new, a pending and a confirmed address (no enumeration). */
 export const WidgetSubscribeResponseSchema = z.object({
   success: z.literal(true),
@@ -147,6 +158,9 @@ export const SubscriptionResponseSchema = z.object({
   combinedTicker: z.string(),
   status: SubscriberStatusSchema,
   message: z.string(),
+  /** What the subscriber chose to be mailed, and until when the mails are paused (null: not paused). */
+  preference: SubscriptionPreferenceSchema,
+  pausedUntil: z.string().datetime().nullable(),
 });
 export type SubscriptionResponseDto = z.infer<typeof SubscriptionResponseSchema>;
 
@@ -166,10 +180,20 @@ export const SubscribersQuerySchema = z.object({
 export const SubscribersResponseSchema = z.object({
   subscribers: z.array(SubscriberSchema),
   counts: SubscriberCountsSchema,
+  choices: SubscriberChoicesSchema,
   /** The next page's `after`, or null when this page holds the oldest. */
   next: PageCursorSchema.nullable(),
 });
 export type SubscribersResponseDto = z.infer<typeof SubscribersResponseSchema>;
+
+/**
+ * POST /api/subscription/preferences/{token}: what to be mailed, and a pause of `pauseWeeks` weeks from now
+ * (0 ends a pause; absent leaves it as it is). The answer is the unsubscribe link's (never the address).
+ */
+export const PreferencesBodySchema = z.object({
+  preference: SubscriptionPreferenceSchema,
+  pauseWeeks: z.number().int().min(0).max(MAX_PAUSE_WEEKS).optional(),
+});
 
 /** `{token}` of the confirm and unsubscribe links. */
 export const TokenParamsSchema = z.object({ token: z.string().min(16).max(200) });

@@ -13,6 +13,7 @@ import {
   SubscribersQuerySchema,
   SubscribersResponseSchema,
   SubscriptionResponseSchema,
+  PreferencesBodySchema,
   TestSendBodySchema,
   UnsubscribeResponseSchema,
   TestSendResponseSchema,
@@ -131,6 +132,26 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     // RFC 8058 section 3.1: mail clients post the one-click body as multipart/form-data (SHOULD) or
     // form-encoded; its content is not read (the token is the proof), so no parser is needed for it.
     bodyTypes: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+    response: UnsubscribeResponseSchema,
+  },
+  preferences: {
+    method: 'GET',
+    path: '/api/subscription/preferences/{token}',
+    access: access.public(
+      "the token of any of the subscriber's mails is the proof; it shows the company and the choices, never the address",
+    ),
+    summary: 'What a subscriber chose to be mailed and whether the mails are paused (the preference page)',
+    params: TokenParamsSchema,
+    response: UnsubscribeResponseSchema,
+  },
+  savePreferences: {
+    method: 'POST',
+    path: '/api/subscription/preferences/{token}',
+    access: access.public("the token of any of the subscriber's mails is the proof"),
+    summary:
+      'Choose every announcement or price-sensitive ones only, and pause the mails for some weeks (0 resumes); applies to the next send',
+    params: TokenParamsSchema,
+    body: PreferencesBodySchema,
     response: UnsubscribeResponseSchema,
   },
   subscribers: {

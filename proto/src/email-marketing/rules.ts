@@ -1,4 +1,4 @@
-import type { EmailMarketingSettings, SuppressionReason } from './records';
+import type { EmailMarketingSettings, SubscriptionPreference, SuppressionReason } from './records';
 
 /**
  * The email rules' texts, limits and constants (spec sections 5, 8, 9, and this portal's subscriber rules).
@@ -65,6 +65,19 @@ export const SUBSCRIBE_RATE_LIMITED_MESSAGE = 'Too many subscription attempts. P
 export const CHECK_INBOX_MESSAGE = 'Thank you. Please check your inbox and confirm your subscription.';
 export const SUBSCRIPTION_CONFIRMED_MESSAGE = 'Your subscription is confirmed.';
 export const UNSUBSCRIBED_MESSAGE = 'You are unsubscribed and will receive no more announcements.';
+export const PREFERENCES_SAVED_MESSAGE = 'Your preferences are saved.';
+/** A preference page of an address that unsubscribed: it subscribes again on the company's site. */
+export const PREFERENCES_OF_UNSUBSCRIBED_MESSAGE =
+  "This address is unsubscribed: subscribe again on the company's website to choose what you receive.";
+
+/** The choices of the preference page, as it names them. */
+export const SUBSCRIPTION_PREFERENCE_LABELS: Record<SubscriptionPreference, string> = {
+  all: 'Every announcement, as it is released',
+  'price-sensitive': 'Price-sensitive announcements only',
+};
+/** How long an investor may pause the mails from the preference page, in weeks. */
+export const PAUSE_WEEKS_CHOICES = [1, 2, 4, 8, 12] as const;
+export const MAX_PAUSE_WEEKS = 12;
 export const INVALID_LINK_MESSAGE = 'This link is not valid (it may have been used already or expired).';
 
 /** Why an address is mailed no more (records.ts SuppressionReason), as the subscriber list says it. */

@@ -6,6 +6,8 @@ import {
   refineEmailMarketingConfig,
 } from './config';
 import { BounceListener } from './bounces/bounce-listener';
+import { MailEventEntity } from './bounces/mail-event.entity';
+import { SuppressionEntity } from './bounces/suppression.entity';
 import { RecordMailEvents } from './bounces/record-mail-events';
 import { ReturnPaths } from './bounces/return-paths';
 import { SuppressionsRepository } from './bounces/suppressions.repository';
@@ -19,6 +21,7 @@ import { StaffMailSettings1796500000000 } from './database/migrations/1796500000
 import { SendPriority1796600000000 } from './database/migrations/1796600000000-SendPriority';
 import { SendExpansion1796700000000 } from './database/migrations/1796700000000-SendExpansion';
 import { SubscribersNewestFirst1796800000000 } from './database/migrations/1796800000000-SubscribersNewestFirst';
+import { SubscriptionPreferences1797000000000 } from './database/migrations/1797000000000-SubscriptionPreferences';
 import { Suppressions1796900000000 } from './database/migrations/1796900000000-Suppressions';
 import { CampaignsHandlers } from './campaigns/campaigns.handlers';
 import { CountListSubscribers } from './campaigns/count-list-subscribers';
@@ -67,6 +70,7 @@ import { StaffMailSettingsRepository } from './staff-mail-settings/staff-mail-se
 import { StockProjectionEntity } from './stocks/stock-projection.entity';
 import { StockProjectionService } from './stocks/stock-projection.repository';
 import { ConfirmSubscription } from './subscribers/confirm-subscription';
+import { SavePreferences } from './subscribers/save-preferences';
 import { Subscribe } from './subscribers/subscribe';
 import { SubscribeAttemptEntity } from './subscribers/subscribe-attempt.entity';
 import { SubscriberEntity } from './subscribers/subscriber.entity';
@@ -102,6 +106,8 @@ export const emailMarketingService = defineService({
       SendEntity,
       DeliveryEntity,
       StaffMailSettingsEntity,
+      MailEventEntity,
+      SuppressionEntity,
     ],
     migrations: [
       CreateEmailMarketing1795485733270,
@@ -115,6 +121,7 @@ export const emailMarketingService = defineService({
       SendExpansion1796700000000,
       SubscribersNewestFirst1796800000000,
       Suppressions1796900000000,
+      SubscriptionPreferences1797000000000,
     ],
   }),
   providers: [
@@ -158,6 +165,7 @@ export const emailMarketingService = defineService({
     Subscribe,
     ConfirmSubscription,
     Unsubscribe,
+    SavePreferences,
     SubscriberReads,
     // send-history/ and staff-mail-settings/ (api)
     ReadSendHistory,

@@ -35,6 +35,7 @@ import {
 import { DataSource } from 'typeorm';
 import { startEmailMarketingService } from '../src/main';
 import { BounceListener } from '../src/bounces/bounce-listener';
+import { UnsubscribeTokens } from '../src/subscribers/unsubscribe-tokens';
 import { DEV_DKIM_SELECTOR, developmentDkimRecord } from '../src/mail/dkim-development-key';
 import { encryptProviderKeysMigration } from '../src/database/migrations/1796100000000-EncryptProviderKeys';
 import { EmailSettingsRepository } from '../src/settings/email-settings.repository';
@@ -84,6 +85,7 @@ describe('email-marketing service', () => {
     Topics.EmailMarketingConfirmSubscription,
     Topics.EmailMarketingSubscription,
     Topics.EmailMarketingUnsubscribe,
+    Topics.EmailMarketingSavePreferences,
     Topics.EmailMarketingSubscribers,
     Topics.EmailMarketingSendSystemEmail,
     Topics.EmailMarketingGetSettings,
@@ -690,6 +692,143 @@ describe('email-marketing service', () => {
         [[first.sendGuid, second.sendGuid]],
       );
       expect(sends.map((r) => r.status)).not.toContain('held');
+    });
+  });
+
+  describe('the preference centre', () => {
+    let prefStock: Stock;
+    const tokenOf = async (email: string) => {
+      const [{ id }] = await db.query(
+        `SELECT id FROM email_marketing.subscribers WHERE stock_id = $1 AND email = $2`,
+        [prefStock.id, email],
+      );
+      return app.get(UnsubscribeTokens).forSubscriber(id);
+    };
+    const mailedBy = async (fields: { headline: string; priceSensitive: boolean }) => {
+      const a = announcement(prefStock.id, fields);
+      await events.sendRequested(prefStock.id, a);
+      return (await settledDeliveries(db, { sendGuid: a.sendGuid })).map((d) => d.email);
+    };
+
+    beforeAll(async () => {
+      prefStock = stockEvent({ ticker: ticker('PRF'), companyName: 'Preference Metals' });
+      await events.stock(prefStock);
+      await waitForStock(db, prefStock.id);
+      await addConfirmedSubscribers(db, prefStock.id, [
+        'everything@pref.example',
+        'sensitive@pref.example',
+        'away@pref.example',
+      ]);
+    });
+
+    it('price-sensitive only gets only those; a pause gets nothing until it is ended; the next send follows each change', async () => {
+      // Every mail links to the preference page with the subscriber's own token (the unsubscribe link's).
+      const everything = await tokenOf('everything@pref.example');
+      expect(await mailedBy({ headline: 'Before any choice', priceSensitive: false })).toEqual([
+        'away@pref.example',
+        'everything@pref.example',
+        'sensitive@pref.example',
+      ]);
+      expect(sink.to('everything@pref.example')[0]!.text).toContain(
+        `Choose what you receive: ${PUBLIC}/subscription/preferences/${everything}`,
+      );
+
+      const sensitive = await requester.request(Topics.EmailMarketingSavePreferences, {
+        token: await tokenOf('sensitive@pref.example'),
+        preference: 'price-sensitive',
+      });
+      expect(sensitive).toEqual({
+        companyName: 'Preference Metals',
+        combinedTicker: prefStock.combinedTicker,
+        status: 'confirmed',
+        message: 'Your preferences are saved.',
+        preference: 'price-sensitive',
+        pausedUntil: null,
+      });
+      const away = await requester.request(Topics.EmailMarketingSavePreferences, {
+        token: await tokenOf('away@pref.example'),
+        preference: 'all',
+        pauseWeeks: 2,
+      });
+      const twoWeeks = Date.now() + 14 * 86_400_000;
+      expect(Math.abs(Date.parse(away.pausedUntil!) - twoWeeks)).toBeLessThan(60_000);
+      // The page reads the same back.
+      expect(
+        await requester.request(Topics.EmailMarketingSubscription, {
+          token: await tokenOf('away@pref.example'),
+        }),
+      ).toMatchObject({ preference: 'all', pausedUntil: away.pausedUntil });
+
+      expect(await mailedBy({ headline: 'Appendix 3Y', priceSensitive: false })).toEqual([
+        'everything@pref.example',
+      ]);
+      expect(await mailedBy({ headline: 'Half year results', priceSensitive: true })).toEqual([
+        'everything@pref.example',
+        'sensitive@pref.example',
+      ]);
+
+      // Resumed (0 weeks): mailed again from the next send; a save without pauseWeeks leaves a pause as it is.
+      const resumed = await requester.request(Topics.EmailMarketingSavePreferences, {
+        token: await tokenOf('away@pref.example'),
+        preference: 'price-sensitive',
+        pauseWeeks: 0,
+      });
+      expect(resumed).toMatchObject({ preference: 'price-sensitive', pausedUntil: null });
+      expect(await mailedBy({ headline: 'Quarterly activities', priceSensitive: true })).toEqual([
+        'away@pref.example',
+        'everything@pref.example',
+        'sensitive@pref.example',
+      ]);
+    });
+
+    it("the subscribe form's choice is kept with the pending subscription", async () => {
+      await requester.request(Topics.EmailMarketingSubscribe, {
+        stockId: prefStock.id,
+        email: 'form@pref.example',
+        ip: '198.51.100.50',
+        userAgent: 'jest',
+        preference: 'price-sensitive',
+      });
+      await sink.waitFor((m) => m.some((x) => x.to.includes('form@pref.example')), 'the confirmation mail');
+      expect(
+        await db.query(
+          `SELECT status, preference FROM email_marketing.subscribers WHERE email = 'form@pref.example'`,
+        ),
+      ).toEqual([{ status: 'pending', preference: 'price-sensitive' }]);
+    });
+
+    it("refuses an unsubscribed address (it subscribes again) and a link that is no subscriber's", async () => {
+      await addConfirmedSubscribers(db, prefStock.id, ['left@pref.example']);
+      const token = await tokenOf('left@pref.example');
+      await requester.request(Topics.EmailMarketingUnsubscribe, { token });
+      expect(
+        await refusal(() =>
+          requester.request(Topics.EmailMarketingSavePreferences, {
+            token,
+            preference: 'all',
+            pauseWeeks: 1,
+          }),
+        ),
+      ).toEqual({
+        code: 'CONFLICT',
+        message:
+          "This address is unsubscribed: subscribe again on the company's website to choose what you receive.",
+      });
+      expect(
+        (
+          await db.query(
+            `SELECT paused_until FROM email_marketing.subscribers WHERE email = 'left@pref.example'`,
+          )
+        )[0].paused_until,
+      ).toBeNull();
+      expect(
+        await refusal(() =>
+          requester.request(Topics.EmailMarketingSavePreferences, {
+            token: `u1${'A'.repeat(46)}`,
+            preference: 'all',
+          }),
+        ),
+      ).toEqual({ code: 'NOT_FOUND', message: INVALID_LINK_MESSAGE });
     });
   });
 

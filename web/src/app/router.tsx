@@ -131,6 +131,10 @@ export const routes: RouteObject[] = [
         path: 'subscription/unsubscribe/:token',
         ...screen(() => import('@/features/subscriptions/routes/UnsubscribeRoute'), 'UnsubscribeRoute'),
       },
+      {
+        path: 'subscription/preferences/:token',
+        ...screen(() => import('@/features/subscriptions/routes/PreferencesRoute'), 'PreferencesRoute'),
+      },
       { path: 'login', element: <LoginRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

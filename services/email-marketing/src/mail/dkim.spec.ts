@@ -31,6 +31,7 @@ function mail(): Buffer {
     publicBaseUrl: 'https://portal.irportal.example',
     unsubscribeUrl: 'https://portal.irportal.example/subscription/unsubscribe/u1abc',
     oneClickUrl: 'https://portal.irportal.example/api/subscription/unsubscribe/u1abc',
+    preferencesUrl: 'https://portal.irportal.example/subscription/preferences/u1abc',
   });
   return composeMail({
     from: { name: 'IR Portal', address: 'announcements@irportal.example' },

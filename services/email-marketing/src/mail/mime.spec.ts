@@ -19,6 +19,7 @@ const content = announcementMail({
   publicBaseUrl: 'http://127.0.0.1:3000',
   unsubscribeUrl: 'http://127.0.0.1:3000/unsubscribe/tok-123',
   oneClickUrl: 'http://127.0.0.1:3000/api/subscriptions/one-click/tok-123',
+  preferencesUrl: 'http://127.0.0.1:3000/subscription/preferences/tok-123',
 });
 
 describe('composeMail', () => {

@@ -27,9 +27,14 @@ describe('announcementMailRenderer', () => {
       {
         unsubscribeUrl: 'http://127.0.0.1:3000/unsubscribe/tok-1',
         oneClickUrl: 'http://127.0.0.1:3000/api/one/tok-1',
+        preferencesUrl: 'http://127.0.0.1:3000/preferences/tok-1',
       },
       // Characters the HTML escapes, where the template escapes them and nowhere else.
-      { unsubscribeUrl: 'http://h.example/u?a=1&b="2"<x>', oneClickUrl: 'http://h.example/o?a=1&b=2' },
+      {
+        unsubscribeUrl: 'http://h.example/u?a=1&b="2"<x>',
+        oneClickUrl: 'http://h.example/o?a=1&b=2',
+        preferencesUrl: 'http://h.example/p?a=1&b=<3>',
+      },
     ])
       expect(render(links)).toEqual(announcementMail({ ...send, ...links }));
   });

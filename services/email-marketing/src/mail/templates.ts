@@ -75,13 +75,17 @@ ${link ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:1
 const subjectOf = (stock: MailStock, announcement: StoredAnnouncement) =>
   `${company(stock)} (${stock.ticker}): ${announcement.priceSensitive ? `${PRICE_SENSITIVE_MARK}: ` : ''}${announcement.headline}`;
 
-/** An announcement to a subscriber: with the visible unsubscribe link and the one-click headers. */
+/**
+ * An announcement to a subscriber: with the links to the preference page and the unsubscribe page, and the
+ * one-click headers.
+ */
 export function announcementMail(input: {
   stock: MailStock;
   announcement: StoredAnnouncement;
   publicBaseUrl: string;
   unsubscribeUrl: string;
   oneClickUrl: string;
+  preferencesUrl: string;
 }): MailContent {
   const link = announcementLink(input.announcement, input.publicBaseUrl);
   const body = announcementBody(input.announcement, link);
@@ -91,9 +95,9 @@ export function announcementMail(input: {
     html: layout(
       input.stock,
       body.html,
-      `${escapeHtml(why)} <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a>`,
+      `${escapeHtml(why)} <a href="${escapeHtml(input.preferencesUrl)}">Choose what you receive</a> · <a href="${escapeHtml(input.unsubscribeUrl)}">Unsubscribe</a>`,
     ),
-    text: `${body.text}\n\n--\n${why}\nUnsubscribe: ${input.unsubscribeUrl}\n`,
+    text: `${body.text}\n\n--\n${why}\nChoose what you receive: ${input.preferencesUrl}\nUnsubscribe: ${input.unsubscribeUrl}\n`,
     headers: unsubscribeHeaders(input.oneClickUrl),
   };
 }
@@ -102,6 +106,7 @@ export function announcementMail(input: {
 export interface SubscriberLinks {
   unsubscribeUrl: string;
   oneClickUrl: string;
+  preferencesUrl: string;
 }
 
 /**
@@ -116,15 +121,22 @@ export function announcementMailRenderer(input: {
   publicBaseUrl: string;
 }): (links: SubscriberLinks) => MailContent {
   const standIn = randomUUID().replace(/-/g, '');
-  const marks = { unsubscribeUrl: `irpu${standIn}`, oneClickUrl: `irpo${standIn}` } as const;
+  const marks = {
+    unsubscribeUrl: `irpu${standIn}`,
+    oneClickUrl: `irpo${standIn}`,
+    preferencesUrl: `irpp${standIn}`,
+  } as const;
   const rendered = announcementMail({ ...input, ...marks });
-  const splitter = new RegExp(`(${marks.unsubscribeUrl}|${marks.oneClickUrl})`);
+  const splitter = new RegExp(`(${marks.unsubscribeUrl}|${marks.oneClickUrl}|${marks.preferencesUrl})`);
+  const linkOf = Object.fromEntries(
+    (Object.keys(marks) as (keyof SubscriberLinks)[]).map((k) => [marks[k], k]),
+  ) as Record<string, keyof SubscriberLinks>;
   const filler = (text: string, escape: boolean) => {
     const pieces = text.split(splitter);
     return (links: SubscriberLinks) => {
       let out = pieces[0];
       for (let i = 1; i < pieces.length; i += 2) {
-        const url = pieces[i] === marks.unsubscribeUrl ? links.unsubscribeUrl : links.oneClickUrl;
+        const url = links[linkOf[pieces[i]!]!];
         out += (escape ? escapeHtml(url) : url) + pieces[i + 1];
       }
       return out;

@@ -49,18 +49,27 @@ export type DueDelivery = Pick<DeliveryEntity, 'id' | 'sendId'> &
 export class DeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** One delivery per confirmed subscriber of the stock (each address once, none suppressed); the new ids. */
-  async queueForSubscribers(tx: Tx, sendId: string, stockId: string, limit?: number): Promise<string[]> {
+  /**
+   * One delivery per confirmed subscriber of the send's stock who wants it (every announcement, or
+   * price-sensitive only and it is one) and is not paused, each address once and none suppressed; the new ids.
+   */
+  async queueForSubscribers(
+    tx: Tx,
+    send: { sendId: string; stockId: string; priceSensitive: boolean },
+    limit?: number,
+  ): Promise<string[]> {
     const rows: Array<Pick<DeliveryEntity, 'id'>> = await tx.query(
       `INSERT INTO email_marketing.deliveries (send_id, subscriber_id, email)
        SELECT $1, s.id, s.email FROM email_marketing.subscribers s
        WHERE s.stock_id = $2 AND s.status = 'confirmed'
+         AND (s.preference = 'all' OR $4::boolean)
+         AND (s.paused_until IS NULL OR s.paused_until <= now())
          AND NOT EXISTS (SELECT 1 FROM email_marketing.suppressions x WHERE x.email = lower(s.email))
        ORDER BY s.id
        LIMIT $3
        ON CONFLICT (send_id, email) DO NOTHING
        RETURNING id`,
-      [sendId, stockId, limit ?? null],
+      [send.sendId, send.stockId, limit ?? null, send.priceSensitive],
     );
     return rows.map((r) => r.id);
   }

@@ -64,7 +64,7 @@ export class SendAnnouncement {
       // Its first batch now and the rest in a message of its own (docs/adr/0019), so its first mails never
       // wait for a large list's rows, nor does the request behind it on this partition.
       const send = { sendId, stockId: event.stockId, priceSensitive: event.announcement.priceSensitive };
-      const first = await this.deliveries.queueForSubscribers(tx, sendId, event.stockId, DELIVERY_BATCH);
+      const first = await this.deliveries.queueForSubscribers(tx, send, DELIVERY_BATCH);
       await announceBatches(this.outbox, tx, send, first, 0);
       const rest = first.length === DELIVERY_BATCH;
       if (rest) await this.outbox.add(tx, Topics.EmailSendExpansionRequested, sendId, send);

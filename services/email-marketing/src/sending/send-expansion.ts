@@ -49,7 +49,7 @@ export class ExpandSendRest {
   async run(event: SendExpansionRequestedEvent): Promise<void> {
     const outcome = await this.units.run(async (tx) => {
       if (!(await this.sends.markExpanded(tx, event.sendId))) return undefined;
-      const rest = await this.deliveries.queueForSubscribers(tx, event.sendId, event.stockId);
+      const rest = await this.deliveries.queueForSubscribers(tx, event);
       const batches = await announceBatches(this.outbox, tx, event, rest, 1);
       return { deliveries: rest.length, batches: batches.length };
     });

@@ -54,7 +54,13 @@ export class Subscribe implements BeforeApplicationShutdown {
     private readonly policy: HandlerRetryPolicy = DEFAULT_HANDLER_RETRY,
   ) {}
 
-  async run(input: { stockId: string; email: string; ip: string; userAgent: string }) {
+  async run(input: {
+    stockId: string;
+    email: string;
+    ip: string;
+    userAgent: string;
+    preference?: SubscriberRow['preference'];
+  }) {
     const email = normaliseEmail(input.email);
     if (!isEmailAddress(email)) throw new AppError('BAD_REQUEST', INVALID_SUBSCRIBER_EMAIL_MESSAGE);
     const stock = await this.stocks.get(input.stockId);
@@ -95,7 +101,7 @@ export class Subscribe implements BeforeApplicationShutdown {
   private async record(
     stock: ProjectedStock,
     email: string,
-    input: { ip: string; userAgent: string },
+    input: { ip: string; userAgent: string; preference?: SubscriberRow['preference'] },
   ): Promise<void> {
     const token = newToken();
     const row = await retryTransient(
@@ -106,6 +112,7 @@ export class Subscribe implements BeforeApplicationShutdown {
             email,
             consentIp: input.ip,
             consentUserAgent: input.userAgent.slice(0, 1000),
+            preference: input.preference ?? 'all',
             confirmTokenHash: tokenHash(token),
             confirmTokenExpiresAt: confirmTokenExpiry(new Date(), this.config.CONFIRM_TOKEN_TTL_HOURS),
           }),

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   INVALID_LINK_MESSAGE,
   Subscriber,
+  SubscriberChoices,
   SubscriberCounts,
   UNSUBSCRIBED_MESSAGE,
 } from '@irp/proto';
@@ -38,17 +39,24 @@ export class SubscriberReads {
   }
 
   /**
-   * A stock's subscribers newest first with its counts by status: every one, or with `page.limit` a page
-   * (after `page.after`, a previous page's `next`) and where the next one starts.
+   * A stock's subscribers newest first with its counts by status and its confirmed subscribers' choices:
+   * every one, or with `page.limit` a page (after `page.after`, a previous page's `next`) and where the next
+   * one starts.
    */
   async list(
     stockId: string,
     page: { limit?: number; after?: string } = {},
-  ): Promise<{ subscribers: Subscriber[]; counts: SubscriberCounts; next: string | null }> {
+  ): Promise<{
+    subscribers: Subscriber[];
+    counts: SubscriberCounts;
+    choices: SubscriberChoices;
+    next: string | null;
+  }> {
     const { limit, after } = page;
+    const choices = await this.subscribers.choicesOf(stockId);
     if (limit === undefined) {
       const rows = await this.subscribers.ofStock(stockId);
-      return { subscribers: rows.map(toSubscriber), counts: subscriberCounts(rows), next: null };
+      return { subscribers: rows.map(toSubscriber), counts: subscriberCounts(rows), choices, next: null };
     }
     // One more than the page: whether an older one follows.
     const rows = await this.subscribers.pageOfStock(stockId, { limit: limit + 1, after });
@@ -56,6 +64,6 @@ export class SubscriberReads {
     const listed = pageOfRows(rows, limit);
     const counts: SubscriberCounts = { pending: 0, confirmed: 0, unsubscribed: 0 };
     for (const { status, n } of await this.subscribers.countsOf(stockId)) counts[status] = n;
-    return { subscribers: listed.rows.map(toSubscriber), counts, next: listed.next };
+    return { subscribers: listed.rows.map(toSubscriber), counts, choices, next: listed.next };
   }
 }

@@ -1,4 +1,4 @@
-import type { SubscriberStatus } from '@irp/proto';
+import type { SubscriberStatus, SubscriptionPreference } from '@irp/proto';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
@@ -40,6 +40,14 @@ export class SubscriberEntity {
 
   @Column({ name: 'confirm_token_expires_at', type: 'timestamptz', nullable: true })
   confirmTokenExpiresAt!: Date | null;
+
+  /** What the subscriber chose to be mailed (the preference page). */
+  @Column({ type: 'text', default: 'all' })
+  preference!: SubscriptionPreference;
+
+  /** Mailed nothing until then (a pause chosen on the preference page). */
+  @Column({ name: 'paused_until', type: 'timestamptz', nullable: true })
+  pausedUntil!: Date | null;
 
   /** The sha256 of a token of the earlier unsubscribe scheme (unsubscribe-tokens.ts); null for newer ones. */
   @Column({ name: 'legacy_unsubscribe_token_hash', type: 'text', nullable: true })

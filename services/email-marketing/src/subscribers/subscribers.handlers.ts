@@ -3,6 +3,7 @@ import { Topics } from '@irp/proto';
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ConfirmSubscription } from './confirm-subscription';
+import { SavePreferences } from './save-preferences';
 import { Subscribe } from './subscribe';
 import { SubscriberReads } from './subscriber-reads';
 import { Unsubscribe } from './unsubscribe';
@@ -15,6 +16,7 @@ export class SubscribersHandlers {
     private readonly confirming: ConfirmSubscription,
     private readonly unsubscribing: Unsubscribe,
     private readonly reads: SubscriberReads,
+    private readonly preferences: SavePreferences,
   ) {}
 
   @HandleRequest(Topics.EmailMarketingSubscribe)
@@ -35,6 +37,11 @@ export class SubscribersHandlers {
   @HandleRequest(Topics.EmailMarketingUnsubscribe)
   unsubscribe(@Payload() req: HandledRequest<typeof Topics.EmailMarketingUnsubscribe>) {
     return this.unsubscribing.run(req.token);
+  }
+
+  @HandleRequest(Topics.EmailMarketingSavePreferences)
+  savePreferences(@Payload() req: HandledRequest<typeof Topics.EmailMarketingSavePreferences>) {
+    return this.preferences.run(req);
   }
 
   @HandleRequest(Topics.EmailMarketingSubscribers)

@@ -1,7 +1,7 @@
 import { Tx } from '@irp/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SuppressionReason } from '@irp/proto';
+import type { SubscriberChoices, SuppressionReason } from '@irp/proto';
 import type { SubscriberEntity } from './subscriber.entity';
 import type { SubscribeAttempts } from './subscription-rules';
 import type { UnsubscribeProof } from './unsubscribe-tokens';
@@ -18,6 +18,8 @@ export type SubscriberRow = Pick<
   | 'consentUserAgent'
   | 'confirmedAt'
   | 'unsubscribedAt'
+  | 'preference'
+  | 'pausedUntil'
 >;
 
 /** A subscriber as the staff list reads it: with why its address is suppressed, if it is. */
@@ -30,7 +32,7 @@ export type ListedSubscriberRow = SubscriberRow & {
 /** A subscription request as stored: pending, with its consent evidence and tokens. */
 export type PendingSubscriber = Pick<
   SubscriberEntity,
-  'stockId' | 'email' | 'consentIp' | 'consentUserAgent'
+  'stockId' | 'email' | 'consentIp' | 'consentUserAgent' | 'preference'
 > & {
   confirmTokenHash: NonNullable<SubscriberEntity['confirmTokenHash']>;
   confirmTokenExpiresAt: NonNullable<SubscriberEntity['confirmTokenExpiresAt']>;
@@ -42,7 +44,7 @@ const NEWEST_FIRST = 'subscribed_at DESC, email';
 /** The columns of a SubscriberRow, each as its property. */
 const COLUMNS = `id, stock_id AS "stockId", email, status, subscribed_at AS "subscribedAt",
   consent_ip AS "consentIp", consent_user_agent AS "consentUserAgent", confirmed_at AS "confirmedAt",
-  unsubscribed_at AS "unsubscribedAt"`;
+  unsubscribed_at AS "unsubscribedAt", preference, paused_until AS "pausedUntil"`;
 
 /** A list read (`rows`: subscribers with COLUMNS) with each one's suppression, in the list's order. */
 const withSuppression = (rows: string) =>
@@ -86,15 +88,24 @@ export class SubscribersRepository {
   async upsertPending(tx: Tx, s: PendingSubscriber): Promise<SubscriberRow | undefined> {
     const rows: SubscriberRow[] = await tx.query(
       `INSERT INTO email_marketing.subscribers (stock_id, email, status, consent_ip, consent_user_agent,
-       confirm_token_hash, confirm_token_expires_at)
-     VALUES ($1, $2, 'pending', $3, $4, $5, $6)
+       confirm_token_hash, confirm_token_expires_at, preference)
+     VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7)
      ON CONFLICT (stock_id, lower(email)) DO UPDATE SET
        status = 'pending', subscribed_at = now(), consent_ip = EXCLUDED.consent_ip,
        consent_user_agent = EXCLUDED.consent_user_agent, confirmed_at = NULL, unsubscribed_at = NULL,
-       confirm_token_hash = EXCLUDED.confirm_token_hash, confirm_token_expires_at = EXCLUDED.confirm_token_expires_at
+       confirm_token_hash = EXCLUDED.confirm_token_hash, confirm_token_expires_at = EXCLUDED.confirm_token_expires_at,
+       preference = EXCLUDED.preference, paused_until = NULL
      WHERE email_marketing.subscribers.status <> 'confirmed'
      RETURNING ${COLUMNS}`,
-      [s.stockId, s.email, s.consentIp, s.consentUserAgent, s.confirmTokenHash, s.confirmTokenExpiresAt],
+      [
+        s.stockId,
+        s.email,
+        s.consentIp,
+        s.consentUserAgent,
+        s.confirmTokenHash,
+        s.confirmTokenExpiresAt,
+        s.preference,
+      ],
     );
     return rows[0];
   }
@@ -138,6 +149,26 @@ export class SubscribersRepository {
     return rows[0];
   }
 
+  /**
+   * Saves what the subscriber an unsubscribe link proves chose to be mailed, and its pause: `pausedUntil` a
+   * time, null to end a pause, undefined to leave it. Not for an unsubscribed one (no row back), who
+   * subscribes again on the company's site.
+   */
+  async savePreferences(
+    proof: UnsubscribeProof,
+    preference: SubscriberRow['preference'],
+    pausedUntil: Date | null | undefined,
+  ): Promise<SubscriberRow | undefined> {
+    const rows: SubscriberRow[] = await this.dataSource.query(
+      `WITH changed AS (UPDATE email_marketing.subscribers
+       SET preference = $3, paused_until = CASE WHEN $4 THEN $5::timestamptz ELSE paused_until END
+       WHERE (${proofCondition}) AND status <> 'unsubscribed'
+       RETURNING ${COLUMNS}) SELECT * FROM changed`,
+      [...proofParams(proof), preference, pausedUntil !== undefined, pausedUntil ?? null],
+    );
+    return rows[0];
+  }
+
   /** A stock's subscribers, newest first. */
   ofStock(stockId: string): Promise<ListedSubscriberRow[]> {
     return this.dataSource.query(
@@ -175,6 +206,21 @@ export class SubscribersRepository {
   }
 
   /** How many subscribers of the stock are in each status. */
+  /** Of the stock's confirmed subscribers: how many chose each preference, are paused now, are suppressed. */
+  async choicesOf(stockId: string): Promise<SubscriberChoices> {
+    const [choices]: SubscriberChoices[] = await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE s.preference = 'all')::int AS "all",
+              count(*) FILTER (WHERE s.preference = 'price-sensitive')::int AS "price-sensitive",
+              count(*) FILTER (WHERE s.paused_until > now())::int AS paused,
+              count(x.email)::int AS suppressed
+       FROM email_marketing.subscribers s
+       LEFT JOIN email_marketing.suppressions x ON x.email = lower(s.email)
+       WHERE s.stock_id = $1 AND s.status = 'confirmed'`,
+      [stockId],
+    );
+    return choices;
+  }
+
   async countsOf(stockId: string): Promise<{ status: SubscriberRow['status']; n: number }[]> {
     return this.dataSource.query(
       `SELECT status, count(*)::int AS n FROM email_marketing.subscribers WHERE stock_id = $1 GROUP BY status`,

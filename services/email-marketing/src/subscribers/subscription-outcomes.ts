@@ -16,6 +16,8 @@ export class SubscriptionOutcomes {
       combinedTicker: stock?.combinedTicker ?? '',
       status: row.status,
       message,
+      preference: row.preference,
+      pausedUntil: row.pausedUntil && row.pausedUntil > new Date() ? row.pausedUntil.toISOString() : null,
     };
   }
 }

@@ -2,7 +2,7 @@
 // a confirmation link lives, and what the answers show of a subscriber. SubscribersRepository counts and
 // stores; these decide.
 
-import type { Subscriber, SubscriberCounts, SubscriberStatus } from '@irp/proto';
+import type { Subscriber, SubscriberCounts, SubscriberStatus, SubscriptionPreference } from '@irp/proto';
 import type { ListedSubscriberRow, SubscriberRow } from './subscribers.repository';
 
 /** Trimmed; the domain lower-cased (the local part is the mailbox owner's, kept as typed). */
@@ -45,6 +45,8 @@ export const toSubscriber = (r: ListedSubscriberRow): Subscriber => ({
   consentUserAgent: r.consentUserAgent,
   confirmedAt: iso(r.confirmedAt),
   unsubscribedAt: iso(r.unsubscribedAt),
+  preference: r.preference,
+  pausedUntil: iso(r.pausedUntil),
   suppressed: r.suppressedReason
     ? { reason: r.suppressedReason, since: iso(r.suppressedSince)!, detail: r.suppressedDetail ?? '' }
     : null,
@@ -64,12 +66,17 @@ export interface SubscriptionOutcome {
   combinedTicker: string;
   status: SubscriberStatus;
   message: string;
+  preference: SubscriptionPreference;
+  /** Until when the mails are paused; null when they are not (any more). */
+  pausedUntil: string | null;
 }
 
 /** What an unsubscribe link may show: the company and the state, not the address. */
-export const withoutAddress = (o: SubscriptionOutcome): Omit<SubscriptionOutcome, 'email'> => ({
-  companyName: o.companyName,
-  combinedTicker: o.combinedTicker,
-  status: o.status,
-  message: o.message,
-});
+export const withoutAddress = ({
+  email: _email,
+  ...rest
+}: SubscriptionOutcome): Omit<SubscriptionOutcome, 'email'> => rest;
+
+/** When a pause of `weeks` chosen at `now` ends; null for 0 (the pause ends now). */
+export const pauseEnd = (now: Date, weeks: number): Date | null =>
+  weeks > 0 ? new Date(now.getTime() + weeks * 7 * 86_400_000) : null;

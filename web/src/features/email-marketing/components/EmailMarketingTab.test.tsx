@@ -15,7 +15,7 @@ import {
   TEST_EMAIL_PATH,
   TO_SUBSCRIBERS_PATH,
 } from '../test/fakeApi';
-import { SAVED, STOCK, STOCK_ID, subscriber } from '../test/fixtures';
+import { NO_CHOICES, SAVED, STOCK, STOCK_ID, subscriber } from '../test/fixtures';
 import { routes } from '@/api/routes';
 import { OLDER_SUBSCRIBERS_FAILED, olderSubscribersText } from './SubscribersSection';
 
@@ -358,6 +358,8 @@ describe('staff Email marketing tab', () => {
     });
     const BOUNCED = subscriber({
       email: 'gone@example.com',
+      preference: 'price-sensitive',
+      pausedUntil: '2099-05-01T00:00:00.000Z',
       subscribedAt: '2025-02-10T22:30:00.000Z',
       confirmedAt: '2025-02-10T23:00:00.000Z',
       suppressed: { reason: 'hard-bounce', since: '2025-03-01T00:00:00.000Z', detail: '5.1.1 User unknown' },
@@ -365,6 +367,7 @@ describe('staff Email marketing tab', () => {
     const LIST = {
       subscribers: [OLD, NEW, BOUNCED],
       counts: { pending: 1, confirmed: 3, unsubscribed: 1 },
+      choices: { all: 2, 'price-sensitive': 1, paused: 1, suppressed: 1 },
       next: null,
     };
 
@@ -380,7 +383,7 @@ describe('staff Email marketing tab', () => {
         within(table)
           .getAllByRole('columnheader')
           .map((h) => h.textContent),
-      ).toEqual(['Email', 'Status', 'Subscribed', 'Confirmed', 'Unsubscribed']);
+      ).toEqual(['Email', 'Status', 'Receives', 'Subscribed', 'Confirmed', 'Unsubscribed']);
       const rows = within(table).getAllByRole('row').slice(1);
       expect(
         rows.map((row) =>
@@ -389,10 +392,11 @@ describe('staff Email marketing tab', () => {
             .map((c) => c.textContent),
         ),
       ).toEqual([
-        ['new@example.com', 'Pending', '22 Mar 2025 8:50 AM', '', ''],
+        ['new@example.com', 'Pending', 'Every announcement', '22 Mar 2025 8:50 AM', '', ''],
         [
           'gone@example.com',
           'ConfirmedSuppressed: Hard bounce',
+          'Price-sensitive only, paused until 1 May 2099',
           '11 Feb 2025 9:30 AM',
           '11 Feb 2025 10:00 AM',
           '',
@@ -400,6 +404,7 @@ describe('staff Email marketing tab', () => {
         [
           'old@example.com',
           'Unsubscribed',
+          'Every announcement',
           '11 Jan 2025 9:30 AM',
           '11 Jan 2025 10:00 AM',
           '1 Feb 2025 2:15 PM',
@@ -410,6 +415,38 @@ describe('staff Email marketing tab', () => {
         'title',
         'Not mailed since 1 Mar 2025 11:00 AM: 5.1.1 User unknown',
       );
+      // Of the confirmed: what they chose, the paused, the suppressed.
+      expect(within(section).getByTestId('subscriber-choice-all')).toHaveTextContent('Every announcement2');
+      expect(within(section).getByTestId('subscriber-choice-price-sensitive')).toHaveTextContent(
+        'Price-sensitive only1',
+      );
+      expect(within(section).getByTestId('subscriber-choice-paused')).toHaveTextContent('Paused1');
+      expect(within(section).getByTestId('subscriber-choice-suppressed')).toHaveTextContent('Suppressed1');
+    });
+
+    it('filters the list by what subscribers chose, the paused and the suppressed', async () => {
+      open({ options: { subscribers: LIST } });
+      const section = await screen.findByRole('region', { name: 'Subscribers' });
+      const table = await within(section).findByRole('table', { name: 'Subscribers' });
+      const emails = () =>
+        within(table)
+          .getAllByRole('row')
+          .slice(1)
+          .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
+      expect(emails()).toEqual(['new@example.com', 'gone@example.com', 'old@example.com']);
+      const show = async (label: string) => {
+        fireEvent.click(within(section).getByRole('textbox', { name: 'Show' }));
+        fireEvent.click(await screen.findByRole('option', { name: label }));
+      };
+      await show('Price-sensitive only');
+      await waitFor(() => expect(emails()).toEqual(['gone@example.com']));
+      await show('Paused');
+      await waitFor(() => expect(emails()).toEqual(['gone@example.com']));
+      // Every announcement: the confirmed who chose it (a pending one has chosen nothing yet).
+      await show('Every announcement');
+      expect(await within(section).findByText('No subscribers of this kind')).toBeInTheDocument();
+      await show('Everyone');
+      await waitFor(() => expect(emails()).toHaveLength(3));
     });
 
     it('turns the table into cards on phones', async () => {
@@ -420,6 +457,7 @@ describe('staff Email marketing tab', () => {
       const list = await screen.findByRole('list', { name: 'Subscribers' });
       const cards = within(list).getAllByRole('listitem');
       expect(cards).toHaveLength(3);
+      expect(cards[1]).toHaveTextContent('ReceivesPrice-sensitive only, paused until 1 May 2099');
       expect(cards[0]).toHaveTextContent('Emailnew@example.com');
       expect(cards[1]).toHaveTextContent('Suppressed: Hard bounce');
       expect(cards[2]).toHaveTextContent('Unsubscribed1 Feb 2025 2:15 PM');
@@ -441,6 +479,7 @@ describe('staff Email marketing tab', () => {
         return {
           subscribers: page,
           counts,
+          choices: NO_CHOICES,
           next: from + size < many.length ? page[page.length - 1]!.id : null,
         };
       };
@@ -477,7 +516,7 @@ describe('staff Email marketing tab', () => {
         handlers: {
           [`GET ${SUBSCRIBERS_PATH}`]: ({ params }) =>
             params.get('after') === null
-              ? jsonResponse({ subscribers: [a, b], counts, next: b.id })
+              ? jsonResponse({ subscribers: [a, b], counts, choices: NO_CHOICES, next: b.id })
               : errorResponse(
                   404,
                   'The subscribers changed since this list was read: reload the page to see them',

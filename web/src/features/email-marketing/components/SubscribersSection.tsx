@@ -6,27 +6,33 @@ import {
   Loader,
   Paper,
   Progress,
+  Select,
   Stack,
   Text,
   Title,
   Tooltip,
 } from '@mantine/core';
 import {
+  formatDate,
   formatDateTime,
   SUPPRESSION_REASON_LABELS,
   type Subscriber,
+  type SubscriberChoices,
   type SubscriberCounts,
   type SubscriberStatus,
 } from '@irp/proto';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { DataTable, type DataColumn } from '@/components/DataTable';
 import { errorMessageOf } from '@/lib/apiError';
 import { useFollowingPages } from '@/api/useFollowingPages';
 import { emailMarketingApi, useSubscribersQuery } from '../api/emailMarketingApi';
 import {
   bySubscribedNewestFirst,
+  SUBSCRIBER_FILTER_LABELS,
   SUBSCRIBER_STATUS_LABELS,
   SUBSCRIBER_STATUSES,
+  subscriberMatches,
+  type SubscriberFilter,
 } from '../model/emailMarketingForm';
 
 const STATUS_COLORS: Record<SubscriberStatus, string> = {
@@ -47,6 +53,15 @@ const COLUMNS: readonly DataColumn<Subscriber>[] = [
         {s.suppressed && <SuppressedBadge suppressed={s.suppressed} />}
       </Group>
     ),
+  },
+  {
+    label: 'Receives',
+    render: (s) =>
+      `${s.preference === 'price-sensitive' ? 'Price-sensitive only' : 'Every announcement'}${
+        s.pausedUntil && Date.parse(s.pausedUntil) > Date.now()
+          ? `, paused until ${formatDate(s.pausedUntil)}`
+          : ''
+      }`,
   },
   { label: 'Subscribed', render: (s) => formatDateTime(s.subscribedAt), nowrap: true },
   { label: 'Confirmed', render: (s) => formatDateTime(s.confirmedAt), nowrap: true },
@@ -105,20 +120,52 @@ function SubscriberCountsView({ counts }: { counts: SubscriberCounts }) {
   );
 }
 
+/** Of the confirmed subscribers: how many chose each preference, are paused, are suppressed. */
+function SubscriberChoicesView({ choices }: { choices: SubscriberChoices }) {
+  const shown: Array<[keyof SubscriberChoices, string]> = [
+    ['all', 'Every announcement'],
+    ['price-sensitive', 'Price-sensitive only'],
+    ['paused', 'Paused'],
+    ['suppressed', 'Suppressed'],
+  ];
+  return (
+    <Group component="dl" gap="lg" m={0} wrap="wrap" aria-label="Confirmed subscribers' choices">
+      {shown.map(([key, label]) => (
+        <Group key={key} gap={6} wrap="nowrap" data-testid={`subscriber-choice-${key}`}>
+          <Text component="dt" size="sm" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" size="sm" fw={600} m={0}>
+            {choices[key]}
+          </Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
+const FILTERS = Object.entries(SUBSCRIBER_FILTER_LABELS).map(([value, label]) => ({ value, label }));
+
 const subscriberKey = (subscriber: Subscriber) => subscriber.id;
 
 /**
  * The subscribers: a table, or on phones one card per subscriber with the columns as labelled lines. All of
  * them in one list (spec section 9: no page sizes); a stock's 50,000 render only those near the screen.
  */
-function SubscriberList({ subscribers }: { subscribers: readonly Subscriber[] }) {
+function SubscriberList({
+  subscribers,
+  empty = 'No subscribers yet',
+}: {
+  subscribers: readonly Subscriber[];
+  empty?: string;
+}) {
   return (
     <DataTable
       label="Subscribers"
       columns={COLUMNS}
       rows={subscribers}
       rowKey={subscriberKey}
-      empty="No subscribers yet"
+      empty={empty}
       minWidth={640}
     />
   );
@@ -156,6 +203,12 @@ export function SubscribersSection({ combinedTicker }: { combinedTicker: string 
       ),
     [data?.subscribers, older.pages],
   );
+  const [filter, setFilter] = useState<SubscriberFilter>('everyone');
+  const listed = useMemo(() => {
+    if (filter === 'everyone') return sorted;
+    const now = Date.now();
+    return sorted.filter((s) => subscriberMatches(s, filter, now));
+  }, [sorted, filter]);
 
   return (
     <Paper
@@ -180,7 +233,20 @@ export function SubscribersSection({ combinedTicker }: { combinedTicker: string 
         ) : (
           <>
             <SubscriberCountsView counts={data.counts} />
-            <SubscriberList subscribers={sorted} />
+            <SubscriberChoicesView choices={data.choices} />
+            <Select
+              label="Show"
+              data={FILTERS}
+              value={filter}
+              onChange={(v) => setFilter((v ?? 'everyone') as SubscriberFilter)}
+              allowDeselect={false}
+              maw={260}
+              size="sm"
+            />
+            <SubscriberList
+              subscribers={listed}
+              empty={filter === 'everyone' ? undefined : 'No subscribers of this kind'}
+            />
             {older.loading && (
               <Group gap="xs" role="status">
                 <Loader size="xs" aria-hidden />

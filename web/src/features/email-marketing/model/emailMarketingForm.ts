@@ -194,3 +194,28 @@ export const bySubscribedNewestFirst = (subscribers: readonly Subscriber[]): Sub
     .map((subscriber) => ({ subscriber, at: Date.parse(subscriber.subscribedAt) }))
     .sort((a, b) => b.at - a.at)
     .map(({ subscriber }) => subscriber);
+
+/** What the subscriber list can be narrowed to: everyone, a preference, the paused, the suppressed. */
+export type SubscriberFilter = 'everyone' | 'all' | 'price-sensitive' | 'paused' | 'suppressed';
+
+export const SUBSCRIBER_FILTER_LABELS: Record<SubscriberFilter, string> = {
+  everyone: 'Everyone',
+  all: 'Every announcement',
+  'price-sensitive': 'Price-sensitive only',
+  paused: 'Paused',
+  suppressed: 'Suppressed',
+};
+
+/** Whether a subscriber is listed under `filter` at `now` (a preference: the confirmed who chose it). */
+export function subscriberMatches(subscriber: Subscriber, filter: SubscriberFilter, now: number): boolean {
+  switch (filter) {
+    case 'everyone':
+      return true;
+    case 'paused':
+      return !!subscriber.pausedUntil && Date.parse(subscriber.pausedUntil) > now;
+    case 'suppressed':
+      return !!subscriber.suppressed;
+    default:
+      return subscriber.status === 'confirmed' && subscriber.preference === filter;
+  }
+}

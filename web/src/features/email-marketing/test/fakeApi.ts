@@ -9,6 +9,7 @@ import {
 import { routes } from '@/api/routes';
 import { jsonResponse } from '@/test/render';
 import type { Handler } from '@/test/fakeApi';
+import { NO_CHOICES } from './fixtures';
 
 export const SETTINGS_PATH = routes.emailMarketing.settings.path;
 export const COUNT_PATH = routes.emailMarketing.subscriberCount.path;
@@ -37,7 +38,12 @@ export function emailMarketingRoutes(
       previewUrl: 'https://preview.example/c/2',
       message: 'Campaign created successfully.',
     },
-    subscribers = { subscribers: [], counts: { pending: 0, confirmed: 0, unsubscribed: 0 }, next: null },
+    subscribers = {
+      subscribers: [],
+      counts: { pending: 0, confirmed: 0, unsubscribed: 0 },
+      choices: NO_CHOICES,
+      next: null,
+    },
   }: {
     count?: SubscriberCountResponseDto;
     testSend?: TestSendResponseDto;

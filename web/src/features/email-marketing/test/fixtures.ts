@@ -40,7 +40,12 @@ export function subscriber(overrides: Partial<Subscriber> = {}): Subscriber {
     consentUserAgent: 'Mozilla/5.0',
     confirmedAt: '2025-03-21T22:05:00.000Z',
     unsubscribedAt: null,
+    preference: 'all',
+    pausedUntil: null,
     suppressed: null,
     ...overrides,
   };
 }
+
+/** The confirmed subscribers' choices of a list with none of them (the list's `choices`). */
+export const NO_CHOICES = { all: 0, 'price-sensitive': 0, paused: 0, suppressed: 0 };

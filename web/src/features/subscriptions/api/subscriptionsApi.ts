@@ -1,6 +1,7 @@
 import { baseApi } from '@/api/baseApi';
 import { routeEndpoints } from '@/api/routeEndpoints';
 import { routes } from '@/api/routes';
+import type { SubscriptionPreference } from '@irp/proto';
 
 /** The subscription links' calls (docs/api/email-marketing.md); public, no session needed. */
 export const subscriptionsApi = baseApi.injectEndpoints({
@@ -11,9 +12,25 @@ export const subscriptionsApi = baseApi.injectEndpoints({
         confirmSubscription: mutation(routes.emailMarketing.confirm, { request: byToken }),
         subscription: query(routes.emailMarketing.subscription, { request: byToken }),
         unsubscribe: mutation(routes.emailMarketing.unsubscribe, { request: byToken }),
+        preferences: query(routes.emailMarketing.preferences, { request: byToken }),
+        savePreferences: mutation(routes.emailMarketing.savePreferences, {
+          request: ({
+            token,
+            ...body
+          }: {
+            token: string;
+            preference: SubscriptionPreference;
+            pauseWeeks?: number;
+          }) => ({ params: { token }, body }),
+        }),
       };
     }),
 });
 
-export const { useConfirmSubscriptionMutation, useSubscriptionQuery, useUnsubscribeMutation } =
-  subscriptionsApi;
+export const {
+  useConfirmSubscriptionMutation,
+  useSubscriptionQuery,
+  useUnsubscribeMutation,
+  usePreferencesQuery,
+  useSavePreferencesMutation,
+} = subscriptionsApi;

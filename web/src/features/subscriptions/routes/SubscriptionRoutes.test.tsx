@@ -2,6 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, requestOf, storeWith } from '@/test/render';
 import { ConfirmSubscriptionRoute } from './ConfirmSubscriptionRoute';
+import { PreferencesRoute } from './PreferencesRoute';
 import { UnsubscribeRoute } from './UnsubscribeRoute';
 import { routes } from '@/api/routes';
 import { routePath } from '@/test/fakeApi';
@@ -11,6 +12,7 @@ vi.mock('@/api/pageReload', () => ({ reloadPage: vi.fn() }));
 const routeTable = [
   { path: '/subscription/confirm/:token', element: <ConfirmSubscriptionRoute /> },
   { path: '/subscription/unsubscribe/:token', element: <UnsubscribeRoute /> },
+  { path: '/subscription/preferences/:token', element: <PreferencesRoute /> },
 ];
 const who = {
   success: true,
@@ -81,5 +83,54 @@ describe('subscription pages (no sign-in)', () => {
     expect(post.method).toBe('POST');
     expect(new URL(post.url).pathname).toBe(routePath(routes.emailMarketing.subscription, { token: 'tok9' }));
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).not.toBeInTheDocument();
+  });
+
+  describe('the preference page', () => {
+    const company = { success: true, companyName: who.companyName, combinedTicker: who.combinedTicker };
+    const state = { ...company, status: 'confirmed', message: '', preference: 'all', pausedUntil: null };
+
+    it('shows the choice, saves price-sensitive only with a pause of four weeks, and says so; never the address', async () => {
+      fetchMock.mockResolvedValueOnce(jsonResponse(state)).mockResolvedValueOnce(
+        jsonResponse({
+          ...state,
+          preference: 'price-sensitive',
+          pausedUntil: '2025-04-18T00:00:00.000Z',
+          message: 'Your preferences are saved.',
+        }),
+      );
+      renderRoute('/subscription/preferences/tok7', { store: storeWith(null), routeTable });
+      expect(
+        await screen.findByText('The announcements of BHP Group by email: choose what you receive.'),
+      ).toBeVisible();
+      expect(requestOf(fetchMock).method).toBe('GET');
+      expect(new URL(requestOf(fetchMock).url).pathname).toBe(
+        routePath(routes.emailMarketing.preferences, { token: 'tok7' }),
+      );
+      expect(screen.getByRole('radio', { name: 'Every announcement, as it is released' })).toBeChecked();
+      fireEvent.click(screen.getByRole('radio', { name: 'Price-sensitive announcements only' }));
+      fireEvent.click(screen.getByRole('textbox', { name: 'Pause' }));
+      fireEvent.click(await screen.findByRole('option', { name: 'Pause for 4 weeks' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByRole('status')).toHaveTextContent('Your preferences are saved.');
+      const post = requestOf(fetchMock, 1);
+      expect(post.method).toBe('POST');
+      expect(await post.json()).toEqual({ preference: 'price-sensitive', pauseWeeks: 4 });
+      expect(screen.getByTestId('paused-until')).toHaveTextContent('Paused: no mail until 18 Apr 2025.');
+      expect(screen.getByRole('radio', { name: 'Price-sensitive announcements only' })).toBeChecked();
+      expect(screen.getByRole('link', { name: 'Unsubscribe instead' })).toHaveAttribute(
+        'href',
+        '/subscription/unsubscribe/tok7',
+      );
+      expect(screen.queryByText(/@/)).not.toBeInTheDocument();
+    });
+
+    it('an unsubscribed address is told to subscribe again, with nothing to save', async () => {
+      fetchMock.mockResolvedValueOnce(jsonResponse({ ...state, status: 'unsubscribed' }));
+      renderRoute('/subscription/preferences/gone', { store: storeWith(null), routeTable });
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        "subscribe again on the company's website to choose what you receive",
+      );
+      expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    });
   });
 });
