@@ -618,6 +618,7 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     }),
   },
   'emailMarketing.settings': { request: (ctx) => ({ query: { id: ctx.A.id } }) },
+  'emailMarketing.deliverability': { request: (ctx) => ({ query: { stockId: ctx.A.id, days: '7' } }) },
   'emailMarketing.saveSettings': {
     request: (ctx, caller) => ({
       body: { StockId: ctx.A.id, Settings: providerSettings(ctx, caller, 'settings') },

@@ -1,6 +1,7 @@
 import { AppError } from '@irp/platform';
 import {
   BOTH_KEYS_MESSAGE,
+  DeliverabilityQuerySchema,
   EmailMarketingSettingsQuerySchema,
   ErrorCode,
   formatZodIssues,
@@ -72,6 +73,12 @@ export class EmailMarketingController {
         return { success: false, count: null, message: err.message };
       throw err;
     }
+  }
+
+  /** The deliverability panel: the stock's mail per Sydney day, the complaint rate, the alert latencies. */
+  @Route(routes.emailMarketing.deliverability)
+  deliverability(@Query() query: z.output<typeof DeliverabilityQuerySchema>) {
+    return this.services.request(Topics.EmailMarketingDeliverability, query);
   }
 
   @Route(routes.emailMarketing.settings)

@@ -25,6 +25,8 @@ import {
   UnsubscribeReplySchema,
   SubscriptionTokenRequestSchema,
   SavePreferencesRequestSchema,
+  DeliverabilityRequestSchema,
+  DeliverabilityReplySchema,
   TestSendReplySchema,
   TestSendRequestSchema,
 } from './messages';
@@ -60,6 +62,11 @@ export const emailMarketingContract = defineServiceContract({
       request: SaveEmailMarketingSettingsRequestSchema,
       reply: EmailMarketingSettingsReplySchema,
       mutates: true,
+    },
+    EmailMarketingDeliverability: {
+      topic: 'email-marketing.deliverability',
+      request: DeliverabilityRequestSchema,
+      reply: DeliverabilityReplySchema,
     },
     EmailMarketingSubscriberCount: {
       topic: 'email-marketing.subscriber-count',

@@ -14,8 +14,9 @@ import {
   SubscriberSchema,
   SubscriberStatusSchema,
   SubscriptionPreferenceSchema,
+  DeliverabilitySchema,
 } from './records';
-import { API_KEY_MASK, MAX_PAUSE_WEEKS } from './rules';
+import { API_KEY_MASK, DELIVERABILITY_MAX_DAYS, MAX_PAUSE_WEEKS } from './rules';
 
 /**
  * Request/reply messages of the email-marketing service. The gateway has checked roles; stocks are named by
@@ -155,3 +156,10 @@ export const SendHistoryReplySchema = z.object({
   announcements: z.array(AnnouncementDeliveryStateSchema.extend({ sendGuid: z.string().uuid() })),
 });
 export type SendHistoryReply = z.infer<typeof SendHistoryReplySchema>;
+
+/** A stock's deliverability over its last `days` Sydney days (today included). */
+export const DeliverabilityRequestSchema = z.object({
+  stockId: StockId,
+  days: z.number().int().min(1).max(DELIVERABILITY_MAX_DAYS),
+});
+export const DeliverabilityReplySchema = DeliverabilitySchema;

@@ -109,3 +109,39 @@ export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
 export const SUBSCRIBER_PAGE_SIZE = 500;
 /** The largest page a request may ask for. */
 export const SUBSCRIBER_PAGE_MAX = 5_000;
+
+/** One Sydney day of a stock's announcement mail (issue 36's deliverability panel). */
+export const DeliverabilityDaySchema = z.object({
+  /** YYYY-MM-DD, Sydney time. */
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** Mails given to SMTP (accepted or refused for good) of the sends made that day. */
+  sent: z.number().int(),
+  /** Of those, accepted by the SMTP server. */
+  accepted: z.number().int(),
+  /** Bounces (hard and soft) and spam complaints reported that day. */
+  bounced: z.number().int(),
+  complained: z.number().int(),
+  /** Subscribers of the stock who unsubscribed that day. */
+  unsubscribed: z.number().int(),
+});
+export type DeliverabilityDay = z.infer<typeof DeliverabilityDaySchema>;
+
+/** The alert latency of one announcement: its release to its first mail accepted. */
+export const AlertLatencySchema = z.object({
+  sendGuid: z.string(),
+  headline: z.string(),
+  firstAcceptedAt: z.string().datetime(),
+  alertLatencyMs: z.number().int(),
+});
+export type AlertLatency = z.infer<typeof AlertLatencySchema>;
+
+/** A stock's deliverability over its last days: per day, the totals, the complaint rate, the alert latencies. */
+export const DeliverabilitySchema = z.object({
+  days: z.array(DeliverabilityDaySchema),
+  totals: DeliverabilityDaySchema.omit({ day: true }),
+  /** Complaints per accepted mail over the days (null when none was accepted): the large providers' 0.3%. */
+  complaintRate: z.number().nullable(),
+  /** The latest announcements' alert latencies, newest first. */
+  alerts: z.array(AlertLatencySchema),
+});
+export type Deliverability = z.infer<typeof DeliverabilitySchema>;

@@ -9,8 +9,11 @@ import {
   SubscriberSchema,
   SubscriberStatusSchema,
   SubscriptionPreferenceSchema,
+  DeliverabilitySchema,
 } from './records';
 import {
+  DELIVERABILITY_DAYS,
+  DELIVERABILITY_MAX_DAYS,
   EMPTY_EMAIL_MARKETING_SETTINGS,
   isKeptApiKey,
   MAX_PAUSE_WEEKS,
@@ -202,3 +205,14 @@ export const TokenParamsSchema = z.object({ token: z.string().min(16).max(200) }
 export const OneClickBodySchema = z
   .object({ 'List-Unsubscribe': z.string().max(50).optional() })
   .passthrough();
+
+/**
+ * GET /api/emailMarketing/deliverability?stockId&days: the stock's announcement mail per Sydney day (sent,
+ * accepted, bounced, complained, unsubscribed), the complaint rate and the latest alert latencies.
+ */
+export const DeliverabilityQuerySchema = z.object({
+  stockId: StockId,
+  days: z.coerce.number().int().min(1).max(DELIVERABILITY_MAX_DAYS).default(DELIVERABILITY_DAYS),
+});
+export const DeliverabilityResponseSchema = DeliverabilitySchema;
+export type DeliverabilityResponseDto = z.infer<typeof DeliverabilityResponseSchema>;

@@ -14,6 +14,8 @@ import {
   SubscribersResponseSchema,
   SubscriptionResponseSchema,
   PreferencesBodySchema,
+  DeliverabilityQuerySchema,
+  DeliverabilityResponseSchema,
   TestSendBodySchema,
   UnsubscribeResponseSchema,
   TestSendResponseSchema,
@@ -133,6 +135,15 @@ export const emailMarketingRoutes = defineRoutes('emailMarketing', {
     // form-encoded; its content is not read (the token is the proof), so no parser is needed for it.
     bodyTypes: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
     response: UnsubscribeResponseSchema,
+  },
+  deliverability: {
+    method: 'GET',
+    path: '/api/emailMarketing/deliverability',
+    access: access.stock([StockRole.EditMailchimp], { from: 'query', key: 'stockId', by: 'stockId' }),
+    summary:
+      "The stock's announcement mail per Sydney day over its last `days` (30): sent, accepted, bounced, complained, unsubscribed; the complaint rate; the latest alert latencies",
+    query: DeliverabilityQuerySchema,
+    response: DeliverabilityResponseSchema,
   },
   preferences: {
     method: 'GET',

@@ -86,3 +86,12 @@ export const SUPPRESSION_REASON_LABELS: Record<SuppressionReason, string> = {
   complaint: 'Spam complaint',
   'soft-bounce': 'Repeated soft bounces',
 };
+
+/**
+ * The spam complaint rate the large mailbox providers hold bulk senders under (Gmail and Yahoo since 2024):
+ * complaints per delivered mail, 0.3%. The deliverability panel draws it as a line.
+ */
+export const COMPLAINT_RATE_LIMIT = 0.003;
+/** The days the deliverability panel shows by default, and at most. */
+export const DELIVERABILITY_DAYS = 30;
+export const DELIVERABILITY_MAX_DAYS = 90;

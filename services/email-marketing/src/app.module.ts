@@ -6,6 +6,9 @@ import {
   refineEmailMarketingConfig,
 } from './config';
 import { BounceListener } from './bounces/bounce-listener';
+import { DeliverabilityHandlers } from './deliverability/deliverability.handlers';
+import { DeliverabilityRepository } from './deliverability/deliverability.repository';
+import { ReadDeliverability } from './deliverability/read-deliverability';
 import { MailEventEntity } from './bounces/mail-event.entity';
 import { SuppressionEntity } from './bounces/suppression.entity';
 import { RecordMailEvents } from './bounces/record-mail-events';
@@ -167,8 +170,10 @@ export const emailMarketingService = defineService({
     Unsubscribe,
     SavePreferences,
     SubscriberReads,
-    // send-history/ and staff-mail-settings/ (api)
+    // send-history/, deliverability/ and staff-mail-settings/ (api)
     ReadSendHistory,
+    DeliverabilityRepository,
+    ReadDeliverability,
     RecordSystemSettings,
     // sending/ and fixed-mails/ (sender)
     ClaimOwner,
@@ -196,6 +201,7 @@ export const emailMarketingService = defineService({
         SubscribersHandlers,
         SystemMailHandlers,
         SendHistoryHandlers,
+        DeliverabilityHandlers,
         StaffMailSettingsHandlers,
       ],
       providers: stockProjection.providers,

@@ -86,6 +86,7 @@ describe('email-marketing service', () => {
     Topics.EmailMarketingSubscription,
     Topics.EmailMarketingUnsubscribe,
     Topics.EmailMarketingSavePreferences,
+    Topics.EmailMarketingDeliverability,
     Topics.EmailMarketingSubscribers,
     Topics.EmailMarketingSendSystemEmail,
     Topics.EmailMarketingGetSettings,
@@ -1011,6 +1012,31 @@ describe('email-marketing service', () => {
         suppressedBefore,
       );
       expect(await suppression('fine@bounce.example')).toBeUndefined();
+    });
+
+    it("the deliverability panel's read: today's mails, the bounces and the complaint reported, the rate, the alert latencies", async () => {
+      const d = await requester.request(Topics.EmailMarketingDeliverability, {
+        stockId: bounceStock.id,
+        days: 7,
+      });
+      expect(d.days).toHaveLength(7);
+      const today = d.days.at(-1)!;
+      const [direct] = await db.query(
+        `SELECT count(*) FILTER (WHERE d.status IN ('sent', 'failed'))::int AS sent,
+                count(*) FILTER (WHERE d.status = 'sent')::int AS accepted
+         FROM email_marketing.deliveries d JOIN email_marketing.sends x ON x.id = d.send_id WHERE x.stock_id = $1`,
+        [bounceStock.id],
+      );
+      // Two hard bounces (a DSN, the relay's refusal) and two soft ones; one complaint; nobody unsubscribed.
+      expect(today).toMatchObject({ ...direct, bounced: 4, complained: 1, unsubscribed: 0 });
+      expect(direct.accepted).toBeGreaterThan(5);
+      expect(d.days.slice(0, -1).every((x) => x.sent + x.bounced + x.complained === 0)).toBe(true);
+      expect(d.totals).toEqual({ ...direct, bounced: 4, complained: 1, unsubscribed: 0 });
+      expect(d.complaintRate).toBeCloseTo(1 / direct.accepted, 10);
+      expect(d.alerts.map((a) => a.headline)).toEqual(
+        expect.arrayContaining(['Drilling update', 'Quarterly report', 'Another report']),
+      );
+      for (const a of d.alerts) expect(a.alertLatencyMs).toBeGreaterThanOrEqual(0);
     });
 
     it('subscribing again and confirming lifts a suppression: its owner just read a mail at the address', async () => {

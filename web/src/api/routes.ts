@@ -92,6 +92,7 @@ export const routes: WebRoutes = {
     confirm: { method: 'POST', path: '/api/subscription/confirm/{token}' },
     subscription: { method: 'GET', path: '/api/subscription/unsubscribe/{token}' },
     unsubscribe: { method: 'POST', path: '/api/subscription/unsubscribe/{token}' },
+    deliverability: { method: 'GET', path: '/api/emailMarketing/deliverability' },
     preferences: { method: 'GET', path: '/api/subscription/preferences/{token}' },
     savePreferences: { method: 'POST', path: '/api/subscription/preferences/{token}' },
     subscribers: { method: 'GET', path: '/api/admin/subscribers' },

@@ -121,22 +121,19 @@ export function announcementMailRenderer(input: {
   publicBaseUrl: string;
 }): (links: SubscriberLinks) => MailContent {
   const standIn = randomUUID().replace(/-/g, '');
-  const marks = {
-    unsubscribeUrl: `irpu${standIn}`,
-    oneClickUrl: `irpo${standIn}`,
-    preferencesUrl: `irpp${standIn}`,
-  } as const;
+  const keys = ['unsubscribeUrl', 'oneClickUrl', 'preferencesUrl'] as const;
+  const marks = Object.fromEntries(
+    keys.map((k, i) => [k, `irp${i}${standIn}`]),
+  ) as unknown as SubscriberLinks;
   const rendered = announcementMail({ ...input, ...marks });
-  const splitter = new RegExp(`(${marks.unsubscribeUrl}|${marks.oneClickUrl}|${marks.preferencesUrl})`);
-  const linkOf = Object.fromEntries(
-    (Object.keys(marks) as (keyof SubscriberLinks)[]).map((k) => [marks[k], k]),
-  ) as Record<string, keyof SubscriberLinks>;
+  const splitter = new RegExp(`(${keys.map((k) => marks[k]).join('|')})`);
+  const linkOf = new Map(keys.map((k) => [marks[k], k]));
   const filler = (text: string, escape: boolean) => {
     const pieces = text.split(splitter);
     return (links: SubscriberLinks) => {
       let out = pieces[0];
       for (let i = 1; i < pieces.length; i += 2) {
-        const url = links[linkOf[pieces[i]!]!];
+        const url = links[linkOf.get(pieces[i]!)!];
         out += (escape ? escapeHtml(url) : url) + pieces[i + 1];
       }
       return out;

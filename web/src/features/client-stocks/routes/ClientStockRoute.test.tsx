@@ -171,7 +171,15 @@ describe('ClientStockRoute', () => {
             routes.announcements.list.path.replace('{combinedTicker}', ''),
           )
           ? jsonResponse({ announcements: [], initialPoll: null })
-          : jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })),
+          : input instanceof Request &&
+              new URL(input.url).pathname === routes.emailMarketing.deliverability.path
+            ? jsonResponse({
+                days: [],
+                totals: { sent: 0, accepted: 0, bounced: 0, complained: 0, unsubscribed: 0 },
+                complaintRate: null,
+                alerts: [],
+              })
+            : jsonResponse(stock({ roles: ['EditAnnouncements', 'EditMailchimp'] })),
       ),
     );
     renderRoute('/client-stocks/ABC:ASX', { store: storeWith(client), routeTable });

@@ -56,6 +56,10 @@ export const emailMarketingApi = emailMarketingTaggedApi.injectEndpoints({
        * GET /api/admin/subscribers?combinedTicker: the stock's newest subscribers, where the rest continue, and
        * its counts (staff).
        */
+      /** GET /api/emailMarketing/deliverability: the stock's mail per Sydney day (issue 36's panel). */
+      deliverability: query(routes.emailMarketing.deliverability, {
+        request: (stockId: string) => ({ query: { stockId } }),
+      }),
       subscribers: query(routes.emailMarketing.subscribers, {
         request: (combinedTicker: string) => ({ query: { combinedTicker } }),
         providesTags: (_result, _error, combinedTicker) => [{ type: 'Subscribers', id: combinedTicker }],
@@ -81,4 +85,5 @@ export const {
   useSendTestEmailMutation,
   useSendToSubscribersMutation,
   useSubscribersQuery,
+  useDeliverabilityQuery,
 } = emailMarketingApi;

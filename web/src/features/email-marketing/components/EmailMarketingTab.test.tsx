@@ -12,6 +12,7 @@ import {
   emailMarketingRoutes,
   SETTINGS_PATH,
   SUBSCRIBERS_PATH,
+  DELIVERABILITY_PATH,
   TEST_EMAIL_PATH,
   TO_SUBSCRIBERS_PATH,
 } from '../test/fakeApi';
@@ -340,6 +341,40 @@ describe('staff Email marketing tab', () => {
       }),
     );
     expect(await screen.findByTestId('send-result')).toHaveTextContent(sendToSubscribersLimitMessage(12));
+  });
+
+  describe('Deliverability section', () => {
+    it('sums the last 30 days up, charts them, warns over the 0.3% complaint rate and lists the alert latencies', async () => {
+      const deliverability = {
+        days: [
+          { day: '2026-12-01', sent: 500, accepted: 498, bounced: 2, complained: 2, unsubscribed: 1 },
+          { day: '2026-12-02', sent: 0, accepted: 0, bounced: 0, complained: 0, unsubscribed: 0 },
+        ],
+        totals: { sent: 500, accepted: 498, bounced: 2, complained: 2, unsubscribed: 1 },
+        complaintRate: 2 / 498,
+        alerts: [
+          {
+            sendGuid: 'a1',
+            headline: 'Half Year Results',
+            firstAcceptedAt: '2026-12-01T00:00:01.000Z',
+            alertLatencyMs: 1234,
+          },
+        ],
+      };
+      const calls = open({ options: { deliverability } });
+      const section = await screen.findByRole('region', { name: 'Deliverability' });
+      expect(await within(section).findByTestId('deliverability-summary')).toHaveTextContent(
+        'Last 30 days: 500 sent, 498 accepted, 2 bounced, 2 complaints (0.4% of accepted; the limit is 0.3%), 1 unsubscribed',
+      );
+      expect(within(section).getByRole('alert')).toHaveTextContent('Complaint rate over 0.3%');
+      expect(gets(calls, DELIVERABILITY_PATH)[0]?.params.get('stockId')).toBe(STOCK_ID);
+      const table = within(section).getByRole('table', { name: 'Alert latency' });
+      expect(within(table).getAllByRole('row')[1]).toHaveTextContent(
+        'Half Year Results1 Dec 2026 11:00 AM1.2 s',
+      );
+      // The chart (Highcharts, loaded with the panel) names its series.
+      expect(await within(section).findByText('Complaint rate', {}, { timeout: 10_000 })).toBeInTheDocument();
+    });
   });
 
   describe('Subscribers section', () => {

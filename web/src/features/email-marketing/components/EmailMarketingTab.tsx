@@ -19,6 +19,7 @@ import {
 } from '../model/emailMarketingForm';
 import { EmailMarketingForm } from './EmailMarketingForm';
 import { SendActions } from './SendActions';
+import { DeliverabilitySection } from './DeliverabilitySection';
 import { SubscribersSection } from './SubscribersSection';
 
 interface PanelProps {
@@ -110,24 +111,27 @@ export function EmailMarketingTab({ stock }: StaffStockTabProps) {
         canTestSend
         canSendToSubscribers={isAdmin(user)}
       />
+      <DeliverabilitySection stockId={stock.id} />
       <SubscribersSection combinedTicker={stock.combinedTicker} />
     </Stack>
   );
 }
 
 /**
- * Client stock page, email-marketing tab (EditMailchimp on the stock): the same settings; Send Test Email
- * only with TestSendAnnouncement on the stock; no Send To Subscribers (admins) and no subscriber list.
+ * Client stock page, email-marketing tab (EditMailchimp on the stock): the same settings and the
+ * deliverability panel; Send Test Email only with TestSendAnnouncement on the stock; no Send To Subscribers
+ * (admins) and no subscriber list.
  */
 export function ClientEmailMarketingTab({ stock }: ClientStockTabProps) {
   return (
-    <Stack maw={960}>
+    <Stack gap="xl" maw={960}>
       <EmailMarketingPanel
         stockId={stock.id}
         productApiKey={stock.apiKey}
         canTestSend={stock.roles.includes(StockRole.TestSendAnnouncement)}
         canSendToSubscribers={false}
       />
+      <DeliverabilitySection stockId={stock.id} />
     </Stack>
   );
 }

@@ -4,18 +4,20 @@ import {
   type EmailMarketingSettingsDto,
   type SubscriberCountResponseDto,
   type SubscribersResponseDto,
+  type DeliverabilityResponseDto,
   type TestSendResponseDto,
 } from '@irp/proto';
 import { routes } from '@/api/routes';
 import { jsonResponse } from '@/test/render';
 import type { Handler } from '@/test/fakeApi';
-import { NO_CHOICES } from './fixtures';
+import { NO_CHOICES, NO_DELIVERABILITY } from './fixtures';
 
 export const SETTINGS_PATH = routes.emailMarketing.settings.path;
 export const COUNT_PATH = routes.emailMarketing.subscriberCount.path;
 export const TEST_EMAIL_PATH = routes.emailMarketing.sendTestEmail.path;
 export const TO_SUBSCRIBERS_PATH = routes.emailMarketing.sendToSubscribers.path;
 export const SUBSCRIBERS_PATH = routes.emailMarketing.subscribers.path;
+export const DELIVERABILITY_PATH = routes.emailMarketing.deliverability.path;
 
 /**
  * The email-marketing routes as the gateway answers them, over one stock's stored settings: GET and POST
@@ -44,11 +46,13 @@ export function emailMarketingRoutes(
       choices: NO_CHOICES,
       next: null,
     },
+    deliverability = NO_DELIVERABILITY,
   }: {
     count?: SubscriberCountResponseDto;
     testSend?: TestSendResponseDto;
     toSubscribers?: TestSendResponseDto;
     subscribers?: SubscribersResponseDto;
+    deliverability?: DeliverabilityResponseDto;
   } = {},
 ): Record<string, Handler> {
   let settings: EmailMarketingSettings | null = stored;
@@ -72,5 +76,6 @@ export function emailMarketingRoutes(
     [`POST ${TEST_EMAIL_PATH}`]: () => jsonResponse(testSend),
     [`POST ${TO_SUBSCRIBERS_PATH}`]: () => jsonResponse(toSubscribers),
     [`GET ${SUBSCRIBERS_PATH}`]: () => jsonResponse(subscribers),
+    [`GET ${DELIVERABILITY_PATH}`]: () => jsonResponse(deliverability),
   };
 }

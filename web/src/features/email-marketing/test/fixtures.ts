@@ -49,3 +49,11 @@ export function subscriber(overrides: Partial<Subscriber> = {}): Subscriber {
 
 /** The confirmed subscribers' choices of a list with none of them (the list's `choices`). */
 export const NO_CHOICES = { all: 0, 'price-sensitive': 0, paused: 0, suppressed: 0 };
+
+/** A stock's deliverability with nothing mailed in its days (the panel's empty state). */
+export const NO_DELIVERABILITY = {
+  days: [],
+  totals: { sent: 0, accepted: 0, bounced: 0, complained: 0, unsubscribed: 0 },
+  complaintRate: null,
+  alerts: [],
+};

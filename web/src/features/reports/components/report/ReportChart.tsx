@@ -1,7 +1,6 @@
-import Highcharts, { type Chart, type Options } from 'highcharts';
-import 'highcharts/modules/accessibility';
-import HighchartsReact from 'highcharts-react-official';
+import type { Chart as HighchartsChart, Options } from 'highcharts';
 import { useMemo } from 'react';
+import { Chart } from '@/components/Chart';
 import classes from './ReportPage.module.css';
 
 /**
@@ -9,15 +8,11 @@ import classes from './ReportPage.module.css';
  * without a viewBox the drawing would be cut, not shrunk, and Highcharts sets one only once a chart has been
  * resized: so every drawing sets it.
  */
-function keepProportions(this: Chart) {
+function keepProportions(this: HighchartsChart) {
   this.renderer.box.setAttribute('viewBox', `0 0 ${this.chartWidth} ${this.chartHeight}`);
 }
 
-/**
- * One Highcharts chart of the report page. Highcharts is imported here only, so it travels in the report
- * page's lazy chunk and never in the app's main bundle (scripts/test/web-bundle.test.mjs). Its accessibility
- * module makes the chart a region named by its title, with its points readable by screen readers.
- */
+/** One chart of the report page (components/Chart: Highcharts in the report page's lazy chunk only). */
 export function ReportChart({ options }: { options: Options }) {
   const printable = useMemo<Options>(
     () => ({
@@ -26,11 +21,5 @@ export function ReportChart({ options }: { options: Options }) {
     }),
     [options],
   );
-  return (
-    <HighchartsReact
-      highcharts={Highcharts}
-      options={printable}
-      containerProps={{ className: classes.chart }}
-    />
-  );
+  return <Chart options={printable} className={classes.chart} />;
 }
